@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Chime: alarms and reminders for the Linux desktop.
+// Layers (see README "Design"): ChimeCore (pure: time, recurrence) ← chime (CLI).
+// libical appears only in test and benchmark targets, as the independent peer engine.
+let package = Package(
+    name: "Chime",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ChimeCore", targets: ["ChimeCore"]),
+        .executable(name: "chime", targets: ["chime"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // Pure core: civil time, time zones, RFC 5545 recurrence. No I/O apart from reading tzdata.
+        .target(name: "ChimeCore"),
+
+        // The command-line tool.
+        .executableTarget(
+            name: "chime",
+            dependencies: [
+                "ChimeCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // libical (Debian libical-dev), the peer engine for the differential test and the benchmark.
+        .systemLibrary(
+            name: "CLibical",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
+        .target(name: "LibicalShim", dependencies: ["CLibical"]),
+
+        // Release-build benchmark: Chime vs libical on the same workload, same run.
+        .executableTarget(name: "chime-bench", dependencies: ["ChimeCore", "LibicalShim"]),
+
+        .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "LibicalShim"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "ChimeCLITests", dependencies: ["chime"]),
+    ]
+)

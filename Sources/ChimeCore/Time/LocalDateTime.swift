@@ -1,0 +1,75 @@
+/// A wall-clock date and time with no zone attached ("local time" in RFC 5545 terms).
+///
+/// `localSeconds` counts seconds from 1970-01-01T00:00:00 *on the wall clock*, as if the
+/// zone were UTC; zone rules turn it into an ``Instant``.
+///
+/// ```swift
+/// let t = LocalDateTime(year: 2026, month: 3, day: 8, hour: 2, minute: 30)
+/// ZoneRules.named("America/New_York")!.instant(for: t)  // 2026-03-08T07:30:00Z (03:30 EDT)
+/// ```
+public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var date: CivilDate
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+
+    public init(date: CivilDate, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        self.date = date
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        self.init(date: CivilDate(year: year, month: month, day: day), hour: hour, minute: minute, second: second)
+    }
+
+    public init(localSeconds s: Int64) {
+        let days = Int(s >= 0 ? s / 86_400 : (s - 86_399) / 86_400)
+        let rest = Int(s - Int64(days) * 86_400)
+        self.init(date: CivilDate(daysSinceEpoch: days), hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60)
+    }
+
+    /// Wall-clock seconds since 1970-01-01T00:00:00.
+    @inline(__always) public var localSeconds: Int64 {
+        Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    public var isValid: Bool {
+        date.isValid && (0..<24).contains(hour) && (0..<60).contains(minute) && (0..<61).contains(second)
+    }
+
+    public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool { a.localSeconds < b.localSeconds }
+
+    /// ISO 8601 extended form, `YYYY-MM-DDTHH:MM:SS`.
+    public var description: String {
+        "\(date)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+    }
+
+    /// RFC 5545 basic form, `YYYYMMDDTHHMMSS`.
+    public var basicFormat: String {
+        "\(date.basicFormat)T\(pad(hour, 2))\(pad(minute, 2))\(pad(second, 2))"
+    }
+}
+
+/// A point on the UTC time line, in whole seconds (RFC 5545's resolution).
+///
+/// ```swift
+/// let i = Instant(secondsSince1970: 0)
+/// i.utcBasicFormat   // "19700101T000000Z"
+/// ```
+public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var secondsSince1970: Int64
+
+    @inline(__always) public init(secondsSince1970: Int64) { self.secondsSince1970 = secondsSince1970 }
+
+    public static func < (a: Instant, b: Instant) -> Bool { a.secondsSince1970 < b.secondsSince1970 }
+
+    /// The UTC wall-clock reading of this instant.
+    public var utc: LocalDateTime { LocalDateTime(localSeconds: secondsSince1970) }
+
+    /// `YYYYMMDDTHHMMSSZ`.
+    public var utcBasicFormat: String { utc.basicFormat + "Z" }
+
+    public var description: String { utc.description + "Z" }
+}

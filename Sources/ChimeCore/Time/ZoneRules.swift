@@ -1,0 +1,156 @@
+import Foundation
+import Synchronization
+
+/// The UTC-offset history of one IANA time zone, read from the system tzdata, as a sorted table
+/// so that converting between wall-clock time and instants is a binary search, not a search
+/// through calendars.
+///
+/// Wall time → instant follows RFC 5545 §3.3.5 and what major clients do:
+/// - a nonexistent local time (spring-forward gap) is read with the offset *before* the gap,
+///   so 02:30 on 2026-03-08 in New York becomes 03:30 EDT;
+/// - an ambiguous local time (fall-back overlap) takes the *first* (earlier) instant.
+///
+/// ```swift
+/// let ny = try ZoneRules.named("America/New_York")
+/// ny.instant(for: LocalDateTime(year: 2026, month: 11, day: 1, hour: 1, minute: 30))
+/// // 2026-11-01T05:30:00Z (01:30 EDT, the first of the two)
+/// ny.offset(at: Instant(secondsSince1970: 1_790_000_000))  // -18000 or -14400
+/// ```
+public final class ZoneRules: Sendable, CustomStringConvertible {
+    /// IANA name, `"UTC"`, or a fixed offset name.
+    public let identifier: String
+
+    /// Transition instants (UTC seconds), ascending.
+    private let transitionsUTC: [Int64]
+    /// Wall-clock key of each transition: the first local second that is read with the new
+    /// offset (`instant + max(before, after)`), ascending.
+    private let localKeys: [Int64]
+    /// UTC offset in effect from each transition on.
+    private let offsetsAfter: [Int32]
+    private let initialOffset: Int32
+    /// Rules after the table ends (far future), if any.
+    private let footer: PosixTimeZoneRule?
+    /// The table holds explicit transitions up to (not including) this UTC instant.
+    private let tableEnd: Int64
+
+    /// The last year the table is precomputed for; later instants evaluate the footer directly.
+    static let precomputedThroughYear = 2400
+
+    public var description: String { identifier }
+
+    public var isUTC: Bool { transitionsUTC.isEmpty && initialOffset == 0 && footer?.daylight == nil }
+
+    init(identifier: String, transitions: [Int64], offsetsAfter: [Int32], initialOffset: Int32, footer: PosixTimeZoneRule?) {
+        var times = transitions
+        var offsets = offsetsAfter
+        // Extend the explicit table with the footer's rules so that common lookups stay table lookups.
+        if let rule = footer, rule.daylight != nil {
+            let lastExplicit = times.last ?? Int64.min
+            let firstYear = max(1970, (times.last.map { Instant(secondsSince1970: $0).utc.date.year } ?? 1970))
+            for year in firstYear...ZoneRules.precomputedThroughYear {
+                for t in rule.transitions(in: year) where t.at > lastExplicit {
+                    times.append(t.at)
+                    offsets.append(t.offsetAfter)
+                }
+            }
+        }
+        var keys: [Int64] = []
+        keys.reserveCapacity(times.count)
+        var before = initialOffset
+        for (i, t) in times.enumerated() {
+            let key = t + Int64(max(before, offsets[i]))
+            keys.append(max(key, keys.last ?? Int64.min))
+            before = offsets[i]
+        }
+        self.identifier = identifier
+        self.transitionsUTC = times
+        self.localKeys = keys
+        self.offsetsAfter = offsets
+        self.initialOffset = initialOffset
+        self.footer = footer
+        self.tableEnd = footer?.daylight == nil
+            ? Int64.max
+            : Int64(CivilDate.days(year: ZoneRules.precomputedThroughYear + 1, month: 1, day: 1)) * 86_400 - 86_400 * 2
+    }
+
+    /// A zone with a constant offset (seconds east of UTC).
+    public static func fixed(offset: Int32, identifier: String) -> ZoneRules {
+        ZoneRules(identifier: identifier, transitions: [], offsetsAfter: [], initialOffset: offset,
+                  footer: PosixTimeZoneRule(standardOffset: offset, daylight: nil))
+    }
+
+    public static let utc = ZoneRules.fixed(offset: 0, identifier: "UTC")
+
+    // MARK: - Conversion
+
+    /// UTC offset (seconds east) in effect at an instant.
+    public func offset(at instant: Instant) -> Int32 {
+        let t = instant.secondsSince1970
+        if t >= tableEnd, let rule = footer { return ZoneRules.footerOffset(rule, utc: t) }
+        let i = lastIndex(in: transitionsUTC, atOrBefore: t)
+        return i < 0 ? initialOffset : offsetsAfter[i]
+    }
+
+    /// The wall-clock reading of an instant in this zone.
+    public func localTime(at instant: Instant) -> LocalDateTime {
+        LocalDateTime(localSeconds: instant.secondsSince1970 + Int64(offset(at: instant)))
+    }
+
+    /// The instant of a wall-clock time (gap → offset before the gap; overlap → first instant).
+    public func instant(for local: LocalDateTime) -> Instant {
+        Instant(secondsSince1970: instantSeconds(forLocalSeconds: local.localSeconds))
+    }
+
+    /// Hot-path form of ``instant(for:)``: `hint` remembers the table slot of the previous call,
+    /// so a run of increasing local times costs a comparison or two instead of a search.
+    @inline(__always)
+    public func instantSeconds(forLocalSeconds l: Int64, hint: inout Int) -> Int64 {
+        if l >= tableEnd, let rule = footer { return ZoneRules.footerInstant(rule, local: l) }
+        let keys = localKeys
+        let n = keys.count
+        var i = hint
+        let valid = i >= -1 && i < n && (i < 0 || keys[i] <= l) && (i + 1 == n || keys[i + 1] > l)
+        if !valid {
+            i = lastIndex(in: keys, atOrBefore: l)
+            hint = i
+        }
+        return l - Int64(i < 0 ? initialOffset : offsetsAfter[i])
+    }
+
+    public func instantSeconds(forLocalSeconds l: Int64) -> Int64 {
+        var hint = -2
+        return instantSeconds(forLocalSeconds: l, hint: &hint)
+    }
+
+    @inline(__always)
+    private func lastIndex(in array: [Int64], atOrBefore value: Int64) -> Int {
+        var lo = 0
+        var hi = array.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if array[mid] <= value { lo = mid + 1 } else { hi = mid }
+        }
+        return lo - 1
+    }
+
+    // MARK: - Beyond the table (after `precomputedThroughYear`)
+
+    private static func footerOffset(_ rule: PosixTimeZoneRule, utc t: Int64) -> Int32 {
+        let year = Instant(secondsSince1970: t).utc.date.year
+        var offset = rule.standardOffset
+        for y in (year - 1)...year { for tr in rule.transitions(in: y) where tr.at <= t { offset = tr.offsetAfter } }
+        return offset
+    }
+
+    private static func footerInstant(_ rule: PosixTimeZoneRule, local l: Int64) -> Int64 {
+        guard let dst = rule.daylight else { return l - Int64(rule.standardOffset) }
+        // Every transition switches between the two offsets, so its wall-clock key is the same formula.
+        let later = Int64(max(rule.standardOffset, dst.offset))
+        let year = LocalDateTime(localSeconds: l).date.year
+        var offset = rule.standardOffset
+        for y in (year - 1)...(year + 1) {
+            for tr in rule.transitions(in: y) where tr.at + later <= l { offset = tr.offsetAfter }
+        }
+        return l - Int64(offset)
+    }
+}
