@@ -154,3 +154,8 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
         return l - Int64(offset)
     }
 }
+
+extension ZoneRules: Hashable {
+    public static func == (a: ZoneRules, b: ZoneRules) -> Bool { a === b || a.identifier == b.identifier }
+    public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+}

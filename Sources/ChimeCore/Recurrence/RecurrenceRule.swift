@@ -1,0 +1,141 @@
+/// How often a rule repeats (RFC 5545 FREQ). EventKit has only daily…yearly; Chime has all seven.
+public enum RecurrenceFrequency: Int, CaseIterable, Sendable, Comparable {
+    case secondly, minutely, hourly, daily, weekly, monthly, yearly
+
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+
+    public var rfc5545: String {
+        ["SECONDLY", "MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"][rawValue]
+    }
+
+    public init?(rfc5545 text: some StringProtocol) {
+        guard let f = Self.allCases.first(where: { $0.rfc5545 == text.uppercased() }) else { return nil }
+        self = f
+    }
+}
+
+/// A weekday in a rule, optionally with an ordinal (`2MO` = second Monday, `-1FR` = last Friday).
+///
+/// Mirrors `EKRecurrenceDayOfWeek`: `weekNumber` 0 means every such weekday in the period.
+///
+/// ```swift
+/// RecurrenceDayOfWeek(.friday, weekNumber: -1)   // -1FR
+/// RecurrenceDayOfWeek(.monday)                   // MO
+/// ```
+public struct RecurrenceDayOfWeek: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var dayOfTheWeek: Weekday
+    public var weekNumber: Int
+
+    public init(_ day: Weekday, weekNumber: Int = 0) {
+        self.dayOfTheWeek = day
+        self.weekNumber = weekNumber
+    }
+
+    public var description: String { (weekNumber == 0 ? "" : String(weekNumber)) + dayOfTheWeek.rfc5545 }
+
+    public static func < (a: Self, b: Self) -> Bool {
+        (a.weekNumber, a.dayOfTheWeek.isoIndex) < (b.weekNumber, b.dayOfTheWeek.isoIndex)
+    }
+}
+
+/// The value of UNTIL: a date, a UTC date-time (`…Z`), or a local date-time (read in DTSTART's zone).
+public enum RecurrenceUntil: Hashable, Sendable, CustomStringConvertible {
+    case date(CivilDate)
+    case utc(Instant)
+    case local(LocalDateTime)
+
+    public var description: String {
+        switch self {
+        case .date(let d): return d.basicFormat
+        case .utc(let i): return i.utcBasicFormat
+        case .local(let l): return l.basicFormat
+        }
+    }
+}
+
+/// When a rule stops (EventKit's `EKRecurrenceEnd`, plus "never").
+public enum RecurrenceEnd: Hashable, Sendable {
+    case never
+    /// At most this many instances, DTSTART included (RFC 5545 COUNT).
+    case count(Int)
+    /// No instance after this value (inclusive, RFC 5545 UNTIL).
+    case until(RecurrenceUntil)
+}
+
+/// An RFC 5545 recurrence rule (RRULE), with every rule part.
+///
+/// Create one by parsing text or with the EventKit-shaped initialisers; both validate, so a
+/// `RecurrenceRule` value can always be expanded. BY-lists are kept sorted and de-duplicated, so
+/// two rules that mean the same are equal and `format` is canonical.
+///
+/// ```swift
+/// let lastFriday = try RecurrenceRule(parsing: "FREQ=MONTHLY;BYDAY=-1FR")
+/// let weekly = try RecurrenceRule(.weekly, interval: 2, end: .count(10))
+/// weekly.rfc5545   // "FREQ=WEEKLY;COUNT=10;INTERVAL=2"
+/// ```
+public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
+    public internal(set) var frequency: RecurrenceFrequency
+    public internal(set) var interval: Int
+    public internal(set) var end: RecurrenceEnd
+    public internal(set) var bySecond: [Int]
+    public internal(set) var byMinute: [Int]
+    public internal(set) var byHour: [Int]
+    public internal(set) var daysOfTheWeek: [RecurrenceDayOfWeek]
+    public internal(set) var daysOfTheMonth: [Int]
+    public internal(set) var daysOfTheYear: [Int]
+    public internal(set) var weeksOfTheYear: [Int]
+    public internal(set) var monthsOfTheYear: [Int]
+    public internal(set) var setPositions: [Int]
+    /// WKST; `nil` when the rule does not say (Monday applies, as RFC 5545 specifies).
+    public internal(set) var firstDayOfTheWeek: Weekday?
+
+    /// The week start in effect (WKST, default Monday).
+    public var weekStart: Weekday { firstDayOfTheWeek ?? .monday }
+
+    /// EventKit's simple form: `EKRecurrenceRule(recurrenceWith:interval:end:)`.
+    public init(_ frequency: RecurrenceFrequency, interval: Int = 1, end: RecurrenceEnd = .never) throws(RecurrenceRuleError) {
+        try self.init(frequency, interval: interval, daysOfTheWeek: [], end: end)
+    }
+
+    /// EventKit's complex form, plus the sub-daily parts EventKit lacks.
+    ///
+    /// ```swift
+    /// // The last weekday of every month:
+    /// try RecurrenceRule(.monthly, daysOfTheWeek: [.init(.monday), .init(.tuesday), .init(.wednesday),
+    ///                    .init(.thursday), .init(.friday)], setPositions: [-1])
+    /// ```
+    public init(
+        _ frequency: RecurrenceFrequency,
+        interval: Int = 1,
+        daysOfTheWeek: [RecurrenceDayOfWeek] = [],
+        daysOfTheMonth: [Int] = [],
+        monthsOfTheYear: [Int] = [],
+        weeksOfTheYear: [Int] = [],
+        daysOfTheYear: [Int] = [],
+        setPositions: [Int] = [],
+        hours: [Int] = [],
+        minutes: [Int] = [],
+        seconds: [Int] = [],
+        end: RecurrenceEnd = .never,
+        firstDayOfTheWeek: Weekday? = nil
+    ) throws(RecurrenceRuleError) {
+        self.frequency = frequency
+        self.interval = interval
+        self.end = end
+        self.bySecond = Self.normalized(seconds)
+        self.byMinute = Self.normalized(minutes)
+        self.byHour = Self.normalized(hours)
+        self.daysOfTheWeek = Array(Set(daysOfTheWeek)).sorted()
+        self.daysOfTheMonth = Self.normalized(daysOfTheMonth)
+        self.daysOfTheYear = Self.normalized(daysOfTheYear)
+        self.weeksOfTheYear = Self.normalized(weeksOfTheYear)
+        self.monthsOfTheYear = Self.normalized(monthsOfTheYear)
+        self.setPositions = Self.normalized(setPositions)
+        self.firstDayOfTheWeek = firstDayOfTheWeek
+        try validate()
+    }
+
+    static func normalized(_ values: [Int]) -> [Int] { Array(Set(values)).sorted() }
+
+    public var description: String { rfc5545 }
+}

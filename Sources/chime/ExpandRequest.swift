@@ -1,0 +1,87 @@
+import ArgumentParser
+import ChimeCore
+import Foundation
+
+/// `chime expand` options turned into a recurrence set and a window, with errors that name the option.
+struct ExpandRequest {
+    let set: RecurrenceSet
+    let zone: ZoneRules
+    let zoneLabel: String
+    let from: Instant
+    let to: Instant
+    let limit: Int
+
+    static let defaultCount = 10
+
+    init(_ command: Expand) throws {
+        let zoneArgument: ZoneArgument
+        do { zoneArgument = try ZoneArgument(command.tz ?? "floating") } catch {
+            throw ValidationError("--tz: \(error)")
+        }
+        let floatingZone = ExpandRequest.systemZone()
+        guard let startText = command.dtstart, let start = DateArgument(startText) else {
+            throw ValidationError("--dtstart: invalid date \"\(command.dtstart ?? "")\" (expected \(DateArgument.accepted))")
+        }
+        let recurrenceStart: RecurrenceStart
+        switch (start, zoneArgument) {
+        case (.date(let d), _): recurrenceStart = .allDay(d)
+        case (.local(let l), .floating): recurrenceStart = .floating(l)
+        case (.local(let l), .zone(let z)): recurrenceStart = z.isUTC ? .utc(l) : .zoned(l, z)
+        case (.instant(let i), .floating): recurrenceStart = .utc(i.utc)
+        case (.instant(let i), .zone(let z)): recurrenceStart = z.isUTC ? .utc(i.utc) : .zoned(z.localTime(at: i), z)
+        }
+        zone = recurrenceStart.zone(floatingZone: floatingZone)
+        switch (recurrenceStart, zoneArgument) {
+        case (.allDay, _): zoneLabel = "all day"
+        case (_, .floating): zoneLabel = "floating, read in \(floatingZone.identifier)"
+        default: zoneLabel = zone.identifier
+        }
+
+        var rules: [RecurrenceRule] = []
+        for (index, text) in command.rrules.enumerated() {
+            do { rules.append(try RecurrenceRule(parsing: text)) } catch {
+                let which = command.rrules.count > 1 ? " #\(index + 1)" : ""
+                throw ValidationError("--rrule\(which): \(error)")
+            }
+        }
+        set = RecurrenceSet(start: recurrenceStart, rules: rules,
+                            dates: try ExpandRequest.dates(command.rdates, option: "--rdate"),
+                            exceptionDates: try ExpandRequest.dates(command.exdates, option: "--exdate"))
+
+        let zone = self.zone
+        func instant(_ text: String?, _ option: String) throws -> Instant? {
+            guard let text else { return nil }
+            guard let value = DateArgument(text) else {
+                throw ValidationError("\(option): invalid date \"\(text)\" (expected \(DateArgument.accepted))")
+            }
+            return value.instant(in: zone)
+        }
+        from = try instant(command.from, "--from") ?? Instant(secondsSince1970: -62_135_596_800)  // 0001-01-01
+        var end = try instant(command.to, "--to") ?? Instant(secondsSince1970: 253_402_300_800)  // 10000-01-01
+        if let until = try instant(command.until, "--until") {
+            end = min(end, Instant(secondsSince1970: until.secondsSince1970 + 1))
+        }
+        to = end
+        if to <= from { throw ValidationError("the window is empty: --to/--until must be after --from") }
+        limit = command.count ?? (command.to == nil && command.until == nil ? ExpandRequest.defaultCount : .max)
+    }
+
+    private static func dates(_ values: [String], option: String) throws -> [RecurrenceDate] {
+        try values.flatMap { $0.split(separator: ",") }.map { item in
+            guard let value = DateArgument(String(item)) else {
+                throw ValidationError("\(option): invalid date \"\(item)\" (expected \(DateArgument.accepted))")
+            }
+            return value.recurrenceDate
+        }
+    }
+
+    /// The zone floating times follow: the system's (`TZ`, else `/etc/localtime`), else UTC.
+    static func systemZone() -> ZoneRules {
+        (try? ZoneRules.named(TimeZone.current.identifier)) ?? .utc
+    }
+
+    func expand() -> ExpandResult {
+        let window = set.occurrences(from: from, to: to, limit: limit, floatingZone: zone)
+        return ExpandResult(request: self, window: window)
+    }
+}
