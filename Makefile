@@ -1,0 +1,37 @@
+# Chime — build, test, demo, benchmark.
+#   make test    install missing system packages, build once, run every test
+#   make demo    a short showcase of the recurrence engine (chime expand)
+#   make bench   release build, Chime vs libical on the same workload, same run
+
+SWIFT     ?= swift
+# System packages the build and the tests need (libical is the independent engine the
+# differential test and the benchmark compare against; tzdata is where zones come from).
+APT_PACKAGES := pkg-config libical-dev tzdata
+SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build test demo bench clean
+
+deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build --build-tests
+
+test: build
+	$(SWIFT) test --skip-build
+
+demo: deps
+	@$(SWIFT) build --product chime >/dev/null
+	@./Examples/demo.sh .build/debug/chime
+
+bench: deps
+	$(SWIFT) build -c release --product chime-bench
+	.build/release/chime-bench $(BENCH_ARGS)
+
+clean:
+	rm -rf .build
