@@ -80,7 +80,7 @@ enum BatchExpansion {
                 throw LineError("limit: unknown field \"\(unknown)\" (use count and/or until_utc)")
             }
             if let c = limit["count"] {
-                guard let n = c as? Int, !(c is Bool), n >= 0 else { throw LineError("limit.count: expected a non-negative integer") }
+                guard type(of: c) != Bool.self, let n = c as? Int, n >= 0 else { throw LineError("limit.count: expected a non-negative integer") }
                 maxCount = n
                 hasLimit = true
             }

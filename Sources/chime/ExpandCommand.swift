@@ -17,16 +17,21 @@ struct Expand: ParsableCommand {
             20260308T090000Z). A date without a time as --dtstart makes an all-day set.
 
             Examples:
-              chime expand --dtstart 1997-09-02T09:00 --tz America/New_York --rrule 'FREQ=MONTHLY;BYDAY=-1FR' --count 10
-              chime expand --dtstart 2026-01-01 --rrule 'FREQ=WEEKLY;BYDAY=MO,WE' --from 2026-03-01 --to 2026-04-01
-              chime expand --dtstart 20260105T090000 --tz Europe/Berlin --rrule FREQ=DAILY --exdate 20260106T090000 --count 3 --json
+              chime expand --dtstart 1997-09-05T09:00 --tz America/New_York \\
+                --rrule 'FREQ=MONTHLY;BYDAY=-1FR' --count 10
+              chime expand --dtstart 2026-01-01 --rrule 'FREQ=WEEKLY;BYDAY=MO,WE' \\
+                --from 2026-03-01 --to 2026-04-01
+              chime expand --dtstart 20260105T090000 --tz Europe/Berlin \\
+                --rrule FREQ=DAILY --exdate 20260106T090000 --count 3 --json
 
-            Batch form (one JSON object per stdin line, one per stdout line, in order):
-              echo '{"id":"a","dtstart":"19970902T090000","tzid":"America/New_York","rrule":"FREQ=DAILY;COUNT=3"}' | chime expand --batch
-            Input fields: id, dtstart (YYYYMMDDTHHMMSS or YYYYMMDD), tzid (UTC, floating or an \
-            IANA name), rrule (may be empty), exdate and rdate (arrays), limit ({"count": N} \
-            and/or {"until_utc": "YYYYMMDDTHHMMSSZ"}). Output: {"id","local":[...],"utc":[...]} \
-            or {"id","error"}. A bad line never stops the batch.
+            Batch form: one JSON object per stdin line, one JSON line per answer, in order.
+              echo '{"id":"a","dtstart":"20260101","rrule":"FREQ=DAILY;COUNT=3"}' |
+                chime expand --batch
+            Input fields: id; dtstart (YYYYMMDDTHHMMSS or YYYYMMDD); tzid (UTC, floating or an \
+            IANA name; floating is converted as if UTC); rrule (may be empty); exdate and rdate \
+            (arrays in dtstart's form); limit ({"count": N} and/or {"until_utc": \
+            "YYYYMMDDTHHMMSSZ"}, applied to the final list). Output: {"id","local":[...],"utc":[...]} \
+            or {"id","error"}. A bad line never stops the batch; exit status 0 once stdin is read.
             """
     )
 

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// Runs the built `chime` binary end to end, as users and scripts do.
+struct CLIResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+enum CLI {
+    /// The `chime` built next to this test bundle (or `$CHIME_BIN`).
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["CHIME_BIN"] { return URL(fileURLWithPath: path) }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        if dir.pathExtension == "xctest" { dir = dir.deletingLastPathComponent() }
+        return dir.appendingPathComponent("chime")
+    }
+
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["TZ"] = "UTC"  // floating times follow the system zone: pin it
+        env["COLUMNS"] = "100"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIResult(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+                         stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+}
+
+/// Output users read is compared with stored files; `CHIME_RECORD_SNAPSHOTS=1` re-records them.
+enum Snapshot {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+
+    static func check(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let file = folder.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["CHIME_RECORD_SNAPSHOTS"] == "1" {
+            try actual.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        guard let stored = try? String(contentsOf: file, encoding: .utf8) else {
+            Issue.record("missing snapshot \(name); run with CHIME_RECORD_SNAPSHOTS=1 to record it", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(actual == stored, "output differs from Snapshots/\(name)", sourceLocation: sourceLocation)
+    }
+}
