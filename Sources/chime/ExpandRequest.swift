@@ -16,11 +16,11 @@ struct ExpandRequest {
     init(_ command: Expand) throws {
         let zoneArgument: ZoneArgument
         do { zoneArgument = try ZoneArgument(command.tz ?? "floating") } catch {
-            throw ValidationError("--tz: \(error)")
+            throw InputError("--tz: \(error)")
         }
         let floatingZone = ExpandRequest.systemZone()
         guard let startText = command.dtstart, let start = DateArgument(startText) else {
-            throw ValidationError("--dtstart: invalid date \"\(command.dtstart ?? "")\" (expected \(DateArgument.accepted))")
+            throw InputError("--dtstart: invalid date \"\(command.dtstart ?? "")\" (expected \(DateArgument.accepted))")
         }
         let recurrenceStart: RecurrenceStart
         switch (start, zoneArgument) {
@@ -41,7 +41,7 @@ struct ExpandRequest {
         for (index, text) in command.rrules.enumerated() {
             do { rules.append(try RecurrenceRule(parsing: text)) } catch {
                 let which = command.rrules.count > 1 ? " #\(index + 1)" : ""
-                throw ValidationError("--rrule\(which): \(error)")
+                throw InputError("--rrule\(which): \(error)")
             }
         }
         set = RecurrenceSet(start: recurrenceStart, rules: rules,
@@ -52,7 +52,7 @@ struct ExpandRequest {
         func instant(_ text: String?, _ option: String) throws -> Instant? {
             guard let text else { return nil }
             guard let value = DateArgument(text) else {
-                throw ValidationError("\(option): invalid date \"\(text)\" (expected \(DateArgument.accepted))")
+                throw InputError("\(option): invalid date \"\(text)\" (expected \(DateArgument.accepted))")
             }
             return value.instant(in: zone)
         }
@@ -62,14 +62,14 @@ struct ExpandRequest {
             end = min(end, Instant(secondsSince1970: until.secondsSince1970 + 1))
         }
         to = end
-        if to <= from { throw ValidationError("the window is empty: --to/--until must be after --from") }
+        if to <= from { throw InputError("the window is empty: --to/--until must be after --from") }
         limit = command.count ?? (command.to == nil && command.until == nil ? ExpandRequest.defaultCount : .max)
     }
 
     private static func dates(_ values: [String], option: String) throws -> [RecurrenceDate] {
         try values.flatMap { $0.split(separator: ",") }.map { item in
             guard let value = DateArgument(String(item)) else {
-                throw ValidationError("\(option): invalid date \"\(item)\" (expected \(DateArgument.accepted))")
+                throw InputError("\(option): invalid date \"\(item)\" (expected \(DateArgument.accepted))")
             }
             return value.recurrenceDate
         }
@@ -84,4 +84,10 @@ struct ExpandRequest {
         let window = set.occurrences(from: from, to: to, limit: limit, floatingZone: zone)
         return ExpandResult(request: self, window: window)
     }
+}
+
+/// Bad input found while building the request: printed as one `Error: …` line, exit status 1.
+struct InputError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
