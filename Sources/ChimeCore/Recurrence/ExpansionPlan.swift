@@ -53,6 +53,8 @@ struct ExpansionPlan: Sendable {
     let secondLimit: UInt64
 
     let setPositions: [Int]
+    /// False when the time parts leave nothing (only BYSECOND=60): the rule has no instance after DTSTART.
+    let timesCanMatch: Bool
 
     init(rule: RecurrenceRule, start: LocalDateTime) {
         frequency = rule.frequency
@@ -115,7 +117,10 @@ struct ExpansionPlan: Sendable {
         timesWithinPeriod = within.sorted()
         hourLimit = rule.frequency <= .hourly ? rule.byHour.reduce(0) { $0 | UInt32(1) << $1 } : 0
         minuteLimit = rule.frequency <= .minutely ? rule.byMinute.reduce(0) { $0 | UInt64(1) << $1 } : 0
-        secondLimit = rule.frequency == .secondly ? rule.bySecond.reduce(0) { $0 | UInt64(1) << $1 } : 0
+        let realSeconds = rule.bySecond.filter { $0 < 60 }
+        secondLimit = rule.frequency == .secondly ? realSeconds.reduce(0) { $0 | UInt64(1) << $1 } : 0
+        timesCanMatch = rule.frequency == .secondly ? (rule.bySecond.isEmpty || !realSeconds.isEmpty)
+            : !(times.isEmpty && within.isEmpty)
         setPositions = rule.setPositions
     }
 

@@ -30,8 +30,11 @@ public enum ExpansionEnd: Hashable, Sendable, CustomStringConvertible {
 struct RuleIterator: IteratorProtocol {
     /// The documented bound for rules that can never match again.
     /// One Gregorian cycle: 400 YEARLY, 4,800 MONTHLY, 20,871 WEEKLY or 146,097 DAILY periods in a
-    /// row without an instance (every date pattern repeats within it), or 400 years of wall time
-    /// for HOURLY, MINUTELY and SECONDLY rules.
+    /// row without an instance (every date pattern repeats within it). HOURLY, MINUTELY and
+    /// SECONDLY rules give up after 400 years of wall time or a million periods in a row without
+    /// an instance (days, hours and minutes the limits exclude are skipped whole, so a rule that
+    /// can match needs far fewer; one that cannot, like `FREQ=SECONDLY;INTERVAL=2;BYSECOND=1`
+    /// from an even second, ends in well under a second).
     static let horizonDescription = "one 400-year Gregorian cycle of periods without an instance"
 
     private let plan: ExpansionPlan
@@ -59,6 +62,8 @@ struct RuleIterator: IteratorProtocol {
     private var checkedDayMatches = false
     private(set) var end: ExpansionEnd?
 
+    static let subDailyPeriodBudget: Int64 = 1_000_000
+
     static let lastLocalSecond = LocalDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59).localSeconds
 
     init(rule: RecurrenceRule, start: LocalDateTime, zone: ZoneRules) {
@@ -83,6 +88,7 @@ struct RuleIterator: IteratorProtocol {
         period = 0
         lastProductivePosition = startLocal
         period = firstPeriod(containing: startLocal)
+        if !plan.timesCanMatch { end = .searchHorizon; pendingStart = true }
     }
 
     var hasCount: Bool { countLimit != .max }
@@ -194,8 +200,11 @@ struct RuleIterator: IteratorProtocol {
         case .hourly, .minutely, .secondly:
             guard period <= Self.lastLocalSecond else { end = .endOfCalendar; return }
             fillSubDaily()
+            emptyPeriods = buffer.isEmpty ? emptyPeriods + 1 : 0
             if !buffer.isEmpty { lastProductivePosition = period }
-            if period - lastProductivePosition > 400 * 31_556_952 { end = .searchHorizon }
+            if period - lastProductivePosition > 400 * 31_556_952 || emptyPeriods > Self.subDailyPeriodBudget {
+                end = .searchHorizon
+            }
             return
         }
         if !plan.setPositions.isEmpty { applySetPositions() }
