@@ -1,0 +1,219 @@
+import Testing
+@testable import ChimeCore
+import LibicalShim
+
+/// Seeded properties of recurrence sets that hold whatever the rule (RFC 5545 §3.3.10, §3.8.5):
+/// instants strictly increase, DTSTART comes first, nothing precedes it or follows UNTIL, COUNT
+/// bounds the size, and the shortcuts (`next(after:)`, window queries) agree with plain iteration.
+@Suite("Recurrence set properties")
+struct RecurrencePropertyTests {
+    static let baseSeed: UInt64 = 0x5EED_0002
+    static let cap = 300
+
+    /// A random set: one case (DTSTART + RRULE), sometimes a second rule, EXDATEs and RDATEs.
+    struct RandomSet: CustomStringConvertible {
+        let base: RandomRecurrenceCase
+        let recurrence: RecurrenceSet
+        let zone: ZoneRules
+        let startInstant: Instant
+        let excluded: Set<Instant>
+        let startExcluded: Bool
+        let added: [Instant]
+
+        var description: String {
+            var text = "\(base)"
+            for r in recurrence.rules.dropFirst() { text += " RRULE:\(r.rfc5545)" }
+            if !recurrence.exceptionDates.isEmpty { text += " EXDATE×\(recurrence.exceptionDates.count)" }
+            if !recurrence.dates.isEmpty { text += " RDATE×\(recurrence.dates.count)" }
+            return text
+        }
+
+        /// Whether the set is one rule, nothing added: then COUNT and UNTIL bound it directly.
+        var isPlainRule: Bool { recurrence.rules.count == 1 && recurrence.dates.isEmpty }
+
+        init(seed: UInt64) throws {
+            base = RandomRuleGenerator.testCase(seed: seed)
+            zone = try ZoneRules.named(base.zoneName)
+            var random = SeededRandom(seed: seed ^ 0xA5A5_A5A5)
+            var generator = RandomRuleGenerator(seed: seed ^ 0x5A5A_5A5A)
+            var rules = [base.rule]
+            if random.chance(0.1) { rules.append(generator.rule(start: base.start, until: .utcOnly)) }
+            startInstant = zone.instant(for: base.start)
+
+            var exdates: [RecurrenceDate] = []
+            var excluded: Set<Instant> = []
+            var startExcluded = false
+            if random.chance(0.3) {
+                let plain = RecurrenceSet(start: .zoned(base.start, zone), rules: rules).first(40)
+                for o in plain where random.chance(0.15) {
+                    exdates.append(random.chance(0.5) ? .instant(o.instant) : .local(o.nominal))
+                    excluded.insert(o.instant)
+                    if o.instant == startInstant { startExcluded = true }
+                }
+            }
+            var rdates: [RecurrenceDate] = []
+            var added: [Instant] = []
+            if random.chance(0.2) {
+                for _ in 0..<random.int(in: 1...4) {
+                    let local = LocalDateTime(localSeconds: base.start.localSeconds + Int64(random.int(in: 1...86_400 * 400)))
+                    // An RDATE just after a DTSTART inside a DST gap can map to an earlier instant.
+                    let instant = zone.instant(for: local)
+                    guard instant > startInstant else { continue }
+                    rdates.append(.local(local))
+                    if !excluded.contains(instant) { added.append(instant) }
+                }
+            }
+            self.excluded = excluded
+            self.startExcluded = startExcluded
+            self.added = added
+            recurrence = RecurrenceSet(start: .zoned(base.start, zone), rules: rules, dates: rdates, exceptionDates: exdates)
+        }
+    }
+
+    static func sets(_ count: Int, salt: UInt64 = 0) throws -> [RandomSet] {
+        try (0..<UInt64(count)).map { try RandomSet(seed: baseSeed &+ salt &+ $0) }
+    }
+
+    // MARK: - Shape of the sequence
+
+    @Test("Occurrences increase strictly, start at DTSTART, respect EXDATE, RDATE, UNTIL and COUNT")
+    func sequenceShape() throws {
+        for s in try Self.sets(2_000) {
+            let all = s.recurrence.first(Self.cap)
+            let instants = all.map(\.instant)
+            #expect(zip(instants, instants.dropFirst()).allSatisfy { $0 < $1 }, "not strictly increasing: \(s)")
+            #expect(instants.allSatisfy { $0 >= s.startInstant }, "before DTSTART: \(s)")
+            if s.startExcluded {
+                #expect(instants.first != s.startInstant, "EXDATEd DTSTART still there: \(s)")
+            } else {
+                #expect(instants.first == s.startInstant, "first is not DTSTART: \(s)")
+            }
+            #expect(instants.allSatisfy { !s.excluded.contains($0) }, "an EXDATE is still there: \(s)")
+            let covered = all.count < Self.cap ? Instant(secondsSince1970: .max) : instants.last!
+            for rdate in s.added where rdate <= covered {
+                #expect(instants.contains(rdate), "RDATE \(rdate) missing: \(s)")
+            }
+            guard s.isPlainRule else { continue }
+            switch s.base.rule.end {
+            case .count(let n):
+                #expect(all.count <= n, "\(all.count) occurrences for COUNT=\(n): \(s)")
+                if s.excluded.isEmpty && all.count < n && all.count < Self.cap {
+                    // Fewer than COUNT: the rule must have run out of matches for good.
+                    let end = s.recurrence.occurrences(from: s.startInstant, to: Instant(secondsSince1970: .max)).end
+                    #expect(end == .searchHorizon || end == .endOfCalendar, "COUNT=\(n) not reached, end \(String(describing: end)): \(s)")
+                }
+            case .until(let until):
+                for o in all.dropFirst() where o.instant != s.startInstant {
+                    switch until {
+                    case .utc(let u): #expect(o.instant <= u, "after UNTIL: \(o) in \(s)")
+                    case .local(let u): #expect(o.nominal <= u, "after UNTIL: \(o) in \(s)")
+                    case .date(let d): #expect(o.date <= d, "after UNTIL: \(o) in \(s)")
+                    }
+                }
+            case .never: break
+            }
+        }
+    }
+
+    // MARK: - Shortcuts agree with iteration
+
+    /// Probe instants: around DTSTART, on, just before and after, and between occurrences.
+    static func probes(_ instants: [Instant], start: Instant, random: inout SeededRandom) -> [Instant] {
+        func at(_ s: Int64) -> Instant { Instant(secondsSince1970: s) }
+        var probes = [at(start.secondsSince1970 - 86_400 * 400), at(start.secondsSince1970 - 1), start]
+        guard !instants.isEmpty else { return probes }
+        for _ in 0..<6 {
+            let i = random.int(in: 0...(instants.count - 1))
+            let t = instants[i].secondsSince1970
+            probes += [at(t - 1), at(t), at(t + 1)]
+            if i + 1 < instants.count {
+                let u = instants[i + 1].secondsSince1970
+                probes.append(at(t + (u - t) / 2))
+                probes.append(at(u - 1))
+            }
+        }
+        return probes
+    }
+
+    @Test("next(after:) is the first occurrence after the instant, for 2,000 random sets")
+    func nextAfter() throws {
+        var random = SeededRandom(seed: Self.baseSeed ^ 0x0E47)
+        for s in try Self.sets(2_000) {
+            let all = s.recurrence.first(Self.cap)
+            let complete = all.count < Self.cap
+            let instants = all.map(\.instant)
+            for x in Self.probes(instants, start: s.startInstant, random: &random) {
+                guard complete || x < instants.last! else { continue }
+                let expected = instants.first { $0 > x }
+                #expect(s.recurrence.next(after: x)?.instant == expected, "next(after: \(x)): \(s)")
+            }
+            if complete, let last = instants.last {
+                #expect(s.recurrence.next(after: last) == nil, "something after the last occurrence \(last): \(s)")
+            }
+        }
+    }
+
+    @Test("next(after:) far in the future agrees with walking there, for rules without an end")
+    func nextAfterFarFuture() throws {
+        var checked = 0
+        for s in try Self.sets(600, salt: 1_000_000) where s.recurrence.rules.allSatisfy({ $0.end == .never }) {
+            let rule = s.base.rule
+            // Far enough to need a long jump, near enough to walk to in a debug build.
+            let years: Int64 = switch rule.frequency {
+            case .yearly, .monthly: 60
+            case .weekly: 20
+            case .daily: 3
+            case .hourly: 1
+            default: 0
+            }
+            guard years > 0 else { continue }
+            let x = Instant(secondsSince1970: s.startInstant.secondsSince1970 + years * 31_556_952 + 12_345)
+            var walked: Instant?
+            for (n, o) in s.recurrence.occurrences().enumerated() {
+                if o.instant > x { walked = o.instant; break }
+                if n > 40_000 { break }
+            }
+            guard let walked else { continue }
+            checked += 1
+            #expect(s.recurrence.next(after: x)?.instant == walked, "next(after: \(x)): \(s)")
+            let window = s.recurrence.occurrences(from: x, to: Instant(secondsSince1970: walked.secondsSince1970 + 1), limit: 3)
+            #expect(window.occurrences.last?.instant == walked, "window ending at \(walked): \(s)")
+        }
+        #expect(checked > 100)
+    }
+
+    @Test("occurrences(from:to:limit:) is the half-open filter of the full list, for 2,000 random sets")
+    func windows() throws {
+        var random = SeededRandom(seed: Self.baseSeed ^ 0x3173)
+        for s in try Self.sets(2_000, salt: 2_000_000) {
+            let all = s.recurrence.first(Self.cap)
+            let complete = all.count < Self.cap
+            let instants = all.map(\.instant)
+            guard let lastKnown = instants.last else { continue }
+            let probes = Self.probes(instants, start: s.startInstant, random: &random)
+            for _ in 0..<5 {
+                var from = random.pick(probes), to = random.pick(probes)
+                if to < from { swap(&from, &to) }
+                if random.chance(0.2) && complete { to = Instant(secondsSince1970: lastKnown.secondsSince1970 + 86_400 * 3_650) }
+                guard complete || to <= lastKnown else { continue }
+                let expected = instants.filter { $0 >= from && $0 < to }
+                let window = s.recurrence.occurrences(from: from, to: to)
+                #expect(window.occurrences.map(\.instant) == expected, "window [\(from), \(to)): \(s)")
+                #expect(!window.isTruncated)
+                let limit = random.int(in: 0...3)
+                let limited = s.recurrence.occurrences(from: from, to: to, limit: limit)
+                #expect(limited.occurrences.map(\.instant) == Array(expected.prefix(limit)), "limit \(limit) in [\(from), \(to)): \(s)")
+                #expect(limited.isTruncated == (expected.count > limit), "isTruncated, limit \(limit) in [\(from), \(to)): \(s)")
+            }
+        }
+    }
+
+    @Test("first(n) is a prefix of first(m) and of the lazy sequence")
+    func prefixes() throws {
+        for s in try Self.sets(500, salt: 3_000_000) {
+            let all = s.recurrence.first(60)
+            #expect(s.recurrence.first(17) == Array(all.prefix(17)), "\(s)")
+            #expect(Array(s.recurrence.occurrences().prefix(60)) == all, "\(s)")
+        }
+    }
+}
