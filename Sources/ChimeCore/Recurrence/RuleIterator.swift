@@ -14,7 +14,7 @@ public enum ExpansionEnd: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .count: return "COUNT reached"
         case .until: return "UNTIL reached"
-        case .searchHorizon: return "no instance within the search horizon: \(RuleIterator.horizonDescription)"
+        case .searchHorizon: return "no instance within the search horizon, \(RuleIterator.horizonDescription)"
         case .endOfCalendar: return "reached the year 9999, the last year RFC 5545 can write"
         }
     }
@@ -35,7 +35,7 @@ struct RuleIterator: IteratorProtocol {
     /// an instance (days, hours and minutes the limits exclude are skipped whole, so a rule that
     /// can match needs far fewer; one that cannot, like `FREQ=SECONDLY;INTERVAL=2;BYSECOND=1`
     /// from an even second, ends in well under a second).
-    static let horizonDescription = "one 400-year Gregorian cycle of periods without an instance"
+    static let horizonDescription = "a whole 400-year Gregorian cycle of periods (sub-daily: 400 years or a million periods) without an instance"
 
     private let plan: ExpansionPlan
     private let zone: ZoneRules
