@@ -35,10 +35,13 @@ let package = Package(
         ),
         .target(name: "LibicalShim", dependencies: ["CLibical"]),
 
-        // Release-build benchmark: Chime vs libical on the same workload, same run.
-        .executableTarget(name: "chime-bench", dependencies: ["ChimeCore", "LibicalShim"]),
+        // Seeded randomness shared by the tests and the benchmark workload.
+        .target(name: "ChimeTestSupport"),
 
-        .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "LibicalShim"],
+        // Release-build benchmark: Chime vs libical on the same workload, same run.
+        .executableTarget(name: "chime-bench", dependencies: ["ChimeCore", "ChimeTestSupport", "LibicalShim"]),
+
+        .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport", "LibicalShim"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ChimeCLITests", dependencies: ["chime"]),
     ]

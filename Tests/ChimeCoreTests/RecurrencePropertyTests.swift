@@ -1,5 +1,6 @@
 import Testing
 @testable import ChimeCore
+import ChimeTestSupport
 import LibicalShim
 
 /// Seeded properties of recurrence sets that hold whatever the rule (RFC 5545 §3.3.10, §3.8.5):

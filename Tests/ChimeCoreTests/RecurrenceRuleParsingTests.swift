@@ -1,5 +1,6 @@
 import Testing
 @testable import ChimeCore
+import ChimeTestSupport
 import LibicalShim
 
 /// RRULE text in and out (RFC 5545 §3.3.10): every part, canonical formatting, round trips over
