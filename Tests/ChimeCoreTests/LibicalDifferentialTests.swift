@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ChimeCore
 import LibicalShim
@@ -14,6 +15,15 @@ struct LibicalDifferentialTests {
     static let caseCount = TestSeed.scaled(3_000)
     static let maxInstances = 200
     static let until2037: Int64 = 2_114_380_800  // 2037-01-01T00:00:00Z
+
+    /// `baseSeed + 0..<caseCount`, or the case seeds listed in `CHIME_TEST_CASES` (comma-separated,
+    /// as a failure prints them) to rerun just those.
+    static var caseSeeds: [UInt64] {
+        if let list = ProcessInfo.processInfo.environment["CHIME_TEST_CASES"] {
+            return list.split(separator: ",").compactMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        return (0..<UInt64(caseCount)).map { baseSeed &+ $0 }
+    }
 
     // MARK: - The two engines
 
@@ -45,8 +55,8 @@ struct LibicalDifferentialTests {
     func randomRules() throws {
         var tally: [String: Int] = [:]
         var failures = 0
-        for i in 0..<UInt64(Self.caseCount) {
-            let random = RandomRuleGenerator.testCase(seed: Self.baseSeed &+ i)
+        for seed in Self.caseSeeds {
+            let random = RandomRuleGenerator.testCase(seed: seed)
             let zone = try ZoneRules.named(random.zoneName)
             let c = RandomRecurrenceCase(seed: random.seed, zoneName: random.zoneName,
                                          start: Self.synchronized(random, zone: zone), rule: random.rule)
@@ -59,8 +69,8 @@ struct LibicalDifferentialTests {
             }
         }
         let summary = tally.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        print("libical differential over \(Self.caseCount) rules — \(summary)")
-        #expect(tally[Verdict.identical.label, default: 0] > Self.caseCount / 2, "too few cases compared: \(summary)")
+        print("libical differential over \(Self.caseSeeds.count) rules — \(summary)")
+        #expect(tally[Verdict.identical.label, default: 0] >= Self.caseSeeds.count / 2, "too few cases compared: \(summary)")
         #expect(failures == 0)
     }
 
@@ -94,15 +104,8 @@ struct LibicalDifferentialTests {
         guard let lib = libical(c.rule.rfc5545, c.start, c.zoneName) else { return .excluded(.refusesRule) }
         if lib == chimeInstants { return .identical }
         if LibicalDeviation.startOnly(libical: lib, chime: chimeInstants) { return .excluded(.omitsUnmatchedStart) }
-        var compared = (libical: lib, chime: chimeOccurrences)
-        var found: [LibicalDeviation] = []
-        if let r = LibicalDeviation.withoutRepeats(c, libical: lib, chimeCount: chimeOccurrences.count) {
-            compared = (r.libical, Array(chimeOccurrences.prefix(r.chimeCount)))
-            found.append(.repeatsInstants)
-            if compared.libical == compared.chime.map(\.instant.secondsSince1970) { return .excluded(found) }
-        }
-        if let dst = LibicalDeviation.dstExplanation(c, zone: zone, libical: compared.libical, chime: compared.chime) {
-            return .excluded(found + [dst])
+        if let reasons = LibicalDeviation.explain(c, zone: zone, libical: lib, chime: chimeOccurrences) {
+            return .excluded(reasons)
         }
         return .mismatch(describeDifference(libical: lib, chime: chimeInstants, zone: zone))
     }
@@ -148,5 +151,33 @@ struct LibicalDifferentialTests {
         let chime = Self.chime(try RecurrenceRule(parsing: rule), local, zone).map(\.instant.secondsSince1970)
         #expect(!chime.isEmpty)
         #expect(chime == lib, "\(rule) from \(start) \(zoneName):\n\(Self.describeDifference(libical: lib, chime: chime, zone: zone))")
+    }
+
+    // MARK: - A Chime defect the comparison found (fails until the engine is fixed)
+
+    /// Case seeds 706692 and 902769 of the random comparison (Lord Howe Island, 30-minute gap).
+    /// On a spring-forward day a wall time in the gap moves forward (RFC 5545 §3.3.5, DESIGN.md),
+    /// past a later wall time that exists; that later instance is a distinct instant of the set
+    /// (§3.8.5.3), earlier than the moved one. Chime drops it: `RuleIterator.next()` skips every
+    /// instant ≤ the last one it returned, which is meant to merge equal instants only. libical
+    /// keeps it (out of order). Expected instants here are worked out by hand and sorted.
+    @Test("Instances after a moved DST-gap time are kept when their instant is earlier", arguments: [
+        // 2020-10-04 Lord Howe, gap 02:00–02:30 (+10:30 → +11:00): 02:11 → 02:41, 02:27 → 02:57; 02:30 exists.
+        ("Australia/Lord_Howe", "20201003T021100", "FREQ=DAILY;COUNT=6;BYHOUR=2;BYMINUTE=11,27,30",
+         ["2020-10-02T15:41:00Z", "2020-10-02T15:57:00Z", "2020-10-02T16:00:00Z",
+          "2020-10-03T15:30:00Z", "2020-10-03T15:41:00Z", "2020-10-03T15:57:00Z"]),
+        // 1997-10-26 Lord Howe: 02:15 → 02:45+11:00, 02:30+11:00 exists.
+        ("Australia/Lord_Howe", "19970926T021500", "FREQ=MONTHLY;COUNT=4;BYMINUTE=15,30",
+         ["1997-09-25T15:45:00Z", "1997-09-25T16:00:00Z", "1997-10-25T15:30:00Z", "1997-10-25T15:45:00Z"]),
+        // 2026-03-08 New York, gap 02:00–03:00: wall 01:40, 02:05, 02:30, 02:55, 03:20, 03:45, 04:10.
+        ("America/New_York", "20260308T014000", "FREQ=MINUTELY;INTERVAL=25;COUNT=7",
+         ["2026-03-08T06:40:00Z", "2026-03-08T07:05:00Z", "2026-03-08T07:20:00Z", "2026-03-08T07:30:00Z",
+          "2026-03-08T07:45:00Z", "2026-03-08T07:55:00Z", "2026-03-08T08:10:00Z"]),
+    ])
+    func gapMovedInstanceKeepsLaterOnes(zoneName: String, start: String, rule: String, expected: [String]) throws {
+        guard case .local(let local) = BasicDateTime.parse(start) else { Issue.record("bad DTSTART \(start)"); return }
+        let zone = try ZoneRules.named(zoneName)
+        let set = RecurrenceSet(start: .zoned(local, zone), rules: [try RecurrenceRule(parsing: rule)])
+        #expect(set.first(expected.count + 1).map(\.instant.description) == expected, "\(rule) from \(start) \(zoneName)")
     }
 }

@@ -60,7 +60,12 @@ struct RuleIterator: IteratorProtocol {
     private var zoneHint = -2
     private var checkedDay = Int.min
     private var checkedDayMatches = false
+    /// Set once generation stops; `end` follows when the held instances are out.
+    private var generationEnd: ExpansionEnd?
     private(set) var end: ExpansionEnd?
+    private var held: [(local: Int64, instant: Int64)] = []
+    /// The instant of the latest regular (not gap-moved) candidate.
+    private var watermark = Int64.min
 
     static let subDailyPeriodBudget: Int64 = 1_000_000
 
@@ -88,7 +93,7 @@ struct RuleIterator: IteratorProtocol {
         period = 0
         lastProductivePosition = startLocal
         period = firstPeriod(containing: startLocal)
-        if !plan.timesCanMatch { end = .searchHorizon; pendingStart = true }
+        if !plan.timesCanMatch { generationEnd = .searchHorizon }
     }
 
     var hasCount: Bool { countLimit != .max }
@@ -98,8 +103,10 @@ struct RuleIterator: IteratorProtocol {
     /// must be counted from DTSTART.
     mutating func skip(toLocal local: Int64) {
         precondition(!hasCount, "a COUNT rule must be counted from DTSTART")
-        guard local > startLocal, end == nil else { return }
+        guard local > startLocal, generationEnd == nil, end == nil else { return }
         pendingStart = false
+        held.removeAll()
+        watermark = Int64.min
         period = firstPeriod(containing: local)
         buffer.removeAll(keepingCapacity: true)
         bufferIndex = 0
@@ -108,6 +115,12 @@ struct RuleIterator: IteratorProtocol {
     }
 
     /// The next instance: wall-clock seconds as generated, and the instant.
+    ///
+    /// Wall times are generated in order, and their instants are in order too, except for a wall
+    /// time inside a DST gap: it moves forward by the gap (02:30 → 03:30 EDT = 07:30Z) past the
+    /// instants of times generated after it (03:20 EDT = 07:20Z). Such moved instances wait in
+    /// `held` until a regular instance at or after them has been generated (no later candidate can
+    /// then be earlier), so instances still come out sorted, none lost.
     mutating func next() -> (local: Int64, instant: Int64)? {
         if pendingStart {
             pendingStart = false
@@ -115,8 +128,14 @@ struct RuleIterator: IteratorProtocol {
             lastInstant = startInstant
             return (startLocal, startInstant)
         }
-        while end == nil {
-            if emitted >= countLimit { end = .count; return nil }
+        while true {
+            if emitted >= countLimit { end = .count; held.removeAll(); return nil }
+            if let h = held.first, generationEnd != nil || h.instant <= watermark {
+                held.removeFirst()
+                if h.instant <= lastInstant { continue }
+                return emit(h)
+            }
+            if let finished = generationEnd { end = finished; return nil }
             if bufferIndex == buffer.count {
                 fillPeriod()
                 continue
@@ -124,15 +143,36 @@ struct RuleIterator: IteratorProtocol {
             let local = buffer[bufferIndex]
             bufferIndex += 1
             if local <= startLocal { continue }
-            if let u = untilLocal, local > u { end = .until; return nil }
-            let instant = zone.instantSeconds(forLocalSeconds: local, hint: &zoneHint)
-            if instant <= lastInstant { continue }
-            if let u = untilInstant, instant > u { end = .until; return nil }
-            emitted += 1
-            lastInstant = instant
-            return (local, instant)
+            if let u = untilLocal, local > u { generationEnd = .until; continue }
+            let resolved = zone.resolve(localSeconds: local, hint: &zoneHint)
+            if resolved.instant <= lastInstant { continue }
+            if let u = untilInstant, resolved.instant > u {
+                // A moved instance past UNTIL says nothing about the regular ones after it.
+                if !resolved.movedByGap { generationEnd = .until }
+                continue
+            }
+            if resolved.movedByGap || !held.isEmpty {
+                hold((local, resolved.instant))
+                if !resolved.movedByGap { watermark = resolved.instant }
+                continue
+            }
+            watermark = resolved.instant
+            return emit((local, resolved.instant))
         }
-        return nil
+    }
+
+    private mutating func emit(_ item: (local: Int64, instant: Int64)) -> (local: Int64, instant: Int64) {
+        emitted += 1
+        lastInstant = item.instant
+        return item
+    }
+
+    /// Sorted insert by instant; an instant already held is kept once.
+    private mutating func hold(_ item: (local: Int64, instant: Int64)) {
+        var i = held.count
+        while i > 0 && held[i - 1].instant > item.instant { i -= 1 }
+        if i > 0 && held[i - 1].instant == item.instant { return }
+        held.insert(item, at: i)
     }
 
     // MARK: - Periods
@@ -182,28 +222,28 @@ struct RuleIterator: IteratorProtocol {
         let interval = Int64(plan.interval)
         switch plan.frequency {
         case .yearly:
-            guard period <= 9999 else { end = .endOfCalendar; return }
+            guard period <= 9999 else { generationEnd = .endOfCalendar; return }
             fillYear(Int(period))
             period += interval
         case .monthly:
-            guard period < 10_000 * 12 else { end = .endOfCalendar; return }
+            guard period < 10_000 * 12 else { generationEnd = .endOfCalendar; return }
             fillMonth(year: Int(floorDiv(period, 12)), month: Int(floorMod(period, 12)) + 1)
             period += interval
         case .weekly:
-            guard period * 86_400 <= Self.lastLocalSecond else { end = .endOfCalendar; return }
+            guard period * 86_400 <= Self.lastLocalSecond else { generationEnd = .endOfCalendar; return }
             fillWeek(firstDay: Int(period))
             period += 7 * interval
         case .daily:
-            guard period * 86_400 <= Self.lastLocalSecond else { end = .endOfCalendar; return }
+            guard period * 86_400 <= Self.lastLocalSecond else { generationEnd = .endOfCalendar; return }
             fillDay(Int(period))
             period += interval
         case .hourly, .minutely, .secondly:
-            guard period <= Self.lastLocalSecond else { end = .endOfCalendar; return }
+            guard period <= Self.lastLocalSecond else { generationEnd = .endOfCalendar; return }
             fillSubDaily()
             emptyPeriods = buffer.isEmpty ? emptyPeriods + 1 : 0
             if !buffer.isEmpty { lastProductivePosition = period }
             if period - lastProductivePosition > 400 * 31_556_952 || emptyPeriods > Self.subDailyPeriodBudget {
-                end = .searchHorizon
+                generationEnd = .searchHorizon
             }
             return
         }
@@ -216,7 +256,7 @@ struct RuleIterator: IteratorProtocol {
         case .weekly: horizon = 20_871
         default: horizon = 146_097
         }
-        if emptyPeriods > horizon && buffer.isEmpty { end = .searchHorizon }
+        if emptyPeriods > horizon && buffer.isEmpty { generationEnd = .searchHorizon }
     }
 
     private mutating func appendTimes(day: Int) {

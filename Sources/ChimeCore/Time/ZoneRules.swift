@@ -117,6 +117,23 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
         return l - Int64(i < 0 ? initialOffset : offsetsAfter[i])
     }
 
+    /// Like ``instantSeconds(forLocalSeconds:hint:)``, also telling whether the wall time lies
+    /// in a gap and was moved forward. Moved instants can be later than those of wall times
+    /// generated just after them (02:30 → 03:30 EDT, but 03:20 EDT is earlier), so the expander
+    /// re-orders them.
+    @inline(__always)
+    func resolve(localSeconds l: Int64, hint: inout Int) -> (instant: Int64, movedByGap: Bool) {
+        if l >= tableEnd, let rule = footer {
+            let instant = ZoneRules.footerInstant(rule, local: l)
+            return (instant, instant + Int64(ZoneRules.footerOffset(rule, utc: instant)) != l)
+        }
+        let instant = instantSeconds(forLocalSeconds: l, hint: &hint)
+        // The offset used is the one after transition `hint`; the wall time was in the next
+        // transition's gap exactly when the computed instant reaches that transition.
+        let next = hint + 1
+        return (instant, next < transitionsUTC.count && instant >= transitionsUTC[next])
+    }
+
     public func instantSeconds(forLocalSeconds l: Int64) -> Int64 {
         var hint = -2
         return instantSeconds(forLocalSeconds: l, hint: &hint)

@@ -12,8 +12,10 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
 
     /// libical never returns: an HOURLY rule crossing Lord Howe's 30-minute fall-back returns
     /// the same instant forever (`FREQ=HOURLY` from `20140405T200000` Australia/Lord_Howe yields
-    /// 2014-04-05T15:00:00Z again and again), so a rule that filters it out spins. Not called
-    /// for sub-daily Lord Howe rules whose span (per Chime) contains a fall-back.
+    /// 2014-04-05T15:00:00Z again and again), so a rule that filters it out spins
+    /// (`FREQ=HOURLY;UNTIL=19980413T160000Z;BYMONTHDAY=19` from 1998-03-26 16:00 never returns).
+    /// Not called for sub-daily Lord Howe rules whose reach (DTSTART to UNTIL, or ten instances
+    /// past Chime's last, per Chime) contains a fall-back.
     case loopsAtHalfHourFallBack = "libical loops at Lord Howe's fall-back (sub-daily)"
 
     /// RFC 5545 §3.8.5.3: DTSTART is the first instance of the recurrence set ("The recurrence
@@ -111,13 +113,31 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
     /// York, Berlin and Sydney; 02:00–02:30 on Lord Howe Island).
     case gapTimeOfDayShifted = "time of day inside the DST gap window moved on a normal day by libical"
 
+    /// RFC 5545 §3.3.10: what the rule leaves out (here the minute, or the hour) comes from the
+    /// DTSTART value; §3.3.5 moves only DTSTART's own instant when its wall time does not exist.
+    /// libical takes the missing parts from the moved DTSTART instead: `FREQ=DAILY;BYHOUR=2,10;BYDAY=SU`
+    /// from 2009-10-04 02:00 Lord Howe (in the 02:00–02:30 gap, so DTSTART is 02:30+11:00 for both):
+    /// Chime 10:00, then 02:00 and 10:00 each Sunday; libical 10:30, 02:30, 10:30, … Applies to a
+    /// pair on the same date where libical's wall time is Chime's plus the amount DTSTART moved.
+    case startInGapShiftsTimes = "DTSTART in a DST gap: libical moves every instance's time"
+
+    /// RFC 5545 contradicts itself on a nonexistent local time: §3.3.10 says such instances "MUST
+    /// be ignored", §3.3.5 reads them with the offset before the gap. DESIGN.md "Time rules" chose
+    /// §3.3.5 (as major clients do), and so does libical for DTSTART and DAILY…YEARLY rules; in HOURLY
+    /// rules libical drops them: `FREQ=HOURLY;BYHOUR=2,16` from 1992-03-16 16:00 Berlin: Chime has
+    /// 1992-03-29T03:00+02:00 (the 02:00 of the spring-forward day), libical nothing that day.
+    /// Applies to a Chime instance whose generated wall time does not exist and that libical lacks.
+    case dropsGapInstance = "nonexistent wall time dropped by libical (§3.3.10; DESIGN follows §3.3.5)"
+
     /// RFC 5545 §3.3.10 computes instances as local times ("the computed local start time of a
     /// recurrence instance"), so `FREQ=HOURLY;INTERVAL=3` from 01:00 is 01:00, 04:00, 07:00 in wall
     /// time across a transition. libical steps elapsed time there and stays off the wall grid:
     /// from 1996-03-26 01:00 New York, Chime 1996-04-07T04:00-04:00, libical 05:00-04:00, and every
-    /// later instance an hour apart. For sub-daily rules the lists are compared up to the first
-    /// transition after DTSTART (less its shift, where a fall-back's repeated hour begins); the case
-    /// is excluded if they agree up to there.
+    /// later instance an hour apart; and it drops a DTSTART that falls in the gap
+    /// (`FREQ=HOURLY;INTERVAL=3` from 2001-04-01 02:00 New York: Chime 03:00-04:00, 05:00, 08:00, …;
+    /// libical 05:00, 08:00, …). For sub-daily rules the lists are compared up to the first transition
+    /// from a day before DTSTART on (less its shift, where a fall-back's repeated hour begins); the
+    /// case is excluded if they agree up to there.
     case subDailyAcrossTransition = "sub-daily rule after a DST transition (libical steps elapsed time)"
 
     /// Deviations decided from the rule alone, in the order they are tried.
@@ -131,8 +151,21 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
         switch self {
         case .loopsAtHalfHourFallBack:
             guard c.zoneName == "Australia/Lord_Howe", r.frequency < .daily else { return false }
+            // How far libical may walk: up to UNTIL, and a few instances past where Chime stopped
+            // (it may count differently), or to 2037 if the rule never matches again.
+            var open = r
+            open.end = .never
+            let ahead = RecurrenceSet(start: .zoned(c.start, zone), rules: [open]).first(chime.count + 10)
+            var to = ahead.count == chime.count + 10 ? ahead.last!.instant.secondsSince1970 + 2 * 86_400 : LibicalDeviation.until2037
+            if case .until(let u) = r.end {
+                let untilInstant: Int64 = switch u {
+                case .utc(let i): i.secondsSince1970
+                case .local(let l): zone.instant(for: l).secondsSince1970
+                case .date(let d): zone.instant(for: LocalDateTime(date: d.adding(days: 1))).secondsSince1970
+                }
+                to = min(to, untilInstant + 86_400)
+            }
             let from = zone.instant(for: c.start).secondsSince1970 - 86_400
-            let to = (chime.last ?? from) + 2 * 86_400
             return zone.transitions(from: from, to: to).contains { $0.after < $0.before }
         case .setPosBelowMonthly:
             return !r.setPositions.isEmpty && r.frequency <= .weekly
@@ -168,58 +201,74 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
             }
             return own.contains { ($0 - anchor) % r.interval != 0 }
         case .refusesRule, .omitsUnmatchedStart, .repeatsInstants, .ambiguousTakesLater, .gapTimeOfDayShifted,
+             .startInGapShiftsTimes, .dropsGapInstance,
              .subDailyAcrossTransition:
             return false
         }
     }
 
-    /// Explains every difference between the two lists by DST deviations, or returns nil.
-    static func dstExplanation(_ c: RandomRecurrenceCase, zone: ZoneRules, libical lib: [Int64],
-                               chime: [Occurrence]) -> LibicalDeviation? {
-        let instants = chime.map(\.instant.secondsSince1970)
-        if lib.count == chime.count {
-            var found: LibicalDeviation?
-            var explained = true
-            for i in lib.indices where lib[i] != instants[i] {
-                let previous = i > 0 ? chime[i - 1] : nil
-                guard let d = pairDeviation(libical: lib[i], chime: chime[i], previous: previous, zone: zone) else {
-                    explained = false
-                    break
-                }
-                if found == nil || d == .gapTimeOfDayShifted { found = d }
+    /// Explains every difference between the lists, walking them side by side: an equal pair, a
+    /// libical repeat (an instant it already gave), or a DST pair (`pairDeviation`). Chime may have
+    /// more only where libical's repeats used up COUNT or the 200. Sub-daily rules that still differ
+    /// are compared up to the first transition. Nil when something is left unexplained.
+    static func explain(_ c: RandomRecurrenceCase, zone: ZoneRules, libical lib: [Int64],
+                        chime: [Occurrence]) -> [LibicalDeviation]? {
+        var found: [LibicalDeviation] = []
+        func note(_ d: LibicalDeviation) { if !found.contains(d) { found.append(d) } }
+        var seen: Set<Int64> = []
+        let startShift = zone.localTime(at: zone.instant(for: c.start)).localSeconds - c.start.localSeconds
+        var i = 0, j = 0, dropped = 0
+        walk: while i < lib.count {
+            if j < chime.count && lib[i] == chime[j].instant.secondsSince1970 {
+                j += 1
+            } else if seen.contains(lib[i]) {
+                note(.repeatsInstants)
+            } else if j < chime.count, let d = pairDeviation(libical: lib[i], chime: chime[j], startShift: startShift, zone: zone) {
+                note(d)
+                j += 1
+            } else if j < chime.count && zone.localTime(at: chime[j].instant) != chime[j].nominal {
+                note(.dropsGapInstance)  // Chime's instance j is a moved gap time libical left out
+                dropped += 1
+                j += 1
+                continue walk
+            } else {
+                break walk
             }
-            if explained, let found { return found }
+            seen.insert(lib[i])
+            i += 1
         }
+        var limit = LibicalDifferentialTests.maxInstances
+        if case .count(let n) = c.rule.end { limit = min(limit, n) }
+        // What one engine has beyond the other's end: libical's repeats can use up its limit first,
+        // Chime's kept gap instances can use up its own.
+        let chimeLeftOver = j < chime.count && !(found.contains(.repeatsInstants) && lib.count == limit)
+        let libicalLeftOver = i < lib.count && !(lib.count - i <= dropped && chime.count == limit)
+        if !chimeLeftOver && !libicalLeftOver { return found }
+
         guard c.rule.frequency < .daily else { return nil }
         let start = zone.instant(for: c.start).secondsSince1970
         // Up to the wall hour before the first transition: a fall-back's repeated hour starts there.
-        guard let first = zone.transitions(from: start, to: until2037).first else { return nil }
+        guard let first = zone.transitions(from: start - 86_400, to: until2037).first else { return nil }
         let cut = first.at - abs(Int64(first.after - first.before))
+        let instants = chime.map(\.instant.secondsSince1970)
+        var unique: Set<Int64> = []
         let before = { (list: [Int64]) in list.prefix { $0 < cut } }
-        return before(lib) == before(instants) && before(instants).count < instants.count ? .subDailyAcrossTransition : nil
+        let libical = before(lib.filter { unique.insert($0).inserted })
+        guard libical == before(instants), before(instants).count < instants.count else { return nil }
+        return libical.count < before(lib).count ? [.repeatsInstants, .subDailyAcrossTransition] : [.subDailyAcrossTransition]
     }
 
     static func startOnly(libical lib: [Int64], chime: [Int64]) -> Bool { lib.isEmpty && chime.count == 1 }
 
-    /// libical's list with its repeats dropped, and how many of Chime's instances it covers (fewer
-    /// when the repeats used up COUNT or the 200); nil without repeats or if still out of order.
-    static func withoutRepeats(_ c: RandomRecurrenceCase, libical lib: [Int64], chimeCount: Int) -> (libical: [Int64], chimeCount: Int)? {
-        var seen: Set<Int64> = []
-        let unique = lib.filter { seen.insert($0).inserted }
-        guard unique.count < lib.count, zip(unique, unique.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
-        var limit = LibicalDifferentialTests.maxInstances
-        if case .count(let n) = c.rule.end { limit = min(limit, n) }
-        return (unique, lib.count == limit ? min(unique.count, chimeCount) : chimeCount)
-    }
-
     private static let until2037 = LibicalDifferentialTests.until2037
 
-    static func pairDeviation(libical l: Int64, chime o: Occurrence, previous: Occurrence?, zone: ZoneRules) -> LibicalDeviation? {
+    static func pairDeviation(libical l: Int64, chime o: Occurrence, startShift: Int64, zone: ZoneRules) -> LibicalDeviation? {
         let c = o.instant.secondsSince1970
         let wallL = zone.localTime(at: Instant(secondsSince1970: l))
         let wallC = zone.localTime(at: o.instant)
         if wallL == wallC && l > c { return .ambiguousTakesLater }
         guard wallL.date == wallC.date, o.nominal == wallC else { return nil }
+        if startShift > 0 && wallL.localSeconds - wallC.localSeconds == startShift { return .startInGapShiftsTimes }
         // The zone's spring-forward gaps around the instance: wall-clock start and length.
         let gaps = zone.transitions(from: c - 400 * 86_400, to: c + 400 * 86_400).filter { $0.after > $0.before }
         let timeOfDay = floorMod(wallC.localSeconds, 86_400)
