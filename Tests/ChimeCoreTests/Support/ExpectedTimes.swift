@@ -1,32 +1,29 @@
+import Foundation
 @testable import ChimeCore
 
 // Test-side helpers for writing expectations as wall-clock strings with their UTC offset,
-// e.g. "1997-09-02T09:00:00-04:00". The calendar arithmetic here is written out independently of
-// ChimeCore's (Howard Hinnant's civil algorithms), so a bug there cannot cancel itself out.
+// e.g. "1997-09-02T09:00:00-04:00". The calendar arithmetic here is Foundation's, not ChimeCore's,
+// so a bug in ChimeCore's civil arithmetic cannot cancel itself out.
 
 enum ExpectedTimes {
-    /// Days since 1970-01-01 of a proleptic Gregorian date.
+    /// Foundation's Gregorian calendar on UTC: an implementation of civil dates that shares no
+    /// code with ChimeCore's (valid for the years these tests use, after 1582).
+    static let utcGregorian: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    /// Days since 1970-01-01 of a Gregorian date.
     static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let m = Int64(month)
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        let date = utcGregorian.date(from: DateComponents(year: year, month: month, day: day))!
+        return Int64((date.timeIntervalSince1970 / 86_400).rounded(.down))
     }
 
     /// (year, month, day) of a day count since 1970-01-01.
     static func civilFromDays(_ days: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (Int(yoe + era * 400 + (m <= 2 ? 1 : 0)), Int(m), Int(d))
+        let c = utcGregorian.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(days) * 86_400))
+        return (c.year!, c.month!, c.day!)
     }
 
     static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
