@@ -1,9 +1,8 @@
-// Deterministic randomness for property, differential and benchmark workloads.
-//
-// Dependency-free on purpose (no Foundation, no Testing): the benchmark can compile this file
-// as it is. The same seed gives the same rules and start times on every platform and Swift
-// version, because nothing here goes through the standard library's `random(in:using:)`, whose
-// algorithm is not specified.
+// Random RRULEs and DTSTARTs for the property and differential tests, drawn from
+// ChimeTestSupport's SeededRandom. No Foundation, no Testing: the file can move into a support
+// target for a benchmark workload as it is. The same seed gives the same rules and start times
+// on every platform and Swift version (nothing goes through the standard library's
+// `random(in:using:)`, whose algorithm is not specified).
 import ChimeCore
 import ChimeTestSupport
 
@@ -164,11 +163,13 @@ struct RandomRuleGenerator: Sendable {
         let hasByPart = !(p.days.isEmpty && p.monthDays.isEmpty && p.months.isEmpty && p.weeks.isEmpty
             && p.yearDays.isEmpty && p.hours.isEmpty && p.minutes.isEmpty && p.seconds.isEmpty)
         if hasByPart && random.chance(0.2) {
-            // Daily and shorter periods often hold a single candidate: BYSETPOS=3 there never
-            // matches, and an engine has to walk centuries of days or seconds to learn that.
-            p.setPositions = frequency <= .daily
-                ? random.distinct(upTo: 2) { $0.pick([1, -1]) }
-                : random.distinct(upTo: 2) { $0.weighted([($0.int(in: 1...2), 4), (-$0.int(in: 1...2), 4), ($0.signed(10, negative: 0.5), 1)]) }
+            // BYSETPOS past the instances a period holds never matches, and an engine has to walk
+            // centuries of periods to learn that: positions stay within a low estimate of the count,
+            // but for a rare far one.
+            let n = min(3, Self.instancesPerPeriod(frequency, p))
+            p.setPositions = random.distinct(upTo: 2) {
+                $0.weighted([($0.int(in: 1...n), 8), (-$0.int(in: 1...n), 8), ($0.signed(10, negative: 0.5), n > 1 ? 1 : 0)])
+            }
         }
         if random.chance(0.2) { p.weekStart = Weekday(isoIndex: random.int(in: 0...6)) }
 
@@ -178,6 +179,21 @@ struct RandomRuleGenerator: Sendable {
         default: break
         }
         return p
+    }
+
+    /// A low estimate of the instances one period of the rule holds.
+    private static func instancesPerPeriod(_ frequency: RecurrenceFrequency, _ p: Parts) -> Int {
+        guard frequency >= .daily else { return 1 }
+        let times = max(1, p.hours.count) * max(1, p.minutes.count) * max(1, p.seconds.count)
+        let plainDays = p.days.allSatisfy { $0.weekNumber == 0 } ? p.days.count : 0
+        let intersected = !p.monthDays.isEmpty || !p.yearDays.isEmpty || !p.weeks.isEmpty || plainDays == 0
+        let days: Int = switch frequency {
+        case .daily: 1
+        case .weekly: max(1, p.days.count)
+        case .monthly: intersected ? (p.days.isEmpty ? p.monthDays.count : 1) : 4 * plainDays
+        default: intersected ? 1 : 4 * plainDays * max(1, p.months.count)
+        }
+        return max(1, days * times)
     }
 
     /// 1–3 weekdays; with `ordinals`, half the time each with a week number (±1…5 within a month).
