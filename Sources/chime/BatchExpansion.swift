@@ -8,7 +8,7 @@ enum BatchExpansion {
     /// silent cut.
     static let unlimitedCap = 100_000
 
-    static func run(input: FileHandle, output: FileHandle) throws {
+    static func run() {
         while let line = readLine(strippingNewline: true) {
             let answer = respond(to: line)
             FileHandle.standardOutput.write(Data((answer + "\n").utf8))

@@ -81,7 +81,7 @@ struct Expand: ParsableCommand {
 
     func run() throws {
         if batch {
-            try BatchExpansion.run(input: FileHandle.standardInput, output: FileHandle.standardOutput)
+            BatchExpansion.run()
             return
         }
         let request = try ExpandRequest(self)

@@ -94,7 +94,7 @@ public struct RecurrenceSet: Hashable, Sendable {
 
     /// Every occurrence, lazily. `floatingZone` reads floating and all-day wall times.
     public func occurrences(floatingZone: ZoneRules = .utc) -> Occurrences {
-        Occurrences(set: self, floatingZone: floatingZone, after: nil)
+        Occurrences(set: self, floatingZone: floatingZone)
     }
 
     /// The occurrences with `from ≤ instant < to`, at most `limit` of them.
@@ -142,7 +142,6 @@ public struct OccurrenceWindow: Hashable, Sendable {
 public struct Occurrences: Sequence, Sendable {
     let set: RecurrenceSet
     let floatingZone: ZoneRules
-    let after: Instant?
 
     public func makeIterator() -> OccurrenceIterator {
         OccurrenceIterator(set: set, floatingZone: floatingZone)
