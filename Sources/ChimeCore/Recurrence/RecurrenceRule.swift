@@ -139,3 +139,17 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { rfc5545 }
 }
+
+extension RecurrenceRule {
+    /// The same rule with another end (COUNT or UNTIL), validated.
+    ///
+    /// ```swift
+    /// try RecurrenceRule(parsing: "FREQ=DAILY").with(end: .count(3)).rfc5545   // "FREQ=DAILY;COUNT=3"
+    /// ```
+    public func with(end newEnd: RecurrenceEnd) throws(RecurrenceRuleError) -> RecurrenceRule {
+        var copy = self
+        copy.end = newEnd
+        try copy.validate()
+        return copy
+    }
+}

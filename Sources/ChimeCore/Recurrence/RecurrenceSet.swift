@@ -123,6 +123,14 @@ public struct RecurrenceSet: Hashable, Sendable {
         return nil
     }
 
+    /// An iterator moved close to `instant`: its first occurrences may still lie a little
+    /// before `instant` (callers filter), but it does not walk from DTSTART for rules without COUNT.
+    public func occurrences(near instant: Instant, floatingZone: ZoneRules = .utc) -> OccurrenceIterator {
+        var iterator = OccurrenceIterator(set: self, floatingZone: floatingZone)
+        iterator.skip(toInstant: instant)
+        return iterator
+    }
+
     /// The first `n` occurrences.
     public func first(_ n: Int, floatingZone: ZoneRules = .utc) -> [Occurrence] {
         Array(occurrences(floatingZone: floatingZone).prefix(n))

@@ -1,0 +1,83 @@
+/// A place for a location alarm (EventKit's `EKStructuredLocation`).
+///
+/// A radius of 0 means "the default radius" chosen by the geofence engine.
+///
+/// ```swift
+/// let office = StructuredLocation(title: "Office", latitude: 52.5200, longitude: 13.4050, radius: 150)
+/// ```
+public struct StructuredLocation: Hashable, Sendable {
+    public var title: String
+    public var latitude: Double
+    public var longitude: Double
+    /// Metres; 0 = the default radius.
+    public var radius: Double
+
+    public init(title: String, latitude: Double, longitude: Double, radius: Double = 0) {
+        self.title = title
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radius = radius
+    }
+
+    /// Throws when the coordinates or the radius cannot describe a place.
+    public func validate() throws(ValidationError) {
+        guard latitude.isFinite, (-90...90).contains(latitude) else { throw .latitudeOutOfRange(latitude) }
+        guard longitude.isFinite, (-180...180).contains(longitude) else { throw .longitudeOutOfRange(longitude) }
+        guard radius.isFinite, radius >= 0 else { throw .negativeRadius(radius) }
+    }
+}
+
+/// Which crossing of a geofence fires a location alarm (EventKit's `EKAlarmProximity`).
+public enum Proximity: String, Hashable, Sendable, CaseIterable {
+    /// Fires on arriving (entering the circle).
+    case enter
+    /// Fires on leaving the circle.
+    case leave
+}
+
+/// What a relative alarm's offset is measured from (RFC 5545 `RELATED=START|END`).
+public enum AlarmRelation: String, Hashable, Sendable {
+    case start
+    /// Events only: the end of the occurrence. EventKit has no such option; iCalendar does.
+    case end
+}
+
+/// An alarm on an event or reminder (EventKit's `EKAlarm`).
+///
+/// Relative offsets are seconds, negative before the start (events) or due date (reminders).
+/// A positive offset (after the start) is accepted: RFC 5545 allows it, although EventKit's UI
+/// does not offer it.
+///
+/// ```swift
+/// Alarm.relative(-15 * 60)                         // 15 minutes before
+/// Alarm.absolute(Instant(secondsSince1970: 1_796_000_000))
+/// Alarm.location(StructuredLocation(title: "Work", latitude: 48.85, longitude: 2.35), .leave)
+/// ```
+public struct Alarm: Hashable, Sendable {
+    public enum Trigger: Hashable, Sendable {
+        case absolute(Instant)
+        case relative(offset: Int64, relatedTo: AlarmRelation)
+        case location(StructuredLocation, Proximity)
+    }
+
+    public var trigger: Trigger
+
+    public init(trigger: Trigger) { self.trigger = trigger }
+
+    public static func absolute(_ date: Instant) -> Alarm { Alarm(trigger: .absolute(date)) }
+    public static func relative(_ offsetSeconds: Int64, relatedTo: AlarmRelation = .start) -> Alarm {
+        Alarm(trigger: .relative(offset: offsetSeconds, relatedTo: relatedTo))
+    }
+    public static func location(_ place: StructuredLocation, _ proximity: Proximity) -> Alarm {
+        Alarm(trigger: .location(place, proximity))
+    }
+
+    public var structuredLocation: StructuredLocation? {
+        if case .location(let place, _) = trigger { return place }
+        return nil
+    }
+
+    public func validate() throws(ValidationError) {
+        if case .location(let place, _) = trigger { try place.validate() }
+    }
+}

@@ -1,0 +1,73 @@
+/// A date-only or date-and-time value on a clock: what EventKit keeps in `DateComponents` for a
+/// reminder's start and due dates, and what an event's start and end are.
+///
+/// It is the same value as a recurrence set's DTSTART (``RecurrenceStart``): an all-day date,
+/// a floating wall time (read in the system zone), a UTC time, or a wall time in an IANA zone.
+///
+/// ```swift
+/// let due: CalendarDate = .zoned(LocalDateTime(year: 2026, month: 12, day: 1, hour: 9), try .named("Europe/Berlin"))
+/// due.instant(floatingZone: .utc)   // 2026-12-01T08:00:00Z
+/// let birthday: CalendarDate = .allDay(CivilDate(year: 2026, month: 12, day: 24))
+/// ```
+public typealias CalendarDate = RecurrenceStart
+
+extension RecurrenceStart {
+    /// The instant this value names; floating and all-day values are read on `floatingZone`.
+    public func instant(floatingZone: ZoneRules) -> Instant {
+        zone(floatingZone: floatingZone).instant(for: local)
+    }
+
+    /// The IANA zone, or nil for floating, all-day and UTC values.
+    public var timeZone: ZoneRules? {
+        if case .zoned(_, let z) = self { return z }
+        return nil
+    }
+
+    public var isFloating: Bool {
+        switch self {
+        case .floating, .allDay: return true
+        case .utc, .zoned: return false
+        }
+    }
+
+    /// The same kind of value (same zone, all-day or not) at another wall time.
+    public func with(local: LocalDateTime) -> CalendarDate {
+        switch self {
+        case .allDay: return .allDay(local.date)
+        case .floating: return .floating(local)
+        case .utc: return .utc(local)
+        case .zoned(_, let z): return .zoned(local, z)
+        }
+    }
+
+    /// The value of the same kind that names `instant` (its wall time on this value's clock).
+    public func with(instant: Instant, floatingZone: ZoneRules) -> CalendarDate {
+        with(local: zone(floatingZone: floatingZone).localTime(at: instant))
+    }
+
+    /// Text form for storage and `--json`: `20261224` (all-day), `20261201T090000` (floating),
+    /// `20261201T090000Z` (UTC), `20261201T090000;Europe/Berlin` (zoned).
+    public var storageText: String {
+        switch self {
+        case .allDay(let d): return d.basicFormat
+        case .floating(let l): return l.basicFormat
+        case .utc(let l): return l.basicFormat + "Z"
+        case .zoned(let l, let z): return l.basicFormat + ";" + z.identifier
+        }
+    }
+
+    /// Reads ``storageText``.
+    public init?(storageText text: String) {
+        let parts = text.split(separator: ";", maxSplits: 1)
+        guard let first = parts.first, let basic = BasicDateTime.parse(first) else { return nil }
+        switch (basic, parts.count) {
+        case (.date(let d), 1): self = .allDay(d)
+        case (.local(let l), 1): self = .floating(l)
+        case (.utc(let l), 1): self = .utc(l)
+        case (.local(let l), 2):
+            guard let zone = try? ZoneRules.named(String(parts[1])) else { return nil }
+            self = .zoned(l, zone)
+        default: return nil
+        }
+    }
+}

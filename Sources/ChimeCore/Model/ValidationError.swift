@@ -1,0 +1,36 @@
+/// Why an item, alarm or calendar cannot be saved. Each case names the offending value.
+public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible {
+    case missingTitle
+    case missingCalendar
+    case unknownCalendar(String)
+    case wrongCalendarType(calendar: String, expected: EntityType)
+    case readOnlyCalendar(String)
+    case endBeforeStart(start: String, end: String)
+    case mixedAllDay
+    case latitudeOutOfRange(Double)
+    case longitudeOutOfRange(Double)
+    case negativeRadius(Double)
+    case priorityOutOfRange(Int)
+    case recurrenceWithoutDate
+    case notAnOccurrence(String)
+    case recurrenceChangeNeedsFutureSpan
+
+    public var description: String {
+        switch self {
+        case .missingTitle: return "a title is required"
+        case .missingCalendar: return "a calendar is required"
+        case .unknownCalendar(let id): return "no calendar \"\(id)\""
+        case .wrongCalendarType(let cal, let expected): return "calendar \"\(cal)\" does not hold \(expected.plural)"
+        case .readOnlyCalendar(let cal): return "calendar \"\(cal)\" does not allow modifications"
+        case .endBeforeStart(let s, let e): return "end \(e) is before start \(s)"
+        case .mixedAllDay: return "start and end must both be dates (all-day) or both be date-times"
+        case .latitudeOutOfRange(let v): return "latitude \(v) is outside -90…90"
+        case .longitudeOutOfRange(let v): return "longitude \(v) is outside -180…180"
+        case .negativeRadius(let v): return "radius \(v) m is negative (0 means the default radius)"
+        case .priorityOutOfRange(let p): return "priority \(p) is outside 0…9 (0 none, 1 highest, 9 lowest)"
+        case .recurrenceWithoutDate: return "a repeating reminder needs a due or start date"
+        case .notAnOccurrence(let d): return "the series has no occurrence at \(d)"
+        case .recurrenceChangeNeedsFutureSpan: return "changing the recurrence of one occurrence needs span .futureEvents"
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import ChimeCore
+import GRDB
+
+/// Alarms are rows of their own table, ordered by position within their item.
+enum AlarmRows {
+    static func replace(_ alarms: [Alarm], of item: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM alarm WHERE item_id = ?", arguments: [item])
+        for (position, alarm) in alarms.enumerated() {
+            var absolute: Int64?, offset: Int64?, relatedToEnd = false
+            var place: StructuredLocation?, proximity: String?
+            switch alarm.trigger {
+            case .absolute(let i): absolute = i.secondsSince1970
+            case .relative(let o, let relation): offset = o; relatedToEnd = relation == .end
+            case .location(let p, let prox): place = p; proximity = prox.rawValue
+            }
+            try db.execute(sql: """
+                INSERT INTO alarm (item_id, position, absolute_date, relative_offset, related_to_end,
+                                   location_title, latitude, longitude, radius, proximity)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [item, position, absolute, offset, relatedToEnd,
+                                 place?.title, place?.latitude, place?.longitude, place?.radius, proximity])
+        }
+    }
+
+    /// Alarms of the items the `itemFilter` SQL selects (`SELECT id FROM item WHERE …`), by item.
+    static func fetch(_ db: Database, itemFilter: String, arguments: StatementArguments = []) throws -> [String: [Alarm]] {
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT item_id, absolute_date, relative_offset, related_to_end, location_title, latitude, longitude, radius, proximity
+            FROM alarm WHERE item_id IN (\(itemFilter)) ORDER BY item_id, position
+            """, arguments: arguments)
+        var result: [String: [Alarm]] = [:]
+        while let row = try rows.next() {
+            let item: String = row[0]
+            let alarm: Alarm
+            if let absolute: Int64 = row[1] {
+                alarm = .absolute(Instant(secondsSince1970: absolute))
+            } else if let offset: Int64 = row[2] {
+                alarm = .relative(offset, relatedTo: (row[3] as Bool) ? .end : .start)
+            } else if let proximityText: String = row[8], let proximity = Proximity(rawValue: proximityText) {
+                alarm = .location(StructuredLocation(title: row[4] ?? "", latitude: row[5], longitude: row[6],
+                                                     radius: row[7] ?? 0), proximity)
+            } else {
+                throw StoreError.corruptRow(table: "alarm", identifier: item, detail: "no trigger")
+            }
+            result[item, default: []].append(alarm)
+        }
+        return result
+    }
+}

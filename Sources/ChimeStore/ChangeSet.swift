@@ -1,0 +1,50 @@
+import ChimeCore
+
+/// What changed in the store since the previous set (EventKit's `EKEventStoreChanged`
+/// notification, with the details EventKit leaves out).
+public struct ChangeSet: Hashable, Sendable {
+    /// Journal entries in commit order.
+    public let changes: [StoreChange]
+    /// The sequence number to resume from: pass it to ``EventStore/changes(after:)``.
+    public let lastSequence: Int64
+    /// True when entries between the resume point and ``changes`` were compacted away: the
+    /// consumer missed something and should re-read everything it shows.
+    public let isTruncated: Bool
+
+    /// Identifiers of items or calendars that now exist and did not before.
+    public var inserted: Set<String> { identifiers(.inserted) }
+    public var updated: Set<String> { identifiers(.updated) }
+    public var deleted: Set<String> { identifiers(.deleted) }
+
+    private func identifiers(_ kind: ChangeKind) -> Set<String> {
+        Set(changes.lazy.filter { $0.kind == kind }.map(\.identifier))
+    }
+}
+
+extension EventStore {
+    /// Change sets for every commit made from now on, by this process or any other on the same
+    /// file, in order.
+    ///
+    /// ```swift
+    /// for await changeSet in store.changes {
+    ///     print("changed:", changeSet.updated, "removed:", changeSet.deleted)
+    /// }
+    /// ```
+    public var changes: AsyncStream<ChangeSet> {
+        changes(after: (try? currentChangeSequence()) ?? 0)
+    }
+
+    /// Change sets for every commit after `sequence`, exactly once and in order, then live ones.
+    /// Keep the last ``ChangeSet/lastSequence`` to resume after a restart.
+    public func changes(after sequence: Int64) -> AsyncStream<ChangeSet> {
+        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            let token = watcher.subscribe(after: sequence, continuation)
+            continuation.onTermination = { [watcher] _ in watcher.unsubscribe(token) }
+        }
+    }
+
+    /// The sequence number of the newest journal entry.
+    public func currentChangeSequence() throws(StoreError) -> Int64 {
+        try read { db in try Journal.lastSequence(db) }
+    }
+}

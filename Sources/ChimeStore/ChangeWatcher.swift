@@ -1,0 +1,156 @@
+import ChimeCore
+import Foundation
+import Glibc
+import GRDB
+import Synchronization
+
+/// Notices commits to the database file from any process and hands the new journal entries to
+/// subscribers. One thread blocks in `poll` on an inotify watch of the database folder (every
+/// commit writes the `-wal` file) and on a pipe this process pokes after its own commits; it
+/// never wakes on a timer, except once 5 ms after a burst of events: SQLite writes WAL frames
+/// before it updates the WAL index, so a reader that wakes at once can still see the old
+/// snapshot and must look again.
+final class ChangeWatcher: Sendable {
+    private struct Subscriber {
+        var after: Int64
+        let continuation: AsyncStream<ChangeSet>.Continuation
+    }
+
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var nextToken = 0
+        var thread: Thread?
+        var stopped = false
+    }
+
+    private let pool: DatabasePool
+    private let directory: String
+    private let fileName: String
+    private let state = Mutex(State())
+    /// pipe: [read end, write end]; the write end wakes the thread.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    init(pool: DatabasePool, path: String) {
+        self.pool = pool
+        let url = URL(fileURLWithPath: path)
+        self.directory = url.deletingLastPathComponent().path
+        self.fileName = url.lastPathComponent
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    func subscribe(after sequence: Int64, _ continuation: AsyncStream<ChangeSet>.Continuation) -> Int {
+        let token = state.withLock { s -> Int in
+            s.nextToken += 1
+            s.subscribers[s.nextToken] = Subscriber(after: sequence, continuation: continuation)
+            if s.thread == nil && !s.stopped {
+                let thread = Thread { [self] in run() }
+                thread.name = "chime.store-watcher"
+                s.thread = thread
+                thread.start()
+            }
+            return s.nextToken
+        }
+        poke()
+        return token
+    }
+
+    func unsubscribe(_ token: Int) {
+        state.withLock { _ = $0.subscribers.removeValue(forKey: token) }
+    }
+
+    /// Wakes the thread (after a commit in this process, a new subscriber, or a stop).
+    func poke() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    func stop() {
+        let subscribers = state.withLock { s -> [Subscriber] in
+            s.stopped = true
+            defer { s.subscribers.removeAll() }
+            return Array(s.subscribers.values)
+        }
+        for s in subscribers { s.continuation.finish() }
+        poke()
+    }
+
+    private func run() {
+        let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        defer { if inotify >= 0 { close(inotify) } }
+        if inotify >= 0 {
+            _ = inotify_add_watch(inotify, directory, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE))
+        }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var recheckPending = false
+        while !state.withLock({ $0.stopped }) {
+            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, recheckPending ? 5 : -1)
+            if ready < 0 && errno == EINTR { continue }
+            var relevant = false
+            if fds[1].revents != 0 {
+                while buffer.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
+                relevant = true
+            }
+            if fds[0].revents != 0 {
+                var n = 0
+                repeat {
+                    n = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+                    if n > 0 && mentionsDatabase(buffer, count: n) { relevant = true }
+                } while n > 0
+            }
+            if relevant {
+                recheckPending = true
+            } else if ready == 0 {
+                recheckPending = false
+            } else {
+                continue
+            }
+            deliver()
+        }
+    }
+
+    /// True when an event batch names the database file or its `-wal`/`-journal` companions.
+    private func mentionsDatabase(_ buffer: [UInt8], count: Int) -> Bool {
+        var offset = 0
+        let header = MemoryLayout<inotify_event>.size
+        while offset + header <= count {
+            let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
+            let nameBytes = buffer[(offset + header)..<min(count, offset + header + length)].prefix { $0 != 0 }
+            if let name = String(bytes: nameBytes, encoding: .utf8), name.hasPrefix(fileName) { return true }
+            offset += header + length
+        }
+        return false
+    }
+
+    private func deliver() {
+        let cursors = state.withLock { $0.subscribers.mapValues(\.after) }
+        guard let oldest = cursors.values.min() else { return }
+        guard let (entries, _) = try? pool.read({ db in try Journal.entries(after: oldest, in: db) }) else { return }
+        guard let newest = entries.last?.sequence else { return }
+        let truncationFloor = entries.first.map { $0.sequence - 1 } ?? newest
+        state.withLock { s in
+            for (token, var subscriber) in s.subscribers {
+                let mine = entries.filter { $0.sequence > subscriber.after }
+                guard !mine.isEmpty else { continue }
+                let truncated = subscriber.after < truncationFloor
+                subscriber.continuation.yield(ChangeSet(changes: mine, lastSequence: newest, isTruncated: truncated))
+                subscriber.after = newest
+                s.subscribers[token] = subscriber
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ChimeCore
+
+/// A date-range query for events (what EventKit's `predicateForEvents(withStart:end:calendars:)`
+/// returns): every occurrence that overlaps `[start, end)`, in the given calendars (nil = all).
+public struct EventPredicate: Hashable, Sendable {
+    public var start: Instant
+    public var end: Instant
+    /// Calendar identifiers; nil means every event calendar.
+    public var calendars: [String]?
+}
+
+extension EventStore {
+    /// A query for every occurrence overlapping `[start, end)`.
+    ///
+    /// ```swift
+    /// let week = store.predicateForEvents(start: now, end: Instant(secondsSince1970: now.secondsSince1970 + 7 * 86_400))
+    /// for event in try store.events(matching: week) { print(event.start, event.title) }
+    /// ```
+    public func predicateForEvents(start: Instant, end: Instant, calendars: [ChimeCore.Calendar]? = nil) -> EventPredicate {
+        EventPredicate(start: start, end: end, calendars: calendars?.map(\.identifier))
+    }
+
+    /// Every occurrence the predicate matches, sorted by start (then by series order).
+    public func events(matching predicate: EventPredicate) throws(StoreError) -> [Event] {
+        var result: [Event] = []
+        try enumerateEvents(matching: predicate) { event, _ in result.append(event) }
+        return result
+    }
+
+    /// Streams the predicate's occurrences in start order without building the whole list; set
+    /// `stop` to true to end early. Each series is expanded lazily from near the window start.
+    ///
+    /// ```swift
+    /// try store.enumerateEvents(matching: week) { event, stop in
+    ///     print(event.title)
+    ///     stop = true   // only the first one
+    /// }
+    /// ```
+    public func enumerateEvents(matching predicate: EventPredicate, using body: (Event, inout Bool) throws -> Void) throws(StoreError) {
+        var merger = try read { db in try OccurrenceMerger.load(db, predicate: predicate, floatingZone: floatingZone) }
+        var stop = false
+        do {
+            while !stop, let event = merger.next() { try body(event, &stop) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+}

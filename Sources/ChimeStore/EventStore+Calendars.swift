@@ -1,0 +1,114 @@
+import ChimeCore
+import GRDB
+
+extension EventStore {
+    /// The calendars that hold `entityType`, by title.
+    ///
+    /// ```swift
+    /// for list in try store.calendars(for: .reminder) { print(list.title) }
+    /// ```
+    public func calendars(for entityType: EntityType) throws(StoreError) -> [ChimeCore.Calendar] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? ORDER BY title, id",
+                             arguments: [entityType.rawValue]).map(Self.calendar)
+        }
+    }
+
+    /// The calendar with this identifier, or nil.
+    public func calendar(withIdentifier identifier: String) throws(StoreError) -> ChimeCore.Calendar? {
+        try read { db in try Self.fetchCalendar(db, identifier) }
+    }
+
+    /// The calendar whose identifier or title is `nameOrIdentifier` (titles compare case-insensitively).
+    public func calendar(named nameOrIdentifier: String, for entityType: EntityType) throws(StoreError) -> ChimeCore.Calendar? {
+        try read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? AND (id = ? OR title = ? COLLATE NOCASE)
+                ORDER BY id = ? DESC LIMIT 1
+                """, arguments: [entityType.rawValue, nameOrIdentifier, nameOrIdentifier, nameOrIdentifier]).map(Self.calendar)
+        }
+    }
+
+    /// Where new events go unless told otherwise; a "Calendar" is created on first use.
+    public func defaultCalendarForNewEvents() throws(StoreError) -> ChimeCore.Calendar {
+        try defaultCalendar(for: .event, title: "Calendar")
+    }
+
+    /// Where new reminders go unless told otherwise; a "Reminders" list is created on first use.
+    public func defaultCalendarForNewReminders() throws(StoreError) -> ChimeCore.Calendar {
+        try defaultCalendar(for: .reminder, title: "Reminders")
+    }
+
+    private func defaultCalendar(for type: EntityType, title: String) throws(StoreError) -> ChimeCore.Calendar {
+        let sql = "SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? AND is_default = 1"
+        if let existing = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [type.rawValue]).map(Self.calendar) }) {
+            return existing
+        }
+        return try write { db, _ in
+            // Another process may have created it since the read above.
+            if let raced = try Row.fetchOne(db, sql: sql, arguments: [type.rawValue]).map(Self.calendar) { return raced }
+            let created = ChimeCore.Calendar(title: title, entityType: type)
+            try Self.upsertCalendar(created, isDefault: true, in: db)
+            try Journal.record(db, .calendar, created.identifier, .inserted)
+            return created
+        }
+    }
+
+    /// Adds or updates a calendar.
+    public func saveCalendar(_ calendar: ChimeCore.Calendar, commit: Bool = true) throws(StoreError) {
+        guard !calendar.title.allSatisfy(\.isWhitespace) else { throw .invalid(.missingTitle) }
+        try perform(commit: commit) { db, _ in
+            let existing = try Self.fetchCalendar(db, calendar.identifier)
+            if let existing, existing.entityType != calendar.entityType {
+                throw ValidationError.wrongCalendarType(calendar: existing.title, expected: calendar.entityType)
+            }
+            try Self.upsertCalendar(calendar, isDefault: nil, in: db)
+            try Journal.record(db, .calendar, calendar.identifier, existing == nil ? .inserted : .updated)
+        }
+    }
+
+    /// Removes a calendar and every item in it, in one transaction.
+    public func removeCalendar(_ calendar: ChimeCore.Calendar, commit: Bool = true) throws(StoreError) {
+        try perform(commit: commit) { db, _ in
+            guard try Self.fetchCalendar(db, calendar.identifier) != nil else {
+                throw StoreError.unknownCalendar(calendar.title)
+            }
+            let items = try Row.fetchAll(db, sql: "SELECT id, kind FROM item WHERE calendar_id = ? AND series_id IS NULL",
+                                         arguments: [calendar.identifier])
+            for row in items {
+                try Journal.record(db, (row[1] as String) == "event" ? .event : .reminder, row[0], .deleted)
+            }
+            try db.execute(sql: "DELETE FROM calendar WHERE id = ?", arguments: [calendar.identifier])
+            try Journal.record(db, .calendar, calendar.identifier, .deleted)
+        }
+    }
+
+    // MARK: Rows
+
+    static let calendarColumns = "id, title, color, entity_type, allows_modifications"
+
+    static func calendar(_ row: Row) -> ChimeCore.Calendar {
+        ChimeCore.Calendar(identifier: row[0], title: row[1], entityType: EntityType(rawValue: row[3]) ?? .event,
+                           color: row[2], allowsModifications: row[4])
+    }
+
+    static func fetchCalendar(_ db: Database, _ id: String) throws -> ChimeCore.Calendar? {
+        try Row.fetchOne(db, sql: "SELECT \(calendarColumns) FROM calendar WHERE id = ?", arguments: [id]).map(calendar)
+    }
+
+    private static func upsertCalendar(_ c: ChimeCore.Calendar, isDefault: Bool?, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO calendar (id, title, color, entity_type, allows_modifications, is_default) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET title = excluded.title, color = excluded.color,
+                allows_modifications = excluded.allows_modifications
+            """, arguments: [c.identifier, c.title, c.color, c.entityType.rawValue, c.allowsModifications, isDefault ?? false])
+    }
+
+    /// Checks that an item may be written into `calendarID`.
+    static func checkWritable(_ db: Database, calendarID: String?, for type: EntityType) throws {
+        guard let calendarID else { throw ValidationError.missingCalendar }
+        guard let calendar = try fetchCalendar(db, calendarID) else { throw ValidationError.unknownCalendar(calendarID) }
+        guard calendar.entityType == type else { throw ValidationError.wrongCalendarType(calendar: calendar.title, expected: type) }
+        guard calendar.allowsModifications else { throw ValidationError.readOnlyCalendar(calendar.title) }
+    }
+}

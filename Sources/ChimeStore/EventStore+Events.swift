@@ -1,0 +1,284 @@
+import ChimeCore
+import GRDB
+import Synchronization
+
+extension EventStore {
+    /// Saves an event, or some occurrences of a recurring one.
+    ///
+    /// - A new event, or one that does not repeat: inserted or updated as a whole.
+    /// - An occurrence of a recurring event (one fetched by a date-range query, or by
+    ///   ``event(withIdentifier:)``, which returns the first occurrence):
+    ///   - `.thisEvent` detaches that occurrence (an iCalendar RECURRENCE-ID override); the
+    ///     rest of the series is unchanged. Changing the recurrence rules needs `.futureEvents`.
+    ///   - `.futureEvents` on the first occurrence changes the whole series; on a later one it
+    ///     splits the series: the original ends just before this occurrence and a new series
+    ///     (new identifier, returned) starts here with the changes. Detached occurrences from
+    ///     this one on are dropped in favour of the new series.
+    ///
+    /// - Returns: the event as saved; for a split, the first occurrence of the new series (with
+    ///   `commit: false`, known only once `commit()` has run, so the event passed in is returned).
+    @discardableResult
+    public func save(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) -> Event {
+        do { try event.validate() } catch { throw .invalid(error) }
+        let newSeriesID = newIdentifier()
+        let zone = floatingZone
+        let savedAs = Shared(event)
+        try perform(commit: commit) { db, stamp in
+            try Self.checkWritable(db, calendarID: event.calendarIdentifier, for: .event)
+            guard let master = try Self.fetchMaster(db, event.identifier) else {
+                var fresh = event
+                fresh.isDetached = false
+                fresh.occurrenceDate = nil
+                try ItemRows.upsert(fresh, rowID: event.identifier, series: nil, created: stamp, modified: stamp, in: db)
+                try Journal.record(db, .event, event.identifier, .inserted)
+                return
+            }
+            let created = master.creationDate ?? stamp
+            guard Self.isRecurring(master), let occurrence = event.occurrenceDate else {
+                try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, in: db)
+                return
+            }
+            switch span {
+            case .thisEvent:
+                guard event.recurrenceRules == master.recurrenceRules else { throw ValidationError.recurrenceChangeNeedsFutureSpan }
+                try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
+                var detached = event
+                detached.recurrenceRules = []
+                detached.recurrenceDates = []
+                detached.exceptionDates = []
+                let rowID = Self.detachedRowID(master.identifier, occurrence)
+                let previous = try Int64.fetchOne(db, sql: "SELECT created FROM item WHERE id = ?", arguments: [rowID])
+                try ItemRows.upsert(detached, rowID: rowID, series: (master.identifier, occurrence),
+                                    created: previous.map(Instant.init(secondsSince1970:)) ?? stamp, modified: stamp, in: db)
+                try Journal.record(db, .event, master.identifier, .updated)
+                savedAs.update { $0.isDetached = true }
+            case .futureEvents:
+                if occurrence <= Self.firstInstant(master, zone: zone) {
+                    try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, in: db)
+                    return
+                }
+                try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
+                let successor = try Self.successor(of: master, from: occurrence, edited: event, id: newSeriesID, zone: zone)
+                try Self.endSeries(master, before: occurrence, stamp: stamp, zone: zone, in: db)
+                try ItemRows.upsert(successor, rowID: newSeriesID, series: nil, created: stamp, modified: stamp, in: db)
+                try Journal.record(db, .event, newSeriesID, .inserted)
+                var first = successor
+                first.occurrenceDate = successor.start.instant(floatingZone: zone)
+                savedAs.update { $0 = first }
+            }
+        }
+        return savedAs.value
+    }
+
+    /// Removes an event, or some occurrences of a recurring one.
+    ///
+    /// `.thisEvent` on an occurrence adds an exception date (and drops its detached copy);
+    /// `.futureEvents` ends the series just before the occurrence (on the first occurrence it
+    /// removes the whole series). An event that does not repeat is removed whatever the span.
+    public func remove(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) {
+        let zone = floatingZone
+        try perform(commit: commit) { db, stamp in
+            guard let master = try Self.fetchMaster(db, event.identifier) else { throw StoreError.unknownItem(event.identifier) }
+            try Self.checkWritable(db, calendarID: master.calendarIdentifier, for: .event)
+            guard Self.isRecurring(master), let occurrence = event.occurrenceDate,
+                  span == .thisEvent || occurrence > Self.firstInstant(master, zone: zone)
+            else {
+                try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [master.identifier])
+                try Journal.record(db, .event, master.identifier, .deleted)
+                return
+            }
+            switch span {
+            case .thisEvent:
+                try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
+                var updated = master
+                updated.exceptionDates.append(Self.exceptionDate(for: occurrence, of: master, zone: zone))
+                try ItemRows.upsert(updated, rowID: master.identifier, series: nil, created: master.creationDate ?? stamp,
+                                    modified: stamp, in: db)
+                try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [Self.detachedRowID(master.identifier, occurrence)])
+                try Journal.record(db, .event, master.identifier, .updated)
+            case .futureEvents:
+                try Self.endSeries(master, before: occurrence, stamp: stamp, zone: zone, in: db)
+            }
+        }
+    }
+
+    /// The event with this identifier; for a recurring event, its first occurrence.
+    public func event(withIdentifier identifier: String) throws(StoreError) -> Event? {
+        let zone = floatingZone
+        return try read { db in
+            guard let master = try Self.fetchMaster(db, identifier) else { return nil }
+            guard Self.isRecurring(master), let first = master.recurrenceSet.occurrences(floatingZone: zone).first(where: { _ in true })
+            else { var single = master; single.occurrenceDate = master.start.instant(floatingZone: zone); return single }
+            return try Self.occurrence(of: master, at: first.instant, zone: zone, in: db)
+        }
+    }
+
+    /// An event or a reminder by identifier (events as their first occurrence).
+    public func calendarItem(withIdentifier identifier: String) throws(StoreError) -> AnyCalendarItem? {
+        if let event = try event(withIdentifier: identifier) { return .event(event) }
+        return try reminder(withIdentifier: identifier).map(AnyCalendarItem.reminder)
+    }
+
+    /// Reloads a fetched event from the store. Returns false, leaving `event` as it was, when it
+    /// (or, for an occurrence, that occurrence) no longer exists.
+    public func refresh(_ event: inout Event) throws(StoreError) -> Bool {
+        guard let fresh = try refreshed(event) else { return false }
+        event = fresh
+        return true
+    }
+
+    private func refreshed(_ event: Event) throws(StoreError) -> Event? {
+        let zone = floatingZone
+        return try read { db in
+            guard let master = try Self.fetchMaster(db, event.identifier) else { return nil }
+            guard Self.isRecurring(master), let occurrence = event.occurrenceDate else {
+                var single = master
+                single.occurrenceDate = master.start.instant(floatingZone: zone)
+                return single
+            }
+            return try Self.occurrence(of: master, at: occurrence, zone: zone, in: db)
+        }
+    }
+
+    // MARK: Helpers (inside a transaction)
+
+    static func detachedRowID(_ series: String, _ occurrence: Instant) -> String { "\(series)/\(occurrence.secondsSince1970)" }
+
+    static func isRecurring(_ e: Event) -> Bool { !e.recurrenceRules.isEmpty || !e.recurrenceDates.isEmpty }
+
+    static func fetchMaster(_ db: Database, _ id: String) throws -> Event? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE id = ? AND kind = 'event' AND series_id IS NULL",
+                                         arguments: [id]) else { return nil }
+        let alarms = try AlarmRows.fetch(db, itemFilter: "?", arguments: [id])[id] ?? []
+        return try ItemRows.event(row, alarms: alarms)
+    }
+
+    static func firstInstant(_ e: Event, zone: ZoneRules) -> Instant {
+        e.recurrenceSet.occurrences(floatingZone: zone).first(where: { _ in true })?.instant ?? e.start.instant(floatingZone: zone)
+    }
+
+    /// The occurrence of `master` scheduled at `instant`: its detached copy, or a generated one.
+    static func occurrence(of master: Event, at instant: Instant, zone: ZoneRules, in db: Database) throws -> Event? {
+        let rowID = detachedRowID(master.identifier, instant)
+        if let row = try ItemRows.fetchRow(db, id: rowID) {
+            let alarms = try AlarmRows.fetch(db, itemFilter: "?", arguments: [rowID])[rowID] ?? []
+            return try ItemRows.event(row, alarms: alarms)
+        }
+        guard isOccurrence(master, instant, zone: zone) else { return nil }
+        var e = master
+        let duration = master.durationSeconds(floatingZone: zone)
+        e.occurrenceDate = instant
+        if case .allDay = master.start {
+            let day = zone.localTime(at: instant).date
+            e.start = .allDay(day)
+            e.end = .allDay(day.adding(days: Int(duration / 86_400)))
+        } else {
+            e.start = master.start.with(instant: instant, floatingZone: zone)
+            e.end = master.end.with(instant: Instant(secondsSince1970: instant.secondsSince1970 + duration), floatingZone: zone)
+        }
+        return e
+    }
+
+    static func isOccurrence(_ master: Event, _ instant: Instant, zone: ZoneRules) -> Bool {
+        var iterator = master.recurrenceSet.occurrences(near: instant, floatingZone: zone)
+        while let o = iterator.next() {
+            if o.instant == instant { return true }
+            if o.instant > instant { return false }
+        }
+        return false
+    }
+
+    static func requireOccurrence(_ master: Event, _ instant: Instant, zone: ZoneRules, in db: Database) throws {
+        if isOccurrence(master, instant, zone: zone) { return }
+        if try ItemRows.fetchRow(db, id: detachedRowID(master.identifier, instant)) != nil { return }
+        throw ValidationError.notAnOccurrence(instant.description)
+    }
+
+    /// Updates a series (or single event) as a whole. Moving a series' start drops its detached
+    /// occurrences: the instants they replaced no longer exist.
+    static func replaceSeries(_ master: Event, with edited: Event, created: Instant, stamp: Instant, zone: ZoneRules,
+                              in db: Database) throws {
+        var whole = edited
+        whole.isDetached = false
+        whole.occurrenceDate = nil
+        if isRecurring(master), let occurrence = edited.occurrenceDate {
+            // An occurrence carries its own dates; the series start moves by as much as it did.
+            let delta = edited.start.instant(floatingZone: zone).secondsSince1970 - occurrence.secondsSince1970
+            let duration = edited.durationSeconds(floatingZone: zone)
+            if delta == 0 && edited.start.timeZone == master.start.timeZone && edited.isAllDay == master.isAllDay {
+                whole.start = master.start
+            } else if case .allDay(let day) = master.start, edited.isAllDay {
+                whole.start = .allDay(day.adding(days: Int(delta / 86_400)))
+            } else {
+                let moved = master.start.instant(floatingZone: zone).secondsSince1970 + delta
+                whole.start = edited.start.with(instant: Instant(secondsSince1970: moved), floatingZone: zone)
+            }
+            if case .allDay(let day) = whole.start {
+                whole.end = .allDay(day.adding(days: max(1, Int(duration / 86_400))))
+            } else {
+                let end = whole.start.instant(floatingZone: zone).secondsSince1970 + duration
+                whole.end = edited.end.with(instant: Instant(secondsSince1970: end), floatingZone: zone)
+            }
+        }
+        if whole.start != master.start {
+            try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [master.identifier])
+        }
+        try ItemRows.upsert(whole, rowID: master.identifier, series: nil, created: created, modified: stamp, in: db)
+        try Journal.record(db, .event, master.identifier, .updated)
+    }
+
+    /// Ends a series just before `occurrence`: every rule gets an UNTIL one second (or one day)
+    /// earlier, later RDATEs go, and detached occurrences from then on are dropped.
+    static func endSeries(_ master: Event, before occurrence: Instant, stamp: Instant, zone: ZoneRules, in db: Database) throws {
+        var truncated = master
+        let until = untilValue(before: occurrence, of: master, zone: zone)
+        truncated.recurrenceRules = try master.recurrenceRules.map { try $0.with(end: .until(until)) }
+        truncated.recurrenceDates = master.recurrenceDates.filter { ItemRows.instant(of: $0, in: master.start) < occurrence }
+        try ItemRows.upsert(truncated, rowID: master.identifier, series: nil, created: master.creationDate ?? stamp,
+                            modified: stamp, in: db)
+        try db.execute(sql: "DELETE FROM item WHERE series_id = ? AND recurrence_id >= ?",
+                       arguments: [master.identifier, occurrence.secondsSince1970])
+        try Journal.record(db, .event, master.identifier, .updated)
+    }
+
+    /// The new series a `.futureEvents` save starts at `occurrence`.
+    static func successor(of master: Event, from occurrence: Instant, edited: Event, id: String, zone: ZoneRules) throws -> Event {
+        var next = edited
+        next.identifier = id
+        next.externalIdentifier = id
+        next.isDetached = false
+        next.occurrenceDate = nil
+        if edited.recurrenceRules == master.recurrenceRules {
+            // COUNT continues where the original stopped: minus the instances it keeps.
+            next.recurrenceRules = try master.recurrenceRules.map { rule -> RecurrenceRule in
+                guard case .count(let n) = rule.end else { return rule }
+                let single = RecurrenceSet(start: master.start, rules: [rule])
+                let before = single.occurrences(floatingZone: zone).prefix { $0.instant < occurrence }.count
+                return try rule.with(end: .count(max(1, n - before)))
+            }
+        }
+        if edited.recurrenceDates == master.recurrenceDates {
+            next.recurrenceDates = master.recurrenceDates.filter { ItemRows.instant(of: $0, in: master.start) >= occurrence }
+        }
+        if edited.exceptionDates == master.exceptionDates {
+            next.exceptionDates = master.exceptionDates.filter { ItemRows.instant(of: $0, in: master.start) >= occurrence }
+        }
+        return next
+    }
+
+    static func untilValue(before occurrence: Instant, of master: Event, zone: ZoneRules) -> RecurrenceUntil {
+        switch master.start {
+        case .allDay: return .date(zone.localTime(at: occurrence).date.adding(days: -1))
+        case .floating: return .local(LocalDateTime(localSeconds: zone.localTime(at: occurrence).localSeconds - 1))
+        case .utc, .zoned: return .utc(Instant(secondsSince1970: occurrence.secondsSince1970 - 1))
+        }
+    }
+
+    static func exceptionDate(for occurrence: Instant, of master: Event, zone: ZoneRules) -> RecurrenceDate {
+        switch master.start {
+        case .allDay: return .date(zone.localTime(at: occurrence).date)
+        case .floating: return .local(zone.localTime(at: occurrence))
+        case .utc, .zoned: return .instant(occurrence)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import ChimeCore
+import Foundation
+import GRDB
+import Synchronization
+
+/// The calendar database (EventKit's `EKEventStore`): calendars, events, reminders and their
+/// alarms in one SQLite file, shared safely by every process that opens it.
+///
+/// Keep one store per process. Writes are transactions; `save(…, commit: false)` queues a
+/// change, `commit()` writes the queue in one transaction and `reset()` drops it. Every write
+/// appends to a change journal in the same transaction, which ``changes`` streams to observers
+/// in this and other processes.
+///
+/// ```swift
+/// let store = try EventStore(path: "/tmp/demo.sqlite")
+/// let calendar = try store.defaultCalendarForNewEvents()
+/// let event = Event(title: "Dentist", calendar: calendar.identifier,
+///                   start: .zoned(LocalDateTime(year: 2026, month: 12, day: 3, hour: 14), try .named("Europe/Berlin")),
+///                   duration: 3600)
+/// try store.save(event, span: .thisEvent)
+/// ```
+public final class EventStore: Sendable {
+    /// The database file.
+    public let path: String
+    /// The zone floating times and all-day dates are read in (the system zone by default).
+    public let floatingZone: ZoneRules
+    let pool: DatabasePool
+    let now: @Sendable () -> Instant
+    let pending = Mutex<[PendingWrite]>([])
+    let watcher: ChangeWatcher
+
+    typealias PendingWrite = @Sendable (Database, Instant) throws -> Void
+
+    /// Opens (creating if needed) the store at `path`.
+    ///
+    /// - Parameters:
+    ///   - floatingZone: the zone floating and all-day times are read in; default the system zone.
+    ///   - clock: where creation, modification and completion dates come from (inject one in tests).
+    /// - Throws: ``StoreError`` when the file is not a Chime store, was written by a newer schema,
+    ///   or cannot be created. A file that is not a Chime store is never modified.
+    public init(path: String, floatingZone: ZoneRules? = nil,
+                clock: @escaping @Sendable () -> Instant = EventStore.systemNow) throws(StoreError) {
+        self.path = path
+        self.floatingZone = floatingZone ?? SystemZone.current()
+        self.now = clock
+        try StoreLocation.prepare(path: path)
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        // Other processes' writes wait in SQLite's busy handler, never in a sleep of ours.
+        config.busyMode = .timeout(10)
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            try Self.checkAndMigrate(pool, path: path)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw .notADatabase(path: path)
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+        self.pool = pool
+        self.watcher = ChangeWatcher(pool: pool, path: path)
+    }
+
+    /// Opens the store at ``StoreLocation/defaultPath(environment:)``.
+    public convenience init() throws(StoreError) {
+        try self.init(path: StoreLocation.defaultPath())
+    }
+
+    deinit { watcher.stop() }
+
+    /// The system wall clock, in whole seconds.
+    public static let systemNow: @Sendable () -> Instant = {
+        Instant(secondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.down)))
+    }
+
+    private static func checkAndMigrate(_ pool: DatabasePool, path: String) throws {
+        let verdict: StoreError? = try pool.read { db in
+            let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            if !tables.isEmpty && !tables.contains("grdb_migrations") { return .foreignDatabase(path: path) }
+            if tables.contains("grdb_migrations") {
+                let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+                let known = Set(Schema.migrator.migrations)
+                let unknown = applied.filter { !known.contains($0) }
+                if !unknown.isEmpty { return .newerSchema(path: path, unknownMigrations: unknown) }
+            }
+            return nil
+        }
+        if let verdict { throw verdict }
+        try Schema.migrator.migrate(pool)
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one write transaction and maps database errors to ``StoreError``.
+    func write<T>(_ body: (Database, Instant) throws -> T) throws(StoreError) -> T {
+        let stamp = now()
+        do {
+            let result = try pool.write { db in
+                let value = try body(db, stamp)
+                try Journal.compact(db)
+                return value
+            }
+            watcher.poke()
+            return result
+        } catch let error as StoreError {
+            throw error
+        } catch let error as ValidationError {
+            throw .invalid(error)
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+
+    /// Queues `write` (commit: false) or runs it with everything queued before it (commit: true).
+    func perform(commit: Bool, _ write: @escaping PendingWrite) throws(StoreError) {
+        pending.withLock { $0.append(write) }
+        if commit { try self.commit() }
+    }
+
+    /// Writes every change saved with `commit: false`, in one transaction: all or nothing.
+    /// On failure nothing is written and the queue is kept, so the caller can `reset()`.
+    public func commit() throws(StoreError) {
+        let queued = pending.withLock { $0 }
+        if queued.isEmpty { return }
+        try write { db, stamp in
+            for w in queued { try w(db, stamp) }
+        }
+        pending.withLock { $0.removeFirst(min(queued.count, $0.count)) }
+    }
+
+    /// Drops every change saved with `commit: false` and not yet committed.
+    public func reset() {
+        pending.withLock { $0.removeAll() }
+    }
+
+    /// True when changes are waiting for `commit()`.
+    public var hasUncommittedChanges: Bool { pending.withLock { !$0.isEmpty } }
+}

@@ -1,0 +1,156 @@
+import ChimeCore
+import GRDB
+
+/// Reading and writing `item` rows.
+enum ItemRows {
+    /// Floating times are stored read as UTC; the true instant is at most this far either side.
+    static let floatingMargin: Int64 = 14 * 3600
+    /// A COUNT-bounded series longer than this is indexed as open-ended (its last end is not computed).
+    static let boundedExpansionLimit = 20_000
+
+    // MARK: Decoding
+
+    static func event(_ row: Row, alarms: [Alarm]) throws(StoreError) -> Event {
+        let id: String = row[ItemColumns.id]
+        guard let start = try ListCodec.calendarDate(row[ItemColumns.start], column: "start", item: id),
+              let end = try ListCodec.calendarDate(row[ItemColumns.end], column: "end", item: id)
+        else { throw .corruptRow(table: "item", identifier: id, detail: "event without start or end") }
+        var event = Event(identifier: id, title: row[ItemColumns.title], calendar: row[ItemColumns.calendar],
+                          start: start, end: end)
+        event.externalIdentifier = row[ItemColumns.externalID]
+        event.notes = row[ItemColumns.notes]
+        event.url = row[ItemColumns.url]
+        event.location = row[ItemColumns.location]
+        event.recurrenceRules = try ListCodec.rules(row[ItemColumns.rrules], item: id)
+        event.recurrenceDates = try ListCodec.dates(row[ItemColumns.rdates], item: id)
+        event.exceptionDates = try ListCodec.dates(row[ItemColumns.exdates], item: id)
+        event.creationDate = Instant(secondsSince1970: row[ItemColumns.created])
+        event.lastModifiedDate = Instant(secondsSince1970: row[ItemColumns.modified])
+        event.alarms = alarms
+        if let series: String = row[ItemColumns.seriesID], let rid: Int64 = row[ItemColumns.recurrenceID] {
+            // A detached occurrence answers to its series' identifier, as in EventKit.
+            event.identifier = series
+            event.occurrenceDate = Instant(secondsSince1970: rid)
+            event.isDetached = true
+        }
+        return event
+    }
+
+    static func reminder(_ row: Row, alarms: [Alarm]) throws(StoreError) -> Reminder {
+        let id: String = row[ItemColumns.id]
+        var reminder = Reminder(identifier: id, title: row[ItemColumns.title], calendar: row[ItemColumns.calendar])
+        reminder.externalIdentifier = row[ItemColumns.externalID]
+        reminder.notes = row[ItemColumns.notes]
+        reminder.url = row[ItemColumns.url]
+        reminder.location = row[ItemColumns.location]
+        reminder.recurrenceRules = try ListCodec.rules(row[ItemColumns.rrules], item: id)
+        reminder.startDate = try ListCodec.calendarDate(row[ItemColumns.start], column: "start", item: id)
+        reminder.dueDate = try ListCodec.calendarDate(row[ItemColumns.due], column: "due", item: id)
+        reminder.priority = row[ItemColumns.priority]
+        reminder.isCompleted = row[ItemColumns.completed]
+        reminder.completionDate = (row[ItemColumns.completionDate] as Int64?).map(Instant.init(secondsSince1970:))
+        reminder.seriesIdentifier = row[ItemColumns.completedSeriesID]
+        reminder.creationDate = Instant(secondsSince1970: row[ItemColumns.created])
+        reminder.lastModifiedDate = Instant(secondsSince1970: row[ItemColumns.modified])
+        reminder.alarms = alarms
+        return reminder
+    }
+
+    static func item(_ row: Row, alarms: [Alarm]) throws(StoreError) -> AnyCalendarItem {
+        (row[ItemColumns.kind] as String) == "event" ? .event(try event(row, alarms: alarms)) : .reminder(try reminder(row, alarms: alarms))
+    }
+
+    // MARK: Fetching one
+
+    static func fetchRow(_ db: Database, id: String) throws -> Row? {
+        try Row.fetchOne(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE id = ?", arguments: [id])
+    }
+
+    static func fetchItem(_ db: Database, id: String) throws -> AnyCalendarItem? {
+        guard let row = try fetchRow(db, id: id) else { return nil }
+        let alarms = try AlarmRows.fetch(db, itemFilter: "?", arguments: [id])[id] ?? []
+        return try item(row, alarms: alarms)
+    }
+
+    // MARK: Writing
+
+    /// Inserts or updates an event row (a series, a single event, or a detached occurrence).
+    static func upsert(_ e: Event, rowID: String, series: (id: String, recurrence: Instant)?, created: Instant,
+                       modified: Instant, in db: Database) throws {
+        let (rangeStart, rangeEnd) = bounds(of: e)
+        try upsert(db, values: [
+            "id": rowID, "calendar_id": e.calendarIdentifier, "kind": "event", "external_id": e.externalIdentifier,
+            "title": e.title, "notes": e.notes, "url": e.url, "location": e.location,
+            "start": e.start.storageText, "end": e.end.storageText, "due": nil,
+            "rrules": ListCodec.rules(e.recurrenceRules), "rdates": ListCodec.dates(e.recurrenceDates),
+            "exdates": ListCodec.dates(e.exceptionDates),
+            "series_id": series?.id, "recurrence_id": series?.recurrence.secondsSince1970, "completed_series_id": nil,
+            "priority": 0, "completed": false, "completion_date": nil,
+            "created": created.secondsSince1970, "modified": modified.secondsSince1970,
+            "range_start": rangeStart, "range_end": rangeEnd,
+        ])
+        try AlarmRows.replace(e.alarms, of: rowID, in: db)
+    }
+
+    static func upsert(_ r: Reminder, created: Instant, modified: Instant, in db: Database) throws {
+        let anchor = (r.dueDate ?? r.startDate)?.instant(floatingZone: .utc).secondsSince1970
+        try upsert(db, values: [
+            "id": r.identifier, "calendar_id": r.calendarIdentifier, "kind": "reminder", "external_id": r.externalIdentifier,
+            "title": r.title, "notes": r.notes, "url": r.url, "location": r.location,
+            "start": r.startDate?.storageText, "end": nil, "due": r.dueDate?.storageText,
+            "rrules": ListCodec.rules(r.recurrenceRules), "rdates": "", "exdates": "",
+            "series_id": nil, "recurrence_id": nil, "completed_series_id": r.seriesIdentifier,
+            "priority": r.priority, "completed": r.isCompleted, "completion_date": r.completionDate?.secondsSince1970,
+            "created": created.secondsSince1970, "modified": modified.secondsSince1970,
+            "range_start": anchor, "range_end": anchor,
+        ])
+        try AlarmRows.replace(r.alarms, of: r.identifier, in: db)
+    }
+
+    private static func upsert(_ db: Database, values: KeyValuePairs<String, (any DatabaseValueConvertible)?>) throws {
+        let columns = values.map { "\"\($0.key)\"" }
+        let updates = values.dropFirst().map { "\"\($0.key)\" = excluded.\"\($0.key)\"" }
+        // An UPSERT, not INSERT OR REPLACE: a replace would delete the row first and cascade to
+        // its alarms and detached occurrences.
+        try db.execute(sql: """
+            INSERT INTO item (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))
+            ON CONFLICT(id) DO UPDATE SET \(updates.joined(separator: ", "))
+            """, arguments: StatementArguments(values.map(\.value)))
+    }
+
+    /// First start and last end of an event's occurrences in UTC seconds, floating read as UTC;
+    /// nil end = unbounded (or too long to compute at save time).
+    static func bounds(of e: Event) -> (Int64, Int64?) {
+        let duration = e.durationSeconds(floatingZone: .utc)
+        let first = e.start.instant(floatingZone: .utc).secondsSince1970
+        var lo = first, hi = first
+        for d in e.recurrenceDates {
+            let s = instant(of: d, in: e.start).secondsSince1970
+            lo = min(lo, s)
+            hi = max(hi, s)
+        }
+        if !e.recurrenceRules.isEmpty {
+            if e.recurrenceRules.contains(where: { $0.end == .never }) { return (lo, nil) }
+            let onlyRules = RecurrenceSet(start: e.start, rules: e.recurrenceRules)
+            var last: Int64 = first
+            var seen = 0
+            for o in onlyRules.occurrences() {
+                seen += 1
+                if seen > boundedExpansionLimit { return (lo, nil) }
+                last = o.instant.secondsSince1970
+            }
+            hi = max(hi, last)
+        }
+        return (lo, hi + max(duration, 0))
+    }
+
+    /// A RDATE/EXDATE value's instant, read on the start's clock with floating as UTC.
+    static func instant(of d: RecurrenceDate, in start: CalendarDate) -> Instant {
+        let zone = start.zone(floatingZone: .utc)
+        switch d {
+        case .date(let day): return zone.instant(for: LocalDateTime(date: day, hour: start.local.hour, minute: start.local.minute, second: start.local.second))
+        case .local(let l): return zone.instant(for: l)
+        case .instant(let i): return i
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import GRDB
+
+/// What kind of thing a change is about.
+public enum ChangeEntity: String, Hashable, Sendable {
+    case calendar, event, reminder
+}
+
+/// What happened to it.
+public enum ChangeKind: String, Hashable, Sendable {
+    case inserted, updated, deleted
+}
+
+/// One entry of the change journal.
+public struct StoreChange: Hashable, Sendable {
+    /// Increases by one per entry, across processes and restarts.
+    public let sequence: Int64
+    public let entity: ChangeEntity
+    public let identifier: String
+    public let kind: ChangeKind
+}
+
+/// The change journal: appended to inside every write transaction, compacted to its newest
+/// ``retained`` entries.
+enum Journal {
+    /// How many entries are kept. A consumer further behind than this gets a truncated change
+    /// set and must re-read what it shows.
+    static let retained: Int64 = 10_000
+
+    static func record(_ db: Database, _ entity: ChangeEntity, _ identifier: String, _ kind: ChangeKind) throws {
+        try db.execute(sql: "INSERT INTO change (entity, identifier, kind) VALUES (?, ?, ?)",
+                       arguments: [entity.rawValue, identifier, kind.rawValue])
+    }
+
+    static func compact(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM change WHERE seq <= (SELECT max(seq) FROM change) - ?", arguments: [retained])
+    }
+
+    /// The newest sequence number (0 for an empty journal).
+    static func lastSequence(_ db: Database) throws -> Int64 {
+        // sqlite_sequence survives compaction, so this never goes backwards.
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0
+    }
+
+    /// Entries after `sequence`, oldest first, and whether some were compacted away.
+    static func entries(after sequence: Int64, in db: Database) throws -> (changes: [StoreChange], truncated: Bool) {
+        let rows = try Row.fetchCursor(db, sql: "SELECT seq, entity, identifier, kind FROM change WHERE seq > ? ORDER BY seq",
+                                       arguments: [sequence])
+        var changes: [StoreChange] = []
+        while let row = try rows.next() {
+            guard let entity = ChangeEntity(rawValue: row[1]), let kind = ChangeKind(rawValue: row[3]) else { continue }
+            changes.append(StoreChange(sequence: row[0], entity: entity, identifier: row[2], kind: kind))
+        }
+        let truncated: Bool
+        if let first = changes.first { truncated = first.sequence > sequence + 1 } else {
+            truncated = try lastSequence(db) > sequence
+        }
+        return (changes, truncated)
+    }
+}

@@ -1,0 +1,81 @@
+import GRDB
+
+/// The whole schema history in one migrator. Append migrations; never edit a shipped one.
+enum Schema {
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: calendars, items, alarms, change journal") { db in
+            try db.execute(sql: """
+                CREATE TABLE calendar (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    title TEXT NOT NULL,
+                    color TEXT NOT NULL,
+                    entity_type TEXT NOT NULL CHECK (entity_type IN ('event', 'reminder')),
+                    allows_modifications INTEGER NOT NULL DEFAULT 1,
+                    is_default INTEGER NOT NULL DEFAULT 0
+                );
+                -- Events and reminders share one table so alarms and the journal can point at either.
+                CREATE TABLE item (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    calendar_id TEXT NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('event', 'reminder')),
+                    external_id TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    notes TEXT,
+                    url TEXT,
+                    location TEXT,
+                    start TEXT,                 -- CalendarDate.storageText
+                    "end" TEXT,
+                    due TEXT,
+                    rrules TEXT NOT NULL DEFAULT '',    -- one canonical RRULE per line
+                    rdates TEXT NOT NULL DEFAULT '',    -- RFC 5545 basic forms, one per line
+                    exdates TEXT NOT NULL DEFAULT '',
+                    -- A detached occurrence: the series it overrides and the instant it replaces.
+                    series_id TEXT REFERENCES item(id) ON DELETE CASCADE,
+                    recurrence_id INTEGER,
+                    -- The completed copy of one instance of a recurring reminder.
+                    completed_series_id TEXT REFERENCES item(id) ON DELETE SET NULL,
+                    priority INTEGER NOT NULL DEFAULT 0 CHECK (priority BETWEEN 0 AND 9),
+                    completed INTEGER NOT NULL DEFAULT 0,
+                    completion_date INTEGER,
+                    created INTEGER NOT NULL,
+                    modified INTEGER NOT NULL,
+                    -- Query bounds in UTC seconds (floating times read as UTC; queries widen by 14 h).
+                    -- Events: first start .. last end (NULL = never ends). Reminders: due (or start).
+                    range_start INTEGER,
+                    range_end INTEGER,
+                    CHECK (kind = 'reminder' OR (start IS NOT NULL AND "end" IS NOT NULL AND range_start IS NOT NULL)),
+                    CHECK ((series_id IS NULL) = (recurrence_id IS NULL))
+                );
+                CREATE INDEX item_event_range ON item(kind, range_start, range_end);
+                CREATE INDEX item_calendar ON item(calendar_id);
+                CREATE INDEX item_series ON item(series_id) WHERE series_id IS NOT NULL;
+                CREATE INDEX item_completed_series ON item(completed_series_id) WHERE completed_series_id IS NOT NULL;
+                CREATE INDEX item_reminder_state ON item(kind, completed, completion_date);
+                CREATE TABLE alarm (
+                    item_id TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    absolute_date INTEGER,
+                    relative_offset INTEGER,
+                    related_to_end INTEGER NOT NULL DEFAULT 0,
+                    location_title TEXT,
+                    latitude REAL CHECK (latitude BETWEEN -90 AND 90),
+                    longitude REAL CHECK (longitude BETWEEN -180 AND 180),
+                    radius REAL CHECK (radius >= 0),
+                    proximity TEXT CHECK (proximity IN ('enter', 'leave')),
+                    PRIMARY KEY (item_id, position),
+                    CHECK ((absolute_date IS NOT NULL) + (relative_offset IS NOT NULL) + (proximity IS NOT NULL) = 1),
+                    CHECK ((proximity IS NULL) = (latitude IS NULL))
+                ) WITHOUT ROWID;
+                -- Written in the same transaction as the data it describes.
+                CREATE TABLE change (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    entity TEXT NOT NULL CHECK (entity IN ('calendar', 'event', 'reminder')),
+                    identifier TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('inserted', 'updated', 'deleted'))
+                );
+                """)
+        }
+        return migrator
+    }()
+}
