@@ -34,6 +34,13 @@ extension EventStore {
                 return
             }
             let created = master.creationDate ?? stamp
+            var event = event
+            if event.isDetached {
+                // A detached occurrence is stored without the series' rules; it still belongs to them.
+                event.recurrenceRules = master.recurrenceRules
+                event.recurrenceDates = master.recurrenceDates
+                event.exceptionDates = master.exceptionDates
+            }
             guard Self.isRecurring(master), let occurrence = event.occurrenceDate else {
                 try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, in: db)
                 return

@@ -130,14 +130,17 @@ public final class EventStore: Sendable {
     }
 
     /// Writes every change saved with `commit: false`, in one transaction: all or nothing.
-    /// On failure nothing is written and the queue is kept, so the caller can `reset()`.
+    /// Either way the queue is emptied: after a failure nothing was written and the queued
+    /// changes are discarded (save them again to retry).
     public func commit() throws(StoreError) {
-        let queued = pending.withLock { $0 }
+        let queued = pending.withLock { queue -> [PendingWrite] in
+            defer { queue.removeAll() }
+            return queue
+        }
         if queued.isEmpty { return }
         try write { db, stamp in
             for w in queued { try w(db, stamp) }
         }
-        pending.withLock { $0.removeFirst(min(queued.count, $0.count)) }
     }
 
     /// Drops every change saved with `commit: false` and not yet committed.

@@ -8,8 +8,8 @@ import Foundation
 enum ExpectedTimes {
     /// Foundation's Gregorian calendar on UTC: an implementation of civil dates that shares no
     /// code with ChimeCore's (valid for the years these tests use, after 1582).
-    static let utcGregorian: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
+    static let utcGregorian: Foundation.Calendar = {
+        var calendar = Foundation.Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
     }()

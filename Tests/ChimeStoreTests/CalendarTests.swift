@@ -1,0 +1,54 @@
+import ChimeCore
+@testable import ChimeStore
+import Testing
+
+@Suite("Calendars")
+struct CalendarTests {
+    @Test func defaultCalendarsAreCreatedOnceAndPerEntityType() throws {
+        let t = try TestStore()
+        let events = try t.store.defaultCalendarForNewEvents()
+        let reminders = try t.store.defaultCalendarForNewReminders()
+        #expect(events.entityType == .event && events.title == "Calendar")
+        #expect(reminders.entityType == .reminder && reminders.title == "Reminders")
+        #expect(try t.store.defaultCalendarForNewEvents() == events)
+        #expect(try t.store.calendars(for: .event) == [events])
+        #expect(try t.store.calendars(for: .reminder) == [reminders])
+    }
+
+    @Test func removingACalendarRemovesItsItemsInOneTransaction() throws {
+        let t = try TestStore()
+        let work = Calendar(title: "Work", entityType: .event)
+        let home = Calendar(title: "Home", entityType: .event)
+        try t.store.saveCalendar(work)
+        try t.store.saveCalendar(home)
+        for i in 0..<5 {
+            try t.store.save(Event(title: "w\(i)", calendar: work.identifier, start: .utc(local(2026, 12, 1 + i, 9)), duration: 600))
+        }
+        try t.store.save(Event(title: "h", calendar: home.identifier, start: .utc(local(2026, 12, 1, 9)), duration: 600))
+        let before = try t.store.currentChangeSequence()
+        try t.store.removeCalendar(work)
+        let all = try t.store.events(matching: t.store.predicateForEvents(start: utc(2026, 1, 1), end: utc(2027, 1, 1)))
+        #expect(all.map(\.title) == ["h"])
+        #expect(try t.store.calendars(for: .event).map(\.title) == ["Home"])
+        let (journal, _) = try t.store.pool.read { db in try Journal.entries(after: before, in: db) }
+        #expect(journal.filter { $0.entity == .event && $0.kind == .deleted }.count == 5)
+        #expect(journal.last?.entity == .calendar)
+    }
+
+    @Test func itemsGoOnlyIntoCalendarsOfTheirType() throws {
+        let t = try TestStore()
+        let list = try t.store.defaultCalendarForNewReminders()
+        let event = Event(title: "x", calendar: list.identifier, start: .utc(local(2026, 12, 1, 9)), duration: 60)
+        #expect(throws: StoreError.invalid(.wrongCalendarType(calendar: "Reminders", expected: .event))) { try t.store.save(event) }
+        let orphan = Event(title: "x", calendar: "nope", start: .utc(local(2026, 12, 1, 9)), duration: 60)
+        #expect(throws: StoreError.invalid(.unknownCalendar("nope"))) { try t.store.save(orphan) }
+    }
+
+    @Test func aReadOnlyCalendarRefusesWrites() throws {
+        let t = try TestStore()
+        let holidays = Calendar(title: "Holidays", entityType: .event, allowsModifications: false)
+        try t.store.saveCalendar(holidays)
+        let e = Event(title: "x", calendar: holidays.identifier, start: .allDay(CivilDate(year: 2026, month: 12, day: 25)), duration: 86_400)
+        #expect(throws: StoreError.invalid(.readOnlyCalendar("Holidays"))) { try t.store.save(e) }
+    }
+}
