@@ -60,7 +60,7 @@ extension EventStore {
         try perform(commit: commit) { db, _ in
             let existing = try Self.fetchCalendar(db, calendar.identifier)
             if let existing, existing.entityType != calendar.entityType {
-                throw ValidationError.wrongCalendarType(calendar: existing.title, expected: calendar.entityType)
+                throw ItemValidationError.wrongCalendarType(calendar: existing.title, expected: calendar.entityType)
             }
             try Self.upsertCalendar(calendar, isDefault: nil, in: db)
             try Journal.record(db, .calendar, calendar.identifier, existing == nil ? .inserted : .updated)
@@ -106,9 +106,9 @@ extension EventStore {
 
     /// Checks that an item may be written into `calendarID`.
     static func checkWritable(_ db: Database, calendarID: String?, for type: EntityType) throws {
-        guard let calendarID else { throw ValidationError.missingCalendar }
-        guard let calendar = try fetchCalendar(db, calendarID) else { throw ValidationError.unknownCalendar(calendarID) }
-        guard calendar.entityType == type else { throw ValidationError.wrongCalendarType(calendar: calendar.title, expected: type) }
-        guard calendar.allowsModifications else { throw ValidationError.readOnlyCalendar(calendar.title) }
+        guard let calendarID else { throw ItemValidationError.missingCalendar }
+        guard let calendar = try fetchCalendar(db, calendarID) else { throw ItemValidationError.unknownCalendar(calendarID) }
+        guard calendar.entityType == type else { throw ItemValidationError.wrongCalendarType(calendar: calendar.title, expected: type) }
+        guard calendar.allowsModifications else { throw ItemValidationError.readOnlyCalendar(calendar.title) }
     }
 }

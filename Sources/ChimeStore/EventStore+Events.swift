@@ -47,7 +47,7 @@ extension EventStore {
             }
             switch span {
             case .thisEvent:
-                guard event.recurrenceRules == master.recurrenceRules else { throw ValidationError.recurrenceChangeNeedsFutureSpan }
+                guard event.recurrenceRules == master.recurrenceRules else { throw ItemValidationError.recurrenceChangeNeedsFutureSpan }
                 try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
                 var detached = event
                 detached.recurrenceRules = []
@@ -198,7 +198,7 @@ extension EventStore {
     static func requireOccurrence(_ master: Event, _ instant: Instant, zone: ZoneRules, in db: Database) throws {
         if isOccurrence(master, instant, zone: zone) { return }
         if try ItemRows.fetchRow(db, id: detachedRowID(master.identifier, instant)) != nil { return }
-        throw ValidationError.notAnOccurrence(instant.description)
+        throw ItemValidationError.notAnOccurrence(instant.description)
     }
 
     /// Updates a series (or single event) as a whole. Moving a series' start drops its detached

@@ -106,7 +106,7 @@ public final class EventStore: Sendable {
             return result
         } catch let error as StoreError {
             throw error
-        } catch let error as ValidationError {
+        } catch let error as ItemValidationError {
             throw .invalid(error)
         } catch {
             throw .database(path: path, message: "\(error)")

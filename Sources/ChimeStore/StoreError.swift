@@ -11,7 +11,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case cannotCreate(path: String, reason: String)
     case unknownItem(String)
     case unknownCalendar(String)
-    case invalid(ValidationError)
+    case invalid(ItemValidationError)
     /// A stored row that cannot be read back (hand-edited or damaged file).
     case corruptRow(table: String, identifier: String, detail: String)
     case database(path: String, message: String)

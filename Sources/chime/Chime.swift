@@ -6,12 +6,17 @@ struct Chime: ParsableCommand {
         commandName: "chime",
         abstract: "Alarms and reminders for the Linux desktop.",
         discussion: """
-            Chime keeps events and reminders, computes their occurrences from RFC 5545 \
-            recurrence rules and fires their alarms. This build provides the recurrence engine:
-              chime expand --dtstart 2026-01-30T09:00 --tz Europe/Berlin --rrule 'FREQ=MONTHLY;BYMONTHDAY=-1' --count 5
-            Run 'chime help expand' for everything it can do.
+            Chime keeps events and reminders in one SQLite file, computes their occurrences \
+            from RFC 5545 recurrence rules and fires their alarms.
+              chime add event "Stand-up" --start "mon 9:00" --duration 15m --repeat 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR'
+              chime add reminder "Buy milk" --due "today 18:00" --alarm -30m
+              chime agenda --days 7
+              chime reminders
+            The store is $CHIME_STORE or $XDG_DATA_HOME/chime/chime.sqlite; --store overrides it.
+            Run 'chime help <command>' for each command.
             """,
         version: "0.1.0",
-        subcommands: [Expand.self]
+        subcommands: [Agenda.self, Reminders.self, Add.self, Show.self, Edit.self, Remove.self,
+                      Complete.self, Uncomplete.self, CalendarCommand.self, Expand.self]
     )
 }

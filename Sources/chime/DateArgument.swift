@@ -1,8 +1,10 @@
 import ChimeCore
+import Foundation
 
 /// A date or date-time typed on the command line: ISO 8601 (`2026-03-08`, `2026-03-08T02:30`,
-/// `2026-03-08T02:30:00Z`, `2026-03-08T02:30:00+01:00`) or the RFC 5545 basic form
-/// (`20260308`, `20260308T023000`, `20260308T023000Z`).
+/// `2026-03-08T02:30:00Z`, `2026-03-08T02:30:00+01:00`), the RFC 5545 basic form
+/// (`20260308`, `20260308T023000`, `20260308T023000Z`), or the relative forms of
+/// ``DateExpression``, which does all the parsing.
 enum DateArgument: Equatable {
     case date(CivilDate)
     case local(LocalDateTime)
@@ -10,50 +12,20 @@ enum DateArgument: Equatable {
 
     static let accepted = "YYYY-MM-DD[THH:MM[:SS]][Z|±HH:MM] or YYYYMMDD[THHMMSS][Z]"
 
-    init?(_ text: String) {
-        if let basic = BasicDateTime.parse(text) {
-            switch basic {
-            case .date(let d): self = .date(d)
-            case .local(let l): self = .local(l)
-            case .utc(let l): self = .instant(Instant(secondsSince1970: l.localSeconds))
-            }
-            return
+    /// Reads `text` with ``DateExpression`` (also `now`, `tomorrow 9:00`, `fri`, `+2h`, …).
+    init(_ text: String, now: Instant, zone: ZoneRules) throws(DateExpressionError) {
+        switch try DateExpression.parse(text, now: now, zone: zone) {
+        case .date(let d): self = .date(d)
+        case .local(let l): self = .local(l)
+        case .instant(let i): self = .instant(i)
         }
-        guard let parsed = DateArgument.parseISO(Array(text.utf8)) else { return nil }
-        self = parsed
     }
 
-    private static func parseISO(_ b: [UInt8]) -> DateArgument? {
-        func num(_ at: Int, _ count: Int) -> Int? {
-            guard at + count <= b.count else { return nil }
-            var v = 0
-            for i in at..<(at + count) {
-                guard b[i] >= 48 && b[i] <= 57 else { return nil }
-                v = v * 10 + Int(b[i] - 48)
-            }
-            return v
-        }
-        func char(_ at: Int, _ c: Character) -> Bool { at < b.count && b[at] == c.asciiValue! }
-        guard let y = num(0, 4), char(4, "-"), let mo = num(5, 2), char(7, "-"), let d = num(8, 2) else { return nil }
-        let date = CivilDate(year: y, month: mo, day: d)
-        guard date.isValid else { return nil }
-        if b.count == 10 { return .date(date) }
-        guard char(10, "T") || char(10, " "), let h = num(11, 2), char(13, ":"), let mi = num(14, 2), h < 24, mi < 60 else { return nil }
-        var i = 16
-        var s = 0
-        if char(16, ":") {
-            guard let sec = num(17, 2), sec < 60 else { return nil }
-            s = sec
-            i = 19
-        }
-        let local = LocalDateTime(date: date, hour: h, minute: mi, second: s)
-        if i == b.count { return .local(local) }
-        if char(i, "Z") && i + 1 == b.count { return .instant(Instant(secondsSince1970: local.localSeconds)) }
-        guard char(i, "+") || char(i, "-"), let oh = num(i + 1, 2) else { return nil }
-        var om = 0
-        if char(i + 3, ":"), let m = num(i + 4, 2), i + 6 == b.count { om = m } else if i + 3 != b.count { return nil }
-        let sign: Int64 = char(i, "+") ? 1 : -1
-        return .instant(Instant(secondsSince1970: local.localSeconds - sign * Int64(oh * 3600 + om * 60)))
+    /// Reads `text`, taking `now` from the system clock and civil dates on UTC.
+    init?(_ text: String) {
+        let now = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.down)))
+        guard let value = try? DateArgument(text, now: now, zone: .utc) else { return nil }
+        self = value
     }
 
     /// The instant this value names, reading wall times on `zone`.

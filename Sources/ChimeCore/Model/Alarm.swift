@@ -20,7 +20,7 @@ public struct StructuredLocation: Hashable, Sendable {
     }
 
     /// Throws when the coordinates or the radius cannot describe a place.
-    public func validate() throws(ValidationError) {
+    public func validate() throws(ItemValidationError) {
         guard latitude.isFinite, (-90...90).contains(latitude) else { throw .latitudeOutOfRange(latitude) }
         guard longitude.isFinite, (-180...180).contains(longitude) else { throw .longitudeOutOfRange(longitude) }
         guard radius.isFinite, radius >= 0 else { throw .negativeRadius(radius) }
@@ -77,7 +77,7 @@ public struct Alarm: Hashable, Sendable {
         return nil
     }
 
-    public func validate() throws(ValidationError) {
+    public func validate() throws(ItemValidationError) {
         if case .location(let place, _) = trigger { try place.validate() }
     }
 }

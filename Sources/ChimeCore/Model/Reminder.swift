@@ -60,7 +60,7 @@ public struct Reminder: CalendarItem {
     public var recurrenceAnchor: CalendarDate? { dueDate ?? startDate }
 
     /// Throws when the reminder cannot be saved as it is.
-    public func validate() throws(ValidationError) {
+    public func validate() throws(ItemValidationError) {
         guard !title.trimmingWhitespace.isEmpty else { throw .missingTitle }
         guard calendarIdentifier != nil else { throw .missingCalendar }
         guard (0...9).contains(priority) else { throw .priorityOutOfRange(priority) }

@@ -1,5 +1,5 @@
 /// Why an item, alarm or calendar cannot be saved. Each case names the offending value.
-public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ItemValidationError: Error, Hashable, Sendable, CustomStringConvertible {
     case missingTitle
     case missingCalendar
     case unknownCalendar(String)

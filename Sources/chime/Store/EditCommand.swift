@@ -1,0 +1,155 @@
+import ArgumentParser
+import ChimeCore
+import ChimeStore
+
+/// `--span`: which occurrences of a recurring event a change applies to.
+enum SpanArgument: String, ExpressibleByArgument, CaseIterable {
+    case this, future
+    var span: Span { self == .this ? .thisEvent : .futureEvents }
+}
+
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change an event or a reminder.",
+        discussion: """
+            ID alone changes a whole event series or a reminder. ID@OCCURRENCE (as `chime agenda` \
+            prints it) changes one occurrence of a recurring event with --span this (the \
+            default), or it and all later ones with --span future (the series is split there).
+            Options that are not given are left as they are; --alarm replaces the alarms.
+
+            \(CLIContext.dateHelp)
+
+            Examples:
+              chime edit 6F1C…@20261203T080000Z --start "2026-12-03T14:00" --title "Stand-up (moved)"
+              chime edit 6F1C…@20261210T080000Z --span future --start 2026-12-10T09:30
+              chime edit 9A2B… --due "tomorrow 18:00" --priority 1
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "ID or ID@YYYYMMDDTHHMMSSZ.") var id: String
+    @Option(help: "New title.") var title: String?
+    @Option(help: ArgumentHelp("New start (events; the end moves with it unless --end is given).", valueName: "date")) var start: String?
+    @Option(help: ArgumentHelp("New end (events).", valueName: "date")) var end: String?
+    @Option(help: ArgumentHelp("New due date (reminders).", valueName: "date")) var due: String?
+    @Option(help: ArgumentHelp("Time zone for the new dates.", valueName: "zone")) var tz: String?
+    @Option(help: "New priority, 0…9 (reminders).") var priority: Int?
+    @Flag(help: "Stop repeating (drops every recurrence rule).") var noRepeat = false
+    @Option(help: "For one occurrence of a recurring event: this one, or this and all later ones.") var span: SpanArgument = .this
+    @OptionGroup var item: ItemOptions
+
+    func run() throws {
+        let store = try options.open()
+        let reference = try ItemReference(id)
+        switch try reference.resolve(in: store) {
+        case .event(var e):
+            if let title { e.title = title }
+            let duration = e.durationSeconds(floatingZone: CLIContext.zone)
+            if let start {
+                e.start = try CLIContext.calendarDate(start, option: "--start", tz: tz ?? e.start.timeZone?.identifier)
+                if e.isAllDay { e.end = .allDay(e.start.local.date.adding(days: max(1, Int(duration / 86_400)))) } else {
+                    e.end = e.start.with(instant: Instant(secondsSince1970: e.start.instant(floatingZone: CLIContext.zone).secondsSince1970 + duration),
+                                         floatingZone: CLIContext.zone)
+                }
+            }
+            if let end { e.end = try CLIContext.calendarDate(end, option: "--end", tz: tz ?? e.start.timeZone?.identifier) }
+            if noRepeat { e.recurrenceRules = [] }
+            try item.apply(to: &e, replacingAlarms: !item.alarms.isEmpty || item.at != nil)
+            // Without @OCCURRENCE the whole series changes: that is --span future on its first occurrence.
+            let span = reference.occurrence == nil ? Span.futureEvents : self.span.span
+            let saved = try store.save(e, span: span)
+            report(.event(saved), store: store)
+        case .reminder(var r):
+            if let title { r.title = title }
+            if let due { r.dueDate = try CLIContext.calendarDate(due, option: "--due", tz: tz ?? r.dueDate?.timeZone?.identifier ?? "floating") }
+            if let priority { r.priority = priority }
+            if noRepeat { r.recurrenceRules = [] }
+            try item.apply(to: &r, replacingAlarms: !item.alarms.isEmpty || item.at != nil)
+            let saved = try store.save(r)
+            report(.reminder(saved), store: store)
+        }
+    }
+
+    private func report(_ item: AnyCalendarItem, store: EventStore) {
+        if options.json {
+            print(ItemFormat.json(item, calendarTitle: nil, zone: CLIContext.zone))
+        } else if case .event(let e) = item {
+            print("Saved \"\(e.title)\"\(e.isDetached ? " (this occurrence only)" : ""): \(ItemFormat.human(e.start, zone: CLIContext.zone))")
+            print("ID \(ItemReference.text(e))")
+        } else {
+            print("Saved \"\(item.title)\"")
+        }
+    }
+}
+
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove an event, some occurrences of one, or a reminder.",
+        discussion: """
+            ID alone removes the whole event series or the reminder. ID@OCCURRENCE removes one \
+            occurrence (--span this, the default) or it and every later one (--span future).
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "ID or ID@YYYYMMDDTHHMMSSZ.") var id: String
+    @Option(help: "For one occurrence of a recurring event: this one, or this and all later ones.") var span: SpanArgument = .this
+
+    func run() throws {
+        let store = try options.open()
+        let reference = try ItemReference(id)
+        switch try reference.resolve(in: store) {
+        case .event(var e):
+            if reference.occurrence == nil { e.occurrenceDate = nil }
+            try store.remove(e, span: span.span)
+            if !options.json {
+                let what = reference.occurrence == nil ? "" : (span == .this ? " (this occurrence)" : " (this and later occurrences)")
+                print("Removed \"\(e.title)\"\(what)")
+            }
+        case .reminder(let r):
+            try store.remove(r)
+            if !options.json { print("Removed \"\(r.title)\"") }
+        }
+    }
+}
+
+struct Complete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a reminder done; a repeating one moves to its next occurrence.")
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "Reminder ID.") var id: String
+
+    func run() throws { try CompletionChange.set(true, id: id, options: options) }
+}
+
+struct Uncomplete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a completed reminder as not done (undoes the latest completion of a repeating one).")
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "Reminder ID (of the completed copy, for a repeating reminder).") var id: String
+
+    func run() throws { try CompletionChange.set(false, id: id, options: options) }
+}
+
+enum CompletionChange {
+    static func set(_ done: Bool, id: String, options: StoreOptions) throws {
+        let store = try options.open()
+        guard case .reminder(var r) = try ItemReference(id).resolve(in: store) else {
+            throw InputError("\(id) is an event; only reminders can be completed")
+        }
+        if r.isCompleted == done { throw InputError("\"\(r.title)\" is already \(done ? "completed" : "not completed")") }
+        let wasRepeating = r.hasRecurrenceRules
+        r.isCompleted = done
+        let saved = try store.save(r)
+        if options.json { print(ItemFormat.json(.reminder(saved), calendarTitle: nil, zone: CLIContext.zone)); return }
+        if done {
+            print("Completed \"\(r.title)\"")
+            if wasRepeating, let series = try store.reminder(withIdentifier: r.identifier), !series.isCompleted,
+               let due = series.dueDate ?? series.startDate {
+                print("Next: \(ItemFormat.human(due, zone: CLIContext.zone))")
+            }
+        } else {
+            print("\"\(saved.title)\" is not done\(saved.identifier != r.identifier ? " (the series is back at this instance)" : "")")
+        }
+    }
+}

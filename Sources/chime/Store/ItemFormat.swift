@@ -1,0 +1,117 @@
+import ChimeCore
+import ChimeStore
+
+/// How items look on the command line: times on the display zone's wall clock, JSON with a
+/// fixed key order.
+enum ItemFormat {
+    static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+    /// `Mon 2026-11-30`.
+    static func dayHeading(_ d: CivilDate) -> String { "\(weekdayNames[d.weekday.isoIndex]) \(d)" }
+
+    /// `2026-11-30 09:00` on the display zone (the date alone for all-day values), plus the
+    /// item's own zone when it differs.
+    static func human(_ date: CalendarDate, zone: ZoneRules) -> String {
+        switch date {
+        case .allDay(let d): return "\(dayHeading(d)) (all day)"
+        case .floating(let l): return "\(dayHeading(l.date)) \(hhmm(l)) (floating)"
+        case .utc, .zoned:
+            let at = date.instant(floatingZone: zone)
+            let shown = zone.localTime(at: at)
+            var text = "\(dayHeading(shown.date)) \(hhmm(shown))"
+            if let own = date.timeZone ?? (date.isFloating ? nil : .utc), own != zone {
+                text += " (\(hhmm(own.localTime(at: at))) \(own.identifier))"
+            }
+            return text
+        }
+    }
+
+    static func hhmm(_ l: LocalDateTime) -> String {
+        (l.hour < 10 ? "0" : "") + "\(l.hour):" + (l.minute < 10 ? "0" : "") + "\(l.minute)"
+    }
+
+    static func offset(_ seconds: Int64) -> String {
+        let sign = seconds < 0 ? "-" : "+"
+        var s = abs(seconds)
+        var parts: [String] = []
+        for (unit, name) in [(Int64(86_400), "d"), (3600, "h"), (60, "m"), (1, "s")] where s >= unit {
+            parts.append("\(s / unit)\(name)")
+            s %= unit
+        }
+        return sign + (parts.isEmpty ? "0m" : parts.joined())
+    }
+
+    static func alarm(_ a: Alarm) -> String {
+        switch a.trigger {
+        case .absolute(let i): return "at \(i)"
+        case .relative(let o, let relation):
+            return "\(offset(o).dropFirst()) \(o < 0 ? "before" : "after") \(relation == .end ? "the end" : "the start/due date")"
+        case .location(let p, let proximity):
+            let radius = p.radius == 0 ? "default radius" : "\(Int(p.radius)) m"
+            return "on \(proximity == .enter ? "arriving at" : "leaving") \(p.title) (\(p.latitude),\(p.longitude), \(radius))"
+        }
+    }
+
+    // MARK: JSON
+
+    static func json(_ date: CalendarDate?, zone: ZoneRules) -> String {
+        guard let date else { return "null" }
+        var fields: [(String, String)] = [("value", JSONText.string(date.storageText))]
+        if !date.isAllDay { fields.append(("utc", JSONText.string(date.instant(floatingZone: zone).description))) }
+        fields.append(("all_day", date.isAllDay ? "true" : "false"))
+        fields.append(("time_zone", date.timeZone.map { JSONText.string($0.identifier) } ?? (date.isFloating ? "null" : "\"UTC\"")))
+        return JSONText.object(fields)
+    }
+
+    static func json(_ a: Alarm) -> String {
+        switch a.trigger {
+        case .absolute(let i): return JSONText.object([("type", "\"absolute\""), ("date", JSONText.string(i.description))])
+        case .relative(let o, let relation):
+            return JSONText.object([("type", "\"relative\""), ("offset_seconds", "\(o)"), ("related_to", JSONText.string(relation.rawValue))])
+        case .location(let p, let proximity):
+            return JSONText.object([("type", "\"location\""), ("title", JSONText.string(p.title)), ("latitude", "\(p.latitude)"),
+                                    ("longitude", "\(p.longitude)"), ("radius", "\(p.radius)"), ("proximity", JSONText.string(proximity.rawValue))])
+        }
+    }
+
+    static func json(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules) -> String {
+        switch item {
+        case .event(let e):
+            return JSONText.object(common(e, calendarTitle: calendarTitle) + [
+                ("type", "\"event\""),
+                ("ref", JSONText.string(ItemReference.text(e))),
+                ("start", json(e.start, zone: zone)),
+                ("end", json(e.end, zone: zone)),
+                ("occurrence", e.occurrenceDate.map { JSONText.string($0.description) } ?? "null"),
+                ("detached", e.isDetached ? "true" : "false"),
+                ("exception_dates", JSONText.array(e.exceptionDates.map { JSONText.string("\($0)") })),
+            ] + tail(e))
+        case .reminder(let r):
+            return JSONText.object(common(r, calendarTitle: calendarTitle) + [
+                ("type", "\"reminder\""),
+                ("start", json(r.startDate, zone: zone)),
+                ("due", json(r.dueDate, zone: zone)),
+                ("priority", "\(r.priority)"),
+                ("completed", r.isCompleted ? "true" : "false"),
+                ("completion_date", r.completionDate.map { JSONText.string($0.description) } ?? "null"),
+                ("series", r.seriesIdentifier.map(JSONText.string) ?? "null"),
+            ] + tail(r))
+        }
+    }
+
+    private static func common(_ i: some CalendarItem, calendarTitle: String?) -> [(String, String)] {
+        [("id", JSONText.string(i.identifier)), ("title", JSONText.string(i.title)),
+         ("calendar", calendarTitle.map(JSONText.string) ?? "null"),
+         ("calendar_id", i.calendarIdentifier.map(JSONText.string) ?? "null")]
+    }
+
+    private static func tail(_ i: some CalendarItem) -> [(String, String)] {
+        [("recurrence_rules", JSONText.array(i.recurrenceRules.map { JSONText.string($0.rfc5545) })),
+         ("alarms", JSONText.array(i.alarms.map(json))),
+         ("notes", i.notes.map(JSONText.string) ?? "null"),
+         ("location", i.location.map(JSONText.string) ?? "null"),
+         ("url", i.url.map(JSONText.string) ?? "null"),
+         ("created", i.creationDate.map { JSONText.string($0.description) } ?? "null"),
+         ("modified", i.lastModifiedDate.map { JSONText.string($0.description) } ?? "null")]
+    }
+}

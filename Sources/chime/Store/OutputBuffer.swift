@@ -1,0 +1,76 @@
+import Glibc
+
+/// Bytes for stdout, written in 64 KiB blocks: a one-year agenda is 170,000 lines, and printing
+/// them one `print` at a time would cost more than computing them.
+struct OutputBuffer {
+    private var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(1 << 16) }
+
+    mutating func append(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+        flushIfFull()
+    }
+
+    mutating func append(byte: UInt8) { bytes.append(byte) }
+
+    /// `value` in decimal, zero-padded to `width`.
+    mutating func append(_ value: Int, width: Int = 1) {
+        var v = value
+        if v < 0 { bytes.append(UInt8(ascii: "-")); v = -v }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat { d[n] = UInt8(48 + v % 10); v /= 10; n += 1 } while v > 0
+            while n < width { d[n] = 48; n += 1 }
+            for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(d[i]) }
+        }
+    }
+
+    /// A JSON string literal.
+    mutating func appendJSON(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { utf8 in
+            for b in utf8 {
+                switch b {
+                case UInt8(ascii: "\""): bytes.append(92); bytes.append(b)
+                case UInt8(ascii: "\\"): bytes.append(92); bytes.append(b)
+                case 0x0A: bytes.append(92); bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(92); bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(92); bytes.append(UInt8(ascii: "t"))
+                case 0..<0x20:
+                    append("\\u00")
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes.append(hex[Int(b >> 4)]); bytes.append(hex[Int(b & 15)])
+                default: bytes.append(b)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `YYYY-MM-DD`.
+    mutating func append(date d: (year: Int, month: Int, day: Int)) {
+        append(d.year, width: 4); append(byte: 45); append(d.month, width: 2); append(byte: 45); append(d.day, width: 2)
+    }
+
+    /// `HH:MM`.
+    mutating func append(hour: Int, minute: Int) {
+        append(hour, width: 2); append(byte: 58); append(minute, width: 2)
+    }
+
+    private mutating func flushIfFull() { if bytes.count >= 1 << 16 { flush() } }
+
+    mutating func flush() {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 { if errno == EINTR { continue }; break }
+            offset += written
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
