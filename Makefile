@@ -4,9 +4,9 @@
 #   make bench   release build, Chime vs libical on the same workload, same run
 
 SWIFT     ?= swift
-# System packages the build and the tests need (libical is the independent engine the
+# System packages the build and the tests need (SQLite for the store; libical is the independent engine the
 # differential test and the benchmark compare against; tzdata is where zones come from).
-APT_PACKAGES := pkg-config libical-dev tzdata
+APT_PACKAGES := pkg-config libical-dev libsqlite3-dev tzdata
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests run on an optimised build (with -enable-testing for @testable imports): the property and
 # differential suites walk whole search horizons thousands of times, which takes minutes in a

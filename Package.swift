@@ -60,7 +60,8 @@ let package = Package(
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport", "LibicalShim"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"]),
-        .testTarget(name: "ChimeCLITests", dependencies: ["chime"]),
+        .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport",
+                                                      .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore"]),
     ]
 )

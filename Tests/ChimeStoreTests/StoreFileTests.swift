@@ -1,6 +1,7 @@
 import ChimeCore
 @testable import ChimeStore
 import Foundation
+import GRDB
 import Testing
 
 @Suite("Store file: creation, permissions, refusal of foreign files")
@@ -26,12 +27,9 @@ struct StoreFileTests {
     @Test func refusesAnotherProgramsSQLiteDatabase() throws {
         let t = try TestStore()
         let other = t.folder + "/other.sqlite"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()", other]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let queue = try DatabaseQueue(path: other)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE notes (x)") }
+        try queue.close()
         #expect(throws: StoreError.foreignDatabase(path: other)) { try EventStore(path: other) }
     }
 

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// Runs `chime` against a fresh store file, with the clock and zone pinned.
+struct StoreSession {
+    let folder: String
+    let path: String
+    let environment: [String: String]
+
+    init(zone: String = "Europe/Berlin", now: String = "2026-11-20T12:00:00Z") {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-cli-\(UUID().uuidString)").path
+        path = folder + "/data/chime.sqlite"
+        environment = ["CHIME_STORE": path, "TZ": zone, "CHIME_NOW": now]
+    }
+
+    @discardableResult
+    func run(_ arguments: String...) throws -> CLIResult { try CLI.run(arguments, environment: environment) }
+
+    func run(_ arguments: [String]) throws -> CLIResult { try CLI.run(arguments, environment: environment) }
+
+    /// The ID line `chime add` prints.
+    func add(_ arguments: String...) throws -> String {
+        let r = try CLI.run(["add"] + arguments, environment: environment)
+        #expect(r.status == 0, "\(arguments): \(r.stderr)")
+        return String(r.stdout.split(separator: "\n").last { $0.hasPrefix("ID ") }?.dropFirst(3) ?? "")
+    }
+
+    func json(_ arguments: String...) throws -> Any {
+        let r = try CLI.run(arguments + ["--json"], environment: environment)
+        #expect(r.status == 0, "\(arguments): \(r.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+    }
+}
+
+/// Replaces identifiers (UUIDs) with a placeholder so snapshots are stable.
+func redactIDs(_ text: String) -> String {
+    text.replacingOccurrences(of: "[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}", with: "<ID>", options: .regularExpression)
+}
+
+@Suite("chime add / agenda / show / edit / remove / complete")
+struct StoreCommandTests {
+    @Test func agendaListsOccurrencesGroupedByDay() throws {
+        let s = StoreSession()
+        try s.run("calendar", "add", "Work")
+        _ = try s.add("event", "Stand-up", "--start", "mon 9:00", "--duration", "15m",
+                      "--repeat", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "--alarm", "-5m", "--calendar", "Work")
+        _ = try s.add("event", "Dentist", "--start", "fri 14:00", "--duration", "45m", "--alarm", "-1h")
+        _ = try s.add("event", "New York call", "--start", "2026-11-24T10:00", "--tz", "America/New_York", "--duration", "30m")
+        _ = try s.add("event", "Holiday", "--start", "2026-11-26", "--end", "2026-11-28", "--all-day")
+        let r = try s.run("agenda", "--days", "7")
+        #expect(r.status == 0)
+        try Snapshot.check(redactIDs(r.stdout), named: "agenda-week.txt")
+        let json = try #require(try s.json("agenda", "--days", "7") as? [[String: Any]])
+        #expect(json.count == 7)
+        #expect(json.map { $0["start_utc"] as! String } == json.map { $0["start_utc"] as! String }.sorted())
+        let call = try #require(json.first { $0["title"] as? String == "New York call" })
+        #expect(call["start"] as? String == "2026-11-24T16:00:00")      // shown on the Berlin clock
+        #expect(call["start_utc"] as? String == "2026-11-24T15:00:00Z")
+    }
+
+    @Test func editOneOccurrenceThenTheFutureOnes() throws {
+        let s = StoreSession()
+        let id = try s.add("event", "Daily", "--start", "2026-12-01T09:00", "--duration", "30m", "--repeat", "FREQ=DAILY;COUNT=5")
+        #expect(try s.run("edit", "\(id)@20261202T080000Z", "--start", "2026-12-02T15:00", "--title", "Moved").status == 0)
+        let split = try s.run("edit", "\(id)@20261204T080000Z", "--span", "future", "--title", "Later")
+        #expect(split.status == 0, "\(split.stderr)")
+        let all = try #require(try s.json("agenda", "--from", "2026-12-01", "--days", "10") as? [[String: Any]])
+        #expect(all.map { $0["title"] as! String } == ["Daily", "Moved", "Daily", "Later", "Later"])
+        #expect(all[1]["detached"] as? Bool == true && all[1]["start"] as? String == "2026-12-02T15:00:00")
+        #expect(try s.run("remove", "\(id)@20261203T080000Z").status == 0)
+        let after = try #require(try s.json("agenda", "--from", "2026-12-01", "--days", "10") as? [[String: Any]])
+        #expect(after.map { $0["title"] as! String } == ["Daily", "Moved", "Later", "Later"])
+        #expect(try s.run("remove", id).status == 0)
+        let left = try #require(try s.json("agenda", "--from", "2026-12-01", "--days", "10") as? [[String: Any]])
+        #expect(left.map { $0["title"] as! String } == ["Later", "Later"])
+    }
+
+    @Test func completingARepeatingReminderAdvancesItAndUncompleteUndoes() throws {
+        let s = StoreSession()
+        let id = try s.add("reminder", "Water plants", "--due", "2026-11-21T10:00", "--repeat", "FREQ=WEEKLY;COUNT=4")
+        let done = try s.run("complete", id)
+        #expect(done.status == 0)
+        #expect(done.stdout == "Completed \"Water plants\"\nNext: Sat 2026-11-28 10:00 (floating)\n")
+        let open = try #require(try s.json("reminders") as? [[String: Any]])
+        #expect(open.count == 1 && (open[0]["due"] as? [String: Any])?["value"] as? String == "20261128T100000")
+        #expect(open[0]["recurrence_rules"] as? [String] == ["FREQ=WEEKLY;COUNT=3"])
+        let completed = try #require(try s.json("reminders", "--completed") as? [[String: Any]])
+        let copy = try #require(completed.first?["id"] as? String)
+        #expect(completed.first?["series"] as? String == id)
+        #expect(try s.run("uncomplete", copy).status == 0)
+        let back = try #require(try s.json("reminders") as? [[String: Any]])
+        #expect((back[0]["due"] as? [String: Any])?["value"] as? String == "20261121T100000")
+        #expect(try #require(try s.json("reminders", "--completed") as? [Any]).isEmpty)
+    }
+
+    @Test func geofenceReminderAndShow() throws {
+        let s = StoreSession()
+        let id = try s.add("reminder", "Buy milk", "--at", "Grocery store@52.5208,13.4094,120", "--on", "leave", "--priority", "1")
+        let r = try s.run("show", id)
+        #expect(r.status == 0)
+        try Snapshot.check(redactIDs(r.stdout), named: "show-reminder.txt")
+    }
+
+    @Test func badInputGetsOneClearLineAndExitStatusOne() throws {
+        let s = StoreSession()
+        let cases: [([String], String)] = [
+            (["add", "event", "X", "--start", "2026-02-30T09:00"], "Error: --start: \"2026-02-30T09:00\""),
+            (["add", "event", "X", "--start", "tomorrow", "--calendar", "Nope"], "Error: --calendar: no event calendar \"Nope\""),
+            (["show", "0000-missing"], "Error: no event or reminder with ID \"0000-missing\""),
+            (["add", "event", "X", "--start", "2026-12-01T10:00", "--end", "2026-12-01T09:00"], "Error: end 20261201T090000;Europe/Berlin is before start"),
+            (["add", "reminder", "X", "--at", "Pole@95,0"], "Error: --at: latitude 95.0 is outside -90…90"),
+            (["add", "event", "X", "--start", "tomorrow", "--repeat", "FREQ=DAILY;BYMONTHDAY=0"], "Error: --repeat: BYMONTHDAY=0"),
+            (["agenda", "--days", "0"], "Error: --days must be 1 or more"),
+        ]
+        for (arguments, expected) in cases {
+            let r = try s.run(arguments)
+            #expect(r.status != 0, "\(arguments)")
+            #expect(r.stderr.hasPrefix(expected), "\(arguments): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count <= 3, "\(arguments): \(r.stderr)")
+            #expect(r.stdout.isEmpty)
+        }
+    }
+
+    @Test func aCorruptStoreIsRefusedAndLeftUntouched() throws {
+        let s = StoreSession()
+        try FileManager.default.createDirectory(atPath: s.folder + "/data", withIntermediateDirectories: true)
+        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try garbage.write(to: URL(fileURLWithPath: s.path))
+        let r = try s.run("agenda")
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: \(s.path) is not a Chime store (not an SQLite database); it was left untouched\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: s.path)) == garbage)
+    }
+
+    @Test func helpTeachesTheDateForms() throws {
+        let r = try CLI.run(["add", "event", "--help"])
+        #expect(r.status == 0)
+        try Snapshot.check(r.stdout, named: "add-event-help.txt")
+    }
+}
