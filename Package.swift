@@ -62,6 +62,6 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport",
                                                       .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore"]),
+        .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore"], exclude: ["Snapshots"]),
     ]
 )
