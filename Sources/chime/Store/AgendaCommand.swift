@@ -89,7 +89,7 @@ struct AgendaWriter {
         let calendar = e.calendarIdentifier.flatMap { titles[$0] } ?? ""
         if json {
             out.append(count == 0 ? "[\n" : ",\n")
-            out.append("{\"ref\":"); out.appendJSON(ItemReference.text(e))
+            out.append("{\"ref\":\""); appendReference(e, &out); out.append(byte: 34)
             out.append(",\"id\":"); out.appendJSON(e.identifier)
             out.append(",\"title\":"); out.appendJSON(e.title)
             out.append(",\"calendar\":"); out.appendJSON(calendar)
@@ -125,7 +125,7 @@ struct AgendaWriter {
             out.append("  [")
             out.append(calendar)
             out.append("]  ")
-            out.append(ItemReference.text(e))
+            appendReference(e, &out)
             out.append(byte: 10)
         }
         count += 1
@@ -133,6 +133,18 @@ struct AgendaWriter {
 
     mutating func finish(_ out: inout OutputBuffer) {
         if json { out.append(count == 0 ? "[]\n" : "\n]\n") } else if count == 0 { out.append("No events.\n") }
+    }
+
+    /// What `ItemReference.text` returns, without building a String per line.
+    private func appendReference(_ e: Event, _ out: inout OutputBuffer) {
+        out.append(e.identifier)
+        guard !e.recurrenceRules.isEmpty || e.isDetached || !e.recurrenceDates.isEmpty, let o = e.occurrenceDate else { return }
+        let u = o.utc
+        out.append(byte: UInt8(ascii: "@"))
+        out.append(u.date.year, width: 4); out.append(u.date.month, width: 2); out.append(u.date.day, width: 2)
+        out.append(byte: UInt8(ascii: "T"))
+        out.append(u.hour, width: 2); out.append(u.minute, width: 2); out.append(u.second, width: 2)
+        out.append(byte: UInt8(ascii: "Z"))
     }
 
     private func appendLocal(_ l: LocalDateTime, allDay: Bool, _ out: inout OutputBuffer) {
