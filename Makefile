@@ -36,6 +36,11 @@ demo: deps
 bench: deps
 	$(SWIFT) build -c release --product chime-bench
 	.build/release/chime-bench $(BENCH_ARGS)
+	@dpkg -s calcurse >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q calcurse \
+		|| echo "calcurse not installed: chime-store-bench runs without its peer"
+	$(SWIFT) build -c release --product chime
+	$(SWIFT) build -c release --product chime-store-bench
+	.build/release/chime-store-bench --chime .build/release/chime $(STORE_BENCH_ARGS)
 
 clean:
 	rm -rf .build .build-test
