@@ -5,15 +5,17 @@ import HeapModule
 /// Merges the occurrences of many series (and single events, and detached occurrences) into one
 /// stream sorted by start, holding one pending occurrence per series in a min-heap.
 struct OccurrenceMerger {
-    private struct Source {
-        var template: Event
-        var iterator: OccurrenceIterator?
-        /// Start of the pending occurrence, and the instant the series scheduled it at.
-        var pending: (start: Int64, scheduled: Int64)?
-        let duration: Int64
-        /// Instants replaced by detached occurrences.
-        let detached: Set<Int64>
-    }
+    /// Per-series state, kept in parallel arrays so that advancing one series mutates its
+    /// iterator in place instead of copying a struct full of references (retain/release
+    /// traffic dominated the one-year agenda before).
+    private var templates: [Event] = []
+    private var iterators: [OccurrenceIterator?] = []
+    /// Start of the pending occurrence, and the instant the series scheduled it at.
+    private var pending: [(start: Int64, scheduled: Int64)?] = []
+    private var durations: [Int64] = []
+    private var recurring: [Bool] = []
+    /// Instants replaced by detached occurrences, per series.
+    private var detached: [Set<Int64>] = []
 
     private struct Entry: Comparable {
         let start: Int64
@@ -21,7 +23,6 @@ struct OccurrenceMerger {
         static func < (a: Entry, b: Entry) -> Bool { (a.start, a.source) < (b.start, b.source) }
     }
 
-    private var sources: [Source] = []
     private var heap = Heap<Entry>()
     private let from: Int64
     private let to: Int64
@@ -58,24 +59,26 @@ struct OccurrenceMerger {
         return merger
     }
 
-    private mutating func add(_ event: Event, detached: Set<Int64>) {
+    private mutating func add(_ event: Event, detached replaced: Set<Int64>) {
         let duration = event.durationSeconds(floatingZone: zone)
-        let recurring = !event.isDetached && (!event.recurrenceRules.isEmpty || !event.recurrenceDates.isEmpty)
-        var source = Source(template: event, iterator: nil, pending: nil, duration: duration, detached: detached)
-        if recurring {
+        let isRecurring = !event.isDetached && (!event.recurrenceRules.isEmpty || !event.recurrenceDates.isEmpty)
+        let index = templates.count
+        templates.append(event)
+        durations.append(duration)
+        recurring.append(isRecurring)
+        detached.append(replaced)
+        pending.append(nil)
+        if isRecurring {
             // Start expanding one occurrence-length before the window, not at the series' beginning.
-            source.iterator = event.recurrenceSet.occurrences(near: Instant(secondsSince1970: from - max(duration, 0)),
-                                                             floatingZone: zone)
+            iterators.append(event.recurrenceSet.occurrences(near: Instant(secondsSince1970: from - max(duration, 0)),
+                                                             floatingZone: zone))
+            advance(index)
         } else {
+            iterators.append(nil)
             let start = event.start.instant(floatingZone: zone).secondsSince1970
-            if overlaps(start, duration) {
-                source.pending = (start, event.occurrenceDate?.secondsSince1970 ?? start)
-            }
+            if overlaps(start, duration) { pending[index] = (start, event.occurrenceDate?.secondsSince1970 ?? start) }
         }
-        sources.append(source)
-        let index = sources.count - 1
-        if recurring { advance(index) }
-        if let pending = sources[index].pending { heap.insert(Entry(start: pending.start, source: index)) }
+        if let p = pending[index] { heap.insert(Entry(start: p.start, source: index)) }
     }
 
     private func overlaps(_ start: Int64, _ duration: Int64) -> Bool {
@@ -84,38 +87,39 @@ struct OccurrenceMerger {
 
     /// Moves a series to its next occurrence that overlaps the window (or to none).
     private mutating func advance(_ index: Int) {
-        sources[index].pending = nil
-        let duration = sources[index].duration
-        while let o = sources[index].iterator?.next() {
+        pending[index] = nil
+        let duration = durations[index]
+        while let o = iterators[index]?.next() {
             let start = o.instant.secondsSince1970
-            if start >= to { sources[index].iterator = nil; return }
-            if sources[index].detached.contains(start) || !overlaps(start, duration) { continue }
-            sources[index].pending = (start, start)
+            if start >= to { break }
+            if !detached[index].isEmpty && detached[index].contains(start) { continue }
+            if !overlaps(start, duration) { continue }
+            pending[index] = (start, start)
             return
         }
-        sources[index].iterator = nil
+        iterators[index] = nil
     }
 
     mutating func next() -> Event? {
-        guard let top = heap.popMin() else { return nil }
-        let source = sources[top.source]
-        guard let pending = source.pending else { return nil }
-        var event = source.template
-        event.occurrenceDate = Instant(secondsSince1970: pending.scheduled)
-        if source.iterator != nil {
-            let at = Instant(secondsSince1970: pending.start)
+        guard let top = heap.popMin(), let current = pending[top.source] else { return nil }
+        let index = top.source
+        var event = templates[index]
+        event.occurrenceDate = Instant(secondsSince1970: current.scheduled)
+        if recurring[index] {
+            let at = Instant(secondsSince1970: current.start)
+            let duration = durations[index]
             if case .allDay = event.start {
                 let day = zone.localTime(at: at).date
                 event.start = .allDay(day)
-                event.end = .allDay(day.adding(days: Int(source.duration / 86_400)))
+                event.end = .allDay(day.adding(days: Int(duration / 86_400)))
             } else {
                 event.start = event.start.with(instant: at, floatingZone: zone)
-                event.end = event.end.with(instant: Instant(secondsSince1970: pending.start + source.duration), floatingZone: zone)
+                event.end = event.end.with(instant: Instant(secondsSince1970: current.start + duration), floatingZone: zone)
             }
-            advance(top.source)
-            if let next = sources[top.source].pending { heap.insert(Entry(start: next.start, source: top.source)) }
+            advance(index)
+            if let next = pending[index] { heap.insert(Entry(start: next.start, source: index)) }
         } else {
-            sources[top.source].pending = nil
+            pending[index] = nil
         }
         return event
     }
