@@ -24,10 +24,12 @@ enum AlarmRows {
 
     /// Alarms of the items the `itemFilter` SQL selects (`SELECT id FROM item WHERE …`), by item.
     static func fetch(_ db: Database, itemFilter: String, arguments: StatementArguments = []) throws -> [String: [Alarm]] {
-        let rows = try Row.fetchCursor(db, sql: """
+        // Cached: the same few filters come back on every query of a long-lived store.
+        let statement = try db.cachedStatement(sql: """
             SELECT item_id, absolute_date, relative_offset, related_to_end, location_title, latitude, longitude, radius, proximity
             FROM alarm WHERE item_id IN (\(itemFilter)) ORDER BY item_id, position
-            """, arguments: arguments)
+            """)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
         var result: [String: [Alarm]] = [:]
         while let row = try rows.next() {
             let item: String = row[0]

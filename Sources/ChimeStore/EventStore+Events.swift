@@ -154,8 +154,8 @@ extension EventStore {
     static func isRecurring(_ e: Event) -> Bool { !e.recurrenceRules.isEmpty || !e.recurrenceDates.isEmpty }
 
     static func fetchMaster(_ db: Database, _ id: String) throws -> Event? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE id = ? AND kind = 'event' AND series_id IS NULL",
-                                         arguments: [id]) else { return nil }
+        let statement = try db.cachedStatement(sql: "SELECT \(ItemColumns.list) FROM item WHERE id = ? AND kind = 'event' AND series_id IS NULL")
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
         let alarms = try AlarmRows.fetch(db, itemFilter: "?", arguments: [id])[id] ?? []
         return try ItemRows.event(row, alarms: alarms)
     }

@@ -63,7 +63,7 @@ enum ItemRows {
     // MARK: Fetching one
 
     static func fetchRow(_ db: Database, id: String) throws -> Row? {
-        try Row.fetchOne(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE id = ?", arguments: [id])
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(ItemColumns.list) FROM item WHERE id = ?"), arguments: [id])
     }
 
     static func fetchItem(_ db: Database, id: String) throws -> AnyCalendarItem? {
