@@ -41,7 +41,7 @@ extension EventStore {
                 event.recurrenceDates = master.recurrenceDates
                 event.exceptionDates = master.exceptionDates
             }
-            guard Self.isRecurring(master), let occurrence = event.occurrenceDate else {
+            guard master.isRecurring, let occurrence = event.occurrenceDate else {
                 try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, in: db)
                 return
             }
@@ -87,7 +87,7 @@ extension EventStore {
         try perform(commit: commit) { db, stamp in
             guard let master = try Self.fetchMaster(db, event.identifier) else { throw StoreError.unknownItem(event.identifier) }
             try Self.checkWritable(db, calendarID: master.calendarIdentifier, for: .event)
-            guard Self.isRecurring(master), let occurrence = event.occurrenceDate,
+            guard master.isRecurring, let occurrence = event.occurrenceDate,
                   span == .thisEvent || occurrence > Self.firstInstant(master, zone: zone)
             else {
                 try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [master.identifier])
@@ -114,16 +114,20 @@ extension EventStore {
         let zone = floatingZone
         return try read { db in
             guard let master = try Self.fetchMaster(db, identifier) else { return nil }
-            guard Self.isRecurring(master), let first = master.recurrenceSet.occurrences(floatingZone: zone).first(where: { _ in true })
-            else { var single = master; single.occurrenceDate = master.start.instant(floatingZone: zone); return single }
-            return try Self.occurrence(of: master, at: first.instant, zone: zone, in: db)
+            return try Self.firstOccurrence(of: master, zone: zone, in: db)
         }
     }
 
     /// An event or a reminder by identifier (events as their first occurrence).
     public func calendarItem(withIdentifier identifier: String) throws(StoreError) -> AnyCalendarItem? {
-        if let event = try event(withIdentifier: identifier) { return .event(event) }
-        return try reminder(withIdentifier: identifier).map(AnyCalendarItem.reminder)
+        let zone = floatingZone
+        return try read { db in
+            switch try ItemRows.fetchItem(db, id: identifier) {
+            case .event(let e)? where e.isDetached: return nil   // a detached row answers to its series' ID
+            case .event(let master)?: return try Self.firstOccurrence(of: master, zone: zone, in: db).map(AnyCalendarItem.event)
+            case let other: return other
+            }
+        }
     }
 
     /// Reloads a fetched event from the store. Returns false, leaving `event` as it was, when it
@@ -138,11 +142,7 @@ extension EventStore {
         let zone = floatingZone
         return try read { db in
             guard let master = try Self.fetchMaster(db, event.identifier) else { return nil }
-            guard Self.isRecurring(master), let occurrence = event.occurrenceDate else {
-                var single = master
-                single.occurrenceDate = master.start.instant(floatingZone: zone)
-                return single
-            }
+            guard master.isRecurring, let occurrence = event.occurrenceDate else { return Self.single(master, zone: zone) }
             return try Self.occurrence(of: master, at: occurrence, zone: zone, in: db)
         }
     }
@@ -150,8 +150,6 @@ extension EventStore {
     // MARK: Helpers (inside a transaction)
 
     static func detachedRowID(_ series: String, _ occurrence: Instant) -> String { "\(series)/\(occurrence.secondsSince1970)" }
-
-    static func isRecurring(_ e: Event) -> Bool { !e.recurrenceRules.isEmpty || !e.recurrenceDates.isEmpty }
 
     static func fetchMaster(_ db: Database, _ id: String) throws -> Event? {
         let statement = try db.cachedStatement(sql: "SELECT \(ItemColumns.list) FROM item WHERE id = ? AND kind = 'event' AND series_id IS NULL")
@@ -161,7 +159,20 @@ extension EventStore {
     }
 
     static func firstInstant(_ e: Event, zone: ZoneRules) -> Instant {
-        e.recurrenceSet.occurrences(floatingZone: zone).first(where: { _ in true })?.instant ?? e.start.instant(floatingZone: zone)
+        e.recurrenceSet.first(1, floatingZone: zone).first?.instant ?? e.start.instant(floatingZone: zone)
+    }
+
+    /// What fetching a series by identifier returns: its first occurrence.
+    static func firstOccurrence(of master: Event, zone: ZoneRules, in db: Database) throws -> Event? {
+        guard master.isRecurring else { return single(master, zone: zone) }
+        return try occurrence(of: master, at: firstInstant(master, zone: zone), zone: zone, in: db)
+    }
+
+    /// A non-recurring event as its one occurrence.
+    static func single(_ e: Event, zone: ZoneRules) -> Event {
+        var single = e
+        single.occurrenceDate = e.start.instant(floatingZone: zone)
+        return single
     }
 
     /// The occurrence of `master` scheduled at `instant`: its detached copy, or a generated one.
@@ -172,18 +183,7 @@ extension EventStore {
             return try ItemRows.event(row, alarms: alarms)
         }
         guard isOccurrence(master, instant, zone: zone) else { return nil }
-        var e = master
-        let duration = master.durationSeconds(floatingZone: zone)
-        e.occurrenceDate = instant
-        if case .allDay = master.start {
-            let day = zone.localTime(at: instant).date
-            e.start = .allDay(day)
-            e.end = .allDay(day.adding(days: Int(duration / 86_400)))
-        } else {
-            e.start = master.start.with(instant: instant, floatingZone: zone)
-            e.end = master.end.with(instant: Instant(secondsSince1970: instant.secondsSince1970 + duration), floatingZone: zone)
-        }
-        return e
+        return master.occurrence(at: instant, duration: master.durationSeconds(floatingZone: zone), floatingZone: zone)
     }
 
     static func isOccurrence(_ master: Event, _ instant: Instant, zone: ZoneRules) -> Bool {
@@ -208,7 +208,7 @@ extension EventStore {
         var whole = edited
         whole.isDetached = false
         whole.occurrenceDate = nil
-        if isRecurring(master), let occurrence = edited.occurrenceDate {
+        if master.isRecurring, let occurrence = edited.occurrenceDate {
             // An occurrence carries its own dates; the series start moves by as much as it did.
             let delta = edited.start.instant(floatingZone: zone).secondsSince1970 - occurrence.secondsSince1970
             let duration = edited.durationSeconds(floatingZone: zone)

@@ -61,7 +61,7 @@ struct OccurrenceMerger {
 
     private mutating func add(_ event: Event, detached replaced: Set<Int64>) {
         let duration = event.durationSeconds(floatingZone: zone)
-        let isRecurring = !event.isDetached && (!event.recurrenceRules.isEmpty || !event.recurrenceDates.isEmpty)
+        let isRecurring = event.isRecurring
         let index = templates.count
         templates.append(event)
         durations.append(duration)
@@ -103,24 +103,16 @@ struct OccurrenceMerger {
     mutating func next() -> Event? {
         guard let top = heap.popMin(), let current = pending[top.source] else { return nil }
         let index = top.source
-        var event = templates[index]
-        event.occurrenceDate = Instant(secondsSince1970: current.scheduled)
-        if recurring[index] {
-            let at = Instant(secondsSince1970: current.start)
-            let duration = durations[index]
-            if case .allDay = event.start {
-                let day = zone.localTime(at: at).date
-                event.start = .allDay(day)
-                event.end = .allDay(day.adding(days: Int(duration / 86_400)))
-            } else {
-                event.start = event.start.with(instant: at, floatingZone: zone)
-                event.end = event.end.with(instant: Instant(secondsSince1970: current.start + duration), floatingZone: zone)
-            }
-            advance(index)
-            if let next = pending[index] { heap.insert(Entry(start: next.start, source: index)) }
-        } else {
+        guard recurring[index] else {
             pending[index] = nil
+            var event = templates[index]
+            event.occurrenceDate = Instant(secondsSince1970: current.scheduled)
+            return event
         }
+        let event = templates[index].occurrence(at: Instant(secondsSince1970: current.start), duration: durations[index],
+                                                floatingZone: zone)
+        advance(index)
+        if let next = pending[index] { heap.insert(Entry(start: next.start, source: index)) }
         return event
     }
 }

@@ -23,15 +23,8 @@ enum RecurringReminders {
     /// The series moved to `following`: due (and start, by the same wall-clock step) moved,
     /// COUNT one fewer, incomplete again.
     static func advanced(_ r: Reminder, to following: Occurrence) throws -> Reminder {
-        var series = r
-        let anchor = r.recurrenceAnchor!
-        let step = following.nominal.localSeconds - anchor.local.localSeconds
-        series.dueDate = r.dueDate.map { shifted($0, by: step) }
-        series.startDate = r.startDate.map { shifted($0, by: step) }
-        series.recurrenceRules = try r.recurrenceRules.map { rule in
-            guard case .count(let n) = rule.end else { return rule }
-            return try rule.with(end: .count(max(1, n - 1)))
-        }
+        let step = following.nominal.localSeconds - r.recurrenceAnchor!.local.localSeconds
+        var series = try moved(r, by: step, countChange: -1)
         series.isCompleted = false
         series.completionDate = nil
         return series
@@ -47,18 +40,20 @@ enum RecurringReminders {
         var iterator = probe.occurrences(floatingZone: zone).makeIterator()
         _ = iterator.next()
         guard let after = iterator.next(), after.instant == seriesAnchor.instant(floatingZone: zone) else { return nil }
-        var restored = series
-        let step = copyAnchor.local.localSeconds - seriesAnchor.local.localSeconds
-        restored.dueDate = series.dueDate.map { shifted($0, by: step) }
-        restored.startDate = series.startDate.map { shifted($0, by: step) }
-        restored.recurrenceRules = try series.recurrenceRules.map { rule in
-            guard case .count(let n) = rule.end else { return rule }
-            return try rule.with(end: .count(n + 1))
-        }
-        return restored
+        return try moved(series, by: copyAnchor.local.localSeconds - seriesAnchor.local.localSeconds, countChange: 1)
     }
 
-    private static func shifted(_ d: CalendarDate, by seconds: Int64) -> CalendarDate {
-        d.with(local: LocalDateTime(localSeconds: d.local.localSeconds + seconds))
+    /// Due and start dates moved by `step` wall-clock seconds, COUNT changed by `countChange`
+    /// (never below 1).
+    private static func moved(_ r: Reminder, by step: Int64, countChange: Int) throws -> Reminder {
+        func shifted(_ d: CalendarDate) -> CalendarDate { d.with(local: LocalDateTime(localSeconds: d.local.localSeconds + step)) }
+        var moved = r
+        moved.dueDate = r.dueDate.map(shifted)
+        moved.startDate = r.startDate.map(shifted)
+        moved.recurrenceRules = try r.recurrenceRules.map { rule in
+            guard case .count(let n) = rule.end else { return rule }
+            return try rule.with(end: .count(max(1, n + countChange)))
+        }
+        return moved
     }
 }

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeTestSupport
 import Foundation
 import LibicalShim
 
@@ -48,7 +49,6 @@ let libicalInputs = workload.map { ($0.rrule, $0.dtstart.basicFormat, $0.zone) }
 }
 
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
-func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2 }
 
 let clock = ContinuousClock()
 var chimeTimes: [Double] = []
@@ -61,8 +61,8 @@ for _ in 0..<runs {
     chimeTimes.append(seconds(clock.measure { chimeCount = runChime() }))
     libicalTimes.append(seconds(clock.measure { libicalCount = runLibical() }))
 }
-let chimeRate = Double(chimeCount) / median(chimeTimes)
-let libicalRate = Double(libicalCount) / median(libicalTimes)
+let chimeRate = Double(chimeCount) / Statistics.median(chimeTimes)
+let libicalRate = Double(libicalCount) / Statistics.median(libicalTimes)
 
 // next(after:) on a daily rule started in 1970, asked about 2030.
 let ny = try! ZoneRules.named("America/New_York")
@@ -100,11 +100,11 @@ print("""
 
     | engine | occurrences per run | median time per run | occurrences/s |
     |---|---:|---:|---:|
-    | Chime | \(chimeCount) | \(String(format: "%.3f", median(chimeTimes))) s | \(format(chimeRate)) |
-    | libical \(String(cString: chime_libical_version())) | \(libicalCount) | \(String(format: "%.3f", median(libicalTimes))) s | \(format(libicalRate)) |
+    | Chime | \(chimeCount) | \(String(format: "%.3f", Statistics.median(chimeTimes))) s | \(format(chimeRate)) |
+    | libical \(String(cString: chime_libical_version())) | \(libicalCount) | \(String(format: "%.3f", Statistics.median(libicalTimes))) s | \(format(libicalRate)) |
 
     Chime / libical throughput: \(String(format: "%.1f", chimeRate / libicalRate))x
-    next(after:) daily rule from 1970, asked about 2030: median \(String(format: "%.2f", median(nextTimes))) µs per call
+    next(after:) daily rule from 1970, asked about 2030: median \(String(format: "%.2f", Statistics.median(nextTimes))) µs per call
     Streaming 5,000,000 occurrences: peak RSS \(rssBefore / 1024) MiB before, \(rssAfter / 1024) MiB after
     """)
 if sink == 42 { print("") }  // keeps the optimiser honest

@@ -1,23 +1,10 @@
+import ChimeTestSupport
 import Foundation
 import Glibc
 
 // Timing, statistics and child processes for the store benchmark.
 
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
-
-func medianOf(_ xs: [Double]) -> Double {
-    let s = xs.sorted()
-    if s.isEmpty { return .nan }
-    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-}
-
-/// Nearest-rank percentile (p in 0...100).
-func percentile(_ xs: [Double], _ p: Double) -> Double {
-    let s = xs.sorted()
-    if s.isEmpty { return .nan }
-    let rank = Int((p / 100 * Double(s.count)).rounded(.up))
-    return s[min(s.count - 1, max(0, rank - 1))]
-}
 
 /// Wall-clock time (CLOCK_REALTIME) in nanoseconds since 1970: comparable across processes.
 func realtimeNanos() -> Int64 {
@@ -75,7 +62,7 @@ func timeProcess(_ path: String, _ args: [String], environment: [String: String]
 struct Sample {
     var values: [Double] = []
     mutating func add(_ x: Double) { values.append(x) }
-    var median: Double { medianOf(values) }
+    var median: Double { Statistics.median(values) }
     var min: Double { values.min() ?? .nan }
 }
 

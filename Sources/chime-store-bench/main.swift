@@ -132,7 +132,7 @@ for run in 0..<runs {
         calls.append(seconds(clock.now - t0) * 1e6)
         if found == nil { fail("event(withIdentifier:) found nothing for \(id)") }
     }
-    lookup.add(medianOf(calls))
+    lookup.add(Statistics.median(calls))
     agendaText.add(checked("chime agenda", timeProcess(chimePath, agendaArgs, environment: environment)))
     agendaJSON.add(checked("chime agenda --json", timeProcess(chimePath, agendaArgs + ["--json"], environment: environment)))
     if let calcursePath { calcurse.add(checked("calcurse -Q", timeProcess(calcursePath, calcurseArgs, environment: environment))) }
@@ -172,7 +172,7 @@ lines.append(padRight("chime agenda one year (process)", 40) + "\(ms(agendaText)
 lines.append(padRight("chime agenda one year --json (process)", 40) + "\(ms(agendaJSON)) | calcurse/chime \(ratio(agendaJSON, calcurse))")
 let total = dbBytes + walBytes
 lines.append(padRight("database file (after checkpoint)", 40) + "\(grouped(Int(total))) bytes = \(fixed(Double(total) / 1_048_576, 2)) MiB (.sqlite \(grouped(Int(dbBytes))), -wal \(grouped(Int(walBytes))))\(checkpointError.map { "; checkpoint failed: \($0)" } ?? "")")
-lines.append(padRight("cross-process change latency", 40) + "p50 \(fixed(percentile(latencies, 50), 2)) ms   p99 \(fixed(percentile(latencies, 99), 2)) ms   max \(fixed(latencies.max() ?? .nan, 2)) ms   (\(latencies.count) of \(runs * latencyCount) commits, \(runs) writer processes)")
+lines.append(padRight("cross-process change latency", 40) + "p50 \(fixed(Statistics.percentile(latencies, 50), 2)) ms   p99 \(fixed(Statistics.percentile(latencies, 99), 2)) ms   max \(fixed(latencies.max() ?? .nan, 2)) ms   (\(latencies.count) of \(runs * latencyCount) commits, \(runs) writer processes)")
 lines.append("")
 lines.append("Notes: output sizes: chime agenda \(grouped(agendaLines)) lines, --json \(grouped(Int(jsonBytes))) bytes; calcurse -Q \(grouped(calcurseLines)) lines.")
 lines.append("calcurse data: \(grouped(export.appointments)) appointments + \(grouped(export.events)) all-day events in apts, \(grouped(export.todos)) todos; \(export.moved) starts moved to a day the calcurse rule allows. calcurse runs with TZ=UTC and --filter-type cal (no todos, like chime agenda); it keeps zoned series at a fixed UTC time (no DST), so its occurrence count differs from Chime's.")

@@ -18,7 +18,7 @@ struct ExpandRequest {
         do { zoneArgument = try ZoneArgument(command.tz ?? "floating") } catch {
             throw InputError("--tz: \(error)")
         }
-        let floatingZone = ExpandRequest.systemZone()
+        let floatingZone = CLIContext.zone
         guard let startText = command.dtstart, let start = DateArgument(startText) else {
             throw InputError("--dtstart: invalid date \"\(command.dtstart ?? "")\" (expected \(DateArgument.accepted))")
         }
@@ -76,10 +76,6 @@ struct ExpandRequest {
     }
 
     /// The zone floating times follow: the system's (`TZ`, else `/etc/localtime`), else UTC.
-    static func systemZone() -> ZoneRules {
-        (try? ZoneRules.named(TimeZone.current.identifier)) ?? .utc
-    }
-
     func expand() -> ExpandResult {
         let window = set.occurrences(from: from, to: to, limit: limit, floatingZone: zone)
         return ExpandResult(request: self, window: window)

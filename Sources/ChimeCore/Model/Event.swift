@@ -88,6 +88,25 @@ public struct Event: CalendarItem {
         return end.instant(floatingZone: floatingZone).secondsSince1970 - start.instant(floatingZone: floatingZone).secondsSince1970
     }
 
+    /// True for a series: it has recurrence rules or extra dates (a detached occurrence is not).
+    public var isRecurring: Bool { !isDetached && (!recurrenceRules.isEmpty || !recurrenceDates.isEmpty) }
+
+    /// This event as the occurrence that starts at `instant` and lasts `duration` seconds
+    /// (whole days for all-day events), its wall times on the event's own clock.
+    public func occurrence(at instant: Instant, duration: Int64, floatingZone: ZoneRules) -> Event {
+        var e = self
+        e.occurrenceDate = instant
+        if case .allDay = start {
+            let day = floatingZone.localTime(at: instant).date
+            e.start = .allDay(day)
+            e.end = .allDay(day.adding(days: Int(duration / 86_400)))
+        } else {
+            e.start = start.with(instant: instant, floatingZone: floatingZone)
+            e.end = end.with(instant: Instant(secondsSince1970: instant.secondsSince1970 + duration), floatingZone: floatingZone)
+        }
+        return e
+    }
+
     /// Throws when the event cannot be saved as it is.
     public func validate() throws(ItemValidationError) {
         guard !title.trimmingWhitespace.isEmpty else { throw .missingTitle }

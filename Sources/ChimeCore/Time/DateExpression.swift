@@ -44,6 +44,17 @@ public struct DateExpressionError: Error, Hashable, Sendable, CustomStringConver
 /// try DateExpression.parse("+1h30m", now: now, zone: ny)    // .instant(2026-11-20T16:30:00Z)
 /// try DateExpression.parse("2026-02-30", now: now, zone: ny) // throws: no such calendar date
 /// ```
+extension DateValue {
+    /// The instant this value names, reading dates (at midnight) and wall times on `zone`.
+    public func instant(in zone: ZoneRules) -> Instant {
+        switch self {
+        case .date(let d): return zone.instant(for: LocalDateTime(date: d))
+        case .local(let l): return zone.instant(for: l)
+        case .instant(let i): return i
+        }
+    }
+}
+
 public enum DateExpression {
     /// A one-line description of the accepted forms, for --help texts.
     public static let accepted = "YYYY-MM-DD[THH:MM[:SS]][Z|±HH:MM], YYYYMMDD[THHMMSS][Z], "
@@ -59,6 +70,23 @@ public enum DateExpression {
             if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { return try relative(s, now: now) }
             if first >= 48 && first <= 57 { return try absolute(s) }
             return try words(s, now: now, zone: zone)
+        } catch {
+            throw DateExpressionError(text: text, reason: error.text)
+        }
+    }
+
+    /// A signed length of time in the offset form (`15m`, `-1h30m`, `+2d`), in seconds; no
+    /// sign means positive.
+    ///
+    /// ```swift
+    /// try DateExpression.offsetSeconds("-1h30m")   // -5400
+    /// ```
+    public static func offsetSeconds(_ text: String) throws(DateExpressionError) -> Int64 {
+        var s = Substring(text.lowercased().filter { !$0.isWhitespace })
+        if s.first != "+" && s.first != "-" { s = "+" + s }
+        do throws(Reason) {
+            guard case .instant(let i) = try relative(s, now: Instant(secondsSince1970: 0)) else { throw Reason.notADate }
+            return i.secondsSince1970
         } catch {
             throw DateExpressionError(text: text, reason: error.text)
         }

@@ -138,7 +138,7 @@ struct AgendaWriter {
     /// What `ItemReference.text` returns, without building a String per line.
     private func appendReference(_ e: Event, _ out: inout OutputBuffer) {
         out.append(e.identifier)
-        guard !e.recurrenceRules.isEmpty || e.isDetached || !e.recurrenceDates.isEmpty, let o = e.occurrenceDate else { return }
+        guard e.isRecurring || e.isDetached, let o = e.occurrenceDate else { return }
         let u = o.utc
         out.append(byte: UInt8(ascii: "@"))
         out.append(u.date.year, width: 4); out.append(u.date.month, width: 2); out.append(u.date.day, width: 2)

@@ -8,11 +8,10 @@ enum Durations {
     static func seconds(_ text: String, option: String) throws -> Int64 {
         let t = text.filter { !$0.isWhitespace }
         if let iso = iso8601(t) { return iso }
-        let signed = t.hasPrefix("-") || t.hasPrefix("+") ? t : "+" + t
-        guard case .instant(let i)? = try? DateExpression.parse(signed, now: Instant(secondsSince1970: 0), zone: .utc) else {
+        guard let seconds = try? DateExpression.offsetSeconds(t) else {
             throw InputError("\(option): \"\(text)\" is not a duration (use \(accepted))")
         }
-        return i.secondsSince1970
+        return seconds
     }
 
     /// `[+-]P[nW][nD][T[nH][nM][nS]]`.

@@ -22,8 +22,7 @@ struct ItemReference {
     }
 
     static func text(_ event: Event) -> String {
-        guard !event.recurrenceRules.isEmpty || event.isDetached || !event.recurrenceDates.isEmpty,
-              let o = event.occurrenceDate else { return event.identifier }
+        guard event.isRecurring || event.isDetached, let o = event.occurrenceDate else { return event.identifier }
         return event.identifier + "@" + o.utcBasicFormat
     }
 

@@ -44,22 +44,17 @@ enum CLIContext {
     }
 
     static func instant(_ text: String, option: String) throws -> Instant {
-        switch try date(text, option: option) {
-        case .date(let d): return zone.instant(for: LocalDateTime(date: d))
-        case .local(let l): return zone.instant(for: l)
-        case .instant(let i): return i
-        }
+        try date(text, option: option).instant(in: zone)
     }
 
     /// A date option as an item date: a date → all-day, a wall time → on `tz` (default the
     /// system zone; `floating` keeps it floating), an instant → on `tz` too.
     static func calendarDate(_ text: String, option: String, tz: String?) throws -> CalendarDate {
-        let zone: ZoneRules?
-        switch tz?.lowercased() {
-        case nil: zone = self.zone
-        case "floating": zone = nil
-        default:
-            do { zone = try ZoneRules.named(tz!) } catch { throw InputError("--tz: \(error)") }
+        var zone: ZoneRules? = self.zone
+        if let tz {
+            do {
+                if case .zone(let named) = try ZoneArgument(tz) { zone = named } else { zone = nil }
+            } catch { throw InputError("--tz: \(error)") }
         }
         switch try date(text, option: option) {
         case .date(let d): return .allDay(d)
