@@ -10,16 +10,21 @@ let package = Package(
     products: [
         .library(name: "ChimeCore", targets: ["ChimeCore"]),
         .library(name: "ChimeStore", targets: ["ChimeStore"]),
+        .library(name: "ChimeScheduler", targets: ["ChimeScheduler"]),
+        .library(name: "ChimeDesktop", targets: ["ChimeDesktop"]),
         .executable(name: "chime", targets: ["chime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // Pure core: civil time, time zones, RFC 5545 recurrence. No I/O apart from reading tzdata.
-        .target(name: "ChimeCore"),
+        .target(name: "ChimeCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
 
         // The calendar database: EventStore on SQLite (GRDB), change journal, cross-process watch.
         .target(
@@ -31,12 +36,52 @@ let package = Package(
             ]
         ),
 
+        // Linux calls the Glibc module does not export (timerfd).
+        .target(name: "CLinuxShim"),
+
+        // The alarm scheduler: ledger-backed delivery, catch-up, snooze, on an injected wall clock;
+        // the NotificationSink port and the stdout sink.
+        .target(
+            name: "ChimeScheduler",
+            dependencies: [
+                "ChimeCore",
+                "ChimeStore",
+                "CLinuxShim",
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Desktop adapters at the edge: libnotify (Debian libnotify-dev) on its own GLib main-loop thread.
+        .systemLibrary(
+            name: "CLibnotify",
+            pkgConfig: "libnotify",
+            providers: [.apt(["libnotify-dev"])]
+        ),
+        .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeCore", "CLibnotify"]),
+
+        // `chime daemon`: configuration (TOML), single-instance lock, services and signals.
+        .target(
+            name: "ChimeDaemon",
+            dependencies: [
+                "ChimeScheduler",
+                "ChimeDesktop",
+                "ChimeStore",
+                "ChimeCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "chime",
             dependencies: [
                 "ChimeCore",
                 "ChimeStore",
+                "ChimeScheduler",
+                "ChimeDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,6 +107,8 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport",
                                                       .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore"]),
+        .testTarget(name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeScheduler", "ChimeCore"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore"], exclude: ["Snapshots"]),
     ]
 )

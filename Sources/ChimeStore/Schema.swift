@@ -76,6 +76,33 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v2: alarm ledger, scheduler checkpoint") { db in
+            try db.execute(sql: """
+                -- One row per alarm firing the scheduler has decided about, keyed like FiringKey.
+                -- A key without a row is "scheduled". No foreign key: the record outlives the item.
+                CREATE TABLE alarm_ledger (
+                    item_id TEXT NOT NULL,
+                    occurrence INTEGER NOT NULL,
+                    alarm TEXT NOT NULL,
+                    fire_at INTEGER NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('scheduled', 'delivered', 'snoozed', 'dismissed', 'missed')),
+                    title TEXT NOT NULL,
+                    delivered_at INTEGER,
+                    snoozed_until INTEGER,
+                    deliveries INTEGER NOT NULL DEFAULT 0,
+                    updated INTEGER NOT NULL,
+                    PRIMARY KEY (item_id, occurrence, alarm),
+                    CHECK ((state = 'snoozed') = (snoozed_until IS NOT NULL))
+                ) WITHOUT ROWID;
+                CREATE INDEX alarm_ledger_snoozed ON alarm_ledger(snoozed_until) WHERE state = 'snoozed';
+                CREATE INDEX alarm_ledger_updated ON alarm_ledger(updated);
+                -- Named instants the scheduler keeps across restarts ('checked_until').
+                CREATE TABLE scheduler_state (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    value INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 }

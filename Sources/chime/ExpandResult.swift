@@ -78,29 +78,3 @@ struct ExpandResult {
     }
 }
 
-/// Minimal JSON writing with a fixed key order, so outputs are stable and diffable.
-enum JSONText {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
-
-    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
-
-    static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
-    }
-}

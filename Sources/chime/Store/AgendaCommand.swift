@@ -106,7 +106,7 @@ struct AgendaWriter {
             let day = start.date.daysSinceEpoch
             if day != currentDay {
                 if currentDay != nil { out.append(byte: 10) }
-                out.append(ItemFormat.weekdayNames[start.date.weekday.isoIndex])
+                out.append(DisplayText.weekdayNames[start.date.weekday.isoIndex])
                 out.append(byte: 32)
                 out.append(date: (start.date.year, start.date.month, start.date.day))
                 out.append(byte: 10)

@@ -4,51 +4,20 @@ import ChimeStore
 /// How items look on the command line: times on the display zone's wall clock, JSON with a
 /// fixed key order.
 enum ItemFormat {
-    static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-
-    /// `Mon 2026-11-30`.
-    static func dayHeading(_ d: CivilDate) -> String { "\(weekdayNames[d.weekday.isoIndex]) \(d)" }
-
     /// `2026-11-30 09:00` on the display zone (the date alone for all-day values), plus the
     /// item's own zone when it differs.
     static func human(_ date: CalendarDate, zone: ZoneRules) -> String {
         switch date {
-        case .allDay(let d): return "\(dayHeading(d)) (all day)"
-        case .floating(let l): return "\(dayHeading(l.date)) \(hhmm(l)) (floating)"
+        case .allDay(let d): return "\(DisplayText.dayHeading(d)) (all day)"
+        case .floating(let l): return "\(DisplayText.dayHeading(l.date)) \(DisplayText.hhmm(l)) (floating)"
         case .utc, .zoned:
             let at = date.instant(floatingZone: zone)
             let shown = zone.localTime(at: at)
-            var text = "\(dayHeading(shown.date)) \(hhmm(shown))"
+            var text = "\(DisplayText.dayHeading(shown.date)) \(DisplayText.hhmm(shown))"
             if let own = date.timeZone ?? (date.isFloating ? nil : .utc), own != zone {
-                text += " (\(hhmm(own.localTime(at: at))) \(own.identifier))"
+                text += " (\(DisplayText.hhmm(own.localTime(at: at))) \(own.identifier))"
             }
             return text
-        }
-    }
-
-    static func hhmm(_ l: LocalDateTime) -> String {
-        (l.hour < 10 ? "0" : "") + "\(l.hour):" + (l.minute < 10 ? "0" : "") + "\(l.minute)"
-    }
-
-    static func offset(_ seconds: Int64) -> String {
-        let sign = seconds < 0 ? "-" : "+"
-        var s = abs(seconds)
-        var parts: [String] = []
-        for (unit, name) in [(Int64(86_400), "d"), (3600, "h"), (60, "m"), (1, "s")] where s >= unit {
-            parts.append("\(s / unit)\(name)")
-            s %= unit
-        }
-        return sign + (parts.isEmpty ? "0m" : parts.joined())
-    }
-
-    static func alarm(_ a: Alarm) -> String {
-        switch a.trigger {
-        case .absolute(let i): return "at \(i)"
-        case .relative(let o, let relation):
-            return "\(offset(o).dropFirst()) \(o < 0 ? "before" : "after") \(relation == .end ? "the end" : "the start/due date")"
-        case .location(let p, let proximity):
-            let radius = p.radius == 0 ? "default radius" : "\(Int(p.radius)) m"
-            return "on \(proximity == .enter ? "arriving at" : "leaving") \(p.title) (\(p.latitude),\(p.longitude), \(radius))"
         }
     }
 

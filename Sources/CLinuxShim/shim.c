@@ -1,0 +1,1 @@
+// Header-only shim; SwiftPM needs one source file in a C target.

@@ -1,0 +1,126 @@
+import HeapModule
+
+/// Every timed firing of a set of items, merged into one time-ordered stream.
+///
+/// Holds one pending firing per alarm timeline in a min-heap, so the next firing costs
+/// O(log n) and a series is expanded only as far as it is read. Items can be replaced or
+/// removed while the agenda is in use (the scheduler does so when the store changes); only
+/// their own timelines are recomputed.
+///
+/// The preview (`chime alarms`) and the daemon both read firings from this type, so what the
+/// preview shows is what the daemon fires.
+///
+/// ```swift
+/// var agenda = AlarmAgenda(zone: zone, from: now)
+/// agenda.add(.event(standup))
+/// while let firing = agenda.popNext(through: now.adding(86_400)) { print(firing.fireAt, firing.item.title) }
+/// ```
+public struct AlarmAgenda {
+    private struct Entry: Comparable {
+        let fireAt: Int64
+        let slot: Int
+        let generation: Int
+        static func < (a: Entry, b: Entry) -> Bool { (a.fireAt, a.slot) < (b.fireAt, b.slot) }
+    }
+
+    private var timelines: [AlarmTimeline?] = []
+    private var pending: [AlarmFiring?] = []
+    private var generations: [Int] = []
+    private var freeSlots: [Int] = []
+    private var slotsByItem: [String: [Int]] = [:]
+    private var heap = Heap<Entry>()
+
+    /// The zone floating times and all-day dates are read in.
+    public private(set) var zone: ZoneRules
+    /// Firings before this instant are not produced.
+    public private(set) var from: Instant
+
+    public init(zone: ZoneRules, from: Instant) {
+        self.zone = zone
+        self.from = from
+    }
+
+    /// Adds the timed alarms of an item. `replaced` lists the occurrence starts (seconds) of a
+    /// recurring event that detached occurrences override. Firings before `start` (default: the
+    /// agenda's ``from``) are skipped: an item changed at noon does not fire its morning alarms.
+    public mutating func add(_ item: AnyCalendarItem, replaced: Set<Int64> = [], from start: Instant? = nil) {
+        let from = max(start ?? self.from, self.from)
+        switch item {
+        case .event(let event):
+            for alarm in event.alarms {
+                if let t = AlarmTimeline(alarm: alarm, of: event, replaced: replaced, zone: zone, from: from) { insert(t) }
+            }
+        case .reminder(let reminder):
+            for alarm in reminder.alarms {
+                if let t = AlarmTimeline(alarm: alarm, of: reminder, zone: zone, from: from) { insert(t) }
+            }
+        }
+    }
+
+    /// Drops every timeline of the item with this identifier (a series and its detached occurrences).
+    public mutating func remove(item identifier: String) {
+        guard let slots = slotsByItem.removeValue(forKey: identifier) else { return }
+        for slot in slots {
+            timelines[slot] = nil
+            pending[slot] = nil
+            generations[slot] += 1
+            freeSlots.append(slot)
+        }
+    }
+
+    /// The next firing without consuming it.
+    public mutating func peek() -> AlarmFiring? {
+        while let top = heap.min {
+            if generations[top.slot] == top.generation, let firing = pending[top.slot] { return firing }
+            heap.removeMin()
+        }
+        return nil
+    }
+
+    /// The next firing if it fires at or before `limit`, consumed.
+    public mutating func popNext(through limit: Instant) -> AlarmFiring? {
+        guard let firing = peek(), firing.fireAt <= limit, let top = heap.popMin() else { return nil }
+        advance(top.slot)
+        return firing
+    }
+
+    /// How many items have timed alarms in the agenda (including ones that will not fire again).
+    public var itemCount: Int { slotsByItem.count }
+
+    /// How many alarm timelines are pending (the heap's live entries).
+    public var pendingCount: Int { pending.lazy.filter { $0 != nil }.count }
+
+    private mutating func insert(_ timeline: AlarmTimeline) {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            timelines[slot] = timeline
+        } else {
+            slot = timelines.count
+            timelines.append(timeline)
+            pending.append(nil)
+            generations.append(0)
+        }
+        slotsByItem[timeline.item.identifier, default: []].append(slot)
+        advance(slot)
+    }
+
+    private mutating func advance(_ slot: Int) {
+        pending[slot] = timelines[slot]?.next()
+        if let next = pending[slot] {
+            heap.insert(Entry(fireAt: next.fireAt.secondsSince1970, slot: slot, generation: generations[slot]))
+        }
+    }
+}
+
+extension AlarmAgenda {
+    /// Every firing in `[from, to]`, in order (the preview's list).
+    public static func firings(of items: [(item: AnyCalendarItem, replaced: Set<Int64>)], zone: ZoneRules,
+                               from: Instant, to: Instant) -> [AlarmFiring] {
+        var agenda = AlarmAgenda(zone: zone, from: from)
+        for entry in items { agenda.add(entry.item, replaced: entry.replaced) }
+        var result: [AlarmFiring] = []
+        while let firing = agenda.popNext(through: to) { result.append(firing) }
+        return result
+    }
+}

@@ -1,0 +1,67 @@
+/// One moment at which an alarm goes off, with what a notification needs to say about it.
+///
+/// ```swift
+/// for firing in AlarmAgenda(items: items, zone: zone).firings(from: now, to: tomorrow) {
+///     print(firing.fireAt, firing.title, firing.key)
+/// }
+/// ```
+public struct AlarmFiring: Hashable, Sendable {
+    public var key: FiringKey
+    public var fireAt: Instant
+    public var alarm: Alarm
+    public var item: ItemSummary
+
+    /// The start (events) or due instant (reminders) of the occurrence the alarm belongs to;
+    /// nil for an absolute alarm on a reminder without a due date.
+    public var occurrenceStart: Instant?
+    /// The occurrence's end, for events.
+    public var occurrenceEnd: Instant?
+
+    public init(key: FiringKey, fireAt: Instant, alarm: Alarm, item: ItemSummary,
+                occurrenceStart: Instant?, occurrenceEnd: Instant?) {
+        self.key = key
+        self.fireAt = fireAt
+        self.alarm = alarm
+        self.item = item
+        self.occurrenceStart = occurrenceStart
+        self.occurrenceEnd = occurrenceEnd
+    }
+}
+
+/// What a notification or a preview line shows about the item an alarm belongs to.
+public struct ItemSummary: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable { case event, reminder }
+
+    public var identifier: String
+    public var kind: Kind
+    public var title: String
+    public var notes: String?
+    public var location: String?
+    public var isAllDay: Bool
+    /// Reminders: 0 none, 1–4 high, 5 medium, 6–9 low (RFC 5545 PRIORITY).
+    public var priority: Int
+
+    public init(identifier: String, kind: Kind, title: String, notes: String? = nil, location: String? = nil,
+                isAllDay: Bool = false, priority: Int = 0) {
+        self.identifier = identifier
+        self.kind = kind
+        self.title = title
+        self.notes = notes
+        self.location = location
+        self.isAllDay = isAllDay
+        self.priority = priority
+    }
+
+    public init(_ event: Event) {
+        self.init(identifier: event.identifier, kind: .event, title: event.title, notes: event.notes,
+                  location: event.location, isAllDay: event.isAllDay)
+    }
+
+    public init(_ reminder: Reminder) {
+        self.init(identifier: reminder.identifier, kind: .reminder, title: reminder.title, notes: reminder.notes,
+                  location: reminder.location, isAllDay: reminder.dueDate?.isAllDay ?? false, priority: reminder.priority)
+    }
+
+    /// RFC 5545 priorities 1–4 are "high": their reminders notify as critical.
+    public var isHighPriority: Bool { kind == .reminder && (1...4).contains(priority) }
+}

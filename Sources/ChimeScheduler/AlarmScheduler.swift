@@ -1,0 +1,253 @@
+import ChimeCore
+import ChimeStore
+import HeapModule
+import Logging
+
+/// Decides what fires when, and records it: the alarm agenda of every item in the store, the
+/// ledger, catch-up after downtime, snooze, and the user's answers to notifications.
+///
+/// It is synchronous and owned by one task (``SchedulerService`` drives it); every decision
+/// reads time from the injected ``WallClock``, so tests run it in virtual time.
+///
+/// The rules:
+/// - `checkedUntil` (persisted in the store) is the instant up to which every firing has been
+///   decided. On start, firings after it that are at most ``SchedulerSettings/graceSeconds``
+///   old are delivered (more than ``SchedulerSettings/missedSummaryThreshold`` late ones as one
+///   "You missed N alarms" notification); older ones are recorded as missed.
+/// - Delivery is claimed in the ledger before the sink shows it: at most once per
+///   ``FiringKey``, also across crashes; a wall clock set backwards never re-fires a key.
+/// - A changed item is recomputed alone, from `checkedUntil`: editing an item never fires
+///   alarms whose time had already passed.
+///
+/// ```swift
+/// let scheduler = AlarmScheduler(store: store, sink: StdoutSink(), clock: SystemWallClock())
+/// try scheduler.start()
+/// print(scheduler.nextDeadline() as Any)
+/// ```
+public final class AlarmScheduler {
+    public let store: EventStore
+    public let sink: any NotificationSink
+    public let clock: any WallClock
+    public let settings: SchedulerSettings
+    public private(set) var zone: ZoneRules
+    public private(set) var checkedUntil: Instant
+    let logger: Logger
+
+    private var agenda: AlarmAgenda
+    private struct Snooze: Comparable {
+        let until: Int64
+        let key: FiringKey
+        static func < (a: Snooze, b: Snooze) -> Bool { (a.until, a.key) < (b.until, b.key) }
+    }
+    private var snoozes = Heap<Snooze>()
+    /// Notifications on screen (or snoozed), by key: what "Snooze" shows again.
+    private var shown: [FiringKey: AlarmNotification] = [:]
+
+    /// Called after each decision; for logs, tests and the benchmark.
+    public var onEvent: ((SchedulerEvent) -> Void)?
+
+    public init(store: EventStore, sink: any NotificationSink, clock: any WallClock, zone: ZoneRules? = nil,
+                settings: SchedulerSettings = SchedulerSettings(), logger: Logger = Logger(label: "chime.scheduler")) {
+        self.store = store
+        self.sink = sink
+        self.clock = clock
+        self.settings = settings
+        self.zone = zone ?? store.floatingZone
+        self.logger = logger
+        let now = clock.now()
+        checkedUntil = now
+        agenda = AlarmAgenda(zone: self.zone, from: now)
+    }
+
+    // MARK: Start and catch-up
+
+    /// Loads every item with timed alarms and the snoozed ledger entries, records firings older
+    /// than the grace window as missed, and delivers the ones due now (catch-up).
+    public func start() throws(StoreError) {
+        let now = clock.now()
+        try store.pruneLedger(before: now.adding(-settings.ledgerRetentionSeconds))
+        let checkpoint = try store.schedulerCheckpoint() ?? now
+        checkedUntil = checkpoint
+        let graceStart = now.adding(-settings.graceSeconds)
+        // After a clock set backwards the checkpoint lies ahead; the ledger still stops repeats.
+        let from = min(max(checkpoint, graceStart), now)
+        let sources = try store.alarmSources(from: min(checkpoint, from))
+        if checkpoint < graceStart {
+            try recordMissed(sources: sources, from: checkpoint, before: graceStart)
+        }
+        rebuild(sources, from: from)
+        for entry in try store.ledgerEntries(state: .snoozed) {
+            guard let until = entry.snoozedUntil else { continue }
+            snoozes.insert(Snooze(until: until.secondsSince1970, key: entry.key))
+            shown[entry.key] = try restoredNotification(entry)
+        }
+        logger.info("scheduled", metadata: ["items": "\(agenda.itemCount)", "timelines": "\(agenda.pendingCount)",
+                                            "snoozed": "\(snoozes.count)", "checked_until": "\(checkpoint)"])
+        try processDue()
+    }
+
+    /// Firings in `[from, before)`: too old to show, recorded as missed (at most 10,000).
+    private func recordMissed(sources: [AlarmSource], from: Instant, before: Instant) throws(StoreError) {
+        var old = AlarmAgenda(zone: zone, from: from)
+        for s in sources { old.add(s.item, replaced: s.replaced) }
+        var missed: [AlarmFiring] = []
+        while missed.count < 10_000, let f = old.popNext(through: before.adding(-1)) { missed.append(f) }
+        guard !missed.isEmpty else { return }
+        try store.recordMissed(missed, checkedUntil: before, now: clock.now())
+        logger.notice("missed alarms older than the grace window", metadata: ["count": "\(missed.count)"])
+        onEvent?(.missed(missed.map(\.key)))
+    }
+
+    private func rebuild(_ sources: [AlarmSource], from: Instant) {
+        agenda = AlarmAgenda(zone: zone, from: from)
+        for s in sources { agenda.add(s.item, replaced: s.replaced) }
+    }
+
+    // MARK: Firing
+
+    /// When the scheduler next has something to do (nil: nothing timed is pending).
+    public func nextDeadline() -> Instant? {
+        let timed = agenda.peek()?.fireAt
+        let snoozed = snoozes.min.map { Instant(secondsSince1970: $0.until) }
+        switch (timed, snoozed) {
+        case let (t?, s?): return min(t, s)
+        case let (t, s): return t ?? s
+        }
+    }
+
+    /// Delivers (or records as missed) every firing due by now, and snoozed ones that came due.
+    public func processDue() throws(StoreError) {
+        let nowMs = clock.nowMilliseconds()
+        let now = Instant(milliseconds: nowMs)
+        var due: [AlarmFiring] = []
+        while let f = agenda.popNext(through: now) { due.append(f) }
+        var dueSnoozes: [Snooze] = []
+        while let s = snoozes.min, s.until <= now.secondsSince1970 { dueSnoozes.append(snoozes.removeMin()) }
+        defer { checkedUntil = max(checkedUntil, now) }
+        if due.isEmpty && dueSnoozes.isEmpty { return }
+
+        let graceStart = now.adding(-settings.graceSeconds)
+        let tooOld = due.filter { $0.fireAt < graceStart }
+        if !tooOld.isEmpty {
+            try store.recordMissed(tooOld, checkedUntil: nil, now: now)
+            onEvent?(.missed(tooOld.map(\.key)))
+        }
+        let claimed = try store.claimDeliveries(due.filter { $0.fireAt >= graceStart }, checkedUntil: now,
+                                                deliveredAtMilliseconds: nowMs)
+        let late = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 > settings.lateSeconds }
+        var notes = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 <= settings.lateSeconds }
+            .map { NotificationText.notification(for: $0, zone: zone, snoozeMinutes: settings.snoozeMinutes) }
+        if late.count > settings.missedSummaryThreshold {
+            notes.append(NotificationText.missedSummary(late, zone: zone))
+        } else {
+            notes += late.map { NotificationText.notification(for: $0, zone: zone, snoozeMinutes: settings.snoozeMinutes) }
+        }
+        notes.sort { ($0.fireAt, $0.summary) < ($1.fireAt, $1.summary) }
+        for note in notes { show(note) }
+
+        for s in dueSnoozes {
+            guard let note = shown[s.key],
+                  try store.claimSnoozed(s.key, deliveredAtMilliseconds: clock.nowMilliseconds()) else { continue }
+            show(note)
+        }
+    }
+
+    private func show(_ note: AlarmNotification) {
+        let deliveredAt = clock.nowMilliseconds()
+        do {
+            try sink.deliver(note, deliveredAtMilliseconds: deliveredAt)
+            for key in note.keys { shown[key] = note }
+            logger.info("delivered", metadata: ["title": "\(note.summary)", "key": "\(note.keys.first!)",
+                                                "lateness_ms": "\(deliveredAt - note.fireAt.milliseconds)"])
+            onEvent?(.delivered(note, deliveredAtMilliseconds: deliveredAt))
+        } catch {
+            // Claimed but not shown: at most once means this one is lost; say so loudly.
+            logger.error("could not show a notification", metadata: ["title": "\(note.summary)", "error": "\(error)"])
+            onEvent?(.deliveryFailed(note, error.description))
+        }
+    }
+
+    // MARK: Changes
+
+    /// Recomputes the items a change set names (everything, when it is truncated or touches calendars).
+    public func apply(_ changes: ChangeSet) throws(StoreError) {
+        let ids = Set(changes.changes.filter { $0.entity != .calendar }.map(\.identifier))
+        if changes.isTruncated || changes.changes.contains(where: { $0.entity == .calendar }) {
+            rebuild(try store.alarmSources(from: checkedUntil), from: max(agenda.from, checkedUntil))
+        } else {
+            for id in ids { agenda.remove(item: id) }
+            for s in try store.alarmSources(from: checkedUntil, identifiers: ids) {
+                agenda.add(s.item, replaced: s.replaced, from: checkedUntil)
+            }
+        }
+        let next = nextDeadline()
+        logger.debug("rescheduled", metadata: ["items": "\(ids.count)", "next": "\(next.map { "\($0)" } ?? "none")"])
+        onEvent?(.rescheduled(ids, next: next))
+        try processDue()
+    }
+
+    /// The wall clock was set, the machine resumed, or the zone changed: recompute what depends
+    /// on the zone, then catch up. A clock set backwards fires nothing twice (the ledger and
+    /// `checkedUntil` remember).
+    public func clockChanged(zone newZone: ZoneRules) throws(StoreError) {
+        if newZone != zone {
+            logger.notice("time zone changed", metadata: ["from": "\(zone.identifier)", "to": "\(newZone.identifier)"])
+            zone = newZone
+            rebuild(try store.alarmSources(from: checkedUntil), from: checkedUntil)
+        }
+        onEvent?(.clockChanged(clock.now()))
+        try processDue()
+    }
+
+    // MARK: The user's answers
+
+    public func respond(_ response: NotificationResponse) throws(StoreError) {
+        let now = clock.now()
+        switch response.kind {
+        case .complete:
+            for key in response.keys {
+                shown[key] = nil
+                guard var reminder = try store.reminder(withIdentifier: key.item), !reminder.isCompleted else { continue }
+                reminder.isCompleted = true
+                try store.save(reminder)
+                logger.info("completed from a notification", metadata: ["reminder": "\(key.item)"])
+            }
+        case .snooze:
+            let until = now.adding(settings.snoozeSeconds)
+            for key in response.keys where try store.snooze(key, until: until, now: now) {
+                snoozes.insert(Snooze(until: until.secondsSince1970, key: key))
+                logger.info("snoozed", metadata: ["key": "\(key)", "until": "\(until)"])
+            }
+        case .dismissed, .activated:
+            try store.dismiss(response.keys, now: now)
+            for key in response.keys { shown[key] = nil }
+        }
+        onEvent?(.responded(response))
+    }
+
+    /// A snoozed entry from an earlier run: rebuild its notification from the item, if it still exists.
+    private func restoredNotification(_ entry: LedgerEntry) throws(StoreError) -> AlarmNotification {
+        let summary: ItemSummary
+        var end: Instant?
+        switch try store.calendarItem(withIdentifier: entry.key.item) {
+        case .event(let e)?:
+            summary = ItemSummary(e)
+            end = entry.key.occurrence.adding(e.durationSeconds(floatingZone: zone))
+        case .reminder(let r)?: summary = ItemSummary(r)
+        case nil: summary = ItemSummary(identifier: entry.key.item, kind: .reminder, title: entry.title)
+        }
+        let firing = AlarmFiring(key: entry.key, fireAt: entry.fireAt, alarm: .absolute(entry.fireAt), item: summary,
+                                 occurrenceStart: entry.key.occurrence, occurrenceEnd: end)
+        return NotificationText.notification(for: firing, zone: zone, snoozeMinutes: settings.snoozeMinutes)
+    }
+}
+
+/// What the scheduler did, in order (``AlarmScheduler/onEvent``).
+public enum SchedulerEvent: Sendable {
+    case delivered(AlarmNotification, deliveredAtMilliseconds: Int64)
+    case deliveryFailed(AlarmNotification, String)
+    case missed([FiringKey])
+    case rescheduled(Set<String>, next: Instant?)
+    case clockChanged(Instant)
+    case responded(NotificationResponse)
+}

@@ -1,0 +1,96 @@
+import ChimeCore
+
+/// What the scheduler asks a desktop (or a terminal) to show.
+///
+/// ```swift
+/// let note = AlarmNotification(keys: [firing.key], fireAt: firing.fireAt, summary: "Dentist",
+///                              body: "14:00–15:00", urgency: .normal, category: "x-chime.event",
+///                              actions: [.default, .snooze])
+/// try sink.deliver(note, deliveredAtMilliseconds: clock.now().milliseconds)
+/// ```
+public struct AlarmNotification: Hashable, Sendable {
+    public enum Urgency: String, Hashable, Sendable { case low, normal, critical }
+
+    /// Buttons; `.default` is what clicking the notification body does (open/acknowledge).
+    public enum Action: String, Hashable, Sendable, CaseIterable {
+        case `default`, complete, snooze
+    }
+
+    /// The firings this notification stands for: one, or several for "You missed N alarms".
+    public var keys: [FiringKey]
+    /// When it was due (the earliest, for a summary).
+    public var fireAt: Instant
+    public var summary: String
+    public var body: String
+    public var urgency: Urgency
+    /// freedesktop notification category: `x-chime.event`, `x-chime.reminder`, `x-chime.missed`.
+    public var category: String
+    public var actions: [Action]
+    /// `event`, `reminder` or `missed` (the stdout sink's `kind`).
+    public var kind: String
+    /// The button label for snooze ("Snooze 10 min").
+    public var snoozeLabel: String
+
+    public init(keys: [FiringKey], fireAt: Instant, summary: String, body: String, urgency: Urgency,
+                category: String, actions: [Action], kind: String, snoozeLabel: String = "Snooze 10 min") {
+        self.keys = keys
+        self.fireAt = fireAt
+        self.summary = summary
+        self.body = body
+        self.urgency = urgency
+        self.category = category
+        self.actions = actions
+        self.kind = kind
+        self.snoozeLabel = snoozeLabel
+    }
+
+    public func label(for action: Action) -> String {
+        switch action {
+        case .default: return "Open"
+        case .complete: return "Complete"
+        case .snooze: return snoozeLabel
+        }
+    }
+}
+
+/// What the user did with a notification.
+public struct NotificationResponse: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
+        /// The body or the default action was clicked.
+        case activated
+        case complete
+        case snooze
+        /// Closed by the user (not by an action, not by the sink itself).
+        case dismissed
+    }
+
+    public var keys: [FiringKey]
+    public var kind: Kind
+
+    public init(keys: [FiringKey], kind: Kind) {
+        self.keys = keys
+        self.kind = kind
+    }
+}
+
+/// Why a notification could not be shown.
+public struct DeliveryError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Where notifications go: a desktop notification server (``LibnotifySink`` in ChimeDesktop),
+/// standard output (``StdoutSink``), or a recording double in tests.
+///
+/// `deliver` is called from the scheduler's task, one notification at a time; it returns once
+/// the notification was handed over. User actions come back through ``responses``.
+public protocol NotificationSink: AnyObject, Sendable {
+    /// A short name for logs ("libnotify", "stdout").
+    var name: String { get }
+    func deliver(_ notification: AlarmNotification, deliveredAtMilliseconds: Int64) throws(DeliveryError)
+    /// Actions and closes, in the order the user made them. Ends after ``shutdown()``.
+    var responses: AsyncStream<NotificationResponse> { get }
+    /// Closes the connection to the server and finishes ``responses``.
+    func shutdown()
+}

@@ -1,0 +1,58 @@
+import ChimeCore
+
+/// Turns firings into what a notification says: summary = the item's title; body = when (on
+/// the local wall clock), where, and the notes; urgency critical for high-priority reminders.
+public enum NotificationText {
+    /// The notification for one firing.
+    ///
+    /// ```swift
+    /// let note = NotificationText.notification(for: firing, zone: zone, snoozeMinutes: 10)
+    /// note.body   // "Tue 2026-12-01 14:00–15:00\nRoom 4"
+    /// ```
+    public static func notification(for firing: AlarmFiring, zone: ZoneRules, snoozeMinutes: Int) -> AlarmNotification {
+        let item = firing.item
+        var lines: [String] = [when(firing, zone: zone)]
+        if let location = item.location, !location.isEmpty { lines.append(location) }
+        if let notes = item.notes, !notes.isEmpty { lines.append(notes) }
+        let actions: [AlarmNotification.Action] = item.kind == .reminder ? [.default, .complete, .snooze] : [.default, .snooze]
+        return AlarmNotification(
+            keys: [firing.key], fireAt: firing.fireAt, summary: item.title, body: lines.joined(separator: "\n"),
+            urgency: item.isHighPriority ? .critical : .normal, category: "x-chime.\(item.kind.rawValue)",
+            actions: actions, kind: item.kind.rawValue, snoozeLabel: "Snooze \(snoozeMinutes) min")
+    }
+
+    /// One notification for several firings caught up at once: "You missed 5 alarms".
+    public static func missedSummary(_ firings: [AlarmFiring], zone: ZoneRules, listing limit: Int = 10) -> AlarmNotification {
+        var lines = firings.prefix(limit).map { f in
+            let local = zone.localTime(at: f.fireAt)
+            return "\(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))  \(f.item.title)"
+        }
+        if firings.count > limit { lines.append("… and \(firings.count - limit) more") }
+        return AlarmNotification(
+            keys: firings.map(\.key), fireAt: firings.map(\.fireAt).min() ?? Instant(secondsSince1970: 0),
+            summary: "You missed \(firings.count) alarms", body: lines.joined(separator: "\n"),
+            urgency: firings.contains { $0.item.isHighPriority } ? .critical : .normal, category: "x-chime.missed",
+            actions: [.default], kind: "missed")
+    }
+
+    /// `Tue 2026-12-01 14:00–15:00`, `Due Tue 2026-12-01 17:00`, `All day Tue 2026-12-01`.
+    static func when(_ firing: AlarmFiring, zone: ZoneRules) -> String {
+        guard let start = firing.occurrenceStart else {
+            let at = zone.localTime(at: firing.fireAt)
+            return "\(DisplayText.dayHeading(at.date)) \(DisplayText.hhmm(at))"
+        }
+        let local = zone.localTime(at: start)
+        switch (firing.item.kind, firing.item.isAllDay) {
+        case (.event, true): return "All day \(DisplayText.dayHeading(local.date))"
+        case (.reminder, true): return "Due \(DisplayText.dayHeading(local.date))"
+        case (.reminder, false): return "Due \(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))"
+        case (.event, false):
+            var text = "\(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))"
+            if let end = firing.occurrenceEnd, end > start {
+                let localEnd = zone.localTime(at: end)
+                text += "–" + (localEnd.date == local.date ? "" : DisplayText.dayHeading(localEnd.date) + " ") + DisplayText.hhmm(localEnd)
+            }
+            return text
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// The scheduler's tunables; `Config/config.toml` documents each with its default.
+///
+/// ```swift
+/// var settings = SchedulerSettings()
+/// settings.snoozeSeconds = 5 * 60
+/// ```
+public struct SchedulerSettings: Hashable, Sendable {
+    /// How long "Snooze" postpones a notification (default 10 minutes).
+    public var snoozeSeconds: Int64 = 600
+    /// Firings that came due while the daemon was off or the machine asleep are still shown if
+    /// at most this old (default 24 hours); older ones are recorded as missed.
+    public var graceSeconds: Int64 = 86_400
+    /// When more than this many late firings are caught up at once, they become one
+    /// "You missed N alarms" notification (default 3).
+    public var missedSummaryThreshold: Int = 3
+    /// A firing delivered more than this late counts as caught up rather than on time (default 60 s).
+    public var lateSeconds: Int64 = 60
+    /// Ledger rows not touched for this long are deleted at start (default 90 days).
+    public var ledgerRetentionSeconds: Int64 = 90 * 86_400
+
+    public init() {}
+
+    public var snoozeMinutes: Int { Int((snoozeSeconds + 59) / 60) }
+}

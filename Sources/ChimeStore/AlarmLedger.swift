@@ -1,0 +1,172 @@
+import ChimeCore
+import GRDB
+
+/// Where one alarm firing stands. A firing with no ledger row is `.scheduled`.
+public enum FiringState: String, Hashable, Sendable, CaseIterable {
+    case scheduled, delivered, snoozed, dismissed, missed
+}
+
+/// One ledger row: what happened to one firing.
+public struct LedgerEntry: Hashable, Sendable {
+    public var key: FiringKey
+    public var fireAt: Instant
+    public var state: FiringState
+    public var title: String
+    /// When it was last shown (milliseconds since 1970), if ever.
+    public var deliveredAtMilliseconds: Int64?
+    public var snoozedUntil: Instant?
+    /// How many times it was shown (1 + snoozes that came due).
+    public var deliveries: Int
+}
+
+/// The alarm ledger: one row per firing, so that delivery is at most once per key across
+/// crashes and restarts, and catch-up after downtime knows exactly what was already shown.
+///
+/// Delivery is claimed *before* the notification is shown, in one transaction with the
+/// scheduler's checkpoint: a crash between the two loses that one notification rather than
+/// showing it twice.
+///
+/// ```swift
+/// let claimed = try store.claimDeliveries([firing], now: now, deliveredAtMilliseconds: ms)
+/// for firing in claimed { try sink.deliver(…) }
+/// ```
+extension EventStore {
+    /// Marks firings delivered unless the ledger already has them delivered, snoozed, dismissed or
+    /// missed, and records `checkedUntil`; returns the firings that were claimed, in order.
+    public func claimDeliveries(_ firings: [AlarmFiring], checkedUntil: Instant?,
+                                deliveredAtMilliseconds: Int64) throws(StoreError) -> [AlarmFiring] {
+        try write { db, _ in
+            var claimed: [AlarmFiring] = []
+            for firing in firings where try Self.claim(firing, state: .delivered, at: deliveredAtMilliseconds, in: db) {
+                claimed.append(firing)
+            }
+            if let checkedUntil { try Self.advanceCheckpoint(to: checkedUntil, in: db) }
+            return claimed
+        }
+    }
+
+    /// Records firings that came due too long ago to be shown (outside the grace window).
+    public func recordMissed(_ firings: [AlarmFiring], checkedUntil: Instant?, now: Instant) throws(StoreError) {
+        try write { db, _ in
+            for firing in firings { _ = try Self.claim(firing, state: .missed, at: now.secondsSince1970 * 1000, in: db) }
+            if let checkedUntil { try Self.advanceCheckpoint(to: checkedUntil, in: db) }
+        }
+    }
+
+    /// A delivered firing is to be shown again at `until`.
+    @discardableResult
+    public func snooze(_ key: FiringKey, until: Instant, now: Instant) throws(StoreError) -> Bool {
+        try write { db, _ in
+            try db.execute(sql: """
+                UPDATE alarm_ledger SET state = 'snoozed', snoozed_until = ?, updated = ?
+                WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state IN ('delivered', 'snoozed')
+                """, arguments: [until.secondsSince1970, now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
+            return db.changesCount > 0
+        }
+    }
+
+    /// A snoozed firing came due: marks it delivered again. False when it is no longer snoozed
+    /// (dismissed meanwhile, or already re-shown by an earlier run).
+    public func claimSnoozed(_ key: FiringKey, deliveredAtMilliseconds: Int64) throws(StoreError) -> Bool {
+        try write { db, _ in
+            try db.execute(sql: """
+                UPDATE alarm_ledger SET state = 'delivered', snoozed_until = NULL, deliveries = deliveries + 1,
+                       delivered_at = ?, updated = ?
+                WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'snoozed'
+                """, arguments: [deliveredAtMilliseconds, deliveredAtMilliseconds / 1000,
+                                 key.item, key.occurrence.secondsSince1970, key.alarm])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The user closed the notification.
+    public func dismiss(_ keys: [FiringKey], now: Instant) throws(StoreError) {
+        try write { db, _ in
+            for key in keys {
+                try db.execute(sql: """
+                    UPDATE alarm_ledger SET state = 'dismissed', snoozed_until = NULL, updated = ?
+                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'delivered'
+                    """, arguments: [now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
+            }
+        }
+    }
+
+    /// Ledger rows for these keys (keys without a row are scheduled).
+    public func ledgerEntries(for keys: [FiringKey]) throws(StoreError) -> [FiringKey: LedgerEntry] {
+        try read { db in
+            var result: [FiringKey: LedgerEntry] = [:]
+            let statement = try db.cachedStatement(sql: "SELECT \(Self.ledgerColumns) FROM alarm_ledger WHERE item_id = ? AND occurrence = ? AND alarm = ?")
+            for key in keys {
+                if let row = try Row.fetchOne(statement, arguments: [key.item, key.occurrence.secondsSince1970, key.alarm]) {
+                    result[key] = Self.entry(row)
+                }
+            }
+            return result
+        }
+    }
+
+    /// Every ledger row, newest firing first (for `chime alarms --history` and tests).
+    public func ledgerEntries(state: FiringState? = nil) throws(StoreError) -> [LedgerEntry] {
+        try read { db in
+            let filter = state.map { "WHERE state = '\($0.rawValue)'" } ?? ""
+            return try Row.fetchAll(db, sql: "SELECT \(Self.ledgerColumns) FROM alarm_ledger \(filter) ORDER BY fire_at DESC, item_id")
+                .map(Self.entry)
+        }
+    }
+
+    /// The instant up to which every firing has been decided (delivered, missed …); nil before the
+    /// scheduler's first run on this store.
+    public func schedulerCheckpoint() throws(StoreError) -> Instant? {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT value FROM scheduler_state WHERE name = 'checked_until'")
+                .map(Instant.init(secondsSince1970:))
+        }
+    }
+
+    /// Moves the checkpoint forward (never back: a wall clock set backwards must not re-open
+    /// what was decided).
+    public func advanceSchedulerCheckpoint(to instant: Instant) throws(StoreError) {
+        try write { db, _ in try Self.advanceCheckpoint(to: instant, in: db) }
+    }
+
+    /// Deletes ledger rows last touched before `instant`, except snoozed ones.
+    public func pruneLedger(before instant: Instant) throws(StoreError) {
+        try write { db, _ in
+            try db.execute(sql: "DELETE FROM alarm_ledger WHERE updated < ? AND state <> 'snoozed'",
+                           arguments: [instant.secondsSince1970])
+        }
+    }
+
+    // MARK: Rows
+
+    private static let ledgerColumns = "item_id, occurrence, alarm, fire_at, state, title, delivered_at, snoozed_until, deliveries"
+
+    private static func entry(_ row: Row) -> LedgerEntry {
+        LedgerEntry(key: FiringKey(item: row[0], occurrence: Instant(secondsSince1970: row[1]), alarm: row[2]),
+                    fireAt: Instant(secondsSince1970: row[3]), state: FiringState(rawValue: row[4]) ?? .scheduled,
+                    title: row[5], deliveredAtMilliseconds: row[6],
+                    snoozedUntil: (row[7] as Int64?).map(Instant.init(secondsSince1970:)), deliveries: row[8])
+    }
+
+    private static func claim(_ firing: AlarmFiring, state: FiringState, at milliseconds: Int64, in db: Database) throws -> Bool {
+        let delivered = state == .delivered
+        try db.cachedStatement(sql: """
+            INSERT INTO alarm_ledger (item_id, occurrence, alarm, fire_at, state, title, delivered_at, deliveries, updated)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (item_id, occurrence, alarm) DO UPDATE SET
+                state = excluded.state, fire_at = excluded.fire_at, title = excluded.title,
+                delivered_at = excluded.delivered_at, deliveries = excluded.deliveries, updated = excluded.updated
+            WHERE alarm_ledger.state = 'scheduled'
+            """).execute(arguments: [firing.key.item, firing.key.occurrence.secondsSince1970, firing.key.alarm,
+                                     firing.fireAt.secondsSince1970, state.rawValue, firing.item.title,
+                                     delivered ? milliseconds : nil, delivered ? 1 : 0, milliseconds / 1000])
+        return db.changesCount > 0
+    }
+
+    private static func advanceCheckpoint(to instant: Instant, in db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO scheduler_state (name, value) VALUES ('checked_until', ?)
+            ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)
+            """).execute(arguments: [instant.secondsSince1970])
+    }
+}

@@ -1,0 +1,70 @@
+import ChimeCore
+import GRDB
+
+/// An item with timed alarms, as the alarm agenda needs it.
+public struct AlarmSource: Hashable, Sendable {
+    public var item: AnyCalendarItem
+    /// For a recurring event: occurrence starts (seconds) that detached occurrences override.
+    public var replaced: Set<Int64>
+}
+
+extension EventStore {
+    /// Every item whose timed alarms can still fire at or after `from`: incomplete reminders, and
+    /// events that have not ended before `from` (or carry an absolute or after-start alarm that
+    /// fires later). Detached occurrences come as events of their own, with their series'
+    /// identifier.
+    ///
+    /// ```swift
+    /// var agenda = AlarmAgenda(zone: store.floatingZone, from: now)
+    /// for source in try store.alarmSources(from: now) { agenda.add(source.item, replaced: source.replaced) }
+    /// ```
+    public func alarmSources(from: Instant) throws(StoreError) -> [AlarmSource] {
+        try alarmSources(from: from, filter: nil)
+    }
+
+    /// The same for the items with these identifiers only (a series brings its detached occurrences).
+    public func alarmSources(from: Instant, identifiers: Set<String>) throws(StoreError) -> [AlarmSource] {
+        if identifiers.isEmpty { return [] }
+        return try alarmSources(from: from, filter: identifiers)
+    }
+
+    private func alarmSources(from: Instant, filter: Set<String>?) throws(StoreError) -> [AlarmSource] {
+        try read { db in
+            var clauses = ["""
+                id IN (SELECT item_id FROM alarm WHERE proximity IS NULL)
+                AND ((kind = 'reminder' AND completed = 0)
+                     OR (kind = 'event' AND (range_end IS NULL OR range_end >= :lo
+                         OR EXISTS (SELECT 1 FROM alarm a WHERE a.item_id = item.id
+                                    AND (a.absolute_date >= :from OR a.relative_offset > 0)))))
+                """]
+            var arguments: [String: (any DatabaseValueConvertible)?] = [
+                "lo": from.secondsSince1970 - ItemRows.floatingMargin, "from": from.secondsSince1970,
+            ]
+            if let filter {
+                let ids = Array(filter)
+                let list = ids.indices.map { ":id\($0)" }.joined(separator: ",")
+                clauses.append("(id IN (\(list)) OR series_id IN (\(list)))")
+                for (index, id) in ids.enumerated() { arguments["id\(index)"] = id }
+            }
+            let whereClause = clauses.joined(separator: " AND ")
+            let statementArguments = StatementArguments(arguments)
+            let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(whereClause)",
+                                             arguments: statementArguments)
+            var replaced: [String: Set<Int64>] = [:]
+            let pairs = try Row.fetchCursor(db, sql: "SELECT series_id, recurrence_id FROM item WHERE series_id IS NOT NULL")
+            while let row = try pairs.next() { replaced[row[0], default: []].insert(row[1]) }
+
+            var sources: [AlarmSource] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(whereClause)",
+                                           arguments: statementArguments)
+            while let row = try rows.next() {
+                let id: String = row[ItemColumns.id]
+                let item = try ItemRows.item(row, alarms: alarms[id] ?? [])
+                let detachedOverrides: Set<Int64>
+                if case .event(let e) = item, e.isRecurring { detachedOverrides = replaced[id] ?? [] } else { detachedOverrides = [] }
+                sources.append(AlarmSource(item: item, replaced: detachedOverrides))
+            }
+            return sources
+        }
+    }
+}
