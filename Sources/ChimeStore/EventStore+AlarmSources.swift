@@ -19,19 +19,25 @@ extension EventStore {
     /// for source in try store.alarmSources(from: now) { agenda.add(source.item, replaced: source.replaced) }
     /// ```
     public func alarmSources(from: Instant) throws(StoreError) -> [AlarmSource] {
-        try alarmSources(from: from, filter: nil)
+        try alarmSources(from: from, filter: nil, location: false)
+    }
+
+    /// Items with location (geofence) alarms that can still fire at or after `from`, chosen the
+    /// same way; they are armed, not timed.
+    public func locationAlarmSources(from: Instant) throws(StoreError) -> [AlarmSource] {
+        try alarmSources(from: from, filter: nil, location: true)
     }
 
     /// The same for the items with these identifiers only (a series brings its detached occurrences).
     public func alarmSources(from: Instant, identifiers: Set<String>) throws(StoreError) -> [AlarmSource] {
         if identifiers.isEmpty { return [] }
-        return try alarmSources(from: from, filter: identifiers)
+        return try alarmSources(from: from, filter: identifiers, location: false)
     }
 
-    private func alarmSources(from: Instant, filter: Set<String>?) throws(StoreError) -> [AlarmSource] {
+    private func alarmSources(from: Instant, filter: Set<String>?, location: Bool) throws(StoreError) -> [AlarmSource] {
         try read { db in
             var clauses = ["""
-                id IN (SELECT item_id FROM alarm WHERE proximity IS NULL)
+                id IN (SELECT item_id FROM alarm WHERE proximity IS \(location ? "NOT NULL" : "NULL"))
                 AND ((kind = 'reminder' AND completed = 0)
                      OR (kind = 'event' AND (range_end IS NULL OR range_end >= :lo
                          OR EXISTS (SELECT 1 FROM alarm a WHERE a.item_id = item.id

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Chime: ParsableCommand {
+struct Chime: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chime",
         abstract: "Alarms and reminders for the Linux desktop.",
@@ -12,11 +12,13 @@ struct Chime: ParsableCommand {
               chime add reminder "Buy milk" --due "today 18:00" --alarm -30m
               chime agenda --days 7
               chime reminders
+              chime alarms --hours 48
+              chime daemon
             The store is $CHIME_STORE or $XDG_DATA_HOME/chime/chime.sqlite; --store overrides it.
             Run 'chime help <command>' for each command.
             """,
         version: "0.1.0",
-        subcommands: [Agenda.self, Reminders.self, Add.self, Show.self, Edit.self, Remove.self,
-                      Complete.self, Uncomplete.self, CalendarCommand.self, Expand.self]
+        subcommands: [Agenda.self, Alarms.self, Reminders.self, Add.self, Show.self, Edit.self, Remove.self,
+                      Complete.self, Uncomplete.self, CalendarCommand.self, Expand.self, DaemonCommand.self]
     )
 }

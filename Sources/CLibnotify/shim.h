@@ -1,0 +1,4 @@
+#pragma once
+#include <glib.h>
+#include <glib-object.h>
+#include <libnotify/notify.h>

@@ -1,0 +1,147 @@
+import ChimeScheduler
+import Foundation
+import Logging
+import TOMLKit
+
+/// The daemon's settings from `config.toml`. Every key is optional; `Config/config.toml`
+/// documents each with its default.
+///
+/// ```swift
+/// let config = try DaemonConfiguration.parse("""
+///     [alarms]
+///     snooze_minutes = 5
+///     """, file: "config.toml")
+/// config.scheduler.snoozeSeconds   // 300
+/// ```
+public struct DaemonConfiguration: Hashable, Sendable {
+    /// Where notifications go.
+    public enum Notifier: String, Hashable, Sendable, CaseIterable {
+        /// libnotify when a notification server answers, standard output otherwise.
+        case auto
+        case libnotify
+        case stdout
+    }
+
+    public var scheduler = SchedulerSettings()
+    public var notifier: Notifier = .auto
+    /// Metres, for location alarms whose radius is 0.
+    public var defaultGeofenceRadius: Double = 150
+    public var logLevel: Logger.Level = .info
+
+    public init() {}
+
+    /// `$XDG_CONFIG_HOME/chime/config.toml`, else `~/.config/chime/config.toml`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/chime/config.toml" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/chime/config.toml"
+    }
+
+    /// Reads `path`; a missing file at the default path means "all defaults", a missing file
+    /// named explicitly is an error.
+    public static func load(path: String, explicit: Bool) throws(ConfigurationError) -> DaemonConfiguration {
+        guard FileManager.default.fileExists(atPath: path) else {
+            if explicit { throw ConfigurationError(file: path, message: "no such file") }
+            return DaemonConfiguration()
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(file: path, message: "cannot read it as UTF-8 text")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// The sections and keys, with how each is read.
+    private typealias Reader = @Sendable (inout DaemonConfiguration, TOMLValueConvertible, String) throws(ConfigurationError) -> Void
+    private static let schema: [String: [String: Reader]] = [
+        "alarms": [
+            "snooze_minutes": { c, v, at throws(ConfigurationError) in
+                c.scheduler.snoozeSeconds = Int64(try integer(v, at, in: 1...1440)) * 60 },
+            "grace_hours": { c, v, at throws(ConfigurationError) in
+                c.scheduler.graceSeconds = Int64(try number(v, at, in: 0...8760) * 3600) },
+            "missed_summary_threshold": { c, v, at throws(ConfigurationError) in
+                c.scheduler.missedSummaryThreshold = try integer(v, at, in: 0...1000) },
+        ],
+        "notifications": [
+            "notifier": { c, v, at throws(ConfigurationError) in
+                c.notifier = try choice(v, at, Notifier.allCases) },
+        ],
+        "geofence": [
+            "default_radius_m": { c, v, at throws(ConfigurationError) in
+                c.defaultGeofenceRadius = try number(v, at, in: 1...100_000) },
+        ],
+        "log": [
+            "level": { c, v, at throws(ConfigurationError) in
+                c.logLevel = try choice(v, at, Logger.Level.allCases) },
+        ],
+    ]
+
+    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> DaemonConfiguration {
+        let table: TOMLTable
+        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
+            throw ConfigurationError(file: file, message: "line \(error.source.begin.line): \(error.description)")
+        } catch {
+            throw ConfigurationError(file: file, message: "\(error)")
+        }
+        var config = DaemonConfiguration()
+        for section in table.keys.sorted() {
+            guard let readers = schema[section] else {
+                throw ConfigurationError(file: file, message: "unknown section [\(section)]; known: \(schema.keys.sorted().map { "[\($0)]" }.joined(separator: ", "))")
+            }
+            guard let values = table[section]?.table else {
+                throw ConfigurationError(file: file, message: "\(section) must be a section ([\(section)]), not a value")
+            }
+            for key in values.keys.sorted() {
+                guard let read = readers[key] else {
+                    throw ConfigurationError(file: file, message: "unknown key \(section).\(key); known in [\(section)]: \(readers.keys.sorted().joined(separator: ", "))")
+                }
+                do { try read(&config, values[key]!, "\(section).\(key)") } catch { throw error.inFile(file) }
+            }
+        }
+        return config
+    }
+
+    private static func integer(_ v: TOMLValueConvertible, _ at: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard let i = v.int else { throw ConfigurationError(key: at, message: "must be a whole number, not \(v.debugDescription)") }
+        guard range.contains(i) else { throw ConfigurationError(key: at, message: "must be \(range.lowerBound)…\(range.upperBound), not \(i)") }
+        return i
+    }
+
+    private static func number(_ v: TOMLValueConvertible, _ at: String, in range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
+        guard let d = v.double ?? v.int.map(Double.init) else {
+            throw ConfigurationError(key: at, message: "must be a number, not \(v.debugDescription)")
+        }
+        guard range.contains(d) else { throw ConfigurationError(key: at, message: "must be \(range.lowerBound)…\(range.upperBound), not \(d)") }
+        return d
+    }
+
+    private static func choice<T: RawRepresentable>(_ v: TOMLValueConvertible, _ at: String, _ all: [T]) throws(ConfigurationError) -> T
+    where T.RawValue == String {
+        let names = all.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        guard let s = v.string, let value = T(rawValue: s) else {
+            throw ConfigurationError(key: at, message: "must be one of \(names), not \(v.debugDescription)")
+        }
+        return value
+    }
+}
+
+/// A configuration file that cannot be used; names the file, the key and what is wrong.
+public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String?
+    public var key: String?
+    public var message: String
+
+    init(file: String? = nil, key: String? = nil, message: String) {
+        self.file = file
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        [file, key].compactMap { $0 }.joined(separator: ": ") + (file == nil && key == nil ? "" : ": ") + message
+    }
+
+    func inFile(_ path: String) -> ConfigurationError {
+        var copy = self
+        if copy.file == nil { copy.file = path }
+        return copy
+    }
+}

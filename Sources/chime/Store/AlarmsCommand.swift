@@ -1,0 +1,63 @@
+import ArgumentParser
+import ChimeCore
+import ChimeScheduler
+import ChimeStore
+
+struct Alarms: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Preview the alarms that will fire in a window, sorted by fire time.",
+        discussion: """
+            The same computation the daemon runs: absolute alarms at their date, relative alarms \
+            at each occurrence's start (or end) plus the offset, reminders at their due date; \
+            completed reminders never fire, a recurring reminder only for its current instance; \
+            all-day and floating times on the system zone's clock ($TZ). Each line shows the fire \
+            time (local and UTC), the item's title and reference, the occurrence, the alarm, and \
+            its state in the daemon's ledger when it is no longer just scheduled (delivered, \
+            snoozed, dismissed, missed). Location alarms are listed after, as armed: they fire \
+            when you cross their geofence, not at a time.
+
+            \(CLIContext.dateHelp)
+
+            Examples:
+              chime alarms                        # the next 24 hours
+              chime alarms --hours 168            # the next week
+              chime alarms --from 2026-12-01 --to 2026-12-02 --json
+            """)
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(help: ArgumentHelp("Window start (default: now).", valueName: "date"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Window end, inclusive.", valueName: "date"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("Window length in hours, when --to is not given.", valueName: "n"))
+    var hours: Int = 24
+
+    func validate() throws {
+        if to != nil && hours != 24 { throw ArgumentParser.ValidationError("use either --to or --hours, not both") }
+        if hours < 1 { throw ArgumentParser.ValidationError("--hours must be 1 or more") }
+    }
+
+    func run() throws {
+        let zone = CLIContext.zone
+        let start = try from.map { try CLIContext.instant($0, option: "--from") } ?? CLIContext.now
+        let end = try to.map { try CLIContext.instant($0, option: "--to") } ?? start.adding(Int64(hours) * 3600)
+        guard end > start else { throw InputError("the window is empty: --to must be after --from") }
+        let store = try options.open()
+        let sources = try store.alarmSources(from: start)
+        let firings = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: start, to: end)
+            .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
+        let states = try store.ledgerEntries(for: firings.map(\.key))
+        let armed = try store.locationAlarmSources(from: start)
+        var out = OutputBuffer()
+        let writer = AlarmsWriter(zone: zone)
+        if options.json {
+            writer.json(firings, states: states, armed: armed, to: &out)
+        } else {
+            writer.text(firings, states: states, armed: armed, from: start, to: end, into: &out)
+        }
+        out.flush()
+    }
+}

@@ -1,0 +1,102 @@
+import ChimeCore
+import ChimeStore
+
+/// The `chime alarms` output: one line (or JSON object) per firing, then the armed location alarms.
+struct AlarmsWriter {
+    let zone: ZoneRules
+
+    func text(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource],
+              from: Instant, to: Instant, into out: inout OutputBuffer) {
+        out.append("Alarms \(stamp(from)) – \(stamp(to)) (\(zone.identifier)): \(firings.count)\n")
+        for f in firings {
+            var line = "\(stamp(f.fireAt))  \(DisplayText.hhmm(f.fireAt.utc))Z  \(f.item.title)  [\(f.item.kind.rawValue) \(reference(f))]"
+            line += "  \(alarmText(f))"
+            if let start = f.occurrenceStart, f.alarm.trigger.keyText?.hasPrefix("@") == false {
+                line += ", occurrence \(stamp(start))"
+            }
+            if let state = states[f.key]?.state { line += "  (\(state.rawValue))" }
+            out.append(line + "\n")
+        }
+        let places = armed.flatMap { source in locationAlarms(source).map { (source, $0) } }
+        if !places.isEmpty {
+            out.append("Armed location alarms (fire on crossing the place, not at a time): \(places.count)\n")
+            for (source, alarm) in places {
+                out.append("  \(source.item.title)  [\(kind(source.item)) \(source.item.identifier)]  \(DisplayText.alarm(alarm))\n")
+            }
+        }
+    }
+
+    func json(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], to out: inout OutputBuffer) {
+        var lines: [String] = []
+        for f in firings {
+            var fields: [(String, String)] = [
+                ("fire", JSONText.string(f.fireAt.description)),
+                ("fire_local", JSONText.string(zone.localTime(at: f.fireAt).description)),
+                ("title", JSONText.string(f.item.title)),
+                ("id", JSONText.string(f.item.identifier)),
+                ("kind", JSONText.string(f.item.kind.rawValue)),
+                ("occurrence", f.occurrenceStart.map { JSONText.string($0.description) } ?? "null"),
+                ("key", JSONText.string(f.key.description)),
+            ]
+            switch f.alarm.trigger {
+            case .absolute(let date): fields.append(("alarm", JSONText.object([("absolute", JSONText.string(date.description))])))
+            case .relative(let offset, let relation):
+                fields.append(("alarm", JSONText.object([("offset_seconds", String(offset)),
+                                                         ("related_to", JSONText.string(relation.rawValue))])))
+            case .location: break
+            }
+            fields.append(("state", JSONText.string((states[f.key]?.state ?? .scheduled).rawValue)))
+            lines.append(JSONText.object(fields))
+        }
+        for source in armed {
+            for alarm in locationAlarms(source) {
+                guard case .location(let place, let proximity) = alarm.trigger else { continue }
+                lines.append(JSONText.object([
+                    ("armed", "true"),
+                    ("title", JSONText.string(source.item.title)),
+                    ("id", JSONText.string(source.item.identifier)),
+                    ("kind", JSONText.string(kind(source.item))),
+                    ("alarm", JSONText.object([
+                        ("location", JSONText.string(place.title)), ("latitude", "\(place.latitude)"),
+                        ("longitude", "\(place.longitude)"), ("radius", "\(place.radius)"),
+                        ("proximity", JSONText.string(proximity.rawValue)),
+                    ])),
+                ]))
+            }
+        }
+        out.append(JSONText.array(lines) + "\n")
+    }
+
+    private func stamp(_ i: Instant) -> String {
+        let local = zone.localTime(at: i)
+        return "\(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))"
+    }
+
+    /// `ID` for a single item, `ID@YYYYMMDDTHHMMSSZ` for an occurrence of a series (what `chime show` takes).
+    private func reference(_ f: AlarmFiring) -> String {
+        guard f.item.kind == .event, let start = f.occurrenceStart, f.key.alarm.hasPrefix("@") == false else {
+            return f.item.identifier
+        }
+        return "\(f.item.identifier)@\(start.utcBasicFormat)"
+    }
+
+    private func alarmText(_ f: AlarmFiring) -> String {
+        guard case .relative(let offset, let relation) = f.alarm.trigger else { return "absolute alarm" }
+        let anchor = relation == .end ? "end" : (f.item.kind == .event ? "start" : "due")
+        if offset == 0 { return "at \(anchor)" }
+        return "\(DisplayText.offset(offset).dropFirst()) \(offset < 0 ? "before" : "after") \(anchor)"
+    }
+
+    private func locationAlarms(_ source: AlarmSource) -> [Alarm] {
+        let alarms: [Alarm]
+        switch source.item {
+        case .event(let e): alarms = e.alarms
+        case .reminder(let r): alarms = r.alarms
+        }
+        return alarms.filter { $0.structuredLocation != nil }
+    }
+
+    private func kind(_ item: AnyCalendarItem) -> String {
+        if case .event = item { return "event" } else { return "reminder" }
+    }
+}

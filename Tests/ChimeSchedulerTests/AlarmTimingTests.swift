@@ -1,0 +1,95 @@
+import ChimeCore
+import ChimeScheduler
+import ChimeStore
+import Testing
+
+/// When alarms fire: the trigger rules, in virtual time (issue 4, "Alarm agenda").
+@Suite struct AlarmTimingTests {
+    @Test func relativeAlarmFiresOffsetBeforeTheStartAndNotEarlier() throws {
+        let h = try SchedulerHarness()
+        try h.addEvent("Dentist", start: at(2026, 11, 20, 14), alarms: [.relative(-15 * 60)])
+        try h.start()
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 13, 45))
+        try h.advance(to: utc(2026, 11, 20, 13, 44, 59))
+        #expect(h.sink.titles.isEmpty)
+        try h.advance(to: utc(2026, 11, 20, 13, 45))
+        #expect(h.sink.titles == ["Dentist"])
+        #expect(h.sink.deliveryTimes == [utc(2026, 11, 20, 13, 45).milliseconds])
+        #expect(h.sink.delivered[0].body == "Fri 2026-11-20 14:00–15:00")
+    }
+
+    @Test func absoluteAlarmFiresAtItsDateOnce() throws {
+        let h = try SchedulerHarness()
+        try h.addEvent("Standup", start: at(2026, 11, 23, 9), alarms: [.absolute(utc(2026, 11, 21, 8))], rule: "FREQ=DAILY")
+        try h.start()
+        try h.advance(to: utc(2026, 11, 21, 8))
+        try h.advance(to: utc(2026, 11, 30))
+        #expect(h.sink.titles == ["Standup"])
+        #expect(h.sink.delivered[0].keys[0].alarm == "@\(utc(2026, 11, 21, 8).secondsSince1970)")
+    }
+
+    @Test func relatedToEndFiresRelativeToTheEnd() throws {
+        let h = try SchedulerHarness()
+        try h.addEvent("Workshop", start: at(2026, 11, 20, 14), duration: 2 * 3600, alarms: [.relative(-5 * 60, relatedTo: .end)])
+        try h.start()
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 15, 55))
+    }
+
+    @Test func allDayEventAlarmsAreLocalMidnightInTheCurrentZone() throws {
+        let berlin = try ZoneRules.named("Europe/Berlin")
+        let h = try SchedulerHarness(zone: berlin)
+        // All day on Tue 1 Dec, alarm 1 h before: 23:00 on 30 Nov Berlin time = 22:00Z.
+        try h.addEvent("Holiday", start: .allDay(CivilDate(year: 2026, month: 12, day: 1)), duration: 86_400,
+                       alarms: [.relative(-3600)])
+        try h.start()
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 30, 22))
+        try h.advance(to: utc(2026, 11, 30, 22))
+        #expect(h.sink.delivered.map(\.body) == ["All day Tue 2026-12-01"])
+    }
+
+    @Test func recurringEventFiresForEveryOccurrenceLazily() throws {
+        let h = try SchedulerHarness()
+        // An endless series: the agenda must never try to materialise it.
+        try h.addEvent("Standup", start: at(2026, 11, 2, 9), alarms: [.relative(-600)], rule: "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR")
+        try h.start()
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 23, 8, 50))   // Fri 20th 12:00 → Mon 23rd
+        for day in 23...27 { try h.advance(to: utc(2026, 11, day, 8, 50)) }
+        try h.advance(to: utc(2026, 11, 29, 23))
+        #expect(h.sink.titles.count == 5)
+        #expect(Set(h.sink.delivered.map { $0.keys[0].occurrence }).count == 5)
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 30, 8, 50))
+    }
+
+    @Test func remindersFireAtTheDueDateAndNotWhenCompleted() throws {
+        let h = try SchedulerHarness()
+        try h.addReminder("Pay rent", due: at(2026, 11, 20, 18), alarms: [.relative(0)], priority: 1)
+        var done = try h.addReminder("Already done", due: at(2026, 11, 20, 17), alarms: [.relative(0)])
+        done.isCompleted = true
+        try h.store.save(done)
+        try h.start()
+        try h.advance(to: utc(2026, 11, 21))
+        #expect(h.sink.titles == ["Pay rent"])
+        let note = h.sink.delivered[0]
+        #expect(note.urgency == .critical)           // priority 1–4
+        #expect(note.actions == [.default, .complete, .snooze])
+        #expect(note.category == "x-chime.reminder")
+        #expect(note.body == "Due Fri 2026-11-20 18:00")
+    }
+
+    @Test func recurringReminderFiresForItsCurrentInstanceOnly() throws {
+        let h = try SchedulerHarness()
+        try h.addReminder("Water plants", due: at(2026, 11, 21, 9), alarms: [.relative(0)], rule: "FREQ=DAILY")
+        try h.start()
+        try h.advance(to: utc(2026, 11, 23, 12))
+        // Not completed: the 22nd and 23rd instances are not "current", so only the 21st fired.
+        #expect(h.sink.titles == ["Water plants"])
+    }
+
+    @Test func locationAlarmsAreNotTimed() throws {
+        let h = try SchedulerHarness()
+        let shop = StructuredLocation(title: "Shop", latitude: 52.5, longitude: 13.4)
+        try h.addReminder("Buy milk", due: at(2026, 11, 20, 13), alarms: [.location(shop, .enter)])
+        try h.start()
+        #expect(h.scheduler.nextDeadline() == nil)
+    }
+}

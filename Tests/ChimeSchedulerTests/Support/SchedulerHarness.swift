@@ -1,0 +1,102 @@
+import ChimeCore
+import ChimeScheduler
+import ChimeStore
+import Foundation
+import Synchronization
+
+/// A notification sink that records what it was given and lets a test answer as the user would.
+final class RecordingSink: NotificationSink {
+    let name = "recording"
+    let responses: AsyncStream<NotificationResponse>
+    private let continuation: AsyncStream<NotificationResponse>.Continuation
+    private let log = Mutex<[(note: AlarmNotification, at: Int64)]>([])
+
+    init() { (responses, continuation) = AsyncStream.makeStream() }
+
+    func deliver(_ n: AlarmNotification, deliveredAtMilliseconds ms: Int64) throws(DeliveryError) {
+        log.withLock { $0.append((n, ms)) }
+    }
+
+    func shutdown() { continuation.finish() }
+
+    /// The user clicks or closes a notification.
+    func answer(_ response: NotificationResponse) { continuation.yield(response) }
+
+    var delivered: [AlarmNotification] { log.withLock { $0.map(\.note) } }
+    var titles: [String] { delivered.map(\.summary) }
+    var deliveryTimes: [Int64] { log.withLock { $0.map(\.at) } }
+}
+
+/// A store in a temporary folder, a manual clock, a recording sink and a scheduler over them.
+final class SchedulerHarness {
+    let folder: String
+    let path: String
+    let clock: ManualWallClock
+    let store: EventStore
+    let sink = RecordingSink()
+    let zone: ZoneRules
+    var settings = SchedulerSettings()
+    private(set) var scheduler: AlarmScheduler!
+
+    init(zone: ZoneRules = .utc, now: Instant = utc(2026, 11, 20, 12)) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-sched-\(UUID().uuidString)").path
+        path = folder + "/chime.sqlite"
+        clock = ManualWallClock(now: now)
+        self.zone = zone
+        let clock = self.clock
+        store = try EventStore(path: path, floatingZone: zone, clock: { clock.now() })
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// A scheduler (a fresh one each call: as after a daemon restart) started at the clock's now.
+    @discardableResult
+    func start(zone: ZoneRules? = nil) throws -> AlarmScheduler {
+        scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: zone ?? self.zone, settings: settings)
+        try scheduler.start()
+        return scheduler
+    }
+
+    /// Moves virtual time and lets the scheduler handle what came due.
+    func advance(to instant: Instant) throws {
+        clock.advance(to: instant)
+        try scheduler.processDue()
+    }
+
+    func advance(by seconds: Int64) throws { try advance(to: clock.now().adding(seconds)) }
+
+    @discardableResult
+    func addEvent(_ title: String, start: CalendarDate, duration: Int64 = 3600, alarms: [Alarm],
+                  rule: String? = nil) throws -> Event {
+        var e = Event(title: title, calendar: try store.defaultCalendarForNewEvents().identifier, start: start,
+                      duration: duration)
+        e.alarms = alarms
+        if let rule { e.recurrenceRules = [try RecurrenceRule(parsing: rule)] }
+        return try store.save(e)
+    }
+
+    @discardableResult
+    func addReminder(_ title: String, due: CalendarDate?, alarms: [Alarm], rule: String? = nil,
+                     priority: Int = 0) throws -> Reminder {
+        var r = Reminder(title: title, calendar: try store.defaultCalendarForNewReminders().identifier)
+        r.dueDate = due
+        r.alarms = alarms
+        r.priority = priority
+        if let rule { r.recurrenceRules = [try RecurrenceRule(parsing: rule)] }
+        return try store.save(r)
+    }
+
+    /// All changes committed so far, as the store's change stream would deliver them.
+    func pendingChanges(after sequence: Int64) async throws -> ChangeSet {
+        var iterator = store.changes(after: sequence).makeAsyncIterator()
+        return await iterator.next()!
+    }
+}
+
+func utc(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _ s: Int = 0) -> Instant {
+    Instant(secondsSince1970: LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: s).localSeconds)
+}
+
+func at(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0) -> CalendarDate {
+    .utc(LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi))
+}
