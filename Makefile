@@ -1,37 +1,47 @@
 # Chime — build, test, demo, benchmark.
 #   make test    install missing system packages, build once, run every test
-#   make demo    a short showcase of the recurrence engine (chime expand)
+#   make demo    the daemon on a fresh demo store: alarms firing within seconds (desktop or stdout)
 #   make bench   release build, Chime vs libical on the same workload, same run
 
 SWIFT     ?= swift
-# System packages the build and the tests need (SQLite for the store; libical is the independent engine the
-# differential test and the benchmark compare against; tzdata is where zones come from).
-APT_PACKAGES := pkg-config libical-dev libsqlite3-dev tzdata
+# System packages the build and the tests need: SQLite for the store; libnotify for desktop notifications;
+# libical is the independent engine the differential test and the benchmark compare against; tzdata is where
+# zones come from. For the tests: a private D-Bus (dbus-daemon, dbus-bin), a real notification server (dunst)
+# on a headless X server (xvfb), gdbus (libglib2.0-bin) and busctl (systemd, used by dunstctl).
+APT_PACKAGES := pkg-config libical-dev libsqlite3-dev tzdata libnotify-dev libnotify-bin \
+	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests run on an optimised build (with -enable-testing for @testable imports): the property and
 # differential suites walk whole search horizons thousands of times, which takes minutes in a
 # debug build and seconds here. Preconditions and overflow traps stay on in -O builds.
 TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 
-.PHONY: deps build test demo bench clean
+.PHONY: deps build test demo tour bench clean
 
 deps:
 	@missing=""; \
 	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
-		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
 build: deps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 
+# Every test runs inside a private desktop-services sandbox (Tests/harness): a session bus with dunst under
+# Xvfb, so the libnotify adapter and the daemon are tested against a real notification server.
 test: build
-	$(SWIFT) test $(TEST_FLAGS) --skip-build
+	Tests/harness/with-services.sh $(SWIFT) test $(TEST_FLAGS) --skip-build
 
 demo: deps
 	@$(SWIFT) build --product chime >/dev/null
 	@./Examples/demo.sh .build/debug/chime
+
+# The store tour (agenda, reminders, completion, recurrence) on a pinned clock.
+tour: deps
+	@$(SWIFT) build --product chime >/dev/null
+	@./Examples/tour.sh .build/debug/chime
 
 bench: deps
 	$(SWIFT) build -c release --product chime-bench

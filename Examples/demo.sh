@@ -1,31 +1,32 @@
 #!/bin/sh
-# `make demo`: a short tour. A fresh demo store (in .build/demo/, not your own store) gets a
-# week of events and reminders; then agenda, reminders, a completion and the recurrence engine.
-# The clock and zone are pinned so the output is the same every time.
+# `make demo`: the background notifier for real. A fresh demo store (in .build/demo/, never your
+# own) is seeded by Examples/demo-items.sh with alarms due in the next 30 seconds; `chime alarms`
+# previews them; `chime daemon` runs for DEMO_SECONDS (default 32) and delivers them to the
+# desktop when a notification server answers, as JSON lines on stdout otherwise; then the
+# alarm ledger shows what fired.
 set -eu
 CHIME=${1:-chime}
 DEMO_DIR=${DEMO_DIR:-.build/demo}
+SECONDS_TO_RUN=${DEMO_SECONDS:-32}
 rm -rf "$DEMO_DIR"
-export CHIME_STORE="$DEMO_DIR/chime.sqlite" TZ=Europe/Berlin CHIME_NOW=2026-11-23T07:00:00Z
+mkdir -p "$DEMO_DIR"
+export CHIME_STORE="$DEMO_DIR/chime.sqlite" XDG_CONFIG_HOME="$DEMO_DIR/config"
+unset CHIME_NOW
 run() { printf '\n$ %s\n' "$*"; "$@"; }
-quiet() { "$@" >/dev/null; }
 
-quiet "$CHIME" calendar add Work --color '#CC3333'
-quiet "$CHIME" add event "Stand-up" --start "mon 9:00" --duration 15m --calendar Work \
-    --repeat 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR' --alarm -5m
-quiet "$CHIME" add event "Call with New York" --start "wed 10:00" --tz America/New_York --duration 30m --alarm -10m
-quiet "$CHIME" add event "Dentist" --start "thu 14:00" --duration 45m --alarm -1h --location "Praxis Dr. Weiss"
-quiet "$CHIME" add event "Team offsite" --start 2026-11-27 --end 2026-11-29 --all-day --calendar Work
-quiet "$CHIME" add reminder "Buy milk" --at "Grocery store@52.5208,13.4094" --on arrive
-quiet "$CHIME" add reminder "Water plants" --due "sat 10:00" --repeat FREQ=WEEKLY --alarm -30m
-quiet "$CHIME" add reminder "Submit expenses" --due "fri 17:00" --priority 1 --list Reminders
+"$(dirname "$0")/demo-items.sh" "$CHIME"
+start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+run "$CHIME" alarms --hours 1
 
-run "$CHIME" agenda --days 7
-run "$CHIME" reminders
-plants=$("$CHIME" reminders --json | sed -n 's/.*"id":"\([^"]*\)","title":"Water plants".*/\1/p')
-printf '\n$ %s\n' "$CHIME complete <Water plants>"
-"$CHIME" complete "$plants"
-run "$CHIME" reminders
-run "$CHIME" expand --dtstart 2026-03-07T02:30 --tz America/New_York --rrule FREQ=DAILY --count 3
-printf '\n$ %s\n' "$CHIME expand --batch < Examples/batch.jsonl"
-"$CHIME" expand --batch < "$(dirname "$0")/batch.jsonl"
+printf '\n$ %s\n' "$CHIME daemon    # for $SECONDS_TO_RUN s; log: $DEMO_DIR/daemon.log"
+"$CHIME" daemon 2>"$DEMO_DIR/daemon.log" &
+daemon=$!
+trap 'kill $daemon 2>/dev/null || true' EXIT INT TERM
+sleep "$SECONDS_TO_RUN"
+kill -TERM $daemon
+wait $daemon || true
+trap - EXIT INT TERM
+sed -n 's/.*\(notifier=[a-z]*\).*starting/  (\1)/p; s/.*no notification server answers.*/  (no notification server answers: JSON lines above)/p' "$DEMO_DIR/daemon.log"
+
+printf '\nWhat fired (the alarm ledger, as `chime alarms` shows it):\n'
+run "$CHIME" alarms --from "$start" --hours 1

@@ -9,10 +9,10 @@ struct AlarmsWriter {
               from: Instant, to: Instant, into out: inout OutputBuffer) {
         out.append("Alarms \(stamp(from)) – \(stamp(to)) (\(zone.identifier)): \(firings.count)\n")
         for f in firings {
-            var line = "\(stamp(f.fireAt))  \(DisplayText.hhmm(f.fireAt.utc))Z  \(f.item.title)  [\(f.item.kind.rawValue) \(reference(f))]"
+            var line = "\(stamp(f.fireAt, seconds: true))  \(clock(f.fireAt.utc, seconds: true))Z  \(f.item.title)  [\(f.item.kind.rawValue) \(reference(f))]"
             line += "  \(alarmText(f))"
             if let start = f.occurrenceStart, f.alarm.trigger.keyText?.hasPrefix("@") == false {
-                line += ", occurrence \(stamp(start))"
+                line += f.item.kind == .event ? ", occurrence \(stamp(start))" : ", due \(stamp(start))"
             }
             if let state = states[f.key]?.state { line += "  (\(state.rawValue))" }
             out.append(line + "\n")
@@ -67,9 +67,14 @@ struct AlarmsWriter {
         out.append(JSONText.array(lines) + "\n")
     }
 
-    private func stamp(_ i: Instant) -> String {
+    /// `Mon 2026-11-23 08:50`; with `seconds`, `08:50:30` when the seconds are not zero (alarms fire to the second).
+    private func stamp(_ i: Instant, seconds: Bool = false) -> String {
         let local = zone.localTime(at: i)
-        return "\(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))"
+        return "\(DisplayText.dayHeading(local.date)) \(clock(local, seconds: seconds))"
+    }
+
+    private func clock(_ l: LocalDateTime, seconds: Bool) -> String {
+        DisplayText.hhmm(l) + (seconds && l.second != 0 ? (l.second < 10 ? ":0" : ":") + "\(l.second)" : "")
     }
 
     /// `ID` for a single item, `ID@YYYYMMDDTHHMMSSZ` for an occurrence of a series (what `chime show` takes).

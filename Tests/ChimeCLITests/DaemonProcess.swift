@@ -1,0 +1,65 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A `chime daemon` child process with its output in files (so a test can kill -9 it and still
+/// read what it printed).
+final class DaemonProcess {
+    let process = Process()
+    let stdoutPath: String
+    let stderrPath: String
+
+    init(store: String, arguments: [String] = ["--notifier", "stdout"], environment: [String: String] = [:],
+         folder: String, name: String = "daemon") throws {
+        stdoutPath = folder + "/\(name).out"
+        stderrPath = folder + "/\(name).err"
+        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = CLI.binary
+        process.arguments = ["daemon", "--store", store] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["TZ"] = "UTC"
+        env["XDG_CONFIG_HOME"] = folder + "/config"     // never the developer's own config
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var stdoutLines: [String] {
+        ((try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    var stderrText: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Parsed JSON lines of the stdout sink.
+    var notifications: [[String: Any]] {
+        stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// Polls (every 20 ms, up to `timeout` seconds) until `condition` holds; false on timeout.
+    @discardableResult
+    func wait(timeout: Double, until condition: (DaemonProcess) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(self) { return true }
+            if !process.isRunning { return condition(self) }
+            usleep(20_000)
+        }
+        return condition(self)
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Sends `number` and waits for the exit; returns the exit status (or 128+signal).
+    @discardableResult
+    func stop(_ number: Int32 = SIGTERM, timeout: Double = 10) -> Int32 {
+        if process.isRunning { signal(number) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+}

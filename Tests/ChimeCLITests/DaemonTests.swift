@@ -1,0 +1,120 @@
+import ChimeCore
+import ChimeStore
+import Foundation
+import Glibc
+import Testing
+
+/// `chime daemon` as a process on the real clock, with the stdout sink: what it fires matches
+/// `chime alarms`, a kill -9 loses nothing and doubles nothing, one daemon per store, clear
+/// errors for bad configuration, graceful SIGTERM.
+@Suite("chime daemon", .serialized)
+struct DaemonTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-daemon-\(UUID().uuidString)").path
+    var storePath: String { folder + "/chime.sqlite" }
+
+    /// Whole seconds from now, on the wall clock.
+    static func inSeconds(_ s: Int64) -> Instant { Instant(secondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.down)) + s) }
+
+    func openStore() throws -> EventStore { try EventStore(path: storePath, floatingZone: .utc) }
+
+    @discardableResult
+    func addEvent(_ store: EventStore, _ title: String, start: Instant, alarms: [Alarm], rule: String? = nil) throws -> Event {
+        var e = Event(title: title, calendar: try store.defaultCalendarForNewEvents().identifier,
+                      start: .utc(start.utc), duration: 600)
+        e.alarms = alarms
+        if let rule { e.recurrenceRules = [try RecurrenceRule(parsing: rule)] }
+        return try store.save(e)
+    }
+
+    @discardableResult
+    func addReminder(_ store: EventStore, _ title: String, due: Instant, alarms: [Alarm], completed: Bool = false) throws -> Reminder {
+        var r = Reminder(title: title, calendar: try store.defaultCalendarForNewReminders().identifier)
+        r.dueDate = .utc(due.utc)
+        r.alarms = alarms
+        r.isCompleted = completed
+        return try store.save(r)
+    }
+
+    @Test func whatTheDaemonFiresIsWhatChimeAlarmsPreviewed() throws {
+        let store = try openStore()
+        let base = Self.inSeconds(5)
+        try addEvent(store, "Relative", start: base.adding(4), alarms: [.relative(-3)])                 // fires base+1
+        try addEvent(store, "Series", start: base.adding(2), alarms: [.relative(0)], rule: "FREQ=DAILY") // base+2, then tomorrow
+        try addEvent(store, "Absolute", start: base.adding(86_400 * 30), alarms: [.absolute(base.adding(1))])
+        try addEvent(store, "End", start: base.adding(-590), alarms: [.relative(-5, relatedTo: .end)])   // ends base+10: base+5
+        try addReminder(store, "Due", due: base.adding(6), alarms: [.relative(0)])
+        try addReminder(store, "Done", due: base.adding(2), alarms: [.relative(0)], completed: true)
+        try addReminder(store, "Place", due: base.adding(2),
+                        alarms: [.location(StructuredLocation(title: "Shop", latitude: 1, longitude: 2), .enter)])
+        let windowEnd = base.adding(9)
+        let preview = try CLI.run(["alarms", "--store", storePath, "--json", "--from", base.description, "--to", windowEnd.description])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(preview.stdout.utf8)) as? [[String: Any]])
+        let timed = listed.filter { $0["armed"] == nil }
+        #expect(timed.compactMap { $0["title"] as? String } == ["Absolute", "Relative", "Series", "End", "Due"])
+        #expect(listed.contains { $0["armed"] as? Bool == true && $0["title"] as? String == "Place" })
+
+        let daemon = try DaemonProcess(store: storePath, folder: folder)
+        let done = daemon.wait(timeout: 30) { $0.notifications.count >= timed.count }
+        #expect(daemon.stop() == 0, "SIGTERM is a graceful stop: \(daemon.stderrText)")
+        #expect(done, "daemon output: \(daemon.stdoutLines)\n\(daemon.stderrText)")
+        let fired = daemon.notifications
+        #expect(fired.compactMap { $0["key"] as? String } == timed.compactMap { $0["key"] as? String })
+        #expect(fired.compactMap { $0["fire"] as? String } == timed.compactMap { $0["fire"] as? String })
+        for n in fired { #expect((n["lateness_ms"] as? Int ?? .max) < 1000, "\(n)") }
+        #expect(daemon.stderrText.contains("scheduled, sleeping"))
+    }
+
+    @Test func killNineWhileAlarmsAreDueDeliversEachExactlyOnce() throws {
+        let store = try openStore()
+        let base = Self.inSeconds(3)
+        var expected: Set<String> = []
+        for i in 0..<10 {
+            let e = try addEvent(store, "Alarm \(i)", start: base.adding(Int64(i)), alarms: [.relative(0)])
+            expected.insert("\(e.identifier)@\(base.adding(Int64(i)).utcBasicFormat)#0")
+        }
+        let first = try DaemonProcess(store: storePath, folder: folder, name: "first")
+        #expect(first.wait(timeout: 20) { $0.notifications.count >= 3 }, "first daemon: \(first.stderrText)")
+        #expect(first.stop(SIGKILL) == 128 + SIGKILL)
+        usleep(2_500_000)       // alarms come due while no daemon runs
+        let second = try DaemonProcess(store: storePath, folder: folder, name: "second")
+        let all = { (first.notifications + second.notifications).compactMap { $0["key"] as? String } }
+        let complete = second.wait(timeout: 30) { _ in all().count >= expected.count }
+        usleep(1_500_000)       // a duplicate would show up now
+        second.stop()
+        #expect(complete, "second daemon: \(second.stderrText)")
+        let keys = all()
+        #expect(keys.count == expected.count, "duplicates or losses: \(keys.sorted())")
+        #expect(Set(keys) == expected)
+        #expect(!second.notifications.isEmpty)
+    }
+
+    @Test func aSecondDaemonOnTheSameStoreExitsNamingTheFirst() throws {
+        _ = try openStore()
+        let first = try DaemonProcess(store: storePath, folder: folder, name: "first")
+        defer { first.stop() }
+        #expect(first.wait(timeout: 20) { $0.stderrText.contains("scheduled, sleeping") })
+        let second = try CLI.run(["daemon", "--store", storePath, "--notifier", "stdout"],
+                                 environment: ["XDG_CONFIG_HOME": folder + "/config"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("another chime daemon (pid \(first.process.processIdentifier)) is already running for \(storePath)"))
+    }
+
+    @Test func badConfigurationStopsTheStartWithTheKeyNamed() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let config = folder + "/bad.toml"
+        try "[alarms]\nsnooze_minutes = \"ten\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        var r = try CLI.run(["daemon", "--store", storePath, "--config", config])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: configuration: \(config): alarms.snooze_minutes: must be a whole number, not ten\n")
+        try "[alarm]\nsnooze_minutes = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
+        r = try CLI.run(["daemon", "--store", storePath, "--config", config])
+        #expect(r.stderr.contains("unknown section [alarm]"))
+        r = try CLI.run(["daemon", "--store", storePath, "--config", folder + "/missing.toml"])
+        #expect(r.stderr == "Error: configuration: \(folder)/missing.toml: no such file\n")
+        r = try CLI.run(["daemon", "--store", storePath, "--notifier", "pager"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("--notifier must be libnotify, stdout or auto"))
+        #expect(!FileManager.default.fileExists(atPath: storePath), "a refused start creates nothing")
+    }
+}
