@@ -109,6 +109,6 @@ let package = Package(
                                                       .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore"]),
         .testTarget(name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeScheduler", "ChimeCore"]),
-        .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore"], exclude: ["Snapshots"]),
+        .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore", "ChimeDaemon"], exclude: ["Snapshots"]),
     ]
 )

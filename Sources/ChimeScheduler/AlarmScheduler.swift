@@ -66,7 +66,10 @@ public final class AlarmScheduler {
     public func start() throws(StoreError) {
         let now = clock.now()
         try store.pruneLedger(before: now.adding(-settings.ledgerRetentionSeconds))
-        let checkpoint = try store.schedulerCheckpoint() ?? now
+        let stored = try store.schedulerCheckpoint()
+        // First run on this store: nothing before now is ours to catch up on.
+        if stored == nil { try store.advanceSchedulerCheckpoint(to: now) }
+        let checkpoint = stored ?? now
         checkedUntil = checkpoint
         let graceStart = now.adding(-settings.graceSeconds)
         // After a clock set backwards the checkpoint lies ahead; the ledger still stops repeats.
@@ -123,8 +126,16 @@ public final class AlarmScheduler {
         while let f = agenda.popNext(through: now) { due.append(f) }
         var dueSnoozes: [Snooze] = []
         while let s = snoozes.min, s.until <= now.secondsSince1970 { dueSnoozes.append(snoozes.removeMin()) }
+        if due.isEmpty && dueSnoozes.isEmpty {
+            // Remember how far everything was decided, so a restart does not revisit it (one
+            // small write per wake; an idle daemon does not wake).
+            if now > checkedUntil {
+                try store.advanceSchedulerCheckpoint(to: now)
+                checkedUntil = now
+            }
+            return
+        }
         defer { checkedUntil = max(checkedUntil, now) }
-        if due.isEmpty && dueSnoozes.isEmpty { return }
 
         let graceStart = now.adding(-settings.graceSeconds)
         let tooOld = due.filter { $0.fireAt < graceStart }

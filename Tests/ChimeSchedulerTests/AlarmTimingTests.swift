@@ -80,7 +80,7 @@ import Testing
         let h = try SchedulerHarness()
         try h.addReminder("Water plants", due: at(2026, 11, 21, 9), alarms: [.relative(0)], rule: "FREQ=DAILY")
         try h.start()
-        try h.advance(to: utc(2026, 11, 23, 12))
+        for hour in stride(from: 0, through: 60, by: 1) { try h.advance(to: utc(2026, 11, 21, 0).adding(Int64(hour) * 3600)) }
         // Not completed: the 22nd and 23rd instances are not "current", so only the 21st fired.
         #expect(h.sink.titles == ["Water plants"])
     }
@@ -91,5 +91,30 @@ import Testing
         try h.addReminder("Buy milk", due: at(2026, 11, 20, 13), alarms: [.location(shop, .enter)])
         try h.start()
         #expect(h.scheduler.nextDeadline() == nil)
+    }
+}
+
+@Suite struct AlarmTimeRulesTests {
+    @Test func zonedSeriesKeepsItsWallClockAcrossDaylightSaving() throws {
+        let berlin = try ZoneRules.named("Europe/Berlin")
+        let h = try SchedulerHarness(zone: berlin, now: utc(2027, 3, 26, 12))
+        try h.addEvent("Standup", start: .zoned(LocalDateTime(year: 2027, month: 3, day: 26, hour: 9), berlin),
+                       alarms: [.relative(-600)], rule: "FREQ=DAILY")
+        try h.start()
+        #expect(h.scheduler.nextDeadline() == utc(2027, 3, 27, 7, 50))   // 08:50 CET
+        try h.advance(to: utc(2027, 3, 27, 7, 50))
+        #expect(h.scheduler.nextDeadline() == utc(2027, 3, 28, 6, 50))   // 08:50 CEST, after the spring change
+    }
+
+    @Test func previewAgendaAndSchedulerAgreeOnAWindow() throws {
+        let h = try SchedulerHarness()
+        try h.addEvent("A", start: at(2026, 11, 20, 14), alarms: [.relative(-900), .relative(-60, relatedTo: .end)], rule: "FREQ=HOURLY;COUNT=5")
+        try h.addReminder("B", due: at(2026, 11, 20, 15, 30), alarms: [.relative(-300), .absolute(utc(2026, 11, 20, 13))])
+        let previewed = AlarmAgenda.firings(of: try h.store.alarmSources(from: utc(2026, 11, 20, 12)).map { ($0.item, $0.replaced) },
+                                            zone: .utc, from: utc(2026, 11, 20, 12), to: utc(2026, 11, 21))
+        try h.start()
+        try h.advance(to: utc(2026, 11, 21))
+        #expect(previewed.count == 12)
+        #expect(Set(h.sink.delivered.flatMap(\.keys)) == Set(previewed.map(\.key)))
     }
 }

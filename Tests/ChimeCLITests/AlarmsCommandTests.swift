@@ -1,0 +1,41 @@
+import ChimeDaemon
+import Foundation
+import Testing
+
+@Suite struct AlarmsCommandTests {
+    @Test func previewListsFiringsInOrderWithArmedLocationAlarms() throws {
+        let s = StoreSession(zone: "Europe/Berlin", now: "2026-11-20T12:00:00Z")
+        _ = try s.add("event", "Stand-up", "--start", "mon 9:00", "--duration", "15m", "--alarm", "-5m",
+                      "--repeat", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+        _ = try s.add("event", "Review", "--start", "2026-11-20T16:00", "--duration", "1h", "--alarm", "-PT30M", "--alarm", "2026-11-20T14:00:30")
+        _ = try s.add("reminder", "Pay rent", "--due", "2026-11-21T18:00", "--alarm", "0m", "--priority", "1")
+        _ = try s.add("reminder", "Buy milk", "--at", "Shop@52.5,13.4", "--on", "arrive")
+        let r = try s.run("alarms", "--hours", "72")
+        #expect(r.status == 0, "\(r.stderr)")
+        try Snapshot.check(redactIDs(r.stdout), named: "alarms-preview.txt")
+    }
+
+    @Test func badWindowsAreRefusedWithTheOptionNamed() throws {
+        let s = StoreSession()
+        var r = try s.run("alarms", "--from", "2026-13-01")
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("--from"))
+        r = try s.run("alarms", "--from", "2026-12-02", "--to", "2026-12-01")
+        #expect(r.stderr == "Error: the window is empty: --to must be after --from\n")
+        r = try s.run("alarms", "--to", "2026-12-02", "--hours", "5")
+        #expect(r.stderr.contains("use either --to or --hours, not both"))
+    }
+
+    @Test func theShippedConfigFileParsesToTheDefaults() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Config/config.toml").path
+        #expect(try DaemonConfiguration.load(path: path, explicit: true) == DaemonConfiguration())
+        let five = try DaemonConfiguration.parse("[alarms]\nsnooze_minutes = 5\ngrace_hours = 1.5\n", file: "x.toml")
+        #expect(five.scheduler.snoozeSeconds == 300)
+        #expect(five.scheduler.graceSeconds == 5400)
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze_minutes = 0\n", file: "x.toml") }
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[log]\nlevel = \"loud\"\n", file: "x.toml") }
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("notifier = \"stdout\"\n", file: "x.toml") }
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms\n", file: "x.toml") }
+    }
+}

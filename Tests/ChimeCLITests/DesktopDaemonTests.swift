@@ -1,0 +1,94 @@
+import ChimeCore
+import ChimeStore
+import Foundation
+import Glibc
+import Testing
+
+/// `chime daemon --notifier libnotify` against a real notification server (dunst on a private
+/// session bus, started by Tests/harness/with-services.sh, which `make test` runs): the alarm
+/// arrives with its summary, body, urgency and actions; "Complete" clicked in the server
+/// completes the reminder and advances the series in the database.
+@Suite("chime daemon with a real notification server", .serialized)
+struct DesktopDaemonTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-desktop-\(UUID().uuidString)").path
+    let environment = ProcessInfo.processInfo.environment
+
+    /// The sandbox folder; records an issue (a failure, not a skip) when the test runs outside it.
+    func sandbox() -> String? {
+        guard environment["CHIME_TEST_SERVICES"] == "1", let run = environment["SVC_RUN"] else {
+            Issue.record("no notification server sandbox: run under Tests/harness/with-services.sh (make test does)")
+            return nil
+        }
+        return run
+    }
+
+    func shell(_ command: String) -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try? p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    func poll(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+
+    @Test func completeClickedInTheServerCompletesAndAdvancesTheReminder() throws {
+        guard let run = sandbox() else { return }
+        _ = shell("dunstctl close-all")
+        let storePath = folder + "/chime.sqlite"
+        let store = try EventStore(path: storePath, floatingZone: .utc)
+        let title = "Take pills \(UUID().uuidString.prefix(6))"
+        let due = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 3)
+        var reminder = Reminder(title: title, calendar: try store.defaultCalendarForNewReminders().identifier)
+        reminder.dueDate = .utc(due.utc)
+        reminder.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=5")]
+        reminder.alarms = [.relative(0)]
+        reminder.priority = 1
+        reminder.notes = "with water"
+        reminder = try store.save(reminder)
+
+        let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "libnotify"], folder: folder)
+        defer { daemon.stop() }
+        let log = run + "/notifications.log"
+        let shown = poll(20) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("summary=\(title)") }
+        #expect(shown, "daemon: \(daemon.stderrText)")
+        let line = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").last { $0.contains("summary=\(title)") } ?? ""
+        #expect(line.contains("app=Chime"))
+        #expect(line.contains("urgency=CRITICAL"))
+        #expect(line.contains("category=x-chime.reminder"))
+        #expect(line.contains("desktop_entry=chime"))
+        #expect(line.contains("body=Due \(DisplayText.dayHeading(due.utc.date)) \(DisplayText.hhmm(due.utc))"))
+        let id = line.split(separator: "\t").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) } ?? "?"
+
+        // Pick "Complete" in the server's action menu for exactly this notification.
+        try "[\(id),complete]".write(toFile: run + "/dmenu-choice", atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: run + "/dmenu-choice") }
+        let menu = shell("dunstctl context")
+        #expect(menu.status == 0, "\(menu.output)")
+        let offered = (try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? ""
+        #expect(offered.contains("#Complete (\(title)) [\(id),complete]"))
+        #expect(offered.contains("#Snooze 10 min (\(title)) [\(id),snooze]"))
+
+        let advanced = poll(15) {
+            (try? store.reminder(withIdentifier: reminder.identifier))??.dueDate == .utc(due.adding(86_400).utc)
+        }
+        #expect(advanced, "series not advanced; daemon: \(daemon.stderrText)")
+        let completed = try store.reminders(matching: store.predicateForCompletedReminders(completionStart: nil, completionEnd: nil, calendars: nil))
+        #expect(completed.map(\.title) == [title])
+        #expect(completed.first?.dueDate == .utc(due.utc))
+        #expect(daemon.stop() == 0)
+        _ = shell("dunstctl close-all")
+    }
+}
