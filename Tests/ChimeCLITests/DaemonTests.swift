@@ -106,7 +106,7 @@ struct DaemonTests {
         try "[alarms]\nsnooze_minutes = \"ten\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         var r = try CLI.run(["daemon", "--store", storePath, "--config", config])
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: configuration: \(config): alarms.snooze_minutes: must be a whole number, not ten\n")
+        #expect(r.stderr == "Error: configuration: \(config): alarms.snooze_minutes: must be a whole number, not \"ten\"\n")
         try "[alarm]\nsnooze_minutes = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
         r = try CLI.run(["daemon", "--store", storePath, "--config", config])
         #expect(r.stderr.contains("unknown section [alarm]"))
