@@ -1,0 +1,246 @@
+import CLibnotify
+import ChimeCore
+import ChimeScheduler
+
+/// libnotify as ``LibnotifySink`` drives it: initialisation, showing, the notifications on screen and
+/// their callbacks. Every method runs on the sink's ``GLibMainLoopThread`` (libnotify is not
+/// thread-safe, and its D-Bus proxy delivers signals on the context of the thread that created it).
+///
+/// ```swift
+/// let opened = loopThread.perform {
+///     LibnotifyConnection.open(appName: "Chime", desktopEntry: "chime",
+///                              context: loopThread.mainContext, responses: continuation)
+/// }
+/// ```
+final class LibnotifyConnection {
+    let server: NotificationServerInfo
+    private let appName: String
+    private let desktopEntry: String?
+    private let context: OpaquePointer
+    private let responses: AsyncStream<NotificationResponse>.Continuation
+
+    /// Shown and not closed yet; holding the entry keeps its `NotifyNotification` alive, which
+    /// libnotify needs in order to deliver its action and "closed" callbacks.
+    private var shown: [Int: ShownNotification] = [:]
+    private var lastID = 0
+    /// Closed notifications whose last reference is dropped from an idle callback, not from inside
+    /// their own "closed" signal emission.
+    private var releaseLater: [UnsafeMutablePointer<NotifyNotification>] = []
+    private var releaseScheduled = false
+    private var isClosed = false
+
+    private init(server: NotificationServerInfo, appName: String, desktopEntry: String?, context: OpaquePointer,
+                 responses: AsyncStream<NotificationResponse>.Continuation) {
+        self.server = server
+        self.appName = appName
+        self.desktopEntry = desktopEntry
+        self.context = context
+        self.responses = responses
+    }
+
+    /// Initialises libnotify and checks that a notification server answers on the session bus.
+    static func open(appName: String, desktopEntry: String?, context: OpaquePointer,
+                     responses: AsyncStream<NotificationResponse>.Continuation,
+                     serverTimeoutMilliseconds: Int32) -> Result<LibnotifyConnection, DeliveryError> {
+        // Our own GetServerInformation call first: libnotify's waits up to 25 s and drops the
+        // error text, and the daemon wants a prompt, readable reason to fall back to stdout.
+        if let problem = probeServer(timeoutMilliseconds: serverTimeoutMilliseconds) {
+            return .failure(DeliveryError("no notification server answers on the session bus: \(problem)"))
+        }
+        guard notify_init(appName) != 0 else {
+            return .failure(DeliveryError("notify_init(\"\(appName)\") failed"))
+        }
+        var name: UnsafeMutablePointer<CChar>?
+        var vendor: UnsafeMutablePointer<CChar>?
+        var version: UnsafeMutablePointer<CChar>?
+        var specVersion: UnsafeMutablePointer<CChar>?
+        guard notify_get_server_info(&name, &vendor, &version, &specVersion) != 0 else {
+            notify_uninit()
+            return .failure(DeliveryError(
+                "no notification server answers on the session bus: libnotify could not read its server information"))
+        }
+        let server = NotificationServerInfo(
+            name: takeString(name) ?? "", vendor: takeString(vendor) ?? "", version: takeString(version) ?? "",
+            specVersion: takeString(specVersion) ?? "", capabilities: serverCapabilities())
+        return .success(LibnotifyConnection(server: server, appName: appName, desktopEntry: desktopEntry,
+                                            context: context, responses: responses))
+    }
+
+    /// Why no server answers, or nil when one does.
+    private static func probeServer(timeoutMilliseconds: Int32) -> String? {
+        var error: UnsafeMutablePointer<GError>?
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            return takeMessage(of: &error)
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        guard let reply = g_dbus_connection_call_sync(
+            bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+            "org.freedesktop.Notifications", "GetServerInformation", nil, nil, G_DBUS_CALL_FLAGS_NONE,
+            timeoutMilliseconds, nil, &error)
+        else {
+            return takeMessage(of: &error)
+        }
+        g_variant_unref(reply)
+        return nil
+    }
+
+    private static func serverCapabilities() -> [String] {
+        let list = notify_get_server_caps()
+        defer { g_list_free_full(list, g_free) }
+        var capabilities: [String] = []
+        var node = list
+        while let current = node {
+            if let text = current.pointee.data { capabilities.append(String(cString: text.assumingMemoryBound(to: CChar.self))) }
+            node = current.pointee.next
+        }
+        return capabilities
+    }
+
+    /// Shows `n` and keeps it alive until it is closed.
+    func show(_ n: AlarmNotification) -> Result<Void, DeliveryError> {
+        guard !isClosed else { return .failure(DeliveryError("the libnotify sink is shut down")) }
+        // A server reading markup would mangle "R&D <sync>" in plain text, or reject the body.
+        let body = server.supportsBodyMarkup ? Self.escapedMarkup(n.body) : n.body
+        guard let handle = notify_notification_new(n.summary, body, nil) else {
+            return .failure(DeliveryError("notify_notification_new failed"))
+        }
+        notify_notification_set_app_name(handle, appName)
+        notify_notification_set_urgency(handle, Self.urgency(n.urgency))
+        notify_notification_set_category(handle, n.category)
+        notify_notification_set_timeout(handle, NOTIFY_EXPIRES_NEVER)  // an alarm stays until answered
+        if let desktopEntry {
+            notify_notification_set_hint(handle, "desktop-entry", g_variant_new_string(desktopEntry))
+        }
+
+        lastID += 1
+        let entry = ShownNotification(id: lastID, keys: n.keys, handle: handle, connection: self)
+        if server.supportsActions {
+            for action in n.actions {
+                // Each registration owns one reference to the entry, dropped when libnotify frees it.
+                notify_notification_add_action(handle, action.rawValue, n.label(for: action), { _, key, userData in
+                    guard let key, let userData else { return }
+                    let entry = Unmanaged<ShownNotification>.fromOpaque(userData).takeUnretainedValue()
+                    entry.connection.actionInvoked(entry, key: String(cString: key))
+                }, Unmanaged.passRetained(entry).toOpaque(), { userData in
+                    Unmanaged<ShownNotification>.fromOpaque(userData!).release()
+                })
+            }
+        }
+        // g_signal_connect is a macro; this is its expansion. Signature of "closed": (NotifyNotification*, gpointer).
+        let onClosed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, userData in
+            guard let userData else { return }
+            let entry = Unmanaged<ShownNotification>.fromOpaque(userData).takeUnretainedValue()
+            entry.connection.closed(entry)
+        }
+        let releaseEntry: GClosureNotify = { userData, _ in
+            Unmanaged<ShownNotification>.fromOpaque(userData!).release()
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(handle), "closed", unsafeBitCast(onClosed, to: GCallback.self),
+                              Unmanaged.passRetained(entry).toOpaque(), releaseEntry, GConnectFlags(rawValue: 0))
+
+        var error: UnsafeMutablePointer<GError>?
+        guard notify_notification_show(handle, &error) != 0 else {
+            let message = takeMessage(of: &error)
+            g_object_unref(UnsafeMutableRawPointer(handle))  // also drops the callbacks' references to the entry
+            return .failure(DeliveryError("the notification server did not take the notification: \(message)"))
+        }
+        shown[entry.id] = entry
+        return .success(())
+    }
+
+    /// A button (or the body, for `default`) was clicked.
+    fileprivate func actionInvoked(_ entry: ShownNotification, key: String) {
+        guard shown[entry.id] != nil, !entry.isAnswered, let action = AlarmNotification.Action(rawValue: key) else {
+            return
+        }
+        entry.isAnswered = true
+        let kind: NotificationResponse.Kind = switch action {
+        case .default: .activated
+        case .complete: .complete
+        case .snooze: .snooze
+        }
+        responses.yield(NotificationResponse(keys: entry.keys, kind: kind))
+        // Servers such as dunst leave a notification on screen after an action: the answered alarm goes.
+        var error: UnsafeMutablePointer<GError>?
+        if notify_notification_close(entry.handle, &error) == 0 {
+            _ = takeMessage(of: &error)
+            forget(entry)  // no "closed" signal will come for it
+        }
+    }
+
+    /// The server closed the notification: the user dismissed it, it expired, or we closed it.
+    fileprivate func closed(_ entry: ShownNotification) {
+        guard shown[entry.id] != nil else { return }
+        let byUser = notify_notification_get_closed_reason(entry.handle) == Int32(NOTIFY_CLOSED_REASON_DISMISSED.rawValue)
+        if byUser && !entry.isAnswered {
+            responses.yield(NotificationResponse(keys: entry.keys, kind: .dismissed))
+        }
+        entry.isAnswered = true
+        forget(entry)
+    }
+
+    private func forget(_ entry: ShownNotification) {
+        guard shown.removeValue(forKey: entry.id) != nil else { return }
+        releaseLater.append(entry.handle)
+        guard !releaseScheduled else { return }
+        releaseScheduled = true
+        let source = g_idle_source_new()
+        g_source_set_callback(source, { userData in
+            Unmanaged<LibnotifyConnection>.fromOpaque(userData!).takeUnretainedValue().releaseForgotten()
+            return 0  // G_SOURCE_REMOVE
+        }, Unmanaged.passRetained(self).toOpaque(), { userData in
+            Unmanaged<LibnotifyConnection>.fromOpaque(userData!).release()
+        })
+        g_source_attach(source, context)
+        g_source_unref(source)
+    }
+
+    private func releaseForgotten() {
+        releaseScheduled = false
+        let handles = releaseLater
+        releaseLater = []
+        for handle in handles { g_object_unref(UnsafeMutableRawPointer(handle)) }
+    }
+
+    /// Lets go of libnotify without closing anything on screen: alarms must stay visible after the
+    /// daemon stops. (`notify_uninit` closes every notification it still tracks that never expires,
+    /// so ours are finalised first, which takes them off its list.)
+    func closeDown() {
+        guard !isClosed else { return }
+        isClosed = true
+        let entries = shown.values
+        shown = [:]
+        for entry in entries { g_object_unref(UnsafeMutableRawPointer(entry.handle)) }
+        releaseForgotten()
+        notify_uninit()
+    }
+
+    private static func urgency(_ urgency: AlarmNotification.Urgency) -> NotifyUrgency {
+        switch urgency {
+        case .low: NOTIFY_URGENCY_LOW
+        case .normal: NOTIFY_URGENCY_NORMAL
+        case .critical: NOTIFY_URGENCY_CRITICAL
+        }
+    }
+
+    private static func escapedMarkup(_ text: String) -> String {
+        takeString(g_markup_escape_text(text, -1)) ?? text
+    }
+}
+
+/// One notification on screen, as its callbacks see it (their `user_data`).
+private final class ShownNotification {
+    let id: Int
+    let keys: [FiringKey]
+    let handle: UnsafeMutablePointer<NotifyNotification>
+    let connection: LibnotifyConnection
+    /// An action was reported or we closed it: a later close is not the user's dismissal.
+    var isAnswered = false
+
+    init(id: Int, keys: [FiringKey], handle: UnsafeMutablePointer<NotifyNotification>, connection: LibnotifyConnection) {
+        self.id = id
+        self.keys = keys
+        self.handle = handle
+        self.connection = connection
+    }
+}

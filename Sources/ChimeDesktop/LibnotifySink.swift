@@ -1,0 +1,143 @@
+import CLibnotify
+import ChimeScheduler
+import Synchronization
+
+/// Shows alarms on the Linux desktop through libnotify (the freedesktop notification server on the
+/// session bus: GNOME Shell, KDE Plasma, dunst, mako…) and reports what the user clicks.
+///
+/// Notifications never expire by themselves, carry the `desktop-entry` hint and, when the server
+/// shows buttons, one button per ``AlarmNotification/actions`` element. libnotify runs on a thread
+/// of its own with a GLib main loop; ``deliver(_:deliveredAtMilliseconds:)`` waits for the server
+/// to accept the notification.
+///
+/// libnotify keeps process-wide state, so a process has at most one open sink at a time.
+///
+/// ```swift
+/// let sink: NotificationSink
+/// do { sink = try LibnotifySink.connect() } catch { sink = StdoutSink() }  // no desktop: stdout
+/// try sink.deliver(note, deliveredAtMilliseconds: now)
+/// for await response in sink.responses { scheduler.handle(response) }
+/// ```
+public final class LibnotifySink: NotificationSink {
+    public let name = "libnotify"
+    public let responses: AsyncStream<NotificationResponse>
+    /// The server that answered at ``connect(appName:desktopEntry:serverTimeout:)``.
+    public let server: NotificationServerInfo
+    private let continuation: AsyncStream<NotificationResponse>.Continuation
+    private let loopThread: GLibMainLoopThread
+    private let connection: LoopConfined<LibnotifyConnection>
+    private let isShutDown = Mutex(false)
+
+    /// Whether the server shows buttons (capability `actions`); without, notifications have none.
+    public var supportsActions: Bool { server.supportsActions }
+    /// The server's name, e.g. "dunst" or "gnome-shell".
+    public var serverName: String { server.name }
+    /// The server's version, e.g. "1.9.0".
+    public var serverVersion: String { server.version }
+
+    /// Set while a sink is open: libnotify's state (app name, D-Bus proxy) is process-wide.
+    private static let processSlot = Mutex(false)
+
+    private init(server: NotificationServerInfo, loopThread: GLibMainLoopThread,
+                 connection: LoopConfined<LibnotifyConnection>,
+                 responses: AsyncStream<NotificationResponse>,
+                 continuation: AsyncStream<NotificationResponse>.Continuation) {
+        self.server = server
+        self.loopThread = loopThread
+        self.connection = connection
+        self.responses = responses
+        self.continuation = continuation
+    }
+
+    /// Initialises libnotify on its own thread and checks that a notification server answers.
+    ///
+    /// ```swift
+    /// let sink = try LibnotifySink.connect(appName: "Chime", desktopEntry: "chime")
+    /// defer { sink.shutdown() }
+    /// print("notifications via \(sink.serverName) \(sink.serverVersion), buttons: \(sink.supportsActions)")
+    /// ```
+    /// - Parameters:
+    ///   - appName: the application name the server shows and logs.
+    ///   - desktopEntry: the `.desktop` file name without its extension (the `desktop-entry` hint), or nil.
+    ///   - serverTimeout: how long to wait for the server's answer.
+    /// - Throws: ``DeliveryError`` "no notification server answers on the session bus: …" when there is
+    ///   no session bus or nothing owns `org.freedesktop.Notifications`, so the caller can fall back
+    ///   to standard output; also when another sink of this process is still open.
+    public static func connect(appName: String = "Chime", desktopEntry: String? = "chime",
+                               serverTimeout: Duration = .seconds(5)) throws(DeliveryError) -> LibnotifySink {
+        let claimed = processSlot.withLock { open in
+            defer { open = true }
+            return !open
+        }
+        guard claimed else {
+            throw DeliveryError("another LibnotifySink is open in this process; shut it down first")
+        }
+        let (responses, continuation) = AsyncStream.makeStream(of: NotificationResponse.self)
+        let loopThread = GLibMainLoopThread(name: "chime-libnotify")
+        let timeout = Int32(clamping: serverTimeout.components.seconds * 1000
+            + serverTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let opened = loopThread.perform {
+            LibnotifyConnection.open(appName: appName, desktopEntry: desktopEntry, context: loopThread.mainContext,
+                                     responses: continuation, serverTimeoutMilliseconds: timeout)
+                .map(LoopConfined.init)
+        }
+        switch opened {
+        case .success(let connection):
+            return LibnotifySink(server: connection.value.server, loopThread: loopThread, connection: connection,
+                                 responses: responses, continuation: continuation)
+        case .failure(let error):
+            loopThread.stop()
+            continuation.finish()
+            processSlot.withLock { $0 = false }
+            throw error
+        case nil:
+            preconditionFailure("a fresh GLibMainLoopThread refused work")
+        }
+    }
+
+    /// Shows `n` and returns once the server has accepted it.
+    ///
+    /// ```swift
+    /// try sink.deliver(AlarmNotification(keys: [key], fireAt: fireAt, summary: "Dentist", body: "14:00–15:00",
+    ///                                    urgency: .normal, category: "x-chime.event",
+    ///                                    actions: [.default, .snooze], kind: "event"),
+    ///                  deliveredAtMilliseconds: now)
+    /// ```
+    /// `deliveredAtMilliseconds` is not used: the server shows its own time of arrival.
+    /// - Throws: ``DeliveryError`` with the D-Bus error when the server does not take it, or after ``shutdown()``.
+    public func deliver(_ n: AlarmNotification, deliveredAtMilliseconds: Int64) throws(DeliveryError) {
+        let connection = self.connection
+        guard let outcome = loopThread.perform({ connection.value.show(n) }) else {
+            throw DeliveryError("the libnotify sink is shut down")
+        }
+        try outcome.get()
+    }
+
+    /// Lets go of the server and finishes ``responses``. Notifications on screen stay there: an alarm
+    /// must remain visible after the daemon stops. Idempotent.
+    ///
+    /// ```swift
+    /// sink.shutdown()
+    /// ```
+    public func shutdown() {
+        let first = isShutDown.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        let connection = self.connection
+        _ = loopThread.perform { connection.value.closeDown() }
+        loopThread.stop()
+        continuation.finish()
+        Self.processSlot.withLock { $0 = false }
+    }
+
+    deinit { shutdown() }
+}
+
+/// A value that only the loop thread touches; the wrapper lets it travel inside the sink and the
+/// closures handed to ``GLibMainLoopThread/perform(_:)``.
+private struct LoopConfined<Value>: @unchecked Sendable {
+    // @unchecked: `value` is used only inside `GLibMainLoopThread.perform`, i.e. on the loop thread.
+    let value: Value
+}

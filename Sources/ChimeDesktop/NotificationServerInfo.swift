@@ -1,0 +1,29 @@
+/// What the desktop's notification server says about itself (`GetServerInformation`, `GetCapabilities`).
+///
+/// ```swift
+/// let sink = try LibnotifySink.connect()
+/// print(sink.server.name, sink.server.version)   // "dunst 1.9.0"
+/// if !sink.server.supportsActions { /* no buttons: the notification is only shown */ }
+/// ```
+public struct NotificationServerInfo: Hashable, Sendable {
+    public var name: String
+    public var vendor: String
+    public var version: String
+    /// The version of the Desktop Notifications Specification the server follows ("1.2").
+    public var specVersion: String
+    /// Capability strings such as `actions`, `body`, `body-markup`, `persistence`.
+    public var capabilities: [String]
+
+    public init(name: String, vendor: String, version: String, specVersion: String, capabilities: [String]) {
+        self.name = name
+        self.vendor = vendor
+        self.version = version
+        self.specVersion = specVersion
+        self.capabilities = capabilities
+    }
+
+    /// Whether the server shows buttons and reports clicks on them.
+    public var supportsActions: Bool { capabilities.contains("actions") }
+    /// Whether the server reads the body as markup, so that plain text must be escaped.
+    public var supportsBodyMarkup: Bool { capabilities.contains("body-markup") }
+}

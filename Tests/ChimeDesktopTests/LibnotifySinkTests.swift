@@ -1,0 +1,182 @@
+import ChimeCore
+import ChimeDesktop
+import ChimeScheduler
+import Foundation
+import Testing
+
+/// `LibnotifySink` against a real notification server: dunst 1.9 in the sandbox of
+/// `Tests/harness/with-services.sh`. Serialized: one dunst is shared, and a process has one sink at a time.
+@Suite(.serialized) struct LibnotifySinkTests {
+    static let key = FiringKey(item: "6F1C-desktop-test", occurrence: Instant(secondsSince1970: 1_796_112_000), alarm: "-900")
+
+    /// A summary no other test (or earlier run in the same sandbox) uses, to find it in dunst's log.
+    static func uniqueSummary(_ text: String) -> String {
+        "\(text) \(UUID().uuidString.prefix(8))"
+    }
+
+    static func reminder(_ summary: String, body: String = "Room 3",
+                         actions: [AlarmNotification.Action] = [.default, .complete, .snooze]) -> AlarmNotification {
+        AlarmNotification(keys: [key], fireAt: key.occurrence, summary: summary, body: body, urgency: .critical,
+                          category: "x-chime.reminder", actions: actions, kind: "reminder")
+    }
+
+    /// Delivers `n` and waits until dunst shows exactly one notification.
+    static func show(_ n: AlarmNotification, on sink: LibnotifySink, in sandbox: ServiceSandbox) async throws {
+        try sink.deliver(n, deliveredAtMilliseconds: n.fireAt.secondsSince1970 * 1000)
+        let shown = try await poll { try sandbox.displayedCount() == 1 }
+        try #require(shown, "dunst never displayed \(n.summary)")
+    }
+
+    @Test func connectReadsTheServersNameAndCapabilities() throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        defer { sink.shutdown() }
+        #expect(sink.name == "libnotify")
+        #expect(sink.serverName == "dunst")
+        #expect(sink.serverVersion.hasPrefix("1."))
+        #expect(sink.supportsActions)
+        #expect(sink.server.capabilities.contains("body"))
+    }
+
+    @Test func aSecondSinkInTheSameProcessIsRefusedUntilTheFirstShutsDown() throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let first = try LibnotifySink.connect()
+        #expect(throws: DeliveryError.self) { _ = try LibnotifySink.connect() }
+        first.shutdown()
+        let second = try LibnotifySink.connect()
+        second.shutdown()
+    }
+
+    @Test func deliveredNotificationReachesTheServerWithAllItsAttributes() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        defer { sink.shutdown() }
+        let summary = Self.uniqueSummary("Dentist")
+        try await Self.show(Self.reminder(summary, body: "14:00–15:00\nR&D <sync>"), on: sink, in: sandbox)
+
+        let fields = try #require(try await sandbox.loggedNotification(summary: summary),
+                                  "dunst's rule script never logged \(summary)")
+        #expect(fields["app"] == "Chime")
+        #expect(fields["urgency"] == "CRITICAL")
+        #expect(fields["category"] == "x-chime.reminder")
+        #expect(fields["desktop_entry"] == "chime")
+        #expect(fields["timeout"] == "0")  // never expires by itself
+        // The newline is kept. A server advertising "body-markup" gets the plain text escaped
+        // (dunst 1.9 does not advertise it, so there the body arrives as written).
+        let expectedBody = sink.server.supportsBodyMarkup ? #"14:00–15:00\nR&amp;D &lt;sync&gt;"# : #"14:00–15:00\nR&D <sync>"#
+        #expect(fields["body"] == expectedBody)
+        try sandbox.dunstctl("close-all")
+    }
+
+    @Test func clickingButtonsReportsCompleteSnoozeAndActivatedAndClosesTheNotification() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        defer { sink.shutdown() }
+
+        // dunst's context menu lists every action as "#<label> (<summary>) [<id>,<key>]"; the fake dmenu
+        // picks the line with the key. (`dunstctl action 0` would invoke "default" directly.)
+        for (key, expected) in [("complete", NotificationResponse.Kind.complete), ("snooze", .snooze)] {
+            try await Self.show(Self.reminder(Self.uniqueSummary("Standup")), on: sink, in: sandbox)
+            try sandbox.chooseInContextMenu(",\(key)]")
+            try sandbox.dunstctl("context")
+            let response = await nextResponse(of: sink)
+            #expect(response == NotificationResponse(keys: [Self.key], kind: expected), "clicking \(key)")
+            let closed = try await poll { try sandbox.displayedCount() == 0 }
+            #expect(closed, "the sink closes a notification once one of its actions was clicked (\(key))")
+        }
+
+        try await Self.show(Self.reminder(Self.uniqueSummary("Call")), on: sink, in: sandbox)
+        try sandbox.dunstctl("action", "0")
+        #expect(await nextResponse(of: sink) == NotificationResponse(keys: [Self.key], kind: .activated))
+        #expect(try await poll { try sandbox.displayedCount() == 0 })
+
+        // Closing them ourselves (reason "closed by call") must not come back as a dismissal.
+        sink.shutdown()
+        var afterwards: [NotificationResponse] = []
+        for await response in sink.responses { afterwards.append(response) }
+        #expect(afterwards.isEmpty)
+    }
+
+    @Test func closingFromTheServerReportsDismissed() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        defer { sink.shutdown() }
+        try await Self.show(Self.reminder(Self.uniqueSummary("Gym")), on: sink, in: sandbox)
+        try sandbox.dunstctl("close-all")
+        #expect(await nextResponse(of: sink) == NotificationResponse(keys: [Self.key], kind: .dismissed))
+    }
+
+    @Test func withoutActionsTheDefaultClickReportsNothing() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        defer { sink.shutdown() }
+        try await Self.show(Self.reminder(Self.uniqueSummary("Info"), actions: []), on: sink, in: sandbox)
+        _ = try? sandbox.dunstctl("action", "0")  // no action registered: nothing to report
+        try sandbox.dunstctl("close-all")
+        // The dismissal is the first and only thing reported.
+        #expect(await nextResponse(of: sink) == NotificationResponse(keys: [Self.key], kind: .dismissed))
+    }
+
+    @Test func shutdownLeavesAlarmsOnScreenEndsResponsesAndRefusesDeliveries() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        try await Self.show(Self.reminder(Self.uniqueSummary("Flight")), on: sink, in: sandbox)
+
+        sink.shutdown()
+        sink.shutdown()  // idempotent
+        var afterwards: [NotificationResponse] = []
+        for await response in sink.responses { afterwards.append(response) }
+        #expect(afterwards.isEmpty)
+        // notify_uninit would close never-expiring notifications; the alarm must stay up.
+        let stillShown = try await poll(timeout: .seconds(1)) { try sandbox.displayedCount() != 1 } == false
+        #expect(stillShown)
+        #expect(throws: DeliveryError.self) {
+            try sink.deliver(Self.reminder("late"), deliveredAtMilliseconds: 0)
+        }
+        try sandbox.dunstctl("close-all")
+    }
+
+    /// Runs in a child process: GDBus caches the session bus per process, and the address must be
+    /// wrong from the start.
+    @Test func connectFailsQuicklyWhenNoSessionBusAnswers() async {
+        await #expect(processExitsWith: .success) {
+            setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/chime-test/session_bus_socket", 1)
+            let start = ContinuousClock.now
+            do throws(DeliveryError) {
+                let sink = try LibnotifySink.connect()
+                sink.shutdown()
+                exit(2)
+            } catch {
+                guard error.message.hasPrefix("no notification server answers on the session bus: ") else { exit(3) }
+            }
+            exit(ContinuousClock.now - start < .seconds(3) ? 0 : 4)
+        }
+    }
+
+    /// A bus without a notification server (the sandbox's private "system" bus stands in for such a
+    /// session bus): connect names the D-Bus error instead of waiting for libnotify's 25 s timeout.
+    @Test func connectFailsQuicklyWhenNothingOwnsTheNotificationsName() async {
+        guard ServiceSandbox.current() != nil else { return }
+        await #expect(processExitsWith: .success) {
+            guard let bus = ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"] else { exit(5) }
+            setenv("DBUS_SESSION_BUS_ADDRESS", bus, 1)
+            let start = ContinuousClock.now
+            do throws(DeliveryError) {
+                let sink = try LibnotifySink.connect()
+                sink.shutdown()
+                exit(2)
+            } catch {
+                guard error.message.hasPrefix("no notification server answers on the session bus: "),
+                      error.message.contains("org.freedesktop.Notifications") else { exit(3) }
+            }
+            exit(ContinuousClock.now - start < .seconds(3) ? 0 : 4)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import ChimeDesktop
+import ChimeScheduler
+import Foundation
+import Testing
+
+/// The desktop-services sandbox started by `Tests/harness/with-services.sh` (dunst under Xvfb on a
+/// private session bus), seen from a test: its run directory, `dunstctl`, and the log its rule
+/// script writes for every notification dunst receives.
+///
+/// ```swift
+/// guard let sandbox = ServiceSandbox.current() else { return }   // records an issue outside the sandbox
+/// try sandbox.dunstctl("close-all")
+/// let fields = try await sandbox.loggedNotification(summary: "Dentist")   // ["urgency": "CRITICAL", …]
+/// ```
+struct ServiceSandbox {
+    let runDirectory: String
+
+    /// The sandbox of this test run, or nil after recording an issue: without a notification
+    /// server these tests cannot check anything, and a skipped check must not pass silently.
+    static func current(sourceLocation: SourceLocation = #_sourceLocation) -> ServiceSandbox? {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["CHIME_TEST_SERVICES"] == "1", let run = environment["SVC_RUN"], !run.isEmpty else {
+            Issue.record("""
+                needs the desktop-services sandbox (dunst on a private session bus): \
+                run under Tests/harness/with-services.sh (make test does this)
+                """, sourceLocation: sourceLocation)
+            return nil
+        }
+        return ServiceSandbox(runDirectory: run)
+    }
+
+    /// Runs `dunstctl ARGS…` and returns its standard output; throws when it exits non-zero.
+    @discardableResult
+    func dunstctl(_ arguments: String...) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["dunstctl"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw SandboxError("dunstctl \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(text)")
+        }
+        return text
+    }
+
+    /// How many notifications dunst shows now.
+    func displayedCount() throws -> Int {
+        let text = try dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let count = Int(text) else { throw SandboxError("dunstctl count displayed printed \(text)") }
+        return count
+    }
+
+    /// Makes the fake dmenu pick, in dunst's next context menu, the first line containing `text`
+    /// (lines look like `#Complete (Dentist) [3,complete]`).
+    func chooseInContextMenu(_ text: String) throws {
+        try text.write(toFile: runDirectory + "/dmenu-choice", atomically: true, encoding: .utf8)
+    }
+
+    /// The fields dunst's rule script logged for the notification with this summary (`app`,
+    /// `urgency`, `summary`, `body`, `category`, `timeout`, `desktop_entry`; newlines in texts as `\n`),
+    /// polled until `timeout` because dunst runs the script asynchronously.
+    func loggedNotification(summary: String, timeout: Duration = .seconds(10)) async throws -> [String: String]? {
+        var found: [String: String]?
+        _ = try await poll(timeout: timeout) {
+            let log = (try? String(contentsOfFile: runDirectory + "/notifications.log", encoding: .utf8)) ?? ""
+            found = log.split(separator: "\n").lazy.map(Self.fields).first { $0["summary"] == summary }
+            return found != nil
+        }
+        return found
+    }
+
+    private static func fields(_ line: Substring) -> [String: String] {
+        var fields: [String: String] = [:]
+        for field in line.split(separator: "\t", omittingEmptySubsequences: false) {
+            guard let equals = field.firstIndex(of: "=") else { continue }
+            fields[String(field[..<equals])] = String(field[field.index(after: equals)...])
+        }
+        return fields
+    }
+}
+
+struct SandboxError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Checks `condition` every 50 ms until it holds or `timeout` passes; returns whether it held.
+/// Generous timeouts: the machine running the tests may be busy.
+func poll(timeout: Duration = .seconds(10), _ condition: () throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try condition() { return true }
+        if ContinuousClock.now >= deadline { return false }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+}
+
+/// The sink's next response, or nil when none comes within `timeout` (or the stream ended).
+func nextResponse(of sink: LibnotifySink, within timeout: Duration = .seconds(15)) async -> NotificationResponse? {
+    await withTaskGroup(of: NotificationResponse?.self) { group in
+        group.addTask {
+            var responses = sink.responses.makeAsyncIterator()
+            return await responses.next()
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}
