@@ -7,8 +7,11 @@ import Glibc
 // chime-store-bench: the calendar store on a seeded 10,000-event store — one-year queries,
 // lookups, whole `chime agenda` processes, file size, cross-process change latency — with
 // calcurse on the same events in the same run, interleaved run by run. Medians and minimums.
+// Then `chime daemon` on the same store (DaemonBench*.swift): start-up to "scheduled, sleeping"
+// against calcurse, memory, an idle stretch, firing lateness, CLI edit → "rescheduled".
 //   usage: chime-store-bench [--runs 5] [--seed 2026] [--events 10000] [--reminders 2000]
 //                            [--chime PATH_TO_chime] [--keep DIR]
+//                            [--only daemon|store] [--idle-seconds 60]
 
 let args = CommandLine.arguments
 if args.count >= 4 && args[1] == "--writer" { LatencyProbe.writerMain(path: args[2], count: Int(args[3]) ?? 100) }
@@ -28,6 +31,9 @@ let seed = UInt64(option("--seed", 2026))
 let eventCount = option("--events", 10_000)
 let reminderCount = option("--reminders", 2_000)
 let latencyCount = 100
+let only = option("--only")
+if let only, only != "daemon" && only != "store" { fail("--only must be daemon or store, not \(only)") }
+let idleSeconds = max(1, option("--idle-seconds", 60))
 let chimePath = option("--chime") ?? ".build-bench/release/chime"
 guard access(chimePath, X_OK) == 0 else {
     fail("no chime binary at \(chimePath) (build it: swift build -c release --scratch-path .build-bench --product chime, or pass --chime)")
@@ -64,120 +70,135 @@ do { export = try CalcurseExport.write(events: generated.events, reminders: gene
     fail("writing calcurse data: \(error)")
 }
 
+// The header: what was measured, and where.
+let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+    .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+var header: [String] = []
+header.append("Store: \(grouped(eventCount)) events (\(grouped(generated.recurringEvents)) recurring, \(grouped(generated.allDayEvents)) all-day) in \(generated.eventCalendars.count) calendars, \(grouped(reminderCount)) reminders; seed \(seed); generated in \(fixed(generated.seconds, 2)) s")
+header.append("Machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores; \(runs) runs, interleaved; load average before: \(loadBefore)")
+print(header.joined(separator: "\n"))
+
 // 2. Measurements.
 var environment = ProcessInfo.processInfo.environment
 environment["TZ"] = "UTC"
 environment["CHIME_STORE"] = storePath
 environment["HOME"] = dir
-let from = "2026-06-01", to = "2027-06-01"
-let agendaArgs = ["agenda", "--from", from, "--to", to]
-let calcurseArgs = ["-D", calcurseDir, "--input-datefmt", "4", "-Q", "--filter-type", "cal", "--from", from, "--days", "365"]
+if only != "daemon" {
+    let from = "2026-06-01", to = "2027-06-01"
+    let agendaArgs = ["agenda", "--from", from, "--to", to]
+    let calcurseArgs = ["-D", calcurseDir, "--input-datefmt", "4", "-Q", "--filter-type", "cal", "--from", from, "--days", "365"]
 
-let store: EventStore
-do { store = try EventStore(path: storePath, floatingZone: .utc) } catch { fail("opening the store: \(error)") }
-func midnightUTC(_ y: Int, _ m: Int, _ d: Int) -> Instant {
-    Instant(secondsSince1970: Int64(CivilDate(year: y, month: m, day: d).daysSinceEpoch) * 86_400)
-}
-let window = store.predicateForEvents(start: midnightUTC(2026, 6, 1), end: midnightUTC(2027, 6, 1))
-let clock = ContinuousClock()
-
-func queryCount() -> Int {
-    do { return try store.events(matching: window).count } catch { fail("events(matching:): \(error)") }
-}
-func streamedCount() -> Int {
-    var n = 0
-    do { try store.enumerateEvents(matching: window) { _, _ in n += 1 } } catch { fail("enumerateEvents: \(error)") }
-    return n
-}
-func firstOccurrence() -> Event? {
-    var first: Event?
-    do { try store.enumerateEvents(matching: window) { e, stop in first = e; stop = true } } catch { fail("enumerateEvents: \(error)") }
-    return first
-}
-func lineCount(_ path: String) -> Int {
-    guard let data = FileManager.default.contents(atPath: path) else { return 0 }
-    return data.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
-}
-func checked(_ what: String, _ r: (seconds: Double, status: Int32)) -> Double {
-    if r.status != 0 { fail("\(what) exited with status \(r.status)") }
-    return r.seconds * 1e3
-}
-
-// Warm-up and sanity checks (untimed): counts, output sizes.
-let chimeCount = queryCount()
-_ = firstOccurrence()
-let agendaLines = { _ = checked("chime agenda", timeProcess(chimePath, agendaArgs, environment: environment, stdout: dir + "/agenda.txt")); return lineCount(dir + "/agenda.txt") }()
-_ = checked("chime agenda --json", timeProcess(chimePath, agendaArgs + ["--json"], environment: environment, stdout: dir + "/agenda.json"))
-let jsonBytes = fileSize(dir + "/agenda.json")
-var calcurseLines = 0, calcurseCount = 0
-if let calcursePath {
-    _ = checked("calcurse -Q", timeProcess(calcursePath, calcurseArgs, environment: environment, stdout: dir + "/calcurse.txt"))
-    calcurseLines = lineCount(dir + "/calcurse.txt")
-    calcurseCount = CalcurseCount.occurrences(calcursePath, calcurseArgs, environment: environment, scratch: dir + "/calcurse-count.txt")
-}
-
-var query = Sample(), streamed = Sample(), first = Sample(), lookup = Sample(), agendaText = Sample(), agendaJSON = Sample(), calcurse = Sample()
-let identifiers = generated.events.map(\.identifier)
-var sink = 0
-for run in 0..<runs {
-    query.add(seconds(clock.measure { sink &+= queryCount() }) * 1e3)
-    streamed.add(seconds(clock.measure { sink &+= streamedCount() }) * 1e3)
-    first.add(seconds(clock.measure { sink &+= firstOccurrence() == nil ? 0 : 1 }) * 1e3)
-    var g = SeededRandom(seed: seed &+ UInt64(run) &+ 1)
-    var calls: [Double] = []
-    for _ in 0..<1_000 {
-        let id = identifiers[g.int(in: 0...(identifiers.count - 1))]
-        let t0 = clock.now
-        let found = try? store.event(withIdentifier: id)
-        calls.append(seconds(clock.now - t0) * 1e6)
-        if found == nil { fail("event(withIdentifier:) found nothing for \(id)") }
+    let store: EventStore
+    do { store = try EventStore(path: storePath, floatingZone: .utc) } catch { fail("opening the store: \(error)") }
+    func midnightUTC(_ y: Int, _ m: Int, _ d: Int) -> Instant {
+        Instant(secondsSince1970: Int64(CivilDate(year: y, month: m, day: d).daysSinceEpoch) * 86_400)
     }
-    lookup.add(Statistics.median(calls))
-    agendaText.add(checked("chime agenda", timeProcess(chimePath, agendaArgs, environment: environment)))
-    agendaJSON.add(checked("chime agenda --json", timeProcess(chimePath, agendaArgs + ["--json"], environment: environment)))
-    if let calcursePath { calcurse.add(checked("calcurse -Q", timeProcess(calcursePath, calcurseArgs, environment: environment))) }
+    let window = store.predicateForEvents(start: midnightUTC(2026, 6, 1), end: midnightUTC(2027, 6, 1))
+    let clock = ContinuousClock()
+
+    func queryCount() -> Int {
+        do { return try store.events(matching: window).count } catch { fail("events(matching:): \(error)") }
+    }
+    func streamedCount() -> Int {
+        var n = 0
+        do { try store.enumerateEvents(matching: window) { _, _ in n += 1 } } catch { fail("enumerateEvents: \(error)") }
+        return n
+    }
+    func firstOccurrence() -> Event? {
+        var first: Event?
+        do { try store.enumerateEvents(matching: window) { e, stop in first = e; stop = true } } catch { fail("enumerateEvents: \(error)") }
+        return first
+    }
+    func lineCount(_ path: String) -> Int {
+        guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        return data.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+    }
+    func checked(_ what: String, _ r: (seconds: Double, status: Int32)) -> Double {
+        if r.status != 0 { fail("\(what) exited with status \(r.status)") }
+        return r.seconds * 1e3
+    }
+
+    // Warm-up and sanity checks (untimed): counts, output sizes.
+    let chimeCount = queryCount()
+    _ = firstOccurrence()
+    let agendaLines = { _ = checked("chime agenda", timeProcess(chimePath, agendaArgs, environment: environment, stdout: dir + "/agenda.txt")); return lineCount(dir + "/agenda.txt") }()
+    _ = checked("chime agenda --json", timeProcess(chimePath, agendaArgs + ["--json"], environment: environment, stdout: dir + "/agenda.json"))
+    let jsonBytes = fileSize(dir + "/agenda.json")
+    var calcurseLines = 0, calcurseCount = 0
+    if let calcursePath {
+        _ = checked("calcurse -Q", timeProcess(calcursePath, calcurseArgs, environment: environment, stdout: dir + "/calcurse.txt"))
+        calcurseLines = lineCount(dir + "/calcurse.txt")
+        calcurseCount = CalcurseCount.occurrences(calcursePath, calcurseArgs, environment: environment, scratch: dir + "/calcurse-count.txt")
+    }
+
+    var query = Sample(), streamed = Sample(), first = Sample(), lookup = Sample(), agendaText = Sample(), agendaJSON = Sample(), calcurse = Sample()
+    let identifiers = generated.events.map(\.identifier)
+    var sink = 0
+    for run in 0..<runs {
+        query.add(seconds(clock.measure { sink &+= queryCount() }) * 1e3)
+        streamed.add(seconds(clock.measure { sink &+= streamedCount() }) * 1e3)
+        first.add(seconds(clock.measure { sink &+= firstOccurrence() == nil ? 0 : 1 }) * 1e3)
+        var g = SeededRandom(seed: seed &+ UInt64(run) &+ 1)
+        var calls: [Double] = []
+        for _ in 0..<1_000 {
+            let id = identifiers[g.int(in: 0...(identifiers.count - 1))]
+            let t0 = clock.now
+            let found = try? store.event(withIdentifier: id)
+            calls.append(seconds(clock.now - t0) * 1e6)
+            if found == nil { fail("event(withIdentifier:) found nothing for \(id)") }
+        }
+        lookup.add(Statistics.median(calls))
+        agendaText.add(checked("chime agenda", timeProcess(chimePath, agendaArgs, environment: environment)))
+        agendaJSON.add(checked("chime agenda --json", timeProcess(chimePath, agendaArgs + ["--json"], environment: environment)))
+        if let calcursePath { calcurse.add(checked("calcurse -Q", timeProcess(calcursePath, calcurseArgs, environment: environment))) }
+    }
+
+    // e. File size after a checkpoint.
+    let checkpointError = SQLiteCheckpoint.run(path: storePath)
+    let dbBytes = fileSize(storePath), walBytes = fileSize(storePath + "-wal")
+
+    // f. Cross-process change latency, one writer per run.
+    var latencies: [Double] = []
+    for _ in 0..<runs {
+        let (l, status) = await LatencyProbe.measure(store: store, path: storePath, count: latencyCount, executable: selfPath,
+                                                      environment: environment)
+        if status != 0 { fail("latency writer exited with status \(status)") }
+        latencies += l
+    }
+    let loadAfter = loadAverage()
+
+    // 3. Report.
+    func ms(_ s: Sample, _ digits: Int = 1) -> String { "median \(fixed(s.median, digits)) ms (min \(fixed(s.min, digits)))" }
+    func ratio(_ a: Sample, _ b: Sample) -> String { b.values.isEmpty ? "n/a" : fixed(b.median / a.median, 2) + "×" }
+    let calcurseName = calcursePath == nil ? "calcurse: not installed" : "calcurse"
+    var lines: [String] = []
+    lines.append("Window 2026-06-01 .. 2027-06-01 (UTC): Chime \(grouped(chimeCount)) occurrences; \(calcurseName) \(grouped(calcurseCount)) occurrences (\(calcurseCount - chimeCount >= 0 ? "+" : "")\(grouped(calcurseCount - chimeCount)); approximate mapping, see notes)")
+    lines.append("")
+    let rate = Double(chimeCount) / (query.median / 1e3)
+    lines.append(padRight("one-year events(matching:)", 40) + "\(ms(query))   \(fixed(rate / 1e6, 2))M occ/s   \(grouped(chimeCount)) occurrences")
+    lines.append(padRight("one-year enumerateEvents (count only)", 40) + "\(ms(streamed))   \(fixed(Double(chimeCount) / streamed.median / 1e3, 2))M occ/s")
+    lines.append(padRight("enumerateEvents to first occurrence", 40) + ms(first, 2))
+    lines.append(padRight("event(withIdentifier:)", 40) + "median \(fixed(lookup.median, 1)) µs (min of run medians \(fixed(lookup.min, 1))) over 1,000 random ids per run")
+    lines.append(padRight("chime agenda one year (process)", 40) + "\(ms(agendaText)) | calcurse -Q --days 365 \(calcurse.values.isEmpty ? "n/a" : ms(calcurse)) | calcurse/chime \(ratio(agendaText, calcurse))")
+    lines.append(padRight("chime agenda one year --json (process)", 40) + "\(ms(agendaJSON)) | calcurse/chime \(ratio(agendaJSON, calcurse))")
+    let total = dbBytes + walBytes
+    lines.append(padRight("database file (after checkpoint)", 40) + "\(grouped(Int(total))) bytes = \(fixed(Double(total) / 1_048_576, 2)) MiB (.sqlite \(grouped(Int(dbBytes))), -wal \(grouped(Int(walBytes))))\(checkpointError.map { "; checkpoint failed: \($0)" } ?? "")")
+    lines.append(padRight("cross-process change latency", 40) + "p50 \(fixed(Statistics.percentile(latencies, 50), 2)) ms   p99 \(fixed(Statistics.percentile(latencies, 99), 2)) ms   max \(fixed(latencies.max() ?? .nan, 2)) ms   (\(latencies.count) of \(runs * latencyCount) commits, \(runs) writer processes)")
+    lines.append("")
+    lines.append("Notes: output sizes: chime agenda \(grouped(agendaLines)) lines, --json \(grouped(Int(jsonBytes))) bytes; calcurse -Q \(grouped(calcurseLines)) lines.")
+    lines.append("calcurse data: \(grouped(export.appointments)) appointments + \(grouped(export.events)) all-day events in apts, \(grouped(export.todos)) todos; \(export.moved) starts moved to a day the calcurse rule allows. calcurse runs with TZ=UTC and --filter-type cal (no todos, like chime agenda); it keeps zoned series at a fixed UTC time (no DST), so its occurrence count differs from Chime's.")
+    lines.append("load average after: \(loadAfter)")
+    print(lines.joined(separator: "\n"))
+    if sink == 42 { print("") }  // keeps the optimiser honest
 }
 
-// e. File size after a checkpoint.
-let checkpointError = SQLiteCheckpoint.run(path: storePath)
-let dbBytes = fileSize(storePath), walBytes = fileSize(storePath + "-wal")
-
-// f. Cross-process change latency, one writer per run.
-var latencies: [Double] = []
-for _ in 0..<runs {
-    let (l, status) = await LatencyProbe.measure(store: store, path: storePath, count: latencyCount, executable: selfPath,
-                                                  environment: environment)
-    if status != 0 { fail("latency writer exited with status \(status)") }
-    latencies += l
+// 4. The daemon on the same store (issue 4, "Speed and footprint").
+if only != "store" {
+    if only == nil { print("") }
+    let setup = DaemonBenchSetup(chime: chimePath, calcurse: calcursePath, calcurseDir: calcurseDir,
+                                 calcurseEnvironment: environment, folder: dir, sourceStore: storePath, runs: runs,
+                                 idleSeconds: idleSeconds)
+    print(DaemonBench.run(setup).joined(separator: "\n"))
 }
-let loadAfter = loadAverage()
-
-// 3. Report.
-let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
-    .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
-func ms(_ s: Sample, _ digits: Int = 1) -> String { "median \(fixed(s.median, digits)) ms (min \(fixed(s.min, digits)))" }
-func ratio(_ a: Sample, _ b: Sample) -> String { b.values.isEmpty ? "n/a" : fixed(b.median / a.median, 2) + "×" }
-let calcurseName = calcursePath == nil ? "calcurse: not installed" : "calcurse"
-var lines: [String] = []
-lines.append("Store: \(grouped(eventCount)) events (\(grouped(generated.recurringEvents)) recurring, \(grouped(generated.allDayEvents)) all-day) in \(generated.eventCalendars.count) calendars, \(grouped(reminderCount)) reminders; seed \(seed); generated in \(fixed(generated.seconds, 2)) s")
-lines.append("Machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores; \(runs) runs, interleaved; load average before: \(loadBefore)")
-lines.append("Window 2026-06-01 .. 2027-06-01 (UTC): Chime \(grouped(chimeCount)) occurrences; \(calcurseName) \(grouped(calcurseCount)) occurrences (\(calcurseCount - chimeCount >= 0 ? "+" : "")\(grouped(calcurseCount - chimeCount)); approximate mapping, see notes)")
-lines.append("")
-let rate = Double(chimeCount) / (query.median / 1e3)
-lines.append(padRight("one-year events(matching:)", 40) + "\(ms(query))   \(fixed(rate / 1e6, 2))M occ/s   \(grouped(chimeCount)) occurrences")
-lines.append(padRight("one-year enumerateEvents (count only)", 40) + "\(ms(streamed))   \(fixed(Double(chimeCount) / streamed.median / 1e3, 2))M occ/s")
-lines.append(padRight("enumerateEvents to first occurrence", 40) + ms(first, 2))
-lines.append(padRight("event(withIdentifier:)", 40) + "median \(fixed(lookup.median, 1)) µs (min of run medians \(fixed(lookup.min, 1))) over 1,000 random ids per run")
-lines.append(padRight("chime agenda one year (process)", 40) + "\(ms(agendaText)) | calcurse -Q --days 365 \(calcurse.values.isEmpty ? "n/a" : ms(calcurse)) | calcurse/chime \(ratio(agendaText, calcurse))")
-lines.append(padRight("chime agenda one year --json (process)", 40) + "\(ms(agendaJSON)) | calcurse/chime \(ratio(agendaJSON, calcurse))")
-let total = dbBytes + walBytes
-lines.append(padRight("database file (after checkpoint)", 40) + "\(grouped(Int(total))) bytes = \(fixed(Double(total) / 1_048_576, 2)) MiB (.sqlite \(grouped(Int(dbBytes))), -wal \(grouped(Int(walBytes))))\(checkpointError.map { "; checkpoint failed: \($0)" } ?? "")")
-lines.append(padRight("cross-process change latency", 40) + "p50 \(fixed(Statistics.percentile(latencies, 50), 2)) ms   p99 \(fixed(Statistics.percentile(latencies, 99), 2)) ms   max \(fixed(latencies.max() ?? .nan, 2)) ms   (\(latencies.count) of \(runs * latencyCount) commits, \(runs) writer processes)")
-lines.append("")
-lines.append("Notes: output sizes: chime agenda \(grouped(agendaLines)) lines, --json \(grouped(Int(jsonBytes))) bytes; calcurse -Q \(grouped(calcurseLines)) lines.")
-lines.append("calcurse data: \(grouped(export.appointments)) appointments + \(grouped(export.events)) all-day events in apts, \(grouped(export.todos)) todos; \(export.moved) starts moved to a day the calcurse rule allows. calcurse runs with TZ=UTC and --filter-type cal (no todos, like chime agenda); it keeps zoned series at a fixed UTC time (no DST), so its occurrence count differs from Chime's.")
-lines.append("load average after: \(loadAfter)")
-print(lines.joined(separator: "\n"))
-if sink == 42 { print("") }  // keeps the optimiser honest
 
 if keep == nil { try? FileManager.default.removeItem(atPath: dir) } else { print("kept: \(dir)") }

@@ -36,7 +36,13 @@ public struct SystemWallClock: WallClock {
         let sleep = try TimerSleep(deadline: deadline, watchTimeZone: watchesTimeZone)
         return try await withTaskCancellationHandler {
             let reason = await withCheckedContinuation { continuation in
-                let thread = Thread { continuation.resume(returning: sleep.wait()) }
+                // Wake the scheduler first: closing an inotify descriptor can take 10+ ms
+                // (the kernel waits for an RCU grace period), which would otherwise count as lateness.
+                let thread = Thread {
+                    let reason = sleep.wait()
+                    continuation.resume(returning: reason)
+                    sleep.close()
+                }
                 thread.name = "chime-timer"
                 thread.stackSize = 64 * 1024
                 thread.start()
@@ -76,16 +82,8 @@ private final class TimerSleep: Sendable {
     }
 
     /// Blocks until the timer fires (.deadline), the clock or zone changes (.clockChanged), or
-    /// `interrupt()` (nil).
+    /// `interrupt()` (nil). Call `close()` afterwards.
     func wait() -> WakeReason? {
-        defer {
-            closed.withLock { isClosed in
-                close(timer)
-                close(interrupter)
-                if zoneWatch >= 0 { close(zoneWatch) }
-                isClosed = true
-            }
-        }
         var fds = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: interrupter, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: zoneWatch, events: Int16(POLLIN), revents: 0)]
@@ -103,6 +101,16 @@ private final class TimerSleep: Sendable {
             }
             if zoneWatch >= 0, fds[2].revents != 0, Self.localtimeChanged(zoneWatch) { return .clockChanged }
             fds[2].revents = 0
+        }
+    }
+
+    /// Releases the descriptors; called once, after `wait` returned.
+    func close() {
+        closed.withLock { isClosed in
+            Glibc.close(timer)
+            Glibc.close(interrupter)
+            if zoneWatch >= 0 { Glibc.close(zoneWatch) }
+            isClosed = true
         }
     }
 
