@@ -16,7 +16,7 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # debug build and seconds here. Preconditions and overflow traps stay on in -O builds.
 TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 
-.PHONY: deps build test demo tour bench clean
+.PHONY: deps pydeps build test demo tour bench fuzz clean
 
 deps:
 	@missing=""; \
@@ -26,7 +26,13 @@ deps:
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
-build: deps
+# Test-only Python peers for the iCalendar export test (PyPI): an independent parser and expander.
+PY_PACKAGES := icalendar==7.3.0 recurring-ical-events==3.8.2
+
+pydeps:
+	@python3 -c "import icalendar, recurring_ical_events" 2>/dev/null || python3 -m pip install --quiet $(PY_PACKAGES)
+
+build: deps pydeps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 
 # Every test runs inside a private desktop-services sandbox (Tests/harness): a session bus with dunst under
@@ -57,6 +63,11 @@ bench: deps
 	$(SWIFT) build -c release --product chime
 	$(SWIFT) build -c release --product chime-store-bench
 	.build/release/chime-store-bench --chime .build/release/chime $(STORE_BENCH_ARGS)
+
+# libFuzzer on the .ics and RRULE parsers for FUZZ_SECONDS each (default 60); new crashes are kept in
+# Tests/Fuzz/Crashes/, which make test replays.
+fuzz:
+	Tests/Fuzz/fuzz.sh
 
 clean:
 	rm -rf .build .build-test

@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "ChimeCore", targets: ["ChimeCore"]),
         .library(name: "ChimeStore", targets: ["ChimeStore"]),
+        .library(name: "ChimeICS", targets: ["ChimeICS"]),
         .library(name: "ChimeScheduler", targets: ["ChimeScheduler"]),
         .library(name: "ChimeDesktop", targets: ["ChimeDesktop"]),
         .executable(name: "chime", targets: ["chime"]),
@@ -26,11 +27,15 @@ let package = Package(
         // Pure core: civil time, time zones, RFC 5545 recurrence. No I/O apart from reading tzdata.
         .target(name: "ChimeCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
 
-        // The calendar database: EventStore on SQLite (GRDB), change journal, cross-process watch.
+        // iCalendar (RFC 5545) in and out: content lines, components, items, VTIMEZONE. Pure, no I/O.
+        .target(name: "ChimeICS", dependencies: ["ChimeCore"]),
+
+        // The calendar database: EventStore on SQLite (GRDB), change journal, cross-process watch, .ics import.
         .target(
             name: "ChimeStore",
             dependencies: [
                 "ChimeCore",
+                "ChimeICS",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
@@ -101,12 +106,18 @@ let package = Package(
         .executableTarget(name: "chime-bench", dependencies: ["ChimeCore", "ChimeTestSupport", "LibicalShim"]),
         // Release-build benchmark of the store: one-year queries on 10,000 events, whole `chime agenda`
         // processes, cross-process change latency; calcurse on the same data in the same run.
-        .executableTarget(name: "chime-store-bench", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"]),
+        .executableTarget(name: "chime-store-bench", dependencies: ["ChimeStore", "ChimeCore", "ChimeICS", "ChimeTestSupport"]),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport", "LibicalShim"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport",
                                                       .product(name: "GRDB", package: "GRDB.swift")]),
+        // libFuzzer harnesses (`make fuzz`); in a normal build each replays files given as arguments.
+        .executableTarget(name: "RRuleFuzz", dependencies: ["ChimeCore"]),
+        .executableTarget(name: "ICSFuzz", dependencies: ["ChimeICS", "ChimeCore"]),
+
+        .testTarget(name: "ChimeICSTests", dependencies: ["ChimeICS", "ChimeStore", "ChimeCore"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore"]),
         .testTarget(name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeScheduler", "ChimeCore"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore", "ChimeDaemon"], exclude: ["Snapshots"]),

@@ -4,7 +4,8 @@ import GRDB
 /// Alarms are rows of their own table, ordered by position within their item.
 enum AlarmRows {
     static func replace(_ alarms: [Alarm], of item: String, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM alarm WHERE item_id = ?", arguments: [item])
+        // Cached statements: an import writes thousands of these in one transaction.
+        try db.cachedStatement(sql: "DELETE FROM alarm WHERE item_id = ?").execute(arguments: [item])
         for (position, alarm) in alarms.enumerated() {
             var absolute: Int64?, offset: Int64?, relatedToEnd = false
             var place: StructuredLocation?, proximity: String?
@@ -13,12 +14,13 @@ enum AlarmRows {
             case .relative(let o, let relation): offset = o; relatedToEnd = relation == .end
             case .location(let p, let prox): place = p; proximity = prox.rawValue
             }
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO alarm (item_id, position, absolute_date, relative_offset, related_to_end,
-                                   location_title, latitude, longitude, radius, proximity)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [item, position, absolute, offset, relatedToEnd,
-                                 place?.title, place?.latitude, place?.longitude, place?.radius, proximity])
+                                   location_title, latitude, longitude, radius, proximity, ics_extras)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [item, position, absolute, offset, relatedToEnd,
+                                 place?.title, place?.latitude, place?.longitude, place?.radius, proximity,
+                                 ListCodec.lines(alarm.icsExtras)])
         }
     }
 
@@ -26,14 +28,15 @@ enum AlarmRows {
     static func fetch(_ db: Database, itemFilter: String, arguments: StatementArguments = []) throws -> [String: [Alarm]] {
         // Cached: the same few filters come back on every query of a long-lived store.
         let statement = try db.cachedStatement(sql: """
-            SELECT item_id, absolute_date, relative_offset, related_to_end, location_title, latitude, longitude, radius, proximity
+            SELECT item_id, absolute_date, relative_offset, related_to_end, location_title, latitude, longitude, radius, proximity,
+                   ics_extras
             FROM alarm WHERE item_id IN (\(itemFilter)) ORDER BY item_id, position
             """)
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         var result: [String: [Alarm]] = [:]
         while let row = try rows.next() {
             let item: String = row[0]
-            let alarm: Alarm
+            var alarm: Alarm
             if let absolute: Int64 = row[1] {
                 alarm = .absolute(Instant(secondsSince1970: absolute))
             } else if let offset: Int64 = row[2] {
@@ -44,6 +47,7 @@ enum AlarmRows {
             } else {
                 throw StoreError.corruptRow(table: "alarm", identifier: item, detail: "no trigger")
             }
+            alarm.icsExtras = ListCodec.lines(row[9] as String)
             result[item, default: []].append(alarm)
         }
         return result

@@ -93,7 +93,7 @@ extension EventStore {
     }
 
     static func fetchCalendar(_ db: Database, _ id: String) throws -> ChimeCore.Calendar? {
-        try Row.fetchOne(db, sql: "SELECT \(calendarColumns) FROM calendar WHERE id = ?", arguments: [id]).map(calendar)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(calendarColumns) FROM calendar WHERE id = ?"), arguments: [id]).map(calendar)
     }
 
     private static func upsertCalendar(_ c: ChimeCore.Calendar, isDefault: Bool?, in db: Database) throws {

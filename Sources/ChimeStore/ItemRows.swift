@@ -27,6 +27,8 @@ enum ItemRows {
         event.creationDate = Instant(secondsSince1970: row[ItemColumns.created])
         event.lastModifiedDate = Instant(secondsSince1970: row[ItemColumns.modified])
         event.alarms = alarms
+        event.sequence = row[ItemColumns.sequence]
+        event.icsExtras = ListCodec.lines(row[ItemColumns.icsExtras] as String)
         if let series: String = row[ItemColumns.seriesID], let rid: Int64 = row[ItemColumns.recurrenceID] {
             // A detached occurrence answers to its series' identifier, as in EventKit.
             event.identifier = series
@@ -53,6 +55,8 @@ enum ItemRows {
         reminder.creationDate = Instant(secondsSince1970: row[ItemColumns.created])
         reminder.lastModifiedDate = Instant(secondsSince1970: row[ItemColumns.modified])
         reminder.alarms = alarms
+        reminder.sequence = row[ItemColumns.sequence]
+        reminder.icsExtras = ListCodec.lines(row[ItemColumns.icsExtras] as String)
         return reminder
     }
 
@@ -88,6 +92,7 @@ enum ItemRows {
             "priority": 0, "completed": false, "completion_date": nil,
             "created": created.secondsSince1970, "modified": modified.secondsSince1970,
             "range_start": rangeStart, "range_end": rangeEnd,
+            "sequence": e.sequence, "ics_extras": ListCodec.lines(e.icsExtras),
         ])
         try AlarmRows.replace(e.alarms, of: rowID, in: db)
     }
@@ -103,6 +108,7 @@ enum ItemRows {
             "priority": r.priority, "completed": r.isCompleted, "completion_date": r.completionDate?.secondsSince1970,
             "created": created.secondsSince1970, "modified": modified.secondsSince1970,
             "range_start": anchor, "range_end": anchor,
+            "sequence": r.sequence, "ics_extras": ListCodec.lines(r.icsExtras),
         ])
         try AlarmRows.replace(r.alarms, of: r.identifier, in: db)
     }
@@ -112,10 +118,10 @@ enum ItemRows {
         let updates = values.dropFirst().map { "\"\($0.key)\" = excluded.\"\($0.key)\"" }
         // An UPSERT, not INSERT OR REPLACE: a replace would delete the row first and cascade to
         // its alarms and detached occurrences.
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO item (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))
             ON CONFLICT(id) DO UPDATE SET \(updates.joined(separator: ", "))
-            """, arguments: StatementArguments(values.map(\.value)))
+            """).execute(arguments: StatementArguments(values.map(\.value)))
     }
 
     /// First start and last end of an event's occurrences in UTC seconds, floating read as UTC;

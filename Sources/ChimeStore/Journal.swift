@@ -27,7 +27,7 @@ enum Journal {
     static let retained: Int64 = 10_000
 
     static func record(_ db: Database, _ entity: ChangeEntity, _ identifier: String, _ kind: ChangeKind) throws {
-        try db.execute(sql: "INSERT INTO change (entity, identifier, kind) VALUES (?, ?, ?)",
+        try db.cachedStatement(sql: "INSERT INTO change (entity, identifier, kind) VALUES (?, ?, ?)").execute(
                        arguments: [entity.rawValue, identifier, kind.rawValue])
     }
 

@@ -103,6 +103,15 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3: iCalendar sequence and preserved properties") { db in
+            try db.execute(sql: """
+                ALTER TABLE item ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0;
+                -- Unfolded content lines Chime does not model, one per line, written back on export.
+                ALTER TABLE item ADD COLUMN ics_extras TEXT NOT NULL DEFAULT '';
+                ALTER TABLE alarm ADD COLUMN ics_extras TEXT NOT NULL DEFAULT '';
+                CREATE INDEX item_external_id ON item(external_id);
+                """)
+        }
         return migrator
     }()
 }

@@ -11,7 +11,7 @@ import Glibc
 // against calcurse, memory, an idle stretch, firing lateness, CLI edit → "rescheduled".
 //   usage: chime-store-bench [--runs 5] [--seed 2026] [--events 10000] [--reminders 2000]
 //                            [--chime PATH_TO_chime] [--keep DIR]
-//                            [--only daemon|store] [--idle-seconds 60]
+//                            [--only daemon|store|ics] [--idle-seconds 60]
 
 let args = CommandLine.arguments
 if args.count >= 4 && args[1] == "--writer" { LatencyProbe.writerMain(path: args[2], count: Int(args[3]) ?? 100) }
@@ -32,7 +32,7 @@ let eventCount = option("--events", 10_000)
 let reminderCount = option("--reminders", 2_000)
 let latencyCount = 100
 let only = option("--only")
-if let only, only != "daemon" && only != "store" { fail("--only must be daemon or store, not \(only)") }
+if let only, only != "daemon" && only != "store" && only != "ics" { fail("--only must be daemon, store or ics, not \(only)") }
 let idleSeconds = max(1, option("--idle-seconds", 60))
 let chimePath = option("--chime") ?? ".build-bench/release/chime"
 guard access(chimePath, X_OK) == 0 else {
@@ -83,7 +83,7 @@ var environment = ProcessInfo.processInfo.environment
 environment["TZ"] = "UTC"
 environment["CHIME_STORE"] = storePath
 environment["HOME"] = dir
-if only != "daemon" {
+if only == nil || only == "store" {
     let from = "2026-06-01", to = "2027-06-01"
     let agendaArgs = ["agenda", "--from", from, "--to", to]
     let calcurseArgs = ["-D", calcurseDir, "--input-datefmt", "4", "-Q", "--filter-type", "cal", "--from", from, "--days", "365"]
@@ -193,12 +193,19 @@ if only != "daemon" {
 }
 
 // 4. The daemon on the same store (issue 4, "Speed and footprint").
-if only != "store" {
+if only == nil || only == "daemon" {
     if only == nil { print("") }
     let setup = DaemonBenchSetup(chime: chimePath, calcurse: calcursePath, calcurseDir: calcurseDir,
                                  calcurseEnvironment: environment, folder: dir, sourceStore: storePath, runs: runs,
                                  idleSeconds: idleSeconds)
     print(DaemonBench.run(setup).joined(separator: "\n"))
+}
+
+// 5. iCalendar export and import of the same store (issue 6, "Speed").
+if only == nil || only == "ics" {
+    if only == nil { print("") }
+    print(IcsBench.run(chime: chimePath, calcurse: calcursePath, folder: dir, sourceStore: storePath, runs: runs,
+                       environment: environment).joined(separator: "\n"))
 }
 
 if keep == nil { try? FileManager.default.removeItem(atPath: dir) } else { print("kept: \(dir)") }

@@ -61,6 +61,9 @@ public struct Alarm: Hashable, Sendable {
     }
 
     public var trigger: Trigger
+    /// iCalendar lines of the VALARM that Chime does not model (ACTION, DESCRIPTION, REPEAT,
+    /// ACKNOWLEDGED, UID, X- properties …), kept verbatim for export.
+    public var icsExtras: [String] = []
 
     public init(trigger: Trigger) { self.trigger = trigger }
 

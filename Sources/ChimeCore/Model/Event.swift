@@ -38,6 +38,11 @@ public struct Event: CalendarItem {
     public var occurrenceDate: Instant?
     /// True for an occurrence that was changed on its own (a detached occurrence).
     public var isDetached: Bool
+    /// iCalendar SEQUENCE: the revision number an importer compares.
+    public var sequence: Int = 0
+    /// iCalendar content lines Chime does not model (unknown properties, parameters' owners and
+    /// components), kept verbatim (unfolded) so an export writes them back.
+    public var icsExtras: [String] = []
 
     public init(identifier: String = newIdentifier(), title: String, calendar: String? = nil,
                 start: CalendarDate, end: CalendarDate) {

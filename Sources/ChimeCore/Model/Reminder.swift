@@ -33,6 +33,11 @@ public struct Reminder: CalendarItem {
     public var lastModifiedDate: Instant?
     /// For the completed copy of one instance of a recurring reminder: the series it came from.
     public package(set) var seriesIdentifier: String?
+    /// iCalendar SEQUENCE: the revision number an importer compares.
+    public var sequence: Int = 0
+    /// iCalendar content lines Chime does not model (unknown properties, parameters' owners and
+    /// components), kept verbatim (unfolded) so an export writes them back.
+    public var icsExtras: [String] = []
 
     public init(identifier: String = newIdentifier(), title: String, calendar: String? = nil) {
         self.identifier = identifier

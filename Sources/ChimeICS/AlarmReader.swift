@@ -1,0 +1,70 @@
+import ChimeCore
+
+/// VALARM → `Alarm`: relative triggers (RELATED=START|END), absolute ones (VALUE=DATE-TIME),
+/// and location alarms written the Apple way (`X-APPLE-STRUCTURED-LOCATION` +
+/// `X-APPLE-PROXIMITY`) or the RFC 9074 way (`PROXIMITY` + a VLOCATION with a geo: URL).
+enum AlarmReader {
+    /// The trigger Apple puts on location alarms; it must never become a timed alarm in 1976.
+    static let applePlaceholderTrigger = "19760401T005545Z"
+    static let modelled: Set<String> = ["TRIGGER", "X-APPLE-STRUCTURED-LOCATION", "X-APPLE-PROXIMITY", "PROXIMITY"]
+
+    static func alarm(_ a: ICSComponent, _ values: ValueReader) throws(ICSError) -> Alarm? {
+        var extras = a.properties.filter { !modelled.contains($0.name) }.map(\.contentLine)
+        for sub in a.components where sub.name != "VLOCATION" { extras += sub.contentLines }
+        if let place = try location(a, values) {
+            var alarm = Alarm.location(place.location, place.proximity)
+            alarm.icsExtras = extras
+            return alarm
+        }
+        guard let trigger = a["TRIGGER"] else {
+            throw ICSError(file: values.file, line: a.line, property: "VALARM", "missing TRIGGER")
+        }
+        let value = trigger.value.trimmingSpaces
+        if value.uppercased() == applePlaceholderTrigger { return nil }   // a location alarm whose place was lost
+        var alarm: Alarm
+        if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" || BasicDateTime.parse(value) != nil {
+            alarm = .absolute(try values.instant(trigger))
+        } else {
+            let related: AlarmRelation = trigger.parameter("RELATED")?.uppercased() == "END" ? .end : .start
+            alarm = .relative(try values.duration(trigger), relatedTo: related)
+        }
+        alarm.icsExtras = extras
+        return alarm
+    }
+
+    private static func location(_ a: ICSComponent, _ values: ValueReader) throws(ICSError) -> (location: StructuredLocation, proximity: Proximity)? {
+        let proximityText = (a["X-APPLE-PROXIMITY"] ?? a["PROXIMITY"])?.value.trimmingSpaces.uppercased()
+        let proximity: Proximity
+        switch proximityText {
+        case "ARRIVE"?: proximity = .enter
+        case "DEPART"?: proximity = .leave
+        default: return nil            // CONNECT/DISCONNECT (vehicle) or none: not a geofence
+        }
+        if let apple = a["X-APPLE-STRUCTURED-LOCATION"] {
+            guard let (lat, lon) = geo(apple.value) else { throw values.fail(apple, "expected a geo:LAT,LON value, not \"\(apple.value)\"") }
+            let radius = apple.parameter("X-APPLE-RADIUS").flatMap { Double($0.trimmingSpaces) } ?? 0
+            let place = StructuredLocation(title: apple.parameter("X-TITLE") ?? "", latitude: lat, longitude: lon, radius: max(0, radius))
+            do { try place.validate() } catch { throw values.fail(apple, "\(error)") }
+            return (place, proximity)
+        }
+        for loc in a.components where loc.name == "VLOCATION" {
+            if let url = loc["URL"], let (lat, lon) = geo(url.value) {
+                let place = StructuredLocation(title: loc["NAME"].map { ICSText.unescape($0.value) } ?? "", latitude: lat, longitude: lon)
+                do { try place.validate() } catch { throw values.fail(url, "\(error)") }
+                return (place, proximity)
+            }
+        }
+        return nil
+    }
+
+    /// `geo:52.52,13.40` (RFC 5870; parameters after `;` ignored).
+    static func geo(_ value: String) -> (Double, Double)? {
+        var v = Substring(value.trimmingSpaces)
+        guard v.lowercased().hasPrefix("geo:") else { return nil }
+        v = v.dropFirst(4)
+        if let semicolon = v.firstIndex(of: ";") { v = v[..<semicolon] }
+        let parts = v.split(separator: ",")
+        guard parts.count >= 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else { return nil }
+        return (lat, lon)
+    }
+}

@@ -1,0 +1,118 @@
+import ChimeCore
+
+/// TEXT escaping (RFC 5545 §3.3.11): `\\`, `\;`, `\,`, `\n`.
+public enum ICSText {
+    public static func unescape(_ value: String) -> String {
+        guard value.contains("\\") else { return value }
+        var out = ""
+        var escaped = false
+        for c in value {
+            if escaped {
+                switch c {
+                case "n", "N": out.append("\n")
+                default: out.append(c)      // \\ \; \, and, tolerantly, anything else as itself
+                }
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else {
+                out.append(c)
+            }
+        }
+        if escaped { out.append("\\") }
+        return out
+    }
+
+    public static func escape(_ value: String) -> String {
+        var out = ""
+        for c in value {
+            switch c {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\n": out += "\\n"
+            case "\r": continue
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+/// Reading DATE, DATE-TIME, DURATION, UTC-OFFSET and PERIOD values with their TZID.
+struct ValueReader {
+    let file: String
+    /// TZID → zone, from the file's VTIMEZONEs, IANA names and Windows names.
+    let zones: ZoneResolver
+
+    func fail(_ p: ICSProperty, _ message: String) -> ICSError {
+        ICSError(file: file, line: p.line, property: p.name, message)
+    }
+
+    /// DTSTART, DTEND, DUE, RECURRENCE-ID: all-day, UTC, zoned (TZID) or floating.
+    func calendarDate(_ p: ICSProperty) throws(ICSError) -> CalendarDate {
+        try calendarDate(p, text: p.value)
+    }
+
+    func calendarDate(_ p: ICSProperty, text: String) throws(ICSError) -> CalendarDate {
+        let trimmed = text.trimmingSpaces
+        guard let basic = BasicDateTime.parse(trimmed) else {
+            let kind = p.parameter("VALUE")?.uppercased() == "DATE" ? "date" : "date-time"
+            throw fail(p, "invalid \(kind) \"\(trimmed)\"")
+        }
+        switch basic {
+        case .date(let d): return .allDay(d)
+        case .utc(let l): return .utc(l)
+        case .local(let l):
+            if let tzid = p.parameter("TZID") {
+                guard let zone = zones.zone(tzid) else { throw fail(p, "unknown time zone \"\(tzid)\" (no VTIMEZONE, IANA or Windows name matches)") }
+                if zone.isUTC { return .utc(l) }
+                // A zone only this file defines cannot be named in the store: keep the exact instant.
+                if zones.isFileDefined(zone) { return .utc(zone.instant(for: l).utc) }
+                return .zoned(l, zone)
+            }
+            if let zone = zones.floatingDefault { return zone.isUTC ? .utc(l) : .zoned(l, zone) }
+            return .floating(l)
+        }
+    }
+
+    /// RDATE / EXDATE lists (comma-separated; PERIOD values keep their start).
+    func dates(_ p: ICSProperty) throws(ICSError) -> [CalendarDate] {
+        var result: [CalendarDate] = []
+        for part in p.value.split(separator: ",") {
+            let start = part.split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
+            result.append(try calendarDate(p, text: start))
+        }
+        return result
+    }
+
+    func duration(_ p: ICSProperty) throws(ICSError) -> Int64 {
+        guard let seconds = ISODuration.seconds(p.value.trimmingSpaces) else { throw fail(p, "invalid duration \"\(p.value)\"") }
+        return seconds
+    }
+
+    func integer(_ p: ICSProperty, in range: ClosedRange<Int>) throws(ICSError) -> Int {
+        guard let n = Int(p.value.trimmingSpaces), range.contains(n) else {
+            throw fail(p, "must be a whole number \(range.lowerBound)…\(range.upperBound), not \"\(p.value)\"")
+        }
+        return n
+    }
+
+    /// DTSTAMP, COMPLETED, LAST-MODIFIED, absolute TRIGGER: UTC date-times (floating read as UTC).
+    func instant(_ p: ICSProperty) throws(ICSError) -> Instant {
+        switch try calendarDate(p) {
+        case .utc(let l), .floating(let l): return Instant(secondsSince1970: l.localSeconds)
+        case .allDay(let d): return Instant(secondsSince1970: Int64(d.daysSinceEpoch) * 86_400)
+        case .zoned(let l, let z): return z.instant(for: l)
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,150 @@
+import ChimeCore
+
+extension ICalendar {
+    /// An RFC 5545 file (CRLF, 75-octet folding on character boundaries, a VTIMEZONE for every
+    /// zone used, PRODID) with the items' preserved lines written back. Detached occurrences
+    /// (`isDetached`) become RECURRENCE-ID components of their series' UID. Location alarms are
+    /// written the Apple way and, alongside, the RFC 9074 way.
+    ///
+    /// ```swift
+    /// let bytes = ICalendar.serialize([.event(standUp)], now: now, floatingZone: zone)
+    /// ```
+    public static func serialize(_ items: [AnyCalendarItem], calendarName: String? = nil, now: Instant,
+                                 floatingZone: ZoneRules) -> [UInt8] {
+        var writer = ItemWriter(now: now, floatingZone: floatingZone)
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//Chime 0.1//EN", "CALSCALE:GREGORIAN"]
+        if let calendarName { lines.append("X-WR-CALNAME:" + ICSText.escape(calendarName)) }
+        var body: [String] = []
+        for item in items {
+            switch item {
+            case .event(let e): body += writer.event(e)
+            case .reminder(let r): body += writer.todo(r)
+            }
+        }
+        lines += writer.timeZones()
+        lines += body
+        lines.append("END:VCALENDAR")
+        var out: [UInt8] = []
+        out.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 4 })
+        for line in lines { Folding.append(line, to: &out) }
+        return out
+    }
+}
+
+/// Writes components and remembers which zones they used.
+struct ItemWriter {
+    let now: Instant
+    let floatingZone: ZoneRules
+    private var zones: [String: (zone: ZoneRules, from: Instant)] = [:]
+
+    init(now: Instant, floatingZone: ZoneRules) {
+        self.now = now
+        self.floatingZone = floatingZone
+    }
+
+    mutating func event(_ e: Event) -> [String] {
+        var lines = ["BEGIN:VEVENT", "UID:" + e.externalIdentifier, "DTSTAMP:" + now.utcBasicFormat]
+        if e.isDetached, let occurrence = e.occurrenceDate {
+            lines.append(date("RECURRENCE-ID", e.start.with(instant: occurrence, floatingZone: floatingZone)))
+        }
+        if e.sequence > 0 { lines.append("SEQUENCE:\(e.sequence)") }
+        lines += texts(e.title, e.notes, e.location, e.url)
+        lines.append(date("DTSTART", e.start))
+        lines.append(date("DTEND", e.end))
+        lines += e.recurrenceRules.map { "RRULE:" + $0.rfc5545 }
+        lines += recurrenceDates("RDATE", e.recurrenceDates, start: e.start)
+        lines += recurrenceDates("EXDATE", e.exceptionDates, start: e.start)
+        lines += e.icsExtras
+        lines += e.alarms.flatMap { alarm($0, title: e.title) }
+        lines.append("END:VEVENT")
+        return lines
+    }
+
+    mutating func todo(_ r: Reminder) -> [String] {
+        var lines = ["BEGIN:VTODO", "UID:" + r.externalIdentifier, "DTSTAMP:" + now.utcBasicFormat]
+        if r.sequence > 0 { lines.append("SEQUENCE:\(r.sequence)") }
+        lines += texts(r.title, r.notes, r.location, r.url)
+        if let s = r.startDate { lines.append(date("DTSTART", s)) }
+        if let d = r.dueDate { lines.append(date("DUE", d)) }
+        if r.priority > 0 { lines.append("PRIORITY:\(r.priority)") }
+        if r.isCompleted {
+            lines.append("STATUS:COMPLETED")
+            if let c = r.completionDate { lines.append("COMPLETED:" + c.utcBasicFormat) }
+        }
+        lines += r.recurrenceRules.map { "RRULE:" + $0.rfc5545 }
+        lines += r.icsExtras
+        lines += r.alarms.flatMap { alarm($0, title: r.title) }
+        lines.append("END:VTODO")
+        return lines
+    }
+
+    /// A VTIMEZONE for each zone the items used, covering them from their earliest use.
+    func timeZones() -> [String] {
+        zones.keys.sorted().flatMap { id -> [String] in
+            let (zone, from) = zones[id]!
+            let to = Instant(secondsSince1970: max(from.secondsSince1970, now.secondsSince1970) + 3 * 366 * 86_400)
+            return zone.vTimeZone(from: from, to: to).contentLines()
+        }
+    }
+
+    private func texts(_ title: String, _ notes: String?, _ location: String?, _ url: String?) -> [String] {
+        var lines = ["SUMMARY:" + ICSText.escape(title)]
+        if let notes { lines.append("DESCRIPTION:" + ICSText.escape(notes)) }
+        if let location { lines.append("LOCATION:" + ICSText.escape(location)) }
+        if let url { lines.append("URL:" + url) }
+        return lines
+    }
+
+    private mutating func date(_ name: String, _ d: CalendarDate) -> String {
+        switch d {
+        case .allDay(let day): return "\(name);VALUE=DATE:\(day.basicFormat)"
+        case .floating(let l): return "\(name):\(l.basicFormat)"
+        case .utc(let l): return "\(name):\(l.basicFormat)Z"
+        case .zoned(let l, let z):
+            use(z, at: z.instant(for: l))
+            return "\(name);TZID=\(ICSProperty.parameterValue(z.identifier)):\(l.basicFormat)"
+        }
+    }
+
+    private mutating func recurrenceDates(_ name: String, _ dates: [RecurrenceDate], start: CalendarDate) -> [String] {
+        dates.map { d in
+            switch d {
+            case .date(let day): return "\(name);VALUE=DATE:\(day.basicFormat)"
+            case .instant(let i): return "\(name):\(i.utcBasicFormat)"
+            case .local(let l):
+                // On an all-day series a wall time stays a (floating) date-time, not a date.
+                if start.isAllDay { return "\(name):\(l.basicFormat)" }
+                return date(name, start.with(local: l))
+            }
+        }
+    }
+
+    private mutating func use(_ zone: ZoneRules, at instant: Instant) {
+        if let known = zones[zone.identifier], known.from <= instant { return }
+        zones[zone.identifier] = (zone, instant)
+    }
+
+    private func alarm(_ a: Alarm, title: String) -> [String] {
+        var lines = ["BEGIN:VALARM"]
+        let has = { (name: String) in a.icsExtras.contains { $0.hasPrefix(name + ":") || $0.hasPrefix(name + ";") } }
+        if !has("ACTION") { lines.append("ACTION:DISPLAY") }
+        if !has("DESCRIPTION") { lines.append("DESCRIPTION:" + ICSText.escape(title)) }
+        switch a.trigger {
+        case .relative(let offset, .start): lines.append("TRIGGER:" + ISODuration.format(offset))
+        case .relative(let offset, .end): lines.append("TRIGGER;RELATED=END:" + ISODuration.format(offset))
+        case .absolute(let i): lines.append("TRIGGER;VALUE=DATE-TIME:" + i.utcBasicFormat)
+        case .location(let place, let proximity):
+            let word = proximity == .enter ? "ARRIVE" : "DEPART"
+            let geo = "geo:\(place.latitude),\(place.longitude)"
+            lines.append("TRIGGER;VALUE=DATE-TIME:" + AlarmReader.applePlaceholderTrigger)
+            var apple = "X-APPLE-STRUCTURED-LOCATION;VALUE=URI"
+            if place.radius > 0 { apple += ";X-APPLE-RADIUS=\(place.radius)" }
+            apple += ";X-TITLE=" + ICSProperty.parameterValue(place.title) + ":" + geo
+            lines += [apple, "X-APPLE-PROXIMITY:" + word, "PROXIMITY:" + word,
+                      "BEGIN:VLOCATION", "NAME:" + ICSText.escape(place.title), "URL:" + geo, "END:VLOCATION"]
+        }
+        lines += a.icsExtras
+        lines.append("END:VALARM")
+        return lines
+    }
+}

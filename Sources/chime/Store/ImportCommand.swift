@@ -1,0 +1,145 @@
+import ArgumentParser
+import ChimeCore
+import ChimeICS
+import ChimeStore
+import Foundation
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import events, to-dos and their alarms from an iCalendar (.ics) file.",
+        discussion: """
+            One transaction: everything is stored, or nothing. An item whose UID is already in \
+            the store is updated when the file has a higher SEQUENCE (or the same SEQUENCE and a \
+            newer LAST-MODIFIED), and left alone otherwise; it is never duplicated. \
+            RECURRENCE-ID components become detached occurrences (RANGE=THISANDFUTURE splits the \
+            series), STATUS:CANCELLED ones exception dates. Apple's location alarms \
+            (X-APPLE-STRUCTURED-LOCATION) and RFC 9074 PROXIMITY become geofence alarms. \
+            Properties Chime does not model are kept and written back by `chime export`.
+
+            Errors name the file, line and property, e.g. \
+            `work.ics:1043: DTSTART: invalid date-time "20261301T090000"`; by default the first \
+            one aborts the import and nothing is stored. With --lenient a broken component is \
+            skipped with a warning and the rest is imported.
+
+            Examples:
+              chime import work.ics --new-calendar Work
+              chime import family.ics --calendar Family --dry-run
+              chime import old-export.ics --lenient
+            """)
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: ArgumentHelp("The .ics file (- for standard input).", valueName: "file"))
+    var file: String
+
+    @Option(help: ArgumentHelp("Import into this existing calendar (events; to-dos go to the list of the same name, else the default list).", valueName: "name"))
+    var calendar: String?
+
+    @Option(name: .customLong("new-calendar"), help: ArgumentHelp("Create a calendar (and reminder list) with this name and import into it.", valueName: "name"))
+    var newCalendar: String?
+
+    @Flag(name: .customLong("dry-run"), help: "Report what would be imported; store nothing.")
+    var dryRun = false
+
+    @Flag(help: "Skip broken components with a warning instead of aborting.")
+    var lenient = false
+
+    func validate() throws {
+        if calendar != nil && newCalendar != nil { throw ArgumentParser.ValidationError("use either --calendar or --new-calendar, not both") }
+    }
+
+    func run() throws {
+        let bytes: [UInt8]
+        let name = file == "-" ? "<stdin>" : file
+        if file == "-" {
+            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            guard let data = FileManager.default.contents(atPath: file) else { throw InputError("\(file): cannot read the file") }
+            bytes = Array(data)
+        }
+        let store = try options.open()
+        let target: ImportTarget = newCalendar.map { .new($0) } ?? calendar.map { .existing($0) } ?? .defaults
+        let report: ImportReport
+        do {
+            // Progress only where someone watches, and only when it takes a moment.
+            let showProgress = isatty(STDERR_FILENO) == 1 && bytes.count > 1_000_000
+            report = try store.importICS(bytes, file: (name as NSString).lastPathComponent, into: target, dryRun: dryRun,
+                                         lenient: lenient, progress: showProgress ? { FileHandle.standardError.write(Data("\($0)…\n".utf8)) } : nil)
+        } catch let error as ICSError {
+            throw InputError("\(error) (nothing was imported)")
+        } catch let error as StoreError {
+            throw InputError("\(error) (nothing was imported)")
+        }
+        for problem in report.skipped { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
+        print(options.json ? Self.json(report, dryRun: dryRun) : Self.text(report, dryRun: dryRun))
+    }
+
+    static func text(_ r: ImportReport, dryRun: Bool) -> String {
+        var lines = [dryRun ? "Dry run: nothing was stored. Would import:" : "Imported:"]
+        lines.append("  events     \(r.eventsAdded) new, \(r.eventsUpdated) updated")
+        lines.append("  to-dos     \(r.remindersAdded) new, \(r.remindersUpdated) updated")
+        lines.append("  overrides  \(r.overrides) changed occurrences, \(r.cancelledOccurrences) cancelled")
+        lines.append("  alarms     \(r.alarms) timed, \(r.locationAlarms) location")
+        lines.append("  unchanged  \(r.unchanged) (same SEQUENCE), \(r.older) older than the stored copy")
+        lines.append("  skipped    \(r.skipped.count)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ r: ImportReport, dryRun: Bool) -> String {
+        JSONText.object([
+            ("dry_run", dryRun ? "true" : "false"),
+            ("events_added", "\(r.eventsAdded)"), ("events_updated", "\(r.eventsUpdated)"),
+            ("todos_added", "\(r.remindersAdded)"), ("todos_updated", "\(r.remindersUpdated)"),
+            ("overrides", "\(r.overrides)"), ("cancelled_occurrences", "\(r.cancelledOccurrences)"),
+            ("alarms", "\(r.alarms)"), ("location_alarms", "\(r.locationAlarms)"),
+            ("unchanged", "\(r.unchanged)"), ("older", "\(r.older)"),
+            ("skipped", JSONText.array(r.skipped.map { JSONText.string($0.description) })),
+        ])
+    }
+}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export events and reminders as an iCalendar (.ics) file.",
+        discussion: """
+            Valid RFC 5545: CRLF line ends, lines folded at 75 octets on character boundaries, \
+            a VTIMEZONE for every zone used, detached occurrences as RECURRENCE-ID components, \
+            reminders as VTODOs, location alarms the way Apple writes them plus RFC 9074 \
+            PROXIMITY, and every property kept from an import written back.
+
+            Examples:
+              chime export -o all.ics
+              chime export --calendar Work > work.ics
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The store file (default: $CHIME_STORE, else $XDG_DATA_HOME/chime/chime.sqlite).", valueName: "path"))
+    var store: String?
+
+    @Option(name: .customLong("calendar"), help: ArgumentHelp("Only this calendar or list (name or ID); repeatable.", valueName: "name"))
+    var calendars: [String] = []
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func run() throws {
+        var options = StoreOptions()
+        options.store = store
+        let store = try options.open()
+        var selected: [ChimeCore.Calendar]?
+        if !calendars.isEmpty {
+            selected = try calendars.map { name in
+                guard let c = try store.calendar(named: name, for: .event) ?? store.calendar(named: name, for: .reminder) else {
+                    throw InputError("--calendar: no calendar or list \"\(name)\" (see `chime calendar list`)")
+                }
+                return c
+            }
+        }
+        let bytes = ICalendar.serialize(try store.allItems(in: selected), calendarName: selected?.count == 1 ? selected?[0].title : nil,
+                                        now: CLIContext.now, floatingZone: store.floatingZone)
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw InputError("-o: cannot write \(output)") }
+        } else {
+            FileHandle.standardOutput.write(Data(bytes))
+        }
+    }
+}

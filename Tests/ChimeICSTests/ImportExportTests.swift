@@ -1,0 +1,96 @@
+import ChimeCore
+import ChimeICS
+import ChimeStore
+import Foundation
+import Testing
+
+@Suite struct ImportExportTests {
+    @Test func importStoresEverythingInOneTransactionAndReportsIt() throws {
+        let t = try TemporaryStore()
+        let report = try t.store.importICS(try Fixture.bytes("google.ics"), file: "google.ics", into: .new("Work"))
+        #expect(report.eventsAdded == 2 && report.overrides == 1 && report.alarms == 1)
+        let window = t.store.predicateForEvents(start: Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 2).localSeconds),
+                                                end: Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 7).localSeconds))
+        let titles = try t.store.events(matching: window).map(\.title)
+        #expect(titles == ["Stand-up", "Stand-up", "Stand-up", "Stand-up (moved for the all-hands)", "Stand-up"])
+        #expect(try t.store.calendars(for: .event).map(\.title).contains("Work"))
+    }
+
+    @Test func reimportUpdatesInsteadOfDuplicatingAndRespectsSequence() throws {
+        let t = try TemporaryStore()
+        let original = try Fixture.bytes("google.ics")
+        _ = try t.store.importICS(original, file: "g.ics")
+        let again = try t.store.importICS(original, file: "g.ics")
+        #expect(again.eventsAdded == 0 && again.eventsUpdated == 0 && again.unchanged == 2)
+        let newer = String(decoding: original, as: UTF8.self)
+            .replacingOccurrences(of: "SEQUENCE:2", with: "SEQUENCE:5").replacingOccurrences(of: "SUMMARY:Stand-up\r", with: "SUMMARY:Daily\r")
+        let updated = try t.store.importICS(Array(newer.utf8), file: "g.ics")
+        #expect(updated.eventsUpdated == 1)
+        let older = String(decoding: original, as: UTF8.self).replacingOccurrences(of: "SEQUENCE:2", with: "SEQUENCE:1")
+        let stale = try t.store.importICS(Array(older.utf8), file: "g.ics")
+        #expect(stale.older == 1)
+        let all = try t.store.allItems(in: nil)
+        #expect(all.filter { $0.title == "Daily" }.count == 1)
+        #expect(!all.contains { $0.title == "Stand-up" })
+    }
+
+    @Test func aBrokenFileStoresNothingAndNamesFileLineAndProperty() throws {
+        let t = try TemporaryStore()
+        _ = try t.store.importICS(try Fixture.bytes("thunderbird.ics"), file: "tb.ics")
+        let before = try t.snapshot()
+        var text = String(decoding: try Fixture.bytes("google.ics"), as: UTF8.self)
+        text = text.replacingOccurrences(of: "DTSTART;VALUE=DATE:20261224", with: "DTSTART;VALUE=DATE:20261324")
+        #expect(throws: ICSError(file: "bad.ics", line: 63, property: "DTSTART", "invalid date \"20261324\"")) {
+            try t.store.importICS(Array(text.utf8), file: "bad.ics")
+        }
+        #expect(try t.snapshot() == before)
+        // --lenient: the broken component is skipped, the rest imported.
+        let report = try t.store.importICS(Array(text.utf8), file: "bad.ics", lenient: true)
+        #expect(report.eventsAdded == 1 && report.skipped.map(\.line) == [63])
+    }
+
+    @Test func dryRunStoresNothing() throws {
+        let t = try TemporaryStore()
+        let before = try t.snapshot()
+        let report = try t.store.importICS(try Fixture.bytes("apple-reminders.ics"), file: "a.ics", dryRun: true)
+        #expect(report.remindersAdded == 4 && report.locationAlarms == 2)
+        #expect(try t.snapshot() == before)
+        #expect(!t.store.hasUncommittedChanges)
+    }
+
+    @Test(arguments: Fixture.all)
+    func importExportImportKeepsEverything(_ name: String) throws {
+        let first = try TemporaryStore()
+        _ = try first.store.importICS(try Fixture.bytes(name), file: name, lenient: true)
+        let exported = ICalendar.serialize(try first.store.allItems(in: nil), now: Instant(secondsSince1970: 1_795_176_000), floatingZone: .utc)
+        let second = try TemporaryStore()
+        _ = try second.store.importICS(exported, file: "exported-" + name)
+        #expect(try second.snapshot() == first.snapshot())
+    }
+
+    @Test func hostileInputEndsInAClearErrorQuickly() throws {
+        let t = try TemporaryStore()
+        let valid = String(decoding: try Fixture.bytes("google.ics"), as: UTF8.self)
+        let cases: [(String, [UInt8], String)] = [
+            ("truncated", Array(valid[..<valid.range(of: "BEGIN:VALARM")!.lowerBound].utf8), "is never closed"),
+            ("cut mid-line", Array(valid.utf8.prefix(valid.utf8.count / 2)), ".ics:"),
+            ("missing END", Array(valid.replacingOccurrences(of: "END:VEVENT\r\nBEGIN:VEVENT", with: "BEGIN:VEVENT").utf8), "does not close"),
+            ("huge line", Array(("BEGIN:VCALENDAR\r\nX-BIG:" + String(repeating: "a", count: 10_000_000) + "\r\nEND:VCALENDAR\r\n").utf8), ""),
+            ("deep nesting", Array((String(repeating: "BEGIN:X\r\n", count: 40) + String(repeating: "END:X\r\n", count: 40)).utf8), "nested deeper"),
+            ("invalid UTF-8", Array("BEGIN:VCALENDAR\r\nSUMMARY:".utf8) + [0xC3, 0x28] + Array("\r\nEND:VCALENDAR\r\n".utf8), "invalid UTF-8"),
+            ("CR only", Array(valid.replacingOccurrences(of: "\r\n", with: "\r").utf8), ""),
+            ("not iCalendar", Array("hello world".utf8), "missing ':'"),
+        ]
+        for (label, bytes, expected) in cases {
+            let started = ContinuousClock.now
+            do {
+                let report = try t.store.importICS(bytes, file: "\(label).ics", dryRun: true)
+                #expect(expected.isEmpty, "\(label): expected an error, got \(report)")
+            } catch let error as ICSError {
+                #expect(!expected.isEmpty && error.description.contains(expected), "\(label): \(error)")
+                #expect(error.description.hasPrefix("\(label).ics:"))
+            }
+            #expect(ContinuousClock.now - started < .seconds(5), "\(label) took too long")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ChimeCore
+import ChimeICS
+import ChimeStore
+import Foundation
+import Testing
+
+/// Chime's export read by an independent implementation: Python's `icalendar` parses it and
+/// `recurring-ical-events` expands it; the occurrences in a window must equal Chime's agenda.
+@Suite struct PythonPeerTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Python/occurrences.py").path
+
+    func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3"] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["TZ"] = "UTC"
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self) + String(decoding: errors, as: UTF8.self))
+    }
+
+    @Test func pythonReadsTheExportAndFindsTheSameOccurrences() throws {
+        let check = try python(["-c", "import icalendar, recurring_ical_events"])
+        guard check.status == 0 else {
+            Issue.record("python3 lacks icalendar / recurring-ical-events (make deps installs them): \(check.output)")
+            return
+        }
+        let t = try TemporaryStore()
+        for name in Fixture.all { _ = try t.store.importICS(try Fixture.bytes(name), file: name, lenient: true) }
+        let exported = ICalendar.serialize(try t.store.allItems(in: nil), now: Instant(secondsSince1970: 1_795_176_000), floatingZone: .utc)
+        let file = t.folder + "/export.ics"
+        try Data(exported).write(to: URL(fileURLWithPath: file))
+
+        let from = Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 1).localSeconds)
+        let to = Instant(secondsSince1970: LocalDateTime(year: 2027, month: 3, day: 1).localSeconds)
+        let theirs = try python([Self.script, file, from.description, to.description])
+        #expect(theirs.status == 0, "\(theirs.output)")
+        let ours = try t.store.events(matching: t.store.predicateForEvents(start: from, end: to))
+            .filter { $0.start.instant(floatingZone: .utc) >= from }       // Python lists occurrences starting in the window
+            .map { "\($0.start.instant(floatingZone: .utc))\t\($0.title)" }.sorted()
+        let pythonLines = theirs.output.split(separator: "\n").map(String.init)
+        #expect(ours.count > 50)
+        #expect(pythonLines == ours)
+    }
+}
