@@ -79,57 +79,59 @@ public enum ContentLines {
         return result
     }
 
-    /// Parses one unfolded content line.
+    /// Parses one unfolded content line. Works on bytes: every delimiter is ASCII, which never
+    /// occurs inside a multi-byte UTF-8 sequence, so only the pieces are decoded.
     static func property(_ bytes: [UInt8], line: Int, file: String) throws(ICSError) -> ICSProperty {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
             throw ICSError(file: file, line: line, "invalid UTF-8")
         }
-        let scalars = Array(text.unicodeScalars)
+        let n = bytes.count
         var i = 0
-        func isNameChar(_ c: Unicode.Scalar) -> Bool {
-            (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || (c >= "0" && c <= "9") || c == "-" || c == "_"
+        func isNameByte(_ c: UInt8) -> Bool {
+            (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 45 || c == 95
         }
-        while i < scalars.count && isNameChar(scalars[i]) { i += 1 }
-        let name = String(String.UnicodeScalarView(scalars[0..<i])).uppercased()
+        func text(_ from: Int, _ to: Int) -> String { String(decoding: bytes[from..<to], as: UTF8.self) }
+        let colon: UInt8 = 58, semicolon: UInt8 = 59, comma: UInt8 = 44, quote: UInt8 = 34, equals: UInt8 = 61
+        while i < n && isNameByte(bytes[i]) { i += 1 }
+        let name = text(0, i).uppercased()
         guard !name.isEmpty else {
-            throw ICSError(file: file, line: line, "not a content line (expected NAME:value): \(excerpt(text))")
+            throw ICSError(file: file, line: line, "not a content line (expected NAME:value): \(excerpt(text(0, min(n, 60))))")
         }
         var parameters: [ICSParameter] = []
-        while i < scalars.count && scalars[i] == ";" {
+        while i < n && bytes[i] == semicolon {
             i += 1
             let start = i
-            while i < scalars.count && isNameChar(scalars[i]) { i += 1 }
-            let paramName = String(String.UnicodeScalarView(scalars[start..<i])).uppercased()
-            guard !paramName.isEmpty, i < scalars.count, scalars[i] == "=" else {
+            while i < n && isNameByte(bytes[i]) { i += 1 }
+            let paramName = text(start, i).uppercased()
+            guard !paramName.isEmpty, i < n, bytes[i] == equals else {
                 throw ICSError(file: file, line: line, property: name, "malformed parameter (expected NAME=value)")
             }
             i += 1
             var values: [String] = []
             while true {
-                var value = String.UnicodeScalarView()
-                if i < scalars.count && scalars[i] == "\"" {
-                    i += 1
-                    while i < scalars.count && scalars[i] != "\"" { value.append(scalars[i]); i += 1 }
-                    guard i < scalars.count else {
+                if i < n && bytes[i] == quote {
+                    let from = i + 1
+                    i = from
+                    while i < n && bytes[i] != quote { i += 1 }
+                    guard i < n else {
                         throw ICSError(file: file, line: line, property: name, "unterminated quoted value of parameter \(paramName)")
                     }
+                    values.append(text(from, i))
                     i += 1
                 } else {
-                    while i < scalars.count && scalars[i] != ";" && scalars[i] != ":" && scalars[i] != "," {
-                        value.append(scalars[i]); i += 1
-                    }
+                    let from = i
+                    while i < n && bytes[i] != semicolon && bytes[i] != colon && bytes[i] != comma { i += 1 }
+                    values.append(text(from, i))
                 }
-                values.append(String(value))
-                if i < scalars.count && scalars[i] == "," { i += 1; continue }
+                if i < n && bytes[i] == comma { i += 1; continue }
                 break
             }
             parameters.append(ICSParameter(name: paramName, values: values))
         }
-        guard i < scalars.count, scalars[i] == ":" else {
+        guard i < n, bytes[i] == colon else {
             throw ICSError(file: file, line: line, property: name, "missing ':' before the value")
         }
-        let value = String(String.UnicodeScalarView(scalars[(i + 1)...]))
-        return ICSProperty(name: name, parameters: parameters, value: value, line: line)
+        return ICSProperty(name: name, parameters: parameters, value: text(i + 1, n), line: line)
     }
 
     static func excerpt(_ s: String) -> String {
