@@ -93,6 +93,11 @@ struct ItemReader {
         } else {
             end = start
         }
+        // DATE-TIME values have four-digit years: an end after 9999 could not be written back.
+        guard end.local.date.year <= 9999 else {
+            throw ICSError(file: file, line: (c["DTEND"] ?? c["DURATION"] ?? dtstart).line, property: "VEVENT",
+                           "the event ends after 9999-12-31, which iCalendar cannot express")
+        }
         let uid = c["UID"]?.value.trimmingSpaces ?? ""
         var e = Event(title: text(c, "SUMMARY") ?? "", calendar: nil, start: start, end: end)
         e.externalIdentifier = uid.isEmpty ? Self.syntheticUID(c) : uid

@@ -15,24 +15,24 @@ import ChimeICS
 let fuzzNow = Instant(secondsSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
 
 /// The checks one input goes through. A thrown `ICSError` is the right answer to a bad file; any trap,
-/// and any precondition below, is a finding.
+/// and any failed check below, is a finding.
 public func checkICS(_ bytes: [UInt8]) {
     // 1. Structure. Writing the tree back as (unfolded) content lines and reading it again gives the same tree.
     guard let calendar = try? ICalendar.parseComponents(bytes, file: "fuzz.ics") else { return }
     let written = calendar.contentLines.joined(separator: "\r\n") + "\r\n"
     let reread: ICSComponent
     do { reread = try ICalendar.parseComponents(Array(written.utf8), file: "rewritten.ics") } catch {
-        preconditionFailure("component tree written back does not parse: \(error)\n\(written)")
+        fatalError("component tree written back does not parse: \(error)\n\(written)")
     }
-    precondition(withoutLines(reread) == withoutLines(calendar), "component tree changed when written back:\n\(written)")
+    fuzzCheck(withoutLines(reread) == withoutLines(calendar), "component tree changed when written back:\n\(written)")
 
     // 2. Items. A strict parse that succeeds means a lenient one does too, with the same items.
     let strict = try? ICalendar.parse(bytes, file: "fuzz.ics", lenient: false)
     guard let lenient = try? ICalendar.parse(bytes, file: "fuzz.ics", lenient: true) else {
-        precondition(strict == nil, "the strict parse succeeded, the lenient one failed")
+        fuzzCheck(strict == nil, "the strict parse succeeded, the lenient one failed")
         return
     }
-    if let strict { precondition(strict.items.count == lenient.items.count, "strict and lenient parses differ") }
+    if let strict { fuzzCheck(strict.items.count == lenient.items.count, "strict and lenient parses differ") }
 
     // 3. Expansion of what was read (zoned starts, custom VTIMEZONEs, RDATE and EXDATE merging).
     for item in lenient.items {
@@ -45,12 +45,12 @@ public func checkICS(_ bytes: [UInt8]) {
     let items = lenient.items.map(\.item)
     let (first, firstBytes) = exportAndRead(items, calendarName: lenient.calendarName, round: 1)
     for (a, b) in zip(items, first.items.map(\.item)) {
-        precondition(modelled(a) == modelled(b), "item changed by export and import:\n\(modelled(a))\n\(modelled(b))\n"
+        fuzzCheck(modelled(a) == modelled(b), "item changed by export and import:\n\(modelled(a))\n\(modelled(b))\n"
                          + String(decoding: firstBytes, as: UTF8.self))
     }
     let (second, secondBytes) = exportAndRead(first.items.map(\.item), calendarName: first.calendarName, round: 2)
     let (_, thirdBytes) = exportAndRead(second.items.map(\.item), calendarName: second.calendarName, round: 3)
-    precondition(secondBytes == thirdBytes, "export is not a fixed point:\n\(String(decoding: secondBytes, as: UTF8.self))"
+    fuzzCheck(secondBytes == thirdBytes, "export is not a fixed point:\n\(String(decoding: secondBytes, as: UTF8.self))"
                      + "\n---\n" + String(decoding: thirdBytes, as: UTF8.self))
 }
 
@@ -59,20 +59,29 @@ func exportAndRead(_ items: [AnyCalendarItem], calendarName: String?, round: Int
     let bytes = ICalendar.serialize(items, calendarName: calendarName, now: fuzzNow, floatingZone: .utc)
     let result: ICSParseResult
     do { result = try ICalendar.parse(bytes, file: "export\(round).ics", lenient: false) } catch {
-        preconditionFailure("exported file (round \(round)) does not parse: \(error)\n" + String(decoding: bytes, as: UTF8.self))
+        fatalError("exported file (round \(round)) does not parse: \(error)\n" + String(decoding: bytes, as: UTF8.self))
     }
-    precondition(result.items.count == items.count, "export (round \(round)) has \(result.items.count) items, not \(items.count)")
+    fuzzCheck(result.items.count == items.count, "export (round \(round)) has \(result.items.count) items, not \(items.count)")
     return (result, bytes)
 }
 
 /// What an item means, without the identifier (new on every parse) and the kept iCalendar lines.
 func modelled(_ item: AnyCalendarItem) -> String {
     func alarms(_ a: [Alarm]) -> String { "\(a.map(\.trigger))" }
+    // On a UTC start a wall time (RDATE:…, read on the set's clock) and the instant (RDATE:…Z) the writer
+    // turns it into are the same date: compare them as instants.
+    func dates(_ ds: [RecurrenceDate], _ start: CalendarDate) -> String {
+        let normalized = ds.map { d -> RecurrenceDate in
+            if case .utc = start, case .local(let l) = d { return .instant(Instant(secondsSince1970: l.localSeconds)) }
+            return d
+        }
+        return "\(normalized)"
+    }
     switch item {
     case .event(let e):
         return "event uid=\(e.externalIdentifier) title=\(e.title.debugDescription) notes=\(String(describing: e.notes)) "
             + "location=\(String(describing: e.location)) url=\(String(describing: e.url)) start=\(e.start) end=\(e.end) "
-            + "rules=\(e.recurrenceRules) rdates=\(e.recurrenceDates) exdates=\(e.exceptionDates) seq=\(e.sequence) "
+            + "rules=\(e.recurrenceRules) rdates=\(dates(e.recurrenceDates, e.start)) exdates=\(dates(e.exceptionDates, e.start)) seq=\(e.sequence) "
             + "alarms=\(alarms(e.alarms))"
     case .reminder(let r):
         return "todo uid=\(r.externalIdentifier) title=\(r.title.debugDescription) notes=\(String(describing: r.notes)) "
@@ -87,6 +96,12 @@ func modelled(_ item: AnyCalendarItem) -> String {
 func withoutLines(_ c: ICSComponent) -> ICSComponent {
     ICSComponent(name: c.name, properties: c.properties.map { ICSProperty(name: $0.name, parameters: $0.parameters, value: $0.value) },
                  components: c.components.map(withoutLines))
+}
+
+/// `precondition` that reports its message in -O builds too (the fuzz build and `make test` are release
+/// builds, where `precondition` traps without saying why).
+func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) {
+    if !condition { fatalError(message(), file: file, line: line) }
 }
 
 #if FUZZING

@@ -51,35 +51,48 @@ enum FuzzReplay {
         }
     }
 
+    /// `precondition` that reports its message in -O builds too (`make test` is a release build).
+    static func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) {
+        if !condition { fatalError(message(), file: file, line: line) }
+    }
+
     // MARK: RRuleFuzz (copy of Sources/RRuleFuzz/FuzzRRule.swift `checkRRule`)
 
-    static let rruleStart = LocalDateTime(year: 2026, month: 1, day: 1, hour: 9)
+    static let rruleStarts: [RecurrenceStart] = [
+        .utc(LocalDateTime(year: 2026, month: 1, day: 1, hour: 9)),
+        .zoned(LocalDateTime(year: 2026, month: 3, day: 8, hour: 2, minute: 30), (try? ZoneRules.named("America/New_York")) ?? .utc),
+        .allDay(CivilDate(year: 2024, month: 2, day: 29)),
+        .floating(LocalDateTime(year: 9999, month: 12, day: 28, hour: 23, minute: 59, second: 59)),
+    ]
 
     static func checkRRule(_ text: String) {
         guard let rule = try? RecurrenceRule(parsing: text) else { return }
         let canonical = rule.rfc5545
         let again: RecurrenceRule
         do { again = try RecurrenceRule(parsing: canonical) } catch {
-            preconditionFailure("canonical text does not parse: \(canonical) (from \(text)): \(error)")
+            fatalError("canonical text does not parse: \(canonical) (from \(text)): \(error)")
         }
-        precondition(again == rule, "round trip mismatch: \(text) -> \(canonical) -> \(again.rfc5545)")
-        precondition(again.rfc5545 == canonical, "canonical text is not a fixed point: \(canonical) -> \(again.rfc5545)")
+        fuzzCheck(again == rule, "round trip mismatch: \(text) -> \(canonical) -> \(again.rfc5545)")
+        fuzzCheck(again.rfc5545 == canonical, "canonical text is not a fixed point: \(canonical) -> \(again.rfc5545)")
+        for start in rruleStarts { checkExpansion(rule, from: start) }
+    }
 
-        let set = RecurrenceSet(start: .utc(rruleStart), rules: [rule])
+    static func checkExpansion(_ rule: RecurrenceRule, from start: RecurrenceStart) {
+        let set = RecurrenceSet(start: start, rules: [rule])
         let occurrences = set.first(20)
-        precondition(occurrences.first?.nominal == rruleStart, "DTSTART is not the first occurrence: \(canonical)")
+        fuzzCheck(occurrences.first?.nominal == start.local, "DTSTART is not the first occurrence: \(rule) from \(start)")
         for (a, b) in zip(occurrences, occurrences.dropFirst()) {
-            precondition(a.instant < b.instant, "occurrences out of order or repeated: \(a), \(b) for \(canonical)")
+            fuzzCheck(a.instant < b.instant, "occurrences out of order or repeated: \(a), \(b) for \(rule) from \(start)")
         }
         if case .count(let n) = rule.end {
-            precondition(occurrences.count <= n, "\(occurrences.count) occurrences for COUNT=\(n): \(canonical)")
+            fuzzCheck(occurrences.count <= n, "\(occurrences.count) occurrences for COUNT=\(n): \(rule) from \(start)")
         }
         if occurrences.count >= 2 {
             let i = occurrences.count / 2 - 1
             let next = set.next(after: occurrences[i].instant)
-            precondition(next == occurrences[i + 1],
+            fuzzCheck(next == occurrences[i + 1],
                          "next(after: \(occurrences[i])) = \(next.map(String.init(describing:)) ?? "nil"), "
-                             + "the walk gave \(occurrences[i + 1]) for \(canonical)")
+                             + "the walk gave \(occurrences[i + 1]) for \(rule) from \(start)")
         }
     }
 
@@ -92,16 +105,16 @@ enum FuzzReplay {
         let written = calendar.contentLines.joined(separator: "\r\n") + "\r\n"
         let reread: ICSComponent
         do { reread = try ICalendar.parseComponents(Array(written.utf8), file: "rewritten.ics") } catch {
-            preconditionFailure("component tree written back does not parse: \(error)\n\(written)")
+            fatalError("component tree written back does not parse: \(error)\n\(written)")
         }
-        precondition(withoutLines(reread) == withoutLines(calendar), "component tree changed when written back:\n\(written)")
+        fuzzCheck(withoutLines(reread) == withoutLines(calendar), "component tree changed when written back:\n\(written)")
 
         let strict = try? ICalendar.parse(bytes, file: "fuzz.ics", lenient: false)
         guard let lenient = try? ICalendar.parse(bytes, file: "fuzz.ics", lenient: true) else {
-            precondition(strict == nil, "the strict parse succeeded, the lenient one failed")
+            fuzzCheck(strict == nil, "the strict parse succeeded, the lenient one failed")
             return
         }
-        if let strict { precondition(strict.items.count == lenient.items.count, "strict and lenient parses differ") }
+        if let strict { fuzzCheck(strict.items.count == lenient.items.count, "strict and lenient parses differ") }
 
         for item in lenient.items {
             if case .event(let e) = item.item { _ = e.recurrenceSet.first(5) }
@@ -110,12 +123,12 @@ enum FuzzReplay {
         let items = lenient.items.map(\.item)
         let (first, firstBytes) = exportAndRead(items, calendarName: lenient.calendarName, round: 1)
         for (a, b) in zip(items, first.items.map(\.item)) {
-            precondition(modelled(a) == modelled(b), "item changed by export and import:\n\(modelled(a))\n\(modelled(b))\n"
+            fuzzCheck(modelled(a) == modelled(b), "item changed by export and import:\n\(modelled(a))\n\(modelled(b))\n"
                              + String(decoding: firstBytes, as: UTF8.self))
         }
         let (second, secondBytes) = exportAndRead(first.items.map(\.item), calendarName: first.calendarName, round: 2)
         let (_, thirdBytes) = exportAndRead(second.items.map(\.item), calendarName: second.calendarName, round: 3)
-        precondition(secondBytes == thirdBytes, "export is not a fixed point:\n\(String(decoding: secondBytes, as: UTF8.self))"
+        fuzzCheck(secondBytes == thirdBytes, "export is not a fixed point:\n\(String(decoding: secondBytes, as: UTF8.self))"
                          + "\n---\n" + String(decoding: thirdBytes, as: UTF8.self))
     }
 
@@ -123,19 +136,28 @@ enum FuzzReplay {
         let bytes = ICalendar.serialize(items, calendarName: calendarName, now: icsNow, floatingZone: .utc)
         let result: ICSParseResult
         do { result = try ICalendar.parse(bytes, file: "export\(round).ics", lenient: false) } catch {
-            preconditionFailure("exported file (round \(round)) does not parse: \(error)\n" + String(decoding: bytes, as: UTF8.self))
+            fatalError("exported file (round \(round)) does not parse: \(error)\n" + String(decoding: bytes, as: UTF8.self))
         }
-        precondition(result.items.count == items.count, "export (round \(round)) has \(result.items.count) items, not \(items.count)")
+        fuzzCheck(result.items.count == items.count, "export (round \(round)) has \(result.items.count) items, not \(items.count)")
         return (result, bytes)
     }
 
     static func modelled(_ item: AnyCalendarItem) -> String {
         func alarms(_ a: [Alarm]) -> String { "\(a.map(\.trigger))" }
+        // On a UTC start a wall time (RDATE:…, read on the set's clock) and the instant (RDATE:…Z) the writer
+        // turns it into are the same date: compare them as instants.
+        func dates(_ ds: [RecurrenceDate], _ start: CalendarDate) -> String {
+            let normalized = ds.map { d -> RecurrenceDate in
+                if case .utc = start, case .local(let l) = d { return .instant(Instant(secondsSince1970: l.localSeconds)) }
+                return d
+            }
+            return "\(normalized)"
+        }
         switch item {
         case .event(let e):
             return "event uid=\(e.externalIdentifier) title=\(e.title.debugDescription) notes=\(String(describing: e.notes)) "
                 + "location=\(String(describing: e.location)) url=\(String(describing: e.url)) start=\(e.start) end=\(e.end) "
-                + "rules=\(e.recurrenceRules) rdates=\(e.recurrenceDates) exdates=\(e.exceptionDates) seq=\(e.sequence) "
+                + "rules=\(e.recurrenceRules) rdates=\(dates(e.recurrenceDates, e.start)) exdates=\(dates(e.exceptionDates, e.start)) seq=\(e.sequence) "
                 + "alarms=\(alarms(e.alarms))"
         case .reminder(let r):
             return "todo uid=\(r.externalIdentifier) title=\(r.title.debugDescription) notes=\(String(describing: r.notes)) "

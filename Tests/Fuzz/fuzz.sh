@@ -63,7 +63,8 @@ if [ "$MODE" = replay ]; then
         # shellcheck disable=SC2086
         if "$SCRATCH/$FUZZ_CONFIG/$t" -runs=0 -timeout=10 -artifact_prefix="$SCRATCH/artifacts/$t/" $dirs \
             >"$SCRATCH/logs/replay-$t.log" 2>&1; then
-            echo "$t: replayed $(cat $dirs/* 2>/dev/null | wc -c | tr -d ' ') bytes from $dirs: ok"
+            # shellcheck disable=SC2086
+            echo "$t: replayed $(find $dirs -type f ! -name '.*' | wc -l | tr -d ' ') files from $dirs: ok"
         else
             echo "$t: REPLAY FAILED"; "$SWIFT" demangle --simplified <"$SCRATCH/logs/replay-$t.log" | tail -40; status=1
         fi
