@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(name: "RRuleFuzz", dependencies: ["ChimeCore"]),
         .executableTarget(name: "ICSFuzz", dependencies: ["ChimeICS", "ChimeCore"]),
 
-        .testTarget(name: "ChimeICSTests", dependencies: ["ChimeICS", "ChimeStore", "ChimeCore"],
+        .testTarget(name: "ChimeICSTests", dependencies: ["ChimeICS", "ChimeStore", "ChimeCore", "RRuleFuzz", "ICSFuzz"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore"]),
         .testTarget(name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeScheduler", "ChimeCore"]),

@@ -55,7 +55,7 @@ extension EventStore {
         for var entry in parsed.items {
             let existing = known.contains(Self.uidKey(entry.uid, entry.item)) ? try storedItem(uid: entry.uid, kind: entry.item) : nil
             if let existing, !Self.isNewer(entry, than: existing) {
-                if Self.sequence(entry.item) < existing.sequence { report.older += 1 } else { report.unchanged += 1 }
+                if entry.item.sequence < existing.sequence { report.older += 1 } else { report.unchanged += 1 }
                 if case .event(let e) = existing.item { seriesByUID[entry.uid] = e }
                 continue
             }
@@ -76,7 +76,7 @@ extension EventStore {
                 entry.item = .reminder(r)
                 if existing == nil { report.remindersAdded += 1 } else { report.remindersUpdated += 1 }
             }
-            for alarm in Self.alarms(entry.item) {
+            for alarm in entry.item.alarms {
                 if alarm.structuredLocation != nil { report.locationAlarms += 1 } else { report.alarms += 1 }
             }
             prepared.append(entry)
@@ -185,32 +185,23 @@ extension EventStore {
         }
     }
 
-    private static func uidKey(_ uid: String, _ item: AnyCalendarItem) -> String {
-        if case .event = item { return "event " + uid } else { return "reminder " + uid }
-    }
+    private static func uidKey(_ uid: String, _ item: AnyCalendarItem) -> String { item.kindName + " " + uid }
 
     /// The stored series or reminder with this UID (not detached occurrences nor completed copies).
     private func storedItem(uid: String, kind: AnyCalendarItem) throws -> Stored? {
-        let isEvent: Bool
-        if case .event = kind { isEvent = true } else { isEvent = false }
-        return try read { db in
+        try read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT \(ItemColumns.list) FROM item WHERE external_id = ? AND kind = ? AND series_id IS NULL
                 AND completed_series_id IS NULL ORDER BY created LIMIT 1
-                """, arguments: [uid, isEvent ? "event" : "reminder"]) else { return nil }
+                """, arguments: [uid, kind.kindName]) else { return nil }
             let id: String = row[ItemColumns.id]
             let item = try ItemRows.item(row, alarms: AlarmRows.fetch(db, itemFilter: "?", arguments: [id])[id] ?? [])
-            let extras: [String]
-            switch item {
-            case .event(let e): extras = e.icsExtras
-            case .reminder(let r): extras = r.icsExtras
-            }
-            return Stored(item: item, sequence: row[ItemColumns.sequence], lastModified: Self.lastModified(extras))
+            return Stored(item: item, sequence: row[ItemColumns.sequence], lastModified: Self.lastModified(item.icsExtras))
         }
     }
 
     private static func isNewer(_ entry: ICSItem, than stored: Stored) -> Bool {
-        let sequence = Self.sequence(entry.item)
+        let sequence = entry.item.sequence
         if sequence != stored.sequence { return sequence > stored.sequence }
         guard let incoming = entry.lastModified else { return false }
         guard let known = stored.lastModified else { return true }
@@ -222,20 +213,6 @@ extension EventStore {
         guard let line = extras.first(where: { $0.hasPrefix("LAST-MODIFIED") }),
               let value = line.split(separator: ":").last, case .utc(let l)? = BasicDateTime.parse(value) else { return nil }
         return Instant(secondsSince1970: l.localSeconds)
-    }
-
-    private static func sequence(_ item: AnyCalendarItem) -> Int {
-        switch item {
-        case .event(let e): return e.sequence
-        case .reminder(let r): return r.sequence
-        }
-    }
-
-    private static func alarms(_ item: AnyCalendarItem) -> [Alarm] {
-        switch item {
-        case .event(let e): return e.alarms
-        case .reminder(let r): return r.alarms
-        }
     }
 
     private static func exceptionDate(_ d: CalendarDate, of series: Event) -> RecurrenceDate {

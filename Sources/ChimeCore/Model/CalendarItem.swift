@@ -51,4 +51,32 @@ public enum AnyCalendarItem: Hashable, Sendable {
         case .reminder(let r): return r.title
         }
     }
+
+    public var alarms: [Alarm] {
+        switch self {
+        case .event(let e): return e.alarms
+        case .reminder(let r): return r.alarms
+        }
+    }
+
+    /// The iCalendar SEQUENCE.
+    public var sequence: Int {
+        switch self {
+        case .event(let e): return e.sequence
+        case .reminder(let r): return r.sequence
+        }
+    }
+
+    /// iCalendar lines kept from an import.
+    public var icsExtras: [String] {
+        switch self {
+        case .event(let e): return e.icsExtras
+        case .reminder(let r): return r.icsExtras
+        }
+    }
+
+    /// `event` or `reminder`.
+    public var kindName: String {
+        if case .event = self { return "event" } else { return "reminder" }
+    }
 }

@@ -17,11 +17,11 @@ struct AlarmsWriter {
             if let state = states[f.key]?.state { line += "  (\(state.rawValue))" }
             out.append(line + "\n")
         }
-        let places = armed.flatMap { source in locationAlarms(source).map { (source, $0) } }
+        let places = armed.flatMap { source in source.item.alarms.filter { $0.structuredLocation != nil }.map { (source, $0) } }
         if !places.isEmpty {
             out.append("Armed location alarms (fire on crossing the place, not at a time): \(places.count)\n")
             for (source, alarm) in places {
-                out.append("  \(source.item.title)  [\(kind(source.item)) \(source.item.identifier)]  \(DisplayText.alarm(alarm))\n")
+                out.append("  \(source.item.title)  [\(source.item.kindName) \(source.item.identifier)]  \(DisplayText.alarm(alarm))\n")
             }
         }
     }
@@ -49,13 +49,13 @@ struct AlarmsWriter {
             lines.append(JSONText.object(fields))
         }
         for source in armed {
-            for alarm in locationAlarms(source) {
+            for alarm in source.item.alarms where alarm.structuredLocation != nil {
                 guard case .location(let place, let proximity) = alarm.trigger else { continue }
                 lines.append(JSONText.object([
                     ("armed", "true"),
                     ("title", JSONText.string(source.item.title)),
                     ("id", JSONText.string(source.item.identifier)),
-                    ("kind", JSONText.string(kind(source.item))),
+                    ("kind", JSONText.string(source.item.kindName)),
                     ("alarm", JSONText.object([
                         ("location", JSONText.string(place.title)), ("latitude", "\(place.latitude)"),
                         ("longitude", "\(place.longitude)"), ("radius", "\(place.radius)"),
@@ -90,18 +90,5 @@ struct AlarmsWriter {
         let anchor = relation == .end ? "end" : (f.item.kind == .event ? "start" : "due")
         if offset == 0 { return "at \(anchor)" }
         return "\(DisplayText.offset(offset).dropFirst()) \(offset < 0 ? "before" : "after") \(anchor)"
-    }
-
-    private func locationAlarms(_ source: AlarmSource) -> [Alarm] {
-        let alarms: [Alarm]
-        switch source.item {
-        case .event(let e): alarms = e.alarms
-        case .reminder(let r): alarms = r.alarms
-        }
-        return alarms.filter { $0.structuredLocation != nil }
-    }
-
-    private func kind(_ item: AnyCalendarItem) -> String {
-        if case .event = item { return "event" } else { return "reminder" }
     }
 }
