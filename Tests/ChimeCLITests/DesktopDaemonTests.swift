@@ -72,12 +72,22 @@ struct DesktopDaemonTests {
         #expect(line.contains("body=Due \(DisplayText.dayHeading(due.utc.date)) \(DisplayText.hhmm(due.utc))"))
         let id = line.split(separator: "\t").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) } ?? "?"
 
-        // Pick "Complete" in the server's action menu for exactly this notification.
+        // dunst runs its rule script when the notification arrives, and lists only displayed ones
+        // in its context menu: wait until it is on screen.
+        let displayed = poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" }
+        #expect(displayed, "dunst never displayed \(title)")
+
+        // Pick "Complete" in the server's action menu for exactly this notification. dunst opens
+        // the menu on its own thread after `dunstctl context` returns, so the menu log is polled.
         try "[\(id),complete]".write(toFile: run + "/dmenu-choice", atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: run + "/dmenu-choice") }
         let menu = shell("dunstctl context")
         #expect(menu.status == 0, "\(menu.output)")
-        let offered = (try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? ""
+        var offered = ""
+        _ = poll(10) {
+            offered = (try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? ""
+            return offered.contains("[\(id),complete]")
+        }
         #expect(offered.contains("#Complete (\(title)) [\(id),complete]"))
         #expect(offered.contains("#Snooze 10 min (\(title)) [\(id),snooze]"))
 
