@@ -6,10 +6,12 @@
 SWIFT     ?= swift
 # System packages the build and the tests need: SQLite for the store; libnotify for desktop notifications;
 # libical is the independent engine the differential test and the benchmark compare against; tzdata is where
-# zones come from. For the tests: a private D-Bus (dbus-daemon, dbus-bin), a real notification server (dunst)
-# on a headless X server (xvfb), gdbus (libglib2.0-bin) and busctl (systemd, used by dunstctl).
-APT_PACKAGES := pkg-config libical-dev libsqlite3-dev tzdata libnotify-dev libnotify-bin \
-	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb
+# zones come from; libgeoclue-2 for positions from GeoClue2. For the tests: a private D-Bus (dbus-daemon,
+# dbus-bin), a real notification server (dunst) on a headless X server (xvfb), gdbus (libglib2.0-bin) and
+# busctl (systemd, used by dunstctl); a real GeoClue 2.6 with its demo agent (geoclue-2.0), run with its
+# config bind-mounted by unshare (util-linux) and fed positions by a fake GPS in python3.
+APT_PACKAGES := pkg-config libical-dev libsqlite3-dev tzdata libnotify-dev libnotify-bin libgeoclue-2-dev \
+	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux python3
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests run on an optimised build (with -enable-testing for @testable imports): the property and
 # differential suites walk whole search horizons thousands of times, which takes minutes in a
@@ -36,12 +38,14 @@ build: deps pydeps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 
 # Every test runs inside a private desktop-services sandbox (Tests/harness): a session bus with dunst under
-# Xvfb, so the libnotify adapter and the daemon are tested against a real notification server.
+# Xvfb, and a private system bus with GeoClue 2.6 fed by a fake GPS, so the libnotify and GeoClue adapters
+# and the daemon are tested against real servers.
 # Suites that run on their own, one after the other: the two that drive the one shared dunst (Swift Testing
 # runs suites in parallel, and one suite's close-all or menu choice would disturb the other's notification),
-# and the real-clock timer suite, whose wake-up bound is meaningless while process tests keep the
-# 2-core cooperative thread pool busy.
-SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests SystemWallClockTests
+# the real-clock timer suite, whose wake-up bound is meaningless while process tests keep the
+# 2-core cooperative thread pool busy, and the two GeoClue suites, which move the one fake GPS (the adapter's
+# also restarts geoclue).
+SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests SystemWallClockTests GeoClueProviderTests GeoClueDaemonTests
 test: build
 	Tests/harness/with-services.sh sh -c '$(SWIFT) test $(TEST_FLAGS) --skip-build $(foreach s,$(SERVER_SUITES),--skip $(s)) \
 		$(foreach s,$(SERVER_SUITES),&& $(SWIFT) test $(TEST_FLAGS) --skip-build --filter $(s))'
@@ -58,6 +62,8 @@ tour: deps
 bench: deps
 	$(SWIFT) build -c release --product chime-bench
 	.build/release/chime-bench $(BENCH_ARGS)
+	$(SWIFT) build -c release --product chime-geofence-bench
+	.build/release/chime-geofence-bench $(GEOFENCE_BENCH_ARGS)
 	@dpkg -s calcurse >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q calcurse \
 		|| echo "calcurse not installed: chime-store-bench runs without its peer"
 	$(SWIFT) build -c release --product chime

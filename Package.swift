@@ -57,13 +57,19 @@ let package = Package(
             ]
         ),
 
-        // Desktop adapters at the edge: libnotify (Debian libnotify-dev) on its own GLib main-loop thread.
+        // Desktop adapters at the edge, each on its own GLib main-loop thread: libnotify (Debian
+        // libnotify-dev) for notifications, libgeoclue-2 (libgeoclue-2-dev) for GeoClue2 positions.
         .systemLibrary(
             name: "CLibnotify",
             pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]
         ),
-        .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeCore", "CLibnotify"]),
+        .systemLibrary(
+            name: "CGeoclue",
+            pkgConfig: "libgeoclue-2.0",
+            providers: [.apt(["libgeoclue-2-dev"])]
+        ),
+        .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeCore", "CLibnotify", "CGeoclue"]),
 
         // `chime daemon`: configuration (TOML), single-instance lock, services and signals.
         .target(
@@ -106,6 +112,7 @@ let package = Package(
         .executableTarget(name: "chime-bench", dependencies: ["ChimeCore", "ChimeTestSupport", "LibicalShim"]),
         // Release-build benchmark of the store: one-year queries on 10,000 events, whole `chime agenda`
         // processes, cross-process change latency; calcurse on the same data in the same run.
+        .executableTarget(name: "chime-geofence-bench", dependencies: ["ChimeCore", "ChimeTestSupport"]),
         .executableTarget(name: "chime-store-bench", dependencies: ["ChimeStore", "ChimeCore", "ChimeICS", "ChimeTestSupport"]),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport", "LibicalShim"],

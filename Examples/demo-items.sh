@@ -15,5 +15,4 @@ quiet "$CHIME" add reminder "Stretch" --due "$(at 15)" --repeat FREQ=DAILY --ala
 quiet "$CHIME" add event "Dentist" --start "tomorrow 14:00" --duration 45m --alarm "$(at 20)" --location "Praxis Dr. Weiss"
 # A high-priority reminder (critical urgency): due in 25 s.
 quiet "$CHIME" add reminder "Pay rent" --due "$(at 25)" --priority 1 --alarm 0m
-# A location alarm: armed, fires when you arrive (geofences come with issue 5), not at a time.
-quiet "$CHIME" add reminder "Buy milk" --at "Grocery store@52.5208,13.4094" --on arrive
+# Location alarms come from Examples/location-reminders.ics (imported by demo.sh).

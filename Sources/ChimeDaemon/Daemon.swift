@@ -14,7 +14,8 @@ import ServiceLifecycle
 /// ```
 public enum Daemon {
     public static func run(storePath: String, configuration: DaemonConfiguration,
-                           notifier override: DaemonConfiguration.Notifier?) async throws {
+                           notifier override: DaemonConfiguration.Notifier?, location: LocationSource? = nil,
+                           replaySpeed: ReplayProvider.Speed = .realTime) async throws {
         let started = ContinuousClock.now
         var logger = Logger(label: "chime")
         logger.logLevel = configuration.logLevel
@@ -27,15 +28,39 @@ public enum Daemon {
         let clock = SystemWallClock()
         let scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: store.floatingZone,
                                        settings: configuration.scheduler, logger: logger)
+        let source = location ?? configuration.location
+        let provider = try makeLocationProvider(source, speed: replaySpeed, clock: clock)
+        defer { provider?.shutdown() }
+        let geofences = provider.map {
+            GeofenceMonitor(store: store, settings: configuration.geofence, zone: store.floatingZone, providerName: $0.name,
+                            logger: logger)
+        }
+        if provider == nil { logger.notice("location alarms are off (location = none): geofences never fire") }
         let firstSleep = FirstSleepReporter(started: started, logger: logger)
-        let service = SchedulerService(scheduler: scheduler, zone: { SystemZone.current() },
-                                       onSleep: { firstSleep.report(deadline: $0) })
+        let service = SchedulerService(scheduler: scheduler, geofences: geofences, locationProvider: provider,
+                                       zone: { SystemZone.current() }, onSleep: { firstSleep.report(deadline: $0) })
         logger.info("starting", metadata: ["store": "\(storePath)", "notifier": "\(sink.name)",
+                                           "location": "\(provider?.name ?? "none")",
                                            "pid": "\(ProcessInfo.processInfo.processIdentifier)"])
         let group = ServiceGroup(services: [LifecycleAdapter(service: service)],
                                  gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
         logger.info("stopped")
+    }
+
+    /// The position source: GeoClue2 (started only once a fence is armed), a replayed track, a
+    /// fixed point, or none.
+    public static func makeLocationProvider(_ source: LocationSource, speed: ReplayProvider.Speed,
+                                     clock: any WallClock) throws -> (any LocationProvider)? {
+        switch source {
+        case .none: return nil
+        case .geoclue: return GeoClueProvider(desktopID: "chime")
+        case .fixed(let coordinate, let accuracy): return FixedProvider(coordinate, accuracy: accuracy, clock: clock)
+        case .replay(let path):
+            do { return try ReplayProvider.load(path: path, speed: speed, clock: clock) } catch {
+                throw DaemonError.locationUnavailable("\(error)")
+            }
+        }
     }
 
     /// libnotify when asked for, or (auto) when a server answers; otherwise standard output,

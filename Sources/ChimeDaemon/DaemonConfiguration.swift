@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeScheduler
 import Foundation
 import Logging
@@ -24,8 +25,10 @@ public struct DaemonConfiguration: Hashable, Sendable {
 
     public var scheduler = SchedulerSettings()
     public var notifier: Notifier = .auto
-    /// Metres, for location alarms whose radius is 0.
-    public var defaultGeofenceRadius: Double = 150
+    /// The geofence engine's settings (`[geofence]`).
+    public var geofence = GeofenceSettings()
+    /// Where positions come from: `geoclue`, `none`, `replay:FILE`, `fixed:LAT,LON[,ACCURACY]`.
+    public var location: LocationSource = .geoclue
     public var logLevel: Logger.Level = .info
 
     public init() {}
@@ -65,8 +68,26 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 c.notifier = try choice(v, at, Notifier.allCases) },
         ],
         "geofence": [
+            "location": { c, v, at throws(ConfigurationError) in
+                guard let text = v.string else { throw ConfigurationError(key: at, message: "must be a string, not \(v.debugDescription)") }
+                do { c.location = try LocationSource(parsing: text) } catch { throw ConfigurationError(key: at, message: "\(error)") } },
             "default_radius_m": { c, v, at throws(ConfigurationError) in
-                c.defaultGeofenceRadius = try number(v, at, in: 1...100_000) },
+                c.geofence.defaultRadius = try number(v, at, in: 1...100_000) },
+            "minimum_radius_m": { c, v, at throws(ConfigurationError) in
+                c.geofence.minimumRadius = try number(v, at, in: 0...100_000) },
+            "hysteresis_m": { c, v, at throws(ConfigurationError) in
+                c.geofence.hysteresisMetres = try number(v, at, in: 0...10_000) },
+            "max_accuracy_m": { c, v, at throws(ConfigurationError) in
+                c.geofence.maximumAccuracy = try number(v, at, in: 1...100_000) },
+            "dwell_seconds": { c, v, at throws(ConfigurationError) in
+                c.geofence.dwellSeconds = Int64(try integer(v, at, in: 0...86_400)) },
+            "initial_state": { c, v, at throws(ConfigurationError) in
+                c.geofence.initialState = try choice(v, at, InitialStatePolicy.allCases) },
+            "event_arming_hours": { c, v, at throws(ConfigurationError) in
+                c.geofence.eventArmingHours = try integer(v, at, in: 0...168) },
+            "adaptive_tracking": { c, v, at throws(ConfigurationError) in
+                guard let flag = v.bool else { throw ConfigurationError(key: at, message: "must be true or false, not \(v.debugDescription)") }
+                c.geofence.adaptiveTracking = flag },
         ],
         "log": [
             "level": { c, v, at throws(ConfigurationError) in

@@ -52,6 +52,8 @@ public enum DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
     case alreadyRunning(store: String, pid: Int32?)
     case cannotLock(path: String, reason: String)
     case notifierUnavailable(String)
+    /// The location source cannot be used (an unreadable or broken replay track).
+    case locationUnavailable(String)
 
     public var description: String {
         switch self {
@@ -59,6 +61,7 @@ public enum DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
             return "another chime daemon\(pid.map { " (pid \($0))" } ?? "") is already running for \(store); stop it first (kill \(pid.map(String.init) ?? "<pid>"), or systemctl --user stop chime)"
         case .cannotLock(let path, let reason): return "cannot create the daemon lock \(path): \(reason)"
         case .notifierUnavailable(let message): return "--notifier libnotify: \(message)"
+        case .locationUnavailable(let message): return "location: \(message)"
         }
     }
 }

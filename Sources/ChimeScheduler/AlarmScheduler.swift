@@ -163,6 +163,14 @@ public final class AlarmScheduler {
         }
     }
 
+    /// Delivers firings decided elsewhere (geofence crossings): claimed in the ledger first, so
+    /// each key is shown at most once, like timed alarms.
+    public func deliver(_ firings: [AlarmFiring]) throws(StoreError) {
+        guard !firings.isEmpty else { return }
+        let claimed = try store.claimDeliveries(firings, checkedUntil: nil, deliveredAtMilliseconds: clock.nowMilliseconds())
+        for firing in claimed { show(NotificationText.notification(for: firing, zone: zone, snoozeMinutes: settings.snoozeMinutes)) }
+    }
+
     private func show(_ note: AlarmNotification) {
         let deliveredAt = clock.nowMilliseconds()
         do {
@@ -240,14 +248,17 @@ public final class AlarmScheduler {
     private func restoredNotification(_ entry: LedgerEntry) throws(StoreError) -> AlarmNotification {
         let summary: ItemSummary
         var end: Instant?
-        switch try store.calendarItem(withIdentifier: entry.key.item) {
+        let stored = try store.calendarItem(withIdentifier: entry.key.item)
+        switch stored {
         case .event(let e)?:
             summary = ItemSummary(e)
             end = entry.key.occurrence.adding(e.durationSeconds(floatingZone: zone))
         case .reminder(let r)?: summary = ItemSummary(r)
         case nil: summary = ItemSummary(identifier: entry.key.item, kind: .reminder, title: entry.title)
         }
-        let firing = AlarmFiring(key: entry.key, fireAt: entry.fireAt, alarm: .absolute(entry.fireAt), item: summary,
+        // A location alarm's key names its place: show "Arrived: …" again, not a plain reminder.
+        let alarm = (stored?.alarms ?? []).first { $0.trigger.locationKeyText == entry.key.alarm } ?? .absolute(entry.fireAt)
+        let firing = AlarmFiring(key: entry.key, fireAt: entry.fireAt, alarm: alarm, item: summary,
                                  occurrenceStart: entry.key.occurrence, occurrenceEnd: end)
         return NotificationText.notification(for: firing, zone: zone, snoozeMinutes: settings.snoozeMinutes)
     }

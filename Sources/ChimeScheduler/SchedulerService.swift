@@ -13,6 +13,8 @@ import Logging
 public final class SchedulerService: @unchecked Sendable {
     // @unchecked: `scheduler` is used only by the task inside `run()`; the rest is immutable.
     private let scheduler: AlarmScheduler
+    private let geofences: GeofenceMonitor?
+    private let locationProvider: (any LocationProvider)?
     private let currentZone: @Sendable () -> ZoneRules
     private let onSleep: (@Sendable (Instant?) -> Void)?
 
@@ -20,15 +22,20 @@ public final class SchedulerService: @unchecked Sendable {
         case woke(WakeReason)
         case changes(ChangeSet)
         case response(NotificationResponse)
+        case location(LocationUpdate)
     }
 
     /// - Parameters:
     ///   - zone: reads the system time zone again after a clock change (a new `/etc/localtime`).
+    ///   - geofences, locationProvider: location alarms; fixes from the provider go through the
+    ///     monitor, and what fires is delivered by the scheduler (same sink, same ledger).
     ///   - onSleep: called each time the service goes to sleep, with the deadline (for tests and
     ///     the "scheduled, sleeping" log line).
-    public init(scheduler: AlarmScheduler, zone: @escaping @Sendable () -> ZoneRules,
-                onSleep: (@Sendable (Instant?) -> Void)? = nil) {
+    public init(scheduler: AlarmScheduler, geofences: GeofenceMonitor? = nil, locationProvider: (any LocationProvider)? = nil,
+                zone: @escaping @Sendable () -> ZoneRules, onSleep: (@Sendable (Instant?) -> Void)? = nil) {
         self.scheduler = scheduler
+        self.geofences = geofences
+        self.locationProvider = geofences == nil ? nil : locationProvider
         self.currentZone = zone
         self.onSleep = onSleep
     }
@@ -39,6 +46,10 @@ public final class SchedulerService: @unchecked Sendable {
         // Subscribe from the journal position before loading, so no change falls in between.
         let sequence = try store.currentChangeSequence()
         try scheduler.start()
+        if let geofences {
+            try geofences.load(now: clock.now())
+            updateTracking()
+        }
         let mailbox = Mailbox<Input>()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -47,6 +58,11 @@ public final class SchedulerService: @unchecked Sendable {
             group.addTask {
                 for await response in sink.responses { mailbox.post(.response(response)) }
             }
+            if let provider = self.locationProvider {
+                group.addTask {
+                    for await update in provider.updates { mailbox.post(.location(update)) }
+                }
+            }
             await loop(mailbox: mailbox, clock: clock)
             group.cancelAll()
         }
@@ -54,7 +70,7 @@ public final class SchedulerService: @unchecked Sendable {
 
     private func loop(mailbox: Mailbox<Input>, clock: any WallClock) async {
         while !Task.isCancelled {
-            let deadline = scheduler.nextDeadline()
+            let deadline = [scheduler.nextDeadline(), geofences?.nextArmingChange].compactMap { $0 }.min()
             onSleep?(deadline)
             let sleeper = Task {
                 do { mailbox.post(.woke(try await clock.sleep(until: deadline))) } catch {}
@@ -65,16 +81,39 @@ public final class SchedulerService: @unchecked Sendable {
             }
             sleeper.cancel()
             for input in [first] + mailbox.drain() { handle(input) }
+            updateTracking()
         }
     }
 
+    /// Tells the provider when the tracking level the fences need has changed.
+    private func updateTracking() {
+        guard let geofences, let locationProvider, let update = geofences.trackingUpdate() else { return }
+        locationProvider.request(update)
+    }
+
     private func handle(_ input: Input) {
+        let now = scheduler.clock.now()
         do {
             switch input {
-            case .woke(.deadline): try scheduler.processDue()
-            case .woke(.clockChanged): try scheduler.clockChanged(zone: currentZone())
-            case .changes(let changeSet): try scheduler.apply(changeSet)
+            case .woke(.deadline):
+                try scheduler.processDue()
+                if let geofences { try scheduler.deliver(try geofences.armingChanged(now: now)) }
+            case .woke(.clockChanged):
+                let zone = currentZone()
+                try scheduler.clockChanged(zone: zone)
+                if let geofences {
+                    try scheduler.deliver(try geofences.zoneChanged(zone, now: now))
+                    try scheduler.deliver(try geofences.armingChanged(now: now))
+                }
+            case .changes(let changeSet):
+                try scheduler.apply(changeSet)
+                if let geofences { try scheduler.deliver(try geofences.apply(changeSet, now: now)) }
             case .response(let response): try scheduler.respond(response)
+            case .location(.fix(let fix)):
+                if let geofences { try scheduler.deliver(try geofences.process(fix, now: now)) }
+            case .location(.unavailable(let reason)):
+                // The provider says this once per outage and keeps trying; timed alarms go on.
+                scheduler.logger.notice("no location: geofence alarms wait for a position", metadata: ["reason": "\(reason)"])
             }
         } catch {
             // The store is busy or damaged: log, keep running; the next wake retries.

@@ -34,6 +34,12 @@ extension EventStore {
         return try alarmSources(from: from, filter: identifiers, location: false)
     }
 
+    /// Location-alarm items with these identifiers only.
+    public func locationAlarmSources(from: Instant, identifiers: Set<String>) throws(StoreError) -> [AlarmSource] {
+        if identifiers.isEmpty { return [] }
+        return try alarmSources(from: from, filter: identifiers, location: true)
+    }
+
     private func alarmSources(from: Instant, filter: Set<String>?, location: Bool) throws(StoreError) -> [AlarmSource] {
         try read { db in
             var clauses = ["""

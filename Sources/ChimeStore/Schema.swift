@@ -112,6 +112,32 @@ enum Schema {
                 CREATE INDEX item_external_id ON item(external_id);
                 """)
         }
+        migrator.registerMigration("v4: geofence states, last location fix") { db in
+            try db.execute(sql: """
+                -- Where the user stands for each armed fence, keyed like FiringKey, so a restart
+                -- while inside does not fire "arrive" again. No foreign key: pruned by the daemon.
+                CREATE TABLE geofence_state (
+                    item_id TEXT NOT NULL,
+                    occurrence INTEGER NOT NULL,
+                    alarm TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('unknown', 'inside', 'outside')),
+                    since INTEGER,
+                    pending TEXT CHECK (pending IN ('inside', 'outside')),
+                    pending_since INTEGER,
+                    PRIMARY KEY (item_id, occurrence, alarm),
+                    CHECK ((pending IS NULL) = (pending_since IS NULL))
+                ) WITHOUT ROWID;
+                -- The newest position the daemon used (one row), for `chime geofence list`.
+                CREATE TABLE location_fix (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    latitude REAL NOT NULL CHECK (latitude BETWEEN -90 AND 90),
+                    longitude REAL NOT NULL CHECK (longitude BETWEEN -180 AND 180),
+                    accuracy REAL NOT NULL CHECK (accuracy >= 0),
+                    time_ms INTEGER NOT NULL,
+                    provider TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }()
 }

@@ -27,8 +27,14 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         return range.lowerBound + Int(next().multipliedFullWidth(by: width).high)
     }
 
+    /// Uniform in 0 ..< 1 (53 random bits).
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    /// Uniform in `range`.
+    public mutating func double(in range: Range<Double>) -> Double { range.lowerBound + unit() * (range.upperBound - range.lowerBound) }
+
     /// True with probability `p`.
-    public mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
+    public mutating func chance(_ p: Double) -> Bool { unit() < p }
 
     public mutating func pick<T>(_ values: [T]) -> T { values[int(in: 0...(values.count - 1))] }
 

@@ -7,18 +7,21 @@ struct Chime: AsyncParsableCommand {
         abstract: "Alarms and reminders for the Linux desktop.",
         discussion: """
             Chime keeps events and reminders in one SQLite file, computes their occurrences \
-            from RFC 5545 recurrence rules and fires their alarms.
+            from RFC 5545 recurrence rules and fires their alarms: at a time, or when you \
+            arrive at or leave a place (positions from GeoClue2).
               chime add event "Stand-up" --start "mon 9:00" --duration 15m --repeat 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR'
               chime add reminder "Buy milk" --due "today 18:00" --alarm -30m
               chime agenda --days 7
               chime reminders
               chime alarms --hours 48
+              chime add reminder "Buy milk" --at "Grocery store@52.5250,13.4020" --on arrive
+              chime geofence simulate --track Examples/commute.gpx
               chime daemon
             The store is $CHIME_STORE or $XDG_DATA_HOME/chime/chime.sqlite; --store overrides it.
             Run 'chime help <command>' for each command.
             """,
         version: "0.1.0",
         subcommands: [Agenda.self, Alarms.self, Reminders.self, Add.self, Show.self, Edit.self, Remove.self,
-                      Complete.self, Uncomplete.self, CalendarCommand.self, Import.self, Export.self, Expand.self, DaemonCommand.self]
+                      Complete.self, Uncomplete.self, CalendarCommand.self, Import.self, Export.self, Expand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self]
     )
 }

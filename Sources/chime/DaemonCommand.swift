@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeDaemon
+import ChimeScheduler
 import ChimeStore
 import Foundation
 import Logging
@@ -20,11 +21,18 @@ struct DaemonCommand: AsyncParsableCommand {
             Snooze actions; with --notifier stdout, or when no server answers, they are printed \
             as JSON lines. Logs go to standard error.
 
+            Location alarms: positions come from GeoClue2 (desktop id "chime"; see \
+            Config/geoclue-chime.conf), started only while a fence is armed, at the accuracy the \
+            nearest fence needs. If GeoClue is absent or refuses, that is logged once and timed \
+            alarms go on; it is retried every minute. --location replay:FILE plays a recorded \
+            track instead (with --speed), fixed:LAT,LON stays at one place, none turns them off.
+
             Configuration: $XDG_CONFIG_HOME/chime/config.toml (see Config/config.toml).
 
             Examples:
               chime daemon
               chime daemon --notifier stdout --store /tmp/test.sqlite
+              chime daemon --location replay:Examples/commute.gpx --speed 60
             """)
 
     @Option(name: .long, help: ArgumentHelp("The store file (default: $CHIME_STORE, else $XDG_DATA_HOME/chime/chime.sqlite).", valueName: "path"))
@@ -33,20 +41,38 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where notifications go: libnotify, stdout, or auto (libnotify if a server answers).", valueName: "name"))
     var notifier: String?
 
-    @Option(help: ArgumentHelp("Configuration file (default: $XDG_CONFIG_HOME/chime/config.toml).", valueName: "path"))
-    var config: String?
+    @OptionGroup var configOption: ConfigOption
+
+    @Option(help: ArgumentHelp("Where positions come from: geoclue, none, replay:FILE (GPX, NMEA or CSV) or fixed:LAT,LON[,ACCURACY] (default: the config's geofence.location, else geoclue).", valueName: "source"))
+    var location: String?
+
+    @Option(help: ArgumentHelp("With --location replay:FILE: play the track this many times faster (60 = a minute per second), or \"max\" for no waiting.", valueName: "factor"))
+    var speed: String?
+
+    /// The parsed --speed.
+    var replaySpeed: ReplayProvider.Speed {
+        get throws {
+            guard let speed else { return .realTime }
+            if speed == "max" { return .asFastAsPossible }
+            guard let factor = Double(speed), factor.isFinite, factor > 0 else {
+                throw ArgumentParser.ValidationError("--speed must be a number above 0 or \"max\", not \"\(speed)\"")
+            }
+            return factor == 1 ? .realTime : .scaled(factor)
+        }
+    }
 
     func validate() throws {
+        _ = try replaySpeed
+        if let location {
+            do { _ = try LocationSource(parsing: location) } catch { throw ArgumentParser.ValidationError("--location: \(error)") }
+        }
         if let notifier, DaemonConfiguration.Notifier(rawValue: notifier) == nil {
             throw ArgumentParser.ValidationError("--notifier must be libnotify, stdout or auto, not \"\(notifier)\"")
         }
     }
 
     func run() async throws {
-        let configuration: DaemonConfiguration
-        do {
-            configuration = try DaemonConfiguration.load(path: config ?? DaemonConfiguration.defaultPath(), explicit: config != nil)
-        } catch { throw InputError("configuration: \(error)") }
+        let configuration = try configOption.load()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = configuration.logLevel
@@ -54,7 +80,8 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         do {
             try await Daemon.run(storePath: store ?? StoreLocation.defaultPath(), configuration: configuration,
-                                 notifier: notifier.flatMap(DaemonConfiguration.Notifier.init(rawValue:)))
+                                 notifier: notifier.flatMap(DaemonConfiguration.Notifier.init(rawValue:)),
+                                 location: try location.map { try LocationSource(parsing: $0) }, replaySpeed: try replaySpeed)
         } catch let error as DaemonError {
             throw InputError("\(error)")
         } catch let error as StoreError {

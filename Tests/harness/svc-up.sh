@@ -1,13 +1,17 @@
 #!/bin/bash
 # Bring up a private, headless desktop-services sandbox for the tests:
 #   private session bus + Xvfb + dunst (the notification server), and
-#   a private "system" bus (for GeoClue later; nothing runs on it yet).
+#   private "system" bus + NMEA feeder + GeoClue 2.6 + GeoClue's demo agent (location).
 # Usage: svc-up.sh RUNDIR     then: source RUNDIR/env ; ... ; svc-down.sh RUNDIR
 # (Tests/harness/with-services.sh CMD... does all three.)
+# Environment: NMEA_START_POS ("lat lon", default the Eiffel Tower) is the feeder's first position;
+# NMEA_INTERVAL (seconds, default 1.0) how often it sends. Tests move the position by rewriting
+# $NMEA_POS_FILE. Needs root (geoclue's config is bind-mounted in a private mount namespace).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 RUN=${1:?usage: svc-up.sh RUNDIR}
 mkdir -p "$RUN"; RUN=$(cd "$RUN" && pwd)
+started_ns=$(date +%s%N)
 : > "$RUN/pids"
 export SVC_RUN="$RUN"
 ok=0
@@ -60,11 +64,26 @@ sed "s#@RUN@#$RUN#g; s#@HERE@#$HERE#g" "$HERE/dunstrc.in" > "$RUN/dunstrc"
 bg dunst dunst -config "$RUN/dunstrc"
 gdbus wait --session --timeout 20 org.freedesktop.Notifications
 
+# Location. The feeder comes first: geoclue connects to its socket (and never reconnects after EOF, so
+# the feeder is never restarted on its own).
+echo "${NMEA_START_POS:-48.8584 2.2945}" > "$RUN/pos"
+bg nmea-feed python3 "$HERE/nmea-feed.py" "$RUN/nmea.sock" "$RUN/pos"
+waitfor "[ -S '$RUN/nmea.sock' ]"
+: > "$RUN/geoclue.log"
+"$HERE/geoclue-up.sh" "$RUN"   # our config bind-mounted over /etc/geoclue/geoclue.conf; see there
+# 2.6 answers no client until a whitelisted agent of the client's user has registered; the demo
+# agent never prompts for apps outside flatpak.
+bg geoclue-agent /usr/libexec/geoclue-2.0/demos/agent
+waitfor "grep -q 'New agent for user ID' '$RUN/geoclue.log'"
+
 cat > "$RUN/env" <<ENV
 export DBUS_SESSION_BUS_ADDRESS='$DBUS_SESSION_BUS_ADDRESS'
 export DBUS_SYSTEM_BUS_ADDRESS='$DBUS_SYSTEM_BUS_ADDRESS'
 export DISPLAY='$DISPLAY'
 export SVC_RUN='$RUN'
 export CHIME_TEST_SERVICES=1
+export NMEA_POS_FILE='$RUN/pos'
 ENV
 ok=1
+ms=$(( ($(date +%s%N) - started_ns) / 1000000 ))
+printf 'svc-up: sandbox ready in %d.%03d s (%s)\n' $((ms / 1000)) $((ms % 1000)) "$RUN"

@@ -16,9 +16,18 @@ public enum NotificationText {
         if let notes = item.notes, !notes.isEmpty { lines.append(notes) }
         let actions: [AlarmNotification.Action] = item.kind == .reminder ? [.default, .complete, .snooze] : [.default, .snooze]
         return AlarmNotification(
-            keys: [firing.key], fireAt: firing.fireAt, summary: item.title, body: lines.joined(separator: "\n"),
+            keys: [firing.key], fireAt: firing.fireAt, summary: summary(firing), body: lines.joined(separator: "\n"),
             urgency: item.isHighPriority ? .critical : .normal, category: "x-chime.\(item.kind.rawValue)",
             actions: actions, kind: item.kind.rawValue, snoozeLabel: "Snooze \(snoozeMinutes) min")
+    }
+
+    /// The item's title; for a location alarm "Arrived: Grocery store — Buy milk" or
+    /// "Left: Office — Call mum".
+    static func summary(_ firing: AlarmFiring) -> String {
+        guard case .location(let place, let proximity) = firing.alarm.trigger else { return firing.item.title }
+        let verb = proximity == .enter ? "Arrived" : "Left"
+        let placeName = place.title.isEmpty ? Coordinate(latitude: place.latitude, longitude: place.longitude).description : place.title
+        return "\(verb): \(placeName) — \(firing.item.title)"
     }
 
     /// One notification for several firings caught up at once: "You missed 5 alarms".

@@ -1,0 +1,83 @@
+import ArgumentParser
+import ChimeCore
+import ChimeDaemon
+import ChimeScheduler
+import Foundation
+
+struct WhereCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "where",
+        abstract: "Print the current position from the configured location provider.",
+        discussion: """
+            Asks the provider the daemon would use (config geofence.location, default GeoClue2 \
+            as desktop id "chime") for one exact position and prints it with its accuracy and \
+            time. Useful to check that GeoClue lets Chime locate (Config/geoclue-chime.conf).
+
+            Examples:
+              chime where
+              chime where --location fixed:52.52,13.405,20 --json
+              chime where --timeout 60
+            """)
+
+    @OptionGroup var configOption: ConfigOption
+
+    @Option(help: ArgumentHelp("geoclue, replay:FILE or fixed:LAT,LON[,ACCURACY] (default: the config's geofence.location).", valueName: "source"))
+    var location: String?
+
+    @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
+    var timeout: Int = 30
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        if timeout < 1 { throw ArgumentParser.ValidationError("--timeout must be 1 or more") }
+    }
+
+    func run() async throws {
+        let source: LocationSource
+        if let location {
+            do { source = try LocationSource(parsing: location) } catch { throw InputError("--location: \(error)") }
+        } else {
+            source = try configOption.load().location
+        }
+        let provider: (any LocationProvider)?
+        do { provider = try Daemon.makeLocationProvider(source, speed: .asFastAsPossible, clock: SystemWallClock()) } catch {
+            throw InputError("\(error)")
+        }
+        guard let provider else { throw InputError("location is \"none\": no provider to ask (use --location)") }
+        defer { provider.shutdown() }
+        provider.request(TrackingRequest(accuracy: .exact, distanceThresholdMetres: 0, timeThresholdSeconds: 0, reason: "chime where"))
+        let seconds = timeout
+        let answer = await withTaskGroup(of: LocationUpdate?.self) { group in
+            group.addTask {
+                for await update in provider.updates { return update }
+                return .unavailable("\(provider.name) gave no position")
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            provider.shutdown()
+            return first
+        }
+        switch answer {
+        case .fix(let fix)?:
+            if json {
+                print(JSONText.object([("provider", JSONText.string(provider.name)), ("latitude", "\(fix.latitude)"),
+                                       ("longitude", "\(fix.longitude)"), ("accuracy_m", "\(fix.horizontalAccuracy)"),
+                                       ("time", JSONText.string(fix.timestamp.description))]))
+            } else {
+                let local = CLIContext.zone.localTime(at: fix.timestamp)
+                print("\(fix.coordinate) ±\(Int(fix.horizontalAccuracy.rounded())) m at \(DisplayText.dayHeading(local.date)) "
+                      + "\(DisplayText.hhmm(local)) (\(provider.name))")
+            }
+        case .unavailable(let reason)?:
+            throw InputError("no position from \(provider.name): \(reason)")
+        case nil:
+            throw InputError("no position from \(provider.name) within \(seconds) s")
+        }
+    }
+}
