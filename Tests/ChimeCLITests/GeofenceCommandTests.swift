@@ -132,6 +132,8 @@ struct GeofenceCommandTests {
         let list = try s.run("geofence", "list")
         #expect(list.status == 0)
         #expect(list.stdout.contains("inside   arrive  Office"), "\(list.stdout)")
+        #expect(list.stdout.split(separator: "\n").filter { $0.contains("(delivered ") }.count == 3, "\(list.stdout)")
+        #expect(list.stdout.split(separator: "\n").first { $0.contains("Pharmacy") }?.contains("delivered") == false)
         #expect(list.stdout.contains("(replay:"), "\(list.stdout)")
     }
 }

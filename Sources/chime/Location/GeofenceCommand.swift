@@ -77,8 +77,9 @@ struct GeofenceCommand: ParsableCommand {
             abstract: "List the armed fences with their state and distance to the last position.",
             discussion: """
                 Shows every location alarm that is armed now, with the state the daemon saved for it \
-                (inside, outside, or unknown before the first usable position) and its distance from \
-                the last position the daemon used.
+                (inside, outside, or unknown before the first usable position), its distance from \
+                the last position the daemon used, and whether it has fired (its alarm ledger entry: \
+                delivered, snoozed, dismissed).
 
                 Examples:
                   chime geofence list
@@ -100,12 +101,13 @@ struct GeofenceCommand: ParsableCommand {
             fences.sort { ($0.item.title, $0.key) < ($1.item.title, $1.key) }
             let statuses = try store.geofenceStatuses()
             let last = try store.lastLocationFix()
+            let fired = try store.ledgerEntries(for: fences.map(\.key))
             var out = OutputBuffer()
             let writer = GeofenceWriter(zone: CLIContext.zone, now: now)
             if options.json {
-                writer.listJSON(fences, statuses: statuses, last: last, into: &out)
+                writer.listJSON(fences, statuses: statuses, fired: fired, last: last, into: &out)
             } else {
-                writer.listText(fences, statuses: statuses, last: last, into: &out)
+                writer.listText(fences, statuses: statuses, fired: fired, last: last, into: &out)
             }
             out.flush()
         }

@@ -54,7 +54,8 @@ struct GeofenceWriter {
 
     // MARK: list
 
-    func listText(_ fences: [Geofence], statuses: [FiringKey: FenceStatus], last: StoredFix?, into out: inout OutputBuffer) {
+    func listText(_ fences: [Geofence], statuses: [FiringKey: FenceStatus], fired: [FiringKey: LedgerEntry], last: StoredFix?,
+                  into out: inout OutputBuffer) {
         if let last {
             let age = max(0, now.secondsSince1970 - last.fix.timestamp.secondsSince1970)
             out.append("Last position: \(last.fix.coordinate) ±\(Int(last.fix.horizontalAccuracy.rounded())) m"
@@ -70,11 +71,13 @@ struct GeofenceWriter {
             if let last { line += ", \(TrackingPolicy.distanceText(Geodesy.distance(fence.center, last.fix.coordinate))) away" }
             line += "  \"\(fence.item.title)\"  [\(fence.item.kind.rawValue) \(fence.item.identifier)]"
             if fence.item.kind == .event, let start = fence.occurrenceStart { line += "  occurrence \(stamp(start))" }
+            if let entry = fired[fence.key] { line += "  (\(entry.state.rawValue) \(stamp(entry.fireAt)))" }
             out.append(line + "\n")
         }
     }
 
-    func listJSON(_ fences: [Geofence], statuses: [FiringKey: FenceStatus], last: StoredFix?, into out: inout OutputBuffer) {
+    func listJSON(_ fences: [Geofence], statuses: [FiringKey: FenceStatus], fired: [FiringKey: LedgerEntry], last: StoredFix?,
+                  into out: inout OutputBuffer) {
         let items = fences.map { fence -> String in
             var fields: [(String, String)] = [
                 ("state", JSONText.string((statuses[fence.key]?.state ?? .unknown).rawValue)),
@@ -86,6 +89,8 @@ struct GeofenceWriter {
                 ("key", JSONText.string(fence.key.description)),
             ]
             fields.append(("distance_m", last.map { number(Geodesy.distance(fence.center, $0.fix.coordinate)) } ?? "null"))
+            fields.append(("fired", fired[fence.key].map { JSONText.object([("state", JSONText.string($0.state.rawValue)),
+                                                                             ("at", JSONText.string($0.fireAt.description))]) } ?? "null"))
             return JSONText.object(fields)
         }
         let lastJSON = last.map { JSONText.object([("fix", fix($0.fix)), ("provider", JSONText.string($0.provider))]) } ?? "null"
