@@ -137,3 +137,26 @@ struct GeofenceCommandTests {
         #expect(list.stdout.contains("(replay:"), "\(list.stdout)")
     }
 }
+
+/// GeoClue missing: the daemon says so once and keeps firing timed alarms.
+@Suite("chime daemon without GeoClue")
+struct DaemonWithoutGeoClueTests {
+    @Test func saysSoOnceAndTimedAlarmsStillFire() throws {
+        let s = StoreSession(zone: "UTC", now: "2026-11-23T07:00:00Z")
+        _ = try s.add("reminder", "Buy milk", "--at", "Shop@52.5,13.4", "--on", "arrive")
+        let due = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3))
+        var env = s.environment
+        env["CHIME_NOW"] = nil
+        let added = try CLI.run(["add", "reminder", "Stretch", "--due", due, "--alarm", "0m"], environment: env)
+        #expect(added.status == 0, "\(added.stderr)")
+        let daemon = try DaemonProcess(store: s.path, arguments: ["--notifier", "stdout", "--location", "geoclue"],
+                                       environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(s.folder)/no-such-bus"],
+                                       folder: s.folder)
+        defer { daemon.stop() }
+        let fired = daemon.wait(timeout: 20) { $0.notifications.contains { $0["title"] as? String == "Stretch" } }
+        #expect(fired, "daemon: \(daemon.stderrText)")
+        #expect(daemon.stop() == 0)
+        let said = daemon.stderrText.components(separatedBy: "no location: geofence alarms wait for a position").count - 1
+        #expect(said == 1, "daemon: \(daemon.stderrText)")
+    }
+}
