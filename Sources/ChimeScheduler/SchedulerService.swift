@@ -47,7 +47,10 @@ public final class SchedulerService: @unchecked Sendable {
         let sequence = try store.currentChangeSequence()
         try scheduler.start()
         if let geofences {
-            try geofences.load(now: clock.now())
+            // A store error here must not stop timed alarms: the monitor re-arms at its next chance.
+            do { try geofences.load(now: clock.now()) } catch {
+                scheduler.logger.error("could not arm geofences", metadata: ["error": "\(error)"])
+            }
             updateTracking()
         }
         let mailbox = Mailbox<Input>()
@@ -70,7 +73,7 @@ public final class SchedulerService: @unchecked Sendable {
 
     private func loop(mailbox: Mailbox<Input>, clock: any WallClock) async {
         while !Task.isCancelled {
-            let deadline = [scheduler.nextDeadline(), geofences?.nextArmingChange].compactMap { $0 }.min()
+            let deadline = [scheduler.nextDeadline(), geofences?.nextDeadline].compactMap { $0 }.min()
             onSleep?(deadline)
             let sleeper = Task {
                 do { mailbox.post(.woke(try await clock.sleep(until: deadline))) } catch {}
@@ -93,31 +96,43 @@ public final class SchedulerService: @unchecked Sendable {
 
     private func handle(_ input: Input) {
         let now = scheduler.clock.now()
+        var zone: ZoneRules?
         do {
             switch input {
-            case .woke(.deadline):
-                try scheduler.processDue()
-                if let geofences { try scheduler.deliver(try geofences.armingChanged(now: now)) }
+            case .woke(.deadline): try scheduler.processDue()
             case .woke(.clockChanged):
-                let zone = currentZone()
-                try scheduler.clockChanged(zone: zone)
-                if let geofences {
-                    try scheduler.deliver(try geofences.zoneChanged(zone, now: now))
-                    try scheduler.deliver(try geofences.armingChanged(now: now))
-                }
-            case .changes(let changeSet):
-                try scheduler.apply(changeSet)
-                if let geofences { try scheduler.deliver(try geofences.apply(changeSet, now: now)) }
+                zone = currentZone()
+                try scheduler.clockChanged(zone: zone!)
+            case .changes(let changeSet): try scheduler.apply(changeSet)
             case .response(let response): try scheduler.respond(response)
-            case .location(.fix(let fix)):
-                if let geofences { try scheduler.deliver(try geofences.process(fix, now: now)) }
-            case .location(.unavailable(let reason)):
-                // The provider says this once per outage and keeps trying; timed alarms go on.
-                scheduler.logger.notice("no location: geofence alarms wait for a position", metadata: ["reason": "\(reason)"])
+            case .location: break
             }
         } catch {
             // The store is busy or damaged: log, keep running; the next wake retries.
             scheduler.logger.error("scheduler step failed", metadata: ["error": "\(error)"])
+        }
+        guard let geofences else { return }
+        // A step of its own: a failed timed step must not keep fences from being re-armed.
+        do {
+            let firings: [AlarmFiring]
+            switch input {
+            case .woke(.deadline): firings = try geofences.wake(now: now)
+            case .woke(.clockChanged): firings = try geofences.clockChanged(zone: zone ?? currentZone(), now: now)
+            case .changes(let changeSet): firings = try geofences.apply(changeSet, now: now)
+            case .response: firings = []
+            case .location(.fix(let fix)): firings = try geofences.process(fix, now: now)
+            case .location(.unavailable(let reason)):
+                // The provider says this once per outage and keeps trying; timed alarms go on.
+                scheduler.logger.notice("no location: geofence alarms wait for a position", metadata: ["reason": "\(reason)"])
+                geofences.providerUnavailable()
+                firings = []
+            }
+            do { try scheduler.deliver(firings) } catch {
+                geofences.deliveryFailed()
+                throw error
+            }
+        } catch {
+            scheduler.logger.error("geofence step failed", metadata: ["error": "\(error)"])
         }
     }
 }

@@ -53,26 +53,80 @@ struct GeofenceMonitorTests {
         #expect(try h.store.lastLocationFix()?.provider == "test")
     }
 
-    /// A restart while inside must not fire "arrive" again, even for a fence whose firing was
-    /// never delivered (the saved state says inside).
+    /// A restart while inside must not fire "arrive" again: with the `fire` policy an unknown
+    /// fence would fire on the first fix inside, a fence restored as inside does not.
     @Test func aRestartWhileInsideDoesNotFireAgain() throws {
         let h = try SchedulerHarness()
+        var settings = GeofenceSettings()
+        settings.initialState = .fire
+        try h.addReminder("Buy milk", due: nil, alarms: [.location(Self.grocery, .enter)])
+        try h.addReminder("Call mum", due: nil, alarms: [.location(Self.grocery, .leave)])
+        try h.start()
+        var m = try monitor(h, settings: settings)
+        try feed(800, m, h)    // outside: the leave fence fires at once (fire policy), the arrive fence settles
+        #expect(h.sink.titles == ["Left: Grocery store — Call mum"])
+        try feed(30, m, h)     // arrive
+        #expect(h.sink.titles.last == "Arrived: Grocery store — Buy milk")
+        let saved = try h.store.geofenceStatuses()
+        #expect(Set(saved.values.map(\.state)) == [.inside])
+
+        // The daemon restarts while the user is still inside; the ledger is cleared to prove that
+        // the saved state, not the ledger, keeps "arrive" from firing again.
+        try h.store.pruneLedger(before: h.clock.now().adding(86_400 * 365))
+        try h.start()
+        m = try monitor(h, settings: settings)
+        #expect(m.engine.fences.allSatisfy { m.engine.status(of: $0.key)?.state == .inside })
+        try feed(20, m, h)
+        #expect(h.sink.delivered.count == 2)
+
+        // Without saved states (a fresh store's view) the same fix would fire under this policy.
+        try h.store.pruneGeofenceStatuses(keeping: [])
+        try h.start()
+        m = try monitor(h, settings: settings)
+        try feed(20, m, h)
+        #expect(h.sink.titles.last == "Arrived: Grocery store — Buy milk")
+        #expect(h.sink.delivered.count == 3)
+    }
+
+    /// A position stands until a new one comes: a fence armed later settles with it (here it fires,
+    /// with the `fire` policy), and a dwell time ends at its deadline without a new fix.
+    @Test func theLastFixSettlesLaterFencesAndEndsDwellTimes() async throws {
+        let h = try SchedulerHarness()
+        var settings = GeofenceSettings()
+        settings.initialState = .fire
+        settings.dwellSeconds = 120
         try h.addReminder("Buy milk", due: nil, alarms: [.location(Self.grocery, .leave)])
         try h.start()
-        var m = try monitor(h)
-        try feed(800, m, h)
-        try feed(30, m, h)     // inside a "leave" fence: no firing, state saved
-        #expect(h.sink.delivered.isEmpty)
-        let saved = try h.store.geofenceStatuses()
-        #expect(saved.values.map(\.state) == [.inside])
+        let m = try monitor(h, settings: settings)
+        try feed(10, m, h)                      // inside; the leave fence settles (fire policy: not its side)
+        h.clock.advance(to: h.clock.now().adding(3600))   // an hour without a fix (a desk that never moves)
+        let sequence = try h.store.currentChangeSequence()
+        try h.addReminder("Pay for parking", due: nil, alarms: [.location(Self.grocery, .enter)])
+        let settled = try m.apply(try await h.pendingChanges(after: sequence), now: h.clock.now())
+        #expect(settled.map(\.item.title) == ["Pay for parking"])
 
-        try h.start()          // the daemon restarts
-        m = try monitor(h)
-        #expect(m.engine.status(of: saved.keys.first!)?.state == .inside)
-        try feed(20, m, h)
-        #expect(h.sink.delivered.isEmpty)
-        try feed(600, m, h)
-        #expect(h.sink.titles == ["Left: Grocery store — Buy milk"])
+        // Leaving with a dwell time: one fix outside, then nothing; the deadline confirms it.
+        try feed(900, m, h)
+        #expect(m.nextDeadline == h.clock.now().adding(110))
+        h.clock.advance(to: h.clock.now().adding(110))
+        let confirmed = try m.wake(now: h.clock.now())
+        #expect(confirmed.map(\.item.title) == ["Buy milk"])
+    }
+
+    @Test func aWallClockSetBackAcceptsFixesAgain() throws {
+        let h = try SchedulerHarness()
+        try h.addReminder("Buy milk", due: nil, alarms: [.location(Self.grocery, .enter)])
+        try h.start()
+        let m = try monitor(h)
+        try feed(800, m, h)
+        h.clock.set(to: h.clock.now().adding(-7200))   // NTP steps the clock back two hours
+        // Before the clock change is handled, a fix stamped before the last one is refused …
+        #expect(try m.process(fix(10, h), now: h.clock.now()).isEmpty)
+        #expect(m.engine.status(of: m.engine.fences[0].key)?.state == .outside)
+        // … after it, fixes count again.
+        _ = try m.clockChanged(zone: h.zone, now: h.clock.now())
+        let fired = try m.process(fix(10, h), now: h.clock.now())
+        #expect(fired.map(\.item.title) == ["Buy milk"])
     }
 
     @Test func completingDisarmsAndARecurringReminderReArmsForItsNextInstance() async throws {
@@ -123,13 +177,37 @@ struct GeofenceMonitorTests {
         #expect(m.engine.count == 0)
         #expect(m.nextArmingChange == utc(2026, 11, 24))
         h.clock.advance(to: utc(2026, 11, 24, 0, 0))
-        #expect(try m.armingChanged(now: h.clock.now()).isEmpty)
+        #expect(try m.wake(now: h.clock.now()).isEmpty)
         #expect(m.engine.count == 1)
         #expect(m.nextArmingChange == utc(2026, 11, 25))
         try feed(700, m, h)
         try feed(50, m, h)
         #expect(h.sink.titles == ["Arrived: Grocery store — Team lunch"])
         #expect(h.sink.delivered.first?.body.hasPrefix("Tue 2026-11-24 12:00–13:00") == true)
+    }
+
+    @Test func coarseFixesStillMoveTheTrackingAndAFailedCoarseLevelMeansExact() throws {
+        let h = try SchedulerHarness()
+        try h.addReminder("Buy milk", due: nil, alarms: [.location(Self.grocery, .enter)])
+        try h.start()
+        let m = try monitor(h)
+        _ = m.trackingUpdate()
+        _ = try m.process(LocationFix(coordinate: Self.near(60_000), horizontalAccuracy: 3_000,
+                                      timestampMilliseconds: h.clock.nowMilliseconds()), now: h.clock.now())
+        #expect(m.trackingUpdate()??.accuracy == .city)
+        // A GeoIP-grade fix (too coarse to change a fence) 2 km away still brings the finer level.
+        h.clock.advance(to: h.clock.now().adding(600))
+        _ = try m.process(LocationFix(coordinate: Self.near(2_000), horizontalAccuracy: 1_000,
+                                      timestampMilliseconds: h.clock.nowMilliseconds()), now: h.clock.now())
+        #expect(m.trackingUpdate()??.accuracy == .exact)   // 2 km − 1 km of inaccuracy: within 1 km
+        _ = try m.process(LocationFix(coordinate: Self.near(50_000), horizontalAccuracy: 3_000,
+                                      timestampMilliseconds: h.clock.nowMilliseconds() + 1000), now: h.clock.now())
+        #expect(m.trackingUpdate()??.accuracy == .city)
+        // GeoClue finds nothing at city level (GPS only): exact from then on.
+        m.providerUnavailable()
+        let exact = try #require(m.trackingUpdate() ?? nil)
+        #expect(exact.accuracy == .exact)
+        #expect(exact.reason == "no position at coarser levels")
     }
 
     @Test func trackingFollowsTheDistanceToTheNearestFence() throws {

@@ -266,7 +266,8 @@ struct ReplayProviderTests {
         }
         #expect(message("fixed:91,0") == #"invalid location source "fixed:91,0": latitude must be in -90…90"#)
         #expect(message("fixed:0,180.5") == #"invalid location source "fixed:0,180.5": longitude must be in -180…180"#)
-        #expect(message("fixed:52,13,-5") == #"invalid location source "fixed:52,13,-5": accuracy must be metres ≥ 0"#)
+        #expect(message("fixed:52,13,-5") == #"invalid location source "fixed:52,13,-5": accuracy must be 0…100000 metres"#)
+        #expect(message("fixed:52,13,1e20") == #"invalid location source "fixed:52,13,1e20": accuracy must be 0…100000 metres"#)
         #expect(message("fixed:52") == #"invalid location source "fixed:52": expected fixed:LAT,LON[,ACCURACY] with decimal degrees and metres"#)
         #expect(message("fixed:52,13,5,1") == #"invalid location source "fixed:52,13,5,1": expected fixed:LAT,LON[,ACCURACY] with decimal degrees and metres"#)
         #expect(message("fixed:north,13") == #"invalid location source "fixed:north,13": latitude "north" is not a number"#)

@@ -30,6 +30,13 @@ public enum Geodesy {
         return 2 * meanEarthRadius * asin(min(1, h.squareRoot()))
     }
 
+    /// A length in whole metres for messages: `150`, or the value as it is when it is not a
+    /// sensible length (NaN, infinite, beyond 10¹² m), where an integer conversion would trap.
+    public static func metresText(_ metres: Double) -> String {
+        guard metres.isFinite, abs(metres) < 1e12 else { return "\(metres)" }
+        return "\(Int64(metres.rounded()))"
+    }
+
     /// Metres per degree of longitude at a latitude (on the sphere).
     public static func metresPerDegreeOfLongitude(atLatitude latitude: Double) -> Double {
         metresPerDegree * max(cos(latitude * Double.pi / 180), 0)

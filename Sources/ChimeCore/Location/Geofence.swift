@@ -87,6 +87,6 @@ extension Alarm.Trigger {
     public var locationKeyText: String? {
         guard case .location(let place, let proximity) = self else { return nil }
         let center = Coordinate(latitude: place.latitude, longitude: place.longitude)
-        return "\(proximity.rawValue)@\(center)/\(Int(place.radius.rounded()))"
+        return "\(proximity.rawValue)@\(center)/\(Geodesy.metresText(place.radius))"
     }
 }

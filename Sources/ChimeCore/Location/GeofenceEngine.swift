@@ -29,7 +29,10 @@ public struct GeofenceEngine: Sendable {
     private var index = GeofenceIndex()
     /// Fences whose state is not `outside` or that have a pending state: checked on every fix.
     private var watched: Set<Int32> = []
+    /// The newest fix used for transitions.
     public private(set) var lastFix: LocationFix?
+    /// The newest fix with valid coordinates, however inaccurate: where adaptive tracking looks from.
+    public private(set) var lastSeen: LocationFix?
 
     public init(settings: GeofenceSettings) { self.settings = settings }
 
@@ -76,11 +79,12 @@ public struct GeofenceEngine: Sendable {
     /// Evaluates one fix against the armed fences. Returns every state change (settling
     /// included) and which of them fire.
     public mutating func process(_ fix: LocationFix) -> GeofenceStep {
-        if let reason = rejection(of: fix) { return GeofenceStep(transitions: [], changed: [], ignored: reason) }
+        if fix.coordinate.isValid, fix.timestampMilliseconds >= (lastSeen?.timestampMilliseconds ?? .min) { lastSeen = fix }
+        if let reason = rejection(of: fix) { return GeofenceStep(transitions: [], changed: [], previous: [], ignored: reason) }
         lastFix = fix
         var candidates = watched
         index.forEachCandidate(at: fix.coordinate) { candidates.insert($0) }
-        var step = GeofenceStep(transitions: [], changed: [], ignored: nil)
+        var step = GeofenceStep(transitions: [], changed: [], previous: [], ignored: nil)
         for slot in candidates {
             guard let fence = slots[Int(slot)] else { continue }
             let before = statuses[Int(slot)]
@@ -89,17 +93,60 @@ public struct GeofenceEngine: Sendable {
             statuses[Int(slot)] = after
             updateWatch(slot)
             step.changed.append((fence.key, after))
+            step.previous.append((fence.key, before))
             if let transition { step.transitions.append(transition) }
         }
         step.transitions.sort { ($0.fence.key) < ($1.fence.key) }
         return step
     }
 
+    /// The last fix again, as if measured at `now`: no news means the user is still there. Lets a
+    /// dwell time run out and newly armed fences settle without waiting for a move (GeoClue
+    /// reports only moves beyond its threshold; a fixed position is reported once).
+    public mutating func reevaluate(at now: Instant) -> GeofenceStep {
+        guard var fix = lastFix else { return GeofenceStep(transitions: [], changed: [], previous: [], ignored: "no fix yet") }
+        fix.timestampMilliseconds = max(fix.timestampMilliseconds, now.secondsSince1970 * 1000)
+        return process(fix)
+    }
+
+    /// Takes `fix` as the last one without evaluating it (after re-arming from saved states, so
+    /// that ``reevaluate(at:)`` can settle new fences with it).
+    public mutating func assumeLastFix(_ fix: LocationFix) {
+        lastFix = fix
+        if lastSeen == nil { lastSeen = fix }
+    }
+
+    /// The wall clock was set back: fixes stamped before the last one are real again, and dwell
+    /// times that started "in the future" start now.
+    public mutating func clockWasSet(now: Instant) {
+        lastFix = nil
+        lastSeen = nil
+        for slot in watched where statuses[Int(slot)].pendingSince.map({ $0 > now }) ?? false {
+            statuses[Int(slot)].pendingSince = now
+        }
+    }
+
+    /// When the earliest running dwell time ends (a crossing that then counts if nothing changed).
+    public var nextDwellDeadline: Instant? {
+        guard settings.dwellSeconds > 0 else { return nil }
+        return watched.compactMap { statuses[Int($0)].pendingSince?.adding(settings.dwellSeconds) }.min()
+    }
+
+    /// Puts statuses back (a step whose result could not be saved or delivered: the next fix
+    /// makes the same crossing again).
+    public mutating func restore(_ saved: [(key: FiringKey, status: FenceStatus)]) {
+        for (key, status) in saved {
+            guard let slot = slotOfKey[key] else { continue }
+            statuses[Int(slot)] = status
+            updateWatch(slot)
+        }
+    }
+
     private func rejection(of fix: LocationFix) -> String? {
         guard fix.coordinate.isValid else { return "invalid coordinates \(fix.coordinate)" }
         guard fix.horizontalAccuracy.isFinite, fix.horizontalAccuracy >= 0 else { return "unknown accuracy" }
         if fix.horizontalAccuracy > settings.maximumAccuracy {
-            return "accuracy \(Int(fix.horizontalAccuracy)) m is worse than the \(Int(settings.maximumAccuracy)) m limit"
+            return "accuracy \(Geodesy.metresText(fix.horizontalAccuracy)) m is worse than the \(Geodesy.metresText(settings.maximumAccuracy)) m limit"
         }
         if let last = lastFix, fix.timestampMilliseconds < last.timestampMilliseconds { return "older than the last fix" }
         return nil
@@ -148,15 +195,18 @@ public struct GeofenceEngine: Sendable {
             let d = abs(Geodesy.distance(fence.center, point) - fence.radius)
             if d <= limit, d < (best ?? .infinity) { best = d }
         }
+        // Near the poles grid cells shrink to nothing east–west, and across the antimeridian the
+        // grid does not wrap: there, look at every fence (rare places, rarely asked).
+        guard let rings = index.ringCount(around: point, metres: limit) else {
+            for slot in slotOfKey.values { consider(slot) }
+            return best
+        }
         for slot in index.large { consider(slot) }
-        var ring = 0
-        while true {
-            guard let ringDistance = index.forEachInRing(ring, around: point, { consider($0) }) else { break }
+        for ring in 0...rings {
+            let ringDistance = index.forEachInRing(ring, around: point, { consider($0) })
             // Fences are listed in every cell their circle's box touches, so a boundary first met
-            // in this ring is at least `ringDistance` away: stop once the best found is nearer.
+            // in a later ring is at least that ring's distance away: stop once the best is nearer.
             if let b = best, b <= ringDistance { break }
-            if ringDistance > limit { break }
-            ring += 1
         }
         return best
     }
@@ -180,6 +230,8 @@ public struct GeofenceStep: Sendable {
     public var transitions: [FenceTransition]
     /// Every fence whose persisted status changed (dwell bookkeeping included): what to save.
     public var changed: [(key: FiringKey, status: FenceStatus)]
+    /// Their statuses before this fix (for ``GeofenceEngine/restore(_:)``).
+    public var previous: [(key: FiringKey, status: FenceStatus)]
     /// Why the fix was not used, or nil.
     public var ignored: String?
 

@@ -60,11 +60,22 @@ struct GeofenceIndex {
         for slot in large { body(slot) }
     }
 
+    /// How many rings around `point`'s cell cover every point within `metres`; nil where rings
+    /// do not work (within `metres` of a pole's cap above 80° or of the antimeridian).
+    func ringCount(around point: Coordinate, metres: Double) -> Int? {
+        let dLat = metres / Geodesy.metresPerDegree
+        guard abs(point.latitude) + dLat < 80 else { return nil }
+        let perLon = Geodesy.metresPerDegreeOfLongitude(atLatitude: abs(point.latitude) + dLat)
+        let dLon = metres / perLon
+        guard point.longitude - dLon > -180, point.longitude + dLon < 180 else { return nil }
+        return Int((max(dLat, dLon) / cellDegrees).rounded(.up)) + 1
+    }
+
     /// Calls `body` with the fences listed in the ring of cells `ring` steps around `point`'s cell
     /// (ring 0 = the cell itself). Returns the smallest distance in metres from `point` to any cell
-    /// of that ring (a lower bound for anything first met there), or nil when the ring left the grid.
+    /// of that ring: a lower bound for anything first met there.
     @discardableResult
-    func forEachInRing(_ ring: Int, around point: Coordinate, _ body: (Int32) -> Void) -> Double? {
+    func forEachInRing(_ ring: Int, around point: Coordinate, _ body: (Int32) -> Void) -> Double {
         let r0 = row(point.latitude), c0 = column(point.longitude)
         let n = Int64(ring)
         if ring == 0 {

@@ -21,6 +21,9 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(Self.degrees(latitude)),\(Self.degrees(longitude))" }
 
     static func degrees(_ value: Double) -> String {
+        // Invalid coordinates are printed as they are (error messages name them); converting them
+        // to an integer would trap.
+        guard value.isFinite, abs(value) <= 1_000 else { return "\(value)" }
         let scaled = (value * 100_000).rounded()
         let sign = scaled < 0 ? "-" : ""
         let magnitude = Int64(abs(scaled))
@@ -37,7 +40,8 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
 /// ```
 public struct LocationFix: Hashable, Sendable, CustomStringConvertible {
     public var coordinate: Coordinate
-    /// Radius of uncertainty in metres (0 when the source does not say).
+    /// Radius of uncertainty in metres. Negative (GeoClue's −1) means unknown: such a fix never
+    /// changes a fence's state, though it still tells the tracking roughly where the user is.
     public var horizontalAccuracy: Double
     /// When the position was measured, in milliseconds since 1970 (UTC).
     public var timestampMilliseconds: Int64
@@ -63,6 +67,6 @@ public struct LocationFix: Hashable, Sendable, CustomStringConvertible {
 
     /// `52.52000,13.40500 ±12 m @ 20261201T090000Z`
     public var description: String {
-        "\(coordinate) ±\(Int(horizontalAccuracy.rounded())) m @ \(timestamp.utcBasicFormat)"
+        "\(coordinate) ±\(Geodesy.metresText(horizontalAccuracy)) m @ \(timestamp.utcBasicFormat)"
     }
 }

@@ -19,11 +19,15 @@ public struct StructuredLocation: Hashable, Sendable {
         self.radius = radius
     }
 
+    /// The largest radius a place may have: 1,000 km (a geofence, not a continent).
+    public static let maximumRadius = 1_000_000.0
+
     /// Throws when the coordinates or the radius cannot describe a place.
     public func validate() throws(ItemValidationError) {
         guard latitude.isFinite, (-90...90).contains(latitude) else { throw .latitudeOutOfRange(latitude) }
         guard longitude.isFinite, (-180...180).contains(longitude) else { throw .longitudeOutOfRange(longitude) }
         guard radius.isFinite, radius >= 0 else { throw .negativeRadius(radius) }
+        guard radius <= Self.maximumRadius else { throw .radiusTooLarge(radius) }
     }
 }
 

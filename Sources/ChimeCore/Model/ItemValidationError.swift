@@ -10,6 +10,7 @@ public enum ItemValidationError: Error, Hashable, Sendable, CustomStringConverti
     case latitudeOutOfRange(Double)
     case longitudeOutOfRange(Double)
     case negativeRadius(Double)
+    case radiusTooLarge(Double)
     case priorityOutOfRange(Int)
     case recurrenceWithoutDate
     case notAnOccurrence(String)
@@ -27,6 +28,7 @@ public enum ItemValidationError: Error, Hashable, Sendable, CustomStringConverti
         case .latitudeOutOfRange(let v): return "latitude \(v) is outside -90…90"
         case .longitudeOutOfRange(let v): return "longitude \(v) is outside -180…180"
         case .negativeRadius(let v): return "radius \(v) m is negative (0 means the default radius)"
+        case .radiusTooLarge(let v): return "radius \(v) m is larger than \(Int(StructuredLocation.maximumRadius)) m"
         case .priorityOutOfRange(let p): return "priority \(p) is outside 0…9 (0 none, 1 highest, 9 lowest)"
         case .recurrenceWithoutDate: return "a repeating reminder needs a due or start date"
         case .notAnOccurrence(let d): return "the series has no occurrence at \(d)"

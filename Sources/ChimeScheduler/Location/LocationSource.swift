@@ -64,7 +64,7 @@ public enum LocationSource: Hashable, Sendable, CustomStringConvertible {
             let accuracy = parts.count == 3 ? try number(parts[2], "accuracy") : 0
             guard (-90...90).contains(latitude) else { throw fail("latitude must be in -90…90") }
             guard (-180...180).contains(longitude) else { throw fail("longitude must be in -180…180") }
-            guard accuracy >= 0 else { throw fail("accuracy must be metres ≥ 0") }
+            guard accuracy >= 0, accuracy <= 100_000 else { throw fail("accuracy must be 0…100000 metres") }
             self = .fixed(Coordinate(latitude: latitude, longitude: longitude), accuracy: accuracy)
         default:
             throw fail("unknown source \"\(trimmed[..<colon])\"; use \(Self.accepted)")

@@ -100,21 +100,77 @@ struct GeofenceEngineTests {
         #expect(other.process(Fences.fix(metres: 900, at: 0)).firing.map(\.fence.place.title) == ["leave"])
     }
 
-    /// A restart while inside must not fire "arrive" again: the saved status is armed back.
+    /// A restart while inside must not fire "arrive" again: the saved status is armed back. (With
+    /// the `fire` policy an unknown fence would fire on that first fix; the saved one does not.)
     @Test func persistedStateSurvivesARestart() {
-        var before = GeofenceEngine(settings: GeofenceSettings())
+        var settings = GeofenceSettings()
+        settings.initialState = .fire
+        var before = GeofenceEngine(settings: settings)
         let fence = Fences.fence("arrive", .enter)
         before.arm(fence)
         #expect(run(&before, [400, 20]) == ["arrive inside"])
         let saved = before.status(of: fence.key)!
         #expect(saved.state == .inside)
 
-        var after = GeofenceEngine(settings: GeofenceSettings())
+        var after = GeofenceEngine(settings: settings)
         after.arm(fence, status: saved)
         #expect(run(&after, [15, 10, 30], startingAt: 100).isEmpty)
-        // Without the saved state the first fix only settles; it does not fire either, but a
-        // leave-and-return does fire once.
+        var fresh = GeofenceEngine(settings: settings)
+        fresh.arm(fence)
+        #expect(run(&fresh, [15], startingAt: 100) == ["arrive inside"])
+        // A real leave-and-return after the restart does fire.
         #expect(run(&after, [400, 20], startingAt: 200) == ["arrive inside"])
+    }
+
+    @Test func aDwellTimeEndsWithoutANewFix() {
+        var settings = GeofenceSettings()
+        settings.dwellSeconds = 60
+        var engine = GeofenceEngine(settings: settings)
+        engine.arm(Fences.fence("arrive", .enter))
+        _ = engine.process(Fences.fix(metres: 400, at: 0))
+        _ = engine.process(Fences.fix(metres: 30, at: 10))
+        #expect(engine.nextDwellDeadline == Instant(secondsSince1970: 1_796_112_070))
+        #expect(engine.reevaluate(at: Instant(secondsSince1970: 1_796_112_000 + 69)).firing.isEmpty)
+        #expect(engine.reevaluate(at: Instant(secondsSince1970: 1_796_112_000 + 70)).firing.map(\.fence.place.title) == ["arrive"])
+        #expect(engine.nextDwellDeadline == nil)
+    }
+
+    /// Hostile positions: never a crash, always a reason.
+    @Test func invalidPositionsAreRefusedWithAReason() {
+        var engine = GeofenceEngine(settings: GeofenceSettings())
+        engine.arm(Fences.fence("arrive", .enter))
+        let nan = LocationFix(coordinate: Coordinate(latitude: .nan, longitude: 1e300), horizontalAccuracy: 5, timestampMilliseconds: 0)
+        #expect(engine.process(nan).ignored?.hasPrefix("invalid coordinates") == true)
+        let huge = LocationFix(coordinate: Fences.office, horizontalAccuracy: 1e20, timestampMilliseconds: 0)
+        #expect(engine.process(huge).ignored == "accuracy 1e+20 m is worse than the 250 m limit")
+        let unknown = LocationFix(coordinate: Fences.office, horizontalAccuracy: -1, timestampMilliseconds: 0)
+        #expect(engine.process(unknown).ignored == "unknown accuracy")
+        #expect(engine.lastSeen == unknown)   // still where the tracking looks from
+    }
+
+    /// Near the poles and across the antimeridian the grid's rings do not work; every fence is
+    /// looked at instead — correct, and it terminates.
+    @Test(arguments: [Coordinate(latitude: 89.9, longitude: 10), Coordinate(latitude: -85, longitude: 0),
+                      Coordinate(latitude: 10, longitude: 179.99), Coordinate(latitude: 60, longitude: -179.95)])
+    func nearestBoundaryAtThePolesAndTheAntimeridian(point: Coordinate) {
+        var random = SeededRandom(seed: 3)
+        var engine = GeofenceEngine(settings: GeofenceSettings())
+        var fences: [Geofence] = []
+        for i in 0..<300 {
+            let center = Fences.point(point, north: random.double(in: -30_000..<30_000), east: random.double(in: -30_000..<30_000))
+            let valid = Coordinate(latitude: max(-90, min(90, center.latitude)),
+                                   longitude: center.longitude > 180 ? center.longitude - 360 : (center.longitude < -180 ? center.longitude + 360 : center.longitude))
+            let fence = Fences.fence("p\(i)", at: valid, radius: random.double(in: 50..<500), .enter)
+            fences.append(fence)
+            engine.arm(fence)
+        }
+        let expected = fences.map { abs(Geodesy.distance($0.center, point) - $0.radius) }.filter { $0 <= 10_000 }.min()
+        let found = engine.nearestBoundaryDistance(from: point, limit: 10_000)
+        #expect(found.map { a in expected.map { abs(a - $0) < 1e-6 } ?? false } ?? (expected == nil))
+        // Crossing detection there too.
+        _ = engine.process(LocationFix(coordinate: point, horizontalAccuracy: 5, timestampMilliseconds: 0))
+        let inside = Set(fences.filter { engine.status(of: $0.key)?.state == .inside }.map(\.key))
+        #expect(inside == Set(fences.filter { Geodesy.distance($0.center, point) <= $0.radius }.map(\.key)))
     }
 
     @Test func zeroRadiusMeansTheDefaultAndSmallRadiiAreRaised() {
