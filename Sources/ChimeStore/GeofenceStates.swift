@@ -21,10 +21,18 @@ public struct StoredFix: Hashable, Sendable {
 /// try store.saveGeofenceStatuses(step.changed, fix: StoredFix(fix: fix, provider: "geoclue"))
 /// ```
 extension EventStore {
-    public func geofenceStatuses() throws(StoreError) -> [FiringKey: FenceStatus] {
+    /// The saved states: all of them, or those of these items only (re-arming a few changed items).
+    public func geofenceStatuses(items: Set<String>? = nil) throws(StoreError) -> [FiringKey: FenceStatus] {
         try read { db in
             var result: [FiringKey: FenceStatus] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT item_id, occurrence, alarm, state, since, pending, pending_since FROM geofence_state")
+            var sql = "SELECT item_id, occurrence, alarm, state, since, pending, pending_since FROM geofence_state"
+            var arguments = StatementArguments()
+            if let items {
+                if items.isEmpty { return [:] }
+                sql += " WHERE item_id IN (\(items.map { _ in "?" }.joined(separator: ",")))"
+                arguments = StatementArguments(Array(items))
+            }
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
                 let key = FiringKey(item: row[0], occurrence: Instant(secondsSince1970: row[1]), alarm: row[2])
                 result[key] = FenceStatus(state: FenceState(rawValue: row[3]) ?? .unknown,

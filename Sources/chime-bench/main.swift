@@ -7,15 +7,9 @@ import LibicalShim
 // interleaved run by run so machine noise hits both alike. Reports medians and the ratio.
 //   usage: chime-bench [--rules N] [--runs N] [--seed N]
 
-func option(_ name: String, _ fallback: Int) -> Int {
-    let args = CommandLine.arguments
-    if let i = args.firstIndex(of: name), i + 1 < args.count, let v = Int(args[i + 1]) { return v }
-    return fallback
-}
-
-let ruleCount = option("--rules", 2_000)
-let runs = option("--runs", 5)
-let seed = UInt64(option("--seed", 2026))
+let ruleCount = BenchmarkOptions.integer("--rules", 2_000)
+let runs = BenchmarkOptions.integer("--runs", 5)
+let seed = UInt64(BenchmarkOptions.integer("--seed", 2026))
 let perRuleLimit = 500
 let horizon = Instant(secondsSince1970: 2_208_988_800)  // 2040-01-01T00:00:00Z
 let workload = Workload.rules(count: ruleCount, seed: seed)

@@ -7,16 +7,10 @@ import Foundation
 // same run (what an engine without a spatial index does; no calendar peer has geofences).
 //   usage: chime-geofence-bench [--fences N] [--fixes N] [--runs N] [--seed N]
 
-func option(_ name: String, _ fallback: Int) -> Int {
-    let args = CommandLine.arguments
-    if let i = args.firstIndex(of: name), i + 1 < args.count, let v = Int(args[i + 1]) { return v }
-    return fallback
-}
-
-let fenceCount = option("--fences", 100_000)
-let fixCount = option("--fixes", 10_000)
-let runs = option("--runs", 5)
-let seed = UInt64(option("--seed", 2026))
+let fenceCount = BenchmarkOptions.integer("--fences", 100_000)
+let fixCount = BenchmarkOptions.integer("--fixes", 10_000)
+let runs = BenchmarkOptions.integer("--runs", 5)
+let seed = UInt64(BenchmarkOptions.integer("--seed", 2026))
 let berlin = Coordinate(latitude: 52.52, longitude: 13.405)
 let clock = ContinuousClock()
 

@@ -16,25 +16,20 @@ import Glibc
 let args = CommandLine.arguments
 if args.count >= 4 && args[1] == "--writer" { LatencyProbe.writerMain(path: args[2], count: Int(args[3]) ?? 100) }
 
-func option(_ name: String) -> String? {
-    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
-    return args[i + 1]
-}
-func option(_ name: String, _ fallback: Int) -> Int { option(name).flatMap { Int($0) } ?? fallback }
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write("chime-store-bench: \(message)\n".data(using: .utf8)!)
     exit(1)
 }
 
-let runs = max(1, option("--runs", 5))
-let seed = UInt64(option("--seed", 2026))
-let eventCount = option("--events", 10_000)
-let reminderCount = option("--reminders", 2_000)
+let runs = max(1, BenchmarkOptions.integer("--runs", 5))
+let seed = UInt64(BenchmarkOptions.integer("--seed", 2026))
+let eventCount = BenchmarkOptions.integer("--events", 10_000)
+let reminderCount = BenchmarkOptions.integer("--reminders", 2_000)
 let latencyCount = 100
-let only = option("--only")
+let only = BenchmarkOptions.string("--only")
 if let only, only != "daemon" && only != "store" && only != "ics" { fail("--only must be daemon, store or ics, not \(only)") }
-let idleSeconds = max(1, option("--idle-seconds", 60))
-let chimePath = option("--chime") ?? ".build-bench/release/chime"
+let idleSeconds = max(1, BenchmarkOptions.integer("--idle-seconds", 60))
+let chimePath = BenchmarkOptions.string("--chime") ?? ".build-bench/release/chime"
 guard access(chimePath, X_OK) == 0 else {
     fail("no chime binary at \(chimePath) (build it: swift build -c release --scratch-path .build-bench --product chime, or pass --chime)")
 }
@@ -42,7 +37,7 @@ let calcursePath = which("calcurse")
 let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? args[0]
 
 // The working folder: --keep DIR (left in place), else a temporary one (removed at the end).
-let keep = option("--keep")
+let keep = BenchmarkOptions.string("--keep")
 let dir: String
 if let keep {
     try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)

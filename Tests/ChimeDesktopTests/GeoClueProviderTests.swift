@@ -15,6 +15,19 @@ import Testing
     static let zurich = Coordinate(latitude: 47.3769, longitude: 8.5417)
     static let every = TrackingRequest(accuracy: .exact, distanceThresholdMetres: 0, timeThresholdSeconds: 0, reason: "test")
 
+    /// A provider asked for every position, once its first fix (the feeder at Paris) has come.
+    static func locatingAtParis(_ sandbox: ServiceSandbox) async throws -> (GeoClueProvider, UpdateLog) {
+        try sandbox.moveFeeder(to: paris)
+        let provider = GeoClueProvider()
+        let log = UpdateLog(provider)
+        provider.request(every)
+        guard await log.fix(near: paris, within: .seconds(20)) != nil else {
+            provider.shutdown()
+            throw SandboxError("never at Paris: \(log.updates)")
+        }
+        return (provider, log)
+    }
+
     @Test func nothingStartsBeforeARequestThenTheFirstFixIsTheFeedersPositionAccuracyAndTime() async throws {
         guard let sandbox = ServiceSandbox.current() else { return }
         try sandbox.moveFeeder(to: Self.zurich)
@@ -43,12 +56,8 @@ import Testing
 
     @Test func movingTheFeederMovesTheNextFix() async throws {
         guard let sandbox = ServiceSandbox.current() else { return }
-        try sandbox.moveFeeder(to: Self.paris)
-        let provider = GeoClueProvider()
+        let (provider, log) = try await Self.locatingAtParis(sandbox)
         defer { provider.shutdown() }
-        let log = UpdateLog(provider)
-        provider.request(Self.every)
-        try #require(await log.fix(near: Self.paris, within: .seconds(20)) != nil, "never at Paris: \(log.updates)")
 
         try sandbox.moveFeeder(to: Self.london)
         let moved = try #require(await log.fix(near: Self.london, within: .seconds(10)), "never reached London: \(log.updates)")
@@ -58,12 +67,8 @@ import Testing
 
     @Test func aThresholdChangeRetunesTheClientAndAnAccuracyChangeRecreatesIt() async throws {
         guard let sandbox = ServiceSandbox.current() else { return }
-        try sandbox.moveFeeder(to: Self.paris)
-        let provider = GeoClueProvider()
+        let (provider, log) = try await Self.locatingAtParis(sandbox)
         defer { provider.shutdown() }
-        let log = UpdateLog(provider)
-        provider.request(Self.every)
-        try #require(await log.fix(near: Self.paris, within: .seconds(20)) != nil, "never at Paris: \(log.updates)")
 
         // 100 km: GeoClue itself must now hold back a 1.1 km move, and still report Paris → London.
         provider.request(TrackingRequest(accuracy: .exact, distanceThresholdMetres: 100_000, timeThresholdSeconds: 0,
@@ -93,12 +98,8 @@ import Testing
 
     @Test func requestNilStopsGeoClueAndANewRequestResumes() async throws {
         guard let sandbox = ServiceSandbox.current() else { return }
-        try sandbox.moveFeeder(to: Self.paris)
-        let provider = GeoClueProvider()
+        let (provider, log) = try await Self.locatingAtParis(sandbox)
         defer { provider.shutdown() }
-        let log = UpdateLog(provider)
-        provider.request(Self.every)
-        try #require(await log.fix(near: Self.paris, within: .seconds(20)) != nil, "never at Paris: \(log.updates)")
 
         let stops = sandbox.geoclueLogCount("GClueNMEASource now inactive")
         provider.request(nil)

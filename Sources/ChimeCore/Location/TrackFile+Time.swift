@@ -18,15 +18,8 @@ extension TrackFile {
             guard dot >= 7, isDigit(u[dot - 1]), isDigit(u[dot - 2]),
                   u[dot - 3] == UInt8(ascii: ":") || u[dot - 7] == UInt8(ascii: "T") || u[dot - 7] == UInt8(ascii: "t")
             else { return nil }
-            var end = dot + 1
-            var digits = 0
-            while end < u.count, isDigit(u[end]) {
-                if digits < 3 { fraction = fraction * 10 + Int64(u[end] - 48) }
-                digits += 1
-                end += 1
-            }
-            guard digits > 0 else { return nil }
-            for _ in digits..<max(digits, 3) { fraction *= 10 }
+            guard let (milliseconds, end) = fractionMilliseconds(u, from: dot + 1) else { return nil }
+            fraction = milliseconds
             u.removeSubrange(dot..<end)
         }
         let value: DateValue
@@ -57,18 +50,27 @@ extension TrackFile {
         guard digits > 0, digits <= 12 else { return nil }
         var fraction: Int64 = 0
         if i < u.count, u[i] == UInt8(ascii: ".") {
-            i += 1
-            var n = 0
-            while i < u.count, isDigit(u[i]) {
-                if n < 3 { fraction = fraction * 10 + Int64(u[i] - 48) }
-                n += 1
-                i += 1
-            }
-            guard n > 0 else { return nil }
-            for _ in n..<max(n, 3) { fraction *= 10 }
+            guard let (milliseconds, end) = fractionMilliseconds(u, from: i + 1) else { return nil }
+            fraction = milliseconds
+            i = end
         }
         guard i == u.count else { return nil }
         let ms = seconds * 1000 + fraction
         return negative ? -ms : ms
+    }
+
+    /// The digits of a fraction of a second starting at `start`, as milliseconds (digits past the
+    /// third are dropped), and where they end; nil when there is no digit.
+    private static func fractionMilliseconds(_ u: [UInt8], from start: Int) -> (milliseconds: Int64, end: Int)? {
+        var end = start
+        var milliseconds: Int64 = 0
+        while end < u.count, isDigit(u[end]) {
+            if end - start < 3 { milliseconds = milliseconds * 10 + Int64(u[end] - 48) }
+            end += 1
+        }
+        let digits = end - start
+        guard digits > 0 else { return nil }
+        for _ in digits..<max(digits, 3) { milliseconds *= 10 }
+        return (milliseconds, end)
     }
 }

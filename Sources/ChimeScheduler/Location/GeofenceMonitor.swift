@@ -90,8 +90,9 @@ public final class GeofenceMonitor {
         let ids = Set(changes.changes.map(\.identifier))
         needsReload = true   // until the fences of these items are armed again
         for id in ids { for key in keysOfItem.removeValue(forKey: id) ?? [] { engine.disarm(key) } }
-        let statuses = try store.geofenceStatuses()
-        for source in try store.locationAlarmSources(from: now, identifiers: ids) { arm(source, now: now, statuses: statuses) }
+        let sources = try store.locationAlarmSources(from: now, identifiers: ids)
+        let statuses = try store.geofenceStatuses(items: Set(sources.map(\.item.identifier)))
+        for source in sources { arm(source, now: now, statuses: statuses) }
         needsReload = false
         trackingAnchor = nil
         return try settle(now: now)

@@ -35,12 +35,7 @@ struct GeofenceWriter {
             return JSONText.object([
                 ("at", JSONText.string(crossing.fix.timestamp.description)),
                 ("at_local", JSONText.string(zone.localTime(at: crossing.fix.timestamp).description)),
-                ("proximity", JSONText.string(fence.proximity.rawValue)),
-                ("place", place(fence)),
-                ("title", JSONText.string(fence.item.title)),
-                ("id", JSONText.string(fence.item.identifier)),
-                ("kind", JSONText.string(fence.item.kind.rawValue)),
-                ("key", JSONText.string(fence.key.description)),
+            ] + fenceFields(fence) + [
                 ("fix", fix(crossing.fix)),
                 ("distance_m", number(crossing.distance)),
             ])
@@ -79,15 +74,7 @@ struct GeofenceWriter {
     func listJSON(_ fences: [Geofence], statuses: [FiringKey: FenceStatus], fired: [FiringKey: LedgerEntry], last: StoredFix?,
                   into out: inout OutputBuffer) {
         let items = fences.map { fence -> String in
-            var fields: [(String, String)] = [
-                ("state", JSONText.string((statuses[fence.key]?.state ?? .unknown).rawValue)),
-                ("proximity", JSONText.string(fence.proximity.rawValue)),
-                ("place", place(fence)),
-                ("title", JSONText.string(fence.item.title)),
-                ("id", JSONText.string(fence.item.identifier)),
-                ("kind", JSONText.string(fence.item.kind.rawValue)),
-                ("key", JSONText.string(fence.key.description)),
-            ]
+            var fields = [("state", JSONText.string((statuses[fence.key]?.state ?? .unknown).rawValue))] + fenceFields(fence)
             fields.append(("distance_m", last.map { number(Geodesy.distance(fence.center, $0.fix.coordinate)) } ?? "null"))
             fields.append(("fired", fired[fence.key].map { JSONText.object([("state", JSONText.string($0.state.rawValue)),
                                                                              ("at", JSONText.string($0.fireAt.description))]) } ?? "null"))
@@ -98,6 +85,18 @@ struct GeofenceWriter {
     }
 
     // MARK: Pieces
+
+    /// What both commands say about a fence: proximity, place, item, key.
+    private func fenceFields(_ fence: Geofence) -> [(String, String)] {
+        [
+            ("proximity", JSONText.string(fence.proximity.rawValue)),
+            ("place", place(fence)),
+            ("title", JSONText.string(fence.item.title)),
+            ("id", JSONText.string(fence.item.identifier)),
+            ("kind", JSONText.string(fence.item.kind.rawValue)),
+            ("key", JSONText.string(fence.key.description)),
+        ]
+    }
 
     private func place(_ fence: Geofence) -> String {
         JSONText.object([("title", JSONText.string(fence.place.title)), ("latitude", "\(fence.place.latitude)"),

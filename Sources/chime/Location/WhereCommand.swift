@@ -60,7 +60,6 @@ struct WhereCommand: AsyncParsableCommand {
             }
             let first = await group.next() ?? nil
             group.cancelAll()
-            provider.shutdown()
             return first
         }
         switch answer {
