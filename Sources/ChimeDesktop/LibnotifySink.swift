@@ -25,7 +25,10 @@ public final class LibnotifySink: NotificationSink {
     public let server: NotificationServerInfo
     private let continuation: AsyncStream<NotificationResponse>.Continuation
     private let loopThread: GLibMainLoopThread
-    private let connection: LoopConfined<LibnotifyConnection>
+    private let connection: LoopConfined<ConnectionSlot>
+    private let appName: String
+    private let desktopEntry: String?
+    private let serverTimeoutMilliseconds: Int32
     private let isShutDown = Mutex(false)
 
     /// Whether the server shows buttons (capability `actions`); without, notifications have none.
@@ -39,12 +42,16 @@ public final class LibnotifySink: NotificationSink {
     private static let processSlot = Mutex(false)
 
     private init(server: NotificationServerInfo, loopThread: GLibMainLoopThread,
-                 connection: LoopConfined<LibnotifyConnection>,
+                 connection: LoopConfined<ConnectionSlot>, appName: String, desktopEntry: String?,
+                 serverTimeoutMilliseconds: Int32,
                  responses: AsyncStream<NotificationResponse>,
                  continuation: AsyncStream<NotificationResponse>.Continuation) {
         self.server = server
         self.loopThread = loopThread
         self.connection = connection
+        self.appName = appName
+        self.desktopEntry = desktopEntry
+        self.serverTimeoutMilliseconds = serverTimeoutMilliseconds
         self.responses = responses
         self.continuation = continuation
     }
@@ -79,11 +86,12 @@ public final class LibnotifySink: NotificationSink {
         let opened = loopThread.perform {
             LibnotifyConnection.open(appName: appName, desktopEntry: desktopEntry, context: loopThread.mainContext,
                                      responses: continuation, serverTimeoutMilliseconds: timeout)
-                .map(LoopConfined.init)
+                .map { LoopConfined(value: ConnectionSlot($0)) }
         }
         switch opened {
         case .success(let connection):
-            return LibnotifySink(server: connection.value.server, loopThread: loopThread, connection: connection,
+            return LibnotifySink(server: connection.value.current.server, loopThread: loopThread, connection: connection,
+                                 appName: appName, desktopEntry: desktopEntry, serverTimeoutMilliseconds: timeout,
                                  responses: responses, continuation: continuation)
         case .failure(let error):
             loopThread.stop()
@@ -104,10 +112,29 @@ public final class LibnotifySink: NotificationSink {
     ///                  deliveredAtMilliseconds: now)
     /// ```
     /// `deliveredAtMilliseconds` is not used: the server shows its own time of arrival.
+    ///
+    /// When the server does not take it (the bus connection was closed, the server restarted),
+    /// the sink lets go of libnotify, opens it again and tries once more, so one bad moment does
+    /// not break every later alarm.
     /// - Throws: ``DeliveryError`` with the D-Bus error when the server does not take it, or after ``shutdown()``.
     public func deliver(_ n: AlarmNotification, deliveredAtMilliseconds: Int64) throws(DeliveryError) {
-        let connection = self.connection
-        guard let outcome = loopThread.perform({ connection.value.show(n) }) else {
+        let slot = self.connection
+        let (appName, desktopEntry, timeout, responses) = (self.appName, self.desktopEntry, serverTimeoutMilliseconds, continuation)
+        let context = loopThread.mainContext
+        guard let outcome = loopThread.perform({ () -> Result<Void, DeliveryError> in
+            let first = slot.value.current.show(n)
+            guard case .failure(let error) = first, !slot.value.isShutDown else { return first }
+            slot.value.current.closeDown()
+            switch LibnotifyConnection.open(appName: appName, desktopEntry: desktopEntry, context: context,
+                                            responses: responses, serverTimeoutMilliseconds: timeout) {
+            case .success(let fresh):
+                slot.value.current = fresh
+                return fresh.show(n).mapError { DeliveryError("\($0) (after reconnecting; first attempt: \(error))") }
+            case .failure(let reopenError):
+                // Keep a closed connection in the slot: the next delivery tries to reopen again.
+                return .failure(DeliveryError("\(error); reconnecting failed: \(reopenError)"))
+            }
+        }) else {
             throw DeliveryError("the libnotify sink is shut down")
         }
         try outcome.get()
@@ -126,13 +153,23 @@ public final class LibnotifySink: NotificationSink {
         }
         guard first else { return }
         let connection = self.connection
-        _ = loopThread.perform { connection.value.closeDown() }
+        _ = loopThread.perform {
+            connection.value.isShutDown = true
+            connection.value.current.closeDown()
+        }
         loopThread.stop()
         continuation.finish()
         Self.processSlot.withLock { $0 = false }
     }
 
     deinit { shutdown() }
+}
+
+/// The libnotify connection in use; replaced when a delivery fails and libnotify is reopened.
+private final class ConnectionSlot {
+    var current: LibnotifyConnection
+    var isShutDown = false
+    init(_ connection: LibnotifyConnection) { current = connection }
 }
 
 /// A value that only the loop thread touches; the wrapper lets it travel inside the sink and the

@@ -24,6 +24,8 @@ public struct NotificationServerInfo: Hashable, Sendable {
 
     /// Whether the server shows buttons and reports clicks on them.
     public var supportsActions: Bool { capabilities.contains("actions") }
-    /// Whether the server reads the body as markup, so that plain text must be escaped.
-    public var supportsBodyMarkup: Bool { capabilities.contains("body-markup") }
+    /// Whether the server reads the body as markup, so that plain text must be escaped: it says
+    /// `body-markup`, or `body-hyperlinks` (dunst 1.9 advertises only the latter, yet renders
+    /// `<b>` and turns `<a href="file:///…">` into a link to open).
+    public var supportsBodyMarkup: Bool { capabilities.contains("body-markup") || capabilities.contains("body-hyperlinks") }
 }

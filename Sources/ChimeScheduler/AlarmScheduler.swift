@@ -14,8 +14,14 @@ import Logging
 ///   decided. On start, firings after it that are at most ``SchedulerSettings/graceSeconds``
 ///   old are delivered (more than ``SchedulerSettings/missedSummaryThreshold`` late ones as one
 ///   "You missed N alarms" notification); older ones are recorded as missed.
-/// - Delivery is claimed in the ledger before the sink shows it: at most once per
-///   ``FiringKey``, also across crashes; a wall clock set backwards never re-fires a key.
+/// - Delivery is claimed in the ledger before the sink shows it, and confirmed once the server
+///   accepted it: shown once per ``FiringKey``; a wall clock set backwards never re-fires a key.
+/// - Nothing is dropped on a fault: a notification the server refuses stays claimed and is shown
+///   again with backoff (1 s, 2 s, 4 s … 60 s) until it is accepted or its grace window ends; a
+///   store error at due time keeps the firings for the same retry, and the checkpoint never
+///   passes a firing that was not decided; a claim left unconfirmed by a crash is shown on start.
+/// - A wall clock set back rewinds the checkpoint to the new now, so alarms added for the
+///   repeated time still fire.
 /// - A changed item is recomputed alone, from `checkedUntil`: editing an item never fires
 ///   alarms whose time had already passed.
 ///
@@ -43,6 +49,17 @@ public final class AlarmScheduler {
     /// Notifications on screen (or snoozed), by key: what "Snooze" shows again.
     private var shown: [FiringKey: AlarmNotification] = [:]
 
+    /// Due firings whose decision failed (a store error): tried again at `retryAt`.
+    private var undecided: [AlarmFiring] = []
+    /// Claimed notifications the server did not take: shown again at `retryAt`.
+    private var unshown: [AlarmNotification] = []
+    /// Shown notifications whose confirmation write failed: written again with the next step.
+    private var unconfirmed: [FiringKey] = []
+    private var retryAt: Instant?
+    private var retryAttempt = 0
+    /// A change set or a clock step could not be applied: rebuild the agenda at the retry.
+    private var needsRebuild = false
+
     /// Called after each decision; for logs, tests and the benchmark.
     public var onEvent: ((SchedulerEvent) -> Void)?
 
@@ -69,10 +86,14 @@ public final class AlarmScheduler {
         let stored = try store.schedulerCheckpoint()
         // First run on this store: nothing before now is ours to catch up on.
         if stored == nil { try store.advanceSchedulerCheckpoint(to: now) }
-        let checkpoint = stored ?? now
+        var checkpoint = stored ?? now
+        if checkpoint > now {
+            // The wall clock was set back while we were off: decide the repeated time again.
+            try store.rewindSchedulerCheckpoint(to: now)
+            checkpoint = now
+        }
         checkedUntil = checkpoint
         let graceStart = now.adding(-settings.graceSeconds)
-        // After a clock set backwards the checkpoint lies ahead; the ledger still stops repeats.
         let from = min(max(checkpoint, graceStart), now)
         let sources = try store.alarmSources(from: min(checkpoint, from))
         if checkpoint < graceStart {
@@ -84,6 +105,10 @@ public final class AlarmScheduler {
             snoozes.insert(Snooze(until: until.secondsSince1970, key: entry.key))
             shown[entry.key] = try restoredNotification(entry)
         }
+        // Claimed by an earlier run that ended before the server answered: show them now.
+        for entry in try store.unconfirmedDeliveries() { unshown.append(try restoredNotification(entry)) }
+        if !unshown.isEmpty { retryAt = now }
+        reportUnreadableItems()
         logger.info("scheduled", metadata: ["items": "\(agenda.itemCount)", "timelines": "\(agenda.pendingCount)",
                                             "snoozed": "\(snoozes.count)", "checked_until": "\(checkpoint)"])
         try processDue()
@@ -104,6 +129,15 @@ public final class AlarmScheduler {
     private func rebuild(_ sources: [AlarmSource], from: Instant) {
         agenda = AlarmAgenda(zone: zone, from: from)
         for s in sources { agenda.add(s.item, replaced: s.replaced) }
+        reportUnreadableItems()
+    }
+
+    /// Stored items that cannot be read were skipped (their alarms cannot fire); say so once each.
+    private func reportUnreadableItems() {
+        for item in store.takeUnreadableItems() {
+            logger.warning("skipped an unreadable item; `chime remove \(item.identifier)` deletes it",
+                           metadata: ["item": "\(item.identifier)", "reason": "\(item.reason)"])
+        }
     }
 
     // MARK: Firing
@@ -112,13 +146,14 @@ public final class AlarmScheduler {
     public func nextDeadline() -> Instant? {
         let timed = agenda.peek()?.fireAt
         let snoozed = snoozes.min.map { Instant(secondsSince1970: $0.until) }
-        switch (timed, snoozed) {
-        case let (t?, s?): return min(t, s)
-        case let (t, s): return t ?? s
-        }
+        return [timed, snoozed, retryAt].compactMap { $0 }.min()
     }
 
-    /// Delivers (or records as missed) every firing due by now, and snoozed ones that came due.
+    /// Delivers (or records as missed) every firing due by now, snoozed ones that came due, and
+    /// whatever an earlier step could not finish once its retry time has come.
+    ///
+    /// Throws when the store cannot record the decision; the firings are kept and tried again
+    /// at ``nextDeadline()``.
     public func processDue() throws(StoreError) {
         let nowMs = clock.nowMilliseconds()
         let now = Instant(milliseconds: nowMs)
@@ -126,25 +161,113 @@ public final class AlarmScheduler {
         while let f = agenda.popNext(through: now) { due.append(f) }
         var dueSnoozes: [Snooze] = []
         while let s = snoozes.min, s.until <= now.secondsSince1970 { dueSnoozes.append(snoozes.removeMin()) }
-        if due.isEmpty && dueSnoozes.isEmpty {
-            // Remember how far everything was decided, so a restart does not revisit it (one
-            // small write per wake; an idle daemon does not wake).
-            if now > checkedUntil {
-                try store.advanceSchedulerCheckpoint(to: now)
-                checkedUntil = now
+        var retrying: [AlarmNotification] = []
+        if let at = retryAt, at <= now {
+            if needsRebuild {
+                // A change or a clock step could not be read earlier: read everything again.
+                do {
+                    rebuild(try store.alarmSources(from: checkedUntil), from: checkedUntil)
+                    needsRebuild = false
+                } catch {
+                    retryAt = nil
+                    let until = scheduleRetry(now)
+                    logger.error("could not read the store; retrying", metadata: ["error": "\(error)", "retry_at": "\(until)"])
+                    throw error
+                }
+                while let f = agenda.popNext(through: now) { due.append(f) }
             }
-            return
+            retryAt = nil
+            due = undecided + due
+            undecided = []
+            retrying = unshown
+            unshown = []
         }
-        defer { checkedUntil = max(checkedUntil, now) }
-
         let graceStart = now.adding(-settings.graceSeconds)
-        let tooOld = due.filter { $0.fireAt < graceStart }
-        if !tooOld.isEmpty {
-            try store.recordMissed(tooOld, checkedUntil: nil, now: now)
-            onEvent?(.missed(tooOld.map(\.key)))
+        do {
+            try confirmLeftovers(nowMs)
+            if due.isEmpty && dueSnoozes.isEmpty && retrying.isEmpty {
+                // Remember how far everything was decided, so a restart does not revisit it (one
+                // small write per wake; an idle daemon does not wake).
+                let decided = decidedUntil(now)
+                if decided > checkedUntil {
+                    try store.advanceSchedulerCheckpoint(to: decided)
+                    checkedUntil = decided
+                }
+                return
+            }
+            // Refused earlier and now too old to show: recorded as missed.
+            let stale = retrying.filter { $0.fireAt < graceStart }
+            if !stale.isEmpty {
+                try store.markUnconfirmedMissed(stale.flatMap(\.keys), now: now)
+                onEvent?(.missed(stale.flatMap(\.keys)))
+            }
+            let tooOld = due.filter { $0.fireAt < graceStart }
+            if !tooOld.isEmpty {
+                try store.recordMissed(tooOld, checkedUntil: nil, now: now)
+                onEvent?(.missed(tooOld.map(\.key)))
+            }
+            // Nothing that can throw between the claim and the sink: a claimed firing is shown or kept.
+            let claimed = try store.claimDeliveries(due.filter { $0.fireAt >= graceStart }, checkedUntil: decidedUntil(now),
+                                                    deliveredAtMilliseconds: nowMs)
+            checkedUntil = max(checkedUntil, decidedUntil(now))
+            due = []
+            let notes = retrying.filter { $0.fireAt >= graceStart } + notifications(for: claimed, now: now)
+            retrying = []
+            var accepted: [FiringKey] = []
+            for note in notes {
+                if show(note) { accepted += note.keys } else { unshown.append(note) }
+            }
+            for s in dueSnoozes {
+                guard let note = shown[s.key] else { continue }
+                guard try store.claimSnoozed(s.key, deliveredAtMilliseconds: clock.nowMilliseconds()) else { continue }
+                if !show(note) {
+                    // Snoozed again until the retry: the ledger still says when to show it.
+                    let until = scheduleRetry(now)
+                    try store.snooze(s.key, until: until, now: now)
+                    snoozes.insert(Snooze(until: until.secondsSince1970, key: s.key))
+                }
+            }
+            dueSnoozes = []
+            if unshown.isEmpty && !needsRebuild { retryAttempt = 0 } else { scheduleRetry(now) }
+            unconfirmed += accepted
+            try confirmLeftovers(clock.nowMilliseconds())
+        } catch {
+            // Keep everything not yet decided for the retry; the checkpoint stays before it.
+            undecided += due
+            unshown += retrying
+            let until = scheduleRetry(now)
+            for s in dueSnoozes { snoozes.insert(Snooze(until: until.secondsSince1970, key: s.key)) }
+            logger.error("could not record alarms; retrying", metadata: [
+                "error": "\(error)", "retry_at": "\(until)", "waiting": "\(undecided.count + unshown.count)"])
+            throw error
         }
-        let claimed = try store.claimDeliveries(due.filter { $0.fireAt >= graceStart }, checkedUntil: now,
-                                                deliveredAtMilliseconds: nowMs)
+    }
+
+    /// Firings the checkpoint may pass: everything up to now, but never a firing still undecided.
+    private func decidedUntil(_ now: Instant) -> Instant {
+        min(now, undecided.map(\.fireAt).min() ?? now)
+    }
+
+    /// Confirms shown notifications whose confirmation could not be written before.
+    private func confirmLeftovers(_ nowMs: Int64) throws(StoreError) {
+        guard !unconfirmed.isEmpty else { return }
+        try store.confirmDeliveries(unconfirmed, deliveredAtMilliseconds: nowMs)
+        unconfirmed = []
+    }
+
+    /// The next retry: 1 s after the first failure, doubling to at most a minute.
+    @discardableResult
+    private func scheduleRetry(_ now: Instant) -> Instant {
+        if let retryAt { return retryAt }
+        let delay = Int64(1) << Int64(min(retryAttempt, 6))
+        retryAttempt += 1
+        let at = now.adding(min(delay, 60))
+        retryAt = at
+        return at
+    }
+
+    /// What the claimed firings say: one notification each, or a summary for many late ones.
+    private func notifications(for claimed: [AlarmFiring], now: Instant) -> [AlarmNotification] {
         let late = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 > settings.lateSeconds }
         var notes = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 <= settings.lateSeconds }
             .map { NotificationText.notification(for: $0, zone: zone, snoozeMinutes: settings.snoozeMinutes) }
@@ -154,24 +277,25 @@ public final class AlarmScheduler {
             notes += late.map { NotificationText.notification(for: $0, zone: zone, snoozeMinutes: settings.snoozeMinutes) }
         }
         notes.sort { ($0.fireAt, $0.summary) < ($1.fireAt, $1.summary) }
-        for note in notes { show(note) }
-
-        for s in dueSnoozes {
-            guard let note = shown[s.key],
-                  try store.claimSnoozed(s.key, deliveredAtMilliseconds: clock.nowMilliseconds()) else { continue }
-            show(note)
-        }
+        return notes
     }
 
     /// Delivers firings decided elsewhere (geofence crossings): claimed in the ledger first, so
-    /// each key is shown at most once, like timed alarms.
+    /// each key is shown at most once, like timed alarms, and retried like them when refused.
     public func deliver(_ firings: [AlarmFiring]) throws(StoreError) {
         guard !firings.isEmpty else { return }
+        let now = clock.now()
         let claimed = try store.claimDeliveries(firings, checkedUntil: nil, deliveredAtMilliseconds: clock.nowMilliseconds())
-        for firing in claimed { show(NotificationText.notification(for: firing, zone: zone, snoozeMinutes: settings.snoozeMinutes)) }
+        for firing in claimed {
+            let note = NotificationText.notification(for: firing, zone: zone, snoozeMinutes: settings.snoozeMinutes)
+            if show(note) { unconfirmed += note.keys } else { unshown.append(note) }
+        }
+        if !unshown.isEmpty { scheduleRetry(now) }
+        try confirmLeftovers(clock.nowMilliseconds())
     }
 
-    private func show(_ note: AlarmNotification) {
+    /// Hands one notification to the sink; false when it was refused (it stays claimed).
+    private func show(_ note: AlarmNotification) -> Bool {
         let deliveredAt = clock.nowMilliseconds()
         do {
             try sink.deliver(note, deliveredAtMilliseconds: deliveredAt)
@@ -179,10 +303,11 @@ public final class AlarmScheduler {
             logger.info("delivered", metadata: ["title": "\(note.summary)", "key": "\(note.keys.first!)",
                                                 "lateness_ms": "\(deliveredAt - note.fireAt.milliseconds)"])
             onEvent?(.delivered(note, deliveredAtMilliseconds: deliveredAt))
+            return true
         } catch {
-            // Claimed but not shown: at most once means this one is lost; say so loudly.
-            logger.error("could not show a notification", metadata: ["title": "\(note.summary)", "error": "\(error)"])
+            logger.error("the notification was not shown; retrying", metadata: ["title": "\(note.summary)", "error": "\(error)"])
             onEvent?(.deliveryFailed(note, error.description))
+            return false
         }
     }
 
@@ -191,13 +316,21 @@ public final class AlarmScheduler {
     /// Recomputes the items a change set names (everything, when it is truncated or touches calendars).
     public func apply(_ changes: ChangeSet) throws(StoreError) {
         let ids = Set(changes.changes.filter { $0.entity != .calendar }.map(\.identifier))
-        if changes.isTruncated || changes.changes.contains(where: { $0.entity == .calendar }) {
-            rebuild(try store.alarmSources(from: checkedUntil), from: max(agenda.from, checkedUntil))
-        } else {
-            for id in ids { agenda.remove(item: id) }
-            for s in try store.alarmSources(from: checkedUntil, identifiers: ids) {
-                agenda.add(s.item, replaced: s.replaced, from: checkedUntil)
+        do {
+            if needsRebuild || changes.isTruncated || changes.changes.contains(where: { $0.entity == .calendar }) {
+                rebuild(try store.alarmSources(from: checkedUntil), from: max(agenda.from, checkedUntil))
+                needsRebuild = false
+            } else {
+                let sources = try store.alarmSources(from: checkedUntil, identifiers: ids)
+                for id in ids { agenda.remove(item: id) }
+                for s in sources { agenda.add(s.item, replaced: s.replaced, from: checkedUntil) }
+                reportUnreadableItems()
             }
+        } catch {
+            // The change is not lost: the whole agenda is read again at the retry.
+            needsRebuild = true
+            scheduleRetry(clock.now())
+            throw error
         }
         let next = nextDeadline()
         logger.debug("rescheduled", metadata: ["items": "\(ids.count)", "next": "\(next.map { "\($0)" } ?? "none")"])
@@ -209,10 +342,29 @@ public final class AlarmScheduler {
     /// on the zone, then catch up. A clock set backwards fires nothing twice (the ledger and
     /// `checkedUntil` remember).
     public func clockChanged(zone newZone: ZoneRules) throws(StoreError) {
+        let now = clock.now()
+        var mustRebuild = false
+        if now < checkedUntil {
+            // Set back: the time between now and the checkpoint comes again, and alarms added for
+            // it must fire; the ledger keeps the ones already shown from showing twice.
+            logger.notice("wall clock set back", metadata: ["from": "\(checkedUntil)", "to": "\(now)"])
+            try store.rewindSchedulerCheckpoint(to: now)
+            checkedUntil = now
+            mustRebuild = true
+        }
         if newZone != zone {
             logger.notice("time zone changed", metadata: ["from": "\(zone.identifier)", "to": "\(newZone.identifier)"])
             zone = newZone
-            rebuild(try store.alarmSources(from: checkedUntil), from: checkedUntil)
+            mustRebuild = true
+        }
+        if mustRebuild {
+            do {
+                rebuild(try store.alarmSources(from: checkedUntil), from: checkedUntil)
+            } catch {
+                needsRebuild = true
+                scheduleRetry(now)
+                throw error
+            }
         }
         onEvent?(.clockChanged(clock.now()))
         try processDue()

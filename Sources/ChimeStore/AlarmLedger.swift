@@ -23,16 +23,20 @@ public struct LedgerEntry: Hashable, Sendable {
 /// crashes and restarts, and catch-up after downtime knows exactly what was already shown.
 ///
 /// Delivery is claimed *before* the notification is shown, in one transaction with the
-/// scheduler's checkpoint: a crash between the two loses that one notification rather than
-/// showing it twice.
+/// scheduler's checkpoint, so no other run shows it too; the claim is *confirmed* (its
+/// `delivered_at` set) only once the notification server accepted it. A claim left unconfirmed
+/// (the server refused, or the daemon died in between) is shown again, never lost.
 ///
 /// ```swift
-/// let claimed = try store.claimDeliveries([firing], now: now, deliveredAtMilliseconds: ms)
+/// let claimed = try store.claimDeliveries([firing], checkedUntil: now, deliveredAtMilliseconds: ms)
 /// for firing in claimed { try sink.deliver(…) }
+/// try store.confirmDeliveries(claimed.map(\.key), deliveredAtMilliseconds: ms)
 /// ```
 extension EventStore {
-    /// Marks firings delivered unless the ledger already has them delivered, snoozed, dismissed or
-    /// missed, and records `checkedUntil`; returns the firings that were claimed, in order.
+    /// Claims firings for delivery unless the ledger already has them delivered, snoozed,
+    /// dismissed or missed, and records `checkedUntil`; returns the firings that were claimed, in
+    /// order. A claim is unconfirmed (``LedgerEntry/deliveredAtMilliseconds`` nil) until
+    /// ``confirmDeliveries(_:deliveredAtMilliseconds:)``.
     public func claimDeliveries(_ firings: [AlarmFiring], checkedUntil: Instant?,
                                 deliveredAtMilliseconds: Int64) throws(StoreError) -> [AlarmFiring] {
         try write { db, _ in
@@ -42,6 +46,44 @@ extension EventStore {
             }
             if let checkedUntil { try Self.advanceCheckpoint(to: checkedUntil, in: db) }
             return claimed
+        }
+    }
+
+    /// The server accepted these claimed firings: they are delivered.
+    public func confirmDeliveries(_ keys: [FiringKey], deliveredAtMilliseconds: Int64) throws(StoreError) {
+        guard !keys.isEmpty else { return }
+        try write { db, _ in
+            let statement = try db.cachedStatement(sql: """
+                UPDATE alarm_ledger SET delivered_at = ?, updated = ?
+                WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'delivered' AND delivered_at IS NULL
+                """)
+            for key in keys {
+                try statement.execute(arguments: [deliveredAtMilliseconds, deliveredAtMilliseconds / 1000,
+                                                  key.item, key.occurrence.secondsSince1970, key.alarm])
+            }
+        }
+    }
+
+    /// Claimed firings never confirmed: the server refused them, or the process died before it answered.
+    public func unconfirmedDeliveries() throws(StoreError) -> [LedgerEntry] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.ledgerColumns) FROM alarm_ledger WHERE state = 'delivered' AND delivered_at IS NULL
+                ORDER BY fire_at, item_id
+                """).map(Self.entry)
+        }
+    }
+
+    /// Claimed firings that could not be shown within the grace window: recorded as missed.
+    public func markUnconfirmedMissed(_ keys: [FiringKey], now: Instant) throws(StoreError) {
+        guard !keys.isEmpty else { return }
+        try write { db, _ in
+            for key in keys {
+                try db.execute(sql: """
+                    UPDATE alarm_ledger SET state = 'missed', updated = ?
+                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'delivered' AND delivered_at IS NULL
+                    """, arguments: [now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
+            }
         }
     }
 
@@ -123,10 +165,19 @@ extension EventStore {
         }
     }
 
-    /// Moves the checkpoint forward (never back: a wall clock set backwards must not re-open
-    /// what was decided).
+    /// Moves the checkpoint forward (never back: that is ``rewindSchedulerCheckpoint(to:)``).
     public func advanceSchedulerCheckpoint(to instant: Instant) throws(StoreError) {
         try write { db, _ in try Self.advanceCheckpoint(to: instant, in: db) }
+    }
+
+    /// Moves the checkpoint back to `instant` if it lies later: after the wall clock was set
+    /// back, the time between the new now and the old checkpoint is decided again (items added
+    /// for it fire); the ledger keeps what was already shown from showing twice.
+    public func rewindSchedulerCheckpoint(to instant: Instant) throws(StoreError) {
+        try write { db, _ in
+            try db.execute(sql: "UPDATE scheduler_state SET value = min(value, ?) WHERE name = 'checked_until'",
+                           arguments: [instant.secondsSince1970])
+        }
     }
 
     /// Deletes ledger rows last touched before `instant`, except snoozed ones.
@@ -148,6 +199,7 @@ extension EventStore {
                     snoozedUntil: (row[7] as Int64?).map(Instant.init(secondsSince1970:)), deliveries: row[8])
     }
 
+    /// Inserts the firing's row in `state`; a delivery claim has no `delivered_at` until confirmed.
     private static func claim(_ firing: AlarmFiring, state: FiringState, at milliseconds: Int64, in db: Database) throws -> Bool {
         let delivered = state == .delivered
         try db.cachedStatement(sql: """
@@ -159,7 +211,7 @@ extension EventStore {
             WHERE alarm_ledger.state = 'scheduled'
             """).execute(arguments: [firing.key.item, firing.key.occurrence.secondsSince1970, firing.key.alarm,
                                      firing.fireAt.secondsSince1970, state.rawValue, firing.item.title,
-                                     delivered ? milliseconds : nil, delivered ? 1 : 0, milliseconds / 1000])
+                                     nil, delivered ? 1 : 0, milliseconds / 1000])
         return db.changesCount > 0
     }
 

@@ -37,7 +37,7 @@ extension EventStore {
     /// }
     /// ```
     public func enumerateEvents(matching predicate: EventPredicate, using body: (Event, inout Bool) throws -> Void) throws(StoreError) {
-        var merger = try read { db in try OccurrenceMerger.load(db, predicate: predicate, floatingZone: floatingZone) }
+        var merger = try read { db in try OccurrenceMerger.load(db, predicate: predicate, floatingZone: floatingZone, unreadable: unreadable) }
         var stop = false
         do {
             while !stop, let event = merger.next() { try body(event, &stop) }

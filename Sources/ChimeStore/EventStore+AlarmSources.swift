@@ -41,7 +41,8 @@ extension EventStore {
     }
 
     private func alarmSources(from: Instant, filter: Set<String>?, location: Bool) throws(StoreError) -> [AlarmSource] {
-        try read { db in
+        let unreadable = self.unreadable
+        return try read { db in
             var clauses = ["""
                 id IN (SELECT item_id FROM alarm WHERE proximity IS \(location ? "NOT NULL" : "NULL"))
                 AND ((kind = 'reminder' AND completed = 0)
@@ -71,7 +72,8 @@ extension EventStore {
                                            arguments: statementArguments)
             while let row = try rows.next() {
                 let id: String = row[ItemColumns.id]
-                let item = try ItemRows.item(row, alarms: alarms[id] ?? [])
+                guard let item = unreadable.decode(row, { row throws(StoreError) in try ItemRows.item(row, alarms: alarms[id] ?? []) })
+                else { continue }
                 let detachedOverrides: Set<Int64>
                 if case .event(let e) = item, e.isRecurring { detachedOverrides = replaced[id] ?? [] } else { detachedOverrides = [] }
                 sources.append(AlarmSource(item: item, replaced: detachedOverrides))

@@ -135,7 +135,9 @@ extension EventStore {
             var items: [AnyCalendarItem] = []
             while let row = try rows.next() {
                 let id: String = row[ItemColumns.id]
-                items.append(try ItemRows.item(row, alarms: alarms[id] ?? []))
+                if let item = unreadable.decode(row, { row throws(StoreError) in try ItemRows.item(row, alarms: alarms[id] ?? []) }) {
+                    items.append(item)
+                }
             }
             return items
         }

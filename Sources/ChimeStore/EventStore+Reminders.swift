@@ -13,7 +13,7 @@ extension EventStore {
     public func fetchReminders(matching predicate: ReminderPredicate) async throws -> [Reminder] {
         let zone = floatingZone
         try Task.checkCancellation()
-        let rows: [Reminder] = try await pool.read { db in try Self.reminders(db, predicate: predicate, zone: zone) }
+        let rows: [Reminder] = try await pool.read { [unreadable] db in try Self.reminders(db, predicate: predicate, zone: zone, unreadable: unreadable) }
         try Task.checkCancellation()
         return rows
     }
@@ -21,10 +21,12 @@ extension EventStore {
     /// The same query, synchronously (for command-line tools).
     public func reminders(matching predicate: ReminderPredicate) throws(StoreError) -> [Reminder] {
         let zone = floatingZone
-        return try read { db in try Self.reminders(db, predicate: predicate, zone: zone) }
+        let unreadable = self.unreadable
+        return try read { db in try Self.reminders(db, predicate: predicate, zone: zone, unreadable: unreadable) }
     }
 
-    static func reminders(_ db: Database, predicate: ReminderPredicate, zone: ZoneRules) throws -> [Reminder] {
+    static func reminders(_ db: Database, predicate: ReminderPredicate, zone: ZoneRules,
+                          unreadable: UnreadableRows) throws -> [Reminder] {
         var filter = "kind = 'reminder'"
         var arguments: StatementArguments = []
         var exact: ((Reminder) -> Bool)?
@@ -59,7 +61,8 @@ extension EventStore {
         while let row = try rows.next() {
             if Task.isCancelled { throw CancellationError() }
             let id: String = row[ItemColumns.id]
-            let reminder = try ItemRows.reminder(row, alarms: alarms[id] ?? [])
+            guard let reminder = unreadable.decode(row, { row throws(StoreError) in try ItemRows.reminder(row, alarms: alarms[id] ?? []) })
+            else { continue }
             if let exact, !exact(reminder) { continue }
             result.append(reminder)
         }

@@ -22,32 +22,43 @@ import Synchronization
 public final class EventStore: Sendable {
     /// The database file.
     public let path: String
-    /// The zone floating times and all-day dates are read in (the system zone by default).
-    public let floatingZone: ZoneRules
+    /// The zone floating times and all-day dates are read in: the one given at init, else the
+    /// system zone as it is now (read again for every operation, so a long-lived store follows
+    /// a change of `/etc/localtime`).
+    public var floatingZone: ZoneRules { zoneSource() }
+    private let zoneSource: @Sendable () -> ZoneRules
     let pool: DatabasePool
     let now: @Sendable () -> Instant
     let pending = Mutex<[PendingWrite]>([])
     let watcher: ChangeWatcher
+    let unreadable = UnreadableRows()
 
     typealias PendingWrite = @Sendable (Database, Instant) throws -> Void
 
     /// Opens (creating if needed) the store at `path`.
     ///
     /// - Parameters:
-    ///   - floatingZone: the zone floating and all-day times are read in; default the system zone.
+    ///   - floatingZone: the zone floating and all-day times are read in; default the system zone,
+    ///     read anew for each operation (``SystemZone/current(environment:localtime:)``).
     ///   - clock: where creation, modification and completion dates come from (inject one in tests).
     /// - Throws: ``StoreError`` when the file is not a Chime store, was written by a newer schema,
     ///   or cannot be created. A file that is not a Chime store is never modified.
-    public init(path: String, floatingZone: ZoneRules? = nil,
-                clock: @escaping @Sendable () -> Instant = EventStore.systemNow) throws(StoreError) {
+    public convenience init(path: String, floatingZone: ZoneRules? = nil,
+                            clock: @escaping @Sendable () -> Instant = EventStore.systemNow) throws(StoreError) {
+        try self.init(path: path, floatingZone: floatingZone, clock: clock, busyTimeout: 10)
+    }
+
+    /// `busyTimeout`: how long a write waits for another process's write lock (tests shorten it).
+    init(path: String, floatingZone: ZoneRules?, clock: @escaping @Sendable () -> Instant,
+         busyTimeout: Double) throws(StoreError) {
         self.path = path
-        self.floatingZone = floatingZone ?? SystemZone.current()
+        if let floatingZone { zoneSource = { floatingZone } } else { zoneSource = { SystemZone.current() } }
         self.now = clock
         try StoreLocation.prepare(path: path)
         var config = Configuration()
         config.foreignKeysEnabled = true
         // Other processes' writes wait in SQLite's busy handler, never in a sleep of ours.
-        config.busyMode = .timeout(10)
+        config.busyMode = .timeout(busyTimeout)
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: config)

@@ -35,7 +35,8 @@ struct OccurrenceMerger {
     }
 
     /// Reads the candidate rows in one read transaction; expansion then happens lazily.
-    static func load(_ db: Database, predicate: EventPredicate, floatingZone: ZoneRules) throws -> OccurrenceMerger {
+    static func load(_ db: Database, predicate: EventPredicate, floatingZone: ZoneRules,
+                     unreadable: UnreadableRows) throws -> OccurrenceMerger {
         var merger = OccurrenceMerger(from: predicate.start.secondsSince1970, to: predicate.end.secondsSince1970, zone: floatingZone)
         let lo = merger.from - ItemRows.floatingMargin, hi = merger.to + ItemRows.floatingMargin
         var filter = "kind = 'event' AND range_start < ? AND (range_end IS NULL OR range_end >= ?)"
@@ -53,7 +54,8 @@ struct OccurrenceMerger {
                                        arguments: arguments)
         while let row = try rows.next() {
             let id: String = row[ItemColumns.id]
-            let event = try ItemRows.event(row, alarms: alarms[id] ?? [])
+            guard let event = unreadable.decode(row, { row throws(StoreError) in try ItemRows.event(row, alarms: alarms[id] ?? []) })
+            else { continue }
             merger.add(event, detached: event.isDetached ? [] : detached[id] ?? [])
         }
         return merger

@@ -1,7 +1,23 @@
 import ArgumentParser
+import ChimeStore
+import Foundation
 
 @main
 struct Chime: AsyncParsableCommand {
+    /// Runs the command, then warns about stored items its queries had to skip (after the
+    /// output, on stderr, so pipes and `--json` stay clean).
+    static func main() async {
+        var command: ParsableCommand
+        do { command = try parseAsRoot() } catch { exit(withError: error) }
+        do {
+            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
+        } catch {
+            StoreOptions.reportUnreadableItems()
+            exit(withError: error)
+        }
+        StoreOptions.reportUnreadableItems()
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "chime",
         abstract: "Alarms and reminders for the Linux desktop.",

@@ -16,6 +16,9 @@ public struct AlarmFiring: Hashable, Sendable {
     public var occurrenceStart: Instant?
     /// The occurrence's end, for events.
     public var occurrenceEnd: Instant?
+    /// Firings of the same alarm in the minute before this one that were folded into it (a
+    /// SECONDLY or MINUTELY series would otherwise notify every few seconds; see ``AlarmTimeline``).
+    public var coalescedCount: Int = 0
 
     public init(key: FiringKey, fireAt: Instant, alarm: Alarm, item: ItemSummary,
                 occurrenceStart: Instant?, occurrenceEnd: Instant?) {

@@ -4,15 +4,21 @@
 /// near the first one that can fire at or after `from`; nothing is materialised. Occurrences
 /// replaced by detached copies are skipped (the copy has its own alarms and timeline).
 ///
-/// Rules (issue 4, DESIGN "Time rules"):
+/// Rules:
 /// - absolute alarms fire once, at their date;
 /// - relative alarms on events fire at each occurrence's start plus the offset, or at its end
 ///   with `relatedTo: .end`;
 /// - relative alarms on reminders fire at the due date plus the offset (the start date when there
 ///   is no due date); completed reminders never fire; a recurring reminder is stored as its current
 ///   instance, so only that instance fires;
-/// - all-day dates are local midnight in `zone`, as are floating times.
+/// - all-day dates are local midnight in `zone`, as are floating times;
+/// - a series fires at most once per ``coalescingSeconds``: the firings in between are counted
+///   in the next one shown (``AlarmFiring/coalescedCount``), so a SECONDLY rule from an imported
+///   file makes one notification a minute, not sixty, and no ledger row for each second.
 public struct AlarmTimeline {
+    /// The shortest gap between two firings of one alarm of a series.
+    public static let coalescingSeconds: Int64 = 60
+
     private enum Source {
         case once(AlarmFiring?)
         case series(OccurrenceIterator, duration: Int64, replaced: Set<Int64>)
@@ -22,6 +28,7 @@ public struct AlarmTimeline {
     public let item: ItemSummary
     private var source: Source
     private let from: Instant
+    private var lastFireAt: Instant?
 
     /// The timeline of `alarm` on `event` (a single event, a series, or a detached occurrence);
     /// nil for location alarms. `replaced` holds the occurrence starts (seconds) that detached
@@ -66,11 +73,19 @@ public struct AlarmTimeline {
             return firing
         case .series(var iterator, let duration, let replaced):
             defer { source = .series(iterator, duration: duration, replaced: replaced) }
+            var folded = 0
             while let occurrence = iterator.next() {
                 let start = occurrence.instant
                 if replaced.contains(start.secondsSince1970) { continue }
-                let firing = Self.firing(alarm, item: item, start: start, end: start.adding(duration))
-                if firing.fireAt >= from { return firing }
+                var firing = Self.firing(alarm, item: item, start: start, end: start.adding(duration))
+                guard firing.fireAt >= from else { continue }
+                if let last = lastFireAt, firing.fireAt.secondsSince1970 - last.secondsSince1970 < Self.coalescingSeconds {
+                    folded += 1
+                    continue
+                }
+                firing.coalescedCount = folded
+                lastFireAt = firing.fireAt
+                return firing
             }
             source = .once(nil)
             return nil

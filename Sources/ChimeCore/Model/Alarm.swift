@@ -84,7 +84,18 @@ public struct Alarm: Hashable, Sendable {
         return nil
     }
 
+    /// The furthest a relative alarm may be from its item: 100 years (so no firing time overflows).
+    public static let maximumOffset: Int64 = 100 * 366 * 86_400
+
     public func validate() throws(ItemValidationError) {
-        if case .location(let place, _) = trigger { try place.validate() }
+        switch trigger {
+        case .location(let place, _): try place.validate()
+        case .absolute(let instant):
+            guard WritableYears.contains(instant) else {
+                throw .outsideWritableYears(field: "alarm", value: WritableYears.text(instant.utc) + "Z")
+            }
+        case .relative(let offset, _):
+            guard offset.magnitude <= UInt64(Self.maximumOffset) else { throw .alarmOffsetTooLarge(offset) }
+        }
     }
 }

@@ -26,6 +26,15 @@ public enum DisplayText {
         return sign + (parts.isEmpty ? "0m" : parts.joined())
     }
 
+    /// True for characters that must not reach a terminal or a notification from item text:
+    /// C0 and C1 controls, DEL, and the bidirectional overrides that reorder what is shown.
+    public static func isInvisibleControl(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
     public static func alarm(_ a: Alarm) -> String {
         switch a.trigger {
         case .absolute(let i): return "at \(i)"

@@ -117,6 +117,11 @@ public struct Event: CalendarItem {
         guard !title.trimmingWhitespace.isEmpty else { throw .missingTitle }
         guard calendarIdentifier != nil else { throw .missingCalendar }
         guard start.isAllDay == end.isAllDay else { throw .mixedAllDay }
+        try WritableYears.check(start, field: "start")
+        try WritableYears.check(end, field: "end")
+        for d in recurrenceDates { try WritableYears.check(d, field: "recurrence date") }
+        for d in exceptionDates { try WritableYears.check(d, field: "exception date") }
+        for rule in recurrenceRules { try rule.checkWritableYears() }
         if end.instant(floatingZone: .utc) < start.instant(floatingZone: .utc) {
             throw .endBeforeStart(start: start.storageText, end: end.storageText)
         }

@@ -15,6 +15,10 @@ public enum ItemValidationError: Error, Hashable, Sendable, CustomStringConverti
     case recurrenceWithoutDate
     case notAnOccurrence(String)
     case recurrenceChangeNeedsFutureSpan
+    /// A date (or the instant it names) before year 0 or after 9999-12-31: iCalendar and the store cannot write it.
+    case outsideWritableYears(field: String, value: String)
+    /// A relative alarm further than ``Alarm/maximumOffset`` from its item.
+    case alarmOffsetTooLarge(Int64)
 
     public var description: String {
         switch self {
@@ -33,6 +37,10 @@ public enum ItemValidationError: Error, Hashable, Sendable, CustomStringConverti
         case .recurrenceWithoutDate: return "a repeating reminder needs a due or start date"
         case .notAnOccurrence(let d): return "the series has no occurrence at \(d)"
         case .recurrenceChangeNeedsFutureSpan: return "changing the recurrence of one occurrence needs span .futureEvents"
+        case .outsideWritableYears(let field, let value):
+            return "\(field) \(value) is outside 0000-01-01…9999-12-31, the years a calendar can hold"
+        case .alarmOffsetTooLarge(let seconds):
+            return "alarm offset \(seconds) s is more than \(Alarm.maximumOffset / 86_400) days from the item"
         }
     }
 }

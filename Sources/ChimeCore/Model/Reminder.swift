@@ -69,6 +69,12 @@ public struct Reminder: CalendarItem {
         guard !title.trimmingWhitespace.isEmpty else { throw .missingTitle }
         guard calendarIdentifier != nil else { throw .missingCalendar }
         guard (0...9).contains(priority) else { throw .priorityOutOfRange(priority) }
+        if let startDate { try WritableYears.check(startDate, field: "start") }
+        if let dueDate { try WritableYears.check(dueDate, field: "due") }
+        if let completionDate, !WritableYears.contains(completionDate) {
+            throw .outsideWritableYears(field: "completion date", value: WritableYears.text(completionDate.utc) + "Z")
+        }
+        for rule in recurrenceRules { try rule.checkWritableYears() }
         if hasRecurrenceRules && recurrenceAnchor == nil { throw .recurrenceWithoutDate }
         if let s = startDate, let d = dueDate, d.instant(floatingZone: .utc) < s.instant(floatingZone: .utc) {
             throw .endBeforeStart(start: s.storageText, end: d.storageText)

@@ -54,10 +54,19 @@ extension ZoneRules {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
               let data = FileManager.default.contents(atPath: path)
         else { throw .unknown(name) }
+        return try tzif([UInt8](data), identifier: name)
+    }
+
+    /// Rules read from TZif bytes (a zoneinfo file, or a copied `/etc/localtime`), not cached.
+    ///
+    /// ```swift
+    /// let local = try ZoneRules.tzif(bytes, identifier: "localtime")
+    /// ```
+    public static func tzif(_ bytes: [UInt8], identifier: String) throws(TimeZoneError) -> ZoneRules {
         let tzif: TZifData
-        do { tzif = try TZifData(bytes: [UInt8](data)) } catch { throw .unreadable(name, reason: "\(error)") }
+        do { tzif = try TZifData(bytes: bytes) } catch { throw .unreadable(identifier, reason: "\(error)") }
         let footer = tzif.footer.flatMap(PosixTimeZoneRule.init)
-        return ZoneRules(identifier: name, transitions: tzif.transitions, offsetsAfter: tzif.offsetsAfter,
+        return ZoneRules(identifier: identifier, transitions: tzif.transitions, offsetsAfter: tzif.offsetsAfter,
                          initialOffset: tzif.initialOffset, footer: footer)
     }
 }

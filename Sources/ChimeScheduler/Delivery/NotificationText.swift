@@ -2,7 +2,18 @@ import ChimeCore
 
 /// Turns firings into what a notification says: summary = the item's title; body = when (on
 /// the local wall clock), where, and the notes; urgency critical for high-priority reminders.
+///
+/// Item text comes from anywhere (an imported file can carry a 50 MB title or escape codes), so
+/// it is cut to what notification servers display: the summary to one line of
+/// ``summaryLimit`` characters, the body to ``bodyLineLimit`` lines and ``bodyLimit`` characters,
+/// control characters removed. (Markup is escaped by the sink, per the server's capabilities.)
 public enum NotificationText {
+    /// GNOME Shell and KDE show one summary line; longer ones are cut anyway.
+    public static let summaryLimit = 120
+    /// About what GNOME Shell shows of an expanded body, and far below D-Bus's message limit.
+    public static let bodyLimit = 1_000
+    public static let bodyLineLimit = 12
+
     /// The notification for one firing.
     ///
     /// ```swift
@@ -14,9 +25,13 @@ public enum NotificationText {
         var lines: [String] = [when(firing, zone: zone)]
         if let location = item.location, !location.isEmpty { lines.append(location) }
         if let notes = item.notes, !notes.isEmpty { lines.append(notes) }
+        if firing.coalescedCount > 0 {
+            lines.append("Repeats within a minute: \(firing.coalescedCount) more since the last alert")
+        }
         let actions: [AlarmNotification.Action] = item.kind == .reminder ? [.default, .complete, .snooze] : [.default, .snooze]
         return AlarmNotification(
-            keys: [firing.key], fireAt: firing.fireAt, summary: summary(firing), body: lines.joined(separator: "\n"),
+            keys: [firing.key], fireAt: firing.fireAt, summary: fitted(summary(firing), characters: summaryLimit, lines: 1),
+            body: fitted(lines.joined(separator: "\n"), characters: bodyLimit, lines: bodyLineLimit),
             urgency: item.isHighPriority ? .critical : .normal, category: "x-chime.\(item.kind.rawValue)",
             actions: actions, kind: item.kind.rawValue, snoozeLabel: "Snooze \(snoozeMinutes) min")
     }
@@ -34,7 +49,7 @@ public enum NotificationText {
     public static func missedSummary(_ firings: [AlarmFiring], zone: ZoneRules, listing limit: Int = 10) -> AlarmNotification {
         var lines = firings.prefix(limit).map { f in
             let local = zone.localTime(at: f.fireAt)
-            return "\(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))  \(f.item.title)"
+            return "\(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))  \(fitted(f.item.title, characters: 60, lines: 1))"
         }
         if firings.count > limit { lines.append("… and \(firings.count - limit) more") }
         return AlarmNotification(
@@ -42,6 +57,37 @@ public enum NotificationText {
             summary: "You missed \(firings.count) alarms", body: lines.joined(separator: "\n"),
             urgency: firings.contains { $0.item.isHighPriority } ? .critical : .normal, category: "x-chime.missed",
             actions: [.default], kind: "missed")
+    }
+
+    /// `text` without control characters (line breaks kept when `lines` > 1), at most `lines`
+    /// lines and `characters` characters, an ellipsis where it was cut.
+    ///
+    /// ```swift
+    /// NotificationText.fitted("Lunch\u{1B}[31m\nnow", characters: 120, lines: 1)   // "Lunch[31m now"
+    /// ```
+    public static func fitted(_ text: String, characters: Int, lines: Int) -> String {
+        var result = ""
+        var count = 0, lineCount = 1, cut = false
+        for scalar in text.unicodeScalars {
+            var c = scalar
+            if c == "\r" { continue }
+            if c == "\n" || c == "\t" {
+                if c == "\n" && lines > 1 {
+                    if lineCount == lines { cut = true; break }
+                    lineCount += 1
+                } else {
+                    c = " "
+                }
+            } else if DisplayText.isInvisibleControl(c) {
+                continue
+            }
+            if count == characters { cut = true; break }
+            result.unicodeScalars.append(c)
+            count += 1
+        }
+        guard cut else { return result }
+        while result.last?.isWhitespace == true { result.removeLast() }
+        return result + "…"
     }
 
     /// `Tue 2026-12-01 14:00–15:00`, `Due Tue 2026-12-01 17:00`, `All day Tue 2026-12-01`.

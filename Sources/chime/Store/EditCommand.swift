@@ -96,7 +96,14 @@ struct Remove: ParsableCommand {
     func run() throws {
         let store = try options.open()
         let reference = try ItemReference(id)
-        switch try reference.resolve(in: store) {
+        let item: AnyCalendarItem
+        do { item = try reference.resolve(in: store) } catch StoreError.corruptRow(_, let rowID, _) where rowID == reference.identifier {
+            // A row that cannot be read can still be removed: that is the way out the warning names.
+            try store.removeUnreadableItem(identifier: rowID)
+            if !options.json { print("Removed unreadable item \(rowID)") }
+            return
+        }
+        switch item {
         case .event(var e):
             if reference.occurrence == nil { e.occurrenceDate = nil }
             try store.remove(e, span: span.span)

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChimeCore
 import ChimeStore
 import Foundation
+import Synchronization
 
 /// Options every store command shares.
 struct StoreOptions: ParsableArguments {
@@ -13,8 +14,24 @@ struct StoreOptions: ParsableArguments {
 
     func open() throws -> EventStore {
         let path = store ?? StoreLocation.defaultPath()
-        do { return try EventStore(path: path, floatingZone: CLIContext.zone, clock: CLIContext.clock) } catch {
+        do {
+            let store = try EventStore(path: path, floatingZone: CLIContext.zone, clock: CLIContext.clock)
+            Self.opened.withLock { $0.append(store) }
+            return store
+        } catch {
             throw InputError("\(error)")
+        }
+    }
+
+    private static let opened = Mutex<[EventStore]>([])
+
+    /// One warning per stored item that the command's queries skipped, with the way to remove it.
+    static func reportUnreadableItems() {
+        for store in opened.withLock({ $0 }) {
+            for item in store.takeUnreadableItems() {
+                FileHandle.standardError.write(Data(
+                    "warning: \(store.path): \(item); `chime remove \(item.identifier)` deletes it\n".utf8))
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeScheduler
-import ChimeStore
+@testable import ChimeStore
 import Foundation
 import Synchronization
 
@@ -38,13 +38,14 @@ final class SchedulerHarness {
     var settings = SchedulerSettings()
     private(set) var scheduler: AlarmScheduler!
 
-    init(zone: ZoneRules = .utc, now: Instant = utc(2026, 11, 20, 12)) throws {
+    /// `busyTimeout`: how long the store waits for another connection's write lock.
+    init(zone: ZoneRules = .utc, now: Instant = utc(2026, 11, 20, 12), busyTimeout: Double = 10) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-sched-\(UUID().uuidString)").path
         path = folder + "/chime.sqlite"
         clock = ManualWallClock(now: now)
         self.zone = zone
         let clock = self.clock
-        store = try EventStore(path: path, floatingZone: zone, clock: { clock.now() })
+        store = try EventStore(path: path, floatingZone: zone, clock: { clock.now() }, busyTimeout: busyTimeout)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
