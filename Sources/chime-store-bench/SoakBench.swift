@@ -138,6 +138,7 @@ enum SoakBench {
         let completed = try store.reminders(matching: store.predicateForCompletedReminders(completionStart: nil, completionEnd: nil, calendars: nil))
         let incomplete = try store.reminders(matching: store.predicateForIncompleteReminders(dueStart: nil, dueEnd: nil, calendars: nil))
         var lost: [String] = []
+        var lostAdvances = 0, doubled = 0, overwritten = 0
         for (t, id) in ids.enumerated() {
             let done = ops.filter { $0.kind == .complete && $0.target == t && $0.status == 0 }.count
             let copies = completed.filter { $0.seriesIdentifier == id }
@@ -146,6 +147,10 @@ enum SoakBench {
             let expectedDue = CalendarDate.floating(LocalDateTime(localSeconds: start.localSeconds + Int64(done) * 86_400))
             if copies.count != done { lost.append("shared \(t): \(done) completions but \(copies.count) completed copies") }
             if instances != copies.count { lost.append("shared \(t): \(copies.count - instances) instances completed twice") }
+            doubled += copies.count - instances
+            if let due = series?.dueDate {
+                lostAdvances += max(0, done - Int((due.local.localSeconds - start.localSeconds) / 86_400))
+            }
             if series?.dueDate != expectedDue {
                 lost.append("shared \(t): due \(series?.dueDate?.storageText ?? "-") after \(done) completions, expected \(expectedDue.storageText)")
             }
@@ -162,6 +167,7 @@ enum SoakBench {
                 }
                 let allowed = Set(edits.filter { $0.end >= latestStart }.compactMap { $0.value })
                 if let stored, !allowed.contains(stored) {
+                    overwritten += 1
                     lost.append("shared \(t) \(field): \"\(stored)\", not one of the last edits \(allowed.sorted())")
                 }
             }
@@ -187,7 +193,7 @@ enum SoakBench {
                      + "latency p50 \(fixed(Statistics.percentile(all, 50), 1)) ms  p99 \(fixed(Statistics.percentile(all, 99), 1)) ms  max \(fixed(all.max() ?? .nan, 1)) ms")
         for f in failures.prefix(5) { lines.append("  failed: \(f.kind.rawValue) (w\(f.writer)): \(f.stderr.trimmingCharacters(in: .whitespacesAndNewlines))") }
         let completions = ops.filter { $0.kind == .complete && $0.status == 0 }.count
-        lines.append("  verified: \(completions) completions, \(ops.filter { $0.kind == .edit && $0.status == 0 }.count) edits, \(addsDone.count) adds; lost updates: \(lost.count)")
+        lines.append("  verified: \(completions) completions, \(ops.filter { $0.kind == .edit && $0.status == 0 }.count) edits, \(addsDone.count) adds; lost updates: \(lostAdvances + doubled + overwritten + missing) (completions whose advance was lost \(lostAdvances), instances completed twice \(doubled), edits overwritten by an earlier one \(overwritten), adds missing \(missing)); failed checks: \(lost.count)")
         for l in lost.prefix(10) { lines.append("  LOST: \(l)") }
         let reads = readerCounts.value
         lines.append("  reader: \(reads.runs) `chime agenda` runs, \(reads.failures) failed; daemon: \(daemonAlive ? "running throughout" : "EXITED EARLY"), \(daemonLines) stdout lines, stopped with status \(daemonStop.status)")
