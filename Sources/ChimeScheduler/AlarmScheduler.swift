@@ -378,10 +378,19 @@ public final class AlarmScheduler {
         case .complete:
             for key in response.keys {
                 shown[key] = nil
-                guard var reminder = try store.reminder(withIdentifier: key.item), !reminder.isCompleted else { continue }
-                reminder.isCompleted = true
-                try store.save(reminder)
-                logger.info("completed from a notification", metadata: ["reminder": "\(key.item)"])
+                // In one transaction, and for the instance the notification was about: when the
+                // CLI or another notification completed it first, the series is not advanced again.
+                let outcome: CompletionOutcome
+                do {
+                    outcome = try store.complete(reminderWithIdentifier: key.item, dueAt: Self.dueInstant(of: key))
+                } catch .unknownItem, .notCurrentInstance {
+                    logger.info("nothing to complete", metadata: ["key": "\(key)"])
+                    continue
+                }
+                switch outcome {
+                case .completed: logger.info("completed from a notification", metadata: ["reminder": "\(key.item)"])
+                case .alreadyCompleted: logger.info("already completed", metadata: ["key": "\(key)"])
+                }
             }
         case .snooze:
             let until = now.adding(settings.snoozeSeconds)
@@ -394,6 +403,14 @@ public final class AlarmScheduler {
             for key in response.keys { shown[key] = nil }
         }
         onEvent?(.responded(response))
+    }
+
+    /// The due instant of the reminder instance a firing belongs to: known for alarms relative to
+    /// the due date (their key's occurrence); nil (the current instance) for absolute and
+    /// location alarms, whose key carries no due date.
+    static func dueInstant(of key: FiringKey) -> Instant? {
+        guard let offset = key.alarm.split(separator: "/").first, Int64(offset) != nil else { return nil }
+        return key.occurrence
     }
 
     /// A snoozed entry from an earlier run: rebuild its notification from the item, if it still exists.

@@ -24,55 +24,8 @@ extension EventStore {
         let zone = floatingZone
         let savedAs = Shared(event)
         try perform(commit: commit) { db, stamp in
-            try Self.checkWritable(db, calendarID: event.calendarIdentifier, for: .event)
-            guard let master = try Self.fetchMaster(db, event.identifier) else {
-                var fresh = event
-                fresh.isDetached = false
-                fresh.occurrenceDate = nil
-                try ItemRows.upsert(fresh, rowID: event.identifier, series: nil, created: stamp, modified: stamp, in: db)
-                try Journal.record(db, .event, event.identifier, .inserted)
-                return
-            }
-            let created = master.creationDate ?? stamp
-            var event = event
-            if event.isDetached {
-                // A detached occurrence is stored without the series' rules; it still belongs to them.
-                event.recurrenceRules = master.recurrenceRules
-                event.recurrenceDates = master.recurrenceDates
-                event.exceptionDates = master.exceptionDates
-            }
-            guard master.isRecurring, let occurrence = event.occurrenceDate else {
-                try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, in: db)
-                return
-            }
-            switch span {
-            case .thisEvent:
-                guard event.recurrenceRules == master.recurrenceRules else { throw ItemValidationError.recurrenceChangeNeedsFutureSpan }
-                try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
-                var detached = event
-                detached.recurrenceRules = []
-                detached.recurrenceDates = []
-                detached.exceptionDates = []
-                let rowID = Self.detachedRowID(master.identifier, occurrence)
-                let previous = try Int64.fetchOne(db, sql: "SELECT created FROM item WHERE id = ?", arguments: [rowID])
-                try ItemRows.upsert(detached, rowID: rowID, series: (master.identifier, occurrence),
-                                    created: previous.map(Instant.init(secondsSince1970:)) ?? stamp, modified: stamp, in: db)
-                try Journal.record(db, .event, master.identifier, .updated)
-                savedAs.update { $0.isDetached = true }
-            case .futureEvents:
-                if occurrence <= Self.firstInstant(master, zone: zone) {
-                    try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, in: db)
-                    return
-                }
-                try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
-                let successor = try Self.successor(of: master, from: occurrence, edited: event, id: newSeriesID, zone: zone)
-                try Self.endSeries(master, before: occurrence, stamp: stamp, zone: zone, in: db)
-                try ItemRows.upsert(successor, rowID: newSeriesID, series: nil, created: stamp, modified: stamp, in: db)
-                try Journal.record(db, .event, newSeriesID, .inserted)
-                var first = successor
-                first.occurrenceDate = successor.start.instant(floatingZone: zone)
-                savedAs.update { $0 = first }
-            }
+            let saved = try Self.write(event, span: span, newSeriesID: newSeriesID, stamp: stamp, zone: zone, in: db)
+            savedAs.update { $0 = saved }
         }
         return savedAs.value
     }
@@ -148,6 +101,64 @@ extension EventStore {
     }
 
     // MARK: Helpers (inside a transaction)
+
+    /// Writes `event` (see ``save(_:span:commit:)``) inside a transaction; returns it as saved.
+    static func write(_ event: Event, span: Span, newSeriesID: String, stamp: Instant, zone: ZoneRules,
+                      in db: Database) throws -> Event {
+        try event.validate()
+        try Self.checkWritable(db, calendarID: event.calendarIdentifier, for: .event)
+        guard let master = try Self.fetchMaster(db, event.identifier) else {
+            var fresh = event
+            fresh.isDetached = false
+            fresh.occurrenceDate = nil
+            try ItemRows.upsert(fresh, rowID: event.identifier, series: nil, created: stamp, modified: stamp, in: db)
+            try Journal.record(db, .event, event.identifier, .inserted)
+            return event
+        }
+        let created = master.creationDate ?? stamp
+        let input = event
+        var event = event
+        if event.isDetached {
+            // A detached occurrence is stored without the series' rules; it still belongs to them.
+            event.recurrenceRules = master.recurrenceRules
+            event.recurrenceDates = master.recurrenceDates
+            event.exceptionDates = master.exceptionDates
+        }
+        guard master.isRecurring, let occurrence = event.occurrenceDate else {
+            try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, in: db)
+            return input
+        }
+        switch span {
+        case .thisEvent:
+            guard event.recurrenceRules == master.recurrenceRules else { throw ItemValidationError.recurrenceChangeNeedsFutureSpan }
+            try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
+            var detached = event
+            detached.recurrenceRules = []
+            detached.recurrenceDates = []
+            detached.exceptionDates = []
+            let rowID = Self.detachedRowID(master.identifier, occurrence)
+            let previous = try Int64.fetchOne(db, sql: "SELECT created FROM item WHERE id = ?", arguments: [rowID])
+            try ItemRows.upsert(detached, rowID: rowID, series: (master.identifier, occurrence),
+                                created: previous.map(Instant.init(secondsSince1970:)) ?? stamp, modified: stamp, in: db)
+            try Journal.record(db, .event, master.identifier, .updated)
+            var saved = input
+            saved.isDetached = true
+            return saved
+        case .futureEvents:
+            if occurrence <= Self.firstInstant(master, zone: zone) {
+                try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, in: db)
+                return input
+            }
+            try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
+            let successor = try Self.successor(of: master, from: occurrence, edited: event, id: newSeriesID, zone: zone)
+            try Self.endSeries(master, before: occurrence, stamp: stamp, zone: zone, in: db)
+            try ItemRows.upsert(successor, rowID: newSeriesID, series: nil, created: stamp, modified: stamp, in: db)
+            try Journal.record(db, .event, newSeriesID, .inserted)
+            var first = successor
+            first.occurrenceDate = successor.start.instant(floatingZone: zone)
+            return first
+        }
+    }
 
     static func detachedRowID(_ series: String, _ occurrence: Instant) -> String { "\(series)/\(occurrence.secondsSince1970)" }
 

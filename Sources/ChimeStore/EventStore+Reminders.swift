@@ -103,6 +103,12 @@ extension EventStore {
     /// completes the series itself. Un-completing the most recent copy moves the series back and
     /// deletes the copy; an older copy simply becomes an incomplete one-off reminder.
     ///
+    /// A copy read before another change (another process completed it, or moved its due date)
+    /// is refused when saving it would complete it or set a due date other than the stored one:
+    /// ``StoreError/changedSinceRead(identifier:title:)``. Read it again and repeat the change, or
+    /// use ``complete(reminderWithIdentifier:dueAt:)`` and ``modifyReminder(identifier:_:)``,
+    /// which read and write in one transaction and never see a stale copy.
+    ///
     /// - Returns: the reminder as stored: for a completed instance, the completed copy; for an
     ///   undone one, the series.
     @discardableResult
@@ -112,44 +118,70 @@ extension EventStore {
         let copyID = newIdentifier()
         let savedAs = Shared(reminder)
         try perform(commit: commit) { db, stamp in
-            try Self.checkWritable(db, calendarID: reminder.calendarIdentifier, for: .reminder)
             let stored: Reminder? = if case .reminder(let r)? = try ItemRows.fetchItem(db, id: reminder.identifier) { r } else { nil }
-            var next = reminder
-            if next.isCompleted { next.completionDate = next.completionDate ?? stamp } else { next.completionDate = nil }
-            let created = stored?.creationDate ?? stamp
-            if let stored, !stored.isCompleted, next.isCompleted, next.hasRecurrenceRules,
-               let anchor = next.recurrenceAnchor {
-                savedAs.update { $0 = next }
-                if let following = RecurringReminders.nextInstance(of: next, after: anchor, zone: zone) {
-                    var copy = RecurringReminders.completedCopy(of: next, id: copyID)
-                    copy.seriesIdentifier = next.identifier
-                    try ItemRows.upsert(copy, created: stamp, modified: stamp, in: db)
-                    try Journal.record(db, .reminder, copy.identifier, .inserted)
-                    let series = try RecurringReminders.advanced(next, to: following)
-                    try ItemRows.upsert(series, created: created, modified: stamp, in: db)
-                    savedAs.update { $0 = copy; $0.creationDate = stamp; $0.lastModifiedDate = stamp }
-                } else {
-                    try ItemRows.upsert(next, created: created, modified: stamp, in: db)
-                }
-                try Journal.record(db, .reminder, next.identifier, .updated)
-                return
+            if let stored, Self.isStale(reminder, comparedWith: stored) {
+                throw StoreError.changedSinceRead(identifier: reminder.identifier, title: stored.title)
             }
-            if let stored, stored.isCompleted, !next.isCompleted, let seriesID = stored.seriesIdentifier,
-               case .reminder(let series)? = try ItemRows.fetchItem(db, id: seriesID),
-               let restored = try RecurringReminders.undo(copy: stored, series: series, zone: zone) {
-                try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [stored.identifier])
-                try Journal.record(db, .reminder, stored.identifier, .deleted)
-                try ItemRows.upsert(restored, created: series.creationDate ?? stamp, modified: stamp, in: db)
-                try Journal.record(db, .reminder, series.identifier, .updated)
-                savedAs.update { $0 = restored }
-                return
-            }
-            if stored?.isCompleted == true && !next.isCompleted { next.seriesIdentifier = nil }
-            try ItemRows.upsert(next, created: created, modified: stamp, in: db)
-            try Journal.record(db, .reminder, next.identifier, stored == nil ? .inserted : .updated)
-            savedAs.update { $0 = next; $0.creationDate = created; $0.lastModifiedDate = stamp }
+            let saved = try Self.write(reminder, over: stored, copyID: copyID, stamp: stamp, zone: zone, in: db)
+            savedAs.update { $0 = saved }
         }
         return savedAs.value
+    }
+
+    /// True when `copy` was read before the stored row last changed and saving it would complete
+    /// it, un-complete it or move its due date: the change in between would be undone or doubled.
+    static func isStale(_ copy: Reminder, comparedWith stored: Reminder) -> Bool {
+        guard let read = copy.storeRevision, read != stored.storeRevision else { return false }
+        return copy.isCompleted || stored.isCompleted || copy.recurrenceAnchor != stored.recurrenceAnchor
+    }
+
+    /// Writes `reminder` over the stored row `stored` (nil: a new reminder), inside a transaction,
+    /// and returns it as stored (see ``save(_:commit:)``).
+    static func write(_ reminder: Reminder, over stored: Reminder?, copyID: String, stamp: Instant, zone: ZoneRules,
+                      in db: Database) throws -> Reminder {
+        try reminder.validate()
+        try checkWritable(db, calendarID: reminder.calendarIdentifier, for: .reminder)
+        var next = reminder
+        if next.isCompleted { next.completionDate = next.completionDate ?? stamp } else { next.completionDate = nil }
+        let created = stored?.creationDate ?? stamp
+        func asStored(_ r: Reminder) throws -> Reminder {
+            var r = r
+            r.creationDate = r.identifier == copyID ? stamp : created
+            r.lastModifiedDate = stamp
+            r.storeRevision = try ItemRows.revision(db, id: r.identifier)
+            return r
+        }
+        if let stored, !stored.isCompleted, next.isCompleted, next.hasRecurrenceRules,
+           let anchor = next.recurrenceAnchor {
+            if let following = RecurringReminders.nextInstance(of: next, after: anchor, zone: zone) {
+                var copy = RecurringReminders.completedCopy(of: next, id: copyID)
+                copy.seriesIdentifier = next.identifier
+                try ItemRows.upsert(copy, created: stamp, modified: stamp, in: db)
+                try Journal.record(db, .reminder, copy.identifier, .inserted)
+                let series = try RecurringReminders.advanced(next, to: following)
+                try ItemRows.upsert(series, created: created, modified: stamp, in: db)
+                try Journal.record(db, .reminder, next.identifier, .updated)
+                return try asStored(copy)
+            }
+            try ItemRows.upsert(next, created: created, modified: stamp, in: db)
+            try Journal.record(db, .reminder, next.identifier, .updated)
+            return try asStored(next)
+        }
+        if let stored, stored.isCompleted, !next.isCompleted, let seriesID = stored.seriesIdentifier,
+           case .reminder(let series)? = try ItemRows.fetchItem(db, id: seriesID),
+           let restored = try RecurringReminders.undo(copy: stored, series: series, zone: zone) {
+            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [stored.identifier])
+            try Journal.record(db, .reminder, stored.identifier, .deleted)
+            try ItemRows.upsert(restored, created: series.creationDate ?? stamp, modified: stamp, in: db)
+            try Journal.record(db, .reminder, series.identifier, .updated)
+            var result = restored
+            result.storeRevision = try ItemRows.revision(db, id: restored.identifier)
+            return result
+        }
+        if stored?.isCompleted == true && !next.isCompleted { next.seriesIdentifier = nil }
+        try ItemRows.upsert(next, created: created, modified: stamp, in: db)
+        try Journal.record(db, .reminder, next.identifier, stored == nil ? .inserted : .updated)
+        return try asStored(next)
     }
 
     /// Removes a reminder (a series with all its future instances; completed copies stay).

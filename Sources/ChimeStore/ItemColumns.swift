@@ -7,12 +7,12 @@ enum ItemColumns {
     static let list = """
         id, calendar_id, kind, external_id, title, notes, url, location, start, "end", due, \
         rrules, rdates, exdates, series_id, recurrence_id, completed_series_id, priority, completed, \
-        completion_date, created, modified, sequence, ics_extras
+        completion_date, created, modified, sequence, ics_extras, revision
         """
     static let id = 0, calendar = 1, kind = 2, externalID = 3, title = 4, notes = 5, url = 6, location = 7
     static let start = 8, end = 9, due = 10, rrules = 11, rdates = 12, exdates = 13, seriesID = 14
     static let recurrenceID = 15, completedSeriesID = 16, priority = 17, completed = 18, completionDate = 19
-    static let created = 20, modified = 21, sequence = 22, icsExtras = 23
+    static let created = 20, modified = 21, sequence = 22, icsExtras = 23, revision = 24
 }
 
 /// Text forms of the list columns.

@@ -54,6 +54,7 @@ enum ItemRows {
         reminder.seriesIdentifier = row[ItemColumns.completedSeriesID]
         reminder.creationDate = Instant(secondsSince1970: row[ItemColumns.created])
         reminder.lastModifiedDate = Instant(secondsSince1970: row[ItemColumns.modified])
+        reminder.storeRevision = row[ItemColumns.revision]
         reminder.alarms = alarms
         reminder.sequence = row[ItemColumns.sequence]
         reminder.icsExtras = ListCodec.lines(row[ItemColumns.icsExtras] as String)
@@ -65,6 +66,11 @@ enum ItemRows {
     }
 
     // MARK: Fetching one
+
+    /// The stored revision of a row (0 when inserted, one more on every update), nil when absent.
+    static func revision(_ db: Database, id: String) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT revision FROM item WHERE id = ?"), arguments: [id])
+    }
 
     static func fetchRow(_ db: Database, id: String) throws -> Row? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(ItemColumns.list) FROM item WHERE id = ?"), arguments: [id])
@@ -117,10 +123,10 @@ enum ItemRows {
         let columns = values.map { "\"\($0.key)\"" }
         let updates = values.dropFirst().map { "\"\($0.key)\" = excluded.\"\($0.key)\"" }
         // An UPSERT, not INSERT OR REPLACE: a replace would delete the row first and cascade to
-        // its alarms and detached occurrences.
+        // its alarms and detached occurrences. Every update counts one more revision.
         try db.cachedStatement(sql: """
             INSERT INTO item (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))
-            ON CONFLICT(id) DO UPDATE SET \(updates.joined(separator: ", "))
+            ON CONFLICT(id) DO UPDATE SET \(updates.joined(separator: ", ")), revision = item.revision + 1
             """).execute(arguments: StatementArguments(values.map(\.value)))
     }
 

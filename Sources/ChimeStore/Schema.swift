@@ -138,6 +138,12 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v5: item revision") { db in
+            try db.execute(sql: """
+                -- Counts the updates of a row: a save refuses a copy read before a change it would undo.
+                ALTER TABLE item ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }()
 }

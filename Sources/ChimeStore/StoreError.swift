@@ -15,6 +15,11 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stored row that cannot be read back (hand-edited or damaged file).
     case corruptRow(table: String, identifier: String, detail: String)
     case database(path: String, message: String)
+    /// A reminder saved from a copy read before another change (by this or another process) that
+    /// the save would undo or repeat. Read it again and repeat the change.
+    case changedSinceRead(identifier: String, title: String)
+    /// `complete(reminderWithIdentifier:dueAt:)` named an instance the reminder has not reached.
+    case notCurrentInstance(identifier: String, title: String, requested: Instant, current: Instant?)
 
     public var description: String {
         switch self {
@@ -28,6 +33,11 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalid(let e): return e.description
         case .corruptRow(let t, let id, let d): return "damaged \(t) row \"\(id)\": \(d)"
         case .database(let p, let m): return "\(p): \(m)"
+        case .changedSinceRead(let id, let title):
+            return "reminder \"\(title)\" (\(id)) was changed by another process since it was read; read it again"
+        case .notCurrentInstance(let id, let title, let requested, let current):
+            return "reminder \"\(title)\" (\(id)) has no instance due at \(requested) to complete"
+                + (current.map { "; its current instance is due at \($0)" } ?? "")
         }
     }
 }

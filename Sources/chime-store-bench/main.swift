@@ -12,6 +12,8 @@ import Glibc
 //   usage: chime-store-bench [--runs 5] [--seed 2026] [--events 10000] [--reminders 2000]
 //                            [--chime PATH_TO_chime] [--keep DIR]
 //                            [--only daemon|store|ics] [--idle-seconds 60]
+//   chime-store-bench --only soak [--writers 8,16] [--operations 40] [--chime PATH]: concurrent
+//   writer processes, the daemon and a reader on one store; lost updates counted (SoakBench.swift).
 
 let args = CommandLine.arguments
 if args.count >= 4 && args[1] == "--writer" { LatencyProbe.writerMain(path: args[2], count: Int(args[3]) ?? 100) }
@@ -27,7 +29,7 @@ let eventCount = BenchmarkOptions.integer("--events", 10_000)
 let reminderCount = BenchmarkOptions.integer("--reminders", 2_000)
 let latencyCount = 100
 let only = BenchmarkOptions.string("--only")
-if let only, only != "daemon" && only != "store" && only != "ics" { fail("--only must be daemon, store or ics, not \(only)") }
+if let only, !["daemon", "store", "ics", "soak"].contains(only) { fail("--only must be daemon, store, ics or soak, not \(only)") }
 let idleSeconds = max(1, BenchmarkOptions.integer("--idle-seconds", 60))
 let chimePath = BenchmarkOptions.string("--chime") ?? ".build-bench/release/chime"
 guard access(chimePath, X_OK) == 0 else {
@@ -48,6 +50,16 @@ if let keep {
     guard let made = mkdtemp(&template) else { fail("mkdtemp failed") }
     dir = String(cString: made)
 }
+
+// The soak run needs none of the generated data: it builds its own small stores.
+if only == "soak" {
+    let writers = (BenchmarkOptions.string("--writers") ?? "8,16").split(separator: ",").compactMap { Int($0) }
+    let options = SoakOptions(writers: writers, operations: max(1, BenchmarkOptions.integer("--operations", 40)), seed: seed)
+    print(SoakBench.run(chime: chimePath, folder: dir, options: options).joined(separator: "\n"))
+    if keep == nil { try? FileManager.default.removeItem(atPath: dir) } else { print("kept: \(dir)") }
+    exit(0)
+}
+
 let storePath = dir + "/chime.sqlite"
 let calcurseDir = dir + "/calcurse"
 for suffix in ["", "-wal", "-shm"] { unlink(storePath + suffix) }

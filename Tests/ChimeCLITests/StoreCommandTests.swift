@@ -80,7 +80,7 @@ struct StoreCommandTests {
         let id = try s.add("reminder", "Water plants", "--due", "2026-11-21T10:00", "--repeat", "FREQ=WEEKLY;COUNT=4")
         let done = try s.run("complete", id)
         #expect(done.status == 0)
-        #expect(done.stdout == "Completed \"Water plants\"\nNext: Sat 2026-11-28 10:00 (floating)\n")
+        #expect(done.stdout == "Completed \"Water plants\" (due Sat 2026-11-21 10:00 (floating))\nNext: Sat 2026-11-28 10:00 (floating)\n")
         let open = try #require(try s.json("reminders") as? [[String: Any]])
         #expect(open.count == 1 && (open[0]["due"] as? [String: Any])?["value"] as? String == "20261128T100000")
         #expect(open[0]["recurrence_rules"] as? [String] == ["FREQ=WEEKLY;COUNT=3"])

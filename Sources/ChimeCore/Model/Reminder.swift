@@ -35,6 +35,11 @@ public struct Reminder: CalendarItem {
     public package(set) var seriesIdentifier: String?
     /// iCalendar SEQUENCE: the revision number an importer compares.
     public var sequence: Int = 0
+    /// The store's revision of the row this copy was read from (nil for a reminder not read from
+    /// a store). Saving a copy whose revision is no longer the stored one, in a way that would
+    /// complete it or move its due date, fails with `StoreError.changedSinceRead` instead of
+    /// undoing the other change.
+    public package(set) var storeRevision: Int64? = nil
     /// iCalendar content lines Chime does not model (unknown properties, parameters' owners and
     /// components), kept verbatim (unfolded) so an export writes them back.
     public var icsExtras: [String] = []

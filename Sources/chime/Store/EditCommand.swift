@@ -40,33 +40,43 @@ struct Edit: ParsableCommand {
     func run() throws {
         let store = try options.open()
         let reference = try ItemReference(id)
-        switch try reference.resolve(in: store) {
-        case .event(var e):
-            if let title { e.title = title }
-            let duration = e.durationSeconds(floatingZone: CLIContext.zone)
-            if let start {
-                e.start = try CLIContext.calendarDate(start, option: "--start", tz: tz ?? e.start.timeZone?.identifier)
-                if e.isAllDay { e.end = .allDay(e.start.local.date.adding(days: max(1, Int(duration / 86_400)))) } else {
-                    e.end = e.start.with(instant: Instant(secondsSince1970: e.start.instant(floatingZone: CLIContext.zone).secondsSince1970 + duration),
-                                         floatingZone: CLIContext.zone)
-                }
-            }
-            if let end { e.end = try CLIContext.calendarDate(end, option: "--end", tz: tz ?? e.start.timeZone?.identifier) }
-            if noRepeat { e.recurrenceRules = [] }
-            try item.apply(to: &e, replacingAlarms: !item.alarms.isEmpty || item.at != nil)
+        // Read, change and save in one transaction: a change another process makes at the same
+        // moment is neither lost nor overwritten with a stale copy.
+        switch try reference.kind(in: store) {
+        case .event:
             // Without @OCCURRENCE the whole series changes: that is --span future on its first occurrence.
             let span = reference.occurrence == nil ? Span.futureEvents : self.span.span
-            let saved = try store.save(e, span: span)
+            let saved = try store.modifyEvent(identifier: reference.identifier, occurrence: reference.occurrence, span: span) { e in
+                try change(&e)
+            }
             report(.event(saved), store: store)
-        case .reminder(var r):
-            if let title { r.title = title }
-            if let due { r.dueDate = try CLIContext.calendarDate(due, option: "--due", tz: tz ?? r.dueDate?.timeZone?.identifier ?? "floating") }
-            if let priority { r.priority = priority }
-            if noRepeat { r.recurrenceRules = [] }
-            try item.apply(to: &r, replacingAlarms: !item.alarms.isEmpty || item.at != nil)
-            let saved = try store.save(r)
+        case .reminder:
+            let saved = try store.modifyReminder(identifier: reference.identifier) { r in try change(&r) }
             report(.reminder(saved), store: store)
         }
+    }
+
+    private func change(_ e: inout Event) throws {
+        if let title { e.title = title }
+        let duration = e.durationSeconds(floatingZone: CLIContext.zone)
+        if let start {
+            e.start = try CLIContext.calendarDate(start, option: "--start", tz: tz ?? e.start.timeZone?.identifier)
+            if e.isAllDay { e.end = .allDay(e.start.local.date.adding(days: max(1, Int(duration / 86_400)))) } else {
+                e.end = e.start.with(instant: Instant(secondsSince1970: e.start.instant(floatingZone: CLIContext.zone).secondsSince1970 + duration),
+                                     floatingZone: CLIContext.zone)
+            }
+        }
+        if let end { e.end = try CLIContext.calendarDate(end, option: "--end", tz: tz ?? e.start.timeZone?.identifier) }
+        if noRepeat { e.recurrenceRules = [] }
+        try item.apply(to: &e, replacingAlarms: !item.alarms.isEmpty || item.at != nil)
+    }
+
+    private func change(_ r: inout Reminder) throws {
+        if let title { r.title = title }
+        if let due { r.dueDate = try CLIContext.calendarDate(due, option: "--due", tz: tz ?? r.dueDate?.timeZone?.identifier ?? "floating") }
+        if let priority { r.priority = priority }
+        if noRepeat { r.recurrenceRules = [] }
+        try item.apply(to: &r, replacingAlarms: !item.alarms.isEmpty || item.at != nil)
     }
 
     private func report(_ item: AnyCalendarItem, store: EventStore) {
@@ -120,10 +130,14 @@ struct Remove: ParsableCommand {
 
 struct Complete: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Mark a reminder done; a repeating one moves to its next occurrence.")
+        abstract: "Mark a reminder done; a repeating one moves to its next occurrence.",
+        discussion: """
+            ID completes the current instance. ID@YYYYMMDDTHHMMSSZ names the instance due then: \
+            when it is done already (by another process too), nothing changes and the command says so.
+            """)
 
     @OptionGroup var options: StoreOptions
-    @Argument(help: "Reminder ID.") var id: String
+    @Argument(help: "Reminder ID, or ID@YYYYMMDDTHHMMSSZ.") var id: String
 
     func run() throws { try CompletionChange.set(true, id: id, options: options) }
 }
@@ -139,24 +153,39 @@ struct Uncomplete: ParsableCommand {
 }
 
 enum CompletionChange {
+    /// Completes or reopens in one transaction, so that concurrent `chime complete` runs complete
+    /// each instance of a repeating reminder once and advance it once per completion.
     static func set(_ done: Bool, id: String, options: StoreOptions) throws {
         let store = try options.open()
-        guard case .reminder(var r) = try ItemReference(id).resolve(in: store) else {
+        let reference = try ItemReference(id)
+        guard try reference.kind(in: store) == .reminder else {
             throw InputError("\(id) is an event; only reminders can be completed")
         }
-        if r.isCompleted == done { throw InputError("\"\(r.title)\" is already \(done ? "completed" : "not completed")") }
-        let wasRepeating = r.hasRecurrenceRules
-        r.isCompleted = done
-        let saved = try store.save(r)
-        if options.json { print(ItemFormat.json(.reminder(saved), calendarTitle: nil, zone: CLIContext.zone)); return }
         if done {
-            print("Completed \"\(r.title)\"")
-            if wasRepeating, let series = try store.reminder(withIdentifier: r.identifier), !series.isCompleted,
-               let due = series.dueDate ?? series.startDate {
-                print("Next: \(ItemFormat.human(due, zone: CLIContext.zone))")
+            switch try store.complete(reminderWithIdentifier: reference.identifier, dueAt: reference.occurrence) {
+            case .alreadyCompleted(let r):
+                throw InputError("\"\(r.title)\" is already completed\(instanceText(r))")
+            case .completed(let r, let next):
+                if options.json { print(ItemFormat.json(.reminder(r), calendarTitle: nil, zone: CLIContext.zone)); return }
+                print("Completed \"\(r.title)\"\(instanceText(r))")
+                if let next, !next.isCompleted, let due = next.dueDate ?? next.startDate {
+                    print("Next: \(ItemFormat.human(due, zone: CLIContext.zone))")
+                }
             }
         } else {
-            print("\"\(saved.title)\" is not done\(saved.identifier != r.identifier ? " (the series is back at this instance)" : "")")
+            switch try store.uncomplete(reminderWithIdentifier: reference.identifier) {
+            case .alreadyIncomplete(let r):
+                throw InputError("\"\(r.title)\" is already not completed")
+            case .reopened(let saved):
+                if options.json { print(ItemFormat.json(.reminder(saved), calendarTitle: nil, zone: CLIContext.zone)); return }
+                print("\"\(saved.title)\" is not done\(saved.identifier != reference.identifier ? " (the series is back at this instance)" : "")")
+            }
         }
+    }
+
+    /// " (due …)" for the instance of a repeating reminder a completion is about.
+    private static func instanceText(_ r: Reminder) -> String {
+        guard r.seriesIdentifier != nil, let due = r.dueDate ?? r.startDate else { return "" }
+        return " (due \(ItemFormat.human(due, zone: CLIContext.zone)))"
     }
 }

@@ -26,6 +26,17 @@ struct ItemReference {
         return event.identifier + "@" + o.utcBasicFormat
     }
 
+    enum Kind { case event, reminder }
+
+    /// Whether the identifier names an event or a reminder (that never changes once stored).
+    func kind(in store: EventStore) throws -> Kind {
+        switch try store.calendarItem(withIdentifier: identifier) {
+        case .event?: return .event
+        case .reminder?: return .reminder
+        case nil: throw InputError("no event or reminder with ID \"\(identifier)\" (see `chime agenda` or `chime reminders`)")
+        }
+    }
+
     /// The item, with a recurring event resolved to the named occurrence (or its first one).
     func resolve(in store: EventStore) throws -> AnyCalendarItem {
         guard let item = try store.calendarItem(withIdentifier: identifier) else {
