@@ -69,8 +69,20 @@ final class LibnotifyConnection {
     /// Why no server answers, or nil when one does.
     private static func probeServer(timeoutMilliseconds: Int32) -> String? {
         var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+        guard var bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             return takeMessage(of: &error)
+        }
+        // After the bus closed our connection (a message too large for it), GDBus hands out the
+        // closed shared connection until its "closed" handling has run, which is dispatched on
+        // this thread's main context: let it run, then ask again.
+        var waits = 0
+        while g_dbus_connection_is_closed(bus) != 0 && waits < 100 {
+            g_object_unref(UnsafeMutableRawPointer(bus))
+            while g_main_context_iteration(g_main_context_get_thread_default(), 0) != 0 {}
+            usleep(10_000)
+            waits += 1
+            guard let next = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else { return takeMessage(of: &error) }
+            bus = next
         }
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
         guard let reply = g_dbus_connection_call_sync(

@@ -143,6 +143,47 @@ import Testing
         try sandbox.dunstctl("close-all")
     }
 
+    /// Item text is text: markup from an imported title or notes is shown as written, never
+    /// rendered (bold, hidden spans) nor turned into a link to open (`file:///etc/passwd`).
+    @Test func markupInItemTextIsEscapedNotRendered() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        defer { sink.shutdown() }
+        // dunst 1.9 advertises body-hyperlinks (not body-markup) and renders both.
+        #expect(sink.server.supportsBodyMarkup)
+        let summary = Self.uniqueSummary("Markup")
+        try await Self.show(Self.reminder(summary, body: #"<b>bold</b> <span alpha="1%">hidden</span> <a href="file:///etc/passwd">click</a>"#),
+                            on: sink, in: sandbox)
+        try sandbox.dunstctl("close-all")
+        let history = try sandbox.dunstctl("history")
+        let entry = try #require(history.components(separatedBy: "\"message\"").first { $0.contains(summary) && $0.contains("bold") })
+        #expect(entry.contains("&lt;b&gt;bold&lt;/b&gt;"))
+        #expect(entry.contains("&lt;a href="))
+        #expect(!entry.contains("<b>bold</b>"))
+        #expect(!entry.contains("<span"))
+    }
+
+    /// A notification too big for the bus breaks the connection libnotify uses; the sink opens a new
+    /// one, so every later alarm is still shown (before, each failed with "The connection is closed").
+    @Test func aBrokenConnectionIsReopenedForTheNextNotification() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        defer { sink.shutdown() }
+        let huge = String(repeating: "B", count: 50_000_000)
+        var refusal: DeliveryError?
+        do { try sink.deliver(Self.reminder("oversized", body: huge), deliveredAtMilliseconds: 0) } catch { refusal = error }
+        // Refused twice: on the old connection, which the bus then closes, and on a reopened one.
+        #expect(refusal?.message.contains("after reconnecting") == true, "\(refusal.map { String($0.message.prefix(300)) } ?? "accepted")")
+        for title in ["after 1", "after 2"] {
+            let summary = Self.uniqueSummary(title)
+            try sink.deliver(Self.reminder(summary), deliveredAtMilliseconds: 0)
+            #expect(try await sandbox.loggedNotification(summary: summary) != nil, "dunst never got \(summary)")
+        }
+        try sandbox.dunstctl("close-all")
+    }
+
     /// Runs in a child process: GDBus caches the session bus per process, and the address must be
     /// wrong from the start.
     @Test func connectFailsQuicklyWhenNoSessionBusAnswers() async {
