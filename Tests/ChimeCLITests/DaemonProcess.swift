@@ -9,18 +9,21 @@ final class DaemonProcess {
     let stdoutPath: String
     let stderrPath: String
 
-    init(store: String, arguments: [String] = ["--notifier", "stdout"], environment: [String: String] = [:],
-         folder: String, name: String = "daemon") throws {
+    /// `executable`: run this instead of `chime daemon --store STORE` (a wrapper such as `unshare`),
+    /// with `arguments` as they are; `unset`: variables removed from the environment.
+    init(store: String, executable: String? = nil, arguments: [String] = ["--notifier", "stdout"],
+         environment: [String: String] = [:], unset: [String] = [], folder: String, name: String = "daemon") throws {
         stdoutPath = folder + "/\(name).out"
         stderrPath = folder + "/\(name).err"
         FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = CLI.binary
-        process.arguments = ["daemon", "--store", store] + arguments
+        process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? CLI.binary
+        process.arguments = executable == nil ? ["daemon", "--store", store] + arguments : arguments
         var env = ProcessInfo.processInfo.environment
         env["TZ"] = "UTC"
         env["XDG_CONFIG_HOME"] = folder + "/config"     // never the developer's own config
         for (k, v) in environment { env[k] = v }
+        for k in unset { env[k] = nil }
         process.environment = env
         process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
