@@ -59,6 +59,17 @@ extension EventStore {
                 if case .event(let e) = existing.item { seriesByUID[entry.uid] = e }
                 continue
             }
+            // A value the store cannot hold (a date after 9999, an alarm a century away) is refused
+            // here, naming the component, before anything is written.
+            do {
+                switch entry.item {
+                case .event(var e): e.calendarIdentifier = eventCalendar; try e.validate()
+                case .reminder(var r): r.calendarIdentifier = reminderList; try r.validate()
+                }
+            } catch {
+                let problem = ICSError(file: file, line: entry.line, "UID \(entry.uid): \(error)")
+                if lenient { report.skipped.append(problem); continue } else { throw problem }
+            }
             switch entry.item {
             case .event(var e):
                 e.identifier = existing?.item.identifier ?? e.identifier
