@@ -4,8 +4,35 @@
 /// ```swift
 /// DisplayText.offset(-900)                      // "-15m"
 /// DisplayText.alarm(.relative(-900))            // "15m before the start/due date"
+/// DisplayText.singleLine("Lunch\n09:00\u{1b}[31m")  // "Lunch 09:00[31m"
 /// ```
 public enum DisplayText {
+    /// Text from an item (title, notes, place, calendar name, identifier) made safe to print on
+    /// one terminal line: line and tab characters become a space; the other control characters
+    /// (C0, DEL, C1 — ESC among them, so no escape sequence survives) and the bidirectional
+    /// overrides and isolates (U+202A–U+202E, U+2066–U+2069, which reorder what follows them)
+    /// are dropped. Every human-readable output of item text goes through here.
+    public static func singleLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+        var out = String.UnicodeScalarView()
+        for u in text.unicodeScalars {
+            switch u.value {
+            case 0x09...0x0D, 0x85, 0x2028, 0x2029: out.append(" ")
+            case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: continue
+            default: out.append(u)
+            }
+        }
+        return String(out)
+    }
+
+    /// True for the scalars ``singleLine(_:)`` replaces or drops.
+    public static func isUnsafe(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x00..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
     public static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     /// `Mon 2026-11-30`.
@@ -33,7 +60,7 @@ public enum DisplayText {
             return "\(offset(o).dropFirst()) \(o < 0 ? "before" : "after") \(relation == .end ? "the end" : "the start/due date")"
         case .location(let p, let proximity):
             let radius = p.radius == 0 ? "default radius" : "\(Int(p.radius)) m"
-            return "on \(proximity == .enter ? "arriving at" : "leaving") \(p.title) (\(p.latitude),\(p.longitude), \(radius))"
+            return "on \(proximity == .enter ? "arriving at" : "leaving") \(singleLine(p.title)) (\(p.latitude),\(p.longitude), \(radius))"
         }
     }
 }

@@ -58,7 +58,7 @@ struct AddEvent: ParsableCommand {
         if options.json {
             print(ItemFormat.json(.event(shown), calendarTitle: target.title, zone: CLIContext.zone))
         } else {
-            print("Added event \"\(title)\" to \(target.title): \(ItemFormat.human(shown.start, zone: CLIContext.zone))")
+            print("Added event \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title)): \(ItemFormat.human(shown.start, zone: CLIContext.zone))")
             print("ID \(saved.identifier)")
         }
     }
@@ -105,7 +105,7 @@ struct AddReminder: ParsableCommand {
             print(ItemFormat.json(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone))
         } else {
             let when = saved.dueDate.map { ", due \(ItemFormat.human($0, zone: CLIContext.zone))" } ?? ""
-            print("Added reminder \"\(title)\" to \(target.title)\(when)")
+            print("Added reminder \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title))\(when)")
             print("ID \(saved.identifier)")
         }
     }

@@ -73,10 +73,10 @@ struct Edit: ParsableCommand {
         if options.json {
             print(ItemFormat.json(item, calendarTitle: nil, zone: CLIContext.zone))
         } else if case .event(let e) = item {
-            print("Saved \"\(e.title)\"\(e.isDetached ? " (this occurrence only)" : ""): \(ItemFormat.human(e.start, zone: CLIContext.zone))")
+            print("Saved \"\(DisplayText.singleLine(e.title))\"\(e.isDetached ? " (this occurrence only)" : ""): \(ItemFormat.human(e.start, zone: CLIContext.zone))")
             print("ID \(ItemReference.text(e))")
         } else {
-            print("Saved \"\(item.title)\"")
+            print("Saved \"\(DisplayText.singleLine(item.title))\"")
         }
     }
 }
@@ -102,11 +102,11 @@ struct Remove: ParsableCommand {
             try store.remove(e, span: span.span)
             if !options.json {
                 let what = reference.occurrence == nil ? "" : (span == .this ? " (this occurrence)" : " (this and later occurrences)")
-                print("Removed \"\(e.title)\"\(what)")
+                print("Removed \"\(DisplayText.singleLine(e.title))\"\(what)")
             }
         case .reminder(let r):
             try store.remove(r)
-            if !options.json { print("Removed \"\(r.title)\"") }
+            if !options.json { print("Removed \"\(DisplayText.singleLine(r.title))\"") }
         }
     }
 }
@@ -137,19 +137,19 @@ enum CompletionChange {
         guard case .reminder(var r) = try ItemReference(id).resolve(in: store) else {
             throw InputError("\(id) is an event; only reminders can be completed")
         }
-        if r.isCompleted == done { throw InputError("\"\(r.title)\" is already \(done ? "completed" : "not completed")") }
+        if r.isCompleted == done { throw InputError("\"\(DisplayText.singleLine(r.title))\" is already \(done ? "completed" : "not completed")") }
         let wasRepeating = r.hasRecurrenceRules
         r.isCompleted = done
         let saved = try store.save(r)
         if options.json { print(ItemFormat.json(.reminder(saved), calendarTitle: nil, zone: CLIContext.zone)); return }
         if done {
-            print("Completed \"\(r.title)\"")
+            print("Completed \"\(DisplayText.singleLine(r.title))\"")
             if wasRepeating, let series = try store.reminder(withIdentifier: r.identifier), !series.isCompleted,
                let due = series.dueDate ?? series.startDate {
                 print("Next: \(ItemFormat.human(due, zone: CLIContext.zone))")
             }
         } else {
-            print("\"\(saved.title)\" is not done\(saved.identifier != r.identifier ? " (the series is back at this instance)" : "")")
+            print("\"\(DisplayText.singleLine(saved.title))\" is not done\(saved.identifier != r.identifier ? " (the series is back at this instance)" : "")")
         }
     }
 }
