@@ -36,6 +36,9 @@ struct AddEvent: ParsableCommand {
 
     func validate() throws {
         if end != nil && duration != nil { throw ArgumentParser.ValidationError("use either --end or --duration, not both") }
+        if let duration, let seconds = try? Durations.seconds(duration, option: "--duration") {
+            try OptionBounds.check("--duration", text: duration, seconds: seconds, OptionBounds.durationSeconds)
+        }
     }
 
     func run() throws {
@@ -89,7 +92,7 @@ struct AddReminder: ParsableCommand {
     @OptionGroup var item: ItemOptions
 
     func validate() throws {
-        if !(0...9).contains(priority) { throw ArgumentParser.ValidationError("--priority must be 0…9, not \(priority)") }
+        try OptionBounds.check("--priority", priority, OptionBounds.priority)
     }
 
     func run() throws {

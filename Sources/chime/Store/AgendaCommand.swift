@@ -35,7 +35,7 @@ struct Agenda: ParsableCommand {
 
     func validate() throws {
         if to != nil && days != 7 { throw ArgumentParser.ValidationError("use either --to or --days, not both") }
-        if days < 1 { throw ArgumentParser.ValidationError("--days must be 1 or more") }
+        try OptionBounds.check("--days", days, OptionBounds.days)
     }
 
     func run() throws {

@@ -37,6 +37,10 @@ struct Edit: ParsableCommand {
     @Option(help: "For one occurrence of a recurring event: this one, or this and all later ones.") var span: SpanArgument = .this
     @OptionGroup var item: ItemOptions
 
+    func validate() throws {
+        if let priority { try OptionBounds.check("--priority", priority, OptionBounds.priority) }
+    }
+
     func run() throws {
         let store = try options.open()
         let reference = try ItemReference(id)
