@@ -6,7 +6,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// `chime daemon`: opens the store, takes the one-daemon-per-store lock, picks the notifier,
+/// `chime daemon`: opens the store, takes the one-daemon-per-store lock on its file, picks the notifier,
 /// and runs the scheduler until SIGTERM or SIGINT.
 ///
 /// ```swift
@@ -19,9 +19,10 @@ public enum Daemon {
         let started = ContinuousClock.now
         var logger = Logger(label: "chime")
         logger.logLevel = configuration.logLevel
+        // The store first: it refuses what is not a store file of ours before anything is locked.
+        let store = try EventStore(path: storePath)
         let lock = try DaemonLock.acquire(forStore: storePath)
         defer { lock.release() }
-        let store = try EventStore(path: storePath)
         let sink = try makeSink(override ?? configuration.notifier, logger: logger)
         defer { sink.shutdown() }
 

@@ -41,10 +41,8 @@ extension EventStore {
         var stop = false
         do {
             while !stop, let event = merger.next() { try body(event, &stop) }
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw .database(path: path, message: "\(error)")
+            throw .from(error, path: path)
         }
     }
 }

@@ -68,7 +68,7 @@ public final class EventStore: Sendable {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw .notADatabase(path: path)
         } catch {
-            throw .database(path: path, message: "\(error)")
+            throw .from(error, path: path)
         }
         self.pool = pool
         self.watcher = ChangeWatcher(pool: pool, path: path)
@@ -115,22 +115,16 @@ public final class EventStore: Sendable {
             }
             watcher.poke()
             return result
-        } catch let error as StoreError {
-            throw error
-        } catch let error as ItemValidationError {
-            throw .invalid(error)
         } catch {
-            throw .database(path: path, message: "\(error)")
+            throw .from(error, path: path)
         }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try pool.read(body)
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw .database(path: path, message: "\(error)")
+            throw .from(error, path: path)
         }
     }
 

@@ -1,4 +1,5 @@
 import ChimeCore
+import Glibc
 
 /// Why the store refused an operation. Each case names the file, item or value involved.
 public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -9,6 +10,14 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Written by a newer Chime whose schema this version does not know.
     case newerSchema(path: String, unknownMigrations: [String])
     case cannotCreate(path: String, reason: String)
+    /// The store path is a symbolic link; SQLite would follow it, so Chime opens only the real file.
+    case symbolicLink(path: String, target: String)
+    /// The store path is a folder, device, socket or pipe.
+    case notAFile(path: String, kind: String)
+    /// The store file belongs to another user (uid `owner`); it was not touched.
+    case notOwned(path: String, owner: UInt32)
+    /// The disk holding the store is full (`freeBytes` left); the operation changed nothing.
+    case diskFull(path: String, freeBytes: UInt64)
     case unknownItem(String)
     case unknownCalendar(String)
     case invalid(ItemValidationError)
@@ -28,6 +37,13 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .newerSchema(let p, let m):
             return "\(p) was written by a newer version of Chime (schema \(m.joined(separator: ", "))); upgrade Chime to open it"
         case .cannotCreate(let p, let r): return "cannot create \(p): \(r)"
+        case .symbolicLink(let p, let t):
+            return "\(p) is a symbolic link to \(t); Chime opens only a real file, so nothing was written: use --store \(t) (or CHIME_STORE=\(t))"
+        case .notAFile(let p, let k): return "\(p) is \(k), not a store file; it was left untouched"
+        case .notOwned(let p, let o):
+            return "\(p) belongs to another user (uid \(o)), not to you (uid \(geteuid())); it was left untouched: use a store of your own"
+        case .diskFull(let p, let free):
+            return "the disk holding \(p) is full (\(free) bytes free): free some space; nothing was changed"
         case .unknownItem(let id): return "no event or reminder with identifier \"\(id)\""
         case .unknownCalendar(let c): return "no calendar \"\(c)\""
         case .invalid(let e): return e.description

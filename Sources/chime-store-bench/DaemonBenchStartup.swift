@@ -64,7 +64,7 @@ enum DaemonStartup {
         }
         // The baseline: the same daemon on a store with no items (created by the daemon).
         try? FileManager.default.createDirectory(atPath: emptyFolder, withIntermediateDirectories: true)
-        for suffix in ["", "-wal", "-shm", ".daemon.lock"] { unlink(emptyFolder + "/chime.sqlite" + suffix) }
+        for suffix in ["", "-wal", "-shm"] { unlink(emptyFolder + "/chime.sqlite" + suffix) }
         try launcher.start(store: emptyFolder + "/chime.sqlite").child.stop()  // creates it
         let empty = try launcher.start(store: emptyFolder + "/chime.sqlite")
         result.emptyStartupMs = empty.startupMilliseconds

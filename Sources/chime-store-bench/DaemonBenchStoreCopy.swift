@@ -13,7 +13,7 @@ enum StoreCopy {
             throw DaemonBenchError("creating \(folder): \(error)")
         }
         let target = folder + "/chime.sqlite"
-        for suffix in ["", "-wal", "-shm", ".daemon.lock"] { unlink(target + suffix) }
+        for suffix in ["", "-wal", "-shm"] { unlink(target + suffix) }
         if let problem = SQLiteCheckpoint.run(path: source) { throw DaemonBenchError("checkpoint of \(source): \(problem)") }
         for suffix in ["", "-wal"] where fm.fileExists(atPath: source + suffix) && (suffix.isEmpty || fileSize(source + suffix) > 0) {
             do { try fm.copyItem(atPath: source + suffix, toPath: target + suffix) } catch {

@@ -57,6 +57,7 @@ struct DaemonCommand: AsyncParsableCommand {
             guard let factor = Double(speed), factor.isFinite, factor > 0 else {
                 throw ArgumentParser.ValidationError("--speed must be a number above 0 or \"max\", not \"\(speed)\"")
             }
+            try OptionBounds.check("--speed", factor, OptionBounds.speed, shown: speed)
             return factor == 1 ? .realTime : .scaled(factor)
         }
     }

@@ -10,7 +10,8 @@ extension DateValue {
 
     /// Reads `text` on the command line's clock (``CLIContext/now``).
     init?(_ text: String) {
-        guard let value = try? DateExpression.parse(text, now: CLIContext.now, zone: .utc) else { return nil }
+        guard let value = try? DateExpression.parse(text, now: CLIContext.now, zone: .utc),
+              OptionBounds.instants.contains(value.instant(in: .utc)) else { return nil }
         self = value
     }
 

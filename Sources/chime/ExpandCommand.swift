@@ -76,7 +76,7 @@ struct Expand: ParsableCommand {
             return
         }
         guard dtstart != nil else { throw ValidationError("--dtstart is required (or use --batch)") }
-        if let count, count < 1 { throw ValidationError("--count must be 1 or more, not \(count)") }
+        if let count { try OptionBounds.check("--count", count, OptionBounds.count) }
     }
 
     func run() throws {

@@ -110,7 +110,7 @@ struct StoreCommandTests {
             (["add", "event", "X", "--start", "2026-12-01T10:00", "--end", "2026-12-01T09:00"], "Error: end 20261201T090000;Europe/Berlin is before start"),
             (["add", "reminder", "X", "--at", "Pole@95,0"], "Error: --at: latitude 95.0 is outside -90…90"),
             (["add", "event", "X", "--start", "tomorrow", "--repeat", "FREQ=DAILY;BYMONTHDAY=0"], "Error: --repeat: BYMONTHDAY=0"),
-            (["agenda", "--days", "0"], "Error: --days must be 1 or more"),
+            (["agenda", "--days", "0"], "Error: --days 0: must be 1…3660"),
         ]
         for (arguments, expected) in cases {
             let r = try s.run(arguments)

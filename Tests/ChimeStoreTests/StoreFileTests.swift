@@ -2,6 +2,7 @@ import ChimeCore
 @testable import ChimeStore
 import Foundation
 import GRDB
+import Glibc
 import Testing
 
 @Suite("Store file: creation, permissions, refusal of foreign files")
@@ -49,5 +50,56 @@ struct StoreFileTests {
         let found = try again.events(matching: again.predicateForEvents(start: utc(2026, 12, 1), end: utc(2026, 12, 2)))
         #expect(found.map(\.title) == ["Kept"])
         #expect(try again.defaultCalendarForNewEvents() == calendar)
+    }
+
+    // MARK: Paths that are not a store file of ours
+
+    static func newFolder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func listing(_ folder: String) throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).sorted() }
+
+    @Test func refusesAStoreThroughADanglingSymbolicLinkAndCreatesNothingAtItsTarget() throws {
+        let folder = try Self.newFolder()
+        let link = folder + "/chime.sqlite", target = folder + "/elsewhere.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "elsewhere.sqlite")
+        #expect(throws: StoreError.symbolicLink(path: link, target: target)) { try EventStore(path: link) }
+        #expect(try Self.listing(folder) == ["chime.sqlite"], "nothing created at the target or beside the link")
+        let message = StoreError.symbolicLink(path: link, target: target).description
+        #expect(message.contains("use --store \(target)"), "\(message)")
+    }
+
+    @Test func refusesASymbolicLinkToARealStoreNamingTheRealFile() throws {
+        let t = try TestStore()
+        let link = t.folder + "/link.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: t.path)
+        #expect(throws: StoreError.symbolicLink(path: link, target: t.path)) { try EventStore(path: link) }
+    }
+
+    @Test func refusesAnotherUsersFileAndLeavesItUntouched() throws {
+        let folder = try Self.newFolder()
+        let path = folder + "/chime.sqlite"
+        FileManager.default.createFile(atPath: path, contents: nil)     // empty: a store would be created in it
+        #expect(chown(path, 65534, 65534) == 0, "tests run as root: \(String(cString: strerror(errno)))")
+        #expect(throws: StoreError.notOwned(path: path, owner: 65534)) { try EventStore(path: path) }
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
+        #expect(try Self.listing(folder) == ["chime.sqlite"], "no -wal or -shm")
+    }
+
+    @Test func refusesAFolderAtTheStorePath() throws {
+        let folder = try Self.newFolder()
+        #expect(throws: StoreError.notAFile(path: folder, kind: "a folder")) { try EventStore(path: folder) }
+    }
+
+    @Test func refusingANonStoreFileLeavesNoStrayFilesBesideIt() throws {
+        let folder = try Self.newFolder()
+        let path = folder + "/passwd"
+        try "root:x:0:0:root:/root:/bin/bash\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let before = try Self.listing(folder)
+        #expect(throws: StoreError.notADatabase(path: path)) { try EventStore(path: path) }
+        #expect(try Self.listing(folder) == before)
     }
 }

@@ -4,8 +4,50 @@
 /// ```swift
 /// DisplayText.offset(-900)                      // "-15m"
 /// DisplayText.alarm(.relative(-900))            // "15m before the start/due date"
+/// DisplayText.singleLine("Lunch\n09:00\u{1b}[31m")  // "Lunch 09:00[31m"
 /// ```
 public enum DisplayText {
+    /// Text from an item (title, notes, place, calendar name, identifier) made safe to print on
+    /// one terminal line: line and tab characters become a space; the other control characters
+    /// (C0, DEL, C1 — ESC among them, so no escape sequence survives) and the bidirectional
+    /// overrides and isolates (U+202A–U+202E, U+2066–U+2069, which reorder what follows them)
+    /// are dropped. Every human-readable output of item text goes through here.
+    public static func singleLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+        var out = String.UnicodeScalarView()
+        for u in text.unicodeScalars {
+            switch role(of: u) {
+            case .lineBreak, .tab: out.append(" ")
+            case .dropped: continue
+            case .kept: out.append(u)
+            }
+        }
+        return String(out)
+    }
+
+    /// What item text does with a character when it is shown to people.
+    public enum ScalarRole: Sendable {
+        /// LF, VT, FF, CR, NEL, U+2028, U+2029: a new line where lines are allowed, else a space.
+        case lineBreak
+        case tab
+        /// C0 and C1 controls (ESC among them), DEL, bidirectional overrides and isolates.
+        case dropped
+        case kept
+    }
+
+    /// The one classification ``singleLine(_:)`` and notification text use.
+    public static func role(of u: Unicode.Scalar) -> ScalarRole {
+        switch u.value {
+        case 0x09: return .tab
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return .lineBreak
+        case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return .dropped
+        default: return .kept
+        }
+    }
+
+    /// True for the scalars ``singleLine(_:)`` replaces or drops.
+    public static func isUnsafe(_ u: Unicode.Scalar) -> Bool { role(of: u) != .kept }
+
     public static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     /// `Mon 2026-11-30`.
@@ -26,15 +68,6 @@ public enum DisplayText {
         return sign + (parts.isEmpty ? "0m" : parts.joined())
     }
 
-    /// True for characters that must not reach a terminal or a notification from item text:
-    /// C0 and C1 controls, DEL, and the bidirectional overrides that reorder what is shown.
-    public static func isInvisibleControl(_ c: Unicode.Scalar) -> Bool {
-        switch c.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
-    }
-
     public static func alarm(_ a: Alarm) -> String {
         switch a.trigger {
         case .absolute(let i): return "at \(i)"
@@ -42,7 +75,7 @@ public enum DisplayText {
             return "\(offset(o).dropFirst()) \(o < 0 ? "before" : "after") \(relation == .end ? "the end" : "the start/due date")"
         case .location(let p, let proximity):
             let radius = p.radius == 0 ? "default radius" : "\(Int(p.radius)) m"
-            return "on \(proximity == .enter ? "arriving at" : "leaving") \(p.title) (\(p.latitude),\(p.longitude), \(radius))"
+            return "on \(proximity == .enter ? "arriving at" : "leaving") \(singleLine(p.title)) (\(p.latitude),\(p.longitude), \(radius))"
         }
     }
 }

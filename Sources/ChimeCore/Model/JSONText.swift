@@ -9,7 +9,7 @@ public enum JSONText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where u.value < 0x20:
+            case _ where u.value < 0x20 || DisplayText.isUnsafe(u):  // also DEL, C1 and bidi overrides, so a terminal never sees them
                 let hex = String(u.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(u)

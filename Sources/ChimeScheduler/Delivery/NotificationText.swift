@@ -68,19 +68,25 @@ public enum NotificationText {
     public static func fitted(_ text: String, characters: Int, lines: Int) -> String {
         var result = ""
         var count = 0, lineCount = 1, cut = false
+        var previous: Unicode.Scalar = " "
         for scalar in text.unicodeScalars {
+            defer { previous = scalar }
             var c = scalar
-            if c == "\r" { continue }
-            if c == "\n" || c == "\t" {
-                if c == "\n" && lines > 1 {
+            switch DisplayText.role(of: scalar) {
+            case .dropped: continue
+            case .tab: c = " "
+            case .lineBreak:
+                if scalar == "\n" && previous == "\r" { continue }   // CRLF is one break
+                if lines > 1 {
                     if lineCount == lines { cut = true; break }
                     lineCount += 1
+                    c = "\n"
                 } else {
                     c = " "
                 }
-            } else if DisplayText.isInvisibleControl(c) {
-                continue
+            case .kept: break
             }
+            if cut { break }
             if count == characters { cut = true; break }
             result.unicodeScalars.append(c)
             count += 1

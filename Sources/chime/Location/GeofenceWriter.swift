@@ -16,8 +16,8 @@ struct GeofenceWriter {
         for crossing in result.firings {
             let fence = crossing.fence
             let verb = fence.proximity == .enter ? "Arrived" : "Left   "
-            out.append("\(clock(crossing.fix.timestamp))  \(verb)  \(fence.place.title)  \"\(fence.item.title)\""
-                       + "  [\(fence.item.kind.rawValue) \(fence.item.identifier)]"
+            out.append("\(clock(crossing.fix.timestamp))  \(verb)  \(DisplayText.singleLine(fence.place.title))  \"\(DisplayText.singleLine(fence.item.title))\""
+                       + "  [\(fence.item.kind.rawValue) \(DisplayText.singleLine(fence.item.identifier))]"
                        + "  at \(crossing.fix.coordinate) ±\(Int(crossing.fix.horizontalAccuracy.rounded())) m,"
                        + " \(Int(crossing.distance.rounded())) m from the centre (radius \(Int(fence.radius)) m)\n")
         }
@@ -61,10 +61,10 @@ struct GeofenceWriter {
         out.append("Armed fences: \(fences.count)\n")
         for fence in fences {
             let state = statuses[fence.key]?.state ?? .unknown
-            var line = "  \(state.rawValue.padding(toLength: 7))  \(fence.proximity == .enter ? "arrive" : "leave ")  \(fence.place.title)"
+            var line = "  \(state.rawValue.padding(toLength: 7))  \(fence.proximity == .enter ? "arrive" : "leave ")  \(DisplayText.singleLine(fence.place.title))"
             line += "  r \(Int(fence.radius)) m"
             if let last { line += ", \(TrackingPolicy.distanceText(Geodesy.distance(fence.center, last.fix.coordinate))) away" }
-            line += "  \"\(fence.item.title)\"  [\(fence.item.kind.rawValue) \(fence.item.identifier)]"
+            line += "  \"\(DisplayText.singleLine(fence.item.title))\"  [\(fence.item.kind.rawValue) \(DisplayText.singleLine(fence.item.identifier))]"
             if fence.item.kind == .event, let start = fence.occurrenceStart { line += "  occurrence \(stamp(start))" }
             if let entry = fired[fence.key] { line += "  (\(entry.state.rawValue) \(stamp(entry.fireAt)))" }
             out.append(line + "\n")

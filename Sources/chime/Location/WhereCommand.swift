@@ -31,7 +31,7 @@ struct WhereCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if timeout < 1 { throw ArgumentParser.ValidationError("--timeout must be 1 or more") }
+        try OptionBounds.check("--timeout", timeout, OptionBounds.timeoutSeconds)
     }
 
     func run() async throws {

@@ -36,6 +36,9 @@ struct AddEvent: ParsableCommand {
 
     func validate() throws {
         if end != nil && duration != nil { throw ArgumentParser.ValidationError("use either --end or --duration, not both") }
+        if let duration, let seconds = try? Durations.seconds(duration, option: "--duration") {
+            try OptionBounds.check("--duration", text: duration, seconds: seconds, OptionBounds.durationSeconds)
+        }
     }
 
     func run() throws {
@@ -58,7 +61,7 @@ struct AddEvent: ParsableCommand {
         if options.json {
             print(ItemFormat.json(.event(shown), calendarTitle: target.title, zone: CLIContext.zone))
         } else {
-            print("Added event \"\(title)\" to \(target.title): \(ItemFormat.human(shown.start, zone: CLIContext.zone))")
+            print("Added event \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title)): \(ItemFormat.human(shown.start, zone: CLIContext.zone))")
             print("ID \(saved.identifier)")
         }
     }
@@ -89,7 +92,7 @@ struct AddReminder: ParsableCommand {
     @OptionGroup var item: ItemOptions
 
     func validate() throws {
-        if !(0...9).contains(priority) { throw ArgumentParser.ValidationError("--priority must be 0…9, not \(priority)") }
+        try OptionBounds.check("--priority", priority, OptionBounds.priority)
     }
 
     func run() throws {
@@ -105,7 +108,7 @@ struct AddReminder: ParsableCommand {
             print(ItemFormat.json(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone))
         } else {
             let when = saved.dueDate.map { ", due \(ItemFormat.human($0, zone: CLIContext.zone))" } ?? ""
-            print("Added reminder \"\(title)\" to \(target.title)\(when)")
+            print("Added reminder \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title))\(when)")
             print("ID \(saved.identifier)")
         }
     }

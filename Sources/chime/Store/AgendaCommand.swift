@@ -35,7 +35,7 @@ struct Agenda: ParsableCommand {
 
     func validate() throws {
         if to != nil && days != 7 { throw ArgumentParser.ValidationError("use either --to or --days, not both") }
-        if days < 1 { throw ArgumentParser.ValidationError("--days must be 1 or more") }
+        try OptionBounds.check("--days", days, OptionBounds.days)
     }
 
     func run() throws {
@@ -121,11 +121,11 @@ struct AgendaWriter {
                 out.append(hour: end.hour, minute: end.minute)
                 out.append("  ")
             }
-            out.append(e.title)
+            out.append(DisplayText.singleLine(e.title))
             out.append("  [")
-            out.append(calendar)
+            out.append(DisplayText.singleLine(calendar))
             out.append("]  ")
-            appendReference(e, &out)
+            appendReference(e, &out, human: true)
             out.append(byte: 10)
         }
         count += 1
@@ -136,8 +136,8 @@ struct AgendaWriter {
     }
 
     /// What `ItemReference.text` returns, without building a String per line.
-    private func appendReference(_ e: Event, _ out: inout OutputBuffer) {
-        out.append(e.identifier)
+    private func appendReference(_ e: Event, _ out: inout OutputBuffer, human: Bool = false) {
+        out.append(human ? DisplayText.singleLine(e.identifier) : e.identifier)
         guard e.isRecurring || e.isDetached, let o = e.occurrenceDate else { return }
         let u = o.utc
         out.append(byte: UInt8(ascii: "@"))

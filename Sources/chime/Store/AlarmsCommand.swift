@@ -37,7 +37,7 @@ struct Alarms: ParsableCommand {
 
     func validate() throws {
         if to != nil && hours != 24 { throw ArgumentParser.ValidationError("use either --to or --hours, not both") }
-        if hours < 1 { throw ArgumentParser.ValidationError("--hours must be 1 or more") }
+        try OptionBounds.check("--hours", hours, OptionBounds.hours)
     }
 
     func run() throws {

@@ -38,9 +38,9 @@ struct CalendarCommand: ParsableCommand {
                 return
             }
             if all.isEmpty { print("No calendars yet; `chime add event` creates \"Calendar\", `chime add reminder` creates \"Reminders\"."); return }
-            let width = all.map(\.title.count).max() ?? 0
+            let width = all.map { DisplayText.singleLine($0.title).count }.max() ?? 0
             for c in all {
-                print("\(c.title.padding(toLength: width))  \(c.entityType.plural.padding(toLength: 9))  \(c.color)  \(c.identifier)")
+                print("\(DisplayText.singleLine(c.title).padding(toLength: width))  \(c.entityType.plural.padding(toLength: 9))  \(DisplayText.singleLine(c.color))  \(DisplayText.singleLine(c.identifier))")
             }
         }
     }
@@ -66,7 +66,7 @@ struct CalendarCommand: ParsableCommand {
             }
             let calendar = ChimeCore.Calendar(title: title, entityType: type.entityType, color: color)
             try store.saveCalendar(calendar)
-            print(options.json ? JSONText.object([("id", JSONText.string(calendar.identifier))]) : "Added \(type == .events ? "calendar" : "list") \"\(title)\" (\(calendar.identifier))")
+            print(options.json ? JSONText.object([("id", JSONText.string(calendar.identifier))]) : "Added \(type == .events ? "calendar" : "list") \"\(DisplayText.singleLine(title))\" (\(calendar.identifier))")
         }
     }
 
@@ -82,7 +82,7 @@ struct CalendarCommand: ParsableCommand {
             var calendar = try CalendarCommand.find(name, kind: type, in: store)
             calendar.title = newTitle
             try store.saveCalendar(calendar)
-            if !options.json { print("Renamed \"\(name)\" to \"\(newTitle)\"") }
+            if !options.json { print("Renamed \"\(DisplayText.singleLine(name))\" to \"\(DisplayText.singleLine(newTitle))\"") }
         }
     }
 
@@ -96,7 +96,7 @@ struct CalendarCommand: ParsableCommand {
             let store = try options.open()
             let calendar = try CalendarCommand.find(name, kind: type, in: store)
             try store.removeCalendar(calendar)
-            if !options.json { print("Removed \"\(calendar.title)\" and its \(calendar.entityType.plural)") }
+            if !options.json { print("Removed \"\(DisplayText.singleLine(calendar.title))\" and its \(calendar.entityType.plural)") }
         }
     }
 }

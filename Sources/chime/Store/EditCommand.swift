@@ -37,6 +37,10 @@ struct Edit: ParsableCommand {
     @Option(help: "For one occurrence of a recurring event: this one, or this and all later ones.") var span: SpanArgument = .this
     @OptionGroup var item: ItemOptions
 
+    func validate() throws {
+        if let priority { try OptionBounds.check("--priority", priority, OptionBounds.priority) }
+    }
+
     func run() throws {
         let store = try options.open()
         let reference = try ItemReference(id)
@@ -83,10 +87,10 @@ struct Edit: ParsableCommand {
         if options.json {
             print(ItemFormat.json(item, calendarTitle: nil, zone: CLIContext.zone))
         } else if case .event(let e) = item {
-            print("Saved \"\(e.title)\"\(e.isDetached ? " (this occurrence only)" : ""): \(ItemFormat.human(e.start, zone: CLIContext.zone))")
+            print("Saved \"\(DisplayText.singleLine(e.title))\"\(e.isDetached ? " (this occurrence only)" : ""): \(ItemFormat.human(e.start, zone: CLIContext.zone))")
             print("ID \(ItemReference.text(e))")
         } else {
-            print("Saved \"\(item.title)\"")
+            print("Saved \"\(DisplayText.singleLine(item.title))\"")
         }
     }
 }
@@ -119,11 +123,11 @@ struct Remove: ParsableCommand {
             try store.remove(e, span: span.span)
             if !options.json {
                 let what = reference.occurrence == nil ? "" : (span == .this ? " (this occurrence)" : " (this and later occurrences)")
-                print("Removed \"\(e.title)\"\(what)")
+                print("Removed \"\(DisplayText.singleLine(e.title))\"\(what)")
             }
         case .reminder(let r):
             try store.remove(r)
-            if !options.json { print("Removed \"\(r.title)\"") }
+            if !options.json { print("Removed \"\(DisplayText.singleLine(r.title))\"") }
         }
     }
 }
@@ -164,10 +168,10 @@ enum CompletionChange {
         if done {
             switch try store.complete(reminderWithIdentifier: reference.identifier, dueAt: reference.occurrence) {
             case .alreadyCompleted(let r):
-                throw InputError("\"\(r.title)\" is already completed\(instanceText(r))")
+                throw InputError("\"\(DisplayText.singleLine(r.title))\" is already completed\(instanceText(r))")
             case .completed(let r, let next):
                 if options.json { print(ItemFormat.json(.reminder(r), calendarTitle: nil, zone: CLIContext.zone)); return }
-                print("Completed \"\(r.title)\"\(instanceText(r))")
+                print("Completed \"\(DisplayText.singleLine(r.title))\"\(instanceText(r))")
                 if let next, !next.isCompleted, let due = next.dueDate ?? next.startDate {
                     print("Next: \(ItemFormat.human(due, zone: CLIContext.zone))")
                 }
@@ -175,10 +179,10 @@ enum CompletionChange {
         } else {
             switch try store.uncomplete(reminderWithIdentifier: reference.identifier) {
             case .alreadyIncomplete(let r):
-                throw InputError("\"\(r.title)\" is already not completed")
+                throw InputError("\"\(DisplayText.singleLine(r.title))\" is already not completed")
             case .reopened(let saved):
                 if options.json { print(ItemFormat.json(.reminder(saved), calendarTitle: nil, zone: CLIContext.zone)); return }
-                print("\"\(saved.title)\" is not done\(saved.identifier != reference.identifier ? " (the series is back at this instance)" : "")")
+                print("\"\(DisplayText.singleLine(saved.title))\" is not done\(saved.identifier != reference.identifier ? " (the series is back at this instance)" : "")")
             }
         }
     }

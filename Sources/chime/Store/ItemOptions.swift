@@ -24,6 +24,17 @@ struct ItemOptions: ParsableArguments {
         var proximity: Proximity { self == .arrive ? .enter : .leave }
     }
 
+    func validate() throws {
+        if let at {
+            do { _ = try Self.place(at) } catch { throw ValidationError("\(error)") }
+        }
+        for text in alarms {
+            if let seconds = try? Durations.seconds(text, option: "--alarm") {
+                try OptionBounds.check("--alarm", text: text, seconds: seconds, OptionBounds.offsetSeconds)
+            }
+        }
+    }
+
     func parsedRules() throws -> [RecurrenceRule] {
         try rules.map { text in
             do { return try RecurrenceRule(parsing: text) } catch { throw InputError("--repeat: \(error)") }

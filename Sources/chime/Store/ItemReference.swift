@@ -40,12 +40,12 @@ struct ItemReference {
     /// The item, with a recurring event resolved to the named occurrence (or its first one).
     func resolve(in store: EventStore) throws -> AnyCalendarItem {
         guard let item = try store.calendarItem(withIdentifier: identifier) else {
-            throw InputError("no event or reminder with ID \"\(identifier)\" (see `chime agenda` or `chime reminders`)")
+            throw InputError("no event or reminder with ID \"\(DisplayText.singleLine(identifier))\" (see `chime agenda` or `chime reminders`)")
         }
         guard let occurrence, case .event(var event) = item else { return item }
         event.occurrenceDate = occurrence
         guard try store.refresh(&event) else {
-            throw InputError("event \"\(event.title)\" has no occurrence at \(occurrence)")
+            throw InputError("event \"\(DisplayText.singleLine(event.title))\" has no occurrence at \(occurrence)")
         }
         return .event(event)
     }

@@ -1,3 +1,4 @@
+import ChimeCore
 import Glibc
 
 /// Bytes for stdout, written in 64 KiB blocks: a one-year agenda is 170,000 lines, and printing
@@ -31,6 +32,8 @@ struct OutputBuffer {
 
     /// A JSON string literal.
     mutating func appendJSON(_ s: String) {
+        // DEL, C1 (U+0080–U+009F, lead byte C2) and the bidi overrides (lead byte E2) are escaped too.
+        if s.utf8.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) { append(JSONText.string(s)); return }
         bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in

@@ -41,13 +41,13 @@ struct Reminders: ParsableCommand {
         if found.isEmpty { print(completed ? "No completed reminders." : "Nothing to do."); return }
         for r in found {
             var line = r.isCompleted ? "[x] " : "[ ] "
-            line += r.title
+            line += DisplayText.singleLine(r.title)
             if r.priority > 0 { line += "  !\(r.priority)" }
             if let due = r.dueDate { line += "  due \(ItemFormat.human(due, zone: CLIContext.zone))" }
             if let done = r.completionDate { line += "  done \(ItemFormat.human(.utc(CLIContext.zone.localTime(at: done)), zone: .utc))" }
             if !r.recurrenceRules.isEmpty { line += "  repeats" }
             if r.alarms.contains(where: { $0.structuredLocation != nil }) { line += "  📍" }
-            line += "  [\(r.calendarIdentifier.flatMap { titles[$0] } ?? "")]  \(r.identifier)"
+            line += "  [\(DisplayText.singleLine(r.calendarIdentifier.flatMap { titles[$0] } ?? ""))]  \(DisplayText.singleLine(r.identifier))"
             print(line)
         }
     }
@@ -88,7 +88,7 @@ struct Show: ParsableCommand {
             lines += details(r, calendarTitle)
             lines.append(("ID", r.identifier))
         }
-        for (label, value) in lines { print("\((label + ":").padding(toLength: 10)) \(value)") }
+        for (label, value) in lines { print("\((label + ":").padding(toLength: 10)) \(DisplayText.singleLine(value))") }
     }
 
     private func details(_ i: some CalendarItem, _ calendarTitle: String?) -> [(String, String)] {

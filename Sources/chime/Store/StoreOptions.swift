@@ -57,7 +57,10 @@ enum CLIContext {
 
     /// Parses a date option; `option` names it in the error.
     static func date(_ text: String, option: String) throws -> DateValue {
-        do { return try DateExpression.parse(text, now: now, zone: zone) } catch { throw InputError("\(option): \(error)") }
+        let value: DateValue
+        do { value = try DateExpression.parse(text, now: now, zone: zone) } catch { throw InputError("\(option): \(error)") }
+        do { try OptionBounds.check(option, text: text, instant: value.instant(in: zone)) } catch { throw InputError("\(error)") }
+        return value
     }
 
     static func instant(_ text: String, option: String) throws -> Instant {

@@ -1,0 +1,40 @@
+import ArgumentParser
+import ChimeCore
+
+/// The allowed range of every numeric command-line value, checked in `validate()` before anything
+/// runs: a value outside it is a usage error (exit 64) naming the option, the value and the range,
+/// e.g. `--days 9223372036854775807: must be 1…3660`. The bounds also keep the arithmetic done
+/// with these values (days added to dates, hours to instants, seconds to a sleep) far from overflow.
+enum OptionBounds {
+    /// Ten years, the longest window, event or alarm offset the command line takes.
+    static let tenYearsInDays = 3660
+    static let days = 1...tenYearsInDays
+    static let hours = 1...(tenYearsInDays * 24)
+    static let count = 1...10_000_000
+    static let priority = 0...9
+    static let timeoutSeconds = 1...86_400
+    static let speed = 0.01...1_000_000.0
+    static let durationSeconds: ClosedRange<Int64> = 0...Int64(tenYearsInDays) * 86_400
+    static let offsetSeconds: ClosedRange<Int64> = -Int64(tenYearsInDays) * 86_400...Int64(tenYearsInDays) * 86_400
+    /// Dates: the years 0001…9999 that ISO 8601 and RFC 5545 can write.
+    static let instants = Instant(secondsSince1970: -62_135_596_800)...Instant(secondsSince1970: 253_402_300_799)
+
+    static func check<T: Comparable>(_ option: String, _ value: T, _ range: ClosedRange<T>, shown: String? = nil) throws {
+        guard !range.contains(value) else { return }
+        throw ValidationError("\(option) \(shown ?? "\(value)"): must be \(range.lowerBound)…\(range.upperBound)")
+    }
+
+    /// A duration or offset option (`--duration 2h`, `--alarm -15m`) within `range`, as `15m`-style text.
+    static func check(_ option: String, text: String, seconds: Int64, _ range: ClosedRange<Int64>) throws {
+        guard !range.contains(seconds) else { return }
+        let low = range.lowerBound == 0 ? "0" : DisplayText.offset(range.lowerBound)
+        let high = range.lowerBound == 0 ? String(DisplayText.offset(range.upperBound).dropFirst()) : DisplayText.offset(range.upperBound)
+        throw ValidationError("\(option) \(text): must be \(low)…\(high)")
+    }
+
+    /// A date option's instant within ``instants``.
+    static func check(_ option: String, text: String, instant: Instant) throws {
+        guard !instants.contains(instant) else { return }
+        throw ValidationError("\(option) \(text): must be between 0001-01-01 and 9999-12-31")
+    }
+}

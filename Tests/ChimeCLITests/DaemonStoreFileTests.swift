@@ -1,0 +1,99 @@
+import ChimeCore
+import ChimeStore
+import Foundation
+import Glibc
+import Testing
+
+/// `chime daemon` and the store commands on hostile paths: symbolic links where the old lock
+/// file lived or at the store itself, another user's file, a file that is not a store, and a
+/// second daemon reaching the same store through a hard link.
+@Suite("chime daemon: store files and the one-daemon lock", .serialized)
+struct DaemonStoreFileTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-files-\(UUID().uuidString)").path
+    var storePath: String { folder + "/chime.sqlite" }
+    var config: [String: String] { ["XDG_CONFIG_HOME": folder + "/config"] }
+
+    func listing() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).sorted() }
+
+    func makeFolder() throws { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+
+    @Test func symbolicLinksPlantedBesideTheStoreAreNeverFollowed() throws {
+        _ = try EventStore(path: storePath, floatingZone: .utc)
+        let victim = folder + "/victim.txt"
+        let content = "precious content\n"
+        try content.write(toFile: victim, atomically: true, encoding: .utf8)
+        for name in [".daemon.lock", ".daemon.pid", ".lock", ".pid"] {
+            try FileManager.default.createSymbolicLink(atPath: storePath + name, withDestinationPath: victim)
+        }
+        let daemon = try DaemonProcess(store: storePath, folder: folder)
+        let started = daemon.wait(timeout: 20) { $0.stderrText.contains("scheduled, sleeping") }
+        #expect(daemon.stop() == 0)
+        #expect(started, "\(daemon.stderrText)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == content)
+    }
+
+    @Test func aStoreThroughADanglingSymbolicLinkIsRefusedAndNothingIsCreated() throws {
+        try makeFolder()
+        let link = folder + "/link.sqlite", target = folder + "/target.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let before = try listing()
+        for arguments in [["daemon", "--store", link, "--notifier", "stdout"], ["agenda", "--store", link],
+                          ["add", "event", "X", "--start", "2026-12-01T09:00", "--store", link]] {
+            let r = try CLI.run(arguments, environment: config)
+            #expect(r.status == 1, "\(arguments[0]): \(r.stderr)")
+            #expect(r.stderr == "Error: \(link) is a symbolic link to \(target); Chime opens only a real file, so nothing was written: use --store \(target) (or CHIME_STORE=\(target))\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(try listing() == before)
+    }
+
+    @Test func anotherUsersStoreIsRefusedAndLeftUntouched() throws {
+        do {
+            let store = try EventStore(path: storePath, floatingZone: .utc)
+            var e = Event(title: "Theirs", calendar: try store.defaultCalendarForNewEvents().identifier,
+                          start: .utc(LocalDateTime(year: 2026, month: 12, day: 1, hour: 9)), duration: 600)
+            e.alarms = [.relative(0)]
+            try store.save(e)
+        }
+        #expect(chown(storePath, 65534, 65534) == 0, "tests run as root: \(String(cString: strerror(errno)))")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: storePath))
+        let before = try listing()
+        for arguments in [["daemon", "--store", storePath, "--notifier", "stdout"], ["agenda", "--store", storePath],
+                          ["add", "event", "X", "--start", "2026-12-01T09:00", "--store", storePath]] {
+            let r = try CLI.run(arguments, environment: config)
+            #expect(r.status == 1, "\(arguments[0]): \(r.stderr)")
+            #expect(r.stderr.contains("\(storePath) belongs to another user (uid 65534)"), "\(r.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: storePath)) == bytes)
+        #expect(try listing() == before)
+    }
+
+    @Test func aFileThatIsNotAStoreIsRefusedWithNoStrayFilesBesideIt() throws {
+        try makeFolder()
+        let path = folder + "/passwd"
+        let content = "root:x:0:0:root:/root:/bin/bash\n"
+        try content.write(toFile: path, atomically: true, encoding: .utf8)
+        let before = try listing()
+        let r = try CLI.run(["daemon", "--store", path, "--notifier", "stdout"], environment: config)
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: \(path) is not a Chime store (not an SQLite database); it was left untouched\n")
+        let viaEnvironment = try CLI.run(["agenda"], environment: config.merging(["CHIME_STORE": path]) { $1 })
+        #expect(viaEnvironment.status == 1)
+        #expect(try listing() == before, "nothing beside the refused file")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == content)
+    }
+
+    @Test func aSecondDaemonThroughAHardLinkIsRefusedAsAlreadyRunning() throws {
+        _ = try EventStore(path: storePath, floatingZone: .utc)
+        let other = folder + "/other-name.sqlite"
+        #expect(link(storePath, other) == 0)
+        let first = try DaemonProcess(store: storePath, folder: folder, name: "first")
+        defer { first.stop() }
+        #expect(first.wait(timeout: 20) { $0.stderrText.contains("scheduled, sleeping") }, "\(first.stderrText)")
+        let second = try CLI.run(["daemon", "--store", other, "--notifier", "stdout"], environment: config)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("another chime daemon (pid \(first.process.processIdentifier)) is already running for \(other)"),
+                "\(second.stderr)")
+        #expect(first.process.isRunning)
+    }
+}
