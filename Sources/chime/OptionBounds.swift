@@ -16,8 +16,8 @@ enum OptionBounds {
     static let speed = 0.01...1_000_000.0
     static let durationSeconds: ClosedRange<Int64> = 0...Int64(tenYearsInDays) * 86_400
     static let offsetSeconds: ClosedRange<Int64> = -Int64(tenYearsInDays) * 86_400...Int64(tenYearsInDays) * 86_400
-    /// Dates: the years 0001…9999 that ISO 8601 and RFC 5545 can write.
-    static let instants = Instant(secondsSince1970: -62_135_596_800)...Instant(secondsSince1970: 253_402_300_799)
+    /// Dates: the years RFC 5545 and the store can write (``WritableYears``).
+    static let instants = Instant(secondsSince1970: WritableYears.first.localSeconds)...Instant(secondsSince1970: WritableYears.last.localSeconds)
 
     static func check<T: Comparable>(_ option: String, _ value: T, _ range: ClosedRange<T>, shown: String? = nil) throws {
         guard !range.contains(value) else { return }
@@ -35,6 +35,6 @@ enum OptionBounds {
     /// A date option's instant within ``instants``.
     static func check(_ option: String, text: String, instant: Instant) throws {
         guard !instants.contains(instant) else { return }
-        throw ValidationError("\(option) \(text): must be between 0001-01-01 and 9999-12-31")
+        throw ValidationError("\(option) \(text): must be between 0000-01-01 and 9999-12-31")
     }
 }

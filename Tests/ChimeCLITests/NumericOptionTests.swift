@@ -59,7 +59,7 @@ struct NumericOptionTests {
                                           (["add", "reminder", "X"], "--due", "-999999999w")] {
             let r = try s.run(command + ["\(option)=\(value)"])
             #expect(r.status == 1, "\(command): exit \(r.status), \(r.stderr)")
-            #expect(r.stderr == "Error: \(option) \(value): must be between 0001-01-01 and 9999-12-31\n", "\(command): \(r.stderr)")
+            #expect(r.stderr == "Error: \(option) \(value): must be between 0000-01-01 and 9999-12-31\n", "\(command): \(r.stderr)")
         }
         #expect(try s.run("agenda", "--days", "3660").status == 0)
         #expect(try s.run("alarms", "--hours", "87840").status == 0)
