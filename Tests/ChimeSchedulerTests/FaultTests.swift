@@ -49,13 +49,20 @@ final class WriteLockHolder {
 @Suite struct FaultTests {
     // MARK: Store errors at due time
 
-    @Test func aWriteLockHeldAtDueTimeDelaysTheAlarmButDoesNotLoseIt() throws {
+    /// Alarms "Held" at 12:10 and "Later" at 12:20; another connection holds the write lock at
+    /// 12:10, so recording "Held" fails.
+    static func lockedWhenTheFirstAlarmIsDue() throws -> (SchedulerHarness, WriteLockHolder) {
         let h = try SchedulerHarness(busyTimeout: 0.2)
         try h.addEvent("Held", start: at(2026, 11, 20, 12, 10), alarms: [.relative(0)])
         try h.addEvent("Later", start: at(2026, 11, 20, 12, 20), alarms: [.relative(0)])
         try h.start()
         let holder = try WriteLockHolder(path: h.path)
         #expect(throws: StoreError.self) { try h.advance(to: utc(2026, 11, 20, 12, 10)) }
+        return (h, holder)
+    }
+
+    @Test func aWriteLockHeldAtDueTimeDelaysTheAlarmButDoesNotLoseIt() throws {
+        let (h, holder) = try Self.lockedWhenTheFirstAlarmIsDue()
         #expect(h.sink.titles.isEmpty)
         // The retry is a deadline of its own, a second later, not the next alarm's.
         #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 12, 10, 1))
@@ -69,12 +76,7 @@ final class WriteLockHolder {
     }
 
     @Test func aFiringThatFailedToRecordComesBackAfterALaterAlarmAndARestart() throws {
-        let h = try SchedulerHarness(busyTimeout: 0.2)
-        try h.addEvent("Held", start: at(2026, 11, 20, 12, 10), alarms: [.relative(0)])
-        try h.addEvent("Later", start: at(2026, 11, 20, 12, 20), alarms: [.relative(0)])
-        try h.start()
-        let holder = try WriteLockHolder(path: h.path)
-        #expect(throws: StoreError.self) { try h.advance(to: utc(2026, 11, 20, 12, 10)) }
+        let (h, holder) = try Self.lockedWhenTheFirstAlarmIsDue()
         try holder.release()
         // The daemon is killed before its retry; the checkpoint must not have passed 12:10 …
         #expect(try h.store.schedulerCheckpoint()! <= utc(2026, 11, 20, 12, 10))
