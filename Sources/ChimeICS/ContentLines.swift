@@ -41,6 +41,16 @@ public enum ContentLines {
     /// previous one (the fold may fall inside a multi-byte UTF-8 sequence, so unfolding works on
     /// bytes and decodes afterwards). Empty lines are skipped.
     public static func parse(_ bytes: [UInt8], file: String) throws(ICSError) -> [ICSProperty] {
+        try parse(bytes, file: file, repairs: RepairLog(file: file, strict: true))
+    }
+
+    /// The same, repairing what real files get wrong and recording each repair in `repairs`:
+    /// - a line that does not start like a content line (`NAME:` or `NAME;`) is a folded
+    ///   continuation whose leading space was lost: joined to the previous line;
+    /// - a known property name followed by neither `:` nor `;` (`SUMMARY Lunch`): the line is skipped;
+    /// - bytes that are not UTF-8 (Outlook's Windows-1252): read as Windows-1252;
+    /// - a malformed parameter list: the line is skipped.
+    static func parse(_ bytes: [UInt8], file: String, repairs: RepairLog) throws(ICSError) -> [ICSProperty] {
         var result: [ICSProperty] = []
         var current: [UInt8] = []
         var currentLine = 0
@@ -51,8 +61,20 @@ public enum ContentLines {
         if n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
         func flush() throws(ICSError) {
             if current.isEmpty { return }
-            result.append(try property(current, line: currentLine, file: file))
-            current.removeAll(keepingCapacity: true)
+            defer { current.removeAll(keepingCapacity: true) }
+            do {
+                result.append(try property(current, line: currentLine, file: file))
+            } catch {
+                if error.message == "invalid UTF-8" {
+                    try repairs.note(error, "read as Windows-1252")
+                    let text = Windows1252.decode(current)
+                    do { result.append(try property(Array(text.utf8), line: currentLine, file: file)) } catch {
+                        try repairs.note(error, "the line was skipped")
+                    }
+                } else {
+                    try repairs.note(error, "the line was skipped")
+                }
+            }
         }
         while i < n {
             lineNumber += 1
@@ -61,6 +83,16 @@ public enum ContentLines {
             let isContinuation = i < end && (bytes[i] == 0x20 || bytes[i] == 0x09)
             if isContinuation && !current.isEmpty {
                 current.append(contentsOf: bytes[(i + 1)..<end])
+            } else if i < end, !current.isEmpty, !startsContentLine(bytes[i..<end]) {
+                let shown = excerpt(String(decoding: bytes[i..<min(end, i + 40)], as: UTF8.self))
+                if isDelimiter(current) {
+                    // Never glue text onto BEGIN:/END: — that would break the component structure.
+                    try repairs.note(line: lineNumber, property: nil, "\(shown) is not a content line: skipped")
+                } else {
+                    try repairs.note(line: lineNumber, property: nil,
+                                     "\(shown) is not a content line: joined to the line before (a folded line without its leading space)")
+                    current.append(contentsOf: bytes[i..<end])
+                }
             } else if i < end {
                 try flush()
                 current.append(contentsOf: bytes[i..<end])
@@ -133,6 +165,37 @@ public enum ContentLines {
         }
         return ICSProperty(name: name, parameters: parameters, value: text(i + 1, n), line: line)
     }
+
+    /// True when a physical line begins like a content line: a name, then `:` or `;` — or a known
+    /// property name followed by anything (a broken property, skipped later, not a continuation).
+    static func startsContentLine(_ line: ArraySlice<UInt8>) -> Bool {
+        var j = line.startIndex
+        while j < line.endIndex, isNameByte(line[j]) { j += 1 }
+        guard j > line.startIndex else { return false }
+        if j < line.endIndex, line[j] == 58 || line[j] == 59 { return true }
+        let name = String(decoding: line[line.startIndex..<j], as: UTF8.self)
+        // Only an upper-case name: "Location of the meeting" is text, "LOCATION Room 4" a property.
+        return name == name.uppercased() && (knownNames.contains(name) || name.hasPrefix("X-"))
+    }
+
+    private static func isDelimiter(_ line: [UInt8]) -> Bool {
+        let head = String(decoding: line.prefix(6), as: UTF8.self).uppercased()
+        return head.hasPrefix("BEGIN:") || head.hasPrefix("END:")
+    }
+
+    private static func isNameByte(_ c: UInt8) -> Bool {
+        (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 45 || c == 95
+    }
+
+    /// RFC 5545's property and component-delimiter names.
+    static let knownNames: Set<String> = [
+        "BEGIN", "END", "CALSCALE", "METHOD", "PRODID", "VERSION", "ATTACH", "CATEGORIES", "CLASS", "COMMENT",
+        "DESCRIPTION", "GEO", "LOCATION", "PERCENT-COMPLETE", "PRIORITY", "RESOURCES", "STATUS", "SUMMARY",
+        "COMPLETED", "DTEND", "DUE", "DTSTART", "DURATION", "FREEBUSY", "TRANSP", "TZID", "TZNAME", "TZOFFSETFROM",
+        "TZOFFSETTO", "TZURL", "ATTENDEE", "CONTACT", "ORGANIZER", "RECURRENCE-ID", "RELATED-TO", "URL", "UID",
+        "EXDATE", "RDATE", "RRULE", "ACTION", "REPEAT", "TRIGGER", "CREATED", "DTSTAMP", "LAST-MODIFIED",
+        "SEQUENCE", "REQUEST-STATUS", "NAME", "REFRESH-INTERVAL", "SOURCE", "COLOR", "IMAGE", "CONFERENCE",
+    ]
 
     static func excerpt(_ s: String) -> String {
         s.count > 40 ? "\"\(s.prefix(40))…\"" : "\"\(s)\""

@@ -28,36 +28,58 @@ public struct ICSComponent: Hashable, Sendable {
 
     /// Builds the component tree from content lines; the lines outside any component are refused.
     static func tree(_ lines: [ICSProperty], file: String) throws(ICSError) -> [ICSComponent] {
+        try tree(lines, repairs: RepairLog(file: file, strict: true))
+    }
+
+    /// The same, repairing structure the way real clients read it, each repair recorded:
+    /// a line outside any component (text after END:VCALENDAR) or an END without its BEGIN is
+    /// skipped; an END that closes an outer component closes the inner ones left open; a file
+    /// that ends inside components (truncated) closes them where it ends.
+    static func tree(_ lines: [ICSProperty], repairs: RepairLog) throws(ICSError) -> [ICSComponent] {
         var stack: [ICSComponent] = []
         var roots: [ICSComponent] = []
+        func close() {
+            let done = stack.removeLast()
+            if stack.isEmpty { roots.append(done) } else { stack[stack.count - 1].components.append(done) }
+        }
         for line in lines {
             switch line.name {
             case "BEGIN":
-                let name = line.value.uppercased()
-                guard !name.isEmpty else { throw ICSError(file: file, line: line.line, property: "BEGIN", "missing component name") }
+                let name = line.value.trimmingSpaces.uppercased()
+                guard !name.isEmpty else {
+                    try repairs.note(line: line.line, property: "BEGIN", "missing component name: the line was skipped")
+                    continue
+                }
                 guard stack.count < maximumDepth else {
-                    throw ICSError(file: file, line: line.line, property: "BEGIN", "components nested deeper than \(maximumDepth)")
+                    throw ICSError(file: repairs.file, line: line.line, property: "BEGIN", "components nested deeper than \(maximumDepth)")
                 }
                 stack.append(ICSComponent(name: name, line: line.line))
             case "END":
-                let name = line.value.uppercased()
-                guard let open = stack.popLast() else {
-                    throw ICSError(file: file, line: line.line, property: "END", "END:\(name) without a matching BEGIN")
+                let name = line.value.trimmingSpaces.uppercased()
+                guard let index = stack.lastIndex(where: { $0.name == name }) else {
+                    try repairs.note(line: line.line, property: "END", stack.isEmpty
+                        ? "END:\(name) without a matching BEGIN: skipped"
+                        : "END:\(name) does not close BEGIN:\(stack.last!.name) of line \(stack.last!.line): skipped")
+                    continue
                 }
-                guard open.name == name else {
-                    throw ICSError(file: file, line: line.line, property: "END",
-                                   "END:\(name) does not close BEGIN:\(open.name) of line \(open.line)")
+                while stack.count > index + 1 {
+                    let open = stack.last!
+                    try repairs.note(line: open.line, property: "BEGIN", "BEGIN:\(open.name) is never closed: closed at END:\(name) (line \(line.line))")
+                    close()
                 }
-                if stack.isEmpty { roots.append(open) } else { stack[stack.count - 1].components.append(open) }
+                close()
             default:
                 guard !stack.isEmpty else {
-                    throw ICSError(file: file, line: line.line, property: line.name, "property outside BEGIN:VCALENDAR … END:VCALENDAR")
+                    try repairs.note(line: line.line, property: line.name, "outside BEGIN:VCALENDAR … END:VCALENDAR: skipped")
+                    continue
                 }
                 stack[stack.count - 1].properties.append(line)
             }
         }
-        if let open = stack.last {
-            throw ICSError(file: file, line: open.line, property: "BEGIN", "BEGIN:\(open.name) is never closed (missing END:\(open.name); the file may be truncated)")
+        while let open = stack.last {
+            try repairs.note(line: open.line, property: "BEGIN",
+                             "BEGIN:\(open.name) is never closed (the file may be truncated): closed at the end of the file")
+            close()
         }
         return roots
     }

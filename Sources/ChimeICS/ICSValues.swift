@@ -54,7 +54,12 @@ struct ValueReader {
         try calendarDate(p, text: p.value)
     }
 
-    func calendarDate(_ p: ICSProperty, text: String) throws(ICSError) -> CalendarDate {
+    /// The same, repairing a TZID no zone matches: the time is read as floating, and said.
+    func calendarDate(_ p: ICSProperty, repairs: RepairLog) throws(ICSError) -> CalendarDate {
+        try calendarDate(p, text: p.value, repairs: repairs)
+    }
+
+    func calendarDate(_ p: ICSProperty, text: String, repairs: RepairLog? = nil) throws(ICSError) -> CalendarDate {
         let trimmed = text.trimmingSpaces
         guard let basic = BasicDateTime.parse(trimmed) else {
             let kind = p.parameter("VALUE")?.uppercased() == "DATE" ? "date" : "date-time"
@@ -65,7 +70,12 @@ struct ValueReader {
         case .utc(let l): return .utc(l)
         case .local(let l):
             if let tzid = p.parameter("TZID") {
-                guard let zone = zones.zone(tzid) else { throw fail(p, "unknown time zone \"\(tzid)\" (no VTIMEZONE, IANA or Windows name matches)") }
+                guard let zone = zones.zone(tzid) else {
+                    let problem = fail(p, "unknown time zone \"\(tzid)\" (no VTIMEZONE, IANA or Windows name matches)")
+                    guard let repairs else { throw problem }
+                    try repairs.note(problem, "read as floating time (the system zone's wall clock)")
+                    return .floating(l)
+                }
                 if zone.isUTC { return .utc(l) }
                 // A zone only this file defines cannot be named in the store: keep the exact instant.
                 if zones.isFileDefined(zone) { return .utc(zone.instant(for: l).utc) }
@@ -77,11 +87,11 @@ struct ValueReader {
     }
 
     /// RDATE / EXDATE lists (comma-separated; PERIOD values keep their start).
-    func dates(_ p: ICSProperty) throws(ICSError) -> [CalendarDate] {
+    func dates(_ p: ICSProperty, repairs: RepairLog? = nil) throws(ICSError) -> [CalendarDate] {
         var result: [CalendarDate] = []
         for part in p.value.split(separator: ",") {
             let start = part.split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
-            result.append(try calendarDate(p, text: start))
+            result.append(try calendarDate(p, text: start, repairs: repairs))
         }
         return result
     }

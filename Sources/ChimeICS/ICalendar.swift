@@ -18,13 +18,37 @@ public enum ICalendar {
         return calendar
     }
 
-    /// Events and reminders of a file, with their overrides (RECURRENCE-ID) and what was skipped.
+    /// Events and reminders of a file, with their overrides (RECURRENCE-ID), what was repaired
+    /// and what was skipped.
     ///
-    /// - Parameter lenient: a broken component is skipped with a warning instead of failing the
-    ///   whole file.
-    public static func parse(_ bytes: [UInt8], file: String = "<input>", lenient: Bool = false) throws(ICSError) -> ICSParseResult {
-        let calendar = try parseComponents(bytes, file: file)
-        return try ItemReader(calendar: calendar, file: file, lenient: lenient).read()
+    /// The file is read the way the best clients read real files: line, property and structure
+    /// faults are repaired (``ICSParseResult/repairs`` says each, with file and line), a
+    /// component that cannot be an item is dropped alone (``ICSParseResult/skipped``); only a
+    /// file with no calendar in it is refused.
+    ///
+    /// ```swift
+    /// let result = try ICalendar.parse(bytes, file: "export.ics")
+    /// for r in result.repairs { print("warning: \(r)") }     // export.ics:12: RRULE: "FREQ=WEEKLY; BYDAY=MO": removed spaces
+    /// ```
+    /// - Parameter strict: refuse the file at its first fault instead (for validating a file).
+    public static func parse(_ bytes: [UInt8], file: String = "<input>", strict: Bool = false) throws(ICSError) -> ICSParseResult {
+        let repairs = RepairLog(file: file, strict: strict)
+        let lines = try ContentLines.parse(bytes, file: file, repairs: repairs)
+        let roots = try ICSComponent.tree(lines, repairs: repairs)
+        var calendars = roots.filter { $0.name == "VCALENDAR" }
+        let bare = roots.filter { $0.name == "VEVENT" || $0.name == "VTODO" || $0.name == "VTIMEZONE" }
+        if !bare.isEmpty {
+            try repairs.note(line: bare[0].line, property: bare[0].name,
+                             "\(bare.count) component(s) outside BEGIN:VCALENDAR: read as part of the calendar")
+        }
+        guard var calendar = calendars.first ?? bare.first.map({ _ in ICSComponent(name: "VCALENDAR", line: 1) }) else {
+            throw ICSError(file: file, line: roots.first?.line ?? 1, "no BEGIN:VCALENDAR in the file: not an iCalendar file")
+        }
+        // Several calendars in one file (concatenated exports) are one: RFC 5545 allows a stream of them.
+        if !calendars.isEmpty { calendars.removeFirst() }
+        for more in calendars { calendar.components += more.components }
+        calendar.components += bare
+        return try ItemReader(calendar: calendar, file: file, repairs: repairs).read()
     }
 }
 
@@ -34,8 +58,10 @@ public struct ICSParseResult: Sendable {
     public var items: [ICSItem]
     /// RECURRENCE-ID overrides, applied after their series.
     public var overrides: [ICSOverride]
-    /// Components skipped (lenient mode, or unsupported kinds such as VJOURNAL), with the reason.
+    /// Components dropped (one that cannot be an item, or an unsupported kind such as VJOURNAL), with the reason.
     public var skipped: [ICSError]
+    /// Faults repaired, each `FILE:LINE: PROPERTY: the fault: what was done`, in file order.
+    public var repairs: [ICSError] = []
     public var calendarName: String?
 }
 
@@ -45,6 +71,16 @@ public struct ICSItem: Sendable {
     public var uid: String
     public var lastModified: Instant?
     public var line: Int
+    /// LAST-MODIFIED, else DTSTAMP: which of two copies in one file is newer.
+    public var stamp: Instant? = nil
+
+    public init(item: AnyCalendarItem, uid: String, lastModified: Instant?, line: Int, stamp: Instant? = nil) {
+        self.item = item
+        self.uid = uid
+        self.lastModified = lastModified
+        self.line = line
+        self.stamp = stamp
+    }
 }
 
 /// A RECURRENCE-ID component: one occurrence changed (or, with RANGE=THISANDFUTURE, this and
@@ -57,6 +93,7 @@ public struct ICSOverride: Sendable {
     /// The occurrence as the file describes it (start, end, title, alarms …).
     public var event: Event
     public var line: Int
+    public var stamp: Instant? = nil
 }
 
 extension AnyCalendarItem {

@@ -1,10 +1,13 @@
 import ChimeCore
 
-/// Maps a VCALENDAR's components to events, reminders, alarms and overrides.
+/// Maps a VCALENDAR's components to events, reminders, alarms and overrides, reading every file
+/// the way the best clients do: a fault in one property is repaired (and said, in ``RepairLog``)
+/// without dropping its component; a component that cannot be an item at all (a VEVENT without
+/// DTSTART) is dropped alone, with the reason in `skipped`. Strict reading throws instead.
 struct ItemReader {
     let calendar: ICSComponent
     let file: String
-    let lenient: Bool
+    let repairs: RepairLog
 
     /// Properties read into the model; everything else is kept verbatim in `icsExtras`.
     /// DTSTAMP is dropped: an export writes a fresh one, as RFC 5545 asks.
@@ -38,30 +41,79 @@ struct ItemReader {
                 default: skipped.append(ICSError(file: file, line: c.line, property: c.name, "\(c.name) is not supported; skipped"))
                 }
             } catch {
-                guard lenient else { throw error }
+                // A component that cannot be an item: dropped alone, the rest of the file is read.
+                if repairs.strict { throw error }
                 skipped.append(error)
             }
         }
-        return ICSParseResult(items: items, overrides: overrides, skipped: skipped,
+        return ICSParseResult(items: try oneItemPerUID(items), overrides: try oneOverridePerInstance(overrides),
+                              skipped: skipped, repairs: repairs.entries,
                               calendarName: calendar["X-WR-CALNAME"].map { ICSText.unescape($0.value) })
+    }
+
+    // MARK: One master per UID
+
+    /// Several components with one UID and no RECURRENCE-ID (an edited event saved twice) are one
+    /// item: the highest SEQUENCE, then the newest LAST-MODIFIED (or DTSTAMP), then the last one.
+    private func oneItemPerUID(_ items: [ICSItem]) throws(ICSError) -> [ICSItem] {
+        var chosen: [String: Int] = [:]
+        var order: [String] = []
+        for (index, entry) in items.enumerated() {
+            let key = entry.item.kindName + " " + entry.uid
+            guard let previous = chosen[key] else {
+                chosen[key] = index
+                order.append(key)
+                continue
+            }
+            let keep = Self.isNewer(entry, than: items[previous]) ? index : previous
+            let dropped = keep == index ? items[previous] : entry
+            try repairs.note(line: dropped.line, property: "UID",
+                             "\(entry.uid) appears again at line \(items[keep == index ? index : previous].line): kept that one (higher SEQUENCE, or newer, or later), dropped this one")
+            chosen[key] = keep
+        }
+        return order.map { items[chosen[$0]!] }
+    }
+
+    private func oneOverridePerInstance(_ overrides: [ICSOverride]) throws(ICSError) -> [ICSOverride] {
+        var chosen: [String: Int] = [:]
+        var order: [String] = []
+        for (index, o) in overrides.enumerated() {
+            let key = o.uid + " " + o.recurrenceID.storageText
+            guard let previous = chosen[key] else {
+                chosen[key] = index
+                order.append(key)
+                continue
+            }
+            let keep = (o.event.sequence, o.stamp ?? Instant(secondsSince1970: .min)) >= (overrides[previous].event.sequence, overrides[previous].stamp ?? Instant(secondsSince1970: .min)) ? index : previous
+            try repairs.note(line: overrides[keep == index ? previous : index].line, property: "RECURRENCE-ID",
+                             "the occurrence \(o.recurrenceID.storageText) of \(o.uid) is changed twice: kept the one at line \(overrides[keep].line)")
+            chosen[key] = keep
+        }
+        return order.map { overrides[chosen[$0]!] }
+    }
+
+    private static func isNewer(_ a: ICSItem, than b: ICSItem) -> Bool {
+        let (x, y) = (a.item.sequence, b.item.sequence)
+        if x != y { return x > y }
+        switch (a.stamp, b.stamp) {
+        case let (l?, r?) where l != r: return l > r
+        default: return true   // the later one in the file
+        }
     }
 
     // MARK: Events
 
     func event(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> ICSItem {
         var e = try eventBody(c, values)
-        for p in c.all("RRULE") {
-            do { e.recurrenceRules.append(try RecurrenceRule(parsing: p.value.trimmingSpaces)) } catch {
-                throw values.fail(p, "\(error)")
-            }
-        }
-        for p in c.all("RDATE") { e.recurrenceDates += try values.dates(p).map { Self.recurrenceDate($0, start: e.start) } }
-        for p in c.all("EXDATE") { e.exceptionDates += try values.dates(p).map { Self.recurrenceDate($0, start: e.start) } }
+        e.recurrenceRules = try rules(c, values)
+        e.recurrenceDates = try dateLists(c, "RDATE", values).map { Self.recurrenceDate($0, start: e.start) }
+        e.exceptionDates = try dateLists(c, "EXDATE", values).map { Self.recurrenceDate($0, start: e.start) }
         // The calendar is chosen by the importer; everything else must already be valid.
         var check = e
         check.calendarIdentifier = check.calendarIdentifier ?? "-"
         do { try check.validate() } catch { throw ICSError(file: file, line: c.line, property: "VEVENT", "\(error)") }
-        return ICSItem(item: .event(e), uid: e.externalIdentifier, lastModified: try c["LAST-MODIFIED"].map(values.instant), line: c.line)
+        return ICSItem(item: .event(e), uid: e.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
+                       stamp: try stamp(c, values))
     }
 
     func override(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> ICSOverride {
@@ -69,30 +121,17 @@ struct ItemReader {
         let e = try eventBody(c, values)
         return ICSOverride(uid: e.externalIdentifier, recurrenceID: try values.calendarDate(rid),
                            thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
-                           isCancelled: c["STATUS"]?.value.trimmingSpaces.uppercased() == "CANCELLED", event: e, line: c.line)
+                           isCancelled: c["STATUS"]?.value.trimmingSpaces.uppercased() == "CANCELLED", event: e, line: c.line,
+                           stamp: try stamp(c, values))
     }
 
     /// What a series, a single event and an override have in common.
     private func eventBody(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> Event {
         guard let dtstart = c["DTSTART"] else {
-            throw ICSError(file: file, line: c.line, property: "VEVENT", "missing DTSTART")
+            throw ICSError(file: file, line: c.line, property: "VEVENT", "missing DTSTART: this event was skipped")
         }
-        let start = try values.calendarDate(dtstart)
-        let end: CalendarDate
-        if let dtend = c["DTEND"] {
-            end = try values.calendarDate(dtend)
-            guard end.isAllDay == start.isAllDay else { throw values.fail(dtend, "must be a date when DTSTART is a date, and a date-time otherwise") }
-        } else if let duration = c["DURATION"] {
-            let seconds = try values.duration(duration)
-            guard seconds >= 0 else { throw values.fail(duration, "must not be negative") }
-            if case .allDay(let d) = start { end = .allDay(d.adding(days: max(1, Int(seconds / 86_400)))) } else {
-                end = start.with(local: LocalDateTime(localSeconds: start.local.localSeconds + seconds))
-            }
-        } else if case .allDay(let d) = start {
-            end = .allDay(d.adding(days: 1))          // RFC 5545 §3.6.1: a one-day event
-        } else {
-            end = start
-        }
+        let start = try values.calendarDate(dtstart, repairs: repairs)
+        let end = try self.end(of: c, start: start, values)
         // DATE-TIME values have four-digit years: an end after 9999 could not be written back.
         guard end.local.date.year <= 9999 else {
             throw ICSError(file: file, line: (c["DTEND"] ?? c["DURATION"] ?? dtstart).line, property: "VEVENT",
@@ -104,10 +143,48 @@ struct ItemReader {
         e.notes = text(c, "DESCRIPTION")
         e.location = text(c, "LOCATION")
         e.url = c["URL"]?.value.trimmingSpaces
-        e.sequence = try c["SEQUENCE"].map { p throws(ICSError) in try values.integer(p, in: 0...Int(Int32.max)) } ?? 0
+        e.sequence = try integer(c["SEQUENCE"], in: 0...Int(Int32.max), values) ?? 0
         e.alarms = try alarms(c, values)
         e.icsExtras = extras(c, known: Self.eventProperties)
         return e
+    }
+
+    /// DTEND, else DURATION, else RFC 5545 §3.6.1's default; faults repaired to the evident end.
+    private func end(of c: ICSComponent, start: CalendarDate, _ values: ValueReader) throws(ICSError) -> CalendarDate {
+        let defaultEnd: CalendarDate = if case .allDay(let d) = start { .allDay(d.adding(days: 1)) } else { start }
+        if let dtend = c["DTEND"] {
+            guard var end = try readOrRepair(dtend, { p throws(ICSError) in try values.calendarDate(p, repairs: repairs) },
+                                             "the event ends where it starts (one day when all-day)") else { return defaultEnd }
+            switch (start, end) {
+            case (.allDay(let s), let e) where !e.isAllDay:
+                // A date-time end on an all-day event: the day it falls on (the next one unless at midnight).
+                let local = e.local
+                var day = local.date
+                if local.hour != 0 || local.minute != 0 || local.second != 0 { day = day.adding(days: 1) }
+                end = .allDay(max(day, s.adding(days: 1)))
+                try repairs.note(line: dtend.line, property: "DTEND", "a date-time on an all-day event: read as the date \(end.storageText)")
+            case (let s, .allDay(let d)) where !s.isAllDay:
+                end = s.with(local: LocalDateTime(date: d))
+                try repairs.note(line: dtend.line, property: "DTEND", "a date on an event with a start time: read as midnight on that date")
+            default: break
+            }
+            if end.instant(floatingZone: .utc) < start.instant(floatingZone: .utc) {
+                try repairs.note(line: dtend.line, property: "DTEND",
+                                 "\(end.storageText) is before DTSTART \(start.storageText): the event ends where it starts (one day when all-day)")
+                return defaultEnd
+            }
+            return end
+        }
+        if let duration = c["DURATION"] {
+            guard var seconds = try readOrRepair(duration, values.duration, "the event has no duration") else { return defaultEnd }
+            if seconds < 0 {
+                try repairs.note(line: duration.line, property: "DURATION", "\(duration.value.trimmingSpaces) is negative: read as no duration")
+                seconds = 0
+            }
+            if case .allDay(let d) = start { return .allDay(d.adding(days: max(1, Int(seconds / 86_400)))) }
+            return start.with(local: LocalDateTime(localSeconds: start.local.localSeconds + seconds))
+        }
+        return defaultEnd
     }
 
     // MARK: Todos
@@ -119,16 +196,26 @@ struct ItemReader {
         r.notes = text(c, "DESCRIPTION")
         r.location = text(c, "LOCATION")
         r.url = c["URL"]?.value.trimmingSpaces
-        r.startDate = try c["DTSTART"].map(values.calendarDate)
-        r.dueDate = try c["DUE"].map(values.calendarDate)
-        r.priority = try c["PRIORITY"].map { p throws(ICSError) in try values.integer(p, in: 0...9) } ?? 0
-        r.sequence = try c["SEQUENCE"].map { p throws(ICSError) in try values.integer(p, in: 0...Int(Int32.max)) } ?? 0
+        if let p = c["DTSTART"] {
+            r.startDate = try readOrRepair(p, { p throws(ICSError) in try values.calendarDate(p, repairs: repairs) }, "the to-do has no start")
+        }
+        if let p = c["DUE"] {
+            r.dueDate = try readOrRepair(p, { p throws(ICSError) in try values.calendarDate(p, repairs: repairs) }, "the to-do has no due date")
+        }
+        if let s = r.startDate, let d = r.dueDate, d.instant(floatingZone: .utc) < s.instant(floatingZone: .utc) {
+            try repairs.note(line: c["DUE"]!.line, property: "DUE", "\(d.storageText) is before DTSTART \(s.storageText): the start was dropped")
+            r.startDate = nil
+        }
+        r.priority = try integer(c["PRIORITY"], in: 0...9, values) ?? 0
+        r.sequence = try integer(c["SEQUENCE"], in: 0...Int(Int32.max), values) ?? 0
         let status = c["STATUS"]?.value.trimmingSpaces.uppercased()
-        let percent = try c["PERCENT-COMPLETE"].map { p throws(ICSError) in try values.integer(p, in: 0...100) }
-        r.completionDate = try c["COMPLETED"].map(values.instant)
+        let percent = try integer(c["PERCENT-COMPLETE"], in: 0...100, values)
+        if let p = c["COMPLETED"] { r.completionDate = try readOrRepair(p, values.instant, "the completion time is unknown") }
         r.isCompleted = status == "COMPLETED" || percent == 100 || r.completionDate != nil
-        for p in c.all("RRULE") {
-            do { r.recurrenceRules.append(try RecurrenceRule(parsing: p.value.trimmingSpaces)) } catch { throw values.fail(p, "\(error)") }
+        r.recurrenceRules = try rules(c, values)
+        if !r.recurrenceRules.isEmpty && r.recurrenceAnchor == nil {
+            try repairs.note(line: c["RRULE"]!.line, property: "RRULE", "a repeating to-do needs DUE or DTSTART: it does not repeat")
+            r.recurrenceRules = []
         }
         r.alarms = try alarms(c, values)
         var extras = extras(c, known: Self.todoProperties)
@@ -139,10 +226,62 @@ struct ItemReader {
         var check = r
         check.calendarIdentifier = check.calendarIdentifier ?? "-"
         do { try check.validate() } catch { throw ICSError(file: file, line: c.line, property: "VTODO", "\(error)") }
-        return ICSItem(item: .reminder(r), uid: r.externalIdentifier, lastModified: try c["LAST-MODIFIED"].map(values.instant), line: c.line)
+        return ICSItem(item: .reminder(r), uid: r.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
+                       stamp: try stamp(c, values))
     }
 
     // MARK: Shared
+
+    /// Reads a property; a value that cannot be read is a repair (`done` says what the item does
+    /// without it) and nil, never the end of the component.
+    private func readOrRepair<T>(_ p: ICSProperty, _ read: (ICSProperty) throws(ICSError) -> T,
+                                 _ done: String) throws(ICSError) -> T? {
+        do { return try read(p) } catch { try repairs.note(error, done); return nil }
+    }
+
+    private func integer(_ p: ICSProperty?, in range: ClosedRange<Int>, _ values: ValueReader) throws(ICSError) -> Int? {
+        guard let p else { return nil }
+        return try readOrRepair(p, { p throws(ICSError) in try values.integer(p, in: range) }, "ignored")
+    }
+
+    /// LAST-MODIFIED, else DTSTAMP: which of two copies of an item in one file is newer.
+    private func stamp(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> Instant? {
+        if let modified = try lastModified(c, values) { return modified }
+        guard let p = c["DTSTAMP"] else { return nil }
+        return try readOrRepair(p, values.instant, "ignored")
+    }
+
+    private func lastModified(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> Instant? {
+        guard let p = c["LAST-MODIFIED"] else { return nil }
+        return try readOrRepair(p, values.instant, "ignored")
+    }
+
+    /// RRULEs, each repaired to its evident meaning or dropped (the item keeps its first occurrence).
+    private func rules(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> [RecurrenceRule] {
+        var result: [RecurrenceRule] = []
+        for p in c.all("RRULE") {
+            let (text, changes) = RRuleRepair.normalize(p.value)
+            if !changes.isEmpty {
+                try repairs.note(line: p.line, property: "RRULE", "\(ContentLines.excerpt(p.value)): " + changes.joined(separator: "; "))
+            }
+            guard let text else { continue }
+            do { result.append(try RecurrenceRule(parsing: text)) } catch {
+                try repairs.note(values.fail(p, "\(error)"), "the rule was dropped: only the first occurrence is kept")
+            }
+        }
+        return result
+    }
+
+    /// RDATE or EXDATE values; an unreadable property is dropped alone.
+    private func dateLists(_ c: ICSComponent, _ name: String, _ values: ValueReader) throws(ICSError) -> [CalendarDate] {
+        var result: [CalendarDate] = []
+        for p in c.all(name) {
+            if let dates = try readOrRepair(p, { p throws(ICSError) in try values.dates(p, repairs: repairs) }, "this \(name) was dropped") {
+                result += dates
+            }
+        }
+        return result
+    }
 
     private func text(_ c: ICSComponent, _ name: String) -> String? {
         c[name].map { ICSText.unescape($0.value) }
@@ -155,10 +294,15 @@ struct ItemReader {
         return lines
     }
 
+    /// VALARMs; one that cannot be read (no TRIGGER, an unreadable one) is dropped, the item kept.
     private func alarms(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> [Alarm] {
         var result: [Alarm] = []
         for a in c.components where a.name == "VALARM" {
-            if let alarm = try AlarmReader.alarm(a, values) { result.append(alarm) }
+            do {
+                if let alarm = try AlarmReader.alarm(a, values) { result.append(alarm) }
+            } catch {
+                try repairs.note(error, "this alarm was dropped, the item kept")
+            }
         }
         return result
     }

@@ -21,14 +21,23 @@ public struct ImportReport: Hashable, Sendable {
     public var unchanged = 0, older = 0
     public var overrides = 0, cancelledOccurrences = 0
     public var alarms = 0, locationAlarms = 0
-    /// Components not imported, with the reason (unsupported kinds; broken ones with `lenient`).
+    /// Components not imported, with the reason (unsupported kinds, ones that cannot be an item).
     public var skipped: [ICSError] = []
+    /// Faults repaired while reading, each `FILE:LINE: PROPERTY: the fault: what was done`.
+    public var repairs: [ICSError] = []
 }
 
 extension EventStore {
     /// Imports an iCalendar file in one transaction: all or nothing. A UID already in the store
     /// is updated when the file's SEQUENCE is higher (or equal with a newer LAST-MODIFIED), left
     /// alone otherwise; never duplicated.
+    ///
+    /// The file is read the way real clients read real files (``ICalendar/parse(_:file:strict:)``):
+    /// faults are repaired and listed in ``ImportReport/repairs``, a component that cannot be an
+    /// item is skipped alone. An override whose RECURRENCE-ID names no instance of its series (a
+    /// moved instance, an invitation to one instance) is kept as an extra occurrence of the
+    /// series, unless the series excludes that instance. `strict` refuses any file that needed a
+    /// repair or a skip instead.
     ///
     /// ```swift
     /// let report = try store.importICS(bytes, file: "work.ics", into: .new("Work"))
@@ -38,11 +47,23 @@ extension EventStore {
     /// - Parameter progress: told each phase ("parsed 12,000 components", "storing …"), for a
     ///   terminal's benefit on large files.
     public func importICS(_ bytes: [UInt8], file: String, into target: ImportTarget = .defaults,
-                          dryRun: Bool = false, lenient: Bool = false,
+                          dryRun: Bool = false, strict: Bool = false,
                           progress: ((String) -> Void)? = nil) throws -> ImportReport {
-        let parsed = try ICalendar.parse(bytes, file: file, lenient: lenient)
+        var parsed = try ICalendar.parse(bytes, file: file, strict: strict)
         progress?("\(file): read \(parsed.items.count) items and \(parsed.overrides.count) overrides")
-        var report = ImportReport(skipped: parsed.skipped)
+        let lenient = !strict
+        // An instance invited alone, without its series: the override is the item.
+        let masters = Set(parsed.items.map(\.uid))
+        for o in parsed.overrides where !masters.contains(o.uid) && !o.isCancelled {
+            if strict { throw ICSError(file: file, line: o.line, property: "RECURRENCE-ID", "no event with UID \(o.uid) for this override") }
+            var single = o.event
+            single.externalIdentifier = o.uid
+            parsed.items.append(ICSItem(item: .event(single), uid: o.uid, lastModified: nil, line: o.line))
+            parsed.repairs.append(ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
+                                           "no series with UID \(o.uid) in the file: this occurrence is imported as an event of its own"))
+        }
+        parsed.overrides.removeAll { !masters.contains($0.uid) && !$0.isCancelled }
+        var report = ImportReport(skipped: parsed.skipped, repairs: parsed.repairs)
         let hasEvents = parsed.items.contains { if case .event = $0.item { return true } else { return false } }
         let hasReminders = parsed.items.contains { if case .reminder = $0.item { return true } else { return false } }
         let (eventCalendar, reminderList) = try calendars(for: target, events: hasEvents, reminders: hasReminders, commit: false)
@@ -100,16 +121,31 @@ extension EventStore {
         }
         let zone = floatingZone
         for o in parsed.overrides where !o.isCancelled {
-            guard let series = seriesByUID[o.uid] else {
+            guard var series = seriesByUID[o.uid] else {
                 let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID", "no event with UID \(o.uid) for this override")
                 if lenient { report.skipped.append(problem); continue } else { throw problem }
             }
             guard prepared.contains(where: { $0.uid == o.uid }) else { continue }    // series unchanged: keep its overrides
-            let instant = o.recurrenceID.instant(floatingZone: zone)
-            guard Self.isOccurrence(series, instant, zone: zone) else {
+            // A DATE-TIME RECURRENCE-ID on an all-day series (Outlook) names the day.
+            let rid: CalendarDate = series.isAllDay && !o.recurrenceID.isAllDay ? .allDay(o.recurrenceID.local.date) : o.recurrenceID
+            let instant = rid.instant(floatingZone: zone)
+            if !Self.isOccurrence(series, instant, zone: zone) {
                 let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
                                        "\(o.recurrenceID.storageText) is not an occurrence of \(o.uid)")
-                if lenient { report.skipped.append(problem); continue } else { throw problem }
+                if strict { throw problem }
+                if series.exceptionDates.contains(Self.exceptionDate(rid, of: series)) {
+                    report.repairs.append(ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
+                                                   "\(problem.message), and the series excludes it (EXDATE): dropped"))
+                    continue
+                }
+                // The RECURRENCE-ID names the original instance; where the rule does not make it
+                // one (edited rule, split series, a DATE-TIME id on an all-day series), it becomes
+                // an extra date of the series, changed as the override says.
+                series.recurrenceDates.append(Self.exceptionDate(rid, of: series))
+                try save(series, span: .thisEvent, commit: false)
+                seriesByUID[o.uid] = series
+                report.repairs.append(ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
+                                               "\(problem.message): kept as an extra occurrence of the series (RDATE)"))
             }
             var occurrence = o.event
             occurrence.identifier = series.identifier

@@ -26,13 +26,17 @@ public func checkICS(_ bytes: [UInt8]) {
     }
     fuzzCheck(withoutLines(reread) == withoutLines(calendar), "component tree changed when written back:\n\(written)")
 
-    // 2. Items. A strict parse that succeeds means a lenient one does too, with the same items.
-    let strict = try? ICalendar.parse(bytes, file: "fuzz.ics", lenient: false)
-    guard let lenient = try? ICalendar.parse(bytes, file: "fuzz.ics", lenient: true) else {
-        fuzzCheck(strict == nil, "the strict parse succeeded, the lenient one failed")
+    // 2. Items. A strict parse that succeeds means a repairing one does too, with the same items
+    // and no repairs.
+    let strict = try? ICalendar.parse(bytes, file: "fuzz.ics", strict: true)
+    guard let lenient = try? ICalendar.parse(bytes, file: "fuzz.ics") else {
+        fuzzCheck(strict == nil, "the strict parse succeeded, the repairing one failed")
         return
     }
-    if let strict { fuzzCheck(strict.items.count == lenient.items.count, "strict and lenient parses differ") }
+    if let strict {
+        fuzzCheck(strict.items.count == lenient.items.count, "strict and repairing parses differ")
+        fuzzCheck(lenient.repairs.isEmpty, "a file read strictly needed repairs")
+    }
 
     // 3. Expansion of what was read (zoned starts, custom VTIMEZONEs, RDATE and EXDATE merging).
     for item in lenient.items {
@@ -58,7 +62,7 @@ public func checkICS(_ bytes: [UInt8]) {
 func exportAndRead(_ items: [AnyCalendarItem], calendarName: String?, round: Int) -> (ICSParseResult, [UInt8]) {
     let bytes = ICalendar.serialize(items, calendarName: calendarName, now: fuzzNow, floatingZone: .utc)
     let result: ICSParseResult
-    do { result = try ICalendar.parse(bytes, file: "export\(round).ics", lenient: false) } catch {
+    do { result = try ICalendar.parse(bytes, file: "export\(round).ics", strict: true) } catch {
         fatalError("exported file (round \(round)) does not parse: \(error)\n" + String(decoding: bytes, as: UTF8.self))
     }
     fuzzCheck(result.items.count == items.count, "export (round \(round)) has \(result.items.count) items, not \(items.count)")
@@ -127,7 +131,7 @@ enum ICSFuzzReplay {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             let bytes = [UInt8](data)
             do {
-                let result = try ICalendar.parse(bytes, file: path, lenient: true)
+                let result = try ICalendar.parse(bytes, file: path)
                 print("\(path): \(result.items.count) items, \(result.overrides.count) overrides, \(result.skipped.count) skipped"
                       + result.skipped.map { "\n  skipped: \($0)" }.joined())
             } catch {

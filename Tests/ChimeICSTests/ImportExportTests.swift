@@ -34,18 +34,18 @@ import Testing
         #expect(!all.contains { $0.title == "Stand-up" })
     }
 
-    @Test func aBrokenFileStoresNothingAndNamesFileLineAndProperty() throws {
+    @Test func aStrictImportOfABrokenFileStoresNothingAndNamesFileLineAndProperty() throws {
         let t = try TemporaryStore()
         _ = try t.store.importICS(try Fixture.bytes("thunderbird.ics"), file: "tb.ics")
         let before = try t.snapshot()
         var text = String(decoding: try Fixture.bytes("google.ics"), as: UTF8.self)
         text = text.replacingOccurrences(of: "DTSTART;VALUE=DATE:20261224", with: "DTSTART;VALUE=DATE:20261324")
         #expect(throws: ICSError(file: "bad.ics", line: 63, property: "DTSTART", "invalid date \"20261324\"")) {
-            try t.store.importICS(Array(text.utf8), file: "bad.ics")
+            try t.store.importICS(Array(text.utf8), file: "bad.ics", strict: true)
         }
         #expect(try t.snapshot() == before)
-        // --lenient: the broken component is skipped, the rest imported.
-        let report = try t.store.importICS(Array(text.utf8), file: "bad.ics", lenient: true)
+        // By default the event that cannot be read is skipped alone, the rest imported.
+        let report = try t.store.importICS(Array(text.utf8), file: "bad.ics")
         #expect(report.eventsAdded == 1 && report.skipped.map(\.line) == [63])
     }
 
@@ -61,36 +61,50 @@ import Testing
     @Test(arguments: Fixture.all)
     func importExportImportKeepsEverything(_ name: String) throws {
         let first = try TemporaryStore()
-        _ = try first.store.importICS(try Fixture.bytes(name), file: name, lenient: true)
+        _ = try first.store.importICS(try Fixture.bytes(name), file: name)
         let exported = ICalendar.serialize(try first.store.allItems(in: nil), now: Instant(secondsSince1970: 1_795_176_000), floatingZone: .utc)
         let second = try TemporaryStore()
         _ = try second.store.importICS(exported, file: "exported-" + name)
         #expect(try second.snapshot() == first.snapshot())
     }
 
-    @Test func hostileInputEndsInAClearErrorQuickly() throws {
+    /// Broken and hostile files: strict reading names the first fault; the default reading
+    /// repairs what it can (each repair said) and refuses only what is not a calendar at all.
+    @Test func hostileInputIsRepairedOrRefusedClearlyAndQuickly() throws {
         let t = try TemporaryStore()
         let valid = String(decoding: try Fixture.bytes("google.ics"), as: UTF8.self)
-        let cases: [(String, [UInt8], String)] = [
-            ("truncated", Array(valid[..<valid.range(of: "BEGIN:VALARM")!.lowerBound].utf8), "is never closed"),
-            ("cut mid-line", Array(valid.utf8.prefix(valid.utf8.count / 2)), ".ics:"),
-            ("missing END", Array(valid.replacingOccurrences(of: "END:VEVENT\r\nBEGIN:VEVENT", with: "BEGIN:VEVENT").utf8), "does not close"),
-            ("huge line", Array(("BEGIN:VCALENDAR\r\nX-BIG:" + String(repeating: "a", count: 10_000_000) + "\r\nEND:VCALENDAR\r\n").utf8), ""),
-            ("deep nesting", Array((String(repeating: "BEGIN:X\r\n", count: 40) + String(repeating: "END:X\r\n", count: 40)).utf8), "nested deeper"),
-            ("invalid UTF-8", Array("BEGIN:VCALENDAR\r\nSUMMARY:".utf8) + [0xC3, 0x28] + Array("\r\nEND:VCALENDAR\r\n".utf8), "invalid UTF-8"),
-            ("CR only", Array(valid.replacingOccurrences(of: "\r\n", with: "\r").utf8), ""),
-            ("not iCalendar", Array("hello world".utf8), "missing ':'"),
+        // (label, bytes, what strict reading says, what the default reading does: nil = refuses too)
+        let cases: [(String, [UInt8], String, String?)] = [
+            ("truncated", Array(valid[..<valid.range(of: "BEGIN:VALARM")!.lowerBound].utf8), "is never closed", "is never closed"),
+            ("cut mid-line", Array(valid.utf8.prefix(valid.utf8.count / 2)), ".ics:", "is never closed"),
+            ("missing END", Array(valid.replacingOccurrences(of: "END:VEVENT\r\nBEGIN:VEVENT", with: "BEGIN:VEVENT").utf8), "is never closed", "is never closed"),
+            ("huge line", Array(("BEGIN:VCALENDAR\r\nX-BIG:" + String(repeating: "a", count: 10_000_000) + "\r\nEND:VCALENDAR\r\n").utf8), "", ""),
+            ("deep nesting", Array((String(repeating: "BEGIN:X\r\n", count: 40) + String(repeating: "END:X\r\n", count: 40)).utf8), "nested deeper", nil),
+            ("invalid UTF-8", Array("BEGIN:VCALENDAR\r\nSUMMARY:".utf8) + [0xC3, 0x28] + Array("\r\nEND:VCALENDAR\r\n".utf8), "invalid UTF-8", "read as Windows-1252"),
+            ("CR only", Array(valid.replacingOccurrences(of: "\r\n", with: "\r").utf8), "", ""),
+            ("not iCalendar", Array("hello world".utf8), "missing ':'", nil),
         ]
-        for (label, bytes, expected) in cases {
+        for (label, bytes, strictMessage, repairMessage) in cases {
             let started = ContinuousClock.now
             do {
-                let report = try t.store.importICS(bytes, file: "\(label).ics", dryRun: true)
-                #expect(expected.isEmpty, "\(label): expected an error, got \(report)")
+                let report = try t.store.importICS(bytes, file: "\(label).ics", dryRun: true, strict: true)
+                #expect(strictMessage.isEmpty, "\(label): expected an error, got \(report)")
             } catch let error as ICSError {
-                #expect(!expected.isEmpty && error.description.contains(expected), "\(label): \(error)")
+                #expect(!strictMessage.isEmpty && error.description.contains(strictMessage), "\(label): \(error)")
                 #expect(error.description.hasPrefix("\(label).ics:"))
             }
-            #expect(ContinuousClock.now - started < .seconds(5), "\(label) took too long")
+            do {
+                let report = try t.store.importICS(bytes, file: "\(label).ics", dryRun: true)
+                let said = (report.repairs + report.skipped).map(\.description)
+                #expect(repairMessage != nil, "\(label): expected a refusal, got \(report)")
+                if let repairMessage, !repairMessage.isEmpty {
+                    #expect(said.contains { $0.hasPrefix("\(label).ics:") && $0.contains(repairMessage) }, "\(label): \(said)")
+                }
+            } catch let error as ICSError {
+                #expect(repairMessage == nil, "\(label): \(error)")
+                #expect(error.description.hasPrefix("\(label).ics:"))
+            }
+            #expect(ContinuousClock.now - started < .seconds(8), "\(label) took too long")
         }
     }
 }

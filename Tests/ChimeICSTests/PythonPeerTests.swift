@@ -33,7 +33,7 @@ import Testing
             return
         }
         let t = try TemporaryStore()
-        for name in Fixture.all { _ = try t.store.importICS(try Fixture.bytes(name), file: name, lenient: true) }
+        for name in Fixture.all { _ = try t.store.importICS(try Fixture.bytes(name), file: name) }
         let exported = ICalendar.serialize(try t.store.allItems(in: nil), now: Instant(secondsSince1970: 1_795_176_000), floatingZone: .utc)
         let file = t.folder + "/export.ics"
         try Data(exported).write(to: URL(fileURLWithPath: file))

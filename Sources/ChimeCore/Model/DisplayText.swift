@@ -25,6 +25,13 @@ public enum DisplayText {
         return String(out)
     }
 
+    /// An item's title as people read it: ``singleLine(_:)``, and "(no title)" for an untitled
+    /// item (RFC 5545 makes SUMMARY optional; Google exports events without one).
+    public static func itemTitle(_ title: String) -> String {
+        let line = singleLine(title)
+        return line.allSatisfy(\.isWhitespace) ? "(no title)" : line
+    }
+
     /// What item text does with a character when it is shown to people.
     public enum ScalarRole: Sendable {
         /// LF, VT, FF, CR, NEL, U+2028, U+2029: a new line where lines are allowed, else a space.

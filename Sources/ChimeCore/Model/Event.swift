@@ -114,7 +114,6 @@ public struct Event: CalendarItem {
 
     /// Throws when the event cannot be saved as it is.
     public func validate() throws(ItemValidationError) {
-        guard !title.trimmingWhitespace.isEmpty else { throw .missingTitle }
         guard calendarIdentifier != nil else { throw .missingCalendar }
         guard start.isAllDay == end.isAllDay else { throw .mixedAllDay }
         try WritableYears.check(start, field: "start")

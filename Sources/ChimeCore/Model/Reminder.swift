@@ -71,7 +71,6 @@ public struct Reminder: CalendarItem {
 
     /// Throws when the reminder cannot be saved as it is.
     public func validate() throws(ItemValidationError) {
-        guard !title.trimmingWhitespace.isEmpty else { throw .missingTitle }
         guard calendarIdentifier != nil else { throw .missingCalendar }
         guard (0...9).contains(priority) else { throw .priorityOutOfRange(priority) }
         if let startDate { try WritableYears.check(startDate, field: "start") }

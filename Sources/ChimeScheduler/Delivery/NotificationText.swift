@@ -39,17 +39,17 @@ public enum NotificationText {
     /// The item's title; for a location alarm "Arrived: Grocery store — Buy milk" or
     /// "Left: Office — Call mum".
     static func summary(_ firing: AlarmFiring) -> String {
-        guard case .location(let place, let proximity) = firing.alarm.trigger else { return firing.item.title }
+        guard case .location(let place, let proximity) = firing.alarm.trigger else { return DisplayText.itemTitle(firing.item.title) }
         let verb = proximity == .enter ? "Arrived" : "Left"
         let placeName = place.title.isEmpty ? Coordinate(latitude: place.latitude, longitude: place.longitude).description : place.title
-        return "\(verb): \(placeName) — \(firing.item.title)"
+        return "\(verb): \(placeName) — \(DisplayText.itemTitle(firing.item.title))"
     }
 
     /// One notification for several firings caught up at once: "You missed 5 alarms".
     public static func missedSummary(_ firings: [AlarmFiring], zone: ZoneRules, listing limit: Int = 10) -> AlarmNotification {
         var lines = firings.prefix(limit).map { f in
             let local = zone.localTime(at: f.fireAt)
-            return "\(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))  \(fitted(f.item.title, characters: 60, lines: 1))"
+            return "\(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))  \(fitted(DisplayText.itemTitle(f.item.title), characters: 60, lines: 1))"
         }
         if firings.count > limit { lines.append("… and \(firings.count - limit) more") }
         return AlarmNotification(

@@ -16,7 +16,7 @@ struct GeofenceWriter {
         for crossing in result.firings {
             let fence = crossing.fence
             let verb = fence.proximity == .enter ? "Arrived" : "Left   "
-            out.append("\(clock(crossing.fix.timestamp))  \(verb)  \(DisplayText.singleLine(fence.place.title))  \"\(DisplayText.singleLine(fence.item.title))\""
+            out.append("\(clock(crossing.fix.timestamp))  \(verb)  \(DisplayText.singleLine(fence.place.title))  \"\(DisplayText.itemTitle(fence.item.title))\""
                        + "  [\(fence.item.kind.rawValue) \(DisplayText.singleLine(fence.item.identifier))]"
                        + "  at \(crossing.fix.coordinate) ±\(Int(crossing.fix.horizontalAccuracy.rounded())) m,"
                        + " \(Int(crossing.distance.rounded())) m from the centre (radius \(Int(fence.radius)) m)\n")
@@ -64,7 +64,7 @@ struct GeofenceWriter {
             var line = "  \(state.rawValue.padding(toLength: 7))  \(fence.proximity == .enter ? "arrive" : "leave ")  \(DisplayText.singleLine(fence.place.title))"
             line += "  r \(Int(fence.radius)) m"
             if let last { line += ", \(TrackingPolicy.distanceText(Geodesy.distance(fence.center, last.fix.coordinate))) away" }
-            line += "  \"\(DisplayText.singleLine(fence.item.title))\"  [\(fence.item.kind.rawValue) \(DisplayText.singleLine(fence.item.identifier))]"
+            line += "  \"\(DisplayText.itemTitle(fence.item.title))\"  [\(fence.item.kind.rawValue) \(DisplayText.singleLine(fence.item.identifier))]"
             if fence.item.kind == .event, let start = fence.occurrenceStart { line += "  occurrence \(stamp(start))" }
             if let entry = fired[fence.key] { line += "  (\(entry.state.rawValue) \(stamp(entry.fireAt)))" }
             out.append(line + "\n")

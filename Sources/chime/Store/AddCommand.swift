@@ -35,6 +35,8 @@ struct AddEvent: ParsableCommand {
     @OptionGroup var item: ItemOptions
 
     func validate() throws {
+        // Imported items may be untitled (RFC 5545); one typed on the command line is a slip.
+        guard !title.allSatisfy(\.isWhitespace) else { throw ValidationError("TITLE is empty: give it a name, e.g. chime add event \"Dentist\" …") }
         if end != nil && duration != nil { throw ArgumentParser.ValidationError("use either --end or --duration, not both") }
         if let duration, let seconds = try? Durations.seconds(duration, option: "--duration") {
             try OptionBounds.check("--duration", text: duration, seconds: seconds, OptionBounds.durationSeconds)
@@ -92,6 +94,8 @@ struct AddReminder: ParsableCommand {
     @OptionGroup var item: ItemOptions
 
     func validate() throws {
+        // Imported items may be untitled (RFC 5545); one typed on the command line is a slip.
+        guard !title.allSatisfy(\.isWhitespace) else { throw ValidationError("TITLE is empty: give it a name, e.g. chime add reminder \"Call the dentist\" …") }
         try OptionBounds.check("--priority", priority, OptionBounds.priority)
     }
 

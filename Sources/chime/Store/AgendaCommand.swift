@@ -121,7 +121,7 @@ struct AgendaWriter {
                 out.append(hour: end.hour, minute: end.minute)
                 out.append("  ")
             }
-            out.append(DisplayText.singleLine(e.title))
+            out.append(DisplayText.itemTitle(e.title))
             out.append("  [")
             out.append(DisplayText.singleLine(calendar))
             out.append("]  ")

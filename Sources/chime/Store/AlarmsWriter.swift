@@ -9,7 +9,7 @@ struct AlarmsWriter {
               from: Instant, to: Instant, into out: inout OutputBuffer) {
         out.append("Alarms \(stamp(from)) – \(stamp(to)) (\(zone.identifier)): \(firings.count)\n")
         for f in firings {
-            var line = "\(stamp(f.fireAt, seconds: true))  \(clock(f.fireAt.utc, seconds: true))Z  \(DisplayText.singleLine(f.item.title))  [\(f.item.kind.rawValue) \(DisplayText.singleLine(reference(f)))]"
+            var line = "\(stamp(f.fireAt, seconds: true))  \(clock(f.fireAt.utc, seconds: true))Z  \(DisplayText.itemTitle(f.item.title))  [\(f.item.kind.rawValue) \(DisplayText.singleLine(reference(f)))]"
             line += "  \(alarmText(f))"
             if let start = f.occurrenceStart, f.alarm.trigger.keyText?.hasPrefix("@") == false {
                 line += f.item.kind == .event ? ", occurrence \(stamp(start))" : ", due \(stamp(start))"
@@ -21,7 +21,7 @@ struct AlarmsWriter {
         if !places.isEmpty {
             out.append("Armed location alarms (fire on crossing the place, not at a time): \(places.count)\n")
             for (source, alarm) in places {
-                out.append("  \(DisplayText.singleLine(source.item.title))  [\(source.item.kindName) \(DisplayText.singleLine(source.item.identifier))]  \(DisplayText.alarm(alarm))\n")
+                out.append("  \(DisplayText.itemTitle(source.item.title))  [\(source.item.kindName) \(DisplayText.singleLine(source.item.identifier))]  \(DisplayText.alarm(alarm))\n")
             }
         }
     }

@@ -87,10 +87,10 @@ struct Edit: ParsableCommand {
         if options.json {
             print(ItemFormat.json(item, calendarTitle: nil, zone: CLIContext.zone))
         } else if case .event(let e) = item {
-            print("Saved \"\(DisplayText.singleLine(e.title))\"\(e.isDetached ? " (this occurrence only)" : ""): \(ItemFormat.human(e.start, zone: CLIContext.zone))")
+            print("Saved \"\(DisplayText.itemTitle(e.title))\"\(e.isDetached ? " (this occurrence only)" : ""): \(ItemFormat.human(e.start, zone: CLIContext.zone))")
             print("ID \(ItemReference.text(e))")
         } else {
-            print("Saved \"\(DisplayText.singleLine(item.title))\"")
+            print("Saved \"\(DisplayText.itemTitle(item.title))\"")
         }
     }
 }
@@ -123,11 +123,11 @@ struct Remove: ParsableCommand {
             try store.remove(e, span: span.span)
             if !options.json {
                 let what = reference.occurrence == nil ? "" : (span == .this ? " (this occurrence)" : " (this and later occurrences)")
-                print("Removed \"\(DisplayText.singleLine(e.title))\"\(what)")
+                print("Removed \"\(DisplayText.itemTitle(e.title))\"\(what)")
             }
         case .reminder(let r):
             try store.remove(r)
-            if !options.json { print("Removed \"\(DisplayText.singleLine(r.title))\"") }
+            if !options.json { print("Removed \"\(DisplayText.itemTitle(r.title))\"") }
         }
     }
 }
@@ -168,10 +168,10 @@ enum CompletionChange {
         if done {
             switch try store.complete(reminderWithIdentifier: reference.identifier, dueAt: reference.occurrence) {
             case .alreadyCompleted(let r):
-                throw InputError("\"\(DisplayText.singleLine(r.title))\" is already completed\(instanceText(r))")
+                throw InputError("\"\(DisplayText.itemTitle(r.title))\" is already completed\(instanceText(r))")
             case .completed(let r, let next):
                 if options.json { print(ItemFormat.json(.reminder(r), calendarTitle: nil, zone: CLIContext.zone)); return }
-                print("Completed \"\(DisplayText.singleLine(r.title))\"\(instanceText(r))")
+                print("Completed \"\(DisplayText.itemTitle(r.title))\"\(instanceText(r))")
                 if let next, !next.isCompleted, let due = next.dueDate ?? next.startDate {
                     print("Next: \(ItemFormat.human(due, zone: CLIContext.zone))")
                 }
@@ -179,10 +179,10 @@ enum CompletionChange {
         } else {
             switch try store.uncomplete(reminderWithIdentifier: reference.identifier) {
             case .alreadyIncomplete(let r):
-                throw InputError("\"\(DisplayText.singleLine(r.title))\" is already not completed")
+                throw InputError("\"\(DisplayText.itemTitle(r.title))\" is already not completed")
             case .reopened(let saved):
                 if options.json { print(ItemFormat.json(.reminder(saved), calendarTitle: nil, zone: CLIContext.zone)); return }
-                print("\"\(DisplayText.singleLine(saved.title))\" is not done\(saved.identifier != reference.identifier ? " (the series is back at this instance)" : "")")
+                print("\"\(DisplayText.itemTitle(saved.title))\" is not done\(saved.identifier != reference.identifier ? " (the series is back at this instance)" : "")")
             }
         }
     }

@@ -16,15 +16,17 @@ struct Import: ParsableCommand {
             (X-APPLE-STRUCTURED-LOCATION) and RFC 9074 PROXIMITY become geofence alarms. \
             Properties Chime does not model are kept and written back by `chime export`.
 
-            Errors name the file, line and property, e.g. \
-            `work.ics:1043: DTSTART: invalid date-time "20261301T090000"`; by default the first \
-            one aborts the import and nothing is stored. With --lenient a broken component is \
-            skipped with a warning and the rest is imported.
+            Files are read the way the best clients read real files: what a producer got wrong \
+            is repaired and said, one line each on stderr, naming file, line and property, e.g. \
+            `warning: work.ics:1043: RRULE: "FREQ=WEEKLY; BYDAY=MO, TU": removed spaces`. A fault \
+            in a property never drops its event; an event that cannot be read at all (no \
+            DTSTART) is skipped alone; only a file with no calendar in it is refused. With \
+            --strict any fault refuses the whole file and nothing is stored (for validating).
 
             Examples:
               chime import work.ics --new-calendar Work
               chime import family.ics --calendar Family --dry-run
-              chime import old-export.ics --lenient
+              chime import exported.ics --strict --dry-run      # is this file clean?
             """)
 
     @OptionGroup var options: StoreOptions
@@ -41,11 +43,16 @@ struct Import: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Report what would be imported; store nothing.")
     var dryRun = false
 
-    @Flag(help: "Skip broken components with a warning instead of aborting.")
+    @Flag(help: "Refuse the file at its first fault instead of repairing it.")
+    var strict = false
+
+    // Repairing is the default now; the old flag is accepted so scripts keep working.
+    @Flag(help: .hidden)
     var lenient = false
 
     func validate() throws {
         if calendar != nil && newCalendar != nil { throw ArgumentParser.ValidationError("use either --calendar or --new-calendar, not both") }
+        if strict && lenient { throw ArgumentParser.ValidationError("use either --strict or --lenient, not both (--lenient is the default)") }
     }
 
     func run() throws {
@@ -64,13 +71,15 @@ struct Import: ParsableCommand {
             // Progress only where someone watches, and only when it takes a moment.
             let showProgress = isatty(STDERR_FILENO) == 1 && bytes.count > 1_000_000
             report = try store.importICS(bytes, file: (name as NSString).lastPathComponent, into: target, dryRun: dryRun,
-                                         lenient: lenient, progress: showProgress ? { FileHandle.standardError.write(Data("\($0)…\n".utf8)) } : nil)
+                                         strict: strict, progress: showProgress ? { FileHandle.standardError.write(Data("\($0)…\n".utf8)) } : nil)
         } catch let error as ICSError {
             throw InputError("\(error) (nothing was imported)")
         } catch let error as StoreError {
             throw InputError("\(error) (nothing was imported)")
         }
-        for problem in report.skipped { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
+        var warnings = ""
+        for problem in report.repairs + report.skipped { warnings += "warning: \(problem)\n" }
+        FileHandle.standardError.write(Data(warnings.utf8))
         print(options.json ? Self.json(report, dryRun: dryRun) : Self.text(report, dryRun: dryRun))
     }
 
@@ -81,6 +90,7 @@ struct Import: ParsableCommand {
         lines.append("  overrides  \(r.overrides) changed occurrences, \(r.cancelledOccurrences) cancelled")
         lines.append("  alarms     \(r.alarms) timed, \(r.locationAlarms) location")
         lines.append("  unchanged  \(r.unchanged) (same SEQUENCE), \(r.older) older than the stored copy")
+        lines.append("  repaired   \(r.repairs.count) fault\(r.repairs.count == 1 ? "" : "s") (see the warnings above)")
         lines.append("  skipped    \(r.skipped.count)")
         return lines.joined(separator: "\n")
     }
@@ -93,6 +103,8 @@ struct Import: ParsableCommand {
             ("overrides", "\(r.overrides)"), ("cancelled_occurrences", "\(r.cancelledOccurrences)"),
             ("alarms", "\(r.alarms)"), ("location_alarms", "\(r.locationAlarms)"),
             ("unchanged", "\(r.unchanged)"), ("older", "\(r.older)"),
+            ("repaired", "\(r.repairs.count)"),
+            ("repairs", JSONText.array(r.repairs.map { JSONText.string($0.description) })),
             ("skipped", JSONText.array(r.skipped.map { JSONText.string($0.description) })),
         ])
     }

@@ -45,7 +45,7 @@ struct ItemReference {
         guard let occurrence, case .event(var event) = item else { return item }
         event.occurrenceDate = occurrence
         guard try store.refresh(&event) else {
-            throw InputError("event \"\(DisplayText.singleLine(event.title))\" has no occurrence at \(occurrence)")
+            throw InputError("event \"\(DisplayText.itemTitle(event.title))\" has no occurrence at \(occurrence)")
         }
         return .event(event)
     }

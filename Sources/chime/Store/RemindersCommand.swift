@@ -41,7 +41,7 @@ struct Reminders: ParsableCommand {
         if found.isEmpty { print(completed ? "No completed reminders." : "Nothing to do."); return }
         for r in found {
             var line = r.isCompleted ? "[x] " : "[ ] "
-            line += DisplayText.singleLine(r.title)
+            line += DisplayText.itemTitle(r.title)
             if r.priority > 0 { line += "  !\(r.priority)" }
             if let due = r.dueDate { line += "  due \(ItemFormat.human(due, zone: CLIContext.zone))" }
             if let done = r.completionDate { line += "  done \(ItemFormat.human(.utc(CLIContext.zone.localTime(at: done)), zone: .utc))" }

@@ -1,0 +1,46 @@
+/// RRULE values as real files write them, brought to what RFC 5545 says before parsing: the
+/// evident meaning where there is one, no recurrence (the event kept as its first occurrence)
+/// where there is none. Each change is said, for the import's warnings.
+///
+/// ```swift
+/// RRuleRepair.normalize("freq=weekly; byday=MO, TU\\;count=-1;")
+/// // ("FREQ=WEEKLY;BYDAY=MO,TU", ["removed spaces", "removed backslash escapes", …])
+/// ```
+enum RRuleRepair {
+    static func normalize(_ raw: String) -> (text: String?, changes: [String]) {
+        var changes: [String] = []
+        var text = raw
+        if text.uppercased().hasPrefix("RRULE:") {
+            text.removeFirst(6)
+            changes.append("dropped a repeated \"RRULE:\"")
+        }
+        if text.contains(" ") || text.contains("\t") {
+            text.removeAll { $0 == " " || $0 == "\t" }
+            changes.append("removed spaces")
+        }
+        if text.contains("\\") {
+            text.removeAll { $0 == "\\" }
+            changes.append("removed backslash escapes")
+        }
+        if text != text.uppercased() {
+            text = text.uppercased()
+            changes.append("read names in upper case")
+        }
+        let all = text.split(separator: ";", omittingEmptySubsequences: false)
+        var parts = all.filter { !$0.isEmpty }.map(String.init)
+        if parts.count != all.count && !parts.isEmpty { changes.append("removed empty parts (a stray \";\")") }
+        guard !parts.isEmpty else { return (nil, ["empty: the event does not repeat"]) }
+        if parts.contains(where: { $0.hasPrefix("RSCALE=") }) {
+            return (nil, ["RSCALE (RFC 7529, rules on non-Gregorian calendars) is not supported: the event is kept as its first occurrence"])
+        }
+        if let i = parts.firstIndex(where: { $0.hasPrefix("COUNT=") }), let n = Int(parts[i].dropFirst(6)), n < 1 {
+            parts.remove(at: i)
+            changes.append("COUNT=\(n) counts nothing: the rule repeats without a count")
+        }
+        if parts.contains(where: { $0.hasPrefix("UNTIL=") }), let i = parts.firstIndex(where: { $0.hasPrefix("COUNT=") }) {
+            changes.append("COUNT and UNTIL together (RFC 5545 allows one): kept UNTIL, dropped \(parts[i])")
+            parts.remove(at: i)
+        }
+        return (parts.joined(separator: ";"), changes)
+    }
+}

@@ -1,0 +1,31 @@
+/// What the reader repaired in a file, in file order: one `FILE:LINE: PROPERTY: what was done`
+/// each. A strict reader (``ICalendar/parse(_:file:strict:)`` with `strict: true`) throws the
+/// first one instead, for validating a file rather than reading it.
+///
+/// ```swift
+/// let result = try ICalendar.parse(bytes, file: "google.ics")
+/// for repair in result.repairs { print("warning: \(repair)") }
+/// ```
+final class RepairLog {
+    let file: String
+    let strict: Bool
+    private(set) var entries: [ICSError] = []
+
+    init(file: String, strict: Bool) {
+        self.file = file
+        self.strict = strict
+    }
+
+    /// Records a repair, or throws it when reading strictly.
+    func note(line: Int, property: String?, _ message: String) throws(ICSError) {
+        let entry = ICSError(file: file, line: line, property: property, message)
+        if strict { throw entry }
+        entries.append(entry)
+    }
+
+    /// The same for an error the reader recovered from: its text, then what was done.
+    func note(_ error: ICSError, _ done: String) throws(ICSError) {
+        if strict { throw error }
+        entries.append(ICSError(file: error.file, line: error.line, property: error.property, "\(error.message); \(done)"))
+    }
+}
