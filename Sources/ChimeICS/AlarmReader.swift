@@ -8,7 +8,16 @@ enum AlarmReader {
     static let applePlaceholderTrigger = "19760401T005545Z"
     static let modelled: Set<String> = ["TRIGGER", "X-APPLE-STRUCTURED-LOCATION", "X-APPLE-PROXIMITY", "PROXIMITY"]
 
+    /// Apple's "no alarm" VALARM (`ACTION:NONE`), or one with its 1976 placeholder trigger and
+    /// no place: kept verbatim with the item, never an alarm.
+    static func isPlaceholder(_ a: ICSComponent) -> Bool {
+        if a["ACTION"]?.value.trimmingSpaces.uppercased() == "NONE" { return true }
+        let isLocation = a["X-APPLE-STRUCTURED-LOCATION"] != nil || a["PROXIMITY"] != nil || a["X-APPLE-PROXIMITY"] != nil
+        return !isLocation && a["TRIGGER"]?.value.trimmingSpaces.uppercased() == applePlaceholderTrigger
+    }
+
     static func alarm(_ a: ICSComponent, _ values: ValueReader) throws(ICSError) -> Alarm? {
+        if isPlaceholder(a) { return nil }
         var extras = a.properties.filter { !modelled.contains($0.name) }.map(\.contentLine)
         for sub in a.components where sub.name != "VLOCATION" { extras += sub.contentLines }
         if let place = try location(a, values) {

@@ -12,6 +12,7 @@ extension ICalendar {
     public static func serialize(_ items: [AnyCalendarItem], calendarName: String? = nil, now: Instant,
                                  floatingZone: ZoneRules) -> [UInt8] {
         var writer = ItemWriter(now: now, floatingZone: floatingZone)
+        for case .event(let e) in items where !e.isDetached { writer.seriesStarts[e.externalIdentifier] = e.start }
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//Chime 0.1//EN", "CALSCALE:GREGORIAN"]
         if let calendarName { lines.append("X-WR-CALNAME:" + ICSText.escape(calendarName)) }
         var body: [String] = []
@@ -36,6 +37,9 @@ struct ItemWriter {
     let now: Instant
     let floatingZone: ZoneRules
     private var zones: [String: (zone: ZoneRules, from: Instant)] = [:]
+    /// Each series' DTSTART by UID: a RECURRENCE-ID takes its kind (a date for an all-day series,
+    /// a date-time on the series' clock otherwise), whatever its occurrence was changed to.
+    var seriesStarts: [String: CalendarDate] = [:]
 
     init(now: Instant, floatingZone: ZoneRules) {
         self.now = now
@@ -45,7 +49,8 @@ struct ItemWriter {
     mutating func event(_ e: Event) -> [String] {
         var lines = ["BEGIN:VEVENT", "UID:" + e.externalIdentifier, "DTSTAMP:" + now.utcBasicFormat]
         if e.isDetached, let occurrence = e.occurrenceDate {
-            lines.append(date("RECURRENCE-ID", e.start.with(instant: occurrence, floatingZone: floatingZone)))
+            let kind = seriesStarts[e.externalIdentifier] ?? e.start
+            lines.append(date("RECURRENCE-ID", kind.with(instant: occurrence, floatingZone: floatingZone)))
         }
         if e.sequence > 0 { lines.append("SEQUENCE:\(e.sequence)") }
         lines += texts(e.title, e.notes, e.location, e.url)

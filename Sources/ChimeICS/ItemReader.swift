@@ -287,10 +287,12 @@ struct ItemReader {
         c[name].map { ICSText.unescape($0.value) }
     }
 
-    /// Unknown properties and sub-components (other than VALARM), as unfolded content lines.
+    /// Unknown properties and sub-components (other than VALARMs Chime reads), as unfolded
+    /// content lines. Apple's placeholder VALARM (`ACTION:NONE`, the 1976 trigger) is one: it
+    /// never fires and is written back as it was.
     private func extras(_ c: ICSComponent, known: Set<String>) -> [String] {
         var lines = c.properties.filter { !known.contains($0.name) }.map(\.contentLine)
-        for sub in c.components where sub.name != "VALARM" { lines += sub.contentLines }
+        for sub in c.components where sub.name != "VALARM" || AlarmReader.isPlaceholder(sub) { lines += sub.contentLines }
         return lines
     }
 

@@ -1,0 +1,79 @@
+import ChimeCore
+import ChimeICS
+import ChimeStore
+import Foundation
+import Testing
+
+/// `chime export` never writes something Chime itself refuses, and keeps what it does not model.
+@Suite struct ExportRoundTripTests {
+    static let window = (Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 1).localSeconds),
+                         Instant(secondsSince1970: LocalDateTime(year: 2027, month: 1, day: 1).localSeconds))
+
+    func agenda(_ t: TemporaryStore) throws -> [String] {
+        try t.store.events(matching: t.store.predicateForEvents(start: Self.window.0, end: Self.window.1))
+            .map { "\($0.start.storageText) \($0.end.storageText) \($0.title)" }
+    }
+
+    @Test func aTimedOccurrenceMadeAllDayIsExportedWithADateTimeRecurrenceID() throws {
+        let t = try TemporaryStore()
+        let berlin = try ZoneRules.named("Europe/Berlin")
+        var series = Event(title: "Stand-up", calendar: try t.store.defaultCalendarForNewEvents().identifier,
+                           start: .zoned(LocalDateTime(year: 2026, month: 12, day: 1, hour: 9), berlin), duration: 900)
+        series.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=5")]
+        series = try t.store.save(series)
+        var third = try #require(t.store.events(matching: t.store.predicateForEvents(start: Self.window.0, end: Self.window.1))
+            .first { $0.start.local.date.day == 3 })
+        third.start = .allDay(CivilDate(year: 2026, month: 12, day: 3))
+        third.end = .allDay(CivilDate(year: 2026, month: 12, day: 4))
+        try t.store.save(third, span: .thisEvent)
+
+        let exported = String(decoding: ICalendar.serialize(try t.store.allItems(in: nil), now: Self.window.0, floatingZone: .utc), as: UTF8.self)
+        #expect(exported.contains("RECURRENCE-ID;TZID=Europe/Berlin:20261203T090000"))
+        #expect(!exported.contains("RECURRENCE-ID;VALUE=DATE"))
+        let again = try TemporaryStore()
+        let report = try again.store.importICS(Array(exported.utf8), file: "export.ics", strict: true)
+        #expect(report.overrides == 1)
+        #expect(try agenda(again) == agenda(t))
+    }
+
+    @Test func applesPlaceholderAlarmIsKeptAndWrittenBackButNeverFires() throws {
+        let file = """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Apple Inc.//macOS 15.1//EN\r
+            BEGIN:VEVENT\r
+            UID:6C1F6E2A-1111-4D7B-9A0E-3B2E5D7C9F01\r
+            DTSTAMP:20261120T100000Z\r
+            DTSTART;TZID=Europe/Berlin:20261201T100000\r
+            DTEND;TZID=Europe/Berlin:20261201T110000\r
+            SUMMARY:Haircut\r
+            BEGIN:VALARM\r
+            X-WR-ALARMUID:0F4A4E9C-2222-4B6E-8C1D-7A5B3C2D1E0F\r
+            UID:0F4A4E9C-2222-4B6E-8C1D-7A5B3C2D1E0F\r
+            TRIGGER;VALUE=DATE-TIME:19760401T005545Z\r
+            ACTION:NONE\r
+            END:VALARM\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        let t = try TemporaryStore()
+        let report = try t.store.importICS(Array(file.utf8), file: "apple.ics", strict: true)
+        #expect(report.alarms == 0)
+        let event = try #require(t.store.allItems(in: nil).first)
+        #expect(event.alarms.isEmpty)
+        let exported = String(decoding: ICalendar.serialize(try t.store.allItems(in: nil), now: Self.window.0, floatingZone: .utc), as: UTF8.self)
+        #expect(exported.contains("BEGIN:VALARM\r\nX-WR-ALARMUID:0F4A4E9C-2222-4B6E-8C1D-7A5B3C2D1E0F\r\n"))
+        #expect(exported.contains("ACTION:NONE\r\nEND:VALARM"))
+    }
+
+    /// Every client fixture: import → export → import gives the same agenda.
+    @Test(arguments: Fixture.all) func aSelfRoundTripKeepsTheAgenda(_ name: String) throws {
+        let first = try TemporaryStore()
+        _ = try first.store.importICS(try Fixture.bytes(name), file: name)
+        let exported = ICalendar.serialize(try first.store.allItems(in: nil), now: Self.window.0, floatingZone: .utc)
+        let second = try TemporaryStore()
+        _ = try second.store.importICS(exported, file: "exported-" + name, strict: true)
+        #expect(try agenda(second) == agenda(first))
+    }
+}
