@@ -25,7 +25,9 @@ struct ItemReader {
             }
         }
         let floating = calendar["X-WR-TIMEZONE"].flatMap { ZoneResolver.named($0.value.trimmingSpaces) }
-        let values = ValueReader(file: file, zones: ZoneResolver(definitions: definitions, floatingDefault: floating))
+        let zones = ZoneResolver(definitions: definitions, floatingDefault: floating, calendar: calendar, file: file)
+        skipped += zones.warnings
+        let values = ValueReader(file: file, zones: zones)
         var items: [ICSItem] = []
         var overrides: [ICSOverride] = []
         for c in calendar.components {
