@@ -77,8 +77,9 @@ struct ValueReader {
                     return .floating(l)
                 }
                 if zone.isUTC { return .utc(l) }
-                // A zone only this file defines cannot be named in the store: keep the exact instant.
-                if zones.isFileDefined(zone) { return .utc(zone.instant(for: l).utc) }
+                // A definition of the file's that no tzdata or POSIX zone can stand for cannot be
+                // named in the store: keep the exact instant (the reader has said so in a warning).
+                if zones.needsUTCFallback(zone) { return .utc(zone.instant(for: l).utc) }
                 return .zoned(l, zone)
             }
             if let zone = zones.floatingDefault { return zone.isUTC ? .utc(l) : .zoned(l, zone) }

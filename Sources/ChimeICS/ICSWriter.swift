@@ -40,6 +40,8 @@ struct ItemWriter {
     /// Each series' DTSTART by UID: a RECURRENCE-ID takes its kind (a date for an all-day series,
     /// a date-time on the series' clock otherwise), whatever its occurrence was changed to.
     var seriesStarts: [String: CalendarDate] = [:]
+    /// The TZID each zone is written under, by zone identifier (see ``tzid(for:)``).
+    private var tzids: [String: String] = [:]
 
     init(now: Instant, floatingZone: ZoneRules) {
         self.now = now
@@ -88,7 +90,9 @@ struct ItemWriter {
         zones.keys.sorted().flatMap { id -> [String] in
             let (zone, from) = zones[id]!
             let to = Instant(secondsSince1970: max(from.secondsSince1970, now.secondsSince1970) + 3 * 366 * 86_400)
-            return zone.vTimeZone(from: from, to: to).contentLines()
+            var definition = zone.vTimeZone(from: from, to: to)
+            definition.identifier = tzids[id] ?? id
+            return definition.contentLines()
         }
     }
 
@@ -107,7 +111,7 @@ struct ItemWriter {
         case .utc(let l): return "\(name):\(l.basicFormat)Z"
         case .zoned(let l, let z):
             use(z, at: z.instant(for: l))
-            return "\(name);TZID=\(ICSProperty.parameterValue(z.identifier)):\(l.basicFormat)"
+            return "\(name);TZID=\(ICSProperty.parameterValue(tzids[z.identifier] ?? z.identifier)):\(l.basicFormat)"
         }
     }
 
@@ -125,8 +129,19 @@ struct ItemWriter {
     }
 
     private mutating func use(_ zone: ZoneRules, at instant: Instant) {
+        if tzids[zone.identifier] == nil { tzids[zone.identifier] = tzid(for: zone) }
         if let known = zones[zone.identifier], known.from <= instant { return }
         zones[zone.identifier] = (zone, instant)
+    }
+
+    /// The TZID to write for a zone: its identifier, except that a `POSIX:` zone imported from a
+    /// file is written under the file's TZID (`/Europe/CUSTOM`) when that names nothing else —
+    /// no tzdata or Windows zone, no other zone of this export. Its VTIMEZONE carries the rules,
+    /// so a reader (Chime included) gets the same zone back.
+    private func tzid(for zone: ZoneRules) -> String {
+        guard let imported = zone.importedTZID, ZoneResolver.namedZone(imported) == nil,
+              !tzids.values.contains(imported) else { return zone.identifier }
+        return imported
     }
 
     private func alarm(_ a: Alarm, title: String) -> [String] {

@@ -28,7 +28,10 @@ struct ItemReader {
             }
         }
         let floating = calendar["X-WR-TIMEZONE"].flatMap { ZoneResolver.named($0.value.trimmingSpaces) }
-        let values = ValueReader(file: file, zones: ZoneResolver(definitions: definitions, floatingDefault: floating))
+        let zones = ZoneResolver(definitions: definitions, floatingDefault: floating, calendar: calendar, file: file)
+        // A zone kept as UTC instants: the file's times are right, its wall clock is not kept.
+        for warning in zones.warnings { try repairs.record(warning) }
+        let values = ValueReader(file: file, zones: zones)
         var items: [ICSItem] = []
         var overrides: [ICSOverride] = []
         for c in calendar.components {
@@ -47,7 +50,7 @@ struct ItemReader {
             }
         }
         return ICSParseResult(items: try oneItemPerUID(items), overrides: try oneOverridePerInstance(overrides),
-                              skipped: skipped, repairs: repairs.entries,
+                              skipped: skipped, repairs: repairs.entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element),
                               calendarName: calendar["X-WR-CALNAME"].map { ICSText.unescape($0.value) })
     }
 

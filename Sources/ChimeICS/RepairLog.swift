@@ -23,6 +23,12 @@ final class RepairLog {
         entries.append(entry)
     }
 
+    /// A repair whose text already says what was done.
+    func record(_ repair: ICSError) throws(ICSError) {
+        if strict { throw repair }
+        entries.append(repair)
+    }
+
     /// The same for an error the reader recovered from: its text, then what was done.
     func note(_ error: ICSError, _ done: String) throws(ICSError) {
         if strict { throw error }

@@ -50,7 +50,18 @@ public enum WindowsZones {
     }
 
     /// Windows zone key names (lower-cased) → IANA, CLDR territory "001".
-    static let standardNames: [String: String] = Dictionary(uniqueKeysWithValues: [
+    static let standardNames: [String: String] = Dictionary(uniqueKeysWithValues: standardNameList.map { ($0.0.lowercased(), $0.1) })
+
+    /// The IANA zones of ``standardNames``, one per Windows zone, in CLDR's order (by UTC offset,
+    /// then as CLDR lists them), without repeats: the representative zone of each Windows zone.
+    /// A file-defined VTIMEZONE that matches several tzdata zones is given the first of these.
+    static let representativeZones: [String] = {
+        var seen: Set<String> = []
+        return standardNameList.map { installedName($0.1) }.filter { seen.insert($0).inserted }
+    }()
+
+    /// Windows zone key names → IANA, CLDR territory "001", in CLDR's order.
+    private static let standardNameList: [(String, String)] = [
         ("Dateline Standard Time", "Etc/GMT+12"),
         ("UTC-11", "Etc/GMT+11"),
         ("Aleutian Standard Time", "America/Adak"),
@@ -194,7 +205,7 @@ public enum WindowsZones {
         ("Tonga Standard Time", "Pacific/Tongatapu"),
         ("Samoa Standard Time", "Pacific/Apia"),
         ("Line Islands Standard Time", "Pacific/Kiritimati"),
-    ].map { ($0.0.lowercased(), $0.1) })
+    ]
 
     /// Windows display names (lower-cased, without the `(UTC±hh:mm)` prefix) → IANA.
     static let displayNames: [String: String] = Dictionary(uniqueKeysWithValues: [

@@ -24,7 +24,8 @@ extension ZoneRules {
 
     /// The rules of an IANA zone, loaded once per process from the system tzdata and cached.
     ///
-    /// `"UTC"`, `"Etc/UTC"`, `"GMT"` and `"Z"` are the fixed UTC zone.
+    /// `"UTC"`, `"Etc/UTC"`, `"GMT"` and `"Z"` are the fixed UTC zone. A `POSIX:` name is built
+    /// from the rule it carries (see ``posixPrefix``).
     ///
     /// ```swift
     /// let berlin = try ZoneRules.named("Europe/Berlin")
@@ -35,7 +36,13 @@ extension ZoneRules {
         default: break
         }
         if let cached = cache.withLock({ $0[name] }) { return cached }
-        let rules = try load(name)
+        let rules: ZoneRules
+        if name.hasPrefix(posixPrefix) {
+            guard let posix = posix(named: name) else { throw .unknown(name) }
+            rules = posix
+        } else {
+            rules = try load(name)
+        }
         return cache.withLock { table in
             if let raced = table[name] { return raced }
             table[name] = rules

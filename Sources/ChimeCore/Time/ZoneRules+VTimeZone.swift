@@ -176,13 +176,20 @@ extension ZoneRules {
     }
 
     /// TZNAMEs by offset, from the POSIX footer of the tzdata file, when this zone is that file's
-    /// (`CET-1CEST,…` → +3600: CET, +7200: CEST). Empty for other rules.
+    /// (`CET-1CEST,…` → +3600: CET, +7200: CEST), or from the rule of a `POSIX:` zone. Empty for
+    /// other rules.
     private func tzdataNames() -> [Int32: String] {
-        guard let loaded = try? ZoneRules.named(identifier), loaded === self,
-              let data = FileManager.default.contents(atPath: Self.zoneInfoDirectory + "/" + identifier),
-              let tzif = try? TZifData(bytes: [UInt8](data)), let footer = tzif.footer,
-              let rule = PosixTimeZoneRule(footer)
-        else { return [:] }
+        let footer: String
+        if let rule = posixRule {
+            footer = rule           // a `POSIX:` zone: its own rule names the offsets (`<+0130>`)
+        } else {
+            guard let loaded = try? ZoneRules.named(identifier), loaded === self,
+                  let data = FileManager.default.contents(atPath: Self.zoneInfoDirectory + "/" + identifier),
+                  let tzif = try? TZifData(bytes: [UInt8](data)), let tzifFooter = tzif.footer
+            else { return [:] }
+            footer = tzifFooter
+        }
+        guard let rule = PosixTimeZoneRule(footer) else { return [:] }
         var s = Substring(footer)
         func name() -> String? {
             if s.first == "<" {

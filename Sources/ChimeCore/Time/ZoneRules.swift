@@ -17,7 +17,8 @@ import Synchronization
 /// ny.offset(at: Instant(secondsSince1970: 1_790_000_000))  // -18000 or -14400
 /// ```
 public final class ZoneRules: Sendable, CustomStringConvertible {
-    /// IANA name, `"UTC"`, or a fixed offset name.
+    /// IANA name, `"UTC"`, a fixed offset name, or a rules-carrying `POSIX:` name
+    /// (``posixPrefix``) for zones a calendar file defined that match no tzdata zone.
     public let identifier: String
 
     /// Transition instants (UTC seconds), ascending.
@@ -148,6 +149,25 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
             if array[mid] <= value { lo = mid + 1 } else { hi = mid }
         }
         return lo - 1
+    }
+
+    /// Every change of UTC offset with `start < at ≤ end`, read off the table: exact (unlike the
+    /// sampling ``offsetChanges(after:through:step:)``, which it falls back to past the table) and
+    /// without the table's entries that change only a zone abbreviation.
+    func tableChanges(after start: Int64, through end: Int64) -> [OffsetChange] {
+        guard end < tableEnd else { return offsetChanges(after: start, through: end) }
+        var i = lastIndex(in: transitionsUTC, atOrBefore: start)
+        var current = i < 0 ? initialOffset : offsetsAfter[i]
+        var result: [OffsetChange] = []
+        i += 1
+        while i < transitionsUTC.count && transitionsUTC[i] <= end {
+            if offsetsAfter[i] != current {
+                result.append(OffsetChange(at: transitionsUTC[i], offsetBefore: current, offsetAfter: offsetsAfter[i]))
+                current = offsetsAfter[i]
+            }
+            i += 1
+        }
+        return result
     }
 
     // MARK: - Beyond the table (after `precomputedThroughYear`)
