@@ -2,7 +2,7 @@ import ChimeCore
 import ChimeTestSupport
 import Foundation
 
-// chime-geofence-bench: the geofence engine with many fences (issue 5's target: 100,000 fences,
+// chime-geofence-bench: the geofence engine with many fences (the target: 100,000 fences,
 // one fix evaluated in under 50 µs median), against a brute-force scan of every fence in the
 // same run (what an engine without a spatial index does; no calendar peer has geofences).
 //   usage: chime-geofence-bench [--fences N] [--fixes N] [--runs N] [--seed N]

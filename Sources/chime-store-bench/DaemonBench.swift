@@ -1,6 +1,6 @@
 import Foundation
 
-/// The daemon part of chime-store-bench (issue 4, "Speed and footprint"): `chime daemon` on the
+/// The daemon part of chime-store-bench (start-up, footprint, lateness): `chime daemon` on the
 /// benchmark store — start-up to "scheduled, sleeping" against calcurse loading the same data,
 /// resident memory, CPU and wake-ups over an idle stretch, firing lateness of 200 alarms, CLI
 /// edit → "rescheduled". It reports; no target fails the run.

@@ -199,7 +199,7 @@ if only == nil || only == "store" {
     if sink == 42 { print("") }  // keeps the optimiser honest
 }
 
-// 4. The daemon on the same store (issue 4, "Speed and footprint").
+// 4. The daemon on the same store (start-up, footprint, lateness).
 if only == nil || only == "daemon" {
     if only == nil { print("") }
     let setup = DaemonBenchSetup(chime: chimePath, calcurse: calcursePath, calcurseDir: calcurseDir,
@@ -208,7 +208,7 @@ if only == nil || only == "daemon" {
     print(DaemonBench.run(setup).joined(separator: "\n"))
 }
 
-// 5. iCalendar export and import of the same store (issue 6, "Speed").
+// 5. iCalendar export and import of the same store (export and import times).
 if only == nil || only == "ics" {
     if only == nil { print("") }
     print(IcsBench.run(chime: chimePath, calcurse: calcursePath, folder: dir, sourceStore: storePath, runs: runs,

@@ -3,7 +3,7 @@ import ChimeScheduler
 import ChimeStore
 import Testing
 
-/// When alarms fire: the trigger rules, in virtual time (issue 4, "Alarm agenda").
+/// When alarms fire: the trigger rules, in virtual time (the rules in AlarmTimeline).
 @Suite struct AlarmTimingTests {
     @Test func relativeAlarmFiresOffsetBeforeTheStartAndNotEarlier() throws {
         let h = try SchedulerHarness()

@@ -3,7 +3,7 @@ import ChimeScheduler
 import ChimeStore
 import Testing
 
-/// Downtime, restarts, clock jumps and zone changes (issue 4, "Catch-up").
+/// Downtime, restarts, clock jumps and zone changes (the scheduler's catch-up rules).
 @Suite struct CatchUpTests {
     @Test func firingsMissedWhileOffAreDeliveredOnceOnStart() throws {
         let h = try SchedulerHarness()

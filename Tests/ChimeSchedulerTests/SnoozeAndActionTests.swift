@@ -3,7 +3,7 @@ import ChimeScheduler
 import ChimeStore
 import Testing
 
-/// The user's answers: snooze, complete, dismiss (issue 4, "Snooze", "Delivery").
+/// The user's answers: snooze, complete, dismiss (the scheduler's snooze and delivery rules).
 @Suite struct SnoozeAndActionTests {
     @Test func snoozeShowsTheNotificationAgainAfterTheSnoozeTime() throws {
         let h = try SchedulerHarness()

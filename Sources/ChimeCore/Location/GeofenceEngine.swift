@@ -1,7 +1,7 @@
 /// Turns a stream of position fixes into fence crossings: pure, no I/O, no clock (a fix carries
 /// its own time).
 ///
-/// Rules (issue 5, documented in the README):
+/// Rules (documented in the README):
 /// - A fence is entered when a fix lies within its radius, and left when a fix lies beyond the
 ///   radius plus a hysteresis margin that grows with the fix's inaccuracy
 ///   (``GeofenceSettings/leaveMargin(radius:accuracy:)``): jitter around the boundary cannot flap.
