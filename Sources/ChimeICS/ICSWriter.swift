@@ -9,12 +9,15 @@ extension ICalendar {
     /// ```swift
     /// let bytes = ICalendar.serialize([.event(standUp)], now: now, floatingZone: zone)
     /// ```
-    public static func serialize(_ items: [AnyCalendarItem], calendarName: String? = nil, now: Instant,
-                                 floatingZone: ZoneRules) -> [UInt8] {
+    /// - Parameter calendarProperties: calendar-level lines kept from an import
+    ///   (``ChimeCore/Calendar/icsExtras``), written after the name.
+    public static func serialize(_ items: [AnyCalendarItem], calendarName: String? = nil, calendarProperties: [String] = [],
+                                 now: Instant, floatingZone: ZoneRules) -> [UInt8] {
         var writer = ItemWriter(now: now, floatingZone: floatingZone)
         for case .event(let e) in items where !e.isDetached { writer.seriesStarts[e.externalIdentifier] = e.start }
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//Chime 0.1//EN", "CALSCALE:GREGORIAN"]
         if let calendarName { lines.append("X-WR-CALNAME:" + ICSText.escape(calendarName)) }
+        lines += calendarProperties
         var body: [String] = []
         for item in items {
             switch item {

@@ -63,6 +63,9 @@ public struct ICSParseResult: Sendable {
     /// Faults repaired, each `FILE:LINE: PROPERTY: the fault: what was done`, in file order.
     public var repairs: [ICSError] = []
     public var calendarName: String?
+    /// The VCALENDAR's own properties other than VERSION, PRODID, CALSCALE, METHOD and
+    /// X-WR-CALNAME (X-WR-TIMEZONE, X-WR-CALDESC, colours …), as unfolded content lines.
+    public var calendarProperties: [String] = []
 }
 
 /// One event or reminder from a file, with the iCalendar fields the store keeps beside it.

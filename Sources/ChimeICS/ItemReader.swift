@@ -14,6 +14,8 @@ struct ItemReader {
     static let eventProperties: Set<String> = ["UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DTEND",
                                                "DURATION", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "SEQUENCE",
                                                "DTSTAMP"]
+    /// VCALENDAR properties Chime writes itself (the name is the calendar's title).
+    static let calendarProperties: Set<String> = ["VERSION", "PRODID", "CALSCALE", "METHOD", "X-WR-CALNAME"]
     static let todoProperties: Set<String> = ["UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DUE",
                                               "RRULE", "SEQUENCE", "DTSTAMP", "COMPLETED", "STATUS",
                                               "PERCENT-COMPLETE", "PRIORITY"]
@@ -51,7 +53,8 @@ struct ItemReader {
         }
         return ICSParseResult(items: try oneItemPerUID(items), overrides: try oneOverridePerInstance(overrides),
                               skipped: skipped, repairs: repairs.entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element),
-                              calendarName: calendar["X-WR-CALNAME"].map { ICSText.unescape($0.value) })
+                              calendarName: calendar["X-WR-CALNAME"].map { ICSText.unescape($0.value) },
+                              calendarProperties: calendar.properties.filter { !Self.calendarProperties.contains($0.name) }.map(\.contentLine))
     }
 
     // MARK: One master per UID

@@ -85,11 +85,13 @@ extension EventStore {
 
     // MARK: Rows
 
-    static let calendarColumns = "id, title, color, entity_type, allows_modifications"
+    static let calendarColumns = "id, title, color, entity_type, allows_modifications, ics_extras"
 
     static func calendar(_ row: Row) -> ChimeCore.Calendar {
-        ChimeCore.Calendar(identifier: row[0], title: row[1], entityType: EntityType(rawValue: row[3]) ?? .event,
-                           color: row[2], allowsModifications: row[4])
+        var calendar = ChimeCore.Calendar(identifier: row[0], title: row[1], entityType: EntityType(rawValue: row[3]) ?? .event,
+                                          color: row[2], allowsModifications: row[4])
+        calendar.icsExtras = ListCodec.lines(row[5] as String)
+        return calendar
     }
 
     static func fetchCalendar(_ db: Database, _ id: String) throws -> ChimeCore.Calendar? {
@@ -98,10 +100,11 @@ extension EventStore {
 
     private static func upsertCalendar(_ c: ChimeCore.Calendar, isDefault: Bool?, in db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO calendar (id, title, color, entity_type, allows_modifications, is_default) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO calendar (id, title, color, entity_type, allows_modifications, is_default, ics_extras) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET title = excluded.title, color = excluded.color,
-                allows_modifications = excluded.allows_modifications
-            """, arguments: [c.identifier, c.title, c.color, c.entityType.rawValue, c.allowsModifications, isDefault ?? false])
+                allows_modifications = excluded.allows_modifications, ics_extras = excluded.ics_extras
+            """, arguments: [c.identifier, c.title, c.color, c.entityType.rawValue, c.allowsModifications, isDefault ?? false,
+                             ListCodec.lines(c.icsExtras)])
     }
 
     /// Checks that an item may be written into `calendarID`.

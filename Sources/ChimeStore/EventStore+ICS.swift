@@ -66,7 +66,8 @@ extension EventStore {
         var report = ImportReport(skipped: parsed.skipped, repairs: parsed.repairs)
         let hasEvents = parsed.items.contains { if case .event = $0.item { return true } else { return false } }
         let hasReminders = parsed.items.contains { if case .reminder = $0.item { return true } else { return false } }
-        let (eventCalendar, reminderList) = try calendars(for: target, events: hasEvents, reminders: hasReminders, commit: false)
+        let (eventCalendar, reminderList) = try calendars(for: target, events: hasEvents, reminders: hasReminders,
+                                                          properties: parsed.calendarProperties, commit: false)
         defer { if dryRun { reset() } }
 
         // Series first (overrides need them), with cancelled occurrences folded in as EXDATEs.
@@ -191,7 +192,9 @@ extension EventStore {
     }
 
     /// The calendar (events) and list (reminders) an import writes into.
-    private func calendars(for target: ImportTarget, events: Bool, reminders: Bool, commit: Bool) throws -> (String?, String?) {
+    /// The calendars an import writes into; a new one keeps the file's calendar-level properties.
+    private func calendars(for target: ImportTarget, events: Bool, reminders: Bool, properties: [String],
+                           commit: Bool) throws -> (String?, String?) {
         switch target {
         case .defaults:
             return (events ? try defaultCalendarForNewEvents().identifier : nil,
@@ -205,12 +208,14 @@ extension EventStore {
         case .new(let name):
             var result: (String?, String?) = (nil, nil)
             if events {
-                let c = ChimeCore.Calendar(title: name, entityType: .event)
+                var c = ChimeCore.Calendar(title: name, entityType: .event)
+                c.icsExtras = properties
                 try saveCalendar(c, commit: commit)
                 result.0 = c.identifier
             }
             if reminders {
-                let c = ChimeCore.Calendar(title: name, entityType: .reminder)
+                var c = ChimeCore.Calendar(title: name, entityType: .reminder)
+                c.icsExtras = properties
                 try saveCalendar(c, commit: commit)
                 result.1 = c.identifier
             }

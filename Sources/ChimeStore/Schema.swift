@@ -144,6 +144,11 @@ enum Schema {
                 ALTER TABLE item ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v6: calendar-level iCalendar properties") { db in
+            // Unfolded VCALENDAR lines of an imported file (X-WR-TIMEZONE, X-WR-CALDESC …), one
+            // per line, written back when the calendar is exported.
+            try db.execute(sql: "ALTER TABLE calendar ADD COLUMN ics_extras TEXT NOT NULL DEFAULT ''")
+        }
         return migrator
     }()
 }

@@ -67,6 +67,40 @@ import Testing
         #expect(exported.contains("ACTION:NONE\r\nEND:VALARM"))
     }
 
+    @Test func calendarLevelPropertiesAreKeptPerCalendarAndWrittenBack() throws {
+        let file = """
+            BEGIN:VCALENDAR\r
+            PRODID:-//Google Inc//Google Calendar 70.9054//EN\r
+            VERSION:2.0\r
+            CALSCALE:GREGORIAN\r
+            METHOD:PUBLISH\r
+            X-WR-CALNAME:Team\r
+            X-WR-TIMEZONE:Europe/Berlin\r
+            X-WR-CALDESC:Releases\\, on-call and the team lunch\r
+            X-APPLE-CALENDAR-COLOR:#1BADF8\r
+            BEGIN:VEVENT\r
+            DTSTART:20261202T090000Z\r
+            DTEND:20261202T093000Z\r
+            UID:team-1@google.com\r
+            SUMMARY:Release\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        let kept = ["X-WR-TIMEZONE:Europe/Berlin", "X-WR-CALDESC:Releases\\, on-call and the team lunch", "X-APPLE-CALENDAR-COLOR:#1BADF8"]
+        let t = try TemporaryStore()
+        _ = try t.store.importICS(Array(file.utf8), file: "team.ics", into: .new("Team"), strict: true)
+        let team = try #require(try t.store.calendar(named: "Team", for: .event))
+        #expect(team.icsExtras == kept)
+        let exported = ICalendar.serialize(try t.store.allItems(in: [team]), calendarName: team.title, calendarProperties: team.icsExtras,
+                                           now: Self.window.0, floatingZone: .utc)
+        let text = String(decoding: exported, as: UTF8.self)
+        #expect(text.contains("X-WR-CALNAME:Team\r\n" + kept.joined(separator: "\r\n") + "\r\n"))
+        let again = try TemporaryStore()
+        _ = try again.store.importICS(exported, file: "exported.ics", into: .new("Team"), strict: true)
+        #expect(try again.store.calendar(named: "Team", for: .event)?.icsExtras == kept)
+    }
+
     /// Every client fixture: import → export → import gives the same agenda.
     @Test(arguments: Fixture.all) func aSelfRoundTripKeepsTheAgenda(_ name: String) throws {
         let first = try TemporaryStore()

@@ -19,6 +19,10 @@ public struct Calendar: Hashable, Sendable, Identifiable {
     public var color: String
     public var entityType: EntityType
     public var allowsModifications: Bool
+    /// Calendar-level iCalendar properties from an import (`X-WR-TIMEZONE`, `X-WR-CALDESC`,
+    /// `X-APPLE-CALENDAR-COLOR` …), kept verbatim (unfolded) so exporting this calendar writes
+    /// them back.
+    public var icsExtras: [String] = []
 
     public var id: String { identifier }
 

@@ -146,7 +146,10 @@ struct Export: ParsableCommand {
                 return c
             }
         }
-        let bytes = ICalendar.serialize(try store.allItems(in: selected), calendarName: selected?.count == 1 ? selected?[0].title : nil,
+        // One calendar exported alone gets its name and the calendar-level lines its import kept.
+        let only = selected?.count == 1 ? selected?[0] : nil
+        let bytes = ICalendar.serialize(try store.allItems(in: selected), calendarName: only?.title,
+                                        calendarProperties: only?.icsExtras ?? [],
                                         now: CLIContext.now, floatingZone: store.floatingZone)
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw InputError("-o: cannot write \(output)") }
