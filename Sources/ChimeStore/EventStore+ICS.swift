@@ -128,6 +128,12 @@ extension EventStore {
             guard prepared.contains(where: { $0.uid == o.uid }) else { continue }    // series unchanged: keep its overrides
             // A DATE-TIME RECURRENCE-ID on an all-day series (Outlook) names the day.
             let rid: CalendarDate = series.isAllDay && !o.recurrenceID.isAllDay ? .allDay(o.recurrenceID.local.date) : o.recurrenceID
+            if rid != o.recurrenceID {
+                let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
+                                       "a date-time on an all-day series: read as the date \(rid.storageText)")
+                if strict { throw problem }
+                report.repairs.append(problem)
+            }
             let instant = rid.instant(floatingZone: zone)
             if !Self.isOccurrence(series, instant, zone: zone) {
                 let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
