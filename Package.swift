@@ -123,8 +123,8 @@ let package = Package(
         .executableTarget(name: "RRuleFuzz", dependencies: ["ChimeCore"]),
         .executableTarget(name: "ICSFuzz", dependencies: ["ChimeICS", "ChimeCore"]),
 
-        .testTarget(name: "ChimeICSTests", dependencies: ["ChimeICS", "ChimeStore", "ChimeCore", "RRuleFuzz", "ICSFuzz"],
-                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "ChimeICSTests", dependencies: ["ChimeICS", "ChimeStore", "ChimeCore", "RRuleFuzz", "ICSFuzz", "ChimeTestSupport"],
+                    exclude: ["Corpus"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore"]),
         .testTarget(name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeScheduler", "ChimeCore"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore", "ChimeDaemon"], exclude: ["Snapshots"]),

@@ -62,7 +62,14 @@ extension EventStore {
             parsed.repairs.append(ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
                                            "no series with UID \(o.uid) in the file: this occurrence is imported as an event of its own"))
         }
-        parsed.overrides.removeAll { !masters.contains($0.uid) && !$0.isCancelled }
+        // A cancellation of an occurrence whose series is not in the file has nothing to cancel.
+        for o in parsed.overrides where !masters.contains(o.uid) && o.isCancelled {
+            let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
+                                   "a cancelled occurrence of \(o.uid), which is not in the file: dropped")
+            if strict { throw problem }
+            parsed.repairs.append(problem)
+        }
+        parsed.overrides.removeAll { !masters.contains($0.uid) }
         var report = ImportReport(skipped: parsed.skipped, repairs: parsed.repairs)
         let hasEvents = parsed.items.contains { if case .event = $0.item { return true } else { return false } }
         let hasReminders = parsed.items.contains { if case .reminder = $0.item { return true } else { return false } }
@@ -129,6 +136,12 @@ extension EventStore {
             guard prepared.contains(where: { $0.uid == o.uid }) else { continue }    // series unchanged: keep its overrides
             // A DATE-TIME RECURRENCE-ID on an all-day series (Outlook) names the day.
             let rid: CalendarDate = series.isAllDay && !o.recurrenceID.isAllDay ? .allDay(o.recurrenceID.local.date) : o.recurrenceID
+            if rid != o.recurrenceID {
+                let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
+                                       "a date-time on an all-day series: read as the date \(rid.storageText)")
+                if strict { throw problem }
+                report.repairs.append(problem)
+            }
             let instant = rid.instant(floatingZone: zone)
             if !Self.isOccurrence(series, instant, zone: zone) {
                 let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
