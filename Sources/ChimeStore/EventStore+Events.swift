@@ -19,8 +19,14 @@ extension EventStore {
     ///   `commit: false`, known only once `commit()` has run, so the event passed in is returned).
     @discardableResult
     public func save(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) -> Event {
+        try save(event, span: span, commit: commit, newSeriesID: newIdentifier())
+    }
+
+    /// The same, with the identifier a split (`.futureEvents` on a later occurrence) gives the new
+    /// series chosen by the caller: an import that queues more changes to it before committing.
+    @discardableResult
+    func save(_ event: Event, span: Span, commit: Bool, newSeriesID: String) throws(StoreError) -> Event {
         do { try event.validate() } catch { throw .invalid(error) }
-        let newSeriesID = newIdentifier()
         let zone = floatingZone
         let savedAs = Shared(event)
         try perform(commit: commit) { db, stamp in

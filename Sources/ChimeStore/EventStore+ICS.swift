@@ -128,21 +128,32 @@ extension EventStore {
             }
         }
         let zone = floatingZone
-        for o in parsed.overrides where !o.isCancelled {
-            guard var series = seriesByUID[o.uid] else {
+        // A RANGE=THISANDFUTURE override splits its series; the RECURRENCE-IDs of later overrides
+        // still name original instances, which now belong to the new series, moved as the split
+        // moved them. So overrides go in RECURRENCE-ID order, each to the series that holds it.
+        var splits: [String: [(at: Instant, shift: Int64, series: Event)]] = [:]
+        let ordered = parsed.overrides.enumerated().filter { !$0.element.isCancelled }.sorted {
+            ($0.element.recurrenceID.instant(floatingZone: zone), $0.offset) < ($1.element.recurrenceID.instant(floatingZone: zone), $1.offset)
+        }.map(\.element)
+        for o in ordered {
+            guard let master = seriesByUID[o.uid] else {
                 let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID", "no event with UID \(o.uid) for this override")
                 if lenient { report.skipped.append(problem); continue } else { throw problem }
             }
             guard prepared.contains(where: { $0.uid == o.uid }) else { continue }    // series unchanged: keep its overrides
             // A DATE-TIME RECURRENCE-ID on an all-day series (Outlook) names the day.
-            let rid: CalendarDate = series.isAllDay && !o.recurrenceID.isAllDay ? .allDay(o.recurrenceID.local.date) : o.recurrenceID
+            let rid: CalendarDate = master.isAllDay && !o.recurrenceID.isAllDay ? .allDay(o.recurrenceID.local.date) : o.recurrenceID
             if rid != o.recurrenceID {
                 let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
                                        "a date-time on an all-day series: read as the date \(rid.storageText)")
                 if strict { throw problem }
                 report.repairs.append(problem)
             }
-            let instant = rid.instant(floatingZone: zone)
+            let original = rid.instant(floatingZone: zone)
+            let split = splits[o.uid]?.last { $0.at <= original }
+            var series = split?.series ?? master
+            // The RECURRENCE-ID names the original instance, which the split moved (RFC 5545).
+            let instant = original.adding(split?.shift ?? 0)
             if !Self.isOccurrence(series, instant, zone: zone) {
                 let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
                                        "\(o.recurrenceID.storageText) is not an occurrence of \(o.uid)")
@@ -155,9 +166,14 @@ extension EventStore {
                 // The RECURRENCE-ID names the original instance; where the rule does not make it
                 // one (edited rule, split series, a DATE-TIME id on an all-day series), it becomes
                 // an extra date of the series, changed as the override says.
-                series.recurrenceDates.append(Self.exceptionDate(rid, of: series))
+                series.recurrenceDates.append(split == nil ? Self.exceptionDate(rid, of: series)
+                                                                           : .instant(instant))
                 try save(series, span: .thisEvent, commit: false)
-                seriesByUID[o.uid] = series
+                if split == nil {
+                    seriesByUID[o.uid] = series
+                } else if let i = splits[o.uid]?.lastIndex(where: { $0.at <= original }) {
+                    splits[o.uid]![i].series = series
+                }
                 report.repairs.append(ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
                                                "\(problem.message): kept as an extra occurrence of the series (RDATE)"))
             }
@@ -167,7 +183,24 @@ extension EventStore {
             occurrence.occurrenceDate = instant
             occurrence.recurrenceRules = series.recurrenceRules
             occurrence.isDetached = true
-            try save(occurrence, span: o.thisAndFuture ? .futureEvents : .thisEvent, commit: false)
+            if o.thisAndFuture {
+                let newID = newIdentifier()
+                let shift = occurrence.start.instant(floatingZone: zone).secondsSince1970 - instant.secondsSince1970
+                let successor: Event
+                if instant <= Self.firstInstant(series, zone: zone) {
+                    // From the first instance on: the whole series changes, nothing splits off.
+                    var whole = occurrence
+                    whole.isDetached = false
+                    whole.occurrenceDate = nil
+                    successor = whole
+                } else {
+                    successor = try Self.successor(of: series, from: instant, edited: occurrence, id: newID, zone: zone)
+                }
+                try save(occurrence, span: .futureEvents, commit: false, newSeriesID: newID)
+                splits[o.uid, default: []].append((at: original, shift: shift, series: successor))
+            } else {
+                try save(occurrence, span: .thisEvent, commit: false)
+            }
             report.overrides += 1
         }
         if !dryRun {
