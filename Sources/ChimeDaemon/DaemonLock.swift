@@ -51,6 +51,32 @@ public final class DaemonLock: Sendable {
         _ = flock(fd, LOCK_UN)
     }
 
+    /// Whether a daemon holds the lock on the store file at `store`, without taking it: read
+    /// from `/proc/locks` only (nothing is opened, so no lock of this process is disturbed).
+    /// `.held(pid: nil)` cannot happen: a lock whose holder is not listed is not seen at all.
+    ///
+    /// ```swift
+    /// if case .held(let pid) = DaemonLock.holder(ofStore: path) { print("a daemon is running (pid \(pid))") }
+    /// ```
+    public static func holder(ofStore store: String, locks: String? = nil) -> Holder {
+        var info = stat()
+        guard stat(store, &info) == 0 else {
+            return errno == ENOENT ? .free : .unknown(String(cString: strerror(errno)))
+        }
+        guard let text = locks ?? (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) else {
+            return .unknown("/proc/locks cannot be read")
+        }
+        return lockOwner(device: UInt(info.st_dev), inode: UInt(info.st_ino), locks: text).map { .held(pid: $0) } ?? .free
+    }
+
+    /// Who holds a store's daemon lock (``holder(ofStore:locks:)``).
+    public enum Holder: Hashable, Sendable {
+        case free
+        case held(pid: Int32)
+        /// The lock table could not be read (the reason).
+        case unknown(String)
+    }
+
     /// The process holding an exclusive `flock` on the file (`/proc/locks` lists `FLOCK ADVISORY
     /// WRITE PID MAJOR:MINOR:INODE …`); nil when it cannot be told.
     static func lockOwner(device: UInt, inode: UInt, locks: String? = nil) -> Int32? {

@@ -87,19 +87,21 @@ public final class EventStore: Sendable {
     }
 
     private static func checkAndMigrate(_ pool: DatabasePool, path: String) throws {
-        let verdict: StoreError? = try pool.read { db in
-            let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            if !tables.isEmpty && !tables.contains("grdb_migrations") { return .foreignDatabase(path: path) }
-            if tables.contains("grdb_migrations") {
-                let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
-                let known = Set(Schema.migrator.migrations)
-                let unknown = applied.filter { !known.contains($0) }
-                if !unknown.isEmpty { return .newerSchema(path: path, unknownMigrations: unknown) }
-            }
-            return nil
-        }
-        if let verdict { throw verdict }
+        if let verdict = try pool.read({ db in try refusal(db, path: path) }) { throw verdict }
         try Schema.migrator.migrate(pool)
+    }
+
+    /// Why the database open in `db` is not a store this version may use, or nil.
+    static func refusal(_ db: Database, path: String) throws -> StoreError? {
+        let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        if !tables.isEmpty && !tables.contains("grdb_migrations") { return .foreignDatabase(path: path) }
+        if tables.contains("grdb_migrations") {
+            let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            let known = Set(Schema.migrator.migrations)
+            let unknown = applied.filter { !known.contains($0) }
+            if !unknown.isEmpty { return .newerSchema(path: path, unknownMigrations: unknown) }
+        }
+        return nil
     }
 
     // MARK: Transactions

@@ -38,6 +38,7 @@ struct Chime: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Agenda.self, Alarms.self, Reminders.self, Add.self, Show.self, Edit.self, Remove.self,
-                      Complete.self, Uncomplete.self, CalendarCommand.self, Import.self, Export.self, Expand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self]
+                      Complete.self, Uncomplete.self, CalendarCommand.self, Import.self, Export.self, Expand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
+                      DoctorCommand.self]
     )
 }

@@ -17,9 +17,11 @@ enum CLI {
         return dir.appendingPathComponent("chime")
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> CLIResult {
+    /// `executable`: run this instead of `chime` (a wrapper such as `unshare`), with `arguments` as they are.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                    executable: String? = nil) throws -> CLIResult {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? binary
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["TZ"] = "UTC"  // floating times follow the system zone: pin it

@@ -1,0 +1,119 @@
+import ChimeCore
+import ChimeStore
+import Foundation
+import Glibc
+
+extension Doctor {
+    /// Where systemd looks for a user unit named chime.service, besides what `systemctl --user cat` finds.
+    static func unitFolders(environment: [String: String]) -> [String] {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+        return [config + "/systemd/user", data + "/systemd/user", "/etc/systemd/user", "/usr/lib/systemd/user",
+                "/usr/local/lib/systemd/user"]
+    }
+
+    static let unitInstall = "cp Config/chime.service ~/.config/systemd/user/ && systemctl --user daemon-reload && systemctl --user enable --now chime"
+
+    /// The systemd user unit: installed, enabled, running. `run` runs `systemctl --user ARGS`
+    /// (status and output, nil when it could not run or timed out).
+    public static func systemdCheck(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                    run: (_ arguments: [String]) -> (status: Int32, output: String)?) -> DoctorCheck {
+        let file = unitFolders(environment: environment).map { $0 + "/chime.service" }
+            .first { FileManager.default.fileExists(atPath: $0) }
+        // `is-system-running` names a state whenever a user manager answers ("running", "degraded", …);
+        // without one it fails ("Failed to connect to bus: No medium found").
+        let states: Set<String> = ["initializing", "starting", "running", "degraded", "maintenance", "stopping"]
+        guard let manager = run(["is-system-running"]), states.contains(manager.output) else {
+            let unit = file.map { "chime.service is installed (\($0))" } ?? "chime.service is not installed"
+            return DoctorCheck(name: "systemd unit", status: .warn,
+                               detail: "no systemd user manager in this session; \(unit)",
+                               fix: file == nil ? "run chime daemon from your session's autostart, or \(unitInstall) in a systemd session"
+                                                : "run chime daemon from your session's autostart, or log in to a systemd session")
+        }
+        let found = run(["cat", "chime.service"])
+        let source = found.flatMap { $0.status == 0 ? $0.output.split(separator: "\n").first.map { $0.hasPrefix("# ") ? String($0.dropFirst(2)) : String($0) } : nil } ?? file
+        guard let source else {
+            return DoctorCheck(name: "systemd unit", status: .warn, detail: "chime.service is not installed", fix: unitInstall)
+        }
+        let enabled = run(["is-enabled", "chime.service"])?.output ?? "unknown"
+        let active = run(["is-active", "chime.service"])?.output ?? "unknown"
+        let detail = "\(source): \(enabled), \(active)"
+        if active != "active" {
+            return DoctorCheck(name: "systemd unit", status: .warn, detail: detail + "; alarms fire only while it runs",
+                               fix: enabled == "enabled" ? "systemctl --user start chime; journalctl --user -u chime says why it stopped"
+                                                         : "systemctl --user enable --now chime")
+        }
+        if enabled != "enabled" {
+            return DoctorCheck(name: "systemd unit", status: .warn, detail: detail + "; it will not start at your next login",
+                               fix: "systemctl --user enable chime")
+        }
+        return DoctorCheck(name: "systemd unit", status: .ok, detail: detail)
+    }
+
+    /// The zone floating times and all-day dates follow, and where it came from.
+    public static func zoneCheck(_ resolved: (zone: ZoneRules, origin: SystemZone.Origin)) -> DoctorCheck {
+        let name = resolved.zone.identifier
+        switch resolved.origin {
+        case .environment(let value):
+            return DoctorCheck(name: "time zone", status: .ok, detail: "\(name) (from $TZ=\(value))")
+        case .invalidEnvironment(let value):
+            return DoctorCheck(name: "time zone", status: .fail,
+                               detail: "$TZ=\(value) names no time zone Chime knows: UTC is used, so floating and all-day times are off",
+                               fix: "unset TZ, or set it to a zone such as Europe/Berlin (timedatectl list-timezones)")
+        case .localtimeLink(let path, let target):
+            return DoctorCheck(name: "time zone", status: .ok, detail: "\(name) (from \(path) → \(target))")
+        case .localtimeCopy(let path, let namedBy):
+            return DoctorCheck(name: "time zone", status: .ok, detail: "\(name) (from \(path), named by \(namedBy))")
+        case .localtimeFile(let path):
+            return DoctorCheck(name: "time zone", status: .warn,
+                               detail: "rules read from \(path), a copy no tzdata name matches: shown as \"\(name)\"",
+                               fix: "sudo timedatectl set-timezone REGION/CITY (links /etc/localtime into tzdata)")
+        case .none:
+            return DoctorCheck(name: "time zone", status: .warn, detail: "UTC: $TZ is unset and /etc/localtime cannot be read",
+                               fix: "sudo timedatectl set-timezone REGION/CITY")
+        }
+    }
+
+    /// Whether a daemon holds the store's lock. None is a warning: alarms fire only while one runs.
+    public static func daemonCheck(store: String, holder: DaemonLock.Holder) -> DoctorCheck {
+        switch holder {
+        case .held(let pid):
+            return DoctorCheck(name: "daemon", status: .ok, detail: "a daemon is running (pid \(pid)) for this store")
+        case .free:
+            return DoctorCheck(name: "daemon", status: .warn, detail: "no daemon is running for this store: alarms fire only while one runs",
+                               fix: "systemctl --user enable --now chime (or chime daemon\(store == StoreLocation.defaultPath() ? "" : " --store \(shellQuoted(store))"))")
+        case .unknown(let reason):
+            return DoctorCheck(name: "daemon", status: .warn, detail: "cannot tell whether a daemon is running: \(reason)",
+                               fix: "pgrep -a chime")
+        }
+    }
+
+    /// Runs `executable ARGS` with no input and gives up after `timeout` (killing it): its exit
+    /// status and trimmed standard output and error, nil when it could not be started or timed out.
+    public static func runBounded(_ executable: String, _ arguments: [String], timeout: Double = 2) -> (status: Int32, output: String)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        do { try process.run() } catch { return nil }
+        // Read while it runs (a full pipe would block it); the read ends when it exits or is killed.
+        let reader = ReadBox()
+        let handle = output.fileHandleForReading
+        let done = DispatchSemaphore(value: 0)
+        Thread { reader.data = handle.readDataToEndOfFile(); done.signal() }.start()
+        guard exited.wait(timeout: .now() + timeout) == .success else {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
+        }
+        _ = done.wait(timeout: .now() + 0.5)
+        return (process.terminationStatus, String(decoding: reader.data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+private final class ReadBox: @unchecked Sendable { var data = Data() }

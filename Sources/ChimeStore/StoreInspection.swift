@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+
+/// What an existing store file is, found without changing it: opened read-only, never created,
+/// never migrated (`chime doctor`). The refusals are ``EventStore``'s own open errors.
+///
+/// ```swift
+/// switch try StoreInspection.inspect(path: path) {
+/// case nil: print("not created yet")
+/// case let found?: print("schema v\(found.schemaVersion) of v\(found.currentSchemaVersion)")
+/// }
+/// ```
+public struct StoreInspection: Hashable, Sendable {
+    /// How many schema migrations the file has (`v1`… in order): its schema version.
+    public var schemaVersion: Int
+    /// The schema version this build writes; a lower `schemaVersion` is upgraded on next use.
+    public var currentSchemaVersion: Int
+
+    /// Nil when nothing is at `path`; throws ``StoreError`` when the path is a link, a folder,
+    /// another user's file, not an SQLite database, another program's database, or a newer schema.
+    public static func inspect(path: String) throws(StoreError) -> StoreInspection? {
+        guard try StoreLocation.check(path: path) else { return nil }
+        var config = Configuration()
+        config.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                if let refusal = try EventStore.refusal(db, path: path) { throw refusal }
+                let applied = try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations WHERE 1") ?? 0
+                return StoreInspection(schemaVersion: applied, currentSchemaVersion: Schema.migrator.migrations.count)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw .notADatabase(path: path)
+        } catch let error as DatabaseError where error.message?.contains("no such table: grdb_migrations") == true {
+            // An empty file (created, never written): every command turns it into a store.
+            return StoreInspection(schemaVersion: 0, currentSchemaVersion: Schema.migrator.migrations.count)
+        } catch {
+            throw .from(error, path: path)
+        }
+    }
+}

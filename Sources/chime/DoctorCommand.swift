@@ -1,0 +1,52 @@
+import ArgumentParser
+import ChimeDaemon
+import ChimeDesktop
+import ChimeStore
+import Foundation
+
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the store, desktop services, systemd unit, time zone and daemon.",
+        discussion: """
+            One line per check, status first (ok, warn, fail), with the command that fixes \
+            anything not ok. Nothing is created or changed, and each check gives up after 2 s. \
+            Exits 1 when a check failed; warnings (no notification server: alarms go to standard \
+            output; no daemon running) do not fail.
+
+            Examples:
+              chime doctor
+              chime doctor --store /tmp/test.sqlite --json
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The store file (default: $CHIME_STORE, else $XDG_DATA_HOME/chime/chime.sqlite).", valueName: "path"))
+    var store: String?
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let report = DoctorReport(checks: Self.checks(storeOption: store))
+        print(json ? report.json : report.text, terminator: "")
+        if report.status == .fail { throw ExitCode(1) }
+    }
+
+    static func checks(storeOption: String?) -> [DoctorCheck] {
+        let environment = ProcessInfo.processInfo.environment
+        let (path, origin) = Doctor.storePath(option: storeOption, environment: environment)
+        var checks = Doctor.storeChecks(path: path, origin: origin)
+        checks.append(Doctor.daemonCheck(store: path, holder: DaemonLock.holder(ofStore: path)))
+        checks.append(Doctor.notificationCheck(DesktopServiceProbe.notificationServer(timeout: .seconds(2))))
+        checks.append(Doctor.geoClueCheck(DesktopServiceProbe.geoClue(timeout: .seconds(2))))
+        let files = Doctor.geoClueConfigFiles()
+        checks.append(Doctor.geoCluePermissionCheck(
+            files: files, hasDropInFolder: FileManager.default.fileExists(atPath: "/etc/geoclue/conf.d")))
+        if let agent = Doctor.geoClueAgentCheck(files: files, processes: Doctor.userProcesses()) { checks.append(agent) }
+        let systemctl = ["/usr/bin/systemctl", "/bin/systemctl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        checks.append(Doctor.systemdCheck(environment: environment) { arguments in
+            systemctl.flatMap { Doctor.runBounded($0, ["--user"] + arguments, timeout: 2) }
+        })
+        checks.append(Doctor.zoneCheck(SystemZone.resolve(environment: environment)))
+        return checks
+    }
+}

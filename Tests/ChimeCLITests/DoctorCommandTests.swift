@@ -1,0 +1,153 @@
+import ChimeDaemon
+import ChimeStore
+import Foundation
+import Glibc
+import Testing
+
+/// The built `chime doctor`, end to end: against the sandbox's real dunst and GeoClue (started by
+/// Tests/harness/with-services.sh, which `make test` runs), without a session bus, on a store
+/// others can read, and next to a running daemon.
+@Suite("chime doctor, the built binary")
+struct DoctorCommandTests {
+    let folder: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-doctor-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// The text line of the check named `name`.
+    func line(_ output: String, _ name: String) -> String? {
+        output.split(separator: "\n").map(String.init).first { $0.dropFirst(6).hasPrefix(name + " ") }
+    }
+
+    func checks(_ json: String) throws -> [String: [String: Any]] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(json)")
+        let list = try #require(object["checks"] as? [[String: Any]])
+        return Dictionary(list.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    @Test func inTheSandboxTheNotificationServerAndGeoClueAreOK() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["CHIME_TEST_SERVICES"] == "1", let run = environment["SVC_RUN"] else {
+            Issue.record("needs the desktop-services sandbox: run under Tests/harness/with-services.sh (make test does)")
+            return
+        }
+        let store = folder + "/chime.sqlite"
+        _ = try EventStore(path: store, floatingZone: .utc)
+        // GeoClue's own config is bind-mounted in its namespace: doctor reads the same file the same way.
+        func doctor(_ extra: [String]) throws -> CLIResult {
+            try CLI.run(["-m", "sh", "-c", "mount --bind \"$1\" /etc/geoclue/geoclue.conf && shift && exec \"$@\"", "sh",
+                         run + "/geoclue.conf", CLI.binary.path, "doctor", "--store", store] + extra,
+                        executable: "/usr/bin/unshare")
+        }
+        let text = try doctor([])
+        print(text.stdout)
+        let json = try doctor(["--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let found = try checks(json.stdout)
+        let notifications = try #require(found["notifications"])
+        #expect(notifications["status"] as? String == "ok")
+        let detail = notifications["detail"] as? String ?? ""
+        #expect(detail.hasPrefix("dunst "), "\(detail)")
+        // dunst 1.9 says `actions` and `body-hyperlinks` (read as markup), not `persistence` or `sound`.
+        #expect(detail.contains(": actions, body markup, no persistence, no sound [actions body body-hyperlinks"), "\(detail)")
+        #expect(found["geoclue"]?["status"] as? String == "ok")
+        #expect(found["geoclue"]?["detail"] as? String == "GeoClue2 is running on the system bus")
+        #expect(found["geoclue permission"]?["status"] as? String == "ok")
+        #expect(found["geoclue agent"]?["status"] as? String == "ok")
+        #expect(line(text.stdout, "notifications")?.hasPrefix("ok    notifications") == true, "\(text.stdout)")
+        #expect(line(text.stdout, "geoclue")?.hasPrefix("ok    geoclue") == true)
+    }
+
+    /// A socket file whose bus is gone: connecting is refused at once.
+    func deadSocket() -> String {
+        let path = folder + "/dead_bus_socket"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(fd)   // the file stays; nobody listens
+        return path
+    }
+
+    @Test func withADeadSessionBusTheServerIsMissingQuicklyAndNothingFails() throws {
+        let socketPath = deadSocket()
+        let started = Date()
+        let r = try CLI.run(["doctor", "--store", folder + "/chime.sqlite"],
+                            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + socketPath])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 3, "took \(elapsed) s")
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let notifications = try #require(line(r.stdout, "notifications"), "\(r.stdout)")
+        #expect(notifications.hasPrefix("warn  notifications"))
+        #expect(notifications.contains("no notification server answers on the session bus"))
+        #expect(notifications.contains("the daemon prints alarms on standard output instead"))
+        #expect(notifications.contains(" — fix: "))
+    }
+
+    @Test func aBusThatNeverAnswersIsGivenUpOnAfterTwoSeconds() throws {
+        // Listening, never accepting: the connection is made, the handshake never answered.
+        let path = folder + "/silent_bus_socket"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, byte) in path.utf8.enumerated() { raw[i] = byte } }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(listen(fd, 8) == 0)
+        let started = Date()
+        let r = try CLI.run(["doctor", "--store", folder + "/chime.sqlite", "--json"],
+                            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + path])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 6, "took \(elapsed) s")
+        #expect(r.status == 0)
+        let notifications = try #require(try checks(r.stdout)["notifications"])
+        #expect(notifications["status"] as? String == "warn")
+        #expect((notifications["detail"] as? String)?.contains("no answer within 2 s") == true, "\(notifications)")
+    }
+
+    @Test func aStoreOthersCanReadGetsTheChmodFix() throws {
+        let store = folder + "/chime.sqlite"
+        _ = try EventStore(path: store, floatingZone: .utc)
+        chmod(store, 0o644)
+        let r = try CLI.run(["doctor", "--store", store], environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + deadSocket()])
+        #expect(r.status == 0)
+        let file = try #require(line(r.stdout, "store file"), "\(r.stdout)")
+        #expect(file.hasPrefix("warn  store file"))
+        #expect(file.contains("mode 0644"))
+        #expect(file.contains(" — fix: chmod 600 \(store)"), "\(file)")
+    }
+
+    @Test func aRunningDaemonIsNamedWithItsPID() throws {
+        let store = folder + "/chime.sqlite"
+        _ = try EventStore(path: store, floatingZone: .utc)
+        let daemon = try DaemonProcess(store: store, folder: folder)
+        defer { daemon.stop() }
+        let pid = daemon.process.processIdentifier
+        let locked = daemon.wait(timeout: 20) { _ in DaemonLock.holder(ofStore: store) == .held(pid: pid) }
+        #expect(locked, "the daemon never took the lock: \(daemon.stderrText)")
+        let r = try CLI.run(["doctor", "--store", store, "--json"], environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + deadSocket()])
+        let check = try #require(try checks(r.stdout)["daemon"])
+        #expect(check["status"] as? String == "ok")
+        #expect(check["detail"] as? String == "a daemon is running (pid \(pid)) for this store")
+        #expect(check["fix"] is NSNull)
+    }
+
+    @Test func anInvalidTZFailsAndExitsOne() throws {
+        let r = try CLI.run(["doctor", "--store", folder + "/chime.sqlite", "--json"],
+                            environment: ["TZ": "Mars/Olympus", "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + deadSocket()])
+        #expect(r.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["status"] as? String == "fail")
+        #expect(try checks(r.stdout)["time zone"]?["status"] as? String == "fail")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/chime.sqlite"))   // doctor created nothing
+    }
+}
