@@ -35,6 +35,8 @@ public final class AlarmScheduler {
     public let sink: any NotificationSink
     public let clock: any WallClock
     public let settings: SchedulerSettings
+    /// Opens an activated notification's URL; nil: activating only acknowledges.
+    public let opener: (any URLOpener)?
     public private(set) var zone: ZoneRules
     public private(set) var checkedUntil: Instant
     let logger: Logger
@@ -64,8 +66,10 @@ public final class AlarmScheduler {
     public var onEvent: ((SchedulerEvent) -> Void)?
 
     public init(store: EventStore, sink: any NotificationSink, clock: any WallClock, zone: ZoneRules? = nil,
-                settings: SchedulerSettings = SchedulerSettings(), logger: Logger = Logger(label: "chime.scheduler")) {
+                settings: SchedulerSettings = SchedulerSettings(), opener: (any URLOpener)? = nil,
+                logger: Logger = Logger(label: "chime.scheduler")) {
         self.store = store
+        self.opener = opener
         self.sink = sink
         self.clock = clock
         self.settings = settings
@@ -398,11 +402,32 @@ public final class AlarmScheduler {
                 snoozes.insert(Snooze(until: until.secondsSince1970, key: key))
                 logger.info("snoozed", metadata: ["key": "\(key)", "until": "\(until)"])
             }
-        case .dismissed, .activated:
+        case .activated:
+            openURLs(of: response.keys)
+            try store.dismiss(response.keys, now: now)
+            for key in response.keys { shown[key] = nil }
+        case .dismissed:
             try store.dismiss(response.keys, now: now)
             for key in response.keys { shown[key] = nil }
         }
         onEvent?(.responded(response))
+    }
+
+    /// Opens the URL of each notification the keys stand for (once per URL). The URL was checked
+    /// when the notification was made; it is checked again here, so nothing but http, https and
+    /// mailto ever reaches the opener, whatever built the notification.
+    private func openURLs(of keys: [FiringKey]) {
+        guard let opener else { return }
+        var opened: Set<String> = []
+        for key in keys {
+            guard let url = OpenableURL.check(shown[key]?.openURL), opened.insert(url).inserted else { continue }
+            do {
+                try opener.open(url)
+                logger.info("opened the item's URL", metadata: ["key": "\(key)", "url": "\(url)"])
+            } catch {
+                logger.warning("could not open the item's URL", metadata: ["url": "\(url)", "error": "\(error)"])
+            }
+        }
     }
 
     /// The due instant of the reminder instance a firing belongs to: known for alarms relative to

@@ -11,7 +11,9 @@ import ChimeCore
 public struct AlarmNotification: Hashable, Sendable {
     public enum Urgency: String, Hashable, Sendable { case low, normal, critical }
 
-    /// Buttons; `.default` is what clicking the notification body does (open/acknowledge).
+    /// Buttons; `.default` is what clicking the notification body does: open ``openURL`` when
+    /// there is one (labelled "Open"), else acknowledge the alarm (labelled "Dismiss", since that
+    /// is all it does; most servers show the default action's label nowhere but a menu).
     public enum Action: String, Hashable, Sendable, CaseIterable {
         case `default`, complete, snooze
     }
@@ -30,9 +32,12 @@ public struct AlarmNotification: Hashable, Sendable {
     public var kind: String
     /// The button label for snooze ("Snooze 10 min").
     public var snoozeLabel: String
+    /// The item's URL, when it passed ``OpenableURL/check(_:)``: activating the notification opens it.
+    public var openURL: String?
 
     public init(keys: [FiringKey], fireAt: Instant, summary: String, body: String, urgency: Urgency,
-                category: String, actions: [Action], kind: String, snoozeLabel: String = "Snooze 10 min") {
+                category: String, actions: [Action], kind: String, snoozeLabel: String = "Snooze 10 min",
+                openURL: String? = nil) {
         self.keys = keys
         self.fireAt = fireAt
         self.summary = summary
@@ -42,11 +47,12 @@ public struct AlarmNotification: Hashable, Sendable {
         self.actions = actions
         self.kind = kind
         self.snoozeLabel = snoozeLabel
+        self.openURL = openURL
     }
 
     public func label(for action: Action) -> String {
         switch action {
-        case .default: return "Open"
+        case .default: return openURL == nil ? "Dismiss" : "Open"
         case .complete: return "Complete"
         case .snooze: return snoozeLabel
         }
@@ -56,7 +62,8 @@ public struct AlarmNotification: Hashable, Sendable {
 /// What the user did with a notification.
 public struct NotificationResponse: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable {
-        /// The body or the default action was clicked.
+        /// The body or the default action was clicked: the item's URL is opened, if it has one
+        /// that may be opened, and the alarm is acknowledged.
         case activated
         case complete
         case snooze
