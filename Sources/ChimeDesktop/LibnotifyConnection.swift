@@ -129,7 +129,7 @@ final class LibnotifyConnection {
         if server.supportsActions {
             for action in n.actions {
                 // Each registration owns one reference to the entry, dropped when libnotify frees it.
-                notify_notification_add_action(handle, action.rawValue, n.label(for: action), { _, key, userData in
+                notify_notification_add_action(handle, action.key, n.label(for: action), { _, key, userData in
                     guard let key, let userData else { return }
                     let entry = Unmanaged<ShownNotification>.fromOpaque(userData).takeUnretainedValue()
                     entry.connection.actionInvoked(entry, key: String(cString: key))
@@ -162,16 +162,16 @@ final class LibnotifyConnection {
 
     /// A button (or the body, for `default`) was clicked.
     fileprivate func actionInvoked(_ entry: ShownNotification, key: String) {
-        guard shown[entry.id] != nil, !entry.isAnswered, let action = AlarmNotification.Action(rawValue: key) else {
+        guard shown[entry.id] != nil, !entry.isAnswered, let action = AlarmNotification.Action(key: key) else {
             return
         }
         entry.isAnswered = true
-        let kind: NotificationResponse.Kind = switch action {
-        case .default: .activated
-        case .complete: .complete
-        case .snooze: .snooze
+        let response = switch action {
+        case .default: NotificationResponse(keys: entry.keys, kind: .activated)
+        case .complete: NotificationResponse(keys: entry.keys, kind: .complete)
+        case .snooze(let choice): NotificationResponse(keys: entry.keys, kind: .snooze, snooze: choice)
         }
-        responses.yield(NotificationResponse(keys: entry.keys, kind: kind))
+        responses.yield(response)
         // Servers such as dunst leave a notification on screen after an action: the answered alarm goes.
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_close(entry.handle, &error) == 0 {

@@ -108,7 +108,7 @@ public final class LibnotifySink: NotificationSink {
     /// ```swift
     /// try sink.deliver(AlarmNotification(keys: [key], fireAt: fireAt, summary: "Dentist", body: "14:00–15:00",
     ///                                    urgency: .normal, category: "x-chime.event",
-    ///                                    actions: [.default, .snooze], kind: "event"),
+    ///                                    actions: [.default, .snooze(.minutes(10))], kind: "event"),
     ///                  deliveredAtMilliseconds: now)
     /// ```
     /// `deliveredAtMilliseconds` is not used: the server shows its own time of arrival.

@@ -274,11 +274,11 @@ public final class AlarmScheduler {
     private func notifications(for claimed: [AlarmFiring], now: Instant) -> [AlarmNotification] {
         let late = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 > settings.lateSeconds }
         var notes = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 <= settings.lateSeconds }
-            .map { NotificationText.notification(for: $0, zone: zone, snoozeMinutes: settings.snoozeMinutes) }
+            .map { NotificationText.notification(for: $0, zone: zone, snoozeChoices: settings.snoozeChoices) }
         if late.count > settings.missedSummaryThreshold {
             notes.append(NotificationText.missedSummary(late, zone: zone))
         } else {
-            notes += late.map { NotificationText.notification(for: $0, zone: zone, snoozeMinutes: settings.snoozeMinutes) }
+            notes += late.map { NotificationText.notification(for: $0, zone: zone, snoozeChoices: settings.snoozeChoices) }
         }
         notes.sort { ($0.fireAt, $0.summary) < ($1.fireAt, $1.summary) }
         return notes
@@ -291,7 +291,7 @@ public final class AlarmScheduler {
         let now = clock.now()
         let claimed = try store.claimDeliveries(firings, checkedUntil: nil, deliveredAtMilliseconds: clock.nowMilliseconds())
         for firing in claimed {
-            let note = NotificationText.notification(for: firing, zone: zone, snoozeMinutes: settings.snoozeMinutes)
+            let note = NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices)
             if show(note) { unconfirmed += note.keys } else { unshown.append(note) }
         }
         if !unshown.isEmpty { scheduleRetry(now) }
@@ -397,10 +397,11 @@ public final class AlarmScheduler {
                 }
             }
         case .snooze:
-            let until = now.adding(settings.snoozeSeconds)
+            let choice = response.snooze ?? settings.snoozeChoices.first ?? .minutes(10)
+            let until = choice.until(now: now, zone: zone)
             for key in response.keys where try store.snooze(key, until: until, now: now) {
                 snoozes.insert(Snooze(until: until.secondsSince1970, key: key))
-                logger.info("snoozed", metadata: ["key": "\(key)", "until": "\(until)"])
+                logger.info("snoozed", metadata: ["key": "\(key)", "until": "\(until)", "choice": "\(choice)"])
             }
         case .activated:
             openURLs(of: response.keys)
@@ -454,7 +455,7 @@ public final class AlarmScheduler {
         let alarm = (stored?.alarms ?? []).first { $0.trigger.locationKeyText == entry.key.alarm } ?? .absolute(entry.fireAt)
         let firing = AlarmFiring(key: entry.key, fireAt: entry.fireAt, alarm: alarm, item: summary,
                                  occurrenceStart: entry.key.occurrence, occurrenceEnd: end)
-        return NotificationText.notification(for: firing, zone: zone, snoozeMinutes: settings.snoozeMinutes)
+        return NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices)
     }
 }
 

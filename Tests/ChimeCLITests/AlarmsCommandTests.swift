@@ -31,9 +31,22 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("Config/config.toml").path
         #expect(try DaemonConfiguration.load(path: path, explicit: true) == DaemonConfiguration())
         let five = try DaemonConfiguration.parse("[alarms]\nsnooze_minutes = 5\ngrace_hours = 1.5\n", file: "x.toml")
-        #expect(five.scheduler.snoozeSeconds == 300)
+        #expect(five.scheduler.snoozeChoices == [.minutes(5)])
+        let choices = try DaemonConfiguration.parse("[alarms]\nsnooze = [\"5m\", \"15m\", \"1h\", \"tomorrow 9:00\"]\n", file: "x.toml")
+        #expect(choices.scheduler.snoozeChoices.map(\.label) == ["Snooze 5 min", "Snooze 15 min", "Snooze 1 h", "Snooze until tomorrow 9:00"])
+        #expect(DaemonConfiguration().scheduler.snoozeChoices.map(\.text) == ["10m", "1h"])
         #expect(five.scheduler.graceSeconds == 5400)
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze_minutes = 0\n", file: "x.toml") }
+        // A bad entry names the key, its position and the value.
+        func refusal(_ text: String) -> String? {
+            do { _ = try DaemonConfiguration.parse(text, file: "x.toml"); return nil } catch { return error.description }
+        }
+        #expect(refusal("[alarms]\nsnooze = [\"10m\", \"5 minutes\"]\n") == #"x.toml: alarms.snooze[1]: "5 minutes" is neither a length nor a time of day; use a length such as "10m", "1h" or "1h30m" (at most a week), or a time such as "tomorrow 9:00""#)
+        #expect(refusal("[alarms]\nsnooze = [10]\n") == #"x.toml: alarms.snooze[0]: must be a string such as "10m" or "tomorrow 9:00", not 10"#)
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze = []\n", file: "x.toml") }
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze = \"10m\"\n", file: "x.toml") }
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze = [\"1h\", \"60m\"]\n", file: "x.toml") }
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze = [\"1h\"]\nsnooze_minutes = 5\n", file: "x.toml") }
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[log]\nlevel = \"loud\"\n", file: "x.toml") }
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("notifier = \"stdout\"\n", file: "x.toml") }
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms\n", file: "x.toml") }

@@ -15,9 +15,10 @@ import Testing
     }
 
     static func reminder(_ summary: String, body: String = "Room 3",
-                         actions: [AlarmNotification.Action] = [.default, .complete, .snooze]) -> AlarmNotification {
+                         actions: [AlarmNotification.Action] = [.default, .complete, .snooze(.minutes(10)), .snooze(.minutes(60))],
+                         openURL: String? = nil) -> AlarmNotification {
         AlarmNotification(keys: [key], fireAt: key.occurrence, summary: summary, body: body, urgency: .critical,
-                          category: "x-chime.reminder", actions: actions, kind: "reminder")
+                          category: "x-chime.reminder", actions: actions, kind: "reminder", openURL: openURL)
     }
 
     /// Delivers `n` and waits until dunst shows exactly one notification.
@@ -79,12 +80,13 @@ import Testing
 
         // dunst's context menu lists every action as "#<label> (<summary>) [<id>,<key>]"; the fake dmenu
         // picks the line with the key. (`dunstctl action 0` would invoke "default" directly.)
-        for (key, expected) in [("complete", NotificationResponse.Kind.complete), ("snooze", .snooze)] {
+        for (key, expected) in [("complete", NotificationResponse(keys: [Self.key], kind: .complete)),
+                                ("snooze:10m", NotificationResponse(keys: [Self.key], kind: .snooze, snooze: .minutes(10)))] {
             try await Self.show(Self.reminder(Self.uniqueSummary("Standup")), on: sink, in: sandbox)
             try sandbox.chooseInContextMenu(",\(key)]")
             try sandbox.dunstctl("context")
             let response = await nextResponse(of: sink)
-            #expect(response == NotificationResponse(keys: [Self.key], kind: expected), "clicking \(key)")
+            #expect(response == expected, "clicking \(key)")
             let closed = try await poll { try sandbox.displayedCount() == 0 }
             #expect(closed, "the sink closes a notification once one of its actions was clicked (\(key))")
         }
@@ -99,6 +101,29 @@ import Testing
         var afterwards: [NotificationResponse] = []
         for await response in sink.responses { afterwards.append(response) }
         #expect(afterwards.isEmpty)
+    }
+
+    /// Each snooze choice is its own entry in dunst's context menu; picking "Snooze 1 h" reports that choice.
+    @Test func choosingTheOneHourSnoozeInTheContextMenuReportsIt() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        defer { sink.shutdown() }
+        let choices = try ["5m", "15m", "1h", "tomorrow 9:00"].map { try SnoozeChoice(parsing: $0) }
+        let summary = Self.uniqueSummary("Laundry")
+        try await Self.show(Self.reminder(summary, actions: [.default, .complete] + choices.map { .snooze($0) }), on: sink, in: sandbox)
+        let menuLog = sandbox.runDirectory + "/dmenu-input.log"
+        try sandbox.chooseInContextMenu("#Snooze 1 h (")
+        try sandbox.dunstctl("context")
+        let response = await nextResponse(of: sink)
+        #expect(response == NotificationResponse(keys: [Self.key], kind: .snooze, snooze: choices[2]))
+        #expect(try await poll { try sandbox.displayedCount() == 0 })
+        let menu = try String(contentsOfFile: menuLog, encoding: .utf8).components(separatedBy: "---").last { $0.contains(summary) } ?? ""
+        for (label, key) in [("Snooze 5 min", "snooze:5m"), ("Snooze 15 min", "snooze:15m"), ("Snooze 1 h", "snooze:1h"),
+                             ("Snooze until tomorrow 9:00", "snooze:tomorrow 9:00"), ("Complete", "complete")] {
+            #expect(menu.contains("#\(label) (\(summary)) ["), "\(label) in \(menu)")
+            #expect(menu.contains(",\(key)]"), "\(key) in \(menu)")
+        }
     }
 
     @Test func closingFromTheServerReportsDismissed() async throws {
