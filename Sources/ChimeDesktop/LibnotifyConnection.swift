@@ -123,6 +123,9 @@ final class LibnotifyConnection {
         if let desktopEntry {
             notify_notification_set_hint(handle, "desktop-entry", g_variant_new_string(desktopEntry))
         }
+        if let sound = server.soundName(for: n) {
+            notify_notification_set_hint(handle, "sound-name", g_variant_new_string(sound))
+        }
 
         lastID += 1
         let entry = ShownNotification(id: lastID, keys: n.keys, handle: handle, connection: self)

@@ -52,3 +52,48 @@ import Testing
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms\n", file: "x.toml") }
     }
 }
+
+/// `chime show` names what each VALARM does: an AUDIO alarm "with sound", an EMAIL one kept from
+/// the file as "email alarm (not sent by Chime)".
+@Suite struct AlarmActionShowTests {
+    @Test func showListsAudioAndEmailAlarms() throws {
+        let s = StoreSession(zone: "UTC", now: "2026-11-20T10:00:00Z")
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        let file = s.folder + "/actions.ics"
+        try """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Example Corp.//CalDAV Client//EN\r
+            BEGIN:VEVENT\r
+            UID:show-actions@example.com\r
+            DTSTAMP:20261120T100000Z\r
+            DTSTART:20261201T090000Z\r
+            DTEND:20261201T100000Z\r
+            SUMMARY:Board meeting\r
+            BEGIN:VALARM\r
+            ACTION:EMAIL\r
+            TRIGGER:-P1D\r
+            SUMMARY:Agenda\r
+            DESCRIPTION:Send the agenda\r
+            ATTENDEE:mailto:board@example.com\r
+            END:VALARM\r
+            BEGIN:VALARM\r
+            ACTION:AUDIO\r
+            TRIGGER:-PT15M\r
+            END:VALARM\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try s.run("import", file)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let events = try #require(try s.json("agenda", "--from", "2026-12-01", "--to", "2026-12-02") as? [[String: Any]])
+        let id = try #require(events.first?["id"] as? String, "\(events)")
+        let r = try s.run("show", id)
+        #expect(r.status == 0, "\(r.stderr)")
+        let alarms = r.stdout.split(separator: "\n").filter { $0.hasPrefix("Alarm:") }.map(String.init)
+        #expect(alarms.count == 2, "\(r.stdout)")
+        #expect(alarms.first?.hasSuffix("(with sound)") == true, "\(alarms)")
+        #expect(alarms.last == "Alarm:     email alarm (not sent by Chime)")
+    }
+}

@@ -57,9 +57,11 @@ public struct AlarmNotification: Hashable, Sendable {
     public var kind: String
     /// The item's URL, when it passed ``OpenableURL/check(_:)``: activating the notification opens it.
     public var openURL: String?
+    /// The alarm asked for a sound (iCalendar `ACTION:AUDIO`): sinks that can play one do.
+    public var asksForSound: Bool
 
     public init(keys: [FiringKey], fireAt: Instant, summary: String, body: String, urgency: Urgency,
-                category: String, actions: [Action], kind: String, openURL: String? = nil) {
+                category: String, actions: [Action], kind: String, openURL: String? = nil, asksForSound: Bool = false) {
         self.keys = keys
         self.fireAt = fireAt
         self.summary = summary
@@ -69,6 +71,7 @@ public struct AlarmNotification: Hashable, Sendable {
         self.actions = actions
         self.kind = kind
         self.openURL = openURL
+        self.asksForSound = asksForSound
     }
 
     public func label(for action: Action) -> String {

@@ -34,7 +34,8 @@ public enum NotificationText {
             keys: [firing.key], fireAt: firing.fireAt, summary: fitted(summary(firing), characters: summaryLimit, lines: 1),
             body: fitted(lines.joined(separator: "\n"), characters: bodyLimit, lines: bodyLineLimit),
             urgency: item.isHighPriority ? .critical : .normal, category: "x-chime.\(item.kind.rawValue)",
-            actions: actions, kind: item.kind.rawValue, openURL: OpenableURL.check(item.url))
+            actions: actions, kind: item.kind.rawValue, openURL: OpenableURL.check(item.url),
+            asksForSound: firing.alarm.asksForSound)
     }
 
     /// The item's title; for a location alarm "Arrived: Grocery store — Buy milk" or
