@@ -128,7 +128,8 @@ final class LibnotifyConnection {
         }
 
         lastID += 1
-        let entry = ShownNotification(id: lastID, keys: n.keys, handle: handle, connection: self)
+        let entry = ShownNotification(id: lastID, keys: n.keys, handle: handle, connection: self, summary: n.summary,
+                                      body: body, hasActions: server.supportsActions && !n.actions.isEmpty)
         if server.supportsActions {
             for action in n.actions {
                 // Each registration owns one reference to the entry, dropped when libnotify frees it.
@@ -217,17 +218,38 @@ final class LibnotifyConnection {
         for handle in handles { g_object_unref(UnsafeMutableRawPointer(handle)) }
     }
 
+    /// What a notification left on screen at shutdown says below its body: its buttons are gone.
+    static let stoppedNote = "(Chime stopped: open Chime to snooze or complete)"
+
     /// Lets go of libnotify without closing anything on screen: alarms must stay visible after the
     /// daemon stops. (`notify_uninit` closes every notification it still tracks that never expires,
     /// so ours are finalised first, which takes them off its list.)
-    func closeDown() {
+    ///
+    /// - Parameter stopping: the daemon is stopping (not reconnecting after a failed delivery): each
+    ///   notification with buttons is shown again in place (same id) without them, since nobody
+    ///   would hear a click, its body ending in ``stoppedNote``.
+    func closeDown(stopping: Bool = false) {
         guard !isClosed else { return }
         isClosed = true
-        let entries = shown.values
-        shown = [:]
-        for entry in entries { g_object_unref(UnsafeMutableRawPointer(entry.handle)) }
+        let entries = shown.values.sorted { $0.id < $1.id }
+        shown = [:]   // their "closed" signals, if any still come, are not the user's answers
+        for entry in entries {
+            if stopping && entry.hasActions { reshowWithoutActions(entry) }
+            g_object_unref(UnsafeMutableRawPointer(entry.handle))
+        }
         releaseForgotten()
         notify_uninit()
+    }
+
+    /// Replaces `entry` on screen (the same notification id) with its text plus ``stoppedNote`` and no
+    /// actions. Best effort: a server that has gone away keeps whatever it showed.
+    private func reshowWithoutActions(_ entry: ShownNotification) {
+        notify_notification_clear_actions(entry.handle)
+        let note = server.supportsBodyMarkup ? Self.escapedMarkup(Self.stoppedNote) : Self.stoppedNote
+        let body = entry.body.isEmpty ? note : entry.body + "\n" + note
+        _ = notify_notification_update(entry.handle, entry.summary, body, nil)
+        var error: UnsafeMutablePointer<GError>?
+        if notify_notification_show(entry.handle, &error) == 0 { _ = takeMessage(of: &error) }
     }
 
     private static func urgency(_ urgency: AlarmNotification.Urgency) -> NotifyUrgency {
@@ -249,13 +271,22 @@ private final class ShownNotification {
     let keys: [FiringKey]
     let handle: UnsafeMutablePointer<NotifyNotification>
     let connection: LibnotifyConnection
+    /// The summary and body as sent (the body escaped for a markup server), to show them again at shutdown.
+    let summary: String
+    let body: String
+    /// Buttons were registered: at shutdown it is shown again without them.
+    let hasActions: Bool
     /// An action was reported or we closed it: a later close is not the user's dismissal.
     var isAnswered = false
 
-    init(id: Int, keys: [FiringKey], handle: UnsafeMutablePointer<NotifyNotification>, connection: LibnotifyConnection) {
+    init(id: Int, keys: [FiringKey], handle: UnsafeMutablePointer<NotifyNotification>, connection: LibnotifyConnection,
+         summary: String, body: String, hasActions: Bool) {
         self.id = id
         self.keys = keys
         self.handle = handle
         self.connection = connection
+        self.summary = summary
+        self.body = body
+        self.hasActions = hasActions
     }
 }

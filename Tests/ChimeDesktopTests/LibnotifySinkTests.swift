@@ -168,6 +168,44 @@ import Testing
         try sandbox.dunstctl("close-all")
     }
 
+    /// At shutdown the alarm stays on screen, in place (same id), without buttons that would answer
+    /// nobody, and says so in its body.
+    @Test func shutdownReshowsNotificationsWithoutActionsAndSaysChimeStopped() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        let summary = Self.uniqueSummary("Pharmacy")
+        try await Self.show(Self.reminder(summary, body: "Due 17:00"), on: sink, in: sandbox)
+        sink.shutdown()
+
+        // dunst's rule script logs the notification again when it is replaced: same id, new body.
+        var lines: [Substring] = []
+        _ = try await poll {
+            let log = (try? String(contentsOfFile: sandbox.runDirectory + "/notifications.log", encoding: .utf8)) ?? ""
+            lines = log.split(separator: "\n").filter { $0.contains("summary=\(summary)\t") }
+            return lines.count >= 2
+        }
+        try #require(lines.count == 2, "dunst logged \(lines)")
+        let ids = lines.map { $0.split(separator: "\t").first { $0.hasPrefix("id=") } }
+        #expect(ids[0] != nil && ids[0] == ids[1], "replaced in place: \(ids)")
+        #expect(lines[0].contains("body=Due 17:00\t"))
+        #expect(lines[1].contains("body=Due 17:00\\n(Chime stopped: open Chime to snooze or complete)\t"), "\(lines[1])")
+        #expect(try sandbox.displayedCount() == 1)
+
+        // Its context menu offers none of its actions any more (dunst shows no menu at all when
+        // nothing on screen has an action).
+        let menuLog = sandbox.runDirectory + "/dmenu-input.log"
+        let before = (try? String(contentsOfFile: menuLog, encoding: .utf8)) ?? ""
+        try sandbox.chooseInContextMenu(summary)
+        try sandbox.dunstctl("context")
+        try await Task.sleep(for: .seconds(1))
+        let after = (try? String(contentsOfFile: menuLog, encoding: .utf8)) ?? ""
+        #expect(!after.dropFirst(before.count).contains("(\(summary)) ["), "\(after.dropFirst(before.count))")
+        #expect(try sandbox.displayedCount() == 1)
+        try sandbox.chooseInContextMenu("")
+        try sandbox.dunstctl("close-all")
+    }
+
     /// Item text is text: markup from an imported title or notes is shown as written, never
     /// rendered (bold, hidden spans) nor turned into a link to open (`file:///etc/passwd`).
     @Test func markupInItemTextIsEscapedNotRendered() async throws {
