@@ -28,7 +28,8 @@ public enum Daemon {
 
         let clock = SystemWallClock()
         let scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: store.floatingZone,
-                                       settings: configuration.scheduler, logger: logger)
+                                       settings: configuration.scheduler,
+                                       opener: sink is LibnotifySink ? XDGOpener() : nil, logger: logger)
         let source = location ?? configuration.location
         let provider = try makeLocationProvider(source, speed: replaySpeed, clock: clock)
         defer { provider?.shutdown() }

@@ -10,9 +10,9 @@ import TOMLKit
 /// ```swift
 /// let config = try DaemonConfiguration.parse("""
 ///     [alarms]
-///     snooze_minutes = 5
+///     snooze = ["5m", "tomorrow 9:00"]
 ///     """, file: "config.toml")
-/// config.scheduler.snoozeSeconds   // 300
+/// config.scheduler.snoozeChoices.map(\.label)   // ["Snooze 5 min", "Snooze until tomorrow 9:00"]
 /// ```
 public struct DaemonConfiguration: Hashable, Sendable {
     /// Where notifications go.
@@ -56,8 +56,11 @@ public struct DaemonConfiguration: Hashable, Sendable {
     private typealias Reader = @Sendable (inout DaemonConfiguration, TOMLValueConvertible, String) throws(ConfigurationError) -> Void
     private static let schema: [String: [String: Reader]] = [
         "alarms": [
+            "snooze": { c, v, at throws(ConfigurationError) in
+                c.scheduler.snoozeChoices = try snoozeChoices(v, at) },
+            // The older single-button form: `snooze_minutes = 5` is `snooze = ["5m"]`.
             "snooze_minutes": { c, v, at throws(ConfigurationError) in
-                c.scheduler.snoozeSeconds = Int64(try integer(v, at, in: 1...1440)) * 60 },
+                c.scheduler.snoozeChoices = [.minutes(try integer(v, at, in: 1...1440))] },
             "grace_hours": { c, v, at throws(ConfigurationError) in
                 c.scheduler.graceSeconds = Int64(try number(v, at, in: 0...8760) * 3600) },
             "missed_summary_threshold": { c, v, at throws(ConfigurationError) in
@@ -103,6 +106,10 @@ public struct DaemonConfiguration: Hashable, Sendable {
             throw ConfigurationError(file: file, message: "\(error)")
         }
         var config = DaemonConfiguration()
+        if let alarms = table["alarms"]?.table, alarms.keys.contains("snooze"), alarms.keys.contains("snooze_minutes") {
+            throw ConfigurationError(file: file, key: "alarms.snooze_minutes",
+                                     message: "give either alarms.snooze (the list of choices) or alarms.snooze_minutes, not both")
+        }
         for section in table.keys.sorted() {
             guard let readers = schema[section] else {
                 throw ConfigurationError(file: file, message: "unknown section [\(section)]; known: \(schema.keys.sorted().map { "[\($0)]" }.joined(separator: ", "))")
@@ -132,6 +139,29 @@ public struct DaemonConfiguration: Hashable, Sendable {
         }
         guard range.contains(d) else { throw ConfigurationError(key: at, message: "must be \(range.lowerBound)…\(range.upperBound), not \(d)") }
         return d
+    }
+
+    /// A list of 1…8 snooze choices, each a length (`"10m"`) or a time (`"tomorrow 9:00"`), no duplicates.
+    private static func snoozeChoices(_ v: TOMLValueConvertible, _ at: String) throws(ConfigurationError) -> [SnoozeChoice] {
+        guard let array = v.array else {
+            throw ConfigurationError(key: at, message: "must be a list of strings such as [\"10m\", \"1h\", \"tomorrow 9:00\"], not \(v.debugDescription)")
+        }
+        guard (1...8).contains(array.count) else {
+            throw ConfigurationError(key: at, message: "must list 1…8 choices, not \(array.count)")
+        }
+        var choices: [SnoozeChoice] = []
+        for (index, element) in array.enumerated() {
+            guard let text = element.string else {
+                throw ConfigurationError(key: "\(at)[\(index)]", message: "must be a string such as \"10m\" or \"tomorrow 9:00\", not \(element.debugDescription)")
+            }
+            let choice: SnoozeChoice
+            do { choice = try SnoozeChoice(parsing: text) } catch { throw ConfigurationError(key: "\(at)[\(index)]", message: "\(error)") }
+            guard !choices.contains(where: { $0.target == choice.target }) else {
+                throw ConfigurationError(key: "\(at)[\(index)]", message: "\"\(text)\" is the same snooze as an earlier entry")
+            }
+            choices.append(choice)
+        }
+        return choices
     }
 
     private static func choice<T: RawRepresentable>(_ v: TOMLValueConvertible, _ at: String, _ all: [T]) throws(ConfigurationError) -> T

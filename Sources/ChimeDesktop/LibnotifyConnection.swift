@@ -123,13 +123,17 @@ final class LibnotifyConnection {
         if let desktopEntry {
             notify_notification_set_hint(handle, "desktop-entry", g_variant_new_string(desktopEntry))
         }
+        if let sound = server.soundName(for: n) {
+            notify_notification_set_hint(handle, "sound-name", g_variant_new_string(sound))
+        }
 
         lastID += 1
-        let entry = ShownNotification(id: lastID, keys: n.keys, handle: handle, connection: self)
+        let entry = ShownNotification(id: lastID, keys: n.keys, handle: handle, connection: self, summary: n.summary,
+                                      body: body, hasActions: server.supportsActions && !n.actions.isEmpty)
         if server.supportsActions {
             for action in n.actions {
                 // Each registration owns one reference to the entry, dropped when libnotify frees it.
-                notify_notification_add_action(handle, action.rawValue, n.label(for: action), { _, key, userData in
+                notify_notification_add_action(handle, action.key, n.label(for: action), { _, key, userData in
                     guard let key, let userData else { return }
                     let entry = Unmanaged<ShownNotification>.fromOpaque(userData).takeUnretainedValue()
                     entry.connection.actionInvoked(entry, key: String(cString: key))
@@ -162,16 +166,16 @@ final class LibnotifyConnection {
 
     /// A button (or the body, for `default`) was clicked.
     fileprivate func actionInvoked(_ entry: ShownNotification, key: String) {
-        guard shown[entry.id] != nil, !entry.isAnswered, let action = AlarmNotification.Action(rawValue: key) else {
+        guard shown[entry.id] != nil, !entry.isAnswered, let action = AlarmNotification.Action(key: key) else {
             return
         }
         entry.isAnswered = true
-        let kind: NotificationResponse.Kind = switch action {
-        case .default: .activated
-        case .complete: .complete
-        case .snooze: .snooze
+        let response = switch action {
+        case .default: NotificationResponse(keys: entry.keys, kind: .activated)
+        case .complete: NotificationResponse(keys: entry.keys, kind: .complete)
+        case .snooze(let choice): NotificationResponse(keys: entry.keys, kind: .snooze, snooze: choice)
         }
-        responses.yield(NotificationResponse(keys: entry.keys, kind: kind))
+        responses.yield(response)
         // Servers such as dunst leave a notification on screen after an action: the answered alarm goes.
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_close(entry.handle, &error) == 0 {
@@ -214,17 +218,38 @@ final class LibnotifyConnection {
         for handle in handles { g_object_unref(UnsafeMutableRawPointer(handle)) }
     }
 
+    /// What a notification left on screen at shutdown says below its body: its buttons are gone.
+    static let stoppedNote = "(Chime stopped: open Chime to snooze or complete)"
+
     /// Lets go of libnotify without closing anything on screen: alarms must stay visible after the
     /// daemon stops. (`notify_uninit` closes every notification it still tracks that never expires,
     /// so ours are finalised first, which takes them off its list.)
-    func closeDown() {
+    ///
+    /// - Parameter stopping: the daemon is stopping (not reconnecting after a failed delivery): each
+    ///   notification with buttons is shown again in place (same id) without them, since nobody
+    ///   would hear a click, its body ending in ``stoppedNote``.
+    func closeDown(stopping: Bool = false) {
         guard !isClosed else { return }
         isClosed = true
-        let entries = shown.values
-        shown = [:]
-        for entry in entries { g_object_unref(UnsafeMutableRawPointer(entry.handle)) }
+        let entries = shown.values.sorted { $0.id < $1.id }
+        shown = [:]   // their "closed" signals, if any still come, are not the user's answers
+        for entry in entries {
+            if stopping && entry.hasActions { reshowWithoutActions(entry) }
+            g_object_unref(UnsafeMutableRawPointer(entry.handle))
+        }
         releaseForgotten()
         notify_uninit()
+    }
+
+    /// Replaces `entry` on screen (the same notification id) with its text plus ``stoppedNote`` and no
+    /// actions. Best effort: a server that has gone away keeps whatever it showed.
+    private func reshowWithoutActions(_ entry: ShownNotification) {
+        notify_notification_clear_actions(entry.handle)
+        let note = server.supportsBodyMarkup ? Self.escapedMarkup(Self.stoppedNote) : Self.stoppedNote
+        let body = entry.body.isEmpty ? note : entry.body + "\n" + note
+        _ = notify_notification_update(entry.handle, entry.summary, body, nil)
+        var error: UnsafeMutablePointer<GError>?
+        if notify_notification_show(entry.handle, &error) == 0 { _ = takeMessage(of: &error) }
     }
 
     private static func urgency(_ urgency: AlarmNotification.Urgency) -> NotifyUrgency {
@@ -246,13 +271,22 @@ private final class ShownNotification {
     let keys: [FiringKey]
     let handle: UnsafeMutablePointer<NotifyNotification>
     let connection: LibnotifyConnection
+    /// The summary and body as sent (the body escaped for a markup server), to show them again at shutdown.
+    let summary: String
+    let body: String
+    /// Buttons were registered: at shutdown it is shown again without them.
+    let hasActions: Bool
     /// An action was reported or we closed it: a later close is not the user's dismissal.
     var isAnswered = false
 
-    init(id: Int, keys: [FiringKey], handle: UnsafeMutablePointer<NotifyNotification>, connection: LibnotifyConnection) {
+    init(id: Int, keys: [FiringKey], handle: UnsafeMutablePointer<NotifyNotification>, connection: LibnotifyConnection,
+         summary: String, body: String, hasActions: Bool) {
         self.id = id
         self.keys = keys
         self.handle = handle
         self.connection = connection
+        self.summary = summary
+        self.body = body
+        self.hasActions = hasActions
     }
 }

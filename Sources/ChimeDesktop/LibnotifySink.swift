@@ -108,7 +108,7 @@ public final class LibnotifySink: NotificationSink {
     /// ```swift
     /// try sink.deliver(AlarmNotification(keys: [key], fireAt: fireAt, summary: "Dentist", body: "14:00–15:00",
     ///                                    urgency: .normal, category: "x-chime.event",
-    ///                                    actions: [.default, .snooze], kind: "event"),
+    ///                                    actions: [.default, .snooze(.minutes(10))], kind: "event"),
     ///                  deliveredAtMilliseconds: now)
     /// ```
     /// `deliveredAtMilliseconds` is not used: the server shows its own time of arrival.
@@ -141,7 +141,9 @@ public final class LibnotifySink: NotificationSink {
     }
 
     /// Lets go of the server and finishes ``responses``. Notifications on screen stay there: an alarm
-    /// must remain visible after the daemon stops. Idempotent.
+    /// must remain visible after the daemon stops. Their buttons would answer nobody, so each is
+    /// shown again in place without them, its body ending in "(Chime stopped: open Chime to snooze or
+    /// complete)". Idempotent.
     ///
     /// ```swift
     /// sink.shutdown()
@@ -155,7 +157,7 @@ public final class LibnotifySink: NotificationSink {
         let connection = self.connection
         _ = loopThread.perform {
             connection.value.isShutDown = true
-            connection.value.current.closeDown()
+            connection.value.current.closeDown(stopping: true)
         }
         loopThread.stop()
         continuation.finish()

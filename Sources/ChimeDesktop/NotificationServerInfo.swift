@@ -1,3 +1,5 @@
+import ChimeScheduler
+
 /// What the desktop's notification server says about itself (`GetServerInformation`, `GetCapabilities`).
 ///
 /// ```swift
@@ -27,5 +29,15 @@ public struct NotificationServerInfo: Hashable, Sendable {
     /// Whether the server reads the body as markup, so that plain text must be escaped: it says
     /// `body-markup`, or `body-hyperlinks` (dunst 1.9 advertises only the latter, yet renders
     /// `<b>` and turns `<a href="file:///…">` into a link to open).
+    /// Whether the server plays sounds (capability `sound`), so a `sound-name` hint means something.
+    public var supportsSound: Bool { capabilities.contains("sound") }
+
+    /// The freedesktop sound-naming-spec name to ask for with `n`: `alarm-clock-elapsed` for an
+    /// alarm that asked for a sound (`ACTION:AUDIO`) when the server plays sounds, else nil.
+    /// (The VALARM's own ATTACH sound file is not played: it is a URL from the file.)
+    public func soundName(for n: AlarmNotification) -> String? {
+        n.asksForSound && supportsSound ? "alarm-clock-elapsed" : nil
+    }
+
     public var supportsBodyMarkup: Bool { capabilities.contains("body-markup") || capabilities.contains("body-hyperlinks") }
 }

@@ -16,8 +16,18 @@ enum AlarmReader {
         return !isLocation && a["TRIGGER"]?.value.trimmingSpaces.uppercased() == applePlaceholderTrigger
     }
 
+    /// `ACTION:EMAIL`: an alarm that mails its attendees. Chime sends no mail, and a desktop popup
+    /// would be a different alarm than the one written: kept verbatim with the item, never shown
+    /// (`chime show` lists it as "email alarm (not sent by Chime)").
+    static func isEmail(_ a: ICSComponent) -> Bool {
+        a["ACTION"]?.value.trimmingSpaces.uppercased() == "EMAIL"
+    }
+
+    /// VALARMs kept as written with the item's extras instead of becoming alarms.
+    static func isKeptVerbatim(_ a: ICSComponent) -> Bool { isPlaceholder(a) || isEmail(a) }
+
     static func alarm(_ a: ICSComponent, _ values: ValueReader) throws(ICSError) -> Alarm? {
-        if isPlaceholder(a) { return nil }
+        if isKeptVerbatim(a) { return nil }
         var extras = a.properties.filter { !modelled.contains($0.name) }.map(\.contentLine)
         for sub in a.components where sub.name != "VLOCATION" { extras += sub.contentLines }
         if let place = try location(a, values) {

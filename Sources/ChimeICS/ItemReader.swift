@@ -298,7 +298,7 @@ struct ItemReader {
     /// never fires and is written back as it was.
     private func extras(_ c: ICSComponent, known: Set<String>) -> [String] {
         var lines = c.properties.filter { !known.contains($0.name) }.map(\.contentLine)
-        for sub in c.components where sub.name != "VALARM" || AlarmReader.isPlaceholder(sub) { lines += sub.contentLines }
+        for sub in c.components where sub.name != "VALARM" || AlarmReader.isKeptVerbatim(sub) { lines += sub.contentLines }
         return lines
     }
 

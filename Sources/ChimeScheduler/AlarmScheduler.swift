@@ -35,6 +35,8 @@ public final class AlarmScheduler {
     public let sink: any NotificationSink
     public let clock: any WallClock
     public let settings: SchedulerSettings
+    /// Opens an activated notification's URL; nil: activating only acknowledges.
+    public let opener: (any URLOpener)?
     public private(set) var zone: ZoneRules
     public private(set) var checkedUntil: Instant
     let logger: Logger
@@ -64,8 +66,10 @@ public final class AlarmScheduler {
     public var onEvent: ((SchedulerEvent) -> Void)?
 
     public init(store: EventStore, sink: any NotificationSink, clock: any WallClock, zone: ZoneRules? = nil,
-                settings: SchedulerSettings = SchedulerSettings(), logger: Logger = Logger(label: "chime.scheduler")) {
+                settings: SchedulerSettings = SchedulerSettings(), opener: (any URLOpener)? = nil,
+                logger: Logger = Logger(label: "chime.scheduler")) {
         self.store = store
+        self.opener = opener
         self.sink = sink
         self.clock = clock
         self.settings = settings
@@ -270,11 +274,11 @@ public final class AlarmScheduler {
     private func notifications(for claimed: [AlarmFiring], now: Instant) -> [AlarmNotification] {
         let late = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 > settings.lateSeconds }
         var notes = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 <= settings.lateSeconds }
-            .map { NotificationText.notification(for: $0, zone: zone, snoozeMinutes: settings.snoozeMinutes) }
+            .map { NotificationText.notification(for: $0, zone: zone, snoozeChoices: settings.snoozeChoices) }
         if late.count > settings.missedSummaryThreshold {
             notes.append(NotificationText.missedSummary(late, zone: zone))
         } else {
-            notes += late.map { NotificationText.notification(for: $0, zone: zone, snoozeMinutes: settings.snoozeMinutes) }
+            notes += late.map { NotificationText.notification(for: $0, zone: zone, snoozeChoices: settings.snoozeChoices) }
         }
         notes.sort { ($0.fireAt, $0.summary) < ($1.fireAt, $1.summary) }
         return notes
@@ -287,7 +291,7 @@ public final class AlarmScheduler {
         let now = clock.now()
         let claimed = try store.claimDeliveries(firings, checkedUntil: nil, deliveredAtMilliseconds: clock.nowMilliseconds())
         for firing in claimed {
-            let note = NotificationText.notification(for: firing, zone: zone, snoozeMinutes: settings.snoozeMinutes)
+            let note = NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices)
             if show(note) { unconfirmed += note.keys } else { unshown.append(note) }
         }
         if !unshown.isEmpty { scheduleRetry(now) }
@@ -393,16 +397,38 @@ public final class AlarmScheduler {
                 }
             }
         case .snooze:
-            let until = now.adding(settings.snoozeSeconds)
+            let choice = response.snooze ?? settings.snoozeChoices.first ?? .minutes(10)
+            let until = choice.until(now: now, zone: zone)
             for key in response.keys where try store.snooze(key, until: until, now: now) {
                 snoozes.insert(Snooze(until: until.secondsSince1970, key: key))
-                logger.info("snoozed", metadata: ["key": "\(key)", "until": "\(until)"])
+                logger.info("snoozed", metadata: ["key": "\(key)", "until": "\(until)", "choice": "\(choice)"])
             }
-        case .dismissed, .activated:
+        case .activated:
+            openURLs(of: response.keys)
+            try store.dismiss(response.keys, now: now)
+            for key in response.keys { shown[key] = nil }
+        case .dismissed:
             try store.dismiss(response.keys, now: now)
             for key in response.keys { shown[key] = nil }
         }
         onEvent?(.responded(response))
+    }
+
+    /// Opens the URL of each notification the keys stand for (once per URL). The URL was checked
+    /// when the notification was made; it is checked again here, so nothing but http, https and
+    /// mailto ever reaches the opener, whatever built the notification.
+    private func openURLs(of keys: [FiringKey]) {
+        guard let opener else { return }
+        var opened: Set<String> = []
+        for key in keys {
+            guard let url = OpenableURL.check(shown[key]?.openURL), opened.insert(url).inserted else { continue }
+            do {
+                try opener.open(url)
+                logger.info("opened the item's URL", metadata: ["key": "\(key)", "url": "\(url)"])
+            } catch {
+                logger.warning("could not open the item's URL", metadata: ["url": "\(url)", "error": "\(error)"])
+            }
+        }
     }
 
     /// The due instant of the reminder instance a firing belongs to: known for alarms relative to
@@ -429,7 +455,7 @@ public final class AlarmScheduler {
         let alarm = (stored?.alarms ?? []).first { $0.trigger.locationKeyText == entry.key.alarm } ?? .absolute(entry.fireAt)
         let firing = AlarmFiring(key: entry.key, fireAt: entry.fireAt, alarm: alarm, item: summary,
                                  occurrenceStart: entry.key.occurrence, occurrenceEnd: end)
-        return NotificationText.notification(for: firing, zone: zone, snoozeMinutes: settings.snoozeMinutes)
+        return NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices)
     }
 }
 

@@ -2,11 +2,12 @@
 ///
 /// ```swift
 /// var settings = SchedulerSettings()
-/// settings.snoozeSeconds = 5 * 60
+/// settings.snoozeChoices = [try SnoozeChoice(parsing: "5m"), try SnoozeChoice(parsing: "tomorrow 9:00")]
 /// ```
 public struct SchedulerSettings: Hashable, Sendable {
-    /// How long "Snooze" postpones a notification (default 10 minutes).
-    public var snoozeSeconds: Int64 = 600
+    /// The Snooze buttons, in order (default 10 minutes and 1 hour). A snooze answer that names
+    /// no choice (a server or client that only knows "snooze") uses the first.
+    public var snoozeChoices: [SnoozeChoice] = [.minutes(10), .minutes(60)]
     /// Firings that came due while the daemon was off or the machine asleep are still shown if
     /// at most this old (default 24 hours); older ones are recorded as missed.
     public var graceSeconds: Int64 = 86_400
@@ -19,6 +20,4 @@ public struct SchedulerSettings: Hashable, Sendable {
     public var ledgerRetentionSeconds: Int64 = 90 * 86_400
 
     public init() {}
-
-    public var snoozeMinutes: Int { Int((snoozeSeconds + 59) / 60) }
 }

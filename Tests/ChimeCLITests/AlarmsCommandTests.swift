@@ -31,11 +31,69 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("Config/config.toml").path
         #expect(try DaemonConfiguration.load(path: path, explicit: true) == DaemonConfiguration())
         let five = try DaemonConfiguration.parse("[alarms]\nsnooze_minutes = 5\ngrace_hours = 1.5\n", file: "x.toml")
-        #expect(five.scheduler.snoozeSeconds == 300)
+        #expect(five.scheduler.snoozeChoices == [.minutes(5)])
+        let choices = try DaemonConfiguration.parse("[alarms]\nsnooze = [\"5m\", \"15m\", \"1h\", \"tomorrow 9:00\"]\n", file: "x.toml")
+        #expect(choices.scheduler.snoozeChoices.map(\.label) == ["Snooze 5 min", "Snooze 15 min", "Snooze 1 h", "Snooze until tomorrow 9:00"])
+        #expect(DaemonConfiguration().scheduler.snoozeChoices.map(\.text) == ["10m", "1h"])
         #expect(five.scheduler.graceSeconds == 5400)
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze_minutes = 0\n", file: "x.toml") }
+        // A bad entry names the key, its position and the value.
+        func refusal(_ text: String) -> String? {
+            do { _ = try DaemonConfiguration.parse(text, file: "x.toml"); return nil } catch { return error.description }
+        }
+        #expect(refusal("[alarms]\nsnooze = [\"10m\", \"5 minutes\"]\n") == #"x.toml: alarms.snooze[1]: "5 minutes" is neither a length nor a time of day; use a length such as "10m", "1h" or "1h30m" (at most a week), or a time such as "tomorrow 9:00""#)
+        #expect(refusal("[alarms]\nsnooze = [10]\n") == #"x.toml: alarms.snooze[0]: must be a string such as "10m" or "tomorrow 9:00", not 10"#)
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze = []\n", file: "x.toml") }
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze = \"10m\"\n", file: "x.toml") }
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze = [\"1h\", \"60m\"]\n", file: "x.toml") }
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze = [\"1h\"]\nsnooze_minutes = 5\n", file: "x.toml") }
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[log]\nlevel = \"loud\"\n", file: "x.toml") }
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("notifier = \"stdout\"\n", file: "x.toml") }
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms\n", file: "x.toml") }
+    }
+}
+
+/// `chime show` names what each VALARM does: an AUDIO alarm "with sound", an EMAIL one kept from
+/// the file as "email alarm (not sent by Chime)".
+@Suite struct AlarmActionShowTests {
+    @Test func showListsAudioAndEmailAlarms() throws {
+        let s = StoreSession(zone: "UTC", now: "2026-11-20T10:00:00Z")
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        let file = s.folder + "/actions.ics"
+        try """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Example Corp.//CalDAV Client//EN\r
+            BEGIN:VEVENT\r
+            UID:show-actions@example.com\r
+            DTSTAMP:20261120T100000Z\r
+            DTSTART:20261201T090000Z\r
+            DTEND:20261201T100000Z\r
+            SUMMARY:Board meeting\r
+            BEGIN:VALARM\r
+            ACTION:EMAIL\r
+            TRIGGER:-P1D\r
+            SUMMARY:Agenda\r
+            DESCRIPTION:Send the agenda\r
+            ATTENDEE:mailto:board@example.com\r
+            END:VALARM\r
+            BEGIN:VALARM\r
+            ACTION:AUDIO\r
+            TRIGGER:-PT15M\r
+            END:VALARM\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try s.run("import", file)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let events = try #require(try s.json("agenda", "--from", "2026-12-01", "--to", "2026-12-02") as? [[String: Any]])
+        let id = try #require(events.first?["id"] as? String, "\(events)")
+        let r = try s.run("show", id)
+        #expect(r.status == 0, "\(r.stderr)")
+        let alarms = r.stdout.split(separator: "\n").filter { $0.hasPrefix("Alarm:") }.map(String.init)
+        #expect(alarms.count == 2, "\(r.stdout)")
+        #expect(alarms.first?.hasSuffix("(with sound)") == true, "\(alarms)")
+        #expect(alarms.last == "Alarm:     email alarm (not sent by Chime)")
     }
 }

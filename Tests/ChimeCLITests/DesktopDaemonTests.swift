@@ -89,7 +89,8 @@ struct DesktopDaemonTests {
             return offered.contains("[\(id),complete]")
         }
         #expect(offered.contains("#Complete (\(title)) [\(id),complete]"))
-        #expect(offered.contains("#Snooze 10 min (\(title)) [\(id),snooze]"))
+        #expect(offered.contains("#Snooze 10 min (\(title)) [\(id),snooze:10m]"))
+        #expect(offered.contains("#Snooze 1 h (\(title)) [\(id),snooze:1h]"))
 
         let advanced = poll(15) {
             (try? store.reminder(withIdentifier: reminder.identifier))??.dueDate == .utc(due.adding(86_400).utc)

@@ -15,9 +15,10 @@ import Testing
     }
 
     static func reminder(_ summary: String, body: String = "Room 3",
-                         actions: [AlarmNotification.Action] = [.default, .complete, .snooze]) -> AlarmNotification {
+                         actions: [AlarmNotification.Action] = [.default, .complete, .snooze(.minutes(10)), .snooze(.minutes(60))],
+                         openURL: String? = nil) -> AlarmNotification {
         AlarmNotification(keys: [key], fireAt: key.occurrence, summary: summary, body: body, urgency: .critical,
-                          category: "x-chime.reminder", actions: actions, kind: "reminder")
+                          category: "x-chime.reminder", actions: actions, kind: "reminder", openURL: openURL)
     }
 
     /// Delivers `n` and waits until dunst shows exactly one notification.
@@ -79,12 +80,13 @@ import Testing
 
         // dunst's context menu lists every action as "#<label> (<summary>) [<id>,<key>]"; the fake dmenu
         // picks the line with the key. (`dunstctl action 0` would invoke "default" directly.)
-        for (key, expected) in [("complete", NotificationResponse.Kind.complete), ("snooze", .snooze)] {
+        for (key, expected) in [("complete", NotificationResponse(keys: [Self.key], kind: .complete)),
+                                ("snooze:10m", NotificationResponse(keys: [Self.key], kind: .snooze, snooze: .minutes(10)))] {
             try await Self.show(Self.reminder(Self.uniqueSummary("Standup")), on: sink, in: sandbox)
             try sandbox.chooseInContextMenu(",\(key)]")
             try sandbox.dunstctl("context")
             let response = await nextResponse(of: sink)
-            #expect(response == NotificationResponse(keys: [Self.key], kind: expected), "clicking \(key)")
+            #expect(response == expected, "clicking \(key)")
             let closed = try await poll { try sandbox.displayedCount() == 0 }
             #expect(closed, "the sink closes a notification once one of its actions was clicked (\(key))")
         }
@@ -99,6 +101,29 @@ import Testing
         var afterwards: [NotificationResponse] = []
         for await response in sink.responses { afterwards.append(response) }
         #expect(afterwards.isEmpty)
+    }
+
+    /// Each snooze choice is its own entry in dunst's context menu; picking "Snooze 1 h" reports that choice.
+    @Test func choosingTheOneHourSnoozeInTheContextMenuReportsIt() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        defer { sink.shutdown() }
+        let choices = try ["5m", "15m", "1h", "tomorrow 9:00"].map { try SnoozeChoice(parsing: $0) }
+        let summary = Self.uniqueSummary("Laundry")
+        try await Self.show(Self.reminder(summary, actions: [.default, .complete] + choices.map { .snooze($0) }), on: sink, in: sandbox)
+        let menuLog = sandbox.runDirectory + "/dmenu-input.log"
+        try sandbox.chooseInContextMenu("#Snooze 1 h (")
+        try sandbox.dunstctl("context")
+        let response = await nextResponse(of: sink)
+        #expect(response == NotificationResponse(keys: [Self.key], kind: .snooze, snooze: choices[2]))
+        #expect(try await poll { try sandbox.displayedCount() == 0 })
+        let menu = try String(contentsOfFile: menuLog, encoding: .utf8).components(separatedBy: "---").last { $0.contains(summary) } ?? ""
+        for (label, key) in [("Snooze 5 min", "snooze:5m"), ("Snooze 15 min", "snooze:15m"), ("Snooze 1 h", "snooze:1h"),
+                             ("Snooze until tomorrow 9:00", "snooze:tomorrow 9:00"), ("Complete", "complete")] {
+            #expect(menu.contains("#\(label) (\(summary)) ["), "\(label) in \(menu)")
+            #expect(menu.contains(",\(key)]"), "\(key) in \(menu)")
+        }
     }
 
     @Test func closingFromTheServerReportsDismissed() async throws {
@@ -140,6 +165,44 @@ import Testing
         #expect(throws: DeliveryError.self) {
             try sink.deliver(Self.reminder("late"), deliveredAtMilliseconds: 0)
         }
+        try sandbox.dunstctl("close-all")
+    }
+
+    /// At shutdown the alarm stays on screen, in place (same id), without buttons that would answer
+    /// nobody, and says so in its body.
+    @Test func shutdownReshowsNotificationsWithoutActionsAndSaysChimeStopped() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        let summary = Self.uniqueSummary("Pharmacy")
+        try await Self.show(Self.reminder(summary, body: "Due 17:00"), on: sink, in: sandbox)
+        sink.shutdown()
+
+        // dunst's rule script logs the notification again when it is replaced: same id, new body.
+        var lines: [Substring] = []
+        _ = try await poll {
+            let log = (try? String(contentsOfFile: sandbox.runDirectory + "/notifications.log", encoding: .utf8)) ?? ""
+            lines = log.split(separator: "\n").filter { $0.contains("summary=\(summary)\t") }
+            return lines.count >= 2
+        }
+        try #require(lines.count == 2, "dunst logged \(lines)")
+        let ids = lines.map { $0.split(separator: "\t").first { $0.hasPrefix("id=") } }
+        #expect(ids[0] != nil && ids[0] == ids[1], "replaced in place: \(ids)")
+        #expect(lines[0].contains("body=Due 17:00\t"))
+        #expect(lines[1].contains("body=Due 17:00\\n(Chime stopped: open Chime to snooze or complete)\t"), "\(lines[1])")
+        #expect(try sandbox.displayedCount() == 1)
+
+        // Its context menu offers none of its actions any more (dunst shows no menu at all when
+        // nothing on screen has an action).
+        let menuLog = sandbox.runDirectory + "/dmenu-input.log"
+        let before = (try? String(contentsOfFile: menuLog, encoding: .utf8)) ?? ""
+        try sandbox.chooseInContextMenu(summary)
+        try sandbox.dunstctl("context")
+        try await Task.sleep(for: .seconds(1))
+        let after = (try? String(contentsOfFile: menuLog, encoding: .utf8)) ?? ""
+        #expect(!after.dropFirst(before.count).contains("(\(summary)) ["), "\(after.dropFirst(before.count))")
+        #expect(try sandbox.displayedCount() == 1)
+        try sandbox.chooseInContextMenu("")
         try sandbox.dunstctl("close-all")
     }
 

@@ -67,6 +67,74 @@ import Testing
         #expect(exported.contains("ACTION:NONE\r\nEND:VALARM"))
     }
 
+    static func file(alarms: String) -> String {
+        """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//Example Corp.//CalDAV Client//EN\r
+        BEGIN:VEVENT\r
+        UID:9A8B7C6D-3333-4E2F-8A1B-0C9D8E7F6A5B\r
+        DTSTAMP:20261120T100000Z\r
+        DTSTART:20261201T090000Z\r
+        DTEND:20261201T100000Z\r
+        SUMMARY:Board meeting\r
+        \(alarms)END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+    }
+
+    /// RFC 5545 §3.6.6's EMAIL alarm: Chime sends no mail, so it never becomes a desktop alarm, and
+    /// it is written back exactly as read (attendees, summary, description, trigger).
+    @Test func anEmailAlarmIsKeptVerbatimAndWrittenBackButNeverAnAlarm() throws {
+        let email = """
+            BEGIN:VALARM\r
+            ACTION:EMAIL\r
+            TRIGGER;RELATED=END:-P2D\r
+            DESCRIPTION:A draft agenda needs to be sent out to the attendees\r
+            SUMMARY:*** REMINDER: SEND AGENDA FOR WEEKLY STAFF MEETING ***\r
+            ATTENDEE:mailto:john_doe@example.com\r
+            END:VALARM\r
+
+            """
+        let display = "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nDESCRIPTION:Board\r\nEND:VALARM\r\n"
+        let t = try TemporaryStore()
+        let report = try t.store.importICS(Array(Self.file(alarms: email + display).utf8), file: "email.ics", strict: true)
+        #expect(report.alarms == 1)
+        let event = try #require(t.store.allItems(in: nil).first)
+        #expect(event.alarms.map(\.trigger) == [.relative(offset: -900, relatedTo: .start)])
+        #expect(event.alarms.first?.asksForSound == false)
+        #expect(Alarm.emailAlarmCount(inItemExtras: event.icsExtras) == 1)
+        let exported = String(decoding: ICalendar.serialize(try t.store.allItems(in: nil), now: Self.window.0, floatingZone: .utc), as: UTF8.self)
+        #expect(exported.contains(email))
+        #expect(exported.components(separatedBy: "BEGIN:VALARM").count - 1 == 2)
+
+        // Read back: the same one alarm, the same kept EMAIL alarm, the same export.
+        let again = try TemporaryStore()
+        #expect(try again.store.importICS(Array(exported.utf8), file: "export.ics", strict: true).alarms == 1)
+        let reread = try #require(again.store.allItems(in: nil).first)
+        #expect(reread.alarms == event.alarms)
+        #expect(reread.icsExtras == event.icsExtras)
+        let reexported = String(decoding: ICalendar.serialize(try again.store.allItems(in: nil), now: Self.window.0, floatingZone: .utc), as: UTF8.self)
+        #expect(reexported == exported)
+    }
+
+    /// An AUDIO alarm is an alarm that asks for a sound; its ACTION (and ATTACH) are written back,
+    /// not replaced by ACTION:DISPLAY.
+    @Test func anAudioAlarmAsksForSoundAndIsWrittenBackAsAudio() throws {
+        let audio = "BEGIN:VALARM\r\nTRIGGER:-PT5M\r\nACTION:AUDIO\r\nATTACH;FMTTYPE=audio/basic:ftp://example.com/pub/sounds/bell-01.aud\r\nEND:VALARM\r\n"
+        let t = try TemporaryStore()
+        #expect(try t.store.importICS(Array(Self.file(alarms: audio).utf8), file: "audio.ics", strict: true).alarms == 1)
+        let alarm = try #require(t.store.allItems(in: nil).first?.alarms.first)
+        #expect(alarm.trigger == .relative(offset: -300, relatedTo: .start))
+        #expect(alarm.asksForSound)
+        let exported = String(decoding: ICalendar.serialize(try t.store.allItems(in: nil), now: Self.window.0, floatingZone: .utc), as: UTF8.self)
+        #expect(exported.contains("ACTION:AUDIO\r\n"))
+        #expect(exported.contains("ATTACH;FMTTYPE=audio/basic:ftp://example.com/pub/sounds/bell-01.aud\r\n"))
+        #expect(!exported.contains("ACTION:DISPLAY"))
+        #expect(exported.contains("TRIGGER:-PT5M\r\n"))
+    }
+
     @Test func calendarLevelPropertiesAreKeptPerCalendarAndWrittenBack() throws {
         let file = """
             BEGIN:VCALENDAR\r

@@ -71,7 +71,7 @@ import Testing
         #expect(h.sink.titles == ["Pay rent"])
         let note = h.sink.delivered[0]
         #expect(note.urgency == .critical)           // priority 1–4
-        #expect(note.actions == [.default, .complete, .snooze])
+        #expect(note.actions == [.default, .complete, .snooze(.minutes(10)), .snooze(.minutes(60))])
         #expect(note.category == "x-chime.reminder")
         #expect(note.body == "Due Fri 2026-11-20 18:00")
     }

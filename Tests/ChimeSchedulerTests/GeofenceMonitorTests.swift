@@ -41,7 +41,7 @@ struct GeofenceMonitorTests {
         try feed(40, m, h)
         #expect(h.sink.titles == ["Arrived: Grocery store — Buy milk"])
         let note = try #require(h.sink.delivered.first)
-        #expect(note.actions == [.default, .complete, .snooze])
+        #expect(note.actions == [.default, .complete, .snooze(.minutes(10)), .snooze(.minutes(60))])
         #expect(note.category == "x-chime.reminder")
         #expect(note.keys.first?.item == milk.identifier)
         #expect(try h.store.ledgerEntries(for: note.keys)[note.keys[0]]?.state == .delivered)

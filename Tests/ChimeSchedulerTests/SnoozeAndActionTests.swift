@@ -24,7 +24,7 @@ import Testing
 
     @Test func aSnoozeSurvivesARestart() throws {
         let h = try SchedulerHarness()
-        h.settings.snoozeSeconds = 300
+        h.settings.snoozeChoices = [.minutes(5)]
         try h.addReminder("Stretch", due: at(2026, 11, 20, 13), alarms: [.relative(0)])
         try h.start()
         try h.advance(to: utc(2026, 11, 20, 13))
@@ -33,7 +33,8 @@ import Testing
         #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 13, 5))
         try h.advance(to: utc(2026, 11, 20, 13, 5))
         #expect(h.sink.titles == ["Stretch", "Stretch"])
-        #expect(h.sink.delivered[1].snoozeLabel == "Snooze 5 min")
+        #expect(h.sink.delivered[1].actions == [.default, .complete, .snooze(.minutes(5))])
+        #expect(h.sink.delivered[1].label(for: .snooze(.minutes(5))) == "Snooze 5 min")
     }
 
     @Test func completeFromANotificationCompletesAndAdvancesTheReminder() async throws {
@@ -65,5 +66,93 @@ import Testing
         // A dismissed firing cannot be snoozed any more.
         try h.scheduler.respond(NotificationResponse(keys: [key], kind: .snooze))
         #expect(h.scheduler.nextDeadline() == nil)
+    }
+
+    // MARK: Snooze choices
+
+    @Test func theDefaultChoicesAreTenMinutesAndAnHourOneButtonEach() throws {
+        let h = try SchedulerHarness()
+        try h.addReminder("Stretch", due: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        let note = h.sink.delivered[0]
+        #expect(note.actions.map(\.key) == ["default", "complete", "snooze:10m", "snooze:1h"])
+        #expect(note.actions.map { note.label(for: $0) } == ["Dismiss", "Complete", "Snooze 10 min", "Snooze 1 h"])
+    }
+
+    @Test func eachChoiceSnoozesForItsOwnLength() throws {
+        let h = try SchedulerHarness()
+        h.settings.snoozeChoices = try ["5m", "15m", "1h"].map { try SnoozeChoice(parsing: $0) }
+        try h.addEvent("Call mum", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        let key = h.sink.delivered[0].keys[0]
+        try h.scheduler.respond(NotificationResponse(keys: [key], kind: .snooze, snooze: try SnoozeChoice(parsing: "1h")))
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 14))
+        #expect(try h.store.ledgerEntries(for: [key])[key]?.snoozedUntil == utc(2026, 11, 20, 14))
+        try h.advance(to: utc(2026, 11, 20, 13, 59, 59))
+        #expect(h.sink.titles.count == 1)
+        try h.advance(to: utc(2026, 11, 20, 14))
+        #expect(h.sink.titles == ["Call mum", "Call mum"])
+        // Shown again with the same buttons; this time 15 minutes.
+        #expect(h.sink.delivered[1].actions.map(\.key) == ["default", "snooze:5m", "snooze:15m", "snooze:1h"])
+        try h.scheduler.respond(NotificationResponse(keys: [key], kind: .snooze, snooze: try SnoozeChoice(parsing: "15m")))
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 14, 15))
+    }
+
+    /// A snooze that names no choice (an older client) uses the first one.
+    @Test func aSnoozeWithoutAChoiceUsesTheFirst() throws {
+        let h = try SchedulerHarness()
+        h.settings.snoozeChoices = try ["15m", "1h"].map { try SnoozeChoice(parsing: $0) }
+        try h.addEvent("Call mum", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .snooze))
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 13, 15))
+    }
+
+    /// `tomorrow 9:00` is 09:00 on the local wall clock of the scheduler's zone, the next day:
+    /// here the night of the autumn change in Berlin (CEST until 03:00 on 25 October), so 9:00 CET
+    /// is 08:00Z, 25 hours after 08:00 CEST the day before.
+    @Test func tomorrowNineIsTheWallClockInTheSchedulersZone() throws {
+        let berlin = try ZoneRules.named("Europe/Berlin")
+        let h = try SchedulerHarness(zone: berlin, now: utc(2026, 10, 24, 6))   // 08:00 CEST
+        h.settings.snoozeChoices = try ["10m", "tomorrow 9:00"].map { try SnoozeChoice(parsing: $0) }
+        try h.addEvent("Water plants", start: at(2026, 10, 24, 7), alarms: [.relative(0)])
+        try h.start()
+        try h.advance(to: utc(2026, 10, 24, 7))                                  // 09:00 CEST
+        let note = h.sink.delivered[0]
+        #expect(note.label(for: note.actions.last!) == "Snooze until tomorrow 9:00")
+        let key = note.keys[0]
+        try h.scheduler.respond(NotificationResponse(keys: [key], kind: .snooze, snooze: try SnoozeChoice(parsing: "tomorrow 9:00")))
+        #expect(h.scheduler.nextDeadline() == utc(2026, 10, 25, 8))             // 09:00 CET
+        try h.advance(to: utc(2026, 10, 25, 7, 59, 59))
+        #expect(h.sink.titles.count == 1)
+        try h.advance(to: utc(2026, 10, 25, 8))
+        #expect(h.sink.titles == ["Water plants", "Water plants"])
+    }
+
+    /// A wall-clock choice already past when chosen ("today 9:00" at 10:00) comes back in a minute.
+    @Test func aWallClockChoiceAlreadyPastSnoozesForAMinute() throws {
+        let h = try SchedulerHarness()
+        try h.addEvent("Call mum", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .snooze,
+                                                     snooze: try SnoozeChoice(parsing: "today 9:00")))
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 13, 1))
+    }
+
+    @Test func choicesParseAndRoundTripThroughTheirActionKeys() throws {
+        for text in ["5m", "15m", "1h", "1h30m", "2d", "tomorrow 9:00", "Mon 8:30", " today 17:00 "] {
+            let choice = try SnoozeChoice(parsing: text)
+            #expect(AlarmNotification.Action(key: choice.actionKey) == .snooze(choice), "\(text)")
+        }
+        #expect(try SnoozeChoice(parsing: "90m").label == "Snooze 1 h 30 min")
+        #expect(AlarmNotification.Action(key: "snooze") == nil)
+        #expect(AlarmNotification.Action(key: "snooze:file:///x") == nil)
+        for bad in ["", "0m", "-5m", "8d", "5x", "tomorrow", "2026-12-01 09:00", "now", "+1h-"] {
+            #expect(throws: SnoozeChoiceError.self, "\(bad)") { try SnoozeChoice(parsing: bad) }
+        }
     }
 }

@@ -43,9 +43,12 @@ public struct ItemSummary: Hashable, Sendable {
     public var isAllDay: Bool
     /// Reminders: 0 none, 1–4 high, 5 medium, 6–9 low (RFC 5545 PRIORITY).
     public var priority: Int
+    /// The item's URL as stored (RFC 5545 URL): any text, from anywhere. Only the scheduler's
+    /// ``OpenableURL`` check decides whether a notification may open it.
+    public var url: String?
 
     public init(identifier: String, kind: Kind, title: String, notes: String? = nil, location: String? = nil,
-                isAllDay: Bool = false, priority: Int = 0) {
+                isAllDay: Bool = false, priority: Int = 0, url: String? = nil) {
         self.identifier = identifier
         self.kind = kind
         self.title = title
@@ -53,16 +56,18 @@ public struct ItemSummary: Hashable, Sendable {
         self.location = location
         self.isAllDay = isAllDay
         self.priority = priority
+        self.url = url
     }
 
     public init(_ event: Event) {
         self.init(identifier: event.identifier, kind: .event, title: event.title, notes: event.notes,
-                  location: event.location, isAllDay: event.isAllDay)
+                  location: event.location, isAllDay: event.isAllDay, url: event.url)
     }
 
     public init(_ reminder: Reminder) {
         self.init(identifier: reminder.identifier, kind: .reminder, title: reminder.title, notes: reminder.notes,
-                  location: reminder.location, isAllDay: reminder.dueDate?.isAllDay ?? false, priority: reminder.priority)
+                  location: reminder.location, isAllDay: reminder.dueDate?.isAllDay ?? false, priority: reminder.priority,
+                  url: reminder.url)
     }
 
     /// RFC 5545 priorities 1–4 are "high": their reminders notify as critical.

@@ -85,6 +85,39 @@ public struct Alarm: Hashable, Sendable {
     }
 
     /// The furthest a relative alarm may be from its item: 100 years (so no firing time overflows).
+    /// Whether the alarm asks for a sound: its VALARM said `ACTION:AUDIO` (kept in ``icsExtras``).
+    public var asksForSound: Bool { icsExtras.contains { Self.actionValue(of: $0) == "AUDIO" } }
+
+    /// How many `ACTION:EMAIL` VALARMs an item's ``Event/icsExtras`` keep: alarms that mail
+    /// attendees, which Chime keeps for export but never sends or shows.
+    public static func emailAlarmCount(inItemExtras lines: [String]) -> Int {
+        var count = 0, depth = 0, isEmail = false
+        for line in lines {
+            let upper = line.uppercased()
+            if upper.hasPrefix("BEGIN:VALARM") {
+                depth += 1
+                isEmail = false
+            } else if upper.hasPrefix("END:VALARM"), depth > 0 {
+                depth -= 1
+                if isEmail { count += 1 }
+                isEmail = false
+            } else if depth > 0, actionValue(of: line) == "EMAIL" {
+                isEmail = true
+            }
+        }
+        return count
+    }
+
+    /// `AUDIO` for `ACTION:audio` or `ACTION;X-P=1:AUDIO`; nil for other properties.
+    private static func actionValue(of line: String) -> String? {
+        let upper = line.uppercased()
+        guard upper.hasPrefix("ACTION:") || upper.hasPrefix("ACTION;"), let colon = upper.firstIndex(of: ":") else { return nil }
+        var value = upper[upper.index(after: colon)...]
+        while value.first == " " || value.first == "\t" { value.removeFirst() }
+        while value.last == " " || value.last == "\t" { value.removeLast() }
+        return String(value)
+    }
+
     public static let maximumOffset: Int64 = 100 * 366 * 86_400
 
     public func validate() throws(ItemValidationError) {

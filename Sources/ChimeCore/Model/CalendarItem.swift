@@ -12,6 +12,8 @@ public protocol CalendarItem: Hashable, Sendable {
     /// Free-text location (not a geofence; see ``Alarm/location(_:_:)``).
     var location: String? { get set }
     var alarms: [Alarm] { get set }
+    /// iCalendar content lines Chime keeps but does not model (written back on export).
+    var icsExtras: [String] { get set }
     var recurrenceRules: [RecurrenceRule] { get set }
     /// Set by the store when the item is first saved.
     var creationDate: Instant? { get }

@@ -5,15 +5,42 @@ import ChimeCore
 /// ```swift
 /// let note = AlarmNotification(keys: [firing.key], fireAt: firing.fireAt, summary: "Dentist",
 ///                              body: "14:00–15:00", urgency: .normal, category: "x-chime.event",
-///                              actions: [.default, .snooze])
+///                              actions: [.default, .snooze(.minutes(10))])
 /// try sink.deliver(note, deliveredAtMilliseconds: clock.now().milliseconds)
 /// ```
 public struct AlarmNotification: Hashable, Sendable {
     public enum Urgency: String, Hashable, Sendable { case low, normal, critical }
 
-    /// Buttons; `.default` is what clicking the notification body does (open/acknowledge).
-    public enum Action: String, Hashable, Sendable, CaseIterable {
-        case `default`, complete, snooze
+    /// Buttons; `.default` is what clicking the notification body does: open ``openURL`` when
+    /// there is one (labelled "Open"), else acknowledge the alarm (labelled "Dismiss", since that
+    /// is all it does; most servers show the default action's label nowhere but a menu).
+    public enum Action: Hashable, Sendable {
+        case `default`, complete
+        /// One button per configured ``SnoozeChoice``.
+        case snooze(SnoozeChoice)
+
+        /// The notification action key: `default`, `complete`, `snooze:10m`, `snooze:tomorrow 9:00`.
+        public var key: String {
+            switch self {
+            case .default: "default"
+            case .complete: "complete"
+            case .snooze(let choice): choice.actionKey
+            }
+        }
+
+        /// The action a key names; nil for a key Chime never registers. A bare `snooze` (older
+        /// notifications) is nil too: the server only reports keys the notification registered.
+        public init?(key: String) {
+            switch key {
+            case "default": self = .default
+            case "complete": self = .complete
+            default:
+                guard key.hasPrefix(SnoozeChoice.keyPrefix),
+                      let choice = try? SnoozeChoice(parsing: String(key.dropFirst(SnoozeChoice.keyPrefix.count)))
+                else { return nil }
+                self = .snooze(choice)
+            }
+        }
     }
 
     /// The firings this notification stands for: one, or several for "You missed N alarms".
@@ -28,11 +55,13 @@ public struct AlarmNotification: Hashable, Sendable {
     public var actions: [Action]
     /// `event`, `reminder` or `missed` (the stdout sink's `kind`).
     public var kind: String
-    /// The button label for snooze ("Snooze 10 min").
-    public var snoozeLabel: String
+    /// The item's URL, when it passed ``OpenableURL/check(_:)``: activating the notification opens it.
+    public var openURL: String?
+    /// The alarm asked for a sound (iCalendar `ACTION:AUDIO`): sinks that can play one do.
+    public var asksForSound: Bool
 
     public init(keys: [FiringKey], fireAt: Instant, summary: String, body: String, urgency: Urgency,
-                category: String, actions: [Action], kind: String, snoozeLabel: String = "Snooze 10 min") {
+                category: String, actions: [Action], kind: String, openURL: String? = nil, asksForSound: Bool = false) {
         self.keys = keys
         self.fireAt = fireAt
         self.summary = summary
@@ -41,14 +70,15 @@ public struct AlarmNotification: Hashable, Sendable {
         self.category = category
         self.actions = actions
         self.kind = kind
-        self.snoozeLabel = snoozeLabel
+        self.openURL = openURL
+        self.asksForSound = asksForSound
     }
 
     public func label(for action: Action) -> String {
         switch action {
-        case .default: return "Open"
+        case .default: return openURL == nil ? "Dismiss" : "Open"
         case .complete: return "Complete"
-        case .snooze: return snoozeLabel
+        case .snooze(let choice): return choice.label
         }
     }
 }
@@ -56,7 +86,8 @@ public struct AlarmNotification: Hashable, Sendable {
 /// What the user did with a notification.
 public struct NotificationResponse: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable {
-        /// The body or the default action was clicked.
+        /// The body or the default action was clicked: the item's URL is opened, if it has one
+        /// that may be opened, and the alarm is acknowledged.
         case activated
         case complete
         case snooze
@@ -66,10 +97,13 @@ public struct NotificationResponse: Hashable, Sendable {
 
     public var keys: [FiringKey]
     public var kind: Kind
+    /// For `.snooze`: the button chosen; nil means the first configured choice.
+    public var snooze: SnoozeChoice?
 
-    public init(keys: [FiringKey], kind: Kind) {
+    public init(keys: [FiringKey], kind: Kind, snooze: SnoozeChoice? = nil) {
         self.keys = keys
         self.kind = kind
+        self.snooze = snooze
     }
 }
 

@@ -17,10 +17,10 @@ public enum NotificationText {
     /// The notification for one firing.
     ///
     /// ```swift
-    /// let note = NotificationText.notification(for: firing, zone: zone, snoozeMinutes: 10)
+    /// let note = NotificationText.notification(for: firing, zone: zone, snoozeChoices: [.minutes(10)])
     /// note.body   // "Tue 2026-12-01 14:00–15:00\nRoom 4"
     /// ```
-    public static func notification(for firing: AlarmFiring, zone: ZoneRules, snoozeMinutes: Int) -> AlarmNotification {
+    public static func notification(for firing: AlarmFiring, zone: ZoneRules, snoozeChoices: [SnoozeChoice]) -> AlarmNotification {
         let item = firing.item
         var lines: [String] = [when(firing, zone: zone)]
         if let location = item.location, !location.isEmpty { lines.append(location) }
@@ -28,12 +28,14 @@ public enum NotificationText {
         if firing.coalescedCount > 0 {
             lines.append("Repeats within a minute: \(firing.coalescedCount) more since the last alert")
         }
-        let actions: [AlarmNotification.Action] = item.kind == .reminder ? [.default, .complete, .snooze] : [.default, .snooze]
+        let actions: [AlarmNotification.Action] = (item.kind == .reminder ? [.default, .complete] : [.default])
+            + snoozeChoices.map { .snooze($0) }
         return AlarmNotification(
             keys: [firing.key], fireAt: firing.fireAt, summary: fitted(summary(firing), characters: summaryLimit, lines: 1),
             body: fitted(lines.joined(separator: "\n"), characters: bodyLimit, lines: bodyLineLimit),
             urgency: item.isHighPriority ? .critical : .normal, category: "x-chime.\(item.kind.rawValue)",
-            actions: actions, kind: item.kind.rawValue, snoozeLabel: "Snooze \(snoozeMinutes) min")
+            actions: actions, kind: item.kind.rawValue, openURL: OpenableURL.check(item.url),
+            asksForSound: firing.alarm.asksForSound)
     }
 
     /// The item's title; for a location alarm "Arrived: Grocery store — Buy milk" or

@@ -94,7 +94,8 @@ struct Show: ParsableCommand {
     private func details(_ i: some CalendarItem, _ calendarTitle: String?) -> [(String, String)] {
         var lines: [(String, String)] = [("Calendar", calendarTitle ?? "?")]
         for r in i.recurrenceRules { lines.append(("Repeats", r.rfc5545)) }
-        for a in i.alarms { lines.append(("Alarm", DisplayText.alarm(a))) }
+        for a in i.alarms { lines.append(("Alarm", DisplayText.alarm(a) + (a.asksForSound ? " (with sound)" : ""))) }
+        for _ in 0..<Alarm.emailAlarmCount(inItemExtras: i.icsExtras) { lines.append(("Alarm", "email alarm (not sent by Chime)")) }
         if let l = i.location { lines.append(("Location", l)) }
         if let n = i.notes { lines.append(("Notes", n)) }
         if let u = i.url { lines.append(("URL", u)) }

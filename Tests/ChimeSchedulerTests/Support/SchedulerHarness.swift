@@ -27,6 +27,13 @@ final class RecordingSink: NotificationSink {
     var deliveryTimes: [Int64] { log.withLock { $0.map(\.at) } }
 }
 
+/// A URL opener that records what it was asked to open instead of starting a browser.
+final class RecordingOpener: URLOpener {
+    private let log = Mutex<[String]>([])
+    func open(_ url: String) throws(OpenError) { log.withLock { $0.append(url) } }
+    var opened: [String] { log.withLock { $0 } }
+}
+
 /// A store in a temporary folder, a manual clock, a recording sink and a scheduler over them.
 final class SchedulerHarness {
     let folder: String
@@ -36,6 +43,7 @@ final class SchedulerHarness {
     let sink = RecordingSink()
     let zone: ZoneRules
     var settings = SchedulerSettings()
+    let opener = RecordingOpener()
     private(set) var scheduler: AlarmScheduler!
 
     /// `busyTimeout`: how long the store waits for another connection's write lock.
@@ -53,7 +61,8 @@ final class SchedulerHarness {
     /// A scheduler (a fresh one each call: as after a daemon restart) started at the clock's now.
     @discardableResult
     func start(zone: ZoneRules? = nil) throws -> AlarmScheduler {
-        scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: zone ?? self.zone, settings: settings)
+        scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: zone ?? self.zone, settings: settings,
+                                   opener: opener)
         try scheduler.start()
         return scheduler
     }
@@ -68,10 +77,11 @@ final class SchedulerHarness {
 
     @discardableResult
     func addEvent(_ title: String, start: CalendarDate, duration: Int64 = 3600, alarms: [Alarm],
-                  rule: String? = nil) throws -> Event {
+                  rule: String? = nil, url: String? = nil) throws -> Event {
         var e = Event(title: title, calendar: try store.defaultCalendarForNewEvents().identifier, start: start,
                       duration: duration)
         e.alarms = alarms
+        e.url = url
         if let rule { e.recurrenceRules = [try RecurrenceRule(parsing: rule)] }
         return try store.save(e)
     }

@@ -1,0 +1,80 @@
+import ChimeCore
+import ChimeScheduler
+import ChimeStore
+import Testing
+
+/// Activating a notification ("Open", or a click on its body): the item's URL is opened when it is
+/// http, https or mailto, never anything else; the alarm is acknowledged either way.
+@Suite struct OpenActionTests {
+    @Test func activatingOpensAnHTTPSURLAndAcknowledges() throws {
+        let h = try SchedulerHarness()
+        try h.addEvent("Standup", start: at(2026, 11, 20, 13), alarms: [.relative(0)], url: " https://meet.example.org/standup ")
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        let note = try #require(h.sink.delivered.first)
+        #expect(note.openURL == "https://meet.example.org/standup")
+        #expect(note.label(for: .default) == "Open")
+        #expect(h.opener.opened.isEmpty)                    // nothing opens by itself
+        try h.scheduler.respond(NotificationResponse(keys: note.keys, kind: .activated))
+        #expect(h.opener.opened == ["https://meet.example.org/standup"])
+        #expect(try h.store.ledgerEntries(for: note.keys)[note.keys[0]]?.state == .dismissed)
+    }
+
+    @Test func aMailtoURLIsOpenedToo() throws {
+        let h = try SchedulerHarness()
+        try h.addEvent("Reply to Ann", start: at(2026, 11, 20, 13), alarms: [.relative(0)], url: "mailto:ann@example.org")
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .activated))
+        #expect(h.opener.opened == ["mailto:ann@example.org"])
+    }
+
+    /// An imported file's URL is hostile input: `file:` (or any other scheme) is never handed to xdg-open.
+    @Test(arguments: ["file:///etc/passwd", "FILE:/home/me/.ssh/id_ed25519", "javascript:alert(1)", "smb://host/share",
+                      "/usr/bin/xterm", "https://a.example/ x", "https:example.org", "http://", "-http://x"])
+    func aURLWithAnotherSchemeIsNeverOpened(url: String) throws {
+        let h = try SchedulerHarness()
+        try h.addEvent("Imported", start: at(2026, 11, 20, 13), alarms: [.relative(0)], url: url)
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        let note = try #require(h.sink.delivered.first)
+        #expect(note.openURL == nil)
+        #expect(note.label(for: .default) == "Dismiss")
+        try h.scheduler.respond(NotificationResponse(keys: note.keys, kind: .activated))
+        #expect(h.opener.opened.isEmpty)
+        #expect(try h.store.ledgerEntries(for: note.keys)[note.keys[0]]?.state == .dismissed)
+    }
+
+    @Test func withoutAURLActivatingOnlyAcknowledges() throws {
+        let h = try SchedulerHarness()
+        try h.addEvent("Lunch", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        let note = try #require(h.sink.delivered.first)
+        #expect(note.label(for: .default) == "Dismiss")
+        try h.scheduler.respond(NotificationResponse(keys: note.keys, kind: .activated))
+        #expect(h.opener.opened.isEmpty)
+        #expect(try h.store.ledgerEntries(for: note.keys)[note.keys[0]]?.state == .dismissed)
+    }
+
+    /// Closing the notification (not activating it) never opens anything.
+    @Test func dismissingDoesNotOpen() throws {
+        let h = try SchedulerHarness()
+        try h.addEvent("Standup", start: at(2026, 11, 20, 13), alarms: [.relative(0)], url: "https://meet.example.org/x")
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .dismissed))
+        #expect(h.opener.opened.isEmpty)
+    }
+
+    @Test func theSchemeCheck() {
+        #expect(OpenableURL.check("HTTPS://example.org/a?b=c#d") == "HTTPS://example.org/a?b=c#d")
+        #expect(OpenableURL.check("http://example.org") == "http://example.org")
+        #expect(OpenableURL.check("mailto:") == nil)
+        #expect(OpenableURL.check("https://example.org/\u{202E}fdp.exe") == nil)   // bidi override
+        #expect(OpenableURL.check("https://example.org/\nfile:///etc") == nil)
+        #expect(OpenableURL.check("") == nil)
+        #expect(OpenableURL.check(nil) == nil)
+        #expect(OpenableURL.check("https://" + String(repeating: "a", count: 5000)) == nil)
+    }
+}
