@@ -135,7 +135,7 @@ install: release
 
 uninstall:
 	rm -f $(foreach f,$(INSTALLED_FILES),"$(DESTDIR)$(f)")
-	-rmdir "$(DESTDIR)$(DOCDIR)" 2>/dev/null
+	rmdir "$(DESTDIR)$(DOCDIR)" 2>/dev/null || true
 	@echo "removed chime; if it was running: systemctl --user disable --now chime && systemctl --user daemon-reload"
 
 clean:

@@ -4,6 +4,10 @@
 #   Config/post-install.sh DESTDIR BINDIR DOCDIR
 DESTDIR=$1 BINDIR=$2 DOCDIR=$3
 echo "installed $BINDIR/chime${DESTDIR:+ (staged under $DESTDIR)}"
+case ":$PATH:" in
+    *":$BINDIR:"*) ;;
+    *) [ -n "$DESTDIR" ] || echo "note: $BINDIR is not on PATH yet (Debian's ~/.profile adds ~/.local/bin at the next login)";;
+esac
 echo "start the notifier now and at every login: systemctl --user daemon-reload && systemctl --user enable --now chime"
 # Asks a D-Bus name for something, with gdbus (libglib2.0-bin) or busctl (systemd); 3 s at most.
 ask() {    # ask session|system NAME PATH INTERFACE METHOD
