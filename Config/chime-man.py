@@ -46,10 +46,13 @@ def flag_names(arg):
     return names
 
 
-def arguments(args):
+def arguments(args, root=False):
+    """Options and arguments as a tagged list; --help and --version only once, under the root command."""
     out = []
     for arg in args or []:
         if not arg.get("shouldDisplay", True):
+            continue
+        if not root and arg["kind"] == "flag" and arg.get("preferredName", {}).get("name") in ("help", "version"):
             continue
         value = esc(arg.get("valueName", ""))
         if arg["kind"] == "positional":
@@ -76,7 +79,8 @@ def usage(path, command):
             parts.append("\\fI" + esc(word if not arg.get("isOptional") else "[" + word + "]") + "\\fR")
     if any(s.get("shouldDisplay", True) for s in command.get("subcommands") or []):
         parts.insert(0, "\\fI<subcommand>\\fR")
-    if any(a["kind"] != "positional" for a in command.get("arguments") or []):
+    if any(a["kind"] != "positional" and a.get("preferredName", {}).get("name") not in ("help", "version")
+           for a in command.get("arguments") or []):
         parts.append("[\\fIoptions\\fR]")
     return ".B " + " ".join(path) + ("\n" + " ".join(parts) if parts else "")
 
@@ -107,7 +111,7 @@ def main():
             ".SH NAME", "chime \\- " + esc(root.get("abstract", "")),
             ".SH SYNOPSIS", usage(["chime"], root),
             ".SH DESCRIPTION"] + paragraphs(root.get("discussion", ""))
-    page += [".SH OPTIONS"] + arguments(root.get("arguments"))
+    page += [".SH OPTIONS"] + arguments(root.get("arguments"), root=True)
     page += [".SH COMMANDS"] + subcommands(["chime"], root)
     page += [".SH ENVIRONMENT",
              ".TP", "\\fBCHIME_STORE\\fR", "The store file, when \\fB\\-\\-store\\fR is not given.",
