@@ -60,7 +60,7 @@ done
 grep -qx "Icon=chime" "$T/root/usr/local/share/applications/chime.desktop" || fail "desktop file lacks Icon=chime"
 ok "unit keys (ExecStart on the installed binary, RestartPreventExitStatus=3, WantedBy=default.target); desktop Icon=chime"
 
-# The toolchain's folder: from the swift on PATH (/opt/swift/usr/bin/swift -> /opt/swift).
+# The toolchain's folder: the one above usr/bin of the swift on PATH (TOOLCHAIN/usr/bin/swift).
 SWIFT_BIN=$(readlink -f "$(command -v "${SWIFT:-swift}")")
 TOOLCHAIN=$(dirname "$(dirname "$(dirname "$SWIFT_BIN")")")
 BIN="$T/root/usr/local/bin/chime"
