@@ -52,7 +52,7 @@ ok "default PREFIX installs the unit to ~/.local/share/systemd/user"
 
 UNIT="$T/root/usr/local/lib/systemd/user/chime.service"
 for line in "ExecStart=/usr/local/bin/chime daemon" "RestartPreventExitStatus=3" "WantedBy=default.target" \
-            "After=graphical-session.target" "Restart=on-failure" \
+            "After=graphical-session.target" "Restart=on-failure" "StartLimitBurst=5" \
             "Documentation=man:chime(1) file:///usr/local/share/doc/chime/README.md"; do
     grep -qxF "$line" "$UNIT" || fail "unit lacks '$line'"
 done
