@@ -2,6 +2,9 @@
 #   make test    install missing system packages, build once, run every test
 #   make demo    the daemon on a fresh demo store: alarms firing within seconds (desktop or stdout)
 #   make bench   release build, Chime vs libical on the same workload, same run
+#   make install     release build that runs without the Swift toolchain, installed under PREFIX (default
+#                    ~/.local) with its systemd user unit, desktop entry, icon, man page and completions
+#   make uninstall   removes what make install put there
 
 SWIFT     ?= swift
 # System packages the build and the tests need: SQLite for the store; libnotify for desktop notifications;
@@ -10,19 +13,25 @@ SWIFT     ?= swift
 # dbus-bin), a real notification server (dunst) on a headless X server (xvfb), gdbus (libglib2.0-bin) and
 # busctl (systemd, used by dunstctl); a real GeoClue 2.6 with its demo agent (geoclue-2.0), run with its
 # config bind-mounted by unshare (util-linux) and fed positions by a fake GPS in python3.
-APT_PACKAGES := pkg-config libical-dev libsqlite3-dev tzdata libnotify-dev libnotify-bin libgeoclue-2-dev \
-	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux python3
+# BUILD_PACKAGES are what `make install` needs to build chime (the Swift toolchain aside); their runtime
+# libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0) are what the installed binary loads.
+# python3 writes the man page. man-db and groff-base: the install test renders the man page.
+BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev python3
+APT_PACKAGES := $(BUILD_PACKAGES) libical-dev libnotify-bin \
+	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux man-db groff-base
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests run on an optimised build (with -enable-testing for @testable imports): the property and
 # differential suites walk whole search horizons thousands of times, which takes minutes in a
 # debug build and seconds here. Preconditions and overflow traps stay on in -O builds.
 TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 
-.PHONY: deps pydeps build test demo tour bench fuzz clean
+.PHONY: deps build-deps pydeps build test test-install demo tour bench fuzz clean release install uninstall
 
-deps:
+deps: PACKAGES = $(APT_PACKAGES)
+build-deps: PACKAGES = $(BUILD_PACKAGES)
+deps build-deps:
 	@missing=""; \
-	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
@@ -49,14 +58,21 @@ SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests SystemWallClockTests GeoC
 test: build
 	Tests/harness/with-services.sh sh -c '$(SWIFT) test $(TEST_FLAGS) --skip-build $(foreach s,$(SERVER_SUITES),--skip $(s)) \
 		$(foreach s,$(SERVER_SUITES),&& $(SWIFT) test $(TEST_FLAGS) --skip-build --filter $(s))'
+	$(MAKE) --no-print-directory test-install
+
+# `make install DESTDIR=… PREFIX=/usr/local` into a temporary folder, then checks the installed files: the
+# list, the unit (systemd-analyze verify), the binary with the Swift toolchain hidden, completions, man page.
+# It builds the release binary (.build-install), the one build `make test` adds.
+test-install: build-deps
+	Tests/install/test-install.sh
 
 demo: deps
-	@$(SWIFT) build --product chime >/dev/null
+	@$(SWIFT) build --product chime
 	@./Examples/demo.sh .build/debug/chime
 
 # The store tour (agenda, reminders, completion, recurrence) on a pinned clock.
 tour: deps
-	@$(SWIFT) build --product chime >/dev/null
+	@$(SWIFT) build --product chime
 	@./Examples/tour.sh .build/debug/chime
 
 bench: deps
@@ -75,5 +91,52 @@ bench: deps
 fuzz:
 	Tests/Fuzz/fuzz.sh
 
+# Installation. PREFIX defaults to ~/.local (no root needed); DESTDIR stages the files for packagers.
+# The binary links the Swift runtime and Foundation statically (--static-swift-stdlib), so it runs on
+# machines without the Swift toolchain; it loads only Debian's libraries (libnotify, libgeoclue, SQLite,
+# GLib, glibc, libstdc++).
+PREFIX      ?= $(HOME)/.local
+DESTDIR     ?=
+BINDIR      ?= $(PREFIX)/bin
+DATADIR     ?= $(PREFIX)/share
+MANDIR      ?= $(DATADIR)/man
+DOCDIR      ?= $(DATADIR)/doc/chime
+# systemd --user reads ~/.local/share/systemd/user for a user's own units, and /usr/local/lib/systemd/user,
+# /usr/lib/systemd/user for system-wide ones (systemd.unit(5), "User Unit Search Path").
+USERUNITDIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(DATADIR)/systemd/user,$(PREFIX)/lib/systemd/user)
+RELEASE_FLAGS := -c release --static-swift-stdlib --scratch-path .build-install
+RELEASE_BIN    = .build-install/release/chime
+# Stripped: 68 MB instead of 107 MB (symbols and debug info; the Swift metadata stays). INSTALL_STRIP= keeps them.
+INSTALL_STRIP ?= -s
+# The files install puts under $(DESTDIR), one a line (uninstall removes these).
+INSTALLED_FILES = $(BINDIR)/chime $(USERUNITDIR)/chime.service $(DATADIR)/applications/chime.desktop \
+	$(DATADIR)/icons/hicolor/scalable/apps/chime.svg $(MANDIR)/man1/chime.1 \
+	$(DATADIR)/bash-completion/completions/chime $(DATADIR)/zsh/site-functions/_chime \
+	$(DATADIR)/fish/vendor_completions.d/chime.fish $(DOCDIR)/README.md $(DOCDIR)/config.example.toml $(DOCDIR)/geoclue-chime.conf
+
+release: build-deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product chime
+
+install: release
+	install -Dm755 $(INSTALL_STRIP) $(RELEASE_BIN) "$(DESTDIR)$(BINDIR)/chime"
+	install -d "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(DATADIR)/bash-completion/completions" \
+		"$(DESTDIR)$(DATADIR)/zsh/site-functions" "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' Config/chime.service > "$(DESTDIR)$(USERUNITDIR)/chime.service"
+	install -Dm644 Config/chime.desktop "$(DESTDIR)$(DATADIR)/applications/chime.desktop"
+	install -Dm644 Config/chime.svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/chime.svg"
+	python3 Config/chime-man.py $(RELEASE_BIN) > "$(DESTDIR)$(MANDIR)/man1/chime.1"
+	$(RELEASE_BIN) --generate-completion-script bash > "$(DESTDIR)$(DATADIR)/bash-completion/completions/chime"
+	$(RELEASE_BIN) --generate-completion-script zsh > "$(DESTDIR)$(DATADIR)/zsh/site-functions/_chime"
+	$(RELEASE_BIN) --generate-completion-script fish > "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/chime.fish"
+	install -Dm644 README.md "$(DESTDIR)$(DOCDIR)/README.md"
+	install -Dm644 Config/config.toml "$(DESTDIR)$(DOCDIR)/config.example.toml"
+	install -Dm644 Config/geoclue-chime.conf "$(DESTDIR)$(DOCDIR)/geoclue-chime.conf"
+	@Config/post-install.sh "$(DESTDIR)" "$(BINDIR)" "$(DOCDIR)"
+
+uninstall:
+	rm -f $(foreach f,$(INSTALLED_FILES),"$(DESTDIR)$(f)")
+	rmdir "$(DESTDIR)$(DOCDIR)" 2>/dev/null || true
+	@echo "removed chime; if it was running: systemctl --user disable --now chime && systemctl --user daemon-reload"
+
 clean:
-	rm -rf .build .build-test
+	rm -rf .build .build-test .build-install

@@ -108,6 +108,17 @@ public enum DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The location source cannot be used (an unreadable or broken replay track).
     case locationUnavailable(String)
 
+    /// The exit status of `chime daemon` refused because another daemon holds the store: not 1,
+    /// so a service manager can tell "already running" from a failure. Config/chime.service lists
+    /// it in `RestartPreventExitStatus=`: restarting would only be refused again, every few seconds.
+    public static let alreadyRunningExitStatus: Int32 = 3
+
+    /// The exit status `chime daemon` ends with for this error.
+    public var exitStatus: Int32 {
+        if case .alreadyRunning = self { return Self.alreadyRunningExitStatus }
+        return 1
+    }
+
     public var description: String {
         switch self {
         case .alreadyRunning(let store, let pid):

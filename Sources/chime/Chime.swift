@@ -36,9 +36,12 @@ struct Chime: AsyncParsableCommand {
             The store is $CHIME_STORE or $XDG_DATA_HOME/chime/chime.sqlite; --store overrides it.
             Run 'chime help <command>' for each command.
             """,
-        version: "0.1.0",
+        version: Chime.version,
         subcommands: [Agenda.self, Alarms.self, Reminders.self, Add.self, Show.self, Edit.self, Remove.self,
                       Complete.self, Uncomplete.self, CalendarCommand.self, Import.self, Export.self, Expand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
-                      DoctorCommand.self]
+                      DoctorCommand.self, VersionCommand.self]
     )
+
+    /// The one version string: `chime --version`, `chime version` and the man page print it.
+    static let version = "0.1.0"
 }

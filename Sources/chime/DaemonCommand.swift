@@ -15,7 +15,8 @@ struct DaemonCommand: AsyncParsableCommand {
             changes the store, and after a clock change or resume catches up on alarms that came \
             due meanwhile (within the grace window; more than a few become one "You missed N \
             alarms" notification). Each firing is recorded in the store's alarm ledger, so it is \
-            shown at most once, also across crashes and restarts. One daemon per store.
+            shown at most once, also across crashes and restarts. One daemon per store: a second one \
+            exits with status 3 (1 for other errors), which the systemd unit does not restart.
 
             Notifications go to the desktop's notification server (libnotify) with Complete and \
             Snooze actions; with --notifier stdout, or when no server answers, they are printed \
@@ -83,6 +84,10 @@ struct DaemonCommand: AsyncParsableCommand {
             try await Daemon.run(storePath: store ?? StoreLocation.defaultPath(), configuration: configuration,
                                  notifier: notifier.flatMap(DaemonConfiguration.Notifier.init(rawValue:)),
                                  location: try location.map { try LocationSource(parsing: $0) }, replaySpeed: try replaySpeed)
+        } catch let error as DaemonError where error.exitStatus != 1 {
+            // The same one line as other errors, with its own exit status (see DaemonError.exitStatus).
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(error.exitStatus)
         } catch let error as DaemonError {
             throw InputError("\(error)")
         } catch let error as StoreError {
