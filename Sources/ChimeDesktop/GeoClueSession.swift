@@ -29,6 +29,9 @@ final class GeoClueSession {
     private var inOutage = false
     /// The retry being waited for; a request coming meanwhile only changes what it will ask.
     private var pendingRetry: Int?
+    /// The accuracy level the failed start asked for: a request for another level does not wait
+    /// for the retry (a GPS-only machine serves no city level, and exact must start at once).
+    private var failedAccuracy: TrackingRequest.Accuracy?
     private var lastRetryToken = 0
     private var isClosed = false
 
@@ -49,7 +52,10 @@ final class GeoClueSession {
             stopLocating()
             return
         }
-        guard pendingRetry == nil else { return }
+        if pendingRetry != nil {
+            guard request.accuracy != failedAccuracy else { return }   // the retry will ask for it
+            pendingRetry = nil
+        }
         if let locator, locator.accuracy == request.accuracy {
             locator.setThresholds(distanceMetres: Self.threshold(request.distanceThresholdMetres),
                                   timeSeconds: Self.threshold(request.timeThresholdSeconds))
@@ -99,6 +105,7 @@ final class GeoClueSession {
             report(.fix(fix))
         case .failed(let message):
             locator = nil  // it closed itself
+            failedAccuracy = sender.accuracy
             if !inOutage {
                 inOutage = true
                 report(.unavailable(message))

@@ -143,6 +143,25 @@ import Testing
         #expect(try await poll { log.unavailableMessages.count == 2 }, "\(log.updates)")
     }
 
+    /// A GPS-only machine (the sandbox's only source is EXACT): city level gets nothing; the
+    /// monitor then asks for exact, which starts at once instead of after the 60 s retry wait, so
+    /// a location reminder can fire within seconds of the daemon starting (it took 80 s).
+    @Test func anotherLevelDuringAnOutageStartsAtOnceNotAfterTheRetryWait() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.moveFeeder(to: Self.paris)
+        let provider = GeoClueProvider(startTimeout: .seconds(1), retryInterval: .seconds(60))
+        defer { provider.shutdown() }
+        let log = UpdateLog(provider)
+        let city = TrackingRequest(accuracy: .city, distanceThresholdMetres: 1_000, timeThresholdSeconds: 0, reason: "far from every fence")
+        provider.request(city)
+        try #require(await log.update(at: 0, within: .seconds(10)) != nil)
+        #expect(log.unavailableMessages.count == 1, "\(log.updates)")
+        let asked = ContinuousClock.now
+        provider.request(Self.every)
+        #expect(await log.fix(near: Self.paris, within: .seconds(10)) != nil, "exact waited for the retry: \(log.updates)")
+        #expect(ContinuousClock.now - asked < .seconds(10))
+    }
+
     @Test func aDeniedDesktopIDIsReportedUnavailableWithGeoCluesReason() async throws {
         guard ServiceSandbox.current() != nil else { return }
         let sleeps = SleepRecorder()
