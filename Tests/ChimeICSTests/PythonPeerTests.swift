@@ -9,21 +9,10 @@ import Testing
 @Suite struct PythonPeerTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Python/occurrences.py").path
 
+    /// The peer's exit status and its stdout followed by its stderr (one runner: `Wild.run`).
     func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3"] + arguments
-        var env = ProcessInfo.processInfo.environment
-        env["TZ"] = "UTC"
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self) + String(decoding: errors, as: UTF8.self))
+        let result = try Wild.run(arguments)
+        return (result.status, result.output + result.error)
     }
 
     @Test func pythonReadsTheExportAndFindsTheSameOccurrences() throws {
