@@ -227,7 +227,7 @@ struct ItemReader {
         var extras = extras(c, known: Self.todoProperties)
         // STATUS values other than COMPLETED (NEEDS-ACTION, IN-PROCESS, CANCELLED) are kept as written.
         if let p = c["STATUS"], status != "COMPLETED" { extras.append(p.contentLine) }
-        if let p = c["PERCENT-COMPLETE"], percent != 100 { extras.append(p.contentLine) }
+        if let p = c["PERCENT-COMPLETE"], let percent, percent != 100 { extras.append(p.contentLine) }
         r.icsExtras = extras
         var check = r
         check.calendarIdentifier = check.calendarIdentifier ?? "-"
@@ -296,8 +296,12 @@ struct ItemReader {
     /// Unknown properties and sub-components (other than VALARMs Chime reads), as unfolded
     /// content lines. Apple's placeholder VALARM (`ACTION:NONE`, the 1976 trigger) is one: it
     /// never fires and is written back as it was.
+    /// A LAST-MODIFIED that cannot be read (a repair said so) is not kept: an export must never
+    /// write a value Chime itself refuses.
     private func extras(_ c: ICSComponent, known: Set<String>) -> [String] {
-        var lines = c.properties.filter { !known.contains($0.name) }.map(\.contentLine)
+        var lines = c.properties.filter { p in
+            !known.contains(p.name) && !(p.name == "LAST-MODIFIED" && BasicDateTime.parse(p.value.trimmingSpaces) == nil)
+        }.map(\.contentLine)
         for sub in c.components where sub.name != "VALARM" || AlarmReader.isKeptVerbatim(sub) { lines += sub.contentLines }
         return lines
     }
