@@ -36,7 +36,10 @@ struct ZoneResolver {
             // Only zones the file uses are resolved (each a search through tzdata at worst).
             if calendar != nil && years[tzid] == nil { continue }
             let used = years[tzid] ?? 1970...1970
-            let range = used.lowerBound...max(used.upperBound, Self.comparedThroughYear)
+            // Through 2037, never further: later years repeat the same yearly rule, and a date in
+            // the year 8662 (a fuzzer's, or a typo's) made the comparison take seconds.
+            let first = min(used.lowerBound, Self.comparedThroughYear)
+            let range = first...Self.comparedThroughYear
             switch ZoneRules.resolveFileZone(rules, tzid: tzid, years: range) {
             case .tzdata(let zone), .posix(let zone):
                 custom[tzid] = zone
