@@ -172,7 +172,9 @@ public enum ContentLines {
         var j = line.startIndex
         while j < line.endIndex, isNameByte(line[j]) { j += 1 }
         guard j > line.startIndex else { return false }
-        if j < line.endIndex, line[j] == 58 || line[j] == 59 { return true }
+        // A name that fills the physical line may be folded right after it (a long X- name).
+        if j == line.endIndex { return true }
+        if line[j] == 58 || line[j] == 59 { return true }
         let name = String(decoding: line[line.startIndex..<j], as: UTF8.self)
         // Only an upper-case name: "Location of the meeting" is text, "LOCATION Room 4" a property.
         return name == name.uppercased() && (knownNames.contains(name) || name.hasPrefix("X-"))
