@@ -51,10 +51,10 @@ build: deps pydeps
 # and the daemon are tested against real servers.
 # Suites that run on their own, one after the other: the two that drive the one shared dunst (Swift Testing
 # runs suites in parallel, and one suite's close-all or menu choice would disturb the other's notification),
-# the real-clock timer suite, whose wake-up bound is meaningless while process tests keep the
-# 2-core cooperative thread pool busy, and the two GeoClue suites, which move the one fake GPS (the adapter's
+# the real-clock timer suite and the cross-process change latency suite, whose time bounds are meaningless
+# while process tests keep the 2-core cooperative thread pool busy, and the two GeoClue suites, which move the one fake GPS (the adapter's
 # also restarts geoclue).
-SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests SystemWallClockTests GeoClueProviderTests GeoClueDaemonTests
+SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests SystemWallClockTests ChangeLatencyTests GeoClueProviderTests GeoClueDaemonTests
 test: build
 	Tests/harness/with-services.sh sh -c '$(SWIFT) test $(TEST_FLAGS) --skip-build $(foreach s,$(SERVER_SUITES),--skip $(s)) \
 		$(foreach s,$(SERVER_SUITES),&& $(SWIFT) test $(TEST_FLAGS) --skip-build --filter $(s))'

@@ -7,9 +7,11 @@ import Synchronization
 /// Notices commits to the database file from any process and hands the new journal entries to
 /// subscribers. One thread blocks in `poll` on an inotify watch of the database folder (every
 /// commit writes the `-wal` file) and on a pipe this process pokes after its own commits; it
-/// never wakes on a timer, except once 5 ms after a burst of events: SQLite writes WAL frames
-/// before it updates the WAL index, so a reader that wakes at once can still see the old
-/// snapshot and must look again.
+/// never wakes on a timer, except a few times after a burst of events (5, 25, 100 and 400 ms
+/// after the last one): SQLite writes WAL frames before it updates the WAL index (shared memory,
+/// which inotify cannot see), so a reader that wakes at once can still see the old snapshot, and
+/// on a loaded machine the writer can be descheduled between the two for longer than one look
+/// would wait.
 final class ChangeWatcher: Sendable {
     private struct Subscriber {
         var after: Int64
@@ -94,11 +96,12 @@ final class ChangeWatcher: Sendable {
             _ = inotify_add_watch(inotify, directory, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE))
         }
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        var recheckPending = false
+        // Index into `Self.recheckDelays` of the next look after a burst; nil: sleep until an event.
+        var recheckStep: Int? = nil
         while !state.withLock({ $0.stopped }) {
             var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, recheckPending ? 5 : -1)
+            let ready = poll(&fds, 2, recheckStep.map { Self.recheckDelays[$0] } ?? -1)
             if ready < 0 && errno == EINTR { continue }
             var relevant = false
             if fds[1].revents != 0 {
@@ -113,15 +116,18 @@ final class ChangeWatcher: Sendable {
                 } while n > 0
             }
             if relevant {
-                recheckPending = true
-            } else if ready == 0 {
-                recheckPending = false
+                recheckStep = 0
+            } else if ready == 0, let step = recheckStep {
+                recheckStep = step + 1 < Self.recheckDelays.count ? step + 1 : nil
             } else {
                 continue
             }
             deliver()
         }
     }
+
+    /// Milliseconds between the looks after the last event of a burst.
+    private static let recheckDelays: [Int32] = [5, 20, 75, 300]
 
     /// True when an event batch names the database file or its `-wal`/`-journal` companions.
     private func mentionsDatabase(_ buffer: [UInt8], count: Int) -> Bool {

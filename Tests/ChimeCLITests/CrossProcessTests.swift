@@ -55,7 +55,13 @@ struct CrossProcessTests {
         #expect(all.allSatisfy { $0.alarms == [.relative(-300), .relative(-3600)] })
         print("concurrency: \(writers) writers × \(perWriter) items, reader ran agenda \(seenCounts.count) times")
     }
+}
 
+/// Runs on its own (the Makefile's SERVER_SUITES): the latency it bounds is how fast a change reaches
+/// an awaiting task, and beside the process-heavy suites that task can wait seconds for one of the
+/// two cooperative threads (seen in CI: a 6.5 s wait with a 0.03 ms median).
+@Suite("Change latency across processes", .serialized)
+struct ChangeLatencyTests {
     /// A commit by another process (a `chime add` run) reaches a `changes` consumer here.
     @Test func changesFromAnotherProcessArriveQuickly() async throws {
         let s = StoreSession(zone: "UTC")
