@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ChimeICS", targets: ["ChimeICS"]),
         .library(name: "ChimeScheduler", targets: ["ChimeScheduler"]),
         .library(name: "ChimeDesktop", targets: ["ChimeDesktop"]),
+        .library(name: "ChimeCalDAV", targets: ["ChimeCalDAV"]),
         .executable(name: "chime", targets: ["chime"]),
     ],
     dependencies: [
@@ -71,6 +72,10 @@ let package = Package(
         ),
         .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeCore", "CLibnotify", "CGeoclue"]),
 
+        // CalDAV accounts and two-way sync at the edge: HTTP on Foundation's URLSession (libcurl),
+        // WebDAV XML on FoundationXML (libxml2); no package needed for either.
+        .target(name: "ChimeCalDAV", dependencies: ["ChimeCore", "ChimeICS", "ChimeStore"]),
+
         // `chime daemon`: configuration (TOML), single-instance lock, services and signals.
         .target(
             name: "ChimeDaemon",
@@ -79,6 +84,7 @@ let package = Package(
                 "ChimeDesktop",
                 "ChimeStore",
                 "ChimeCore",
+                "ChimeCalDAV",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -94,6 +100,7 @@ let package = Package(
                 "ChimeScheduler",
                 "ChimeDaemon",
                 "ChimeDesktop",
+                "ChimeCalDAV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -129,5 +136,6 @@ let package = Package(
         .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore"]),
         .testTarget(name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeScheduler", "ChimeCore"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore", "ChimeDaemon", "ChimeDesktop"], exclude: ["Snapshots"]),
+        .testTarget(name: "ChimeCalDAVTests", dependencies: ["ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore"]),
     ]
 )

@@ -26,11 +26,11 @@ enum AlarmReader {
     /// VALARMs kept as written with the item's extras instead of becoming alarms.
     static func isKeptVerbatim(_ a: ICSComponent) -> Bool { isPlaceholder(a) || isEmail(a) }
 
-    static func alarm(_ a: ICSComponent, _ values: ValueReader) throws(ICSError) -> Alarm? {
+    static func alarm(_ a: ICSComponent, _ values: ValueReader, repairs: RepairLog) throws(ICSError) -> Alarm? {
         if isKeptVerbatim(a) { return nil }
         var extras = a.properties.filter { !modelled.contains($0.name) }.map(\.contentLine)
         for sub in a.components where sub.name != "VLOCATION" { extras += sub.contentLines }
-        if let place = try location(a, values) {
+        if let place = try location(a, values, repairs: repairs) {
             var alarm = Alarm.location(place.location, place.proximity)
             alarm.icsExtras = extras
             return alarm
@@ -51,7 +51,7 @@ enum AlarmReader {
         return alarm
     }
 
-    private static func location(_ a: ICSComponent, _ values: ValueReader) throws(ICSError) -> (location: StructuredLocation, proximity: Proximity)? {
+    private static func location(_ a: ICSComponent, _ values: ValueReader, repairs: RepairLog) throws(ICSError) -> (location: StructuredLocation, proximity: Proximity)? {
         let proximityText = (a["X-APPLE-PROXIMITY"] ?? a["PROXIMITY"])?.value.trimmingSpaces.uppercased()
         let proximity: Proximity
         switch proximityText {
@@ -59,9 +59,19 @@ enum AlarmReader {
         case "DEPART"?: proximity = .leave
         default: return nil            // CONNECT/DISCONNECT (vehicle) or none: not a geofence
         }
+        // The RFC 9074 VLOCATION, when it has a geo: URL (a server that cuts unknown property
+        // values at their first comma, as Radicale does, leaves Apple's form without longitude).
+        let vlocation = a.components.lazy.filter { $0.name == "VLOCATION" }
+            .compactMap { loc in loc["URL"].flatMap { url in geo(url.value).map { (loc, url, $0) } } }.first
         if let apple = a["X-APPLE-STRUCTURED-LOCATION"] {
-            guard let (lat, lon) = geo(apple.value) else { throw values.fail(apple, "expected a geo:LAT,LON value, not \"\(apple.value)\"") }
             let radius = apple.parameter("X-APPLE-RADIUS").flatMap { Double($0.trimmingSpaces) } ?? 0
+            var coordinates = geo(apple.value)
+            if coordinates == nil, let (_, _, fromVLocation) = vlocation {
+                try repairs.note(line: apple.line, property: apple.name,
+                                 "\"\(apple.value)\" is not a geo:LAT,LON value (cut at its comma?): the VLOCATION's place used")
+                coordinates = fromVLocation
+            }
+            guard let (lat, lon) = coordinates else { throw values.fail(apple, "expected a geo:LAT,LON value, not \"\(apple.value)\"") }
             let place = StructuredLocation(title: apple.parameter("X-TITLE") ?? "", latitude: lat, longitude: lon, radius: max(0, radius))
             do { try place.validate() } catch { throw values.fail(apple, "\(error)") }
             return (place, proximity)
@@ -76,9 +86,9 @@ enum AlarmReader {
         return nil
     }
 
-    /// `geo:52.52,13.40` (RFC 5870; parameters after `;` ignored).
+    /// `geo:52.52,13.40` (RFC 5870; parameters after `;` ignored; a comma escaped as TEXT, `\,`, read as one).
     static func geo(_ value: String) -> (Double, Double)? {
-        var v = Substring(value.trimmingSpaces)
+        var v = Substring(value.trimmingSpaces.filter { $0 != "\\" })
         guard v.lowercased().hasPrefix("geo:") else { return nil }
         v = v.dropFirst(4)
         if let semicolon = v.firstIndex(of: ";") { v = v[..<semicolon] }

@@ -66,6 +66,16 @@ public struct ICSParseResult: Sendable {
     /// The VCALENDAR's own properties other than VERSION, PRODID, CALSCALE, METHOD and
     /// X-WR-CALNAME (X-WR-TIMEZONE, X-WR-CALDESC, colours …), as unfolded content lines.
     public var calendarProperties: [String] = []
+
+    public init(items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError], repairs: [ICSError] = [],
+                calendarName: String? = nil, calendarProperties: [String] = []) {
+        self.items = items
+        self.overrides = overrides
+        self.skipped = skipped
+        self.repairs = repairs
+        self.calendarName = calendarName
+        self.calendarProperties = calendarProperties
+    }
 }
 
 /// One event or reminder from a file, with the iCalendar fields the store keeps beside it.

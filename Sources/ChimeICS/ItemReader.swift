@@ -311,7 +311,7 @@ struct ItemReader {
         var result: [Alarm] = []
         for a in c.components where a.name == "VALARM" {
             do {
-                if let alarm = try AlarmReader.alarm(a, values) { result.append(alarm) }
+                if let alarm = try AlarmReader.alarm(a, values, repairs: repairs) { result.append(alarm) }
             } catch {
                 try repairs.note(error, "this alarm was dropped, the item kept")
             }

@@ -11,6 +11,9 @@ public enum ImportTarget: Hashable, Sendable {
     case existing(String)
     /// A new event calendar and/or reminder list with this name, created for the import.
     case new(String)
+    /// These calendars, by identifier (a synced collection holds one kind); UIDs are matched only
+    /// inside them, so the same UID in another calendar is another item.
+    case identified(events: String?, reminders: String?)
 }
 
 /// What an import did (or, with `dryRun`, would do).
@@ -49,7 +52,20 @@ extension EventStore {
     public func importICS(_ bytes: [UInt8], file: String, into target: ImportTarget = .defaults,
                           dryRun: Bool = false, strict: Bool = false,
                           progress: ((String) -> Void)? = nil) throws -> ImportReport {
-        var parsed = try ICalendar.parse(bytes, file: file, strict: strict)
+        let parsed = try ICalendar.parse(bytes, file: file, strict: strict)
+        return try importParsed(parsed, file: file, into: target, dryRun: dryRun, strict: strict,
+                                authoritative: false, commit: true, progress: progress)
+    }
+
+    /// The body of ``importICS(_:file:into:dryRun:strict:progress:)`` on a parsed file.
+    /// - Parameters:
+    ///   - authoritative: the file is the item's source of truth (a server's copy during sync):
+    ///     a stored UID is replaced whatever the SEQUENCE says, and its detached occurrences
+    ///     are replaced by the file's overrides.
+    ///   - commit: false leaves the writes queued, so a caller adds its own to the same transaction.
+    func importParsed(_ parsed: ICSParseResult, file: String, into target: ImportTarget, dryRun: Bool, strict: Bool,
+                      authoritative: Bool, commit: Bool, progress: ((String) -> Void)? = nil) throws -> ImportReport {
+        var parsed = parsed
         progress?("\(file): read \(parsed.items.count) items and \(parsed.overrides.count) overrides")
         let lenient = !strict
         // An instance invited alone, without its series: the override is the item.
@@ -80,10 +96,17 @@ extension EventStore {
         // Series first (overrides need them), with cancelled occurrences folded in as EXDATEs.
         var seriesByUID: [String: Event] = [:]
         var prepared: [ICSItem] = []
-        let known = try storedUIDs()
+        let scope = Self.calendarScope(target)
+        let known = try storedUIDs(in: scope)
         for var entry in parsed.items {
-            let existing = known.contains(Self.uidKey(entry.uid, entry.item)) ? try storedItem(uid: entry.uid, kind: entry.item) : nil
-            if let existing, !Self.isNewer(entry, than: existing) {
+            let existing = known.contains(Self.uidKey(entry.uid, entry.item)) ? try storedItem(uid: entry.uid, kind: entry.item, in: scope) : nil
+            if let existing, authoritative, case .event(let stored) = existing.item {
+                // The file's overrides replace the stored detached occurrences.
+                try perform(commit: false) { db, _ in
+                    try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [stored.identifier])
+                }
+            }
+            if let existing, !authoritative, !Self.isNewer(entry, than: existing) {
                 if entry.item.sequence < existing.sequence { report.older += 1 } else { report.unchanged += 1 }
                 if case .event(let e) = existing.item { seriesByUID[entry.uid] = e }
                 continue
@@ -203,9 +226,9 @@ extension EventStore {
             }
             report.overrides += 1
         }
-        if !dryRun {
+        if !dryRun && commit {
             progress?("\(file): storing \(prepared.count) items in one transaction")
-            try commit()
+            try self.commit()
         }
         return report
     }
@@ -251,6 +274,8 @@ extension EventStore {
             guard eventCalendar != nil || (!events && namedList != nil) else { throw StoreError.unknownCalendar(name) }
             let list = try namedList ?? defaultCalendarForNewReminders()
             return (events ? eventCalendar?.identifier : nil, reminders ? list.identifier : nil)
+        case .identified(let events, let reminders):
+            return (events, reminders)
         case .new(let name):
             var result: (String?, String?) = (nil, nil)
             if events {
@@ -275,11 +300,21 @@ extension EventStore {
         var lastModified: Instant?
     }
 
+    /// Which stored items an import matches UIDs against: series and reminders other than
+    /// completed copies of recurring ones, in every calendar; or, in identified calendars (a
+    /// synced collection, where a completed copy is a resource of its own), all of them there.
+    private static func calendarScope(_ target: ImportTarget) -> (sql: String, arguments: StatementArguments) {
+        guard case .identified(let events, let reminders) = target else { return (" AND completed_series_id IS NULL", []) }
+        let ids = [events, reminders].compactMap { $0 }
+        return (" AND calendar_id IN (\(ids.map { _ in "?" }.joined(separator: ",")))", StatementArguments(ids))
+    }
+
     /// UIDs already stored (series and reminders), with their kind: one read instead of one per item.
-    private func storedUIDs() throws -> Set<String> {
+    private func storedUIDs(in scope: (sql: String, arguments: StatementArguments)) throws -> Set<String> {
         try read { db in
             var keys = Set<String>()
-            let rows = try Row.fetchCursor(db, sql: "SELECT kind, external_id FROM item WHERE series_id IS NULL AND completed_series_id IS NULL")
+            let rows = try Row.fetchCursor(db, sql: "SELECT kind, external_id FROM item WHERE series_id IS NULL" + scope.sql,
+                                           arguments: scope.arguments)
             while let row = try rows.next() { keys.insert((row[0] as String) + " " + (row[1] as String)) }
             return keys
         }
@@ -288,12 +323,12 @@ extension EventStore {
     private static func uidKey(_ uid: String, _ item: AnyCalendarItem) -> String { item.kindName + " " + uid }
 
     /// The stored series or reminder with this UID (not detached occurrences nor completed copies).
-    private func storedItem(uid: String, kind: AnyCalendarItem) throws -> Stored? {
+    private func storedItem(uid: String, kind: AnyCalendarItem, in scope: (sql: String, arguments: StatementArguments)) throws -> Stored? {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT \(ItemColumns.list) FROM item WHERE external_id = ? AND kind = ? AND series_id IS NULL
-                AND completed_series_id IS NULL ORDER BY created LIMIT 1
-                """, arguments: [uid, kind.kindName]) else { return nil }
+                SELECT \(ItemColumns.list) FROM item WHERE external_id = ? AND kind = ? AND series_id IS NULL\(scope.sql)
+                ORDER BY created LIMIT 1
+                """, arguments: [uid, kind.kindName] + scope.arguments) else { return nil }
             let id: String = row[ItemColumns.id]
             let item = try ItemRows.item(row, alarms: AlarmRows.fetch(db, itemFilter: "?", arguments: [id])[id] ?? [])
             return Stored(item: item, sequence: row[ItemColumns.sequence], lastModified: Self.lastModified(item.icsExtras))

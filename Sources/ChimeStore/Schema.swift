@@ -149,6 +149,60 @@ enum Schema {
             // per line, written back when the calendar is exported.
             try db.execute(sql: "ALTER TABLE calendar ADD COLUMN ics_extras TEXT NOT NULL DEFAULT ''")
         }
+        migrator.registerMigration("v7: CalDAV accounts, collections, resources, conflicts") { db in
+            try db.execute(sql: """
+                -- A CalDAV server account (EventKit's source). No password: it comes from the
+                -- password command or a prompt each time.
+                CREATE TABLE sync_account (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    url TEXT NOT NULL,
+                    username TEXT NOT NULL,
+                    password_command TEXT,
+                    principal TEXT,
+                    home TEXT,
+                    last_sync INTEGER,
+                    last_error TEXT
+                );
+                -- A server collection mirrored by a local calendar (events) and/or list (reminders).
+                CREATE TABLE sync_collection (
+                    id INTEGER PRIMARY KEY,
+                    account TEXT NOT NULL REFERENCES sync_account(name) ON DELETE CASCADE,
+                    url TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    event_calendar_id TEXT REFERENCES calendar(id) ON DELETE SET NULL,
+                    reminder_calendar_id TEXT REFERENCES calendar(id) ON DELETE SET NULL,
+                    sync_token TEXT,
+                    ctag TEXT,
+                    UNIQUE (account, url)
+                );
+                -- One server resource (one UID) as last seen in step with the local items:
+                -- its ETag, the server's copy (the base of a three-way merge) and the signature
+                -- of the local rows then. Local rows with another signature are to be pushed.
+                CREATE TABLE sync_resource (
+                    collection_id INTEGER NOT NULL REFERENCES sync_collection(id) ON DELETE CASCADE,
+                    href TEXT NOT NULL,
+                    uid TEXT NOT NULL,
+                    etag TEXT,
+                    server_copy TEXT,
+                    signature TEXT NOT NULL DEFAULT '',
+                    -- The server holds something Chime keeps no item for (a VJOURNAL, a kind the
+                    -- collection has no local calendar for): never pushed, never deleted.
+                    foreign_content INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (collection_id, href)
+                ) WITHOUT ROWID;
+                CREATE INDEX sync_resource_uid ON sync_resource(collection_id, uid);
+                -- The losing side of a merge or a change to an item deleted elsewhere: never silently lost.
+                CREATE TABLE sync_conflict (
+                    id INTEGER PRIMARY KEY,
+                    collection_id INTEGER NOT NULL REFERENCES sync_collection(id) ON DELETE CASCADE,
+                    href TEXT NOT NULL,
+                    uid TEXT NOT NULL,
+                    at INTEGER NOT NULL,
+                    what TEXT NOT NULL,
+                    lost_copy TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }()
 }

@@ -38,7 +38,7 @@ struct Chime: AsyncParsableCommand {
             """,
         version: Chime.version,
         subcommands: [Agenda.self, Alarms.self, Reminders.self, Add.self, Show.self, Edit.self, Remove.self,
-                      Complete.self, Uncomplete.self, CalendarCommand.self, Import.self, Export.self, Expand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
+                      Complete.self, Uncomplete.self, CalendarCommand.self, AccountCommand.self, Import.self, Export.self, Expand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
                       DoctorCommand.self, VersionCommand.self]
     )
 

@@ -1,0 +1,168 @@
+import Foundation
+
+/// A collection on the server, as a PROPFIND of the calendar home lists it.
+public struct RemoteCollection: Hashable, Sendable {
+    /// Absolute URL, ending in `/`.
+    public var url: String
+    public var displayName: String
+    /// `VEVENT`, `VTODO` …; empty when the server does not say (then it takes everything).
+    public var components: Set<String>
+    public var color: String?
+    public var ctag: String?
+    public var syncToken: String?
+
+    public var takesEvents: Bool { components.isEmpty || components.contains("VEVENT") }
+    public var takesReminders: Bool { components.isEmpty || components.contains("VTODO") }
+}
+
+/// The CalDAV requests Chime makes (RFC 4791, RFC 6578, RFC 6764), each one method.
+public struct CalDAVServer: Sendable {
+    public let client: DAVClient
+
+    public init(client: DAVClient) { self.client = client }
+
+    /// Finds the principal and calendar home from what the user typed: the URL itself, else its
+    /// `/.well-known/caldav` (RFC 6764).
+    public func discover(_ given: URL) async throws(CalDAVError) -> (principal: URL, home: URL) {
+        var lastError: CalDAVError?
+        var candidates = [given]
+        if let wellKnown = URL(string: "/.well-known/caldav", relativeTo: given)?.absoluteURL { candidates.append(wellKnown) }
+        for start in candidates {
+            do {
+                let principal = try await href(of: "current-user-principal", at: start, namespace: MultiStatus.dav) ?? start
+                guard let home = try await href(of: "calendar-home-set", at: principal, namespace: MultiStatus.caldav) else {
+                    lastError = .malformed(url: principal.absoluteString, reason: "no calendar-home-set: is this a CalDAV server?")
+                    continue
+                }
+                return (principal, home)
+            } catch {
+                if case .authentication = error { throw error }
+                lastError = error
+            }
+        }
+        throw lastError ?? .malformed(url: given.absoluteString, reason: "not a CalDAV server")
+    }
+
+    private func href(of property: String, at url: URL, namespace: String) async throws(CalDAVError) -> URL? {
+        let prefix = namespace == MultiStatus.dav ? "D" : "C"
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><\(prefix):\(property)/></D:prop></D:propfind>
+            """
+        let response = try await multistatus("PROPFIND", url, body: body, headers: ["Depth": "0"])
+        guard let value = response.responses.first?.properties["{\(namespace)}\(property)"], !value.isEmpty else { return nil }
+        return Self.resolve(value, against: url)
+    }
+
+    /// The calendar collections in the home, with their component sets, ctags and sync tokens.
+    public func collections(home: URL) async throws(CalDAVError) -> [RemoteCollection] {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:CS="http://calendarserver.org/ns/" xmlns:A="http://apple.com/ns/ical/">
+            <D:prop><D:resourcetype/><D:displayname/><C:supported-calendar-component-set/><CS:getctag/><D:sync-token/><A:calendar-color/></D:prop>
+            </D:propfind>
+            """
+        let response = try await multistatus("PROPFIND", home, body: body, headers: ["Depth": "1"])
+        return response.responses.compactMap { r -> RemoteCollection? in
+            guard r.resourceTypes.contains("{\(MultiStatus.caldav)}calendar"), let url = Self.resolve(r.href, against: home) else { return nil }
+            let components = Set((r.properties["{\(MultiStatus.caldav)}supported-calendar-component-set"] ?? "")
+                .split(separator: ",").map { $0.uppercased() })
+            let name = r.properties["{DAV:}displayname"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? url.path.split(separator: "/").last.map(String.init) ?? url.path
+            let color = r.properties["{\(MultiStatus.apple)}calendar-color"].map { String($0.prefix(7)) }.flatMap { $0.hasPrefix("#") && $0.count == 7 ? $0 : nil }
+            return RemoteCollection(url: Self.directory(url.absoluteString), displayName: name, components: components, color: color,
+                                    ctag: r.properties["{\(MultiStatus.calendarServer)}getctag"],
+                                    syncToken: r.properties["{DAV:}sync-token"])
+        }
+    }
+
+    /// Changes since `token` (all members with nil): RFC 6578 sync-collection, ETags only
+    /// (Xandikos never returns calendar-data here). No `DAV:limit`: a server that honours it
+    /// may cut the answer and still return the final token.
+    public func changes(in collection: URL, since token: String?) async throws(CalDAVError) -> MultiStatus {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(Self.escape(token ?? ""))</D:sync-token><D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>
+            """
+        return try await multistatus("REPORT", collection, body: body, headers: ["Depth": "0"])
+    }
+
+    /// The iCalendar text and ETag of these members (calendar-multiget), by href.
+    public func fetch(_ hrefs: [String], in collection: URL) async throws(CalDAVError) -> [String: (etag: String?, text: String)] {
+        var result: [String: (etag: String?, text: String)] = [:]
+        var start = 0
+        while start < hrefs.count {
+            let batch = hrefs[start..<min(start + 100, hrefs.count)]
+            start += 100
+            let list = batch.map { "<D:href>\(Self.escape(Self.encodePath($0)))</D:href>" }.joined()
+            let body = """
+                <?xml version="1.0" encoding="utf-8"?>
+                <C:calendar-multiget xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><D:getetag/><C:calendar-data/></D:prop>\(list)</C:calendar-multiget>
+                """
+            let response = try await multistatus("REPORT", collection, body: body, headers: ["Depth": "1"])
+            for r in response.responses {
+                guard let text = r.properties["{\(MultiStatus.caldav)}calendar-data"] else { continue }
+                result[r.href] = (r.properties["{DAV:}getetag"], text)
+            }
+        }
+        return result
+    }
+
+    /// Writes a member: `If-None-Match: *` to create (etag nil), `If-Match` to change. Never
+    /// unconditional. Returns the status and the new ETag if the server sent one.
+    public func put(_ text: String, at href: String, in collection: URL, ifMatch etag: String?) async throws(CalDAVError) -> (status: Int, etag: String?) {
+        let url = try member(href, in: collection)
+        let condition = etag.map { ["If-Match": $0] } ?? ["If-None-Match": "*"]
+        let response = try await client.send("PUT", url, body: text, headers: condition)
+        return (response.status, response.etag)
+    }
+
+    /// Deletes a member, only if it is still the version we know.
+    public func delete(_ href: String, in collection: URL, ifMatch etag: String?) async throws(CalDAVError) -> Int {
+        let url = try member(href, in: collection)
+        return try await client.send("DELETE", url, headers: etag.map { ["If-Match": $0] } ?? [:]).status
+    }
+
+    private func member(_ href: String, in collection: URL) throws(CalDAVError) -> URL {
+        guard let url = URL(string: Self.encodePath(href), relativeTo: collection)?.absoluteURL else {
+            throw .malformed(url: collection.absoluteString, reason: "cannot make a URL of \(href)")
+        }
+        return url
+    }
+
+    private func multistatus(_ method: String, _ url: URL, body: String, headers: [String: String]) async throws(CalDAVError) -> MultiStatus {
+        let response = try await client.send(method, url, body: body, headers: headers)
+        guard response.status == 207 else {
+            throw .http(method: method, url: url.absoluteString, status: response.status, detail: Self.detail(response.text))
+        }
+        do {
+            return try MultiStatus.parse(response.body)
+        } catch {
+            throw .malformed(url: url.absoluteString, reason: "the \(method) answer is not WebDAV XML: \(error.reason)")
+        }
+    }
+
+    /// The first line of an error body, short (servers send HTML pages or XML error elements).
+    static func detail(_ body: String) -> String {
+        let line = body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return String(line.prefix(200))
+    }
+
+    static func resolve(_ href: String, against base: URL) -> URL? {
+        URL(string: encodePath(href), relativeTo: base)?.absoluteURL
+    }
+
+    /// Percent-encodes what a path may not hold as is.
+    static func encodePath(_ path: String) -> String {
+        if path.hasPrefix("http://") || path.hasPrefix("https://") { return path }
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "%")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    static func directory(_ url: String) -> String { url.hasSuffix("/") ? url : url + "/" }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

@@ -1,0 +1,294 @@
+import ChimeCore
+import ChimeICS
+import ChimeStore
+import Foundation
+
+/// What one sync of an account moved.
+public struct CalDAVSyncReport: Sendable {
+    /// Items that came from the server (added or changed here) and were removed here.
+    public var pulled = 0, removedHere = 0
+    /// Items sent to the server (created or changed there) and removed there.
+    public var pushed = 0, removedThere = 0
+    /// Collections mirrored for the first time in this pass.
+    public var newCollections: [String] = []
+    /// Conflicts kept (see `chime account conflicts`), each described.
+    public var conflicts: [String] = []
+    /// Repairs made while reading server copies, and other remarks.
+    public var notes: [String] = []
+    public var requests = 0
+
+    public var movedNothing: Bool { pulled == 0 && removedHere == 0 && pushed == 0 && removedThere == 0 }
+}
+
+/// Two-way sync of one account's collections with the store.
+///
+/// One pass per collection: pull (RFC 6578 sync-collection from the stored token, a full listing
+/// when the server refuses the token, calendar-multiget of what changed) and apply it with the
+/// new token in one transaction; then push every local change with conditional requests only
+/// (`If-None-Match: *` to create, `If-Match` to change or delete). A 412 is merged field by field
+/// against the last server copy (``ItemMerge``); what loses is kept as a conflict.
+///
+/// ```swift
+/// let sync = CalDAVSync(store: store, account: account, client: DAVClient(user: "ana", password: secret))
+/// let report = try await sync.run()
+/// print(report.pulled, report.pushed)
+/// ```
+public struct CalDAVSync: Sendable {
+    public let store: EventStore
+    public let account: SyncAccount
+    public let server: CalDAVServer
+    /// Stamps DTSTAMP on what is sent.
+    let now: @Sendable () -> Instant
+
+    public init(store: EventStore, account: SyncAccount, client: DAVClient,
+                clock: @escaping @Sendable () -> Instant = EventStore.systemNow) {
+        self.store = store
+        self.account = account
+        self.server = CalDAVServer(client: client)
+        self.now = clock
+    }
+
+    /// Discovers the account's principal and home, records them, and mirrors every calendar
+    /// collection the home lists (new ones only).
+    public func discoverCollections() async throws -> (account: SyncAccount, collections: [SyncCollection], new: [String]) {
+        guard let given = URL(string: account.url), given.scheme == "http" || given.scheme == "https" else {
+            throw CalDAVError.input("\"\(account.url)\" is not an http:// or https:// URL")
+        }
+        var account = self.account
+        let home: URL
+        if let known = account.home.flatMap(URL.init(string:)) {
+            home = known
+        } else {
+            let found = try await server.discover(given)
+            account.principal = found.principal.absoluteString
+            account.home = found.home.absoluteString
+            try store.saveSyncAccount(account)
+            home = found.home
+        }
+        let remote = try await server.collections(home: home)
+        let known = Set(try store.syncCollections(account: account.name).map(\.url))
+        var new: [String] = []
+        for c in remote where !known.contains(c.url) && (c.takesEvents || c.takesReminders) {
+            try store.addSyncCollection(account: account.name, url: c.url, title: c.displayName, color: c.color,
+                                        events: c.takesEvents, reminders: c.takesReminders)
+            new.append(c.displayName)
+        }
+        return (account, try store.syncCollections(account: account.name), new)
+    }
+
+    /// One sync pass of every collection of the account. Throws only when nothing could be done
+    /// (no answer, refused password); one collection's failure is noted and the others go on.
+    public func run() async throws -> CalDAVSyncReport {
+        var report = CalDAVSyncReport()
+        let (_, collections, new) = try await discoverCollections()
+        report.newCollections = new
+        var firstError: Error?
+        for collection in collections {
+            do {
+                try await sync(collection, into: &report)
+            } catch let error as CalDAVError where !error.isTransient {
+                if case .authentication = error { throw error }
+                report.notes.append("\(collection.title): \(error)")
+            } catch {
+                firstError = firstError ?? error
+                report.notes.append("\(collection.title): \(error)")
+            }
+        }
+        report.requests = server.client.requestCount
+        if let firstError, report.movedNothing { throw firstError }
+        return report
+    }
+
+    // MARK: One collection
+
+    private func sync(_ collection: SyncCollection, into report: inout CalDAVSyncReport) async throws {
+        guard let url = URL(string: collection.url) else { throw CalDAVError.input("bad collection URL \(collection.url)") }
+        try await pull(collection, url: url, into: &report)
+        try await push(collection, url: url, into: &report)
+    }
+
+    private func pull(_ collection: SyncCollection, url: URL, into report: inout CalDAVSyncReport) async throws {
+        let (listing, full, note) = try await changes(in: collection, url: url)
+        if let note { report.notes.append(note) }
+        let resources = try store.syncResources(collection: collection.id)
+        var changed: [String] = [], gone: [String] = []
+        var listed = Set<String>()
+        for r in listing.responses where r.href.hasSuffix("/") == false {
+            listed.insert(r.href)
+            if r.status == 404 {
+                if resources[r.href] != nil { gone.append(r.href) }
+            } else if resources[r.href]?.etag == nil || resources[r.href]?.etag != r.properties["{DAV:}getetag"] {
+                changed.append(r.href)
+            }
+        }
+        if full { gone += resources.keys.filter { !listed.contains($0) } }
+        let fetched = changed.isEmpty ? [:] : try await server.fetch(changed, in: url)
+        gone += changed.filter { fetched[$0] == nil && resources[$0] != nil }
+
+        var pass = SyncApplication(collection: collection.id)
+        pass.syncToken = listing.syncToken
+        let signatures = try store.localSignatures(of: collection)
+        for href in changed {
+            guard let copy = fetched[href] else { continue }
+            let row = resources[href]
+            let localSignature = row.flatMap { signatures[$0.uid] }
+            guard let row, !row.isForeign, let localSignature, localSignature != row.signature else {
+                if let row, !row.isForeign, signatures[row.uid] == nil, row.signature != "" {
+                    // Removed here, changed there: the change wins, the item comes back.
+                    pass.conflicts.append((href, row.uid, "removed here and changed on the server: the server's version is back", row.serverCopy ?? ""))
+                }
+                pass.pulled.append(.init(href: href, etag: copy.etag, text: copy.text))
+                continue
+            }
+            // Changed on both sides: merge field by field against the last server copy.
+            pass.pulled.append(try merge(href: href, row: row, serverCopy: copy, collection: collection, into: &pass))
+        }
+        for href in gone {
+            guard let row = resources[href] else { continue }
+            if let local = signatures[row.uid], local != row.signature, !row.isForeign {
+                let lost = try store.localResource(uid: row.uid, in: collection).map(serialize) ?? ""
+                pass.conflicts.append((href, row.uid, "changed here and removed on the server: removed here too; this is the local version", lost))
+            }
+            pass.removedOnServer.append(href)
+        }
+        let applied = try store.applySync(pass, collection: collection)
+        report.pulled += applied.added + applied.updated
+        report.removedHere += applied.removed
+        report.notes += applied.notes
+        report.conflicts += pass.conflicts.map { "\(collection.title): \($0.uid): \($0.what)" }
+    }
+
+    /// What changed since the stored token; when the server refuses the token (403 Radicale, 412
+    /// Xandikos, 500 others: any HTTP refusal), every member, and `full` says so.
+    private func changes(in collection: SyncCollection, url: URL) async throws -> (MultiStatus, full: Bool, note: String?) {
+        guard let token = collection.syncToken else { return (try await server.changes(in: url, since: nil), true, nil) }
+        var answer: MultiStatus? = nil
+        var refusal: CalDAVError? = nil
+        do { answer = try await server.changes(in: url, since: token) } catch { refusal = error }
+        if let answer { return (answer, false, nil) }
+        guard let refusal, case .http = refusal else { throw refusal ?? CalDAVError.input("no answer") }
+        return (try await server.changes(in: url, since: nil), true,
+                "\(collection.title): the server refused the sync token (\(refusal)); listed everything")
+    }
+
+    /// The merged copy of a resource changed on both sides, and a conflict when a local field lost.
+    private func merge(href: String, row: SyncResource, serverCopy: (etag: String?, text: String), collection: SyncCollection,
+                       into pass: inout SyncApplication) throws -> SyncApplication.Pulled {
+        let server = try? ICalendar.parse(Array(serverCopy.text.utf8), file: href)
+        let base = row.serverCopy.flatMap { try? ICalendar.parse(Array($0.utf8), file: href) }
+        guard let local = try store.localResource(uid: row.uid, in: collection),
+              let theirs = server?.items.first, let mine = local.items.first else {
+            return .init(href: href, etag: serverCopy.etag, text: serverCopy.text)
+        }
+        // Detached occurrences on either side: the server's whole copy, the local one kept.
+        let hasOverrides = local.items.count > 1 || !(server?.overrides.isEmpty ?? true) || !(base?.overrides.isEmpty ?? true)
+        let m = ItemMerge(base: hasOverrides ? nil : base?.items.first?.item, local: Self.comparable(mine, like: theirs.item), server: theirs.item)
+        if !m.lostFields.isEmpty {
+            pass.conflicts.append((href, row.uid, "changed on both sides: the server's \(m.lostFields.joined(separator: ", ")) kept; this is the local version",
+                                   serialize(local)))
+        }
+        guard m.hasLocalChanges else { return .init(href: href, etag: serverCopy.etag, text: serverCopy.text) }
+        let text = String(decoding: ICalendar.serialize([m.merged], now: now(), floatingZone: store.floatingZone), as: UTF8.self)
+        return .init(href: href, etag: serverCopy.etag, text: text, inStep: false)
+    }
+
+    /// The local item with the identifiers a parsed copy has, so the merge compares content only.
+    private static func comparable(_ item: AnyCalendarItem, like other: AnyCalendarItem) -> AnyCalendarItem {
+        switch (item, other) {
+        case (.event(var e), .event(let o)):
+            e.identifier = o.identifier; e.calendarIdentifier = o.calendarIdentifier
+            e.creationDate = o.creationDate; e.lastModifiedDate = o.lastModifiedDate
+            return .event(e)
+        case (.reminder(var r), .reminder(let o)):
+            r.identifier = o.identifier; r.calendarIdentifier = o.calendarIdentifier
+            r.creationDate = o.creationDate; r.lastModifiedDate = o.lastModifiedDate
+            return .reminder(r)
+        default: return item
+        }
+    }
+
+    private func push(_ collection: SyncCollection, url: URL, into report: inout CalDAVSyncReport, mergeRefusals: Bool = true) async throws {
+        let signatures = try store.localSignatures(of: collection)
+        let resources = try store.syncResources(collection: collection.id)
+        var byUID: [String: SyncResource] = [:]
+        for r in resources.values where !r.isForeign && !r.uid.isEmpty { byUID[r.uid] = r }
+        var pass = SyncApplication(collection: collection.id)
+        var retry: [(href: String, row: SyncResource)] = []
+        // Changes first (a recurring reminder's advanced master is the lock for its completed copy), then creations.
+        let changedFirst = signatures.sorted { (byUID[$0.key] == nil ? 1 : 0, $0.key) < (byUID[$1.key] == nil ? 1 : 0, $1.key) }
+        for (uid, signature) in changedFirst {
+            let row = byUID[uid]
+            if let row, row.signature == signature { continue }
+            guard let local = try store.localResource(uid: uid, in: collection) else { continue }
+            let text = serialize(local)
+            let href = row?.href ?? Self.collectionPath(collection.url) + Self.resourceName(uid)
+            let (status, etag) = try await server.put(text, at: href, in: url, ifMatch: row?.etag)
+            switch status {
+            case 200..<300:
+                pass.pushed.append(.init(href: href, uid: uid, etag: etag, text: text, signature: local.signature))
+                report.pushed += 1
+            case 412 where row != nil:
+                retry.append((href, row!))
+            case 412:
+                // The href exists already: a PUT of ours whose answer was lost. The next pull adopts it.
+                report.notes.append("\(collection.title): \(uid) is on the server already; taken from there on the next sync")
+            case 404, 410:
+                pass.conflicts.append((href, uid, "changed here and removed on the server: removed here too; this is the local version", text))
+                pass.removedOnServer.append(href)
+            default:
+                report.notes.append("\(collection.title): could not send \(DisplayText.singleLine(local.items.first?.title ?? uid)): HTTP \(status)")
+            }
+        }
+        for row in resources.values where !row.isForeign && !row.uid.isEmpty && signatures[row.uid] == nil {
+            let status = try await server.delete(row.href, in: url, ifMatch: row.etag)
+            switch status {
+            case 200..<300, 404, 410:
+                pass.deletedOnServer.append(row.href)
+                if status < 300 { report.removedThere += 1 }
+            case 412:
+                // Changed there since: the server's version comes back on the next pull.
+                pass.deletedOnServer.append(row.href)
+                report.notes.append("\(collection.title): \(row.uid) was changed on the server after it was removed here: it comes back")
+            default:
+                report.notes.append("\(collection.title): could not remove \(row.href) on the server: HTTP \(status)")
+            }
+        }
+        let applied = try store.applySync(pass, collection: collection)
+        report.removedHere += applied.removed
+        report.conflicts += pass.conflicts.map { "\(collection.title): \($0.uid): \($0.what)" }
+        // A 412: someone changed it since our copy. Pull it now, merge, and send the merge once.
+        if !retry.isEmpty && !mergeRefusals {
+            report.notes.append("\(collection.title): \(retry.count) item(s) changed on the server again while merging: sent on the next sync")
+        } else if !retry.isEmpty {
+            var again = SyncApplication(collection: collection.id)
+            let fetched = try await server.fetch(retry.map(\.href), in: url)
+            for (href, row) in retry {
+                guard let copy = fetched[href] else { continue }
+                again.pulled.append(try merge(href: href, row: row, serverCopy: copy, collection: collection, into: &again))
+            }
+            _ = try store.applySync(again, collection: collection)
+            report.conflicts += again.conflicts.map { "\(collection.title): \($0.uid): \($0.what)" }
+            try await push(collection, url: url, into: &report, mergeRefusals: false)
+        }
+    }
+
+    private func serialize(_ local: LocalResource) -> String {
+        String(decoding: ICalendar.serialize(local.items, now: now(), floatingZone: store.floatingZone), as: UTF8.self)
+    }
+
+    /// The collection's path, percent-decoded, ending in `/` (hrefs are kept decoded).
+    static func collectionPath(_ url: String) -> String {
+        let path = URL(string: url).map { $0.path(percentEncoded: false) } ?? url
+        return path.hasSuffix("/") ? path : path + "/"
+    }
+
+    /// Our own resource names: the UID when it is made of safe characters (Chime's are UUIDs),
+    /// else a hash of it; never anything a server re-encodes differently.
+    static func resourceName(_ uid: String) -> String {
+        let safe = uid.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.".unicodeScalars.contains($0) }
+        if safe && !uid.isEmpty && uid.count <= 100 { return uid + ".ics" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in uid.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16) + ".ics"
+    }
+}

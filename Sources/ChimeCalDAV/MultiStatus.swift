@@ -1,0 +1,112 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A WebDAV `207 Multi-Status` answer (RFC 4918 §13), read by namespace URI, never by prefix:
+/// servers differ (Radicale writes a default namespace, Xandikos `ns0:`), and put
+/// `<sync-token>` first or last.
+public struct MultiStatus: Sendable {
+    public struct Response: Sendable {
+        /// The href, percent-decoded (servers differ on which characters they encode).
+        public var href: String
+        /// A status of the response itself: in sync-collection, 404 means deleted.
+        public var status: Int?
+        /// Properties found (status 200), by `{namespace}name`; text, or for an href-valued
+        /// property its href, or for a component set the names joined by ",".
+        public var properties: [String: String] = [:]
+        /// Names of the resource types (`{DAV:}collection`, `{urn:ietf:params:xml:ns:caldav}calendar`).
+        public var resourceTypes: Set<String> = []
+    }
+
+    public var responses: [Response] = []
+    public var syncToken: String?
+
+    public static let dav = "DAV:", caldav = "urn:ietf:params:xml:ns:caldav", calendarServer = "http://calendarserver.org/ns/"
+    public static let apple = "http://apple.com/ns/ical/"
+
+    /// Parses an answer body. Throws a description when it is not XML.
+    public static func parse(_ data: Data) throws(MultiStatusError) -> MultiStatus {
+        let reader = Reader()
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.delegate = reader
+        guard parser.parse() else {
+            throw MultiStatusError(reason: parser.parserError.map { "\($0.localizedDescription)" } ?? "not XML")
+        }
+        return reader.result
+    }
+
+    /// The status code of a `HTTP/1.1 404 Not Found` line.
+    static func code(_ statusLine: String) -> Int? {
+        let parts = statusLine.split(separator: " ")
+        return parts.count >= 2 ? Int(parts[1]) : nil
+    }
+}
+
+public struct MultiStatusError: Error, Sendable { public var reason: String }
+
+private final class Reader: NSObject, XMLParserDelegate {
+    var result = MultiStatus()
+    private var stack: [String] = []
+    private var text = ""
+    private var response: MultiStatus.Response?
+    private var found: [String: String] = [:]
+    private var types: Set<String> = []
+    private var propstatStatus: Int?
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        let key = "{\(namespaceURI ?? "")}\(name)"
+        stack.append(key)
+        text = ""
+        switch key {
+        case "{DAV:}response": response = MultiStatus.Response(href: "")
+        case "{DAV:}propstat": found = [:]; types = []; propstatStatus = nil
+        case "{\(MultiStatus.caldav)}comp":
+            if let component = attributes["name"], stack.count >= 2 {
+                let owner = stack[stack.count - 2]
+                found[owner] = (found[owner].map { $0 + "," } ?? "") + component
+            }
+        default: break
+        }
+        if stack.count >= 2 && stack[stack.count - 2] == "{DAV:}resourcetype" { types.insert(key) }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+    func parser(_ parser: XMLParser, foundCDATA block: Data) { text += String(decoding: block, as: UTF8.self) }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        let key = "{\(namespaceURI ?? "")}\(name)"
+        stack.removeLast()
+        let parent = stack.last ?? ""
+        let grandparent = stack.count >= 2 ? stack[stack.count - 2] : ""
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch (key, parent) {
+        case ("{DAV:}href", "{DAV:}response"):
+            response?.href = trimmed.removingPercentEncoding ?? trimmed
+        case ("{DAV:}status", "{DAV:}response"):
+            response?.status = MultiStatus.code(trimmed)
+        case ("{DAV:}status", "{DAV:}propstat"):
+            propstatStatus = MultiStatus.code(trimmed)
+        case ("{DAV:}propstat", _):
+            if propstatStatus == nil || propstatStatus == 200 {
+                for (k, v) in found { response?.properties[k] = v }
+                response?.resourceTypes.formUnion(types)
+            }
+        case ("{DAV:}response", _):
+            if let r = response { result.responses.append(r) }
+            response = nil
+        case ("{DAV:}sync-token", "{DAV:}multistatus"):
+            result.syncToken = trimmed
+        case ("{DAV:}href", _) where grandparent == "{DAV:}prop":
+            found[parent] = trimmed.removingPercentEncoding ?? trimmed
+        case ("{\(MultiStatus.caldav)}calendar-data", "{DAV:}prop"):
+            found[key] = text      // untrimmed: the iCalendar text as sent
+        case (_, "{DAV:}prop"):
+            if found[key] == nil { found[key] = trimmed }
+        default: break
+        }
+        text = ""
+    }
+}

@@ -1,0 +1,454 @@
+import ChimeCore
+import ChimeICS
+import GRDB
+
+/// A CalDAV account (EventKit's `EKSource`): where its calendars live and who signs in. The
+/// password is never stored: it comes from ``passwordCommand`` or a prompt.
+public struct SyncAccount: Hashable, Sendable {
+    public var name: String
+    /// The URL the user gave (a server root or a `.well-known` host).
+    public var url: String
+    public var username: String
+    /// A shell command that prints the password (`pass show caldav`, `secret-tool lookup …`).
+    public var passwordCommand: String?
+    /// Discovered: the principal and calendar home URLs.
+    public var principal: String?
+    public var home: String?
+    public var lastSync: Instant?
+    /// Why the last sync failed, or nil after a good one.
+    public var lastError: String?
+
+    public init(name: String, url: String, username: String, passwordCommand: String? = nil,
+                principal: String? = nil, home: String? = nil) {
+        self.name = name
+        self.url = url
+        self.username = username
+        self.passwordCommand = passwordCommand
+        self.principal = principal
+        self.home = home
+    }
+}
+
+/// A server collection and the local calendar (events) and list (reminders) that mirror it.
+public struct SyncCollection: Hashable, Sendable {
+    public var id: Int64
+    public var account: String
+    /// The collection's absolute URL, ending in `/`.
+    public var url: String
+    public var title: String
+    public var eventCalendar: String?
+    public var reminderList: String?
+    public var syncToken: String?
+    public var ctag: String?
+
+    /// The local calendars of the collection.
+    public var calendarIdentifiers: [String] { [eventCalendar, reminderList].compactMap { $0 } }
+}
+
+/// One server resource as last seen in step with the local items.
+public struct SyncResource: Hashable, Sendable {
+    /// The resource's path on the server, percent-decoded.
+    public var href: String
+    public var uid: String
+    public var etag: String?
+    /// The server's copy: the base of a three-way merge.
+    public var serverCopy: String?
+    /// The local rows' signature when last in step; another signature means a local change.
+    public var signature: String
+    /// The server holds something Chime keeps no item for: never pushed, never deleted.
+    public var isForeign: Bool
+
+    public init(href: String, uid: String, etag: String?, serverCopy: String?, signature: String, isForeign: Bool = false) {
+        self.href = href
+        self.uid = uid
+        self.etag = etag
+        self.serverCopy = serverCopy
+        self.signature = signature
+        self.isForeign = isForeign
+    }
+}
+
+/// A local item (a series with its detached occurrences, or a reminder) as one resource.
+public struct LocalResource: Sendable {
+    public var uid: String
+    public var signature: String
+    public var items: [AnyCalendarItem]
+}
+
+/// The losing side of a sync conflict, kept for `chime account conflicts`.
+public struct SyncConflict: Hashable, Sendable {
+    public var id: Int64
+    public var account: String
+    public var collectionTitle: String
+    public var href: String
+    public var uid: String
+    public var at: Instant
+    /// What happened and what was kept.
+    public var what: String
+    /// The version that lost, as iCalendar text.
+    public var lostCopy: String
+}
+
+/// What one sync pass of one collection writes, in one transaction.
+public struct SyncApplication: Sendable {
+    /// A resource from the server, applied over the local items of its UID.
+    public struct Pulled: Sendable {
+        public var href: String
+        public var etag: String?
+        public var text: String
+        /// Keep the local item in step with this copy afterwards (false: the local item holds a
+        /// merge that still has to go to the server).
+        public var inStep: Bool
+        public init(href: String, etag: String?, text: String, inStep: Bool = true) {
+            self.href = href
+            self.etag = etag
+            self.text = text
+            self.inStep = inStep
+        }
+    }
+
+    /// A local resource the server accepted (or removed), with the signature it was sent at.
+    public struct Pushed: Sendable {
+        public var href: String
+        public var uid: String
+        public var etag: String?
+        public var text: String
+        public var signature: String
+        public init(href: String, uid: String, etag: String?, text: String, signature: String) {
+            self.href = href
+            self.uid = uid
+            self.etag = etag
+            self.text = text
+            self.signature = signature
+        }
+    }
+
+    public var collection: Int64
+    public var pulled: [Pulled] = []
+    /// Resources deleted on the server: their local items go.
+    public var removedOnServer: [String] = []
+    public var pushed: [Pushed] = []
+    /// Resources whose DELETE the server accepted.
+    public var deletedOnServer: [String] = []
+    public var conflicts: [(href: String, uid: String, what: String, lostCopy: String)] = []
+    /// The new sync token and ctag; nil keeps the stored ones.
+    public var syncToken: String?
+    public var ctag: String?
+
+    public init(collection: Int64) { self.collection = collection }
+}
+
+/// What applying a sync pass did to the local items.
+public struct SyncApplied: Hashable, Sendable {
+    public var added = 0, updated = 0, removed = 0
+    /// Faults repaired or components skipped while reading server copies.
+    public var notes: [String] = []
+}
+
+extension EventStore {
+    // MARK: Accounts
+
+    /// Adds or replaces an account.
+    ///
+    /// ```swift
+    /// try store.saveSyncAccount(SyncAccount(name: "home", url: "https://dav.example.org/", username: "ana",
+    ///                                       passwordCommand: "pass show dav"))
+    /// ```
+    public func saveSyncAccount(_ account: SyncAccount) throws(StoreError) {
+        try write { db, _ in
+            try db.execute(sql: """
+                INSERT INTO sync_account (name, url, username, password_command, principal, home, last_sync, last_error)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(name) DO UPDATE SET url = excluded.url, username = excluded.username,
+                    password_command = excluded.password_command, principal = excluded.principal, home = excluded.home,
+                    last_sync = excluded.last_sync, last_error = excluded.last_error
+                """, arguments: [account.name, account.url, account.username, account.passwordCommand,
+                                 account.principal, account.home, account.lastSync?.secondsSince1970, account.lastError])
+        }
+    }
+
+    /// Every account, by name.
+    public func syncAccounts() throws(StoreError) -> [SyncAccount] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT name, url, username, password_command, principal, home, last_sync, last_error FROM sync_account ORDER BY name")
+                .map { row in
+                    var a = SyncAccount(name: row[0], url: row[1], username: row[2], passwordCommand: row[3], principal: row[4], home: row[5])
+                    a.lastSync = (row[6] as Int64?).map(Instant.init(secondsSince1970:))
+                    a.lastError = row[7]
+                    return a
+                }
+        }
+    }
+
+    /// Records the outcome of a sync of the account (nil error: it succeeded).
+    public func recordSyncOutcome(account: String, at: Instant, error: String?) throws(StoreError) {
+        try write { db, _ in
+            try db.execute(sql: "UPDATE sync_account SET last_sync = coalesce(?, last_sync), last_error = ? WHERE name = ?",
+                           arguments: [error == nil ? at.secondsSince1970 : nil, error, account])
+        }
+    }
+
+    /// Removes the account and, from this machine only, the calendars that mirror its collections
+    /// with their items. The server is not touched.
+    public func removeSyncAccount(named name: String) throws(StoreError) {
+        try write { db, _ in
+            let calendars = try String.fetchAll(db, sql: """
+                SELECT event_calendar_id FROM sync_collection WHERE account = ? AND event_calendar_id IS NOT NULL
+                UNION SELECT reminder_calendar_id FROM sync_collection WHERE account = ? AND reminder_calendar_id IS NOT NULL
+                """, arguments: [name, name])
+            for id in calendars {
+                try db.execute(sql: "DELETE FROM calendar WHERE id = ?", arguments: [id])
+                try Journal.record(db, .calendar, id, .deleted)
+            }
+            try db.execute(sql: "DELETE FROM sync_account WHERE name = ?", arguments: [name])
+        }
+    }
+
+    // MARK: Collections
+
+    /// Mirrors a server collection: creates its local calendar (events) and/or list (reminders).
+    @discardableResult
+    public func addSyncCollection(account: String, url: String, title: String, color: String?,
+                                  events: Bool, reminders: Bool) throws(StoreError) -> SyncCollection {
+        try write { db, _ in
+            if let row = try Row.fetchOne(db, sql: "SELECT id FROM sync_collection WHERE account = ? AND url = ?", arguments: [account, url]) {
+                let id: Int64 = row[0]
+                return try Self.syncCollections(db, where: "id = ?", [id])[0]
+            }
+            func make(_ type: EntityType) throws -> String {
+                var c = ChimeCore.Calendar(title: title, entityType: type)
+                if let color { c.color = color }
+                try db.execute(sql: "INSERT INTO calendar (id, title, color, entity_type, allows_modifications, is_default, ics_extras) VALUES (?, ?, ?, ?, 1, 0, '')",
+                               arguments: [c.identifier, c.title, c.color, type.rawValue])
+                try Journal.record(db, .calendar, c.identifier, .inserted)
+                return c.identifier
+            }
+            let eventCalendar = events ? try make(.event) : nil
+            let reminderList = reminders ? try make(.reminder) : nil
+            try db.execute(sql: "INSERT INTO sync_collection (account, url, title, event_calendar_id, reminder_calendar_id) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [account, url, title, eventCalendar, reminderList])
+            return SyncCollection(id: db.lastInsertedRowID, account: account, url: url, title: title,
+                                  eventCalendar: eventCalendar, reminderList: reminderList)
+        }
+    }
+
+    /// The collections of an account (every account's with nil).
+    public func syncCollections(account: String? = nil) throws(StoreError) -> [SyncCollection] {
+        try read { db in
+            if let account { return try Self.syncCollections(db, where: "account = ?", [account]) }
+            return try Self.syncCollections(db, where: "1", [])
+        }
+    }
+
+    /// The account and collection a calendar mirrors, or nil for a local calendar.
+    public func syncCollection(forCalendar identifier: String) throws(StoreError) -> SyncCollection? {
+        try read { db in try Self.syncCollections(db, where: "event_calendar_id = ? OR reminder_calendar_id = ?", [identifier, identifier]).first }
+    }
+
+    private static func syncCollections(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [SyncCollection] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, account, url, title, event_calendar_id, reminder_calendar_id, sync_token, ctag
+            FROM sync_collection WHERE \(filter) ORDER BY account, title
+            """, arguments: arguments).map { row in
+            SyncCollection(id: row[0], account: row[1], url: row[2], title: row[3], eventCalendar: row[4],
+                           reminderList: row[5], syncToken: row[6], ctag: row[7])
+        }
+    }
+
+    // MARK: Resources
+
+    /// The resources of a collection as last seen in step, by href.
+    public func syncResources(collection: Int64) throws(StoreError) -> [String: SyncResource] {
+        try read { db in
+            var result: [String: SyncResource] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT href, uid, etag, server_copy, signature, foreign_content FROM sync_resource WHERE collection_id = ?",
+                                           arguments: [collection])
+            while let row = try rows.next() {
+                result[row[0]] = SyncResource(href: row[0], uid: row[1], etag: row[2], serverCopy: row[3], signature: row[4], isForeign: row[5])
+            }
+            return result
+        }
+    }
+
+    /// The signature of every local item of a collection, by UID: its rows' identifiers, revisions
+    /// and modification times. One query, no decoding: a sync with nothing to push reads only this.
+    public func localSignatures(of collection: SyncCollection) throws(StoreError) -> [String: String] {
+        try read { db in try Self.signatures(db, calendars: collection.calendarIdentifiers, uid: nil) }
+    }
+
+    private static func signatures(_ db: Database, calendars: [String], uid: String?) throws -> [String: String] {
+        guard !calendars.isEmpty else { return [:] }
+        let marks = calendars.map { _ in "?" }.joined(separator: ",")
+        var arguments = StatementArguments(calendars)
+        var uidFilter = ""
+        if let uid { uidFilter = " WHERE uid = ?"; arguments += [uid] }
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT uid, group_concat(mark, ',') FROM (
+                SELECT coalesce(m.external_id, i.external_id) AS uid, i.id || ':' || i.revision || ':' || i.modified AS mark
+                FROM item i LEFT JOIN item m ON m.id = i.series_id
+                WHERE i.calendar_id IN (\(marks)) ORDER BY i.id)\(uidFilter)
+            GROUP BY uid
+            """, arguments: arguments)
+        var result: [String: String] = [:]
+        while let row = try rows.next() { result[row[0]] = row[1] }
+        return result
+    }
+
+    /// The local item of a UID in a collection as one iCalendar resource, with the signature it
+    /// was read at (both in one read), or nil when there is none.
+    public func localResource(uid: String, in collection: SyncCollection) throws(StoreError) -> LocalResource? {
+        let calendars = collection.calendarIdentifiers
+        guard !calendars.isEmpty else { return nil }
+        return try read { db in
+            guard let signature = try Self.signatures(db, calendars: calendars, uid: uid)[uid] else { return nil }
+            let marks = calendars.map { _ in "?" }.joined(separator: ",")
+            let filter = "calendar_id IN (\(marks)) AND (external_id = ? OR series_id IN (SELECT id FROM item WHERE external_id = ? AND calendar_id IN (\(marks))))"
+            let arguments = StatementArguments(calendars) + [uid, uid] + StatementArguments(calendars)
+            let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments)
+            let rows = try Row.fetchAll(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY series_id IS NOT NULL, created, id",
+                                        arguments: arguments)
+            let items = try rows.map { row in try ItemRows.item(row, alarms: alarms[row[ItemColumns.id]] ?? []) }
+            return LocalResource(uid: uid, signature: signature, items: items)
+        }
+    }
+
+    /// Applies one sync pass of a collection in one transaction: server copies over local items,
+    /// server deletions, what the server accepted, conflicts, and the new sync token. A server
+    /// copy is read like an import (repairs noted); writes made here are recorded as in step, so
+    /// they are not pushed back.
+    public func applySync(_ pass: SyncApplication, collection: SyncCollection) throws -> SyncApplied {
+        var applied = SyncApplied()
+        let target = ImportTarget.identified(events: collection.eventCalendar, reminders: collection.reminderList)
+        // href → the UID its local items are stored under, and whether Chime keeps an item for it.
+        var pulledUIDs: [(pull: SyncApplication.Pulled, uid: String, foreign: Bool)] = []
+        let resources = try syncResources(collection: collection.id)
+        // Every pulled copy is read first and imported as one file: one lookup of the stored UIDs.
+        var batch = ICSParseResult(items: [], overrides: [], skipped: [])
+        for pull in pass.pulled {
+            let name = pull.href.split(separator: "/").last.map(String.init) ?? pull.href
+            var parsed: ICSParseResult
+            do {
+                parsed = try ICalendar.parse(Array(pull.text.utf8), file: name)
+            } catch {
+                applied.notes.append("\(error): left on the server, not shown here")
+                pulledUIDs.append((pull, resources[pull.href]?.uid ?? "", true))
+                continue
+            }
+            applied.notes += (parsed.repairs + parsed.skipped).map(\.description)
+            guard let uid = parsed.items.first?.uid ?? parsed.overrides.first?.uid else {
+                pulledUIDs.append((pull, "", true))
+                continue
+            }
+            // One UID per resource (RFC 4791 §4.1); anything else in it stays on the server only.
+            let extra = parsed.items.filter { $0.uid != uid }
+            if !extra.isEmpty {
+                applied.notes.append("\(name): \(extra.count) more UID(s) in one resource: only \(uid) is shown here")
+                parsed.items.removeAll { $0.uid != uid }
+                parsed.overrides.removeAll { $0.uid != uid }
+            }
+            let kindMissing = parsed.items.contains { item in
+                switch item.item {
+                case .event: return collection.eventCalendar == nil
+                case .reminder: return collection.reminderList == nil
+                }
+            }
+            if kindMissing || parsed.items.isEmpty {
+                pulledUIDs.append((pull, uid, true))
+                continue
+            }
+            batch.items += parsed.items
+            batch.overrides += parsed.overrides
+            pulledUIDs.append((pull, uid, false))
+        }
+        if !batch.items.isEmpty {
+            let report = try importParsed(batch, file: collection.title, into: target, dryRun: false, strict: false,
+                                          authoritative: true, commit: false)
+            applied.added += report.eventsAdded + report.remindersAdded
+            applied.updated += report.eventsUpdated + report.remindersUpdated
+            applied.notes += report.skipped.map(\.description)
+        }
+        let calendars = collection.calendarIdentifiers
+        let removed = pass.removedOnServer.compactMap { href in resources[href].map { (href, $0.uid) } }
+        let stamp = now()
+        let pulledResources = pulledUIDs
+        try perform(commit: false) { db, _ in
+            for (href, uid) in removed {
+                try Self.deleteLocalItems(uid: uid, calendars: calendars, in: db)
+                try db.execute(sql: "DELETE FROM sync_resource WHERE collection_id = ? AND href = ?", arguments: [collection.id, href])
+            }
+            for href in pass.deletedOnServer {
+                try db.execute(sql: "DELETE FROM sync_resource WHERE collection_id = ? AND href = ?", arguments: [collection.id, href])
+            }
+            for p in pass.pushed {
+                try Self.recordResource(SyncResource(href: p.href, uid: p.uid, etag: p.etag, serverCopy: p.text, signature: p.signature),
+                                        collection: collection.id, in: db)
+            }
+            for (pull, uid, foreign) in pulledResources {
+                // The signature after this transaction's writes: the local item is in step with the copy.
+                let signature = foreign ? "" : (try Self.signatures(db, calendars: calendars, uid: uid)[uid] ?? "")
+                let base = pull.inStep ? signature : (resources[pull.href]?.signature ?? "")
+                try Self.recordResource(SyncResource(href: pull.href, uid: uid, etag: pull.etag, serverCopy: pull.text,
+                                                     signature: base, isForeign: foreign),
+                                        collection: collection.id, in: db)
+            }
+            for c in pass.conflicts {
+                try db.execute(sql: "INSERT INTO sync_conflict (collection_id, href, uid, at, what, lost_copy) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [collection.id, c.href, c.uid, stamp.secondsSince1970, c.what, c.lostCopy])
+            }
+            if pass.syncToken != nil || pass.ctag != nil {
+                try db.execute(sql: "UPDATE sync_collection SET sync_token = coalesce(?, sync_token), ctag = coalesce(?, ctag) WHERE id = ?",
+                               arguments: [pass.syncToken, pass.ctag, collection.id])
+            }
+        }
+        try commit()
+        applied.removed = removed.count
+        return applied
+    }
+
+    private static func recordResource(_ r: SyncResource, collection: Int64, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO sync_resource (collection_id, href, uid, etag, server_copy, signature, foreign_content) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(collection_id, href) DO UPDATE SET uid = excluded.uid, etag = excluded.etag,
+                server_copy = excluded.server_copy, signature = excluded.signature, foreign_content = excluded.foreign_content
+            """, arguments: [collection, r.href, r.uid, r.etag, r.serverCopy, r.signature, r.isForeign])
+    }
+
+    /// Deletes the items of a UID in these calendars (a series takes its detached occurrences).
+    private static func deleteLocalItems(uid: String, calendars: [String], in db: Database) throws {
+        guard !calendars.isEmpty else { return }
+        let marks = calendars.map { _ in "?" }.joined(separator: ",")
+        let rows = try Row.fetchAll(db, sql: "SELECT id, kind FROM item WHERE external_id = ? AND series_id IS NULL AND calendar_id IN (\(marks))",
+                                    arguments: [uid] + StatementArguments(calendars))
+        for row in rows {
+            let id: String = row[0]
+            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+            try Journal.record(db, row[1] == "event" ? .event : .reminder, id, .deleted)
+        }
+    }
+
+    // MARK: Conflicts
+
+    /// Conflicts kept by syncs (every account's with nil), newest first.
+    public func syncConflicts(account: String? = nil) throws(StoreError) -> [SyncConflict] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT c.id, s.account, s.title, c.href, c.uid, c.at, c.what, c.lost_copy FROM sync_conflict c
+                JOIN sync_collection s ON s.id = c.collection_id WHERE ? IS NULL OR s.account = ? ORDER BY c.at DESC, c.id DESC
+                """, arguments: [account, account]).map { row in
+                SyncConflict(id: row[0], account: row[1], collectionTitle: row[2], href: row[3], uid: row[4],
+                             at: Instant(secondsSince1970: row[5]), what: row[6], lostCopy: row[7])
+            }
+        }
+    }
+
+    /// Forgets kept conflicts (all with nil).
+    public func clearSyncConflicts(_ ids: [Int64]? = nil) throws(StoreError) {
+        try write { db, _ in
+            if let ids {
+                for id in ids { try db.execute(sql: "DELETE FROM sync_conflict WHERE id = ?", arguments: [id]) }
+            } else {
+                try db.execute(sql: "DELETE FROM sync_conflict")
+            }
+        }
+    }
+}
