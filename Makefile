@@ -12,13 +12,14 @@ SWIFT     ?= swift
 # zones come from; libgeoclue-2 for positions from GeoClue2. For the tests: a private D-Bus (dbus-daemon,
 # dbus-bin), a real notification server (dunst) on a headless X server (xvfb), gdbus (libglib2.0-bin) and
 # busctl (systemd, used by dunstctl); a real GeoClue 2.6 with its demo agent (geoclue-2.0), run with its
-# config bind-mounted by unshare (util-linux) and fed positions by a fake GPS in python3.
+# config bind-mounted by unshare (util-linux) and fed positions by a fake GPS in python3; Radicale, the CalDAV
+# server the sync tests run against.
 # BUILD_PACKAGES are what `make install` needs to build chime (the Swift toolchain aside); their runtime
 # libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0) are what the installed binary loads.
 # python3 writes the man page. man-db and groff-base: the install test renders the man page.
 BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev python3
 APT_PACKAGES := $(BUILD_PACKAGES) libical-dev libnotify-bin \
-	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux man-db groff-base
+	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux man-db groff-base radicale
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests run on an optimised build (with -enable-testing for @testable imports): the property and
 # differential suites walk whole search horizons thousands of times, which takes minutes in a
@@ -37,11 +38,12 @@ deps build-deps:
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
-# Test-only Python peers for the iCalendar export test (PyPI): an independent parser and expander.
-PY_PACKAGES := icalendar==7.3.0 recurring-ical-events==3.8.2
+# Test-only Python peers (PyPI): an independent iCalendar parser and expander for the export test, and the
+# `caldav` client as a third client on the sync tests' server.
+PY_PACKAGES := icalendar==7.3.0 recurring-ical-events==3.8.2 caldav==3.6.0
 
 pydeps:
-	@python3 -c "import icalendar, recurring_ical_events" 2>/dev/null || python3 -m pip install --quiet $(PY_PACKAGES)
+	@python3 -c "import icalendar, recurring_ical_events, caldav" 2>/dev/null || python3 -m pip install --quiet $(PY_PACKAGES)
 
 build: deps pydeps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests

@@ -8,8 +8,6 @@ public struct RemoteCollection: Hashable, Sendable {
     /// `VEVENT`, `VTODO` …; empty when the server does not say (then it takes everything).
     public var components: Set<String>
     public var color: String?
-    public var ctag: String?
-    public var syncToken: String?
 
     public var takesEvents: Bool { components.isEmpty || components.contains("VEVENT") }
     public var takesReminders: Bool { components.isEmpty || components.contains("VTODO") }
@@ -54,12 +52,14 @@ public struct CalDAVServer: Sendable {
         return Self.resolve(value, against: url)
     }
 
-    /// The calendar collections in the home, with their component sets, ctags and sync tokens.
+    /// The calendar collections in the home, with their component sets. No ctag or sync token:
+    /// Radicale computes both from every item of every collection (635 ms for 6,000 items
+    /// against 2 ms without them), and the sync-collection that follows gives the token anyway.
     public func collections(home: URL) async throws(CalDAVError) -> [RemoteCollection] {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
-            <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:CS="http://calendarserver.org/ns/" xmlns:A="http://apple.com/ns/ical/">
-            <D:prop><D:resourcetype/><D:displayname/><C:supported-calendar-component-set/><CS:getctag/><D:sync-token/><A:calendar-color/></D:prop>
+            <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:A="http://apple.com/ns/ical/">
+            <D:prop><D:resourcetype/><D:displayname/><C:supported-calendar-component-set/><A:calendar-color/></D:prop>
             </D:propfind>
             """
         let response = try await multistatus("PROPFIND", home, body: body, headers: ["Depth": "1"])
@@ -70,9 +70,7 @@ public struct CalDAVServer: Sendable {
             let name = r.properties["{DAV:}displayname"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? url.path.split(separator: "/").last.map(String.init) ?? url.path
             let color = r.properties["{\(MultiStatus.apple)}calendar-color"].map { String($0.prefix(7)) }.flatMap { $0.hasPrefix("#") && $0.count == 7 ? $0 : nil }
-            return RemoteCollection(url: Self.directory(url.absoluteString), displayName: name, components: components, color: color,
-                                    ctag: r.properties["{\(MultiStatus.calendarServer)}getctag"],
-                                    syncToken: r.properties["{DAV:}sync-token"])
+            return RemoteCollection(url: Self.directory(url.absoluteString), displayName: name, components: components, color: color)
         }
     }
 

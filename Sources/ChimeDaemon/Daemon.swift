@@ -44,7 +44,10 @@ public enum Daemon {
         logger.info("starting", metadata: ["store": "\(storePath)", "notifier": "\(sink.name)",
                                            "location": "\(provider?.name ?? "none")",
                                            "pid": "\(ProcessInfo.processInfo.processIdentifier)"])
-        let group = ServiceGroup(services: [LifecycleAdapter(service: service)],
+        var syncLogger = Logger(label: "chime.sync")
+        syncLogger.logLevel = configuration.logLevel
+        let sync = SyncService(store: store, settings: configuration.sync, logger: syncLogger)
+        let group = ServiceGroup(services: [LifecycleAdapter(service: service), SyncLifecycle(service: sync)],
                                  gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
         logger.info("stopped")
@@ -84,6 +87,14 @@ public enum Daemon {
 /// Runs the scheduler as a swift-service-lifecycle service: SIGTERM/SIGINT end it gracefully.
 private struct LifecycleAdapter: Service {
     let service: SchedulerService
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await service.run() }
+    }
+}
+
+/// Runs the CalDAV sync beside the scheduler; it ends with the group.
+private struct SyncLifecycle: Service {
+    let service: SyncService
     func run() async throws {
         try await cancelWhenGracefulShutdown { try await service.run() }
     }

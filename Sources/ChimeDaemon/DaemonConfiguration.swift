@@ -30,6 +30,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
     /// Where positions come from: `geoclue`, `none`, `replay:FILE`, `fixed:LAT,LON[,ACCURACY]`.
     public var location: LocationSource = .geoclue
     public var logLevel: Logger.Level = .info
+    /// When CalDAV accounts are synced (`[sync]`).
+    public var sync = SyncSettings()
 
     public init() {}
 
@@ -91,6 +93,12 @@ public struct DaemonConfiguration: Hashable, Sendable {
             "adaptive_tracking": { c, v, at throws(ConfigurationError) in
                 guard let flag = v.bool else { throw ConfigurationError(key: at, message: "must be true or false, not \(v.debugDescription)") }
                 c.geofence.adaptiveTracking = flag },
+        ],
+        "sync": [
+            "interval_minutes": { c, v, at throws(ConfigurationError) in
+                c.sync.intervalSeconds = Int64(try integer(v, at, in: 1...1440)) * 60 },
+            "after_change_seconds": { c, v, at throws(ConfigurationError) in
+                c.sync.afterChangeSeconds = Int64(try integer(v, at, in: 0...600)) },
         ],
         "log": [
             "level": { c, v, at throws(ConfigurationError) in

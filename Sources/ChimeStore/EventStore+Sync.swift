@@ -280,17 +280,22 @@ extension EventStore {
         guard !calendars.isEmpty else { return [:] }
         let marks = calendars.map { _ in "?" }.joined(separator: ",")
         var arguments = StatementArguments(calendars)
+        // One UID: its series or reminder and the series' detached rows, found by index.
         var uidFilter = ""
-        if let uid { uidFilter = " WHERE uid = ?"; arguments += [uid] }
+        if let uid {
+            uidFilter = " AND (i.external_id = ? OR i.series_id IN (SELECT id FROM item WHERE external_id = ?))"
+            arguments += [uid, uid]
+        }
         let rows = try Row.fetchCursor(db, sql: """
             SELECT uid, group_concat(mark, ',') FROM (
                 SELECT coalesce(m.external_id, i.external_id) AS uid, i.id || ':' || i.revision || ':' || i.modified AS mark
                 FROM item i LEFT JOIN item m ON m.id = i.series_id
-                WHERE i.calendar_id IN (\(marks)) ORDER BY i.id)\(uidFilter)
+                WHERE i.calendar_id IN (\(marks))\(uidFilter) ORDER BY i.id)
             GROUP BY uid
             """, arguments: arguments)
         var result: [String: String] = [:]
         while let row = try rows.next() { result[row[0]] = row[1] }
+        if let uid { return result.filter { $0.key == uid } }
         return result
     }
 
@@ -383,9 +388,10 @@ extension EventStore {
                 try Self.recordResource(SyncResource(href: p.href, uid: p.uid, etag: p.etag, serverCopy: p.text, signature: p.signature),
                                         collection: collection.id, in: db)
             }
+            // The signatures after this transaction's writes: the local items are in step with the copies.
+            let after = pulledResources.contains { !$0.foreign } ? try Self.signatures(db, calendars: calendars, uid: nil) : [:]
             for (pull, uid, foreign) in pulledResources {
-                // The signature after this transaction's writes: the local item is in step with the copy.
-                let signature = foreign ? "" : (try Self.signatures(db, calendars: calendars, uid: uid)[uid] ?? "")
+                let signature = foreign ? "" : (after[uid] ?? "")
                 let base = pull.inStep ? signature : (resources[pull.href]?.signature ?? "")
                 try Self.recordResource(SyncResource(href: pull.href, uid: uid, etag: pull.etag, serverCopy: pull.text,
                                                      signature: base, isForeign: foreign),
@@ -424,6 +430,18 @@ extension EventStore {
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
             try Journal.record(db, row[1] == "event" ? .event : .reminder, id, .deleted)
         }
+    }
+
+    /// True when a calendar of the account holds a change the server has not had: an item added,
+    /// edited or removed since the last sync. Local only, no network.
+    public func hasUnsyncedChanges(account: String) throws(StoreError) -> Bool {
+        for collection in try syncCollections(account: account) {
+            let local = try localSignatures(of: collection)
+            var synced: [String: String] = [:]
+            for r in try syncResources(collection: collection.id).values where !r.isForeign && !r.uid.isEmpty { synced[r.uid] = r.signature }
+            if local.count != synced.count || local.contains(where: { synced[$0.key] != $0.value }) { return true }
+        }
+        return false
     }
 
     // MARK: Conflicts

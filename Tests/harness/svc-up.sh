@@ -1,7 +1,8 @@
 #!/bin/bash
 # Bring up a private, headless desktop-services sandbox for the tests:
 #   private session bus + Xvfb + dunst (the notification server), and
-#   private "system" bus + NMEA feeder + GeoClue 2.6 + GeoClue's demo agent (location).
+#   private "system" bus + NMEA feeder + GeoClue 2.6 + GeoClue's demo agent (location),
+#   a Radicale CalDAV server on loopback (caldav-up.sh).
 # Usage: svc-up.sh RUNDIR     then: source RUNDIR/env ; ... ; svc-down.sh RUNDIR
 # (Tests/harness/with-services.sh CMD... does all three.)
 # Environment: NMEA_START_POS ("lat lon", default the Eiffel Tower) is the feeder's first position;
@@ -76,6 +77,9 @@ waitfor "[ -S '$RUN/nmea.sock' ]"
 bg geoclue-agent /usr/libexec/geoclue-2.0/demos/agent
 waitfor "grep -q 'New agent for user ID' '$RUN/geoclue.log'"
 
+# A CalDAV server (Radicale) for the sync tests.
+"$HERE/caldav-up.sh" "$RUN" > "$RUN/caldav.env"
+
 cat > "$RUN/env" <<ENV
 export DBUS_SESSION_BUS_ADDRESS='$DBUS_SESSION_BUS_ADDRESS'
 export DBUS_SYSTEM_BUS_ADDRESS='$DBUS_SYSTEM_BUS_ADDRESS'
@@ -83,6 +87,7 @@ export DISPLAY='$DISPLAY'
 export SVC_RUN='$RUN'
 export CHIME_TEST_SERVICES=1
 export NMEA_POS_FILE='$RUN/pos'
+$(cat "$RUN/caldav.env")
 ENV
 ok=1
 ms=$(( ($(date +%s%N) - started_ns) / 1000000 ))

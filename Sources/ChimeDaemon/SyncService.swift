@@ -1,0 +1,106 @@
+import ChimeCalDAV
+import ChimeCore
+import ChimeStore
+import Foundation
+import Logging
+
+/// When the daemon syncs CalDAV accounts (`[sync]` in the configuration).
+public struct SyncSettings: Hashable, Sendable {
+    /// A pass of every account this often (default 5 minutes).
+    public var intervalSeconds: Int64 = 300
+    /// A pass this long after a local change to a synced calendar (edits in a burst go together).
+    public var afterChangeSeconds: Int64 = 3
+    /// While a server does not answer, the next try waits 30 s, then 1, 2, 4 … minutes, at most the interval.
+    public var firstRetrySeconds: Int64 = 30
+
+    public init() {}
+
+    /// How long to wait after `failures` failed passes in a row (0: the interval).
+    public func delay(afterFailures failures: Int) -> Int64 {
+        guard failures > 0 else { return intervalSeconds }
+        let backoff = firstRetrySeconds << Int64(min(failures - 1, 20))
+        return min(backoff, intervalSeconds)
+    }
+}
+
+/// Syncs every account: at start, a few seconds after a local change to one of their calendars,
+/// and every interval; while a server does not answer it backs off, and a refused password waits
+/// for the next interval (never a retry storm). A pass runs beside the scheduler and writes in
+/// short transactions of its own, so it never holds up an alarm.
+public struct SyncService: Sendable {
+    let store: EventStore
+    let settings: SyncSettings
+    let logger: Logger
+    let now: @Sendable () -> Instant
+    let sleep: @Sendable (Int64) async throws -> Void
+
+    public init(store: EventStore, settings: SyncSettings, logger: Logger,
+                now: @escaping @Sendable () -> Instant = EventStore.systemNow,
+                sleep: @escaping @Sendable (Int64) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) {
+        self.store = store
+        self.settings = settings
+        self.logger = logger
+        self.now = now
+        self.sleep = sleep
+    }
+
+    private enum Wake { case timer, localChange }
+
+    public func run() async throws {
+        let (wakes, wake) = AsyncStream<Wake>.makeStream()
+        // A local change wakes the loop a few seconds later (edits in a burst go together).
+        let watcher = Task {
+            for await _ in store.changes {
+                try? await sleep(settings.afterChangeSeconds)
+                wake.yield(.localChange)
+            }
+        }
+        defer { watcher.cancel() }
+        var failures: [String: Int] = [:]
+        var due: [String: Instant] = [:]
+        var localChange = false
+        var iterator = wakes.makeAsyncIterator()
+        while !Task.isCancelled {
+            let accounts = (try? store.syncAccounts()) ?? []
+            let start = now()
+            for account in accounts {
+                let periodic = (due[account.name] ?? start) <= start
+                // A change the sync itself wrote, or one outside synced calendars, sends nothing.
+                guard periodic || (localChange && ((try? store.hasUnsyncedChanges(account: account.name)) ?? false)) else { continue }
+                let failed = await pass(account)
+                failures[account.name] = failed ? (failures[account.name] ?? 0) + 1 : 0
+                due[account.name] = now().adding(settings.delay(afterFailures: failures[account.name] ?? 0))
+            }
+            localChange = false
+            let wait = due.values.min().map { max(0, $0.secondsSince1970 - now().secondsSince1970) } ?? settings.intervalSeconds
+            let timer = Task {
+                try? await sleep(wait)
+                if !Task.isCancelled { wake.yield(.timer) }
+            }
+            guard let woke = await iterator.next() else { break }
+            timer.cancel()
+            if woke == .localChange { localChange = true }
+        }
+    }
+
+    /// One pass of one account; true when it failed.
+    private func pass(_ account: SyncAccount) async -> Bool {
+        do {
+            let password = try PasswordSource.password(for: account, interactive: false)
+            let sync = CalDAVSync(store: store, account: account, client: DAVClient(user: account.username, password: password), clock: now)
+            let report = try await sync.run()
+            try? store.recordSyncOutcome(account: account.name, at: now(), error: nil)
+            for note in report.notes { logger.notice("\(note)", metadata: ["account": "\(account.name)"]) }
+            for conflict in report.conflicts { logger.warning("sync conflict: \(conflict)", metadata: ["account": "\(account.name)"]) }
+            let level: Logger.Level = report.movedNothing ? .debug : .info
+            logger.log(level: level, "synced", metadata: [
+                "account": "\(account.name)", "pulled": "\(report.pulled)", "removed_here": "\(report.removedHere)",
+                "pushed": "\(report.pushed)", "removed_there": "\(report.removedThere)", "requests": "\(report.requests)"])
+            return false
+        } catch {
+            try? store.recordSyncOutcome(account: account.name, at: now(), error: "\(error)")
+            logger.warning("sync failed: \(error)", metadata: ["account": "\(account.name)"])
+            return true
+        }
+    }
+}

@@ -1,0 +1,335 @@
+import ChimeCalDAV
+import ChimeCore
+import Foundation
+import GRDB
+import Testing
+
+/// A calendar home of its own on the harness's Radicale: a user no other test uses.
+struct CalDAVHome {
+    let url: String
+    let user: String
+    let password: String
+
+    /// Under `make test` (the harness exports CHIME_TEST_SERVICES) these tests run, and fail
+    /// without a server; elsewhere they are skipped, and say so.
+    static let available = ProcessInfo.processInfo.environment["CALDAV_URL"] != nil
+        || ProcessInfo.processInfo.environment["CHIME_TEST_SERVICES"] == "1"
+
+    /// Claims the next free user of the harness's pool (a marker file created exclusively, so
+    /// parallel tests and earlier runs on the same server never share a home).
+    static func claim(serverURL: String? = nil) throws -> CalDAVHome {
+        let env = ProcessInfo.processInfo.environment
+        let url = try #require(serverURL ?? env["CALDAV_URL"], "no CALDAV_URL: run under Tests/harness/with-services.sh")
+        let claimed = try #require(env["CALDAV_USERS"], "no CALDAV_USERS from caldav-up.sh")
+        for i in 0..<300 {
+            let user = String(format: "u%03d", i)
+            let fd = open(claimed + "/" + user, O_CREAT | O_EXCL | O_WRONLY, 0o644)
+            if fd >= 0 {
+                close(fd)
+                return CalDAVHome(url: url, user: user, password: "pw-" + user)
+            }
+        }
+        throw CLIFailure("every test user of the harness's Radicale is taken")
+    }
+
+    var homeURL: URL { URL(string: url)!.appendingPathComponent(user + "/") }
+
+    /// Creates a calendar collection in the home (MKCALENDAR) taking these components.
+    func makeCalendar(_ name: String, title: String, components: [String]) async throws {
+        let comps = components.map { "<C:comp name=\"\($0)\"/>" }.joined()
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><D:displayname>\(title)</D:displayname>
+            <C:supported-calendar-component-set>\(comps)</C:supported-calendar-component-set></D:prop></D:set></C:mkcalendar>
+            """
+        let client = DAVClient(user: user, password: password)
+        _ = try await client.send("PROPFIND", homeURL, body: "<propfind xmlns=\"DAV:\"><prop><resourcetype/></prop></propfind>", headers: ["Depth": "0"])
+        let r = try await client.send("MKCALENDAR", homeURL.appendingPathComponent(name + "/"), body: body)
+        #expect(r.status == 201, "MKCALENDAR \(name): \(r.status) \(r.text)")
+    }
+
+    /// The members of a collection as the server holds them: href → iCalendar text.
+    func members(of name: String) async throws -> [String: String] {
+        let server = CalDAVServer(client: DAVClient(user: user, password: password))
+        let url = homeURL.appendingPathComponent(name + "/")
+        let listing = try await server.changes(in: url, since: nil)
+        return try await server.fetch(listing.responses.map(\.href), in: url).mapValues(\.text)
+    }
+
+    /// `chime account add` for this home into a store.
+    func addAccount(_ name: String, to s: StoreSession) throws -> CLIResult {
+        try s.run("account", "add", name, "--url", url, "--user", user, "--password-command", "echo \(password)")
+    }
+}
+
+struct CLIFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// Two stores on one server, as two machines, driven through the `chime` command line.
+@Suite("CalDAV sync against Radicale", .enabled(if: CalDAVHome.available))
+struct CalDAVSyncTests {
+    /// What a user sees of a store, without the local IDs (each machine has its own).
+    private func view(_ s: StoreSession) throws -> String {
+        let agenda = try s.run("agenda", "--from", "2026-11-30", "--days", "21")
+        let reminders = try s.run("reminders"), completed = try s.run("reminders", "--completed")
+        #expect(agenda.status == 0 && reminders.status == 0 && completed.status == 0, "\(agenda.stderr)\(reminders.stderr)")
+        let idPattern = try Regex("[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
+        // Lines sorted: items with the same due time list in creation order, which differs per machine.
+        return (agenda.stdout + reminders.stdout + completed.stdout).replacing(idPattern, with: "ID")
+            .split(separator: "\n").sorted().joined(separator: "\n")
+    }
+
+    private func sync(_ s: StoreSession, _ account: String) throws -> CLIResult {
+        let r = try s.run("account", "sync", account)
+        #expect(r.status == 0, "sync \(account): \(r.stderr)")
+        return r
+    }
+
+    @Test func whatOneMachineDoesTheOtherSeesAfterOneSync() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
+        let a = StoreSession(zone: "Europe/Berlin"), b = StoreSession(zone: "Europe/Berlin")
+        #expect(try home.addAccount("home", to: a).status == 0)
+        let standUp = try a.add("event", "Stand-up", "--start", "2026-12-01T09:00", "--duration", "15m", "--repeat", "FREQ=WEEKLY;BYDAY=TU",
+                                "--calendar", "Work", "--alarm", "-5m")
+        _ = try a.add("reminder", "Water plants", "--due", "2026-12-02T18:00", "--repeat", "FREQ=WEEKLY", "--list", "Todo")
+        _ = try a.add("reminder", "Buy milk", "--due", "2026-12-01T18:00", "--list", "Todo", "--at", "Grocery@52.5250,13.4020", "--on", "arrive")
+        #expect(try sync(a, "home").stdout.contains("3 sent"))
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        #expect(try view(b) == view(a))
+
+        // The location alarm arrived with both coordinates (Radicale cuts Apple's geo: value at its comma).
+        let milk = try #require((try b.json("reminders") as? [[String: Any]])?.first { $0["title"] as? String == "Buy milk" })
+        let shown = try b.run("show", milk["id"] as! String).stdout
+        #expect(shown.contains("52.525") && shown.contains("13.402"), "\(shown)")
+
+        // One occurrence moved on B, then this and later ones on A.
+        let bStandUp = try #require((try b.json("agenda", "--from", "2026-12-08", "--days", "1") as? [[String: Any]])?.first)
+        let reference = try #require(bStandUp["ref"] as? String)
+        #expect(try b.run("edit", reference, "--start", "2026-12-08T11:00", "--title", "Stand-up (moved)").status == 0)
+        _ = try sync(b, "laptop")
+        _ = try sync(a, "home")
+        #expect(try view(a).contains("11:00-11:15  Stand-up (moved)"))
+        #expect(try view(b) == view(a))
+        #expect(try a.run("edit", standUp + "@20261215T080000Z", "--span", "future", "--start", "2026-12-15T10:00").status == 0)
+        _ = try sync(a, "home")
+        _ = try sync(b, "laptop")
+        #expect(try view(b) == view(a))
+        #expect(try view(b).contains("10:00-10:15  Stand-up"))
+
+        // Completing a recurring reminder: the series moves on, a completed copy is kept, on both.
+        let water = try #require((try b.json("reminders") as? [[String: Any]])?.first { $0["title"] as? String == "Water plants" })
+        #expect(try b.run("complete", water["id"] as! String).status == 0)
+        _ = try sync(b, "laptop")
+        _ = try sync(a, "home")
+        #expect(try view(a) == view(b))
+        #expect(try view(a).contains("due Wed 2026-12-09 18:00"))
+
+        // A removal on A goes away on B.
+        // (The edit above split the series in two: each goes.)
+        let series = Set(try #require(try a.json("agenda", "--from", "2026-11-30", "--days", "30") as? [[String: Any]]).compactMap { $0["id"] as? String })
+        #expect(series.count == 2 && series.contains(standUp))
+        for id in series { #expect(try a.run("remove", id).status == 0) }
+        _ = try sync(a, "home")
+        _ = try sync(b, "laptop")
+        #expect(try !view(b).contains("Stand-up"))
+        #expect(try view(b) == view(a))
+        // Nothing doubled on the server: one resource per UID.
+        let onServer = try await home.members(of: "todo").values
+        let uids = onServer.compactMap { $0.split(whereSeparator: \.isNewline).first { $0.hasPrefix("UID:") } }
+        #expect(uids.count == Set(uids).count && uids.count == onServer.count)
+    }
+
+    @Test func editsOnBothMachinesMergeAndWhatLosesIsKept() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
+        let a = StoreSession(), b = StoreSession()
+        #expect(try home.addAccount("home", to: a).status == 0)
+        let id = try a.add("reminder", "Milk", "--due", "2026-12-01T18:00", "--list", "Todo")
+        _ = try sync(a, "home")
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let bID = try #require((try b.json("reminders") as? [[String: Any]])?.first?["id"] as? String)
+
+        // Different fields: both kept.
+        #expect(try a.run("edit", id, "--title", "Oat milk").status == 0)
+        #expect(try b.run("edit", bID, "--notes", "two litres").status == 0)
+        _ = try sync(b, "laptop")
+        _ = try sync(a, "home")
+        _ = try sync(b, "laptop")
+        for s in [a, b] {
+            let r = try #require((try s.json("reminders") as? [[String: Any]])?.first)
+            #expect(r["title"] as? String == "Oat milk" && r["notes"] as? String == "two litres", "\(r)")
+        }
+        #expect(try a.run("account", "conflicts").stdout.contains("No conflicts."))
+
+        // The same field: the server's copy (B synced first) wins; A's version is kept as a conflict.
+        #expect(try a.run("edit", id, "--title", "Goat milk").status == 0)
+        #expect(try b.run("edit", bID, "--title", "Cow milk").status == 0)
+        _ = try sync(b, "laptop")
+        let aSync = try sync(a, "home")
+        #expect(aSync.stdout.contains("conflict"), "\(aSync.stdout)")
+        for s in [a, b] {
+            #expect((try s.json("reminders") as? [[String: Any]])?.first?["title"] as? String == "Cow milk")
+        }
+        let conflicts = try #require(try a.json("account", "conflicts") as? [[String: Any]])
+        #expect(conflicts.count == 1)
+        #expect((conflicts.first?["lost_copy"] as? String)?.contains("SUMMARY:Goat milk") == true)
+        #expect((conflicts.first?["what"] as? String)?.contains("title") == true)
+
+        // A change here to an item removed there: a conflict, kept, not an endless retry.
+        #expect(try b.run("remove", bID).status == 0)
+        _ = try sync(b, "laptop")
+        #expect(try a.run("edit", id, "--title", "Almond milk").status == 0)
+        _ = try sync(a, "home")
+        #expect(try a.run("reminders").stdout.contains("No reminders") || !a.run("reminders").stdout.contains("milk"))
+        let kept = try #require(try a.json("account", "conflicts") as? [[String: Any]])
+        #expect(kept.contains { ($0["lost_copy"] as? String)?.contains("SUMMARY:Almond milk") == true })
+        #expect(try sync(a, "home").stdout.contains("nothing to move"))
+    }
+
+    @Test func aChangeByAThirdClientArrives() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let a = StoreSession()
+        #expect(try home.addAccount("home", to: a).status == 0)
+        // The Python `caldav` package (PyPI) writes an event with an alarm, as another app would.
+        let script = """
+            import caldav, datetime, sys
+            client = caldav.DAVClient(url=sys.argv[1], username=sys.argv[2], password=sys.argv[3])
+            cal = client.calendar(url=sys.argv[1].rstrip('/') + '/' + sys.argv[2] + '/work/')
+            cal.save_event(dtstart=datetime.datetime(2026, 12, 3, 14, 0, tzinfo=datetime.timezone.utc),
+                           dtend=datetime.datetime(2026, 12, 3, 15, 0, tzinfo=datetime.timezone.utc),
+                           summary='Dentist (from python)', uid='third-client-1',
+                           alarm_trigger=datetime.timedelta(minutes=-30), alarm_action='DISPLAY')
+            """
+        let python = try CLI.run(["python3", "-c", script, home.url, home.user, home.password], executable: "/usr/bin/env")
+        #expect(python.status == 0, "python caldav: \(python.stderr)")
+        #expect(try sync(a, "home").stdout.contains("1 from the server"))
+        let agenda = try a.run("agenda", "--from", "2026-12-03", "--days", "1").stdout
+        #expect(agenda.contains("Dentist (from python)"), "\(agenda)")
+        let alarms = try a.run("alarms", "--from", "2026-12-03T00:00Z", "--hours", "24").stdout
+        #expect(alarms.contains("Dentist (from python)"), "\(alarms)")
+    }
+
+    @Test func aWrongPasswordIsOneClearErrorAndLeavesNoAccount() throws {
+        let home = try CalDAVHome.claim()
+        let a = StoreSession()
+        let started = Date()
+        let r = try a.run("account", "add", "home", "--url", home.url, "--user", home.user, "--password-command", "echo wrong")
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("refused the password for user \"\(home.user)\""), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count <= 2, "one error, not a storm: \(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(try a.run("account", "list").stdout.contains("No accounts"))
+        let failing = try a.run("account", "add", "home", "--url", home.url, "--user", home.user, "--password-command", "exit 3")
+        #expect(failing.status != 0 && failing.stderr.contains("password command failed (exit 3)"), "\(failing.stderr)")
+    }
+
+    @Test func editsMadeWhileTheServerIsUnreachableGoOutWhenItIsBack() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
+        let a = StoreSession()
+        #expect(try home.addAccount("home", to: a).status == 0)
+        // The server's address stops answering (a port nothing listens on), as off-line.
+        let live = try #require(URL(string: home.url)?.port)
+        let dead = try CalDAVSyncTests.closedPort()
+        func point(_ from: Int, _ to: Int) async throws {
+            try await DatabaseQueue(path: a.path).write { db in
+                for sql in ["UPDATE sync_account SET home = replace(home, ':\(from)/', ':\(to)/'), url = replace(url, ':\(from)/', ':\(to)/')",
+                            "UPDATE sync_collection SET url = replace(url, ':\(from)/', ':\(to)/')"] { try db.execute(sql: sql) }
+            }
+        }
+        try await point(live, dead)
+        _ = try a.add("reminder", "Written offline", "--list", "Todo")
+        let down = try a.run("account", "sync")
+        #expect(down.status != 0 && down.stderr.contains("no answer from the server"), "\(down.stderr)")
+        #expect(try a.run("account", "list").stdout.contains("last sync failed"))
+        #expect(try await home.members(of: "todo").isEmpty)
+        try await point(dead, live)
+        let back = try sync(a, "home")
+        #expect(back.stdout.contains("1 sent"), "\(back.stdout)")
+        #expect(try await home.members(of: "todo").values.contains { $0.contains("SUMMARY:Written offline") })
+        #expect(try !a.run("account", "list").stdout.contains("failed"))
+    }
+
+    /// A loopback port nothing listens on.
+    static func closedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw CLIFailure("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test func killedInTheMiddleOfASyncNoItemIsDoubledOrLost() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
+        let a = StoreSession()
+        #expect(try home.addAccount("home", to: a).status == 0)
+        var ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+        for i in 0..<150 {
+            ics += "BEGIN:VTODO\r\nUID:kill-\(i)\r\nDTSTAMP:20261120T120000Z\r\nSUMMARY:Task \(i)\r\nDUE:20261201T090000Z\r\nEND:VTODO\r\n"
+        }
+        ics += "END:VCALENDAR\r\n"
+        let file = a.folder + "/tasks.ics"
+        try FileManager.default.createDirectory(atPath: a.folder, withIntermediateDirectories: true)
+        try ics.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try a.run("import", file, "--calendar", "Todo").status == 0)
+        // kill -9 a running sync at different moments, four times, then let one finish.
+        for delay in [150_000, 400_000, 800_000, 1_500_000] as [UInt32] {
+            let p = Process()
+            p.executableURL = CLI.binary
+            p.arguments = ["account", "sync", "home"]
+            p.environment = ProcessInfo.processInfo.environment.merging(a.environment) { $1 }
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            usleep(delay)
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+        }
+        _ = try sync(a, "home")
+        #expect(try sync(a, "home").stdout.contains("nothing to move"))
+        let onServer = try await home.members(of: "todo")
+        let titles = onServer.values.compactMap { $0.split(whereSeparator: \.isNewline).first { $0.hasPrefix("SUMMARY:") } }
+        #expect(titles.count == 150 && Set(titles).count == 150, "\(titles.count) on the server")
+        let local = try #require(try a.json("reminders") as? [[String: Any]])
+        #expect(local.count == 150)
+        // A second machine gets exactly the same.
+        let b = StoreSession()
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        #expect((try b.json("reminders") as? [[String: Any]])?.count == 150)
+    }
+
+    @Test func aRefusedSyncTokenMeansAFullListingWithoutDuplicates() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
+        let a = StoreSession(), b = StoreSession()
+        #expect(try home.addAccount("home", to: a).status == 0)
+        for title in ["One", "Two", "Three"] { _ = try a.add("reminder", title, "--list", "Todo") }
+        _ = try sync(a, "home")
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let two = try #require((try b.json("reminders") as? [[String: Any]])?.first { $0["title"] as? String == "Two" }?["id"] as? String)
+        #expect(try b.run("edit", two, "--title", "Two (edited)").status == 0)
+        _ = try sync(b, "laptop")
+        // A token the server no longer knows (Radicale forgets them after 30 idle days).
+        try await DatabaseQueue(path: a.path).write { db in
+            try db.execute(sql: "UPDATE sync_collection SET sync_token = 'http://radicale.org/ns/sync/0000000000000000000000000000000000000000000000000000000000000000'")
+        }
+        let r = try sync(a, "home")
+        #expect(r.stderr.contains("refused the sync token"), "\(r.stderr)")
+        let titles = try #require(try a.json("reminders") as? [[String: Any]]).compactMap { $0["title"] as? String }.sorted()
+        #expect(titles == ["One", "Three", "Two (edited)"])
+        #expect(try view(a) == view(b))
+        #expect(try sync(a, "home").stdout.contains("nothing to move"))
+    }
+}

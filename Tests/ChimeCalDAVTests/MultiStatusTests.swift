@@ -1,0 +1,65 @@
+import ChimeCalDAV
+import Foundation
+import Testing
+
+/// The multistatus reader on answers as real servers write them (shapes recorded from Radicale
+/// 3.1.8 and Xandikos 0.4.10): namespaces by URI, not prefix; the token first or last.
+@Suite struct MultiStatusTests {
+    @Test func radicaleSyncAnswerWithADeletionAndTheTokenFirst() throws {
+        let xml = """
+            <?xml version='1.0' encoding='utf-8'?>
+            <multistatus xmlns="DAV:"><sync-token>http://radicale.org/ns/sync/018c51</sync-token>
+            <response><href>/alice/work/a.ics</href><propstat><prop><getetag>"e1"</getetag></prop><status>HTTP/1.1 200 OK</status></propstat></response>
+            <response><href>/alice/work/b.ics</href><status>HTTP/1.1 404 Not Found</status></response></multistatus>
+            """
+        let m = try MultiStatus.parse(Data(xml.utf8))
+        #expect(m.syncToken == "http://radicale.org/ns/sync/018c51")
+        #expect(m.responses.map(\.href) == ["/alice/work/a.ics", "/alice/work/b.ics"])
+        #expect(m.responses[0].properties["{DAV:}getetag"] == "\"e1\"")
+        #expect(m.responses[0].status == nil)
+        #expect(m.responses[1].status == 404)
+    }
+
+    @Test func xandikosPrefixesTheTokenLastAndAnEncodedHref() throws {
+        let xml = """
+            <ns0:multistatus xmlns:ns0="DAV:"><ns0:response><ns0:href>/alice/calendars/x/weird%20name@x%2B1.ics</ns0:href>
+            <ns0:propstat><ns0:status>HTTP/1.1 200 OK</ns0:status><ns0:prop><ns0:getetag>"9f"</ns0:getetag></ns0:prop></ns0:propstat>
+            </ns0:response><ns0:sync-token>be1d77</ns0:sync-token></ns0:multistatus>
+            """
+        let m = try MultiStatus.parse(Data(xml.utf8))
+        #expect(m.syncToken == "be1d77")
+        #expect(m.responses.first?.href == "/alice/calendars/x/weird name@x+1.ics")
+        #expect(m.responses.first?.properties["{DAV:}getetag"] == "\"9f\"")
+    }
+
+    @Test func collectionListingWithComponentSetsHomeHrefsAndA404Propstat() throws {
+        let xml = """
+            <multistatus xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:CS="http://calendarserver.org/ns/">
+            <response><href>/alice/tasks/</href>
+              <propstat><prop><resourcetype><collection/><C:calendar/></resourcetype><displayname>Reminders</displayname>
+                <C:supported-calendar-component-set><C:comp name="VTODO"/></C:supported-calendar-component-set>
+                <CS:getctag>"c1"</CS:getctag><C:calendar-home-set><href>/alice/</href></C:calendar-home-set></prop>
+                <status>HTTP/1.1 200 OK</status></propstat>
+              <propstat><prop><displayname>ignored</displayname><CS:getctag/></prop><status>HTTP/1.1 404 Not Found</status></propstat>
+            </response></multistatus>
+            """
+        let r = try #require(try MultiStatus.parse(Data(xml.utf8)).responses.first)
+        #expect(r.resourceTypes == ["{DAV:}collection", "{urn:ietf:params:xml:ns:caldav}calendar"])
+        #expect(r.properties["{DAV:}displayname"] == "Reminders")
+        #expect(r.properties["{urn:ietf:params:xml:ns:caldav}supported-calendar-component-set"] == "VTODO")
+        #expect(r.properties["{http://calendarserver.org/ns/}getctag"] == "\"c1\"")
+        #expect(r.properties["{urn:ietf:params:xml:ns:caldav}calendar-home-set"] == "/alice/")
+    }
+
+    @Test func calendarDataKeepsItsLineBreaksAndEscapes() throws {
+        let ics = "BEGIN:VCALENDAR\r\nSUMMARY:a &amp; b\r\n folded\r\nEND:VCALENDAR\r\n"
+        let xml = "<multistatus xmlns=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\"><response><href>/a/x.ics</href><propstat><prop><C:calendar-data>\(ics)</C:calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>"
+        let data = try #require(try MultiStatus.parse(Data(xml.utf8)).responses.first?.properties["{urn:ietf:params:xml:ns:caldav}calendar-data"])
+        #expect(data.contains("SUMMARY:a & b"))
+        #expect(data.contains("\n folded"))
+    }
+
+    @Test func anAnswerThatIsNotXMLIsRefusedWithAReason() {
+        #expect(throws: MultiStatusError.self) { try MultiStatus.parse(Data("502 Bad Gateway".utf8)) }
+    }
+}
