@@ -332,4 +332,34 @@ struct CalDAVSyncTests {
         #expect(try view(a) == view(b))
         #expect(try sync(a, "home").stdout.contains("nothing to move"))
     }
+
+    @Test func theDaemonSyncsAtStartAndSoonAfterALocalChange() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
+        let a = StoreSession(), b = StoreSession()
+        #expect(try home.addAccount("home", to: a).status == 0)
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        _ = try b.add("reminder", "From the laptop", "--list", "Todo")
+        _ = try sync(b, "laptop")
+        let config = a.folder + "/config/chime"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "[sync]\nafter_change_seconds = 1\n".write(toFile: config + "/config.toml", atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(store: a.path, arguments: ["--notifier", "stdout", "--location", "none"], folder: a.folder)
+        defer { daemon.stop() }
+        func titles(_ s: StoreSession) -> [String] {
+            ((try? s.json("reminders")) as? [[String: Any]])?.compactMap { $0["title"] as? String } ?? []
+        }
+        // At start: the server's reminder arrives without any command.
+        #expect(daemon.wait(timeout: 20) { _ in titles(a).contains("From the laptop") }, "\(daemon.stderrText)")
+        // A local change goes out a second or so later.
+        _ = try a.add("reminder", "From the desktop", "--list", "Todo")
+        var pushed = false
+        for _ in 0..<100 where !pushed {
+            pushed = try await home.members(of: "todo").values.contains { $0.contains("SUMMARY:From the desktop") }
+            if !pushed { usleep(100_000) }
+        }
+        #expect(pushed, "\(daemon.stderrText)")
+        #expect(daemon.stop() == 0)
+        #expect(daemon.stderrText.contains("synced"), "\(daemon.stderrText)")
+    }
 }
