@@ -9,15 +9,16 @@
 SWIFT     ?= swift
 # System packages the build and the tests need: SQLite for the store; libnotify for desktop notifications;
 # libical is the independent engine the differential test and the benchmark compare against; tzdata is where
-# zones come from; libgeoclue-2 for positions from GeoClue2. For the tests: a private D-Bus (dbus-daemon,
+# zones come from; libgeoclue-2 for positions from GeoClue2; libcurl for CalDAV (HTTP and TLS).
+# For the tests: a private D-Bus (dbus-daemon,
 # dbus-bin), a real notification server (dunst) on a headless X server (xvfb), gdbus (libglib2.0-bin) and
 # busctl (systemd, used by dunstctl); a real GeoClue 2.6 with its demo agent (geoclue-2.0), run with its
 # config bind-mounted by unshare (util-linux) and fed positions by a fake GPS in python3; Radicale, the CalDAV
 # server the sync tests run against.
 # BUILD_PACKAGES are what `make install` needs to build chime (the Swift toolchain aside); their runtime
-# libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0) are what the installed binary loads.
+# libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0, libcurl4) are what the installed binary loads.
 # python3 writes the man page. man-db and groff-base: the install test renders the man page.
-BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev python3
+BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev python3
 APT_PACKAGES := $(BUILD_PACKAGES) libical-dev libnotify-bin \
 	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux man-db groff-base radicale
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

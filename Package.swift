@@ -72,9 +72,11 @@ let package = Package(
         ),
         .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeCore", "CLibnotify", "CGeoclue"]),
 
-        // CalDAV accounts and two-way sync at the edge: HTTP on Foundation's URLSession (libcurl),
-        // WebDAV XML on FoundationXML (libxml2); no package needed for either.
-        .target(name: "ChimeCalDAV", dependencies: ["ChimeCore", "ChimeICS", "ChimeStore"]),
+        // CalDAV accounts and two-way sync at the edge: HTTP on libcurl's easy interface (Debian
+        // libcurl4-openssl-dev; typed wrappers for its variadic setopt in CCurlShim), WebDAV XML on
+        // FoundationXML (libxml2). URLSession is not used: on Linux it spins a core while it waits.
+        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "ChimeCalDAV", dependencies: ["ChimeCore", "ChimeICS", "ChimeStore", "CCurlShim"]),
 
         // `chime daemon`: configuration (TOML), single-instance lock, services and signals.
         .target(

@@ -1,8 +1,6 @@
+import CCurlShim
 import Foundation
 import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Why talking to a CalDAV server failed, worded for the person who configured the account.
 public enum CalDAVError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -52,94 +50,141 @@ public struct DAVResponse: Sendable {
     public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// HTTP for WebDAV verbs on Foundation's URLSession, with the two rules that make it work on
-/// Linux: credentials go out with every request (a challenge left to URLSession's default
-/// handling hangs the task forever there), and a challenge is cancelled, which surfaces as 401.
-/// Redirects are followed here, keeping the method and body (URLSession would turn a
-/// PROPFIND into a GET).
+/// HTTP for WebDAV verbs on libcurl's easy interface, one blocking transfer at a time on a
+/// thread of its own. (Foundation's URLSession keeps a core busy on Linux for as long as it
+/// waits for an answer, and hangs on a 401 challenge unless the challenge is cancelled; libcurl
+/// waits in poll.) Credentials go out with every request; redirects are followed here, keeping
+/// the method and body; TLS is checked against the system's CA store.
 public final class DAVClient: Sendable {
-    private let session: URLSession
     private let authorization: String
+    private let timeout: Int
     let user: String
     /// How many requests went out (for `account sync` and the benchmark).
     public var requestCount: Int { counter.value }
     private let counter = Counter()
 
     public init(user: String, password: String, timeout: Double = 30) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration, delegate: RefuseChallenges(), delegateQueue: nil)
+        _ = DAVClient.curlReady
         authorization = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        self.timeout = max(1, Int(timeout))
         self.user = user
     }
 
-    deinit { session.finishTasksAndInvalidate() }
+    /// curl_global_init must run once, before any other thread uses libcurl.
+    private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     /// Sends one request; follows up to five redirects. A 401 throws ``CalDAVError/authentication(url:user:)``.
     public func send(_ method: String, _ url: URL, body: String? = nil, headers: [String: String] = [:]) async throws(CalDAVError) -> DAVResponse {
         var target = url
         for _ in 0..<5 {
-            var request = URLRequest(url: target)
-            request.httpMethod = method
-            request.setValue(authorization, forHTTPHeaderField: "Authorization")
-            if let body {
-                request.httpBody = Data(body.utf8)
-                request.setValue(method == "PUT" ? "text/calendar; charset=utf-8" : "application/xml; charset=utf-8",
-                                 forHTTPHeaderField: "Content-Type")
+            var fields = ["Authorization": authorization, "Expect": ""]    // no 100-continue round trip
+            if body != nil {
+                fields["Content-Type"] = method == "PUT" ? "text/calendar; charset=utf-8" : "application/xml; charset=utf-8"
             }
-            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            for (name, value) in headers { fields[name] = value }
             counter.increment()
-            let data: Data, response: URLResponse
-            do {
-                (data, response) = try await session.data(for: request)
-            } catch let error as URLError where error.code == .cancelled || error.code == .userAuthenticationRequired {
-                throw .authentication(url: target.absoluteString, user: user)
-            } catch {
-                throw .unreachable(url: target.absoluteString, reason: (error as? URLError).map(Self.describe) ?? "\(error)")
+            let request = CurlRequest(method: method, url: target.absoluteString, body: body.map { Array($0.utf8) },
+                                      headers: fields, timeout: timeout)
+            let outcome = await withCheckedContinuation { (done: CheckedContinuation<Result<DAVResponse, CurlFailure>, Never>) in
+                let thread = Thread { done.resume(returning: request.perform()) }
+                thread.name = "chime.http"
+                thread.start()
             }
-            guard let http = response as? HTTPURLResponse else { throw .malformed(url: target.absoluteString, reason: "not an HTTP answer") }
-            var fields: [String: String] = [:]
-            for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+            let response: DAVResponse
+            switch outcome {
+            case .success(let r): response = r
+            case .failure(let failure): throw .unreachable(url: target.absoluteString, reason: failure.reason)
             }
-            if http.statusCode == 401 { throw .authentication(url: target.absoluteString, user: user) }
-            if [301, 302, 303, 307, 308].contains(http.statusCode), let location = fields["location"],
+            if response.status == 401 { throw .authentication(url: target.absoluteString, user: user) }
+            if [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"],
                let next = URL(string: location, relativeTo: target)?.absoluteURL {
                 target = next
                 continue
             }
-            return DAVResponse(status: http.statusCode, headers: fields, body: data)
+            return response
         }
         throw .malformed(url: url.absoluteString, reason: "more than five redirects")
     }
-
-    private static func describe(_ error: URLError) -> String {
-        switch error.code {
-        case .cannotConnectToHost: "connection refused"
-        case .cannotFindHost, .dnsLookupFailed: "unknown host"
-        case .timedOut: "timed out"
-        case .notConnectedToInternet, .networkConnectionLost: "network down"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
-             .serverCertificateHasUnknownRoot: "TLS failed (\(error.localizedDescription))"
-        default: error.localizedDescription
-        }
-    }
 }
 
-/// Cancels every authentication challenge (the credentials went out with the request, so a
-/// challenge means they were refused), and never follows a redirect itself.
-private final class RefuseChallenges: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-        // (On Linux TLS trust is libcurl's, against the system CA store; it never comes here.)
-        completionHandler(.cancelAuthenticationChallenge, nil)
+private struct CurlFailure: Error { let reason: String }
+
+/// One transfer on its own easy handle.
+private final class CurlRequest: @unchecked Sendable {
+    // @unchecked: used by one thread at a time (built here, performed on the transfer thread).
+    let method: String, url: String, body: [UInt8]?, headers: [String: String], timeout: Int
+    var received = Data()
+    var fields: [String: String] = [:]
+
+    init(method: String, url: String, body: [UInt8]?, headers: [String: String], timeout: Int) {
+        self.method = method
+        self.url = url
+        self.body = body
+        self.headers = headers
+        self.timeout = timeout
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
+    func perform() -> Result<DAVResponse, CurlFailure> {
+        guard let handle = curl_easy_init() else { return .failure(CurlFailure(reason: "libcurl could not start a transfer")) }
+        defer { curl_easy_cleanup(handle) }
+        var list: UnsafeMutablePointer<curl_slist>? = nil
+        for (name, value) in headers { list = curl_slist_append(list, value.isEmpty ? "\(name):" : "\(name): \(value)") }
+        defer { curl_slist_free_all(list) }
+        var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let code: CURLcode = errorText.withUnsafeMutableBufferPointer { errorBuffer in
+            _ = chime_curl_setopt_string(handle, CURLOPT_URL, url)
+            _ = chime_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, list)
+            _ = chime_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+            _ = chime_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 10)
+            _ = chime_curl_setopt_long(handle, CURLOPT_TIMEOUT, timeout)
+            _ = chime_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+            _ = chime_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")      // gzip when the server offers it
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
+            _ = chime_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                let request = Unmanaged<CurlRequest>.fromOpaque(context!).takeUnretainedValue()
+                if let data { request.received.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count) }
+                return size * count
+            }
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, me)
+            _ = chime_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                let request = Unmanaged<CurlRequest>.fromOpaque(context!).takeUnretainedValue()
+                guard let data else { return size * count }
+                let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self)
+                if line.hasPrefix("HTTP/") { request.fields = [:] }          // a new answer (after a 100 Continue)
+                if let colon = line.firstIndex(of: ":") {
+                    request.fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                return size * count
+            }
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, me)
+            guard let body else { return curl_easy_perform(handle) }
+            return body.withUnsafeBufferPointer { bytes in
+                _ = chime_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, bytes.count)
+                _ = chime_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                return curl_easy_perform(handle)
+            }
+        }
+        guard code == CURLE_OK else {
+            let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .failure(CurlFailure(reason: Self.describe(code, detail: detail)))
+        }
+        var status = 0
+        _ = chime_curl_response_code(handle, &status)
+        return .success(DAVResponse(status: status, headers: fields, body: received))
+    }
+
+    private static func describe(_ code: CURLcode, detail: String) -> String {
+        switch code {
+        case CURLE_COULDNT_CONNECT: return "connection refused"
+        case CURLE_COULDNT_RESOLVE_HOST: return "unknown host"
+        case CURLE_OPERATION_TIMEDOUT: return "timed out"
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE:
+            return "TLS failed" + (detail.isEmpty ? "" : " (\(detail))")
+        default:
+            return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        }
     }
 }
 
