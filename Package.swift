@@ -103,6 +103,7 @@ let package = Package(
                 "ChimeDaemon",
                 "ChimeDesktop",
                 "ChimeCalDAV",
+                "ChimeICS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

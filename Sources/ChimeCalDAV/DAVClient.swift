@@ -56,7 +56,7 @@ public struct DAVResponse: Sendable {
 /// waits in poll.) Credentials go out with every request; redirects are followed here, keeping
 /// the method and body; TLS is checked against the system's CA store.
 public final class DAVClient: Sendable {
-    private let authorization: String
+    private let authorization: String?
     private let timeout: Int
     let user: String
     /// How many requests went out (for `account sync` and the benchmark).
@@ -70,6 +70,14 @@ public final class DAVClient: Sendable {
         self.user = user
     }
 
+    /// A client that sends no credentials (a public calendar feed).
+    public init(timeout: Double = 30) {
+        _ = DAVClient.curlReady
+        authorization = nil
+        self.timeout = max(1, Int(timeout))
+        self.user = ""
+    }
+
     /// curl_global_init must run once, before any other thread uses libcurl.
     private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
@@ -77,7 +85,8 @@ public final class DAVClient: Sendable {
     public func send(_ method: String, _ url: URL, body: String? = nil, headers: [String: String] = [:]) async throws(CalDAVError) -> DAVResponse {
         var target = url
         for _ in 0..<5 {
-            var fields = ["Authorization": authorization, "Expect": ""]    // no 100-continue round trip
+            var fields = ["Expect": ""]    // no 100-continue round trip
+            if let authorization { fields["Authorization"] = authorization }
             if body != nil {
                 fields["Content-Type"] = method == "PUT" ? "text/calendar; charset=utf-8" : "application/xml; charset=utf-8"
             }

@@ -23,7 +23,7 @@ public struct SyncSettings: Hashable, Sendable {
     }
 }
 
-/// Syncs every account: at start, a few seconds after a local change to one of their calendars,
+/// Syncs every account and refreshes every subscribed calendar when its interval has passed. Accounts: at start, a few seconds after a local change to one of their calendars,
 /// and every interval; while a server does not answer it backs off, and a refused password waits
 /// for the next interval (never a retry storm). A pass runs beside the scheduler and writes in
 /// short transactions of its own, so it never holds up an alarm.
@@ -72,7 +72,25 @@ public struct SyncService: Sendable {
                 due[account.name] = now().adding(settings.delay(afterFailures: failures[account.name] ?? 0))
             }
             localChange = false
-            let wait = due.values.min().map { max(0, $0.secondsSince1970 - now().secondsSince1970) } ?? settings.intervalSeconds
+            // Subscribed calendars whose refresh interval has passed (a conditional GET each).
+            let feeds = (try? store.subscriptions()) ?? []
+            for feed in feeds where feed.isDue(at: now()) {
+                do {
+                    if let r = try await FeedRefresh.refresh(feed, store: store, now: now()) {
+                        logger.info("subscription refreshed", metadata: ["calendar": "\(feed.title)", "added": "\(r.added)",
+                                                                         "updated": "\(r.updated)", "removed": "\(r.removed)"])
+                    }
+                } catch {
+                    logger.warning("subscription refresh failed: \(error)", metadata: ["calendar": "\(feed.title)"])
+                }
+            }
+            var nextFeed: Int64? = nil
+            for feed in (try? store.subscriptions()) ?? [] {
+                let at = (feed.lastRefresh?.secondsSince1970 ?? 0) + feed.refreshSeconds - now().secondsSince1970
+                nextFeed = min(nextFeed ?? at, max(1, at))
+            }
+            let nextAccount = due.values.min().map { max(0, $0.secondsSince1970 - now().secondsSince1970) }
+            let wait = [nextAccount, nextFeed].compactMap { $0 }.min() ?? settings.intervalSeconds
             let timer = Task {
                 try? await sleep(wait)
                 if !Task.isCancelled { wake.yield(.timer) }

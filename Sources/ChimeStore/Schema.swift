@@ -203,6 +203,21 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v8: subscribed calendars") { db in
+            try db.execute(sql: """
+                -- A read-only calendar filled from a published .ics feed (webcal:// or https://).
+                CREATE TABLE subscription (
+                    calendar_id TEXT PRIMARY KEY NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                    url TEXT NOT NULL,
+                    refresh_seconds INTEGER NOT NULL CHECK (refresh_seconds > 0),
+                    -- The feed's validators, for a conditional GET (304: nothing to do).
+                    etag TEXT,
+                    last_modified TEXT,
+                    last_refresh INTEGER,
+                    last_error TEXT
+                );
+                """)
+        }
         return migrator
     }()
 }

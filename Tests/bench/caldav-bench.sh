@@ -1,6 +1,16 @@
 #!/bin/bash
-# caldav-bench.sh CHIME_BINARY: Chime's CalDAV sync against a loopback Radicale (Tests/harness/caldav-up.sh),
-# beside the Python `caldav` client (PyPI caldav==3.6.0) in the same run, on the same server and data.
+# caldav-bench.sh CHIME_BINARY: how long Chime's CalDAV sync takes against a loopback Radicale, beside the
+# Python `caldav` client (PyPI caldav==3.6.0) and beside the server floor (Chime's own requests sent bare),
+# all in the same run, on the same server and data.
+#
+# Run (from anywhere; paths are taken relative to this script):
+#   swift build -c release --product chime && Tests/bench/caldav-bench.sh .build/release/chime
+#   EVENTS=500 TODOS=100 RUNS_FAST=3 Tests/bench/caldav-bench.sh .build/release/chime     # a quick one
+# Needs: Linux (/proc for the server's CPU), Radicale 3 at /usr/bin/radicale (Debian package `radicale`,
+# measured with 3.1.8; started by Tests/harness/caldav-up.sh), python3 with pip (caldav==3.6.0 is
+# installed if missing), about 100 MB in /tmp. Nothing of the user's is read or written (HOME and XDG_*
+# point into the work directory). Takes about 3 minutes at the default sizes on 2 cores; run it on an
+# otherwise idle machine, as every number is wall clock.
 #
 #   1. start Radicale; MKCALENDAR an events (VEVENT) and a reminders (VTODO) calendar for alice;
 #   2. upload EVENTS events (single, weekly/daily/monthly RRULEs, EXDATEs, all-day, VALARMs, TZID
@@ -11,15 +21,20 @@
 #        chime: no change         `chime account sync --json`                          RUNS_FAST runs
 #        chime: 1 changed         one event changed on the server by another client
 #                                 (raw PUT with If-Match, untimed), then `account sync` RUNS_FAST runs
+#        floor: initial / no change / 1 changed   the requests Chime makes in each case (same bodies,
+#                                 headers, gzip, batches of 100, a new connection per request), sent
+#                                 bare with http.client; "requests ms" is the sum of their round trips,
+#                                 i.e. Radicale's time plus loopback HTTP, with no client work: no
+#                                 sync client can be faster than that against this server
 #        python: initial (sync-collection + multiget)   per calendar objects_by_sync_token(load_objects=False)
 #                                 then calendar.multiget(all hrefs) (one REPORT)       RUNS_INITIAL runs
 #        python: no change        objects_by_sync_token(sync_token=saved, load_objects=True)  RUNS_FAST runs
 #        python: 1 changed        the same after one server-side change (token saved each run) RUNS_FAST runs
 #        python: initial (objects_by_sync_token load_objects=True)  the library's documented sync call,
 #                                 which GETs every object one by one               PY_LOAD_RUNS runs (0 skips)
-#   4. print the table and the Chime/Python ratio of the initial pull; check what the Chime store holds.
+#   4. print the table, Chime against the floor and against python; check what the Chime store holds.
 # Radicale is stopped by PID on exit. Knobs (environment): EVENTS=5000 TODOS=1000 RUNS_INITIAL=3 RUNS_FAST=5
-# PY_LOAD_RUNS=1 PUT_EVENTS=200 PUT_TODOS=50 THREADS=8 KEEP=1 (keep the work directory).
+# PY_LOAD_RUNS=1 PUT_EVENTS=200 PUT_TODOS=50 THREADS=8 PYTHON=python3 KEEP=1 (keep the work directory).
 set -euo pipefail
 CHIME=$(realpath "${1:?usage: caldav-bench.sh CHIME_BINARY}")
 [ -x "$CHIME" ] || { echo "caldav-bench: $CHIME is not executable" >&2; exit 2; }
@@ -83,6 +98,15 @@ run --label "chime: 1 changed on server" --runs "$RUNS_FAST" \
 echo "   plain text output of one more no-change sync:"
 "$CHIME" account sync home --store "$STORE" 2>&1 | sed 's/^/     /'
 
+echo "== server floor: Chime's requests, bare"
+run --label "floor: initial (Chime's requests)" --runs "$RUNS_INITIAL" -- \
+  "$PY" "$HELP" floor "${SRV[@]}" --mode initial --tokens "$W/floor-tokens.json"
+run --label "floor: no change" --runs "$RUNS_FAST" -- \
+  "$PY" "$HELP" floor "${SRV[@]}" --mode inc --tokens "$W/floor-tokens.json"
+run --label "floor: 1 changed on server" --runs "$RUNS_FAST" \
+  --before "'$PY' '$HELP' change ${SRV[*]} --list '$W/event-paths' --index {i} --offset 200" -- \
+  "$PY" "$HELP" floor "${SRV[@]}" --mode inc --tokens "$W/floor-tokens.json" --save
+
 echo "== python caldav"
 run --label "python: initial (sync-collection + multiget)" --runs "$RUNS_INITIAL" -- \
   "$PY" "$HELP" py-full "${SRV[@]}" --mode multiget --tokens "$W/py-tokens.json"
@@ -103,9 +127,15 @@ FAILED_RUNS=$(grep -c '"rc": [^0]' "$R" || true)
 echo
 echo "== results: $EVENTS events + $TODOS to-dos on Radicale, loopback; wall clock of whole processes"
 "$PY" "$HELP" table --out "$R" \
+  --gap "chime: initial sync (account add)" "floor: initial (Chime's requests)" \
+  --gap "chime: no change (account sync)" "floor: no change" \
+  --gap "chime: 1 changed on server" "floor: 1 changed on server" \
   --ratio "chime: initial sync (account add)" "python: initial (sync-collection + multiget)" \
   --ratio "chime: initial sync (account add)" "python: initial (objects_by_sync_token load)" \
   --ratio "chime: no change (account sync)" "python: no change (sync token)"
-echo "(chime's request count excludes the 2 discovery PROPFINDs of 'account add'; python requests counted in"
-echo " DAVClient.request, auth_type=basic so no 401 round trip; python keeps the data in memory, chime parses"
-echo " and stores it in SQLite; failed runs: $FAILED_RUNS; total $(( $(date +%s) - START )) s)"
+echo "(median/min ms: wall clock of the whole process, startup included; requests ms: floor rows only, the sum"
+echo " of the bare requests' round trips; client CPU: user+system of the process; server CPU: Radicale's, same"
+echo " interval. chime's request count excludes the 2 discovery PROPFINDs of 'account add', the initial floor"
+echo " includes them; python requests counted in DAVClient.request, auth_type=basic so no 401 round trip; python"
+echo " keeps the data in memory, chime parses and stores it in SQLite. failed runs: $FAILED_RUNS;"
+echo " load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); total $(( $(date +%s) - START )) s)"

@@ -10,6 +10,8 @@ Subcommands (all take --url/--user/--password where they talk to the server):
   change     GET one event, change its SUMMARY/SEQUENCE/LAST-MODIFIED, PUT it back with If-Match
   py-full    python caldav client: discover, then pull both calendars whole; saves the tokens
   py-inc     python caldav client: discover, then an incremental sync from the saved tokens
+  floor      the server floor: Chime's own requests (same bodies, headers, batching, one connection
+             each) sent bare with http.client and timed one by one, no parsing or storing in the timing
   run        time a command N times (wall clock, whole process, plus client CPU and the server's
              CPU from /proc); one JSON line per run to --out
   table      print the summary table from the --out file
@@ -413,6 +415,82 @@ def cmd_py_inc(a):
                       "inproc_ms": round((time.perf_counter() - t0) * 1000, 1)}))
 
 
+# ---------------------------------------------------------------- the server floor
+
+# Chime's request bodies and headers (Sources/ChimeCalDAV/CalDAVServer.swift, DAVClient.swift), so
+# the floor costs the server what a Chime sync costs it: one new connection per request (Chime
+# opens a libcurl easy handle per request), Basic auth up front, Accept-Encoding gzip (Radicale
+# then compresses every answer), multiget in batches of 100.
+FLOOR_PROPFIND_PROP = ('<?xml version="1.0" encoding="utf-8"?>\n<D:propfind xmlns:D="DAV:" '
+                       'xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><{p}/></D:prop></D:propfind>')
+FLOOR_PROPFIND_HOME = ('<?xml version="1.0" encoding="utf-8"?>\n<D:propfind xmlns:D="DAV:" '
+                       'xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:A="http://apple.com/ns/ical/">\n'
+                       '<D:prop><D:resourcetype/><D:displayname/><C:supported-calendar-component-set/>'
+                       '<A:calendar-color/></D:prop>\n</D:propfind>')
+FLOOR_SYNC = ('<?xml version="1.0" encoding="utf-8"?>\n<D:sync-collection xmlns:D="DAV:"><D:sync-token>{t}'
+              '</D:sync-token><D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>')
+FLOOR_MULTIGET = ('<?xml version="1.0" encoding="utf-8"?>\n<C:calendar-multiget xmlns:D="DAV:" '
+                  'xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><D:getetag/><C:calendar-data/></D:prop>'
+                  '{hrefs}</C:calendar-multiget>')
+
+
+def cmd_floor(a):
+    """The bare requests of a Chime sync, timed one by one: what the server (plus loopback HTTP)
+    costs with no client work at all. The JSON line has the sum of the request times (floor_ms)
+    and the time per kind of request."""
+    import gzip
+    import xml.etree.ElementTree as ET
+    from xml.sax.saxutils import escape
+    t_start = time.perf_counter()
+    raw = Raw(a.url, a.user, a.password)
+    D, C = "{DAV:}", "{urn:ietf:params:xml:ns:caldav}"
+    spent = {}      # kind -> [ms, count]
+    nbytes = [0]
+
+    def req(kind, method, path, body, depth):
+        t0 = time.perf_counter()
+        st, h, payload = raw.req(method, path, body, {"Depth": depth, "Content-Type": "application/xml; charset=utf-8",
+                                                      "Accept-Encoding": "gzip", "Expect": ""})
+        ms = (time.perf_counter() - t0) * 1000
+        k = spent.setdefault(kind, [0.0, 0])
+        k[0] += ms
+        k[1] += 1
+        nbytes[0] += len(payload)
+        if st != 207:
+            sys.exit(f"floor: {method} {path}: HTTP {st} {payload[:300]!r}")
+        if h.get("content-encoding") == "gzip":
+            payload = gzip.decompress(payload)
+        return ET.fromstring(payload)
+
+    home = f"/{a.user}/"
+    if a.mode == "initial":   # `account add`: the two discovery PROPFINDs first
+        req("discovery PROPFIND", "PROPFIND", "/", FLOOR_PROPFIND_PROP.format(p="D:current-user-principal"), "0")
+        req("discovery PROPFIND", "PROPFIND", home, FLOOR_PROPFIND_PROP.format(p="C:calendar-home-set"), "0")
+    listing = req("home PROPFIND", "PROPFIND", home, FLOOR_PROPFIND_HOME, "1")
+    cals = [r.findtext(D + "href") for r in listing.iter(D + "response")
+            if r.find(f".//{D}resourcetype/{C}calendar") is not None]
+    tokens = json.load(open(a.tokens)) if a.mode == "inc" else {}
+    objects = 0
+    for cal in cals:
+        ms = req("sync-collection REPORT", "REPORT", cal, FLOOR_SYNC.format(t=escape(tokens.get(cal, ""))), "0")
+        changed = [r.findtext(D + "href") for r in ms.iter(D + "response")
+                   if not (r.findtext(D + "status") or "").split(" ")[1:2] == ["404"]
+                   and not r.findtext(D + "href").endswith("/")]
+        tokens[cal] = ms.findtext(D + "sync-token")
+        for i in range(0, len(changed), 100):
+            hrefs = "".join(f"<D:href>{escape(h)}</D:href>" for h in changed[i:i + 100])
+            got = req("calendar-multiget REPORT", "REPORT", cal, FLOOR_MULTIGET.format(hrefs=hrefs), "1")
+            objects += sum(1 for _ in got.iter(C + "calendar-data"))
+    if a.mode == "initial" or a.save:
+        with open(a.tokens, "w") as f:
+            json.dump(tokens, f)
+    out = {"objects": objects, "calendars": len(cals), "requests": sum(k[1] for k in spent.values()),
+           "floor_ms": round(sum(k[0] for k in spent.values()), 1),
+           "inproc_ms": round((time.perf_counter() - t_start) * 1000, 1), "bytes_on_wire": nbytes[0],
+           "by_request": {kind: f"{k[1]} x, {k[0]:.1f} ms" for kind, k in spent.items()}}
+    print(json.dumps(out))
+
+
 # ---------------------------------------------------------------- timing
 
 def proc_cpu_ms(pid):
@@ -458,7 +536,9 @@ def cmd_run(a):
         extra = ""
         if rec["json"]:
             j = rec["json"]
-            extra = "  " + " ".join(f"{k}={j[k]}" for k in ("pulled", "removed_here", "pushed", "removed_there", "objects", "requests", "inproc_ms") if k in j)
+            extra = "  " + " ".join(f"{k}={j[k]}" for k in ("pulled", "removed_here", "pushed", "removed_there", "objects", "requests", "inproc_ms", "floor_ms") if k in j)
+            if j.get("by_request"):
+                extra += " (" + "; ".join(f"{k}: {v}" for k, v in j["by_request"].items()) + ")"
             if j.get("conflicts"):
                 extra += f" conflicts={len(j['conflicts'])}"
         err = ""
@@ -478,7 +558,7 @@ def cmd_table(a):
     for r in recs:
         if r["label"] not in order:
             order.append(r["label"])
-    rows, med = [], {}
+    rows, med, req_med = [], {}, {}
     for label in order:
         rs = [r for r in recs if r["label"] == label]
         ok = [r for r in rs if r["rc"] == 0]
@@ -488,12 +568,15 @@ def cmd_table(a):
         items = sorted({j.get("pulled", j.get("objects")) for j in js} - {None})
         ccpu = [r["client_cpu_ms"] for r in ok if r.get("client_cpu_ms") is not None]
         scpu = [r["server_cpu_ms"] for r in ok if r.get("server_cpu_ms") is not None]
+        floor = [j["floor_ms"] for j in js if "floor_ms" in j]
         m = statistics.median(times) if times else float("nan")
         med[label] = m
+        if floor:
+            req_med[label] = statistics.median(floor)
         f0 = lambda xs: f"{statistics.median(xs):.0f}" if xs else "-"
-        rows.append((label, f"{len(ok)}/{len(rs)}", f0(times), f"{min(times):.0f}" if times else "-",
+        rows.append((label, f"{len(ok)}/{len(rs)}", f0(times), f"{min(times):.0f}" if times else "-", f0(floor),
                      "/".join(map(str, reqs)) or "-", "/".join(map(str, items)) or "-", f0(ccpu), f0(scpu)))
-    head = ("measurement", "ok/runs", "median ms", "min ms", "requests", "items", "client CPU ms", "server CPU ms")
+    head = ("measurement", "ok/runs", "median ms", "min ms", "requests ms", "requests", "items", "client CPU ms", "server CPU ms")
     w = [max(len(str(x[i])) for x in rows + [head]) for i in range(len(head))]
     line = lambda r: "  ".join(str(c).ljust(w[i]) if i == 0 else str(c).rjust(w[i]) for i, c in enumerate(r))
     print(line(head))
@@ -503,6 +586,10 @@ def cmd_table(a):
     for num, den in a.ratio or []:
         if num in med and den in med and med[den] == med[den] and med[num] == med[num]:
             print(f"ratio {num} / {den} (median wall): {med[num] / med[den]:.2f}")
+    for num, den in a.gap or []:
+        if num in med and den in req_med and med[num] == med[num]:
+            print(f"{num}: {med[num]:.0f} ms, of which the bare requests ({den}) take {req_med[den]:.0f} ms: "
+                  f"{med[num] - req_med[den]:.0f} ms above the server floor ({med[num] / req_med[den]:.2f}x)")
 
 
 def cmd_check_store(a):
@@ -549,6 +636,11 @@ def main():
     s.add_argument("--tokens", required=True)
     s.add_argument("--save", action="store_true", help="write the new tokens back")
     s.set_defaults(f=cmd_py_inc)
+    s = sub.add_parser("floor"); server(s)
+    s.add_argument("--mode", choices=["initial", "inc"], required=True)
+    s.add_argument("--tokens", required=True, help="sync tokens by collection: written by initial, read by inc")
+    s.add_argument("--save", action="store_true", help="inc: write the new tokens back")
+    s.set_defaults(f=cmd_floor)
     s = sub.add_parser("run")
     s.add_argument("--label", required=True); s.add_argument("--runs", type=int, default=5)
     s.add_argument("--before"); s.add_argument("--out", required=True)
@@ -561,6 +653,8 @@ def main():
     s = sub.add_parser("table")
     s.add_argument("--out", required=True)
     s.add_argument("--ratio", nargs=2, action="append", metavar=("NUM", "DEN"))
+    s.add_argument("--gap", nargs=2, action="append", metavar=("NUM", "FLOOR"),
+                   help="NUM's median wall clock against FLOOR's median request time")
     s.set_defaults(f=cmd_table)
     a = p.parse_args()
     a.f(a)

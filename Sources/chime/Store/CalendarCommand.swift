@@ -6,7 +6,7 @@ struct CalendarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendar",
         abstract: "List, add, rename and remove calendars and reminder lists.",
-        subcommands: [List.self, Add.self, Rename.self, Remove.self],
+        subcommands: [List.self, Add.self, Rename.self, Remove.self, Subscribe.self, Refresh.self],
         defaultSubcommand: List.self)
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {

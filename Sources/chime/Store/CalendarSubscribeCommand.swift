@@ -1,0 +1,95 @@
+import ArgumentParser
+import ChimeCalDAV
+import ChimeCore
+import ChimeICS
+import ChimeStore
+import Foundation
+
+extension CalendarCommand {
+    struct Subscribe: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Subscribe to a published calendar (webcal:// or https:// .ics): read-only, refreshed.",
+            discussion: """
+                Holidays, a sports fixture list, a colleague's published calendar. The feed is read the way \
+                `chime import` reads files (repairs are printed as warnings); its events land in a read-only \
+                calendar. `chime daemon` refreshes it every --refresh (a conditional GET: an unchanged feed \
+                costs one short answer); `chime calendar refresh` does it now. `chime calendar remove NAME` \
+                unsubscribes.
+                  chime calendar subscribe webcal://example.org/holidays.ics --name Holidays --refresh 1d
+                """)
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The feed: webcal://, https:// or http://.") var url: String
+        @Option(help: "The calendar's title (default: the feed's own name, else its file name).") var name: String?
+        @Option(help: ArgumentHelp("How often the daemon fetches it again (\(Durations.accepted)).", valueName: "duration"))
+        var refresh: String = "6h"
+
+        func run() async throws {
+            let store = try options.open()
+            let fetch = try FeedRefresh.fetchURL(url)
+            let every = try Durations.seconds(refresh, option: "--refresh")
+            guard every >= 300 else { throw InputError("--refresh: at least 5m (feeds are not polled faster)") }
+            // The feed is fetched before anything is stored: a wrong URL leaves no calendar behind.
+            let response: DAVResponse
+            do { response = try await DAVClient().send("GET", fetch) } catch { throw InputError("\(error)") }
+            guard response.status == 200 else {
+                throw InputError("\(fetch.absoluteString): GET answered HTTP \(response.status); nothing subscribed")
+            }
+            let bytes = Array(response.body)
+            let feedName = (try? ICalendar.parseComponents(bytes, file: fetch.lastPathComponent))?["X-WR-CALNAME"].map { ICSText.unescape($0.value) }
+            let title = name ?? feedName ?? fetch.deletingPathExtension().lastPathComponent
+            if try store.calendar(named: title, for: .event) != nil {
+                throw InputError("a calendar named \"\(title)\" exists already; give another with --name")
+            }
+            let subscription = try store.addSubscription(url: url, title: title, refreshSeconds: every)
+            let result: SubscriptionRefresh
+            do {
+                result = try store.applySubscription(subscription, feed: bytes, etag: response.etag,
+                                                     lastModified: response.headers["last-modified"], at: CLIContext.clock())
+            } catch {
+                try? store.removeCalendar(ChimeCore.Calendar(identifier: subscription.calendarIdentifier, title: title, entityType: .event))
+                throw InputError("\(fetch.absoluteString): \(error); nothing subscribed")
+            }
+            CalendarCommand.report(result, title: title, json: options.json)
+        }
+    }
+
+    struct Refresh: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Fetch subscribed calendars again now (all, or one by name).")
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The subscribed calendar (default: all of them).") var name: String?
+
+        func run() async throws {
+            let store = try options.open()
+            var chosen = try store.subscriptions()
+            if let name {
+                chosen = chosen.filter { $0.title == name || $0.calendarIdentifier == name }
+                if chosen.isEmpty { throw InputError("no subscribed calendar \"\(name)\" (see `chime calendar list`)") }
+            }
+            if chosen.isEmpty { print("No subscribed calendars; `chime calendar subscribe URL` adds one."); return }
+            var failures: [String] = []
+            for s in chosen {
+                do {
+                    if let result = try await FeedRefresh.refresh(s, store: store, now: CLIContext.clock()) {
+                        CalendarCommand.report(result, title: s.title, json: options.json)
+                    } else {
+                        print(options.json ? JSONText.object([("calendar", JSONText.string(s.title)), ("unchanged", "true")])
+                                           : "\(DisplayText.singleLine(s.title)): unchanged")
+                    }
+                } catch {
+                    failures.append("\(s.title): \(error)")
+                }
+            }
+            if !failures.isEmpty { throw InputError(failures.joined(separator: "\n")) }
+        }
+    }
+
+    static func report(_ r: SubscriptionRefresh, title: String, json: Bool) {
+        for note in r.notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+        if json {
+            print(JSONText.object([("calendar", JSONText.string(title)), ("added", "\(r.added)"), ("updated", "\(r.updated)"),
+                                   ("removed", "\(r.removed)"), ("repairs", "\(r.notes.count)")]))
+        } else {
+            print("\(DisplayText.singleLine(title)): \(r.added) new, \(r.updated) updated, \(r.removed) removed")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// `chime calendar subscribe` against a real HTTP server (Python's http.server, which answers
+/// If-Modified-Since with 304) serving a feed the test rewrites.
+@Suite("Subscribed calendars", .serialized)
+struct SubscriptionTests {
+    private func feed(_ events: [(uid: String, title: String, day: Int)], name: String = "Public holidays") -> String {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//feeds//EN\r\nX-WR-CALNAME:\(name)\r\n"
+        for e in events {
+            // The empty RRULE real holiday feeds carry: repaired, not refused.
+            text += "BEGIN:VEVENT\r\nUID:\(e.uid)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;VALUE=DATE:202612\(String(format: "%02d", e.day))\r\nSUMMARY:\(e.title)\r\nRRULE:\r\nEND:VEVENT\r\n"
+        }
+        text += "BEGIN:VTODO\r\nUID:todo-1\r\nDTSTAMP:20261101T000000Z\r\nSUMMARY:Not for a subscription\r\nEND:VTODO\r\n"
+        return text + "END:VCALENDAR\r\n"
+    }
+
+    @Test func aFeedBecomesAReadOnlyCalendarThatFollowsItsSource() throws {
+        let s = StoreSession(zone: "Europe/Berlin")
+        let site = s.folder + "/site"
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
+        let file = site + "/holidays.ics"
+        try feed([("h1", "St Nicholas", 6), ("h2", "Christmas Day", 25)]).write(toFile: file, atomically: true, encoding: .utf8)
+        // Back-dated, so that the rewrites below always look newer to If-Modified-Since.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: file)
+        let port = try CalDAVSyncTests.closedPort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", site]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let url = "webcal://127.0.0.1:\(port)/holidays.ics".replacingOccurrences(of: "webcal://", with: "http://")
+        var subscribed = try s.run("calendar", "subscribe", url, "--refresh", "1d")
+        for _ in 0..<100 where subscribed.stderr.contains("no answer") {
+            usleep(50_000)      // the server is still starting
+            subscribed = try s.run("calendar", "subscribe", url, "--refresh", "1d")
+        }
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        #expect(subscribed.stdout.contains("Public holidays: 2 new, 0 updated, 0 removed"), "\(subscribed.stdout)")
+        #expect(subscribed.stderr.contains("RRULE") && subscribed.stderr.contains("to-do(s) in the feed left out"), "\(subscribed.stderr)")
+        let agenda = try s.run("agenda", "--from", "2026-12-01", "--days", "31").stdout
+        #expect(agenda.contains("St Nicholas") && agenda.contains("Christmas Day"))
+        // Read-only: nothing can be added to it or changed in it here.
+        let add = try s.run("add", "event", "Party", "--start", "2026-12-24T20:00", "--calendar", "Public holidays")
+        #expect(add.status != 0 && add.stderr.contains("does not allow modifications"), "\(add.stderr)")
+
+        // Unchanged: the server answers 304 and nothing is written.
+        #expect(try s.run("calendar", "refresh").stdout.contains("Public holidays: unchanged"))
+
+        // The source changes: one renamed, one gone, one new.
+        try feed([("h2", "Christmas Day (observed)", 25), ("h3", "Boxing Day", 26)]).write(toFile: file, atomically: true, encoding: .utf8)
+        let refreshed = try s.run("calendar", "refresh", "Public holidays")
+        #expect(refreshed.stdout.contains("Public holidays: 1 new, 1 updated, 1 removed"), "\(refreshed.stdout)\(refreshed.stderr)")
+        let after = try s.run("agenda", "--from", "2026-12-01", "--days", "31").stdout
+        #expect(!after.contains("St Nicholas") && after.contains("Christmas Day (observed)") && after.contains("Boxing Day"), "\(after)")
+
+        // A feed that is gone: a clear error, the calendar and its events kept.
+        try FileManager.default.removeItem(atPath: file)
+        let missing = try s.run("calendar", "refresh")
+        #expect(missing.status != 0 && missing.stderr.contains("HTTP 404"), "\(missing.stderr)")
+        #expect(try s.run("agenda", "--from", "2026-12-01", "--days", "31").stdout.contains("Boxing Day"))
+        // A wrong URL subscribes nothing.
+        let wrong = try s.run("calendar", "subscribe", "http://127.0.0.1:\(port)/nothing.ics")
+        #expect(wrong.status != 0 && wrong.stderr.contains("nothing subscribed"), "\(wrong.stderr)")
+        #expect(try !s.run("calendar", "list").stdout.contains("nothing"))
+    }
+}
