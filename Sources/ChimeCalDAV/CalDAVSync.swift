@@ -11,6 +11,8 @@ public struct CalDAVSyncReport: Sendable {
     public var pushed = 0, removedThere = 0
     /// Collections mirrored for the first time in this pass.
     public var newCollections: [String] = []
+    /// How many collections the account mirrors.
+    public var collections = 0
     /// Conflicts kept (see `chime account conflicts`), each described.
     public var conflicts: [String] = []
     /// Repairs made while reading server copies, and other remarks.
@@ -82,6 +84,7 @@ public struct CalDAVSync: Sendable {
         var report = CalDAVSyncReport()
         let (_, collections, new) = try await discoverCollections()
         report.newCollections = new
+        report.collections = collections.count
         var firstError: Error?
         for collection in collections {
             do {

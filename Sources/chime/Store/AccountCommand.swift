@@ -58,11 +58,15 @@ struct AccountCommand: AsyncParsableCommand {
             return
         }
         for name in report.newCollections { print("\(account): new calendar \"\(DisplayText.singleLine(name))\"") }
+        if report.collections == 0 {
+            print("\(account): the server has no calendars for this user yet; make one in its web interface, then `chime account sync`")
+        }
+        let requests = report.requests == 1 ? "1 request" : "\(report.requests) requests"
         if report.movedNothing {
-            print("\(account): in step, nothing to move (\(report.requests) requests)")
+            print("\(account): in step, nothing to move (\(requests))")
         } else {
             print("\(account): \(report.pulled) from the server, \(report.removedHere) removed here; "
-                  + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(report.requests) requests)")
+                  + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(requests))")
         }
         for c in report.conflicts { print("\(account): conflict: \(DisplayText.singleLine(c))") }
         if !report.conflicts.isEmpty { print("`chime account conflicts` shows what lost; nothing was thrown away.") }
