@@ -218,10 +218,10 @@ public struct CalDAVSync: Sendable {
         var pass = SyncApplication(collection: collection.id)
         var retry: [(href: String, row: SyncResource)] = []
         // Changes first (a recurring reminder's advanced master is the lock for its completed copy), then creations.
-        let changedFirst = signatures.sorted { (byUID[$0.key] == nil ? 1 : 0, $0.key) < (byUID[$1.key] == nil ? 1 : 0, $1.key) }
-        for (uid, signature) in changedFirst {
+        let dirty = signatures.filter { byUID[$0.key]?.signature != $0.value }
+        let changedFirst = dirty.map { (uid: $0.key, isNew: byUID[$0.key] == nil) }.sorted { ($0.isNew ? 1 : 0, $0.uid) < ($1.isNew ? 1 : 0, $1.uid) }
+        for (uid, _) in changedFirst {
             let row = byUID[uid]
-            if let row, row.signature == signature { continue }
             guard let local = try store.localResource(uid: uid, in: collection) else { continue }
             let text = serialize(local)
             let href = row?.href ?? Self.collectionPath(collection.url) + Self.resourceName(uid)

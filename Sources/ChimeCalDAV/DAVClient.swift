@@ -62,6 +62,9 @@ public final class DAVClient: Sendable {
     /// How many requests went out (for `account sync` and the benchmark).
     public var requestCount: Int { counter.value }
     private let counter = Counter()
+    /// One easy handle for all of this client's requests, so that its connection (and TLS
+    /// session) is reused from one request to the next; transfers take turns on it.
+    private let connection = CurlConnection()
 
     public init(user: String, password: String, timeout: Double = 30) {
         _ = DAVClient.curlReady
@@ -94,8 +97,9 @@ public final class DAVClient: Sendable {
             counter.increment()
             let request = CurlRequest(method: method, url: target.absoluteString, body: body.map { Array($0.utf8) },
                                       headers: fields, timeout: timeout)
+            let connection = self.connection
             let outcome = await withCheckedContinuation { (done: CheckedContinuation<Result<DAVResponse, CurlFailure>, Never>) in
-                let thread = Thread { done.resume(returning: request.perform()) }
+                let thread = Thread { done.resume(returning: connection.perform(request)) }
                 thread.name = "chime.http"
                 thread.start()
             }
@@ -118,7 +122,29 @@ public final class DAVClient: Sendable {
 
 private struct CurlFailure: Error { let reason: String }
 
-/// One transfer on its own easy handle.
+/// An easy handle kept across requests (libcurl keeps its connections with it). One transfer at
+/// a time: a lock held for the transfer, which runs on a thread of its own.
+private final class CurlConnection: @unchecked Sendable {
+    // @unchecked: `handle` is used only while `lock` is held.
+    private let lock = NSLock()
+    private var handle: UnsafeMutableRawPointer?
+
+    func perform(_ request: CurlRequest) -> Result<DAVResponse, CurlFailure> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let handle {
+            curl_easy_reset(handle)         // options back to defaults; the connection cache stays
+        } else {
+            handle = curl_easy_init()
+        }
+        guard let handle else { return .failure(CurlFailure(reason: "libcurl could not start a transfer")) }
+        return request.perform(on: handle)
+    }
+
+    deinit { if let handle { curl_easy_cleanup(handle) } }
+}
+
+/// One transfer: its request, and what came back.
 private final class CurlRequest: @unchecked Sendable {
     // @unchecked: used by one thread at a time (built here, performed on the transfer thread).
     let method: String, url: String, body: [UInt8]?, headers: [String: String], timeout: Int
@@ -133,9 +159,7 @@ private final class CurlRequest: @unchecked Sendable {
         self.timeout = timeout
     }
 
-    func perform() -> Result<DAVResponse, CurlFailure> {
-        guard let handle = curl_easy_init() else { return .failure(CurlFailure(reason: "libcurl could not start a transfer")) }
-        defer { curl_easy_cleanup(handle) }
+    func perform(on handle: UnsafeMutableRawPointer) -> Result<DAVResponse, CurlFailure> {
         var list: UnsafeMutablePointer<curl_slist>? = nil
         for (name, value) in headers { list = curl_slist_append(list, value.isEmpty ? "\(name):" : "\(name): \(value)") }
         defer { curl_slist_free_all(list) }
