@@ -10,13 +10,17 @@ enum RecurringReminders {
         return iterator.next()
     }
 
-    /// A completed, non-recurring snapshot of the current instance.
+    /// A completed, non-recurring snapshot of the current instance, related to its series the
+    /// way Apple Reminders writes it (`RELATED-TO;RELTYPE=PARENT:<series UID>`), so other clients
+    /// and servers see which series it came from.
     static func completedCopy(of r: Reminder, id: String) -> Reminder {
         var copy = r
         copy.identifier = id
         copy.externalIdentifier = id
         copy.recurrenceRules = []
         copy.isCompleted = true
+        copy.icsExtras.removeAll { $0.uppercased().hasPrefix("RELATED-TO") }
+        copy.icsExtras.append("RELATED-TO;RELTYPE=PARENT:" + r.externalIdentifier)
         return copy
     }
 

@@ -14,7 +14,8 @@ struct AccountCommand: AsyncParsableCommand {
             seconds after each local change and every 5 minutes; `chime account sync` runs one pass now. \
             The password is never stored: give a command that prints it (--password-command), or type it \
             when asked.
-              chime account add home --url https://dav.example.org/ --user ana --password-command 'pass show dav'
+              chime account add home --url https://dav.example.org --user ana \\
+                --password-command 'pass show dav'
               chime account sync
               chime account conflicts
             """,
@@ -119,7 +120,8 @@ struct AccountCommand: AsyncParsableCommand {
                 --url may be the server's address (https://cloud.example.org; its /.well-known/caldav is tried), \
                 the principal or the calendar home. Nextcloud: https://HOST/remote.php/dav ; Fastmail: \
                 https://caldav.fastmail.com ; iCloud: https://caldav.icloud.com (an app-specific password).
-                  chime account add home --url https://dav.example.org/ --user ana --password-command 'pass show dav'
+                  chime account add home --url https://dav.example.org --user ana \\
+                    --password-command 'pass show dav'
                 """)
         @OptionGroup var options: StoreOptions
         @Argument(help: "A name for the account (used by `account sync NAME`).") var name: String

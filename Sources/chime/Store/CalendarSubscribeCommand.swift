@@ -15,7 +15,8 @@ extension CalendarCommand {
                 calendar. `chime daemon` refreshes it every --refresh (a conditional GET: an unchanged feed \
                 costs one short answer); `chime calendar refresh` does it now. `chime calendar remove NAME` \
                 unsubscribes.
-                  chime calendar subscribe webcal://example.org/holidays.ics --name Holidays --refresh 1d
+                  chime calendar subscribe webcal://example.org/holidays.ics \\
+                    --name Holidays --refresh 1d
                 """)
         @OptionGroup var options: StoreOptions
         @Argument(help: "The feed: webcal://, https:// or http://.") var url: String
