@@ -15,6 +15,18 @@ public struct CalendarSubscription: Hashable, Sendable {
     public var lastRefresh: Instant?
     public var lastError: String?
 
+    public init(calendarIdentifier: String, title: String, url: String, refreshSeconds: Int64, etag: String? = nil,
+                lastModified: String? = nil, lastRefresh: Instant? = nil, lastError: String? = nil) {
+        self.calendarIdentifier = calendarIdentifier
+        self.title = title
+        self.url = url
+        self.refreshSeconds = refreshSeconds
+        self.etag = etag
+        self.lastModified = lastModified
+        self.lastRefresh = lastRefresh
+        self.lastError = lastError
+    }
+
     /// True when the feed should be fetched again at `now`.
     public func isDue(at now: Instant) -> Bool {
         guard let last = lastRefresh else { return true }
@@ -50,15 +62,17 @@ extension EventStore {
 
     /// Every subscription, by title.
     public func subscriptions() throws(StoreError) -> [CalendarSubscription] {
-        try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT s.calendar_id, c.title, s.url, s.refresh_seconds, s.etag, s.last_modified, s.last_refresh, s.last_error
-                FROM subscription s JOIN calendar c ON c.id = s.calendar_id ORDER BY c.title
-                """).map { row in
-                CalendarSubscription(calendarIdentifier: row[0], title: row[1], url: row[2], refreshSeconds: row[3], etag: row[4],
-                                     lastModified: row[5], lastRefresh: (row[6] as Int64?).map(Instant.init(secondsSince1970:)),
-                                     lastError: row[7])
-            }
+        try read { db in try Self.subscriptions(db) }
+    }
+
+    static func subscriptions(_ db: Database) throws -> [CalendarSubscription] {
+        try Row.fetchAll(db, sql: """
+            SELECT s.calendar_id, c.title, s.url, s.refresh_seconds, s.etag, s.last_modified, s.last_refresh, s.last_error
+            FROM subscription s JOIN calendar c ON c.id = s.calendar_id ORDER BY c.title
+            """).map { row in
+            CalendarSubscription(calendarIdentifier: row[0], title: row[1], url: row[2], refreshSeconds: row[3], etag: row[4],
+                                 lastModified: row[5], lastRefresh: (row[6] as Int64?).map(Instant.init(secondsSince1970:)),
+                                 lastError: row[7])
         }
     }
 

@@ -169,15 +169,17 @@ extension EventStore {
 
     /// Every account, by name.
     public func syncAccounts() throws(StoreError) -> [SyncAccount] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT name, url, username, password_command, principal, home, last_sync, last_error FROM sync_account ORDER BY name")
-                .map { row in
-                    var a = SyncAccount(name: row[0], url: row[1], username: row[2], passwordCommand: row[3], principal: row[4], home: row[5])
-                    a.lastSync = (row[6] as Int64?).map(Instant.init(secondsSince1970:))
-                    a.lastError = row[7]
-                    return a
-                }
-        }
+        try read { db in try Self.syncAccounts(db) }
+    }
+
+    static func syncAccounts(_ db: Database) throws -> [SyncAccount] {
+        try Row.fetchAll(db, sql: "SELECT name, url, username, password_command, principal, home, last_sync, last_error FROM sync_account ORDER BY name")
+            .map { row in
+                var a = SyncAccount(name: row[0], url: row[1], username: row[2], passwordCommand: row[3], principal: row[4], home: row[5])
+                a.lastSync = (row[6] as Int64?).map(Instant.init(secondsSince1970:))
+                a.lastError = row[7]
+                return a
+            }
     }
 
     /// Records the outcome of a sync of the account (nil error: it succeeded).

@@ -15,6 +15,9 @@ public struct StoreInspection: Hashable, Sendable {
     public var schemaVersion: Int
     /// The schema version this build writes; a lower `schemaVersion` is upgraded on next use.
     public var currentSchemaVersion: Int
+    /// CalDAV accounts and subscribed calendars, with how their last sync or refresh went.
+    public var accounts: [SyncAccount] = []
+    public var subscriptions: [CalendarSubscription] = []
 
     /// Nil when nothing is at `path`; throws ``StoreError`` when the path is a link, a folder,
     /// another user's file, not an SQLite database, another program's database, or a newer schema.
@@ -28,7 +31,11 @@ public struct StoreInspection: Hashable, Sendable {
             return try queue.read { db in
                 if let refusal = try EventStore.refusal(db, path: path) { throw refusal }
                 let applied = try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations WHERE 1") ?? 0
-                return StoreInspection(schemaVersion: applied, currentSchemaVersion: Schema.migrator.migrations.count)
+                var found = StoreInspection(schemaVersion: applied, currentSchemaVersion: Schema.migrator.migrations.count)
+                let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                if tables.contains("sync_account") { found.accounts = try EventStore.syncAccounts(db) }
+                if tables.contains("subscription") { found.subscriptions = try EventStore.subscriptions(db) }
+                return found
             }
         } catch let error as StoreError {
             throw error

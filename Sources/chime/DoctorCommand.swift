@@ -47,6 +47,9 @@ struct DoctorCommand: ParsableCommand {
             systemctl.flatMap { Doctor.runBounded($0, ["--user"] + arguments, timeout: 2) }
         })
         checks.append(Doctor.zoneCheck(SystemZone.resolve(environment: environment)))
+        if let found = (try? StoreInspection.inspect(path: path)) ?? nil {
+            checks += Doctor.syncChecks(accounts: found.accounts, subscriptions: found.subscriptions, now: CLIContext.clock())
+        }
         return checks
     }
 }

@@ -201,4 +201,23 @@ struct DoctorCheckTests {
         #expect(checks[1]["fix"] as? String == "chime daemon")
         #expect(DoctorReport(checks: report.checks + [DoctorCheck(name: "zone", status: .fail, detail: "x")]).status == .fail)
     }
+
+    @Test func syncAccountsAndSubscriptionsSayHowTheirLastSyncWent() {
+        let now = Instant(secondsSince1970: 1_800_000_000)
+        var good = SyncAccount(name: "home", url: "https://dav.example.org/", username: "ana", passwordCommand: "pass show dav")
+        good.lastSync = now.adding(-300)
+        var failing = good
+        failing.name = "work"
+        failing.lastError = "the server refused the password"
+        let prompted = SyncAccount(name: "laptop", url: "https://dav.example.org/", username: "ana")
+        var feed = CalendarSubscription(calendarIdentifier: "C", title: "Holidays", url: "webcal://example.org/h.ics", refreshSeconds: 3600)
+        feed.lastError = "HTTP 404"
+        let checks = Doctor.syncChecks(accounts: [good, failing, prompted], subscriptions: [feed], now: now)
+        #expect(checks.map(\.status) == [.ok, .warn, .warn, .warn])
+        #expect(checks[0].detail.hasSuffix("last synced 5 min ago"))
+        #expect(checks[1].detail.contains("last sync failed: the server refused the password") && checks[1].fix == "chime account sync work")
+        #expect(checks[2].detail.contains("daemon cannot sync it") && checks[2].fix?.contains("--password-command") == true)
+        #expect(checks[3].fix == "chime calendar refresh \"Holidays\"")
+        #expect(Doctor.syncChecks(accounts: [], subscriptions: [], now: now).map(\.status) == [.ok])
+    }
 }
