@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Chime: alarms and reminders for the Linux desktop.
-// Layers (see README "Design"): ChimeCore (pure: time, recurrence, model) ← ChimeStore (SQLite) ← chime (CLI).
+// Layers (see README "Design"): ChimeCore (pure: time, recurrence, model) ← ChimeICS (pure: iCalendar)
+// ← ChimeStore (SQLite) ← ChimeScheduler ← the edges (ChimeDesktop: libnotify, GeoClue; ChimeCalDAV: CalDAV
+// sync on libcurl) ← ChimeDaemon ← chime (CLI).
 // libical appears only in test and benchmark targets, as the independent peer engine.
 let package = Package(
     name: "Chime",
