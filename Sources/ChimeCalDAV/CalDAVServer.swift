@@ -38,6 +38,9 @@ public struct CalDAVServer: Sendable {
                 lastError = error
             }
         }
+        if case .http(let method, _, let status, _)? = lastError {
+            throw .malformed(url: given.absoluteString, reason: "no CalDAV server answers here (\(method) answered HTTP \(status) at this URL and at /.well-known/caldav); check --url")
+        }
         throw lastError ?? .malformed(url: given.absoluteString, reason: "not a CalDAV server")
     }
 

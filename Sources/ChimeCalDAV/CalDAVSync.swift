@@ -106,6 +106,12 @@ public struct CalDAVSync: Sendable {
 
     private func sync(_ collection: SyncCollection, into report: inout CalDAVSyncReport) async throws {
         guard let url = URL(string: collection.url) else { throw CalDAVError.input("bad collection URL \(collection.url)") }
+        // Its local calendars are gone (removed behind the store's back): nothing here speaks for it,
+        // and pushing would remove everything on the server.
+        guard !collection.calendarIdentifiers.isEmpty else {
+            report.notes.append("\(collection.title): no local calendar mirrors it any more; left alone")
+            return
+        }
         try await pull(collection, url: url, into: &report)
         try await push(collection, url: url, into: &report)
     }

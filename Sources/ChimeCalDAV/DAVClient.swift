@@ -20,7 +20,7 @@ public enum CalDAVError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .authentication(let url, let user):
-            "\(url): the server refused the password for user \"\(user)\" (HTTP 401); check --user and the password command"
+            "\(url): the server refused the password for user \"\(user)\" (HTTP 401); check the user name and the password"
         case .unreachable(let url, let reason): "\(url): no answer from the server: \(reason)"
         case .http(let method, let url, let status, let detail):
             "\(url): \(method) answered HTTP \(status)" + (detail.isEmpty ? "" : ": \(detail)")

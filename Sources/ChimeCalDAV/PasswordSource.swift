@@ -26,6 +26,9 @@ public enum PasswordSource {
         return String(cString: typed)
     }
 
+    /// How long a password command may take (a pinentry dialog waits for a person).
+    static let commandTimeout: Double = 120
+
     private static func run(_ command: String, account: String) throws(CalDAVError) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -37,12 +40,36 @@ public enum PasswordSource {
         do { try process.run() } catch {
             throw .password("account \"\(account)\": cannot run the password command: \(error)")
         }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        // Read as it comes (never block on a pipe a left-over child still holds), up to the timeout.
+        var data = [UInt8](), message = [UInt8]()
+        for fd in [out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor] {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        func drain() {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            for (fd, isOut) in [(out.fileHandleForReading.fileDescriptor, true), (err.fileHandleForReading.fileDescriptor, false)] {
+                while true {
+                    let n = read(fd, &buffer, buffer.count)
+                    guard n > 0 else { break }
+                    if isOut { data += buffer[0..<n] } else { message += buffer[0..<n] }
+                }
+            }
+        }
+        let deadline = Date().addingTimeInterval(commandTimeout)
+        while process.isRunning && Date() < deadline {
+            drain()
+            usleep(20_000)
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw .password("account \"\(account)\": the password command did not finish within \(Int(commandTimeout)) s; it was stopped")
+        }
+        drain()
+        let errorText = String(decoding: message, as: UTF8.self)
         guard process.terminationStatus == 0 else {
             throw .password("account \"\(account)\": the password command failed (exit \(process.terminationStatus))"
-                            + (message.isEmpty ? "" : ": " + message.trimmingCharacters(in: .whitespacesAndNewlines)))
+                            + (errorText.isEmpty ? "" : ": " + errorText.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         guard !line.isEmpty else { throw .password("account \"\(account)\": the password command printed nothing") }

@@ -70,8 +70,12 @@ extension EventStore {
     /// Removes a calendar and every item in it, in one transaction.
     public func removeCalendar(_ calendar: ChimeCore.Calendar, commit: Bool = true) throws(StoreError) {
         try perform(commit: commit) { db, _ in
-            guard try Self.fetchCalendar(db, calendar.identifier) != nil else {
+            guard let stored = try Self.fetchCalendar(db, calendar.identifier) else {
                 throw StoreError.unknownCalendar(calendar.title)
+            }
+            if let account = try String.fetchOne(db, sql: "SELECT account FROM sync_collection WHERE event_calendar_id = ? OR reminder_calendar_id = ?",
+                                                 arguments: [calendar.identifier, calendar.identifier]) {
+                throw StoreError.syncedCalendar(title: stored.title, account: account)
             }
             let items = try Row.fetchAll(db, sql: "SELECT id, kind FROM item WHERE calendar_id = ? AND series_id IS NULL",
                                          arguments: [calendar.identifier])

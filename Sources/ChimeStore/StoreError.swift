@@ -20,6 +20,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case diskFull(path: String, freeBytes: UInt64)
     case unknownItem(String)
     case unknownCalendar(String)
+    /// The calendar mirrors a CalDAV collection: removing it here would remove its items on the server.
+    case syncedCalendar(title: String, account: String)
     case invalid(ItemValidationError)
     /// A stored row that cannot be read back (hand-edited or damaged file).
     case corruptRow(table: String, identifier: String, detail: String)
@@ -46,6 +48,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the disk holding \(p) is full (\(free) bytes free): free some space; nothing was changed"
         case .unknownItem(let id): return "no event or reminder with identifier \"\(id)\""
         case .unknownCalendar(let c): return "no calendar \"\(c)\""
+        case .syncedCalendar(let t, let a):
+            return "\"\(t)\" mirrors a calendar of CalDAV account \"\(a)\"; removing it here would remove its items on the server too. "
+                + "`chime account remove \(a)` takes the account's calendars off this machine only (the server keeps them)"
         case .invalid(let e): return e.description
         case .corruptRow(let t, let id, let d): return "damaged \(t) row \"\(id)\": \(d)"
         case .database(let p, let m): return "\(p): \(m)"

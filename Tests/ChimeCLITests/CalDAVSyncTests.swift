@@ -362,4 +362,26 @@ struct CalDAVSyncTests {
         #expect(daemon.stop() == 0)
         #expect(daemon.stderrText.contains("synced"), "\(daemon.stderrText)")
     }
+
+    @Test func nothingOnTheServerIsLostByRemovingThingsHere() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let a = StoreSession()
+        #expect(try home.addAccount("home", to: a).status == 0)
+        _ = try a.add("event", "Dentist", "--start", "2026-12-03T14:00", "--calendar", "Work")
+        _ = try sync(a, "home")
+        // Removing a synced calendar here would remove its events on the server: refused.
+        let remove = try a.run("calendar", "remove", "Work")
+        #expect(remove.status != 0 && remove.stderr.contains("chime account remove home"), "\(remove.stderr)")
+        #expect(try sync(a, "home").stdout.contains("nothing to move"))
+        #expect(try await home.members(of: "work").count == 1)
+        // An account with changes the server has not had is not removed without saying so.
+        _ = try a.add("event", "Unsent", "--start", "2026-12-04T14:00", "--calendar", "Work")
+        let refused = try a.run("account", "remove", "home")
+        #expect(refused.status != 0 && refused.stderr.contains("--discard-unsent"), "\(refused.stderr)")
+        _ = try sync(a, "home")
+        #expect(try a.run("account", "remove", "home").status == 0)
+        #expect(try await home.members(of: "work").count == 2)
+        #expect(try a.run("agenda", "--from", "2026-12-01", "--days", "7").stdout.contains("No events"))
+    }
 }

@@ -32,12 +32,13 @@ struct AccountCommand: AsyncParsableCommand {
         return account
     }
 
-    /// Runs one sync of `account` and prints what moved; the outcome is recorded on the account.
-    static func sync(_ account: SyncAccount, store: EventStore, json: Bool) async throws -> CalDAVSyncReport {
-        let password = try PasswordSource.password(for: account, interactive: true)
-        let sync = CalDAVSync(store: store, account: account, client: DAVClient(user: account.username, password: password),
-                              clock: CLIContext.clock)
+    /// Runs one sync of `account`; the outcome (or why it failed, the password included) is
+    /// recorded on the account. `password`: one already asked for.
+    static func sync(_ account: SyncAccount, store: EventStore, password known: String? = nil) async throws -> CalDAVSyncReport {
         do {
+            let password = try known ?? PasswordSource.password(for: account, interactive: true)
+            let sync = CalDAVSync(store: store, account: account, client: DAVClient(user: account.username, password: password),
+                                  clock: CLIContext.clock)
             let report = try await sync.run()
             try store.recordSyncOutcome(account: account.name, at: CLIContext.clock(), error: nil)
             return report
@@ -158,7 +159,7 @@ struct AccountCommand: AsyncParsableCommand {
             saved.home = found.home.absoluteString
             try store.saveSyncAccount(saved)
             if !options.json { print("Added account \"\(name)\": calendar home \(found.home.absoluteString)") }
-            let report = try await AccountCommand.sync(saved, store: store, json: options.json)
+            let report = try await AccountCommand.sync(saved, store: store, password: password)
             AccountCommand.printReport(report, account: name, json: options.json)
         }
     }
@@ -175,7 +176,7 @@ struct AccountCommand: AsyncParsableCommand {
             var failures: [String] = []
             for account in accounts {
                 do {
-                    let report = try await AccountCommand.sync(account, store: store, json: options.json)
+                    let report = try await AccountCommand.sync(account, store: store)
                     AccountCommand.printReport(report, account: account.name, json: options.json)
                 } catch {
                     failures.append("\(error)")
@@ -222,10 +223,16 @@ struct AccountCommand: AsyncParsableCommand {
             abstract: "Remove an account and its calendars from this machine (the server keeps them).")
         @OptionGroup var options: StoreOptions
         @Argument(help: "The account.") var name: String
+        @Flag(help: "Remove it even though changes made here have not reached the server (they are lost).")
+        var discardUnsent = false
 
         func run() throws {
             let store = try options.open()
             _ = try AccountCommand.find(name, in: store)
+            if !discardUnsent, try store.hasUnsyncedChanges(account: name) {
+                throw InputError("account \"\(name)\" has changes made here that the server does not have yet; "
+                                 + "`chime account sync \(name)` sends them, --discard-unsent removes it anyway")
+            }
             let calendars = try store.syncCollections(account: name).count
             try store.removeSyncAccount(named: name)
             print(options.json ? JSONText.object([("removed", JSONText.string(name))])
