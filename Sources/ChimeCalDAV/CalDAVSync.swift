@@ -156,7 +156,7 @@ public struct CalDAVSync: Sendable {
             guard let row = resources[href] else { continue }
             if let local = signatures[row.uid], local != row.signature, !row.isForeign {
                 let lost = try store.localResource(uid: row.uid, in: collection).map(serialize) ?? ""
-                pass.conflicts.append((href, row.uid, "changed here and removed on the server: removed here too; this is the local version", lost))
+                pass.conflicts.append((href, row.uid, "changed here and removed on the server: removed here too; the local version is kept (--full shows it)", lost))
             }
             pass.removedOnServer.append(href)
         }
@@ -193,7 +193,7 @@ public struct CalDAVSync: Sendable {
         let hasOverrides = local.items.count > 1 || !(server?.overrides.isEmpty ?? true) || !(base?.overrides.isEmpty ?? true)
         let m = ItemMerge(base: hasOverrides ? nil : base?.items.first?.item, local: Self.comparable(mine, like: theirs.item), server: theirs.item)
         if !m.lostFields.isEmpty {
-            pass.conflicts.append((href, row.uid, "changed on both sides: the server's \(m.lostFields.joined(separator: ", ")) kept; this is the local version",
+            pass.conflicts.append((href, row.uid, "changed on both sides: the server's \(m.lostFields.joined(separator: ", ")) kept; the local version is kept (--full shows it)",
                                    serialize(local)))
         }
         guard m.hasLocalChanges else { return .init(href: href, etag: serverCopy.etag, text: serverCopy.text) }
@@ -242,7 +242,7 @@ public struct CalDAVSync: Sendable {
                 // The href exists already: a PUT of ours whose answer was lost. The next pull adopts it.
                 report.notes.append("\(collection.title): \(uid) is on the server already; taken from there on the next sync")
             case 404, 410:
-                pass.conflicts.append((href, uid, "changed here and removed on the server: removed here too; this is the local version", text))
+                pass.conflicts.append((href, uid, "changed here and removed on the server: removed here too; the local version is kept (--full shows it)", text))
                 pass.removedOnServer.append(href)
             default:
                 report.notes.append("\(collection.title): could not send \(DisplayText.singleLine(local.items.first?.title ?? uid)): HTTP \(status)")

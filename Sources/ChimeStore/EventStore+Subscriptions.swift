@@ -81,7 +81,8 @@ extension EventStore {
     /// events are kept: a feed's to-dos are noted and left out.
     public func applySubscription(_ subscription: CalendarSubscription, feed bytes: [UInt8], etag: String?,
                                   lastModified: String?, at now: Instant) throws -> SubscriptionRefresh {
-        var parsed = try ICalendar.parse(bytes, file: subscription.title)
+        // Messages name the feed by its URL (a line number in it still says where).
+        var parsed = try ICalendar.parse(bytes, file: subscription.url)
         var refresh = SubscriptionRefresh()
         refresh.notes = (parsed.repairs + parsed.skipped).map(\.description)
         let todos = parsed.items.filter { if case .reminder = $0.item { return true } else { return false } }

@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeICS
+import Foundation
 import GRDB
 
 /// A CalDAV account (EventKit's `EKSource`): where its calendars live and who signs in. The
@@ -400,8 +401,10 @@ extension EventStore {
                                         collection: collection.id, in: db)
             }
             for c in pass.conflicts {
+                // One line ending whatever the copy's origin (a server's XML answer has LF only).
+                let lost = c.lostCopy.replacingOccurrences(of: "\r\n", with: "\n")
                 try db.execute(sql: "INSERT INTO sync_conflict (collection_id, href, uid, at, what, lost_copy) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [collection.id, c.href, c.uid, stamp.secondsSince1970, c.what, c.lostCopy])
+                               arguments: [collection.id, c.href, c.uid, stamp.secondsSince1970, c.what, lost])
             }
             if pass.syncToken != nil || pass.ctag != nil {
                 try db.execute(sql: "UPDATE sync_collection SET sync_token = coalesce(?, sync_token), ctag = coalesce(?, ctag) WHERE id = ?",

@@ -49,16 +49,21 @@ struct AccountCommand: AsyncParsableCommand {
     }
 
     static func printReport(_ report: CalDAVSyncReport, account: String, json: Bool) {
+        if json { print(jsonReport(report, account: account)) } else { printText(report, account: account) }
+    }
+
+    static func jsonReport(_ report: CalDAVSyncReport, account: String) -> String {
         for note in report.notes { FileHandle.standardError.write(Data("note: \(account): \(note)\n".utf8)) }
-        if json {
-            print(JSONText.object([
+        return JSONText.object([
                 ("account", JSONText.string(account)), ("pulled", "\(report.pulled)"), ("removed_here", "\(report.removedHere)"),
                 ("pushed", "\(report.pushed)"), ("removed_there", "\(report.removedThere)"),
                 ("new_calendars", JSONText.array(report.newCollections.map(JSONText.string))),
                 ("conflicts", JSONText.array(report.conflicts.map(JSONText.string))), ("requests", "\(report.requests)"),
-            ]))
-            return
-        }
+            ])
+    }
+
+    static func printText(_ report: CalDAVSyncReport, account: String) {
+        for note in report.notes { FileHandle.standardError.write(Data("note: \(account): \(note)\n".utf8)) }
         for name in report.newCollections { print("\(account): new calendar \"\(DisplayText.singleLine(name))\"") }
         if report.collections == 0 {
             print("\(account): the server has no calendars for this user yet; make one in its web interface, then `chime account sync`")
@@ -173,16 +178,20 @@ struct AccountCommand: AsyncParsableCommand {
             let store = try options.open()
             let accounts = try name.map { [try AccountCommand.find($0, in: store)] } ?? store.syncAccounts()
             if accounts.isEmpty { throw InputError("no accounts to sync; add one with `chime account add NAME --url URL --user USER`") }
-            var failures: [String] = []
+            var failures: [String] = [], objects: [String] = []
             for account in accounts {
                 do {
                     let report = try await AccountCommand.sync(account, store: store)
-                    AccountCommand.printReport(report, account: account.name, json: options.json)
+                    if options.json { objects.append(AccountCommand.jsonReport(report, account: account.name)) }
+                    else { AccountCommand.printText(report, account: account.name) }
                 } catch {
                     failures.append("\(error)")
+                    if options.json { objects.append(JSONText.object([("account", JSONText.string(account.name)), ("error", JSONText.string("\(error)"))])) }
                 }
             }
-            if !failures.isEmpty { throw InputError(failures.joined(separator: "\n")) }
+            // --json: one document, an array with an object per account (a failed one names its error).
+            if options.json { print(name == nil ? JSONText.array(objects) : objects.first ?? "null") }
+            if !failures.isEmpty { throw InputError(failures.joined(separator: "\n       ")) }
         }
     }
 
@@ -209,9 +218,11 @@ struct AccountCommand: AsyncParsableCommand {
                 print("No conflicts.")
             } else {
                 for c in conflicts {
-                    print("\(c.at.description)  \(c.account)/\(DisplayText.singleLine(c.collectionTitle))  \(DisplayText.singleLine(c.uid))")
+                    let title = c.lostCopy.split(whereSeparator: \.isNewline).first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) }
+                    print("\(c.at.description)  \(c.account)/\(DisplayText.singleLine(c.collectionTitle))  "
+                          + (title.map { "\"\(DisplayText.singleLine($0))\" " } ?? "") + "(UID \(DisplayText.singleLine(c.uid)))")
                     print("  \(DisplayText.singleLine(c.what))")
-                    if full { print(c.lostCopy.replacingOccurrences(of: "\r\n", with: "\n")) }
+                    if full { print(c.lostCopy) }
                 }
             }
             if clear { try store.clearSyncConflicts(conflicts.map(\.id)) }

@@ -21,7 +21,7 @@ extension CalendarCommand {
         @OptionGroup var options: StoreOptions
         @Argument(help: "The feed: webcal://, https:// or http://.") var url: String
         @Option(help: "The calendar's title (default: the feed's own name, else its file name).") var name: String?
-        @Option(help: ArgumentHelp("How often the daemon fetches it again (\(Durations.accepted)).", valueName: "duration"))
+        @Option(help: ArgumentHelp("How often the daemon fetches it again: 30m, 6h, 1d, 1w (at least 5m).", valueName: "duration"))
         var refresh: String = "6h"
 
         func run() async throws {
@@ -67,29 +67,39 @@ extension CalendarCommand {
                 if chosen.isEmpty { throw InputError("no subscribed calendar \"\(name)\" (see `chime calendar list`)") }
             }
             if chosen.isEmpty { print("No subscribed calendars; `chime calendar subscribe URL` adds one."); return }
-            var failures: [String] = []
+            var failures: [String] = [], objects: [String] = []
             for s in chosen {
                 do {
                     if let result = try await FeedRefresh.refresh(s, store: store, now: CLIContext.clock()) {
-                        CalendarCommand.report(result, title: s.title, json: options.json)
+                        if options.json { objects.append(CalendarCommand.json(result, title: s.title)) }
+                        else { CalendarCommand.report(result, title: s.title, json: false) }
+                    } else if options.json {
+                        objects.append(JSONText.object([("calendar", JSONText.string(s.title)), ("unchanged", "true")]))
                     } else {
-                        print(options.json ? JSONText.object([("calendar", JSONText.string(s.title)), ("unchanged", "true")])
-                                           : "\(DisplayText.singleLine(s.title)): unchanged")
+                        print("\(DisplayText.singleLine(s.title)): unchanged")
                     }
                 } catch {
                     failures.append("\(s.title): \(error)")
+                    if options.json { objects.append(JSONText.object([("calendar", JSONText.string(s.title)), ("error", JSONText.string("\(error)"))])) }
                 }
             }
-            if !failures.isEmpty { throw InputError(failures.joined(separator: "\n")) }
+            // --json: one document, an array with an object per calendar.
+            if options.json { print(JSONText.array(objects)) }
+            if !failures.isEmpty { throw InputError(failures.joined(separator: "\n       ")) }
         }
     }
 
-    static func report(_ r: SubscriptionRefresh, title: String, json: Bool) {
+    static func json(_ r: SubscriptionRefresh, title: String) -> String {
         for note in r.notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+        return JSONText.object([("calendar", JSONText.string(title)), ("added", "\(r.added)"), ("updated", "\(r.updated)"),
+                                ("removed", "\(r.removed)"), ("notes", "\(r.notes.count)")])
+    }
+
+    static func report(_ r: SubscriptionRefresh, title: String, json: Bool) {
         if json {
-            print(JSONText.object([("calendar", JSONText.string(title)), ("added", "\(r.added)"), ("updated", "\(r.updated)"),
-                                   ("removed", "\(r.removed)"), ("repairs", "\(r.notes.count)")]))
+            print(Self.json(r, title: title))
         } else {
+            for note in r.notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
             print("\(DisplayText.singleLine(title)): \(r.added) new, \(r.updated) updated, \(r.removed) removed")
         }
     }
