@@ -78,6 +78,27 @@ public struct CalDAVSync: Sendable {
         return (account, try store.syncCollections(account: account.name), new)
     }
 
+    /// One pass of `account` with its password from ``PasswordSource`` (or `password`), the outcome
+    /// (or the error, the password's included) recorded on the account: what `chime account sync`
+    /// and the daemon run.
+    ///
+    /// ```swift
+    /// let report = try await CalDAVSync.sync(account, store: store, interactive: false)
+    /// ```
+    public static func sync(_ account: SyncAccount, store: EventStore, password known: String? = nil, interactive: Bool,
+                            clock: @escaping @Sendable () -> Instant = EventStore.systemNow) async throws -> CalDAVSyncReport {
+        do {
+            let password = try known ?? PasswordSource.password(for: account, interactive: interactive)
+            let sync = CalDAVSync(store: store, account: account, client: DAVClient(user: account.username, password: password), clock: clock)
+            let report = try await sync.run()
+            try store.recordSyncOutcome(account: account.name, at: clock(), error: nil)
+            return report
+        } catch {
+            try? store.recordSyncOutcome(account: account.name, at: clock(), error: "\(error)")
+            throw error
+        }
+    }
+
     /// One sync pass of every collection of the account. Throws only when nothing could be done
     /// (no answer, refused password); one collection's failure is noted and the others go on.
     public func run() async throws -> CalDAVSyncReport {
@@ -217,15 +238,12 @@ public struct CalDAVSync: Sendable {
     }
 
     private func push(_ collection: SyncCollection, url: URL, into report: inout CalDAVSyncReport, mergeRefusals: Bool = true) async throws {
-        let signatures = try store.localSignatures(of: collection)
-        let resources = try store.syncResources(collection: collection.id)
-        var byUID: [String: SyncResource] = [:]
-        for r in resources.values where !r.isForeign && !r.uid.isEmpty { byUID[r.uid] = r }
+        let changes = try store.localChanges(of: collection)
+        let byUID = changes.synced
         var pass = SyncApplication(collection: collection.id)
         var retry: [(href: String, row: SyncResource)] = []
         // Changes first (a recurring reminder's advanced master is the lock for its completed copy), then creations.
-        let dirty = signatures.filter { byUID[$0.key]?.signature != $0.value }
-        let changedFirst = dirty.map { (uid: $0.key, isNew: byUID[$0.key] == nil) }.sorted { ($0.isNew ? 1 : 0, $0.uid) < ($1.isNew ? 1 : 0, $1.uid) }
+        let changedFirst = changes.changed.map { (uid: $0, isNew: byUID[$0] == nil) }.sorted { ($0.isNew ? 1 : 0, $0.uid) < ($1.isNew ? 1 : 0, $1.uid) }
         for (uid, _) in changedFirst {
             let row = byUID[uid]
             guard let local = try store.localResource(uid: uid, in: collection) else { continue }
@@ -248,7 +266,7 @@ public struct CalDAVSync: Sendable {
                 report.notes.append("\(collection.title): could not send \(DisplayText.singleLine(local.items.first?.title ?? uid)): HTTP \(status)")
             }
         }
-        for row in resources.values where !row.isForeign && !row.uid.isEmpty && signatures[row.uid] == nil {
+        for row in changes.removed {
             let status = try await server.delete(row.href, in: url, ifMatch: row.etag)
             switch status {
             case 200..<300, 404, 410:

@@ -104,10 +104,7 @@ public struct SyncService: Sendable {
     /// One pass of one account; true when it failed.
     private func pass(_ account: SyncAccount) async -> Bool {
         do {
-            let password = try PasswordSource.password(for: account, interactive: false)
-            let sync = CalDAVSync(store: store, account: account, client: DAVClient(user: account.username, password: password), clock: now)
-            let report = try await sync.run()
-            try? store.recordSyncOutcome(account: account.name, at: now(), error: nil)
+            let report = try await CalDAVSync.sync(account, store: store, interactive: false, clock: now)
             for note in report.notes { logger.notice("\(note)", metadata: ["account": "\(account.name)"]) }
             for conflict in report.conflicts { logger.warning("sync conflict: \(conflict)", metadata: ["account": "\(account.name)"]) }
             let level: Logger.Level = report.movedNothing ? .debug : .info
@@ -116,7 +113,6 @@ public struct SyncService: Sendable {
                 "pushed": "\(report.pushed)", "removed_there": "\(report.removedThere)", "requests": "\(report.requests)"])
             return false
         } catch {
-            try? store.recordSyncOutcome(account: account.name, at: now(), error: "\(error)")
             logger.warning("sync failed: \(error)", metadata: ["account": "\(account.name)"])
             return true
         }

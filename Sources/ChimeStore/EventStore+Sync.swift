@@ -326,6 +326,12 @@ extension EventStore {
     /// they are not pushed back.
     public func applySync(_ pass: SyncApplication, collection: SyncCollection) throws -> SyncApplied {
         var applied = SyncApplied()
+        // Nothing moved and the token stands: no transaction at all (a no-change pass writes nothing).
+        if pass.pulled.isEmpty && pass.removedOnServer.isEmpty && pass.pushed.isEmpty && pass.deletedOnServer.isEmpty
+            && pass.conflicts.isEmpty && (pass.syncToken ?? collection.syncToken) == collection.syncToken
+            && (pass.ctag ?? collection.ctag) == collection.ctag {
+            return applied
+        }
         let target = ImportTarget.identified(events: collection.eventCalendar, reminders: collection.reminderList)
         // href → the UID its local items are stored under, and whether Chime keeps an item for it.
         var pulledUIDs: [(pull: SyncApplication.Pulled, uid: String, foreign: Bool)] = []
@@ -437,15 +443,32 @@ extension EventStore {
         }
     }
 
+    /// What changed here since the last sync of a collection.
+    public struct LocalChanges: Sendable {
+        /// Resources in step at the last sync, by UID (what the server is known to hold).
+        public var synced: [String: SyncResource]
+        /// UIDs whose local items were added or changed since.
+        public var changed: [String]
+        /// Resources whose local items were removed since.
+        public var removed: [SyncResource]
+        public var isEmpty: Bool { changed.isEmpty && removed.isEmpty }
+    }
+
+    /// The local changes of a collection: its items' signatures against those recorded at the last
+    /// sync (no network, no item decoded).
+    public func localChanges(of collection: SyncCollection) throws(StoreError) -> LocalChanges {
+        let signatures = try localSignatures(of: collection)
+        var synced: [String: SyncResource] = [:]
+        for r in try syncResources(collection: collection.id).values where !r.isForeign && !r.uid.isEmpty { synced[r.uid] = r }
+        return LocalChanges(synced: synced,
+                            changed: signatures.filter { synced[$0.key]?.signature != $0.value }.map(\.key),
+                            removed: synced.values.filter { signatures[$0.uid] == nil })
+    }
+
     /// True when a calendar of the account holds a change the server has not had: an item added,
     /// edited or removed since the last sync. Local only, no network.
     public func hasUnsyncedChanges(account: String) throws(StoreError) -> Bool {
-        for collection in try syncCollections(account: account) {
-            let local = try localSignatures(of: collection)
-            var synced: [String: String] = [:]
-            for r in try syncResources(collection: collection.id).values where !r.isForeign && !r.uid.isEmpty { synced[r.uid] = r.signature }
-            if local.count != synced.count || local.contains(where: { synced[$0.key] != $0.value }) { return true }
-        }
+        for collection in try syncCollections(account: account) where try !localChanges(of: collection).isEmpty { return true }
         return false
     }
 

@@ -32,18 +32,11 @@ struct AccountCommand: AsyncParsableCommand {
         return account
     }
 
-    /// Runs one sync of `account`; the outcome (or why it failed, the password included) is
-    /// recorded on the account. `password`: one already asked for.
-    static func sync(_ account: SyncAccount, store: EventStore, password known: String? = nil) async throws -> CalDAVSyncReport {
+    /// Runs one sync of `account` (outcome recorded on it). `password`: one already asked for.
+    static func sync(_ account: SyncAccount, store: EventStore, password: String? = nil) async throws -> CalDAVSyncReport {
         do {
-            let password = try known ?? PasswordSource.password(for: account, interactive: true)
-            let sync = CalDAVSync(store: store, account: account, client: DAVClient(user: account.username, password: password),
-                                  clock: CLIContext.clock)
-            let report = try await sync.run()
-            try store.recordSyncOutcome(account: account.name, at: CLIContext.clock(), error: nil)
-            return report
+            return try await CalDAVSync.sync(account, store: store, password: password, interactive: true, clock: CLIContext.clock)
         } catch {
-            try? store.recordSyncOutcome(account: account.name, at: CLIContext.clock(), error: "\(error)")
             throw InputError("account \"\(account.name)\": \(error)")
         }
     }
@@ -178,20 +171,12 @@ struct AccountCommand: AsyncParsableCommand {
             let store = try options.open()
             let accounts = try name.map { [try AccountCommand.find($0, in: store)] } ?? store.syncAccounts()
             if accounts.isEmpty { throw InputError("no accounts to sync; add one with `chime account add NAME --url URL --user USER`") }
-            var failures: [String] = [], objects: [String] = []
-            for account in accounts {
-                do {
-                    let report = try await AccountCommand.sync(account, store: store)
-                    if options.json { objects.append(AccountCommand.jsonReport(report, account: account.name)) }
-                    else { AccountCommand.printText(report, account: account.name) }
-                } catch {
-                    failures.append("\(error)")
-                    if options.json { objects.append(JSONText.object([("account", JSONText.string(account.name)), ("error", JSONText.string("\(error)"))])) }
-                }
+            try await BatchReport.run(accounts, json: options.json, single: name != nil, key: "account", name: \.name) { account in
+                let report = try await AccountCommand.sync(account, store: store)
+                if options.json { return AccountCommand.jsonReport(report, account: account.name) }
+                AccountCommand.printText(report, account: account.name)
+                return nil
             }
-            // --json: one document, an array with an object per account (a failed one names its error).
-            if options.json { print(name == nil ? JSONText.array(objects) : objects.first ?? "null") }
-            if !failures.isEmpty { throw InputError(failures.joined(separator: "\n       ")) }
         }
     }
 

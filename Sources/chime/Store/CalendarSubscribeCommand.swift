@@ -67,25 +67,15 @@ extension CalendarCommand {
                 if chosen.isEmpty { throw InputError("no subscribed calendar \"\(name)\" (see `chime calendar list`)") }
             }
             if chosen.isEmpty { print("No subscribed calendars; `chime calendar subscribe URL` adds one."); return }
-            var failures: [String] = [], objects: [String] = []
-            for s in chosen {
-                do {
-                    if let result = try await FeedRefresh.refresh(s, store: store, now: CLIContext.clock()) {
-                        if options.json { objects.append(CalendarCommand.json(result, title: s.title)) }
-                        else { CalendarCommand.report(result, title: s.title, json: false) }
-                    } else if options.json {
-                        objects.append(JSONText.object([("calendar", JSONText.string(s.title)), ("unchanged", "true")]))
-                    } else {
-                        print("\(DisplayText.singleLine(s.title)): unchanged")
-                    }
-                } catch {
-                    failures.append("\(s.title): \(error)")
-                    if options.json { objects.append(JSONText.object([("calendar", JSONText.string(s.title)), ("error", JSONText.string("\(error)"))])) }
+            try await BatchReport.run(chosen, json: options.json, key: "calendar", name: \.title) { s in
+                let result = try await FeedRefresh.refresh(s, store: store, now: CLIContext.clock())
+                if options.json {
+                    return result.map { CalendarCommand.json($0, title: s.title) }
+                        ?? JSONText.object([("calendar", JSONText.string(s.title)), ("unchanged", "true")])
                 }
+                if let result { CalendarCommand.report(result, title: s.title, json: false) } else { print("\(DisplayText.singleLine(s.title)): unchanged") }
+                return nil
             }
-            // --json: one document, an array with an object per calendar.
-            if options.json { print(JSONText.array(objects)) }
-            if !failures.isEmpty { throw InputError(failures.joined(separator: "\n       ")) }
         }
     }
 

@@ -1,0 +1,23 @@
+import ChimeCore
+
+/// One step per account or subscribed calendar, reported in one voice: with --json one document
+/// (an array of the steps' objects, a failed step as `{KEY: name, "error": …}`; a single item named
+/// on the command line as its object alone), else each step's own text; the failures are thrown
+/// together at the end, so one bad item never stops the others.
+enum BatchReport {
+    /// `step` returns its JSON object in --json mode (and prints its text otherwise).
+    static func run<Item>(_ items: [Item], json: Bool, single: Bool = false, key: String, name: (Item) -> String,
+                          _ step: (Item) async throws -> String?) async throws {
+        var failures: [String] = [], objects: [String] = []
+        for item in items {
+            do {
+                if let object = try await step(item) { objects.append(object) }
+            } catch {
+                failures.append("\(error)")
+                if json { objects.append(JSONText.object([(key, JSONText.string(name(item))), ("error", JSONText.string("\(error)"))])) }
+            }
+        }
+        if json { print(single ? objects.first ?? "null" : JSONText.array(objects)) }
+        if !failures.isEmpty { throw InputError(failures.joined(separator: "\n       ")) }
+    }
+}
