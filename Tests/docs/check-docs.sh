@@ -17,6 +17,8 @@
 #      holds other projects' test files verbatim, whose names and contents cite their own trackers.
 #   4. Cited documents. Every docs/NAME.md (with its #anchor, if any) named in any file exists; a
 #      `README "Section"` or `DESIGN.md "Section"` citation names an existing file with that heading.
+#   5. Configuration defaults. Each `key = value` line (also a commented-out `# key = value`) in a fenced
+#      toml block of docs/configuration.md appears, in the same [section], in Config/config.toml.
 # One line per problem, `file:line: what`, on stdout; exit status 1 if there was any.
 #
 # KNOWN below lists hits in Swift sources that the documentation work could not edit: they are printed
@@ -187,8 +189,32 @@ known_files | grep -vxF "$self" | tr '\n' '\0' |
             problem "$f" "$n" "cites $cite: $doc has no heading \"$section\""
         fi
     done
+
+# 5. Configuration defaults quoted in docs/configuration.md.
+# section.key = value lines of a TOML text, comments after values dropped: "LINE<TAB>section.key = value".
+toml_settings() {
+    awk '
+        /^[ \t]*\[[^]]+\][ \t]*(#.*)?$/ { s = $0; sub(/^[ \t]*\[/, "", s); sub(/\].*/, "", s); section = s; next }
+        {
+            line = $0; sub(/^[ \t]*#[ \t]*/, "", line)
+            if (line !~ /^[a-z_]+[ \t]*=/) next
+            key = line; sub(/[ \t]*=.*/, "", key)
+            value = line; sub(/^[^=]*=[ \t]*/, "", value); sub(/[ \t]+#.*$/, "", value); sub(/[ \t]+$/, "", value)
+            printf "%d\t%s.%s = %s\n", NR, section, key, value
+        }' "$1"
+}
+if [ -f docs/configuration.md ]; then
+    source_settings=$(toml_settings Config/config.toml | cut -f2)
+    awk '/^[ \t]*```toml/ { inside = 1; next } /^[ \t]*```/ { inside = 0 } { print (inside ? $0 : "") }' docs/configuration.md >"$tmp/quoted.toml"
+    toml_settings "$tmp/quoted.toml" | while IFS=$'\t' read -r n setting; do
+        grep -qxF -- "$setting" <<<"$source_settings" ||
+            problem docs/configuration.md "$n" "'$setting' is not what Config/config.toml says (the source of the defaults)"
+    done
+fi
 }
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 out=$(checks)
 [ -z "$out" ] || printf '%s\n' "$out"
 while IFS=$'\t' read -r kpath ktext; do
