@@ -1,10 +1,17 @@
 # Chime — build, test, demo, benchmark.
-#   make test    install missing system packages, build once, run every test
-#   make demo    the daemon on a fresh demo store: alarms firing within seconds (desktop or stdout)
-#   make bench   release build, Chime vs libical on the same workload, same run
+#   make test        install missing system packages, check the docs, build once, run every test, then
+#                    check make install (test-install)
+#   make check-docs  every link and cited file in the documentation exists (Tests/docs/check-docs.sh)
+#   make demo        the daemon on a fresh demo store: alarms firing within seconds (desktop or stdout)
+#   make tour        the store tour (agenda, reminders, completion, recurrence) on a pinned clock
+#   make bench       release builds of the three benchmarks, each against its peer in the same run: recurrence
+#                    (chime-bench, vs libical), geofences (chime-geofence-bench), store, daemon and iCalendar
+#                    (chime-store-bench, vs calcurse when it can be installed); docs/benchmarks.md has the results
+#   make fuzz        libFuzzer on the RRULE and .ics parsers (FUZZ_SECONDS each); crashes kept for make test
 #   make install     release build that runs without the Swift toolchain, installed under PREFIX (default
 #                    ~/.local) with its systemd user unit, desktop entry, icon, man page and completions
 #   make uninstall   removes what make install put there
+#   make clean       removes the build folders (.build, .build-test, .build-install)
 
 SWIFT     ?= swift
 # System packages the build and the tests need: SQLite for the store; libnotify for desktop notifications;
@@ -27,7 +34,7 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # debug build and seconds here. Preconditions and overflow traps stay on in -O builds.
 TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 
-.PHONY: deps build-deps pydeps build test test-install demo tour bench fuzz clean release install uninstall
+.PHONY: deps build-deps pydeps build test test-install check-docs demo tour bench fuzz clean release install uninstall
 
 deps: PACKAGES = $(APT_PACKAGES)
 build-deps: PACKAGES = $(BUILD_PACKAGES)
@@ -58,10 +65,15 @@ build: deps pydeps
 # while process tests keep the 2-core cooperative thread pool busy, and the two GeoClue suites, which move the one fake GPS (the adapter's
 # also restarts geoclue).
 SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests SystemWallClockTests ChangeLatencyTests GeoClueProviderTests GeoClueDaemonTests
-test: build
+test: check-docs build
 	Tests/harness/with-services.sh sh -c '$(SWIFT) test $(TEST_FLAGS) --skip-build $(foreach s,$(SERVER_SUITES),--skip $(s)) \
 		$(foreach s,$(SERVER_SUITES),&& $(SWIFT) test $(TEST_FLAGS) --skip-build --filter $(s))'
 	$(MAKE) --no-print-directory test-install
+
+# Links, cited files, machine paths and tracker references in the documentation; config defaults quoted in
+# docs/configuration.md against Config/config.toml. Needs only sh tools and git.
+check-docs:
+	Tests/docs/check-docs.sh
 
 # `make install DESTDIR=… PREFIX=/usr/local` into a temporary folder, then checks the installed files: the
 # list, the unit (systemd-analyze verify), the binary with the Swift toolchain hidden, completions, man page.
