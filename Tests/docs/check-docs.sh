@@ -19,7 +19,9 @@
 #      `README "Section"` or `DESIGN.md "Section"` citation names an existing file with that heading.
 #   5. Configuration defaults. Each `key = value` line (also a commented-out `# key = value`) in a fenced
 #      toml block of docs/configuration.md appears, in the same [section], in Config/config.toml. A key of
-#      Config/config.toml that the list leaves out gets a "note:" line, which does not fail.
+#      Config/config.toml that the list leaves out gets a "note:" line, which does not fail. A default
+#      quoted in prose in README.md or docs/*.md (`grace_hours` (24), `hysteresis_m` 50,
+#      `[sync] interval_minutes`, default 5) is the one in Config/config.toml.
 # One line per problem, `file:line: what`, on stdout; exit status 1 if there was any.
 #
 # KNOWN below lists hits in Swift sources that the documentation work could not edit: they are printed
@@ -35,7 +37,6 @@ Sources/chime-store-bench/IcsBench.swift	Issue 6, "Speed"
 Tests/ChimeICSTests/WildFixtureTests.swift	python-recurring-ical-events issue 132
 Tests/ChimeCoreTests/LibicalDifferentialTests.swift	DESIGN.md
 Tests/ChimeCoreTests/Support/LibicalDeviations.swift	DESIGN.md
-Package.swift	README "Design"
 EOF
 )
 
@@ -217,6 +218,17 @@ if [ -f docs/configuration.md ]; then
     toml_settings "$tmp/quoted.toml" | while IFS=$'\t' read -r n setting; do
         grep -qxF -- "$setting" <<<"$source_settings" ||
             problem docs/configuration.md "$n" "'$setting' is not what Config/config.toml says (the source of the defaults)"
+    done
+    # Defaults quoted in prose: `key` (24), `key` 50, `[section] key`, default 3.
+    for md in README.md docs/*.md; do
+        grep -noE '`(\[[a-z_]+\] )?[a-z_]+`(,? default | \((default )?| )[0-9][0-9.]*' "$md" | while IFS=: read -r n hit; do
+            key=$(sed -E 's/^`(\[[a-z_]+\] )?([a-z_]+)`.*/\2/' <<<"$hit")
+            value=$(sed -E 's/.*[ (]([0-9][0-9.]*)$/\1/' <<<"$hit")
+            default=$(toml_settings Config/config.toml | cut -f2 | sed -n "s/^[a-z_]*\.$key = //p" | head -1)
+            [ -n "$default" ] || continue
+            [ "$value" = "$default" ] ||
+                problem "$md" "$n" "quotes $key as $value; Config/config.toml says $key = $default"
+        done
     done
     # Keys the list leaves out are not an error (Config/config.toml is the source), but worth a line.
     quoted_keys=$(toml_settings "$tmp/quoted.toml" | cut -f2 | sed 's/ = .*//')
