@@ -123,38 +123,45 @@ check_link() { # file line target
     fi
 }
 
+# "LINE<TAB>target" for every inline link or image `](target)` / `](target "title")` and every reference
+# definition `[label]: target` of a file's prose (one awk per file).
+link_targets() {
+    prose_lines "$1" | awk -F'\t' '{
+        n = $1; text = substr($0, length(n) + 2); s = text
+        while (match(s, /\]\([^)[:space:]]+/)) { print n "\t" substr(s, RSTART + 2, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) }
+        if (match(text, /^ ? ? ?\[[^]]+\]:[[:space:]]+[^[:space:]]+/)) {
+            d = substr(text, RSTART, RLENGTH); sub(/^[^]]*\]:[[:space:]]+/, "", d); print n "\t" d
+        }
+    }'
+}
 while read -r md; do
-    while IFS=$'\t' read -r n text; do
-        # inline links and images: ](target) or ](target "title")
-        grep -oE '\]\([^)[:space:]]+([[:space:]]+"[^"]*")?\)' <<<"$text" |
-            sed -E 's/^\]\(//; s/\)$//; s/[[:space:]]+"[^"]*"$//' |
-            while read -r t; do check_link "$md" "$n" "$t"; done
-        # reference definitions: [label]: target
-        sed -nE 's/^ {0,3}\[[^]]+\]:[[:space:]]+([^[:space:]]+).*/\1/p' <<<"$text" |
-            while read -r t; do check_link "$md" "$n" "$t"; done
-    done < <(prose_lines "$md")
+    while IFS=$'\t' read -r n t; do check_link "$md" "$n" "$t"; done < <(link_targets "$md")
 done < <(md_files)
 
 # 2. Backticked repository paths in the Markdown files.
 top_level=$(known_files | sed -n 's|^\([^/]*\)/.*|\1/|p; s|^\([^/]*\)$|\1|p' | LC_ALL=C sort -u |
     grep -vxE 'README\.md|LICENSE.*|\.gitignore')
+# "LINE<TAB>span" for every `code span` of a file's prose.
+code_spans() {
+    awk '/^[ \t]*(```|~~~)/ { fence = !fence; next } !fence {
+        s = $0
+        while (match(s, /`[^`]+`/)) { print NR "\t" substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) }
+    }' "$1"
+}
 while read -r md; do
-    awk '/^[ \t]*(```|~~~)/ { fence = !fence; next } !fence { printf "%d\t%s\n", NR, $0 }' "$md" |
-    while IFS=$'\t' read -r n text; do
-        grep -oE '`[^`]+`' <<<"$text" | sed 's/^`//; s/`$//' | while read -r span; do
-            case $span in *' '*|*'*'*|*'<'*|*'…'*|*'$'*|*'{'*|*'='*) continue ;; esac
-            p=${span%%#*}; p=${p%%:[0-9]*}; p=${p%§*}
-            match=""
-            for top in $top_level; do
-                case $top in
-                    */) case $p in "$top"*) match=1 ;; esac ;;
-                    *) [ "$p" = "$top" ] && match=1 ;;
-                esac
-            done
-            [ -n "$match" ] || continue
-            [ -e "$p" ] || problem "$md" "$n" "cites \`$span\`: $p does not exist"
+    while IFS=$'\t' read -r n span; do
+        case $span in *' '*|*'*'*|*'<'*|*'…'*|*'$'*|*'{'*|*'='*) continue ;; esac
+        p=${span%%#*}; p=${p%%:[0-9]*}; p=${p%§*}
+        match=""
+        for top in $top_level; do
+            case $top in
+                */) case $p in "$top"*) match=1; break ;; esac ;;
+                *) [ "$p" = "$top" ] && { match=1; break; } ;;
+            esac
         done
-    done
+        [ -n "$match" ] || continue
+        [ -e "$p" ] || problem "$md" "$n" "cites \`$span\`: $p does not exist"
+    done < <(code_spans "$md")
 done < <(md_files)
 
 # 3. Machine paths and tracker references.
