@@ -67,6 +67,11 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 c.scheduler.graceSeconds = Int64(try number(v, at, in: 0...8760) * 3600) },
             "missed_summary_threshold": { c, v, at throws(ConfigurationError) in
                 c.scheduler.missedSummaryThreshold = try integer(v, at, in: 0...1000) },
+            "reminders_at_due": { c, v, at throws(ConfigurationError) in
+                guard let flag = v.bool else { throw ConfigurationError(key: at, message: "must be true or false, not \(v.debugDescription)") }
+                c.scheduler.alarmDefaults.remindersFireAtDue = flag },
+            "all_day_time": { c, v, at throws(ConfigurationError) in
+                c.scheduler.alarmDefaults.allDayTimeOfDay = try timeOfDay(v, at) },
         ],
         "notifications": [
             "notifier": { c, v, at throws(ConfigurationError) in
@@ -147,6 +152,16 @@ public struct DaemonConfiguration: Hashable, Sendable {
         }
         guard range.contains(d) else { throw ConfigurationError(key: at, message: "must be \(range.lowerBound)…\(range.upperBound), not \(d)") }
         return d
+    }
+
+    /// `"HH:MM"`, as seconds after midnight.
+    private static func timeOfDay(_ v: TOMLValueConvertible, _ at: String) throws(ConfigurationError) -> Int64 {
+        let bad = ConfigurationError(key: at, message: "must be a time of day \"HH:MM\" (00:00–23:59), not \(v.debugDescription)")
+        guard let text = v.string else { throw bad }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].count == 2, (1...2).contains(parts[0].count),
+              let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else { throw bad }
+        return Int64(h * 3600 + m * 60)
     }
 
     /// A list of 1…8 snooze choices, each a length (`"10m"`) or a time (`"tomorrow 9:00"`), no duplicates.

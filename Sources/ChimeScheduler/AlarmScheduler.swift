@@ -77,7 +77,7 @@ public final class AlarmScheduler {
         self.logger = logger
         let now = clock.now()
         checkedUntil = now
-        agenda = AlarmAgenda(zone: self.zone, from: now)
+        agenda = AlarmAgenda(zone: self.zone, from: now, defaults: settings.alarmDefaults)
     }
 
     // MARK: Start and catch-up
@@ -120,7 +120,7 @@ public final class AlarmScheduler {
 
     /// Firings in `[from, before)`: too old to show, recorded as missed (at most 10,000).
     private func recordMissed(sources: [AlarmSource], from: Instant, before: Instant) throws(StoreError) {
-        var old = AlarmAgenda(zone: zone, from: from)
+        var old = AlarmAgenda(zone: zone, from: from, defaults: settings.alarmDefaults)
         for s in sources { old.add(s.item, replaced: s.replaced) }
         var missed: [AlarmFiring] = []
         while missed.count < 10_000, let f = old.popNext(through: before.adding(-1)) { missed.append(f) }
@@ -131,7 +131,7 @@ public final class AlarmScheduler {
     }
 
     private func rebuild(_ sources: [AlarmSource], from: Instant) {
-        agenda = AlarmAgenda(zone: zone, from: from)
+        agenda = AlarmAgenda(zone: zone, from: from, defaults: settings.alarmDefaults)
         for s in sources { agenda.add(s.item, replaced: s.replaced) }
         reportUnreadableItems()
     }

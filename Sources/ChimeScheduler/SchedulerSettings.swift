@@ -1,3 +1,5 @@
+import ChimeCore
+
 /// The scheduler's tunables; `Config/config.toml` documents each with its default.
 ///
 /// ```swift
@@ -18,6 +20,8 @@ public struct SchedulerSettings: Hashable, Sendable {
     public var lateSeconds: Int64 = 60
     /// Ledger rows not touched for this long are deleted at start (default 90 days).
     public var ledgerRetentionSeconds: Int64 = 90 * 86_400
+    /// Reminders fire at their due time without an alarm of their own; all-day alarms count from 09:00.
+    public var alarmDefaults = AlarmDefaults()
 
     public init() {}
 }

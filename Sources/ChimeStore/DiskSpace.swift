@@ -45,6 +45,7 @@ extension StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? ItemValidationError { return .invalid(error) }
         if let full = DiskSpace.fullDiskError(error, path: path) { return full }
+        if let db = error as? DatabaseError, db.resultCode == .SQLITE_READONLY { return .readOnly(path: path) }
         return .database(path: path, message: "\(error)")
     }
 }

@@ -9,7 +9,8 @@ public struct AlarmSource: Hashable, Sendable {
 }
 
 extension EventStore {
-    /// Every item whose timed alarms can still fire at or after `from`: incomplete reminders, and
+    /// Every item whose timed alarms can still fire at or after `from`: incomplete reminders (also
+    /// those without alarms of their own, which fire at their due time, ``AlarmDefaults``), and
     /// events that have not ended before `from` (or carry an absolute or after-start alarm that
     /// fires later). Detached occurrences come as events of their own, with their series'
     /// identifier.
@@ -44,7 +45,7 @@ extension EventStore {
         let unreadable = self.unreadable
         return try read { db in
             var clauses = ["""
-                id IN (SELECT item_id FROM alarm WHERE proximity IS \(location ? "NOT NULL" : "NULL"))
+                (id IN (SELECT item_id FROM alarm WHERE proximity IS \(location ? "NOT NULL" : "NULL"))\(location ? "" : " OR kind = 'reminder'"))
                 AND ((kind = 'reminder' AND completed = 0)
                      OR (kind = 'event' AND (range_end IS NULL OR range_end >= :lo
                          OR EXISTS (SELECT 1 FROM alarm a WHERE a.item_id = item.id

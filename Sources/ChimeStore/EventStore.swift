@@ -55,14 +55,24 @@ public final class EventStore: Sendable {
         if let floatingZone { zoneSource = { floatingZone } } else { zoneSource = { SystemZone.current() } }
         self.now = clock
         try StoreLocation.prepare(path: path)
+        // A store the user may read but not write (a shared or backed-up copy) is opened
+        // read-only: its queries work, and a change says why it cannot be made.
+        let folder = (path as NSString).deletingLastPathComponent
+        let readOnly = access(path, W_OK) != 0 || access(folder.isEmpty ? "." : folder, W_OK) != 0
         var config = Configuration()
+        config.readonly = readOnly
         config.foreignKeysEnabled = true
         // Other processes' writes wait in SQLite's busy handler, never in a sleep of ours.
         config.busyMode = .timeout(busyTimeout)
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: config)
-            try Self.checkAndMigrate(pool, path: path)
+            if readOnly {
+                if let verdict = try pool.read({ db in try Self.refusal(db, path: path) }) { throw verdict }
+                guard try pool.read({ db in try Schema.migrator.hasCompletedMigrations(db) }) else { throw StoreError.readOnly(path: path) }
+            } else {
+                try Self.checkAndMigrate(pool, path: path)
+            }
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {

@@ -18,6 +18,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case notOwned(path: String, owner: UInt32)
     /// The disk holding the store is full (`freeBytes` left); the operation changed nothing.
     case diskFull(path: String, freeBytes: UInt64)
+    /// The store file (or its folder) is not writable: it can be read, not changed.
+    case readOnly(path: String)
     case unknownItem(String)
     case unknownCalendar(String)
     /// The calendar mirrors a CalDAV collection: removing it here would remove its items on the server.
@@ -46,6 +48,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(p) belongs to another user (uid \(o)), not to you (uid \(geteuid())); it was left untouched: use a store of your own"
         case .diskFull(let p, let free):
             return "the disk holding \(p) is full (\(free) bytes free): free some space; nothing was changed"
+        case .readOnly(let p):
+            return "\(p) is read-only: Chime can show what it holds but not change it (make it writable: chmod u+w \(p))"
         case .unknownItem(let id): return "no event or reminder with identifier \"\(id)\""
         case .unknownCalendar(let c): return "no calendar \"\(c)\""
         case .syncedCalendar(let t, let a):

@@ -19,7 +19,7 @@ public enum SystemZone {
 
     /// Where ``current(environment:localtime:)`` found the zone, for `chime doctor`.
     public enum Origin: Hashable, Sendable {
-        /// `$TZ` names a zone (the value as set, a leading `:` included).
+        /// `$TZ` names a zone or is a POSIX TZ rule (the value as set, a leading `:` included).
         case environment(String)
         /// `$TZ` is set but names no zone Chime knows: UTC is used instead.
         case invalidEnvironment(String)
@@ -45,6 +45,8 @@ public enum SystemZone {
         if name.hasPrefix(":") { name.removeFirst() }
         if !name.isEmpty {
             if let zone = try? ZoneRules.named(name) { return (zone, .environment(value)) }
+            // A POSIX TZ string (`CET-1CEST,M3.5.0,M10.5.0/3`), as glibc reads it too.
+            if let zone = try? ZoneRules.named(ZoneRules.posixPrefix + name) { return (zone, .environment(value)) }
             return (.utc, .invalidEnvironment(value))
         }
         return localtimeZone(localtime) ?? (.utc, .none)

@@ -8,6 +8,10 @@ struct Chime: AsyncParsableCommand {
     /// output, on stderr, so pipes and `--json` stay clean).
     static func main() async {
         var command: ParsableCommand
+        if let unknown = CommandSuggestion.unknownSubcommand(in: Array(CommandLine.arguments.dropFirst()), root: Chime.self) {
+            FileHandle.standardError.write(Data("Error: \(unknown)\n".utf8))
+            Foundation.exit(64)
+        }
         do { command = try parseAsRoot() } catch { exit(withError: error) }
         do {
             if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
@@ -24,22 +28,24 @@ struct Chime: AsyncParsableCommand {
         discussion: """
             Chime keeps events and reminders in one SQLite file, computes their occurrences \
             from RFC 5545 recurrence rules and fires their alarms: at a time, or when you \
-            arrive at or leave a place (positions from GeoClue2).
-              chime add event "Stand-up" --start "mon 9:00" --duration 15m --repeat 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR'
-              chime add reminder "Buy milk" --due "today 18:00" --alarm -30m
-              chime agenda --days 7
+            arrive at or leave a place (positions from GeoClue2). `chime` alone shows today.
+              chime add event "Stand-up" --start "mon 9:00" --duration 15m \\
+                --repeat weekdays --alarm 5m
+              chime add reminder "Call the dentist" --due "tomorrow 10am"
+              chime add reminder "Buy milk" --at "Grocery store@52.5250,13.4020"
+              chime agenda week
               chime reminders
               chime alarms --hours 48
-              chime add reminder "Buy milk" --at "Grocery store@52.5250,13.4020" --on arrive
               chime geofence simulate --track Examples/commute.gpx
               chime daemon
-            The store is $CHIME_STORE or $XDG_DATA_HOME/chime/chime.sqlite; --store overrides it.
-            Run 'chime help <command>' for each command.
+            The store is $CHIME_STORE or $XDG_DATA_HOME/chime/chime.sqlite; --store \
+            overrides it. Run 'chime help <command>' for each command.
             """,
         version: Chime.version,
-        subcommands: [Agenda.self, Alarms.self, Reminders.self, Add.self, Show.self, Edit.self, Remove.self,
+        subcommands: [Overview.self, Agenda.self, Alarms.self, Reminders.self, Add.self, Show.self, Edit.self, Remove.self,
                       Complete.self, Uncomplete.self, CalendarCommand.self, AccountCommand.self, Import.self, Export.self, Expand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
-                      DoctorCommand.self, VersionCommand.self]
+                      DoctorCommand.self, VersionCommand.self],
+        defaultSubcommand: Overview.self
     )
 
     /// The one version string: `chime --version`, `chime version` and the man page print it.

@@ -75,9 +75,8 @@ struct CalDAVSyncTests {
         let agenda = try s.run("agenda", "--from", "2026-11-30", "--days", "21")
         let reminders = try s.run("reminders"), completed = try s.run("reminders", "--completed")
         #expect(agenda.status == 0 && reminders.status == 0 && completed.status == 0, "\(agenda.stderr)\(reminders.stderr)")
-        let idPattern = try Regex("[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
         // Lines sorted: items with the same due time list in creation order, which differs per machine.
-        return (agenda.stdout + reminders.stdout + completed.stdout).replacing(idPattern, with: "ID")
+        return redactIDs(agenda.stdout + reminders.stdout + completed.stdout)
             .split(separator: "\n").sorted().joined(separator: "\n")
     }
 
@@ -371,7 +370,7 @@ struct CalDAVSyncTests {
         _ = try a.add("event", "Dentist", "--start", "2026-12-03T14:00", "--calendar", "Work")
         _ = try sync(a, "home")
         // Removing a synced calendar here would remove its events on the server: refused.
-        let remove = try a.run("calendar", "remove", "Work")
+        let remove = try a.run("calendar", "remove", "Work", "--yes")
         #expect(remove.status != 0 && remove.stderr.contains("chime account remove home"), "\(remove.stderr)")
         #expect(try sync(a, "home").stdout.contains("nothing to move"))
         #expect(try await home.members(of: "work").count == 1)

@@ -32,9 +32,11 @@ struct StoreSession {
     }
 }
 
-/// Replaces identifiers (UUIDs) with a placeholder so snapshots are stable.
+/// Replaces identifiers (whole UUIDs, and the 8-character starts human views print) with a
+/// placeholder so snapshots are stable; an occurrence after `@` (`@20261123T080000Z`) is kept.
 func redactIDs(_ text: String) -> String {
-    text.replacingOccurrences(of: "[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}", with: "<ID>", options: .regularExpression)
+    text.replacingOccurrences(of: "(?<![@0-9A-F])[0-9A-F]{8}(?:-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})?(?![0-9A-F])",
+                              with: "<ID>", options: .regularExpression)
 }
 
 @Suite("chime add / agenda / show / edit / remove / complete")
@@ -106,7 +108,7 @@ struct StoreCommandTests {
         let cases: [([String], String)] = [
             (["add", "event", "X", "--start", "2026-02-30T09:00"], "Error: --start: \"2026-02-30T09:00\""),
             (["add", "event", "X", "--start", "tomorrow", "--calendar", "Nope"], "Error: --calendar: no event calendar \"Nope\""),
-            (["show", "0000-missing"], "Error: no event or reminder with ID \"0000-missing\""),
+            (["show", "0000-missing"], "Error: no event or reminder with ID or title \"0000-missing\""),
             (["add", "event", "X", "--start", "2026-12-01T10:00", "--end", "2026-12-01T09:00"], "Error: end 20261201T090000;Europe/Berlin is before start"),
             (["add", "reminder", "X", "--at", "Pole@95,0"], "Error: --at: latitude 95.0 is outside -90…90"),
             (["add", "event", "X", "--start", "tomorrow", "--repeat", "FREQ=DAILY;BYMONTHDAY=0"], "Error: --repeat: BYMONTHDAY=0"),

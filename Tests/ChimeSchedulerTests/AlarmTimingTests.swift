@@ -35,15 +35,16 @@ import Testing
         #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 15, 55))
     }
 
-    @Test func allDayEventAlarmsAreLocalMidnightInTheCurrentZone() throws {
+    @Test func allDayEventAlarmsCountFromNineInTheMorningInTheCurrentZone() throws {
         let berlin = try ZoneRules.named("Europe/Berlin")
         let h = try SchedulerHarness(zone: berlin)
-        // All day on Tue 1 Dec, alarm 1 h before: 23:00 on 30 Nov Berlin time = 22:00Z.
+        // All day on Tue 1 Dec, alarm 1 h before: all-day alarms count from 09:00, so 08:00 on
+        // 1 Dec Berlin time = 07:00Z (not 23:00 the evening before).
         try h.addEvent("Holiday", start: .allDay(CivilDate(year: 2026, month: 12, day: 1)), duration: 86_400,
                        alarms: [.relative(-3600)])
         try h.start()
-        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 30, 22))
-        try h.advance(to: utc(2026, 11, 30, 22))
+        #expect(h.scheduler.nextDeadline() == utc(2026, 12, 1, 7))
+        try h.advance(to: utc(2026, 12, 1, 7))
         #expect(h.sink.delivered.map(\.body) == ["All day Tue 2026-12-01"])
     }
 
@@ -83,6 +84,21 @@ import Testing
         for hour in stride(from: 0, through: 60, by: 1) { try h.advance(to: utc(2026, 11, 21, 0).adding(Int64(hour) * 3600)) }
         // Not completed: the 22nd and 23rd instances are not "current", so only the 21st fired.
         #expect(h.sink.titles == ["Water plants"])
+    }
+
+    @Test func aReminderWithoutAlarmsFiresAtItsDueTimeAndAnOptedOutOneNever() throws {
+        let h = try SchedulerHarness()
+        try h.addReminder("Call the dentist", due: at(2026, 11, 20, 13), alarms: [])
+        try h.addReminder("Pay rent", due: .allDay(CivilDate(year: 2026, month: 11, day: 21)), alarms: [])
+        var quiet = Reminder(title: "Quiet", calendar: try h.store.defaultCalendarForNewReminders().identifier)
+        quiet.dueDate = at(2026, 11, 20, 14)
+        quiet.icsExtras = [AlarmDefaults.noAlarmMarker]
+        try h.store.save(quiet)
+        try h.start()
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 13))
+        try h.advance(to: utc(2026, 11, 21, 12))
+        #expect(h.sink.titles == ["Call the dentist", "Pay rent"])   // Pay rent at 09:00 UTC on the 21st
+        #expect(h.scheduler.nextDeadline() == nil)
     }
 
     @Test func locationAlarmsAreNotTimed() throws {

@@ -243,11 +243,14 @@ final class WriteLockHolder {
         try h.start(zone: .utc)
         h.clock.set(to: utc(2026, 11, 20, 14))
         try h.scheduler.clockChanged(zone: try ZoneRules.named("America/New_York"))   // UTC−5 in November
-        try h.advance(to: utc(2026, 11, 20, 22, 59))      // the old zone's 18:00 and 23:00 bring nothing
+        try h.advance(to: utc(2026, 11, 20, 22, 59))      // the old zone's 18:00 brings nothing
         #expect(h.sink.titles.isEmpty)
         try h.advance(to: utc(2026, 11, 20, 23))          // 18:00 in New York
         #expect(h.sink.titles == ["Floating 18:00"])
-        try h.advance(to: utc(2026, 11, 21, 4))           // 23:00 on the 20th in New York
+        try h.advance(to: utc(2026, 11, 21, 12, 59))      // the old zone's 08:00 on the 21st brings nothing
+        #expect(h.sink.titles == ["Floating 18:00"])
+        // All-day alarms count from 09:00: 1 h before is 08:00 on the 21st in New York.
+        try h.advance(to: utc(2026, 11, 21, 13))
         #expect(h.sink.titles == ["Floating 18:00", "All-day, 1 h before"])
         try h.advance(to: utc(2026, 11, 22))
         #expect(h.sink.titles.count == 2)

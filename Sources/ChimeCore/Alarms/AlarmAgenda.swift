@@ -35,9 +35,13 @@ public struct AlarmAgenda {
     /// Firings before this instant are not produced.
     public private(set) var from: Instant
 
-    public init(zone: ZoneRules, from: Instant) {
+    /// Implicit reminder alarms and the all-day time of day (``AlarmDefaults``).
+    public let defaults: AlarmDefaults
+
+    public init(zone: ZoneRules, from: Instant, defaults: AlarmDefaults = AlarmDefaults()) {
         self.zone = zone
         self.from = from
+        self.defaults = defaults
     }
 
     /// Adds the timed alarms of an item. `replaced` lists the occurrence starts (seconds) of a
@@ -48,11 +52,13 @@ public struct AlarmAgenda {
         switch item {
         case .event(let event):
             for alarm in event.alarms {
-                if let t = AlarmTimeline(alarm: alarm, of: event, replaced: replaced, zone: zone, from: from) { insert(t) }
+                if let t = AlarmTimeline(alarm: alarm, of: event, replaced: replaced, zone: zone, from: from,
+                                         allDayTimeOfDay: defaults.allDayTimeOfDay) { insert(t) }
             }
         case .reminder(let reminder):
-            for alarm in reminder.alarms {
-                if let t = AlarmTimeline(alarm: alarm, of: reminder, zone: zone, from: from) { insert(t) }
+            for alarm in reminder.alarms + [defaults.implicitAlarm(for: reminder)].compactMap({ $0 }) {
+                if let t = AlarmTimeline(alarm: alarm, of: reminder, zone: zone, from: from,
+                                         allDayTimeOfDay: defaults.allDayTimeOfDay) { insert(t) }
             }
         }
     }
@@ -116,8 +122,8 @@ public struct AlarmAgenda {
 extension AlarmAgenda {
     /// Every firing in `[from, to]`, in order (the preview's list).
     public static func firings(of items: [(item: AnyCalendarItem, replaced: Set<Int64>)], zone: ZoneRules,
-                               from: Instant, to: Instant) -> [AlarmFiring] {
-        var agenda = AlarmAgenda(zone: zone, from: from)
+                               from: Instant, to: Instant, defaults: AlarmDefaults = AlarmDefaults()) -> [AlarmFiring] {
+        var agenda = AlarmAgenda(zone: zone, from: from, defaults: defaults)
         for entry in items { agenda.add(entry.item, replaced: entry.replaced) }
         var result: [AlarmFiring] = []
         while let firing = agenda.popNext(through: to) { result.append(firing) }

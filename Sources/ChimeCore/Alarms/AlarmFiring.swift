@@ -46,6 +46,10 @@ public struct ItemSummary: Hashable, Sendable {
     /// The item's URL as stored (RFC 5545 URL): any text, from anywhere. Only the scheduler's
     /// ``OpenableURL`` check decides whether a notification may open it.
     public var url: String?
+    /// Events: one occurrence of a series (or a detached, moved one), named `ID@occurrence`.
+    public var isRecurring = false
+    /// A detached event's scheduled start, the one it replaced (its reference keeps it); nil otherwise.
+    public var scheduledOccurrence: Instant?
 
     public init(identifier: String, kind: Kind, title: String, notes: String? = nil, location: String? = nil,
                 isAllDay: Bool = false, priority: Int = 0, url: String? = nil) {
@@ -62,6 +66,8 @@ public struct ItemSummary: Hashable, Sendable {
     public init(_ event: Event) {
         self.init(identifier: event.identifier, kind: .event, title: event.title, notes: event.notes,
                   location: event.location, isAllDay: event.isAllDay, url: event.url)
+        isRecurring = event.isRecurring || event.isDetached
+        if event.isDetached { scheduledOccurrence = event.occurrenceDate }
     }
 
     public init(_ reminder: Reminder) {

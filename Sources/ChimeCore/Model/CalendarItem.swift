@@ -77,6 +77,16 @@ public enum AnyCalendarItem: Hashable, Sendable {
         }
     }
 
+    /// The event or reminder itself, for what both have (notes, location, rules…).
+    public var base: any CalendarItem {
+        switch self {
+        case .event(let e): return e
+        case .reminder(let r): return r
+        }
+    }
+
+    public var recurrenceRules: [RecurrenceRule] { base.recurrenceRules }
+
     /// `event` or `reminder`.
     public var kindName: String {
         if case .event = self { return "event" } else { return "reminder" }

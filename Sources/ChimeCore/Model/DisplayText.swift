@@ -55,7 +55,8 @@ public enum DisplayText {
     /// True for the scalars ``singleLine(_:)`` replaces or drops.
     public static func isUnsafe(_ u: Unicode.Scalar) -> Bool { role(of: u) != .kept }
 
-    public static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    /// `Mon` … `Sun`, in ISO order (index ``Weekday/isoIndex``).
+    public static let weekdayNames = (0..<7).map { String(Weekday(isoIndex: $0).name.prefix(3)) }
 
     /// `Mon 2026-11-30`.
     public static func dayHeading(_ d: CivilDate) -> String { "\(weekdayNames[d.weekday.isoIndex]) \(d)" }

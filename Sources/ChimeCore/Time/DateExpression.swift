@@ -28,10 +28,16 @@ public struct DateExpressionError: Error, Hashable, Sendable, CustomStringConver
 /// - ISO 8601 `2026-03-08`, `2026-03-08T02:30[:00]` (or a space for `T`), with `Z`, `±HH:MM`,
 ///   `±HHMM` or `±HH`; RFC 5545 basic `20260308`, `20260308T023000`, `20260308T023000Z`.
 ///   A date alone is `.date`, without a zone `.local`, with `Z` or an offset `.instant`.
-/// - `now` → `.instant(now)`.
-/// - `today`, `tomorrow`, `yesterday` → `.date`; with a time (`tomorrow 9:30`) → `.local`.
-/// - `mon`…`sun`, `monday`…`sunday` → `.date` of that weekday on or after today; with a time
-///   (`fri 17:00`) → `.local` on the first such day whose time is still ahead of `now`.
+/// - `now` → `.instant(now)`; `in 2 hours`, `in 30 min`, `in 1h30m` → `.instant`.
+/// - Dates: `today`, `tomorrow`, `yesterday`; `mon`…`sun` (on or after today), `next fri`
+///   (after today); `Dec 1`, `1 Dec`, `December 1st 2026`; `2026-12-1`; `12/01`, `12/01/2026`
+///   read by ``NumericDateOrder`` (a date both ways valid is refused, naming both, when the
+///   order is unknown); `01.12.` and `1.12.2026`, day first. Without a year, the year that puts
+///   the date nearest to today. A date alone is `.date`.
+/// - Times: `9:30`, `21:30`, `9:30:15`, `9:30pm`, `9am`, `12am` (midnight), `noon`, `midnight`,
+///   and a bare hour after `at` (`tomorrow at 9`). With a date → `.local`; a weekday with a time
+///   (`fri 17:00`) is the first such day whose time is still ahead of `now`; a time alone is the
+///   next such time (today, else tomorrow).
 /// - Offsets from `now`: a sign, then numbers with units `w`, `d`, `h`, `m`, `s` in that order
 ///   (`+2h`, `-30m`, `+1h30m`, `+2d4h`) → `.instant`. Days and weeks are exact 86,400 and
 ///   604,800 seconds added to the instant, so across a DST change `+1d` moves the wall clock
@@ -41,8 +47,10 @@ public struct DateExpressionError: Error, Hashable, Sendable, CustomStringConver
 /// let ny = try ZoneRules.named("America/New_York")
 /// let now = Instant(secondsSince1970: 1_795_186_800)  // Fri 2026-11-20 10:00 EST
 /// try DateExpression.parse("fri 9:00", now: now, zone: ny)  // .local(2026-11-27T09:00:00)
+/// try DateExpression.parse("tomorrow at 9", now: now, zone: ny)  // .local(2026-11-21T09:00:00)
 /// try DateExpression.parse("+1h30m", now: now, zone: ny)    // .instant(2026-11-20T16:30:00Z)
 /// try DateExpression.parse("2026-02-30", now: now, zone: ny) // throws: no such calendar date
+/// try DateExpression.parse("03/04", now: now, zone: ny)      // throws: ambiguous: 4 March or 3 April …
 /// ```
 extension DateValue {
     /// The instant this value names, reading dates (at midnight) and wall times on `zone`.
@@ -57,22 +65,48 @@ extension DateValue {
 
 public enum DateExpression {
     /// A one-line description of the accepted forms, for --help texts.
-    public static let accepted = "YYYY-MM-DD[THH:MM[:SS]][Z|±HH:MM], YYYYMMDD[THHMMSS][Z], "
-        + "today/tomorrow/yesterday [HH:MM], mon…sun [HH:MM], now, +2h, +3d, -30m"
+    public static let accepted = "2026-12-01[T09:30], today, tomorrow at 9, fri 5pm, next mon, Dec 1, "
+        + "12/01 or 01.12., 9:30, noon, in 2 hours, now, +2h, -30m"
+
+    /// How a numeric date with slashes (`12/01`) is read: month first (the United States) or day
+    /// first (most other places); `unknown` refuses one that is valid both ways, naming both.
+    public enum NumericDateOrder: Sendable, Hashable {
+        case monthFirst, dayFirst, unknown
+    }
 
     /// Reads `text`; see ``DateExpression`` for the forms.
-    public static func parse(_ text: String, now: Instant, zone: ZoneRules) throws(DateExpressionError) -> DateValue {
+    public static func parse(_ text: String, now: Instant, zone: ZoneRules,
+                             numericOrder: NumericDateOrder = .unknown) throws(DateExpressionError) -> DateValue {
         var s = Substring(text.lowercased())
         while s.first?.isWhitespace == true { s.removeFirst() }
         while s.last?.isWhitespace == true { s.removeLast() }
         do throws(Reason) {
             guard let first = s.utf8.first else { throw Reason("empty") }
             if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { return try relative(s, now: now) }
-            if first >= 48 && first <= 57 { return try absolute(s) }
-            return try words(s, now: now, zone: zone)
+            if first >= 48 && first <= 57 {
+                // Not ISO 8601 or RFC 5545 (`2026-12-1`, `12/01`, `9:30`): read as a phrase.
+                do throws(Reason) { return try absolute(s) } catch { if error.text != Reason.notADate.text { throw error } }
+            }
+            return try phrase(s, now: now, zone: zone, order: numericOrder)
         } catch {
             throw DateExpressionError(text: text, reason: error.text)
         }
+    }
+
+    /// True when `text` names only a time of day (`10:00`, `9am`, `at 9`, `noon`): a command that
+    /// changes an item's time can then keep the item's own date.
+    ///
+    /// ```swift
+    /// DateExpression.isTimeOfDay("2:30pm")     // true
+    /// DateExpression.isTimeOfDay("fri 2:30pm") // false
+    /// ```
+    public static func isTimeOfDay(_ text: String) -> Bool {
+        var words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.first == "at" { words.removeFirst() }
+        if words.count == 2, words[1] == "am" || words[1] == "pm" { words = [words[0] + words[1]] }
+        guard words.count == 1 else { return false }
+        if words[0] == "noon" || words[0] == "midnight" { return true }
+        return (try? timeOfDay(Substring(words[0]), hourAlone: text.lowercased().hasPrefix("at"))) != nil
     }
 
     /// A signed length of time in the offset form (`15m`, `-1h30m`, `+2d`), in seconds; no
@@ -197,46 +231,231 @@ public enum DateExpression {
         return .instant(Instant(secondsSince1970: seconds))
     }
 
-    private static let weekdayNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+    private static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august",
+                                     "september", "october", "november", "december"]
 
-    /// `now`, `today`/`tomorrow`/`yesterday` and weekday names, the latter two with an optional time.
-    private static func words(_ text: Substring, now: Instant, zone: ZoneRules) throws(Reason) -> DateValue {
-        let parts = text.split(whereSeparator: \.isWhitespace)
-        guard parts.count <= 2 else { throw .notADate }
-        let word = parts[0]
-        if word == "now" && parts.count == 1 { return .instant(now) }
-        let today = zone.localTime(at: now).date
-        var day = today
-        var isWeekday = false
-        switch word {
-        case "today": break
-        case "tomorrow": day = today.adding(days: 1)
-        case "yesterday": day = today.adding(days: -1)
-        default:
-            guard let index = weekdayNames.firstIndex(where: { $0 == word || $0.prefix(3) == word }) else {
-                throw .notADate
-            }
-            day = today.adding(days: (Weekday(rawValue: index + 1)!.isoIndex - today.weekday.isoIndex + 7) % 7)
-            isWeekday = true
-        }
-        guard parts.count == 2 else { return .date(day) }
-        let (h, m, s) = try timeOfDay(parts[1])
-        var local = LocalDateTime(date: day, hour: h, minute: m, second: s)
-        // A weekday with a time names the next such time still ahead of `now`.
-        if isWeekday && zone.instant(for: local) <= now { local.date = day.adding(days: 7) }
-        return .local(local)
+    /// The weekday a word names (`fri`, `friday`, `thurs`), as an ISO index (Monday 1 … Sunday 7).
+    private static func weekday(_ word: String) -> Int? { Weekday(word: word)?.isoIndex }
+
+    /// The month a word names (`dec`, `december`, `sept`), 1…12.
+    private static func month(_ word: String) -> Int? {
+        guard word.count >= 3, let index = monthNames.firstIndex(where: { $0.hasPrefix(word) }) else { return nil }
+        return index + 1
     }
 
-    /// `H:MM`, `HH:MM` or `HH:MM:SS`.
-    private static func timeOfDay(_ text: Substring) throws(Reason) -> (Int, Int, Int) {
-        var s = Scanner(text)
-        guard let h = s.number(max: 2), s.take(":"), let m = s.digits(2) else { throw Reason("\(text) is not a time (HH:MM)") }
-        var sec = 0
-        if s.take(":") {
-            guard let x = s.digits(2) else { throw Reason("\(text) is not a time (HH:MM)") }
-            sec = x
+    /// A day of the month: `1`, `01`, `1st`, `22nd`.
+    private static func dayNumber(_ word: String) -> Int? {
+        var digits = Substring(word)
+        for suffix in ["st", "nd", "rd", "th"] where digits.hasSuffix(suffix) { digits = digits.dropLast(2); break }
+        guard (1...2).contains(digits.count), let n = Int(digits), (1...31).contains(n) else { return nil }
+        return n
+    }
+
+    /// `month`/`day` in the year that puts it nearest to `today` (a year back, this year or next):
+    /// on 24 November, `Dec 1` is next week and `Nov 1` three weeks ago, not a year away.
+    private static func nearest(month: Int, day: Int, to today: CivilDate) -> CivilDate? {
+        let candidates = [today.year - 1, today.year, today.year + 1]
+            .map { CivilDate(year: $0, month: month, day: day) }.filter(\.isValid)
+        let here = today.daysSinceEpoch
+        return candidates.min { abs($0.daysSinceEpoch - here) < abs($1.daysSinceEpoch - here) }
+    }
+
+    private static func fullDate(_ year: Int?, _ month: Int, _ day: Int, today: CivilDate) throws(Reason) -> CivilDate {
+        guard let year else {
+            guard let date = nearest(month: month, day: day, to: today) else { throw Reason("no such calendar date") }
+            return date
         }
-        guard s.atEnd else { throw Reason("\(text) is not a time (HH:MM)") }
+        let date = CivilDate(year: year, month: month, day: day)
+        guard date.isValid else { throw Reason("no such calendar date") }
+        return date
+    }
+
+    private static func spoken(_ month: Int, _ day: Int) -> String {
+        "\(day) \(monthNames[month - 1].prefix(1).uppercased() + monthNames[month - 1].dropFirst())"
+    }
+
+    /// `12/01`, `12/01/2026`, `01.12.`, `1.12.2026`, `2026/12/01`, `2026-12-1`.
+    private static func numericDate(_ word: String, today: CivilDate, order: NumericDateOrder) throws(Reason) -> CivilDate? {
+        let separator: Character
+        if word.contains("/") { separator = "/" } else if word.contains(".") { separator = "." }
+        else if word.contains("-") { separator = "-" } else { return nil }
+        var parts = word.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
+        if separator == ".", parts.last == "" { parts.removeLast() }   // `01.12.`: the German form ends in a dot
+        guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && Int($0) != nil })
+        else { return nil }
+        let numbers = parts.map { Int($0)! }
+        if parts[0].count == 4 {   // year first, as ISO 8601 orders it
+            guard numbers.count == 3 else { return nil }
+            return try fullDate(numbers[0], numbers[1], numbers[2], today: today)
+        }
+        guard separator != "-" else { return nil }
+        var year: Int?
+        if numbers.count == 3 {
+            guard parts[2].count == 4 else { throw Reason("write the year with four digits") }
+            year = numbers[2]
+        }
+        let (a, b) = (numbers[0], numbers[1])
+        // Dots are day first everywhere they are used (de, ru, pl…); a slash follows the locale.
+        if separator == "." || order == .dayFirst { return try fullDate(year, b, a, today: today) }
+        if order == .monthFirst { return try fullDate(year, a, b, today: today) }
+        let monthFirst = try? fullDate(year, a, b, today: today)
+        let dayFirst = try? fullDate(year, b, a, today: today)
+        switch (monthFirst, dayFirst) {
+        case (let m?, let d?) where m != d:
+            throw Reason("ambiguous: \(spoken(a, b)) or \(spoken(b, a)); write \(formatted(m)) or \(formatted(d))")
+        case (let m?, _): return m
+        case (nil, let d?): return d
+        case (nil, nil): throw Reason("no such calendar date")
+        }
+    }
+
+    private static func formatted(_ d: CivilDate) -> String {
+        func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(d.year)-\(pad(d.month))-\(pad(d.day))"
+    }
+
+    /// The words after `in`: `2 hours`, `90 min`, `2h`, `1h30m`, `an hour`, `2 hours 30 minutes`.
+    private static func amount(_ words: ArraySlice<String>, now: Instant) throws(Reason) -> DateValue {
+        let units: [(names: [String], seconds: Int64)] = [
+            (["w", "wk", "wks", "week", "weeks"], 604_800), (["d", "day", "days"], 86_400),
+            (["h", "hr", "hrs", "hour", "hours"], 3600), (["m", "min", "mins", "minute", "minutes"], 60),
+            (["s", "sec", "secs", "second", "seconds"], 1)]
+        let bad = Reason("after `in`, give an amount and a unit: in 2 hours, in 30 min, in 3 days, in 1h30m")
+        var total: Int64 = 0
+        var words = words
+        guard !words.isEmpty else { throw bad }
+        while let word = words.first {
+            words.removeFirst()
+            if word == "and" { continue }
+            if let n = word == "a" || word == "an" ? 1 : Int64(word), n >= 0, n < 1_000_000_000 {
+                guard let unitWord = words.first, let unit = units.first(where: { $0.names.contains(unitWord) }) else { throw bad }
+                words.removeFirst()
+                total += n * unit.seconds
+            } else if case .instant(let i) = try? relative(Substring("+" + word), now: Instant(secondsSince1970: 0)) {
+                total += i.secondsSince1970
+            } else {
+                throw bad
+            }
+        }
+        let (seconds, overflow) = now.secondsSince1970.addingReportingOverflow(total)
+        guard !overflow else { throw Reason("out of range") }
+        return .instant(Instant(secondsSince1970: seconds))
+    }
+
+    /// A date, a time, or both, in the words people type: `today`, `tomorrow at 9`, `fri 5pm`,
+    /// `next monday`, `Dec 1`, `1 Dec 2026`, `12/01`, `01.12.`, `9:30pm`, `noon`, `in 2 hours`.
+    private static func phrase(_ text: Substring, now: Instant, zone: ZoneRules, order: NumericDateOrder) throws(Reason) -> DateValue {
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
+        guard let first = words.first else { throw .notADate }
+        if words == ["now"] { return .instant(now) }
+        if first == "in" { return try amount(words.dropFirst(), now: now) }
+        let today = zone.localTime(at: now).date
+        var day: CivilDate?
+        var weekdayAhead = false   // a bare weekday with a time names the next such time still ahead
+        var time: (Int, Int, Int)?
+        var i = 0
+        var afterAt = false
+        func setDay(_ d: CivilDate) throws(Reason) {
+            guard day == nil else { throw .notADate }
+            day = d
+        }
+        func setTime(_ t: (Int, Int, Int)) throws(Reason) {
+            guard time == nil else { throw .notADate }
+            time = t
+        }
+        while i < words.count {
+            let word = words[i]
+            let nextWord = i + 1 < words.count ? words[i + 1] : nil
+            i += 1
+            if word == "at" { afterAt = true; continue }
+            defer { afterAt = false }
+            switch word {
+            case "today": try setDay(today); continue
+            case "tomorrow": try setDay(today.adding(days: 1)); continue
+            case "yesterday": try setDay(today.adding(days: -1)); continue
+            case "noon": try setTime((12, 0, 0)); continue
+            case "midnight": try setTime((0, 0, 0)); continue
+            case "next", "this":
+                guard let nextWord, let target = weekday(nextWord) else { throw Reason("`\(word)` takes a weekday: \(word) friday") }
+                i += 1
+                let ahead = (target - today.weekday.isoIndex + 7) % 7
+                try setDay(today.adding(days: word == "next" && ahead == 0 ? 7 : ahead))
+                continue
+            default: break
+            }
+            if let target = weekday(word) {
+                try setDay(today.adding(days: (target - today.weekday.isoIndex + 7) % 7))
+                weekdayAhead = true
+                continue
+            }
+            if let m = month(word) {   // Dec 1, Dec 1 2026, December 1st
+                guard let nextWord, let d = dayNumber(nextWord) else { throw Reason("a month takes a day: \(word) 1") }
+                i += 1
+                var year: Int?
+                if i < words.count, words[i].count == 4, let y = Int(words[i]) { year = y; i += 1 }
+                try setDay(try fullDate(year, m, d, today: today))
+                continue
+            }
+            if let d = dayNumber(word), let nextWord, let m = month(nextWord) {   // 1 Dec, 1st December 2026
+                i += 1
+                var year: Int?
+                if i < words.count, words[i].count == 4, let y = Int(words[i]) { year = y; i += 1 }
+                try setDay(try fullDate(year, m, d, today: today))
+                continue
+            }
+            if !word.contains(":"), let date = try numericDate(word, today: today, order: order) {
+                try setDay(date)
+                continue
+            }
+            var timeWord = word
+            if nextWord == "am" || nextWord == "pm" { timeWord += nextWord!; i += 1 }
+            let body = timeWord.hasSuffix("am") || timeWord.hasSuffix("pm") ? timeWord.dropLast(2) : Substring(timeWord)
+            guard !body.isEmpty, body.allSatisfy({ $0 == ":" || ("0"..."9").contains($0) }) else { throw .notADate }
+            try setTime(try timeOfDay(Substring(timeWord), hourAlone: afterAt))
+        }
+        switch (day, time) {
+        case (let day?, nil): return .date(day)
+        case (let day?, let (h, m, s)?):
+            var local = LocalDateTime(date: day, hour: h, minute: m, second: s)
+            if weekdayAhead && zone.instant(for: local) <= now { local.date = day.adding(days: 7) }
+            return .local(local)
+        case (nil, let (h, m, s)?):
+            // A time alone is the next such time: today's if still ahead, else tomorrow's.
+            var local = LocalDateTime(date: today, hour: h, minute: m, second: s)
+            if zone.instant(for: local) <= now { local.date = today.adding(days: 1) }
+            return .local(local)
+        case (nil, nil): throw .notADate
+        }
+    }
+
+    /// `H:MM`, `HH:MM`, `HH:MM:SS`, each with an optional `am`/`pm`; `9am`, `9pm`; a bare hour
+    /// (`9`) only after `at`, where nothing else can be meant.
+    private static func timeOfDay(_ text: Substring, hourAlone: Bool = false) throws(Reason) -> (Int, Int, Int) {
+        var body = text
+        var meridiem: Int?   // 0 am, 12 pm
+        if body.hasSuffix("am") || body.hasSuffix("pm") {
+            meridiem = body.hasSuffix("pm") ? 12 : 0
+            body = body.dropLast(2)
+        }
+        let notATime = Reason("\(text) is not a time (9:30, 21:30, 9:30pm, 9am, noon)")
+        var s = Scanner(body)
+        guard let h = s.number(max: 2) else { throw notATime }
+        var m = 0, sec = 0
+        if s.take(":") {
+            guard let x = s.digits(2) else { throw notATime }
+            m = x
+            if s.take(":") {
+                guard let y = s.digits(2) else { throw notATime }
+                sec = y
+            }
+        } else if meridiem == nil && !hourAlone {
+            throw notATime
+        }
+        guard s.atEnd else { throw notATime }
+        if let meridiem {
+            guard (1...12).contains(h), m < 60, sec < 60 else { throw Reason("no such time of day as \(text)") }
+            return (h % 12 + meridiem, m, sec)
+        }
         guard h < 24, m < 60, sec < 60 else { throw Reason("no such time of day as \(text)") }
         return (h, m, sec)
     }

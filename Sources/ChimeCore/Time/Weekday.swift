@@ -25,6 +25,18 @@ public enum Weekday: Int, CaseIterable, Sendable, Hashable {
         ["SU", "MO", "TU", "WE", "TH", "FR", "SA"][rawValue - 1]
     }
 
+    /// `Monday` … `Sunday`: the one table of weekday names (three-letter forms are its prefixes).
+    public var name: String {
+        ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][rawValue - 1]
+    }
+
+    /// The weekday a typed word names: `fri`, `Friday`, `thurs` (three letters at least).
+    public init?(word: some StringProtocol) {
+        let lower = word.lowercased()
+        guard lower.count >= 3, let day = Weekday.allCases.first(where: { $0.name.lowercased().hasPrefix(lower) }) else { return nil }
+        self = day
+    }
+
     public init?(rfc5545 code: some StringProtocol) {
         switch code.uppercased() {
         case "SU": self = .sunday

@@ -138,7 +138,7 @@ struct AccountCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try options.open()
+            let store = try options.open(creating: true)
             if try store.syncAccounts().contains(where: { $0.name == name }) {
                 throw InputError("an account \"\(name)\" exists already (`chime account remove \(name)` first)")
             }

@@ -16,11 +16,15 @@ struct AddEvent: ParsableCommand {
             \(CLIContext.dateHelp) A wall time is read on --tz (default: the system zone; \
             'floating' keeps it floating). A date alone, or --all-day, makes an all-day event.
 
+            An --alarm without a sign is that long before the start: --alarm 15m fires a \
+            quarter of an hour before. Alarms of all-day events count from 09:00 (the \
+            all_day_time setting), so --alarm 1d fires at 09:00 the day before.
+
             Examples:
-              chime add event "Dentist" --start "fri 14:00" --duration 45m --alarm -1h
-              chime add event "Stand-up" --start 2026-12-01T09:00 --tz Europe/Berlin --duration 15m \\
-                --repeat 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR' --alarm -5m --calendar Work
-              chime add event "Holiday" --start 2026-12-24 --end 2026-12-27 --all-day
+              chime add event "Dentist" --start "fri 2pm" --duration 45m --alarm 1h
+              chime add event "Stand-up" --start "mon 9:00" --duration 15m \\
+                --repeat weekdays --alarm 5m --calendar Work
+              chime add event "Holiday" --start "Dec 24" --end "Dec 27" --all-day
             """)
 
     @OptionGroup var options: StoreOptions
@@ -44,13 +48,15 @@ struct AddEvent: ParsableCommand {
     }
 
     func run() throws {
-        let store = try options.open()
+        let store = try options.open(creating: true)
         let target = try EventTarget.calendar(calendar, in: store)
         var startDate = try CLIContext.calendarDate(start, option: "--start", tz: tz)
         if allDay { startDate = .allDay(startDate.local.date) }
         var event: Event
         if let end {
-            var endDate = try CLIContext.calendarDate(end, option: "--end", tz: tz)
+            // `--start "mon 9:00" --end "wed 17:00"`: the end's words count from the start.
+            let after = startDate.instant(floatingZone: CLIContext.zone)
+            var endDate = try CLIContext.calendarDate(end, option: "--end", tz: tz, relativeTo: after)
             if startDate.isAllDay { endDate = .allDay(endDate.local.date) }
             event = Event(title: title, calendar: target.identifier, start: startDate, end: endDate)
         } else {
@@ -64,6 +70,8 @@ struct AddEvent: ParsableCommand {
             print(ItemFormat.json(.event(shown), calendarTitle: target.title, zone: CLIContext.zone))
         } else {
             print("Added event \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title)): \(ItemFormat.human(shown.start, zone: CLIContext.zone))")
+            for r in shown.recurrenceRules { print("Repeats: \(r.summary)") }
+            for line in AlarmEcho.lines(for: .event(shown), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
             print("ID \(saved.identifier)")
         }
     }
@@ -74,13 +82,17 @@ struct AddReminder: ParsableCommand {
         commandName: "reminder",
         abstract: "Add a reminder.",
         discussion: """
-            \(CLIContext.dateHelp) A repeating reminder needs --due or --start; completing it \
-            moves it to its next occurrence.
+            \(CLIContext.dateHelp) A reminder with a due time notifies at that time \
+            (--no-alarm: never; --alarm 30m: half an hour before instead); one due on a day \
+            notifies at 09:00 that day. A repeating reminder needs --due or --start; \
+            completing it moves it to its next occurrence.
 
             Examples:
-              chime add reminder "Buy milk" --at "Grocery store@52.5208,13.4094" --on arrive
-              chime add reminder "Water plants" --due "sat 10:00" --repeat FREQ=WEEKLY --alarm -30m
-              chime add reminder "Leave for the airport" --due "tomorrow 6:00" --priority 1 --list Travel
+              chime add reminder "Call the dentist" --due "tomorrow 10am"
+              chime add reminder "Water plants" --due "sat 10:00" --repeat weekly
+              chime add reminder "Buy milk" --at "Grocery store@52.5208,13.4094"
+              chime add reminder "Leave for the airport" --due "tomorrow 6:00" \\
+                --alarm 30m --priority 1 --list Travel
             """)
 
     @OptionGroup var options: StoreOptions
@@ -100,7 +112,7 @@ struct AddReminder: ParsableCommand {
     }
 
     func run() throws {
-        let store = try options.open()
+        let store = try options.open(creating: true)
         let target = try ReminderTarget.list(list, in: store)
         var reminder = Reminder(title: title, calendar: target.identifier)
         reminder.dueDate = try due.map { try CLIContext.calendarDate($0, option: "--due", tz: tz) }
@@ -113,6 +125,8 @@ struct AddReminder: ParsableCommand {
         } else {
             let when = saved.dueDate.map { ", due \(ItemFormat.human($0, zone: CLIContext.zone))" } ?? ""
             print("Added reminder \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title))\(when)")
+            for r in saved.recurrenceRules { print("Repeats: \(r.summary)") }
+            for line in AlarmEcho.lines(for: .reminder(saved), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
             print("ID \(saved.identifier)")
         }
     }

@@ -6,44 +6,74 @@ struct Agenda: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List event occurrences in a window, sorted by start.",
         discussion: """
-            Every occurrence that overlaps the window is listed, grouped by day on the system \
-            zone's clock ($TZ). Each line ends with the reference `chime show`, `chime edit` and \
-            `chime remove` accept: ID for a single event, ID@YYYYMMDDTHHMMSSZ for one occurrence \
-            of a recurring event.
+            Every occurrence that overlaps the window is listed under each day it covers, on \
+            the system zone's clock ($TZ): an event from Monday 09:00 to Wednesday 17:00 shows \
+            "09:00 →" on Monday, "all day" on Tuesday and "→ 17:00" on Wednesday. Each line ends \
+            with the reference `chime show`, `chime edit` and `chime remove` accept (the ID's \
+            first 8 characters; --json gives it whole).
 
             \(CLIContext.dateHelp)
 
             Examples:
-              chime agenda                       # today and the next 6 days
-              chime agenda --from 2026-12-01 --days 31 --calendar Work
+              chime agenda                # today and the next 6 days
+              chime agenda today
+              chime agenda --from "dec 1" --days 31 --calendar Work
               chime agenda --days 365 --json > year.json
             """)
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: ArgumentHelp("Window start (default: today at 00:00).", valueName: "date"))
+    @Argument(help: ArgumentHelp("today, tomorrow, week (7 days from today, the default) or month.", valueName: "span"))
+    var span: SpanWord?
+
+    enum SpanWord: String, ExpressibleByArgument, CaseIterable {
+        case today, tomorrow, week, month
+    }
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Window start (default: today at 00:00).", valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("Window end, exclusive.", valueName: "date"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Window end, exclusive.", valueName: "date"))
     var to: String?
 
-    @Option(help: ArgumentHelp("Window length in days, when --to is not given.", valueName: "n"))
-    var days: Int = 7
+    @Option(help: ArgumentHelp("Window length in days, when --to is not given (default 7).", valueName: "n"))
+    var days: Int?
 
     @Option(name: .customLong("calendar"), help: ArgumentHelp("Only this calendar (name or ID); repeatable.", valueName: "name"))
     var calendars: [String] = []
 
     func validate() throws {
-        if to != nil && days != 7 { throw ArgumentParser.ValidationError("use either --to or --days, not both") }
-        try OptionBounds.check("--days", days, OptionBounds.days)
+        if to != nil && days != nil { throw ArgumentParser.ValidationError("use either --to or --days, not both") }
+        if span != nil && (from != nil || to != nil || days != nil) {
+            throw ArgumentParser.ValidationError("use either \(span!.rawValue) or --from/--to/--days, not both")
+        }
+        if let days { try OptionBounds.check("--days", days, OptionBounds.days) }
+    }
+
+    /// The window: `span`, else --from/--to/--days, else today and the next 6 days.
+    func window(now: Instant, zone: ZoneRules) throws -> (start: Instant, end: Instant) {
+        let today = zone.localTime(at: now).date
+        let midnight = { (d: CivilDate) in zone.instant(for: LocalDateTime(date: d)) }
+        switch span {
+        case .today?: return (midnight(today), midnight(today.adding(days: 1)))
+        case .tomorrow?: return (midnight(today.adding(days: 1)), midnight(today.adding(days: 2)))
+        case .week?: return (midnight(today), midnight(today.adding(days: 7)))
+        case .month?:
+            // The same day next month, or that month's last day (31 Jan → 28 Feb).
+            let (y, m) = today.month == 12 ? (today.year + 1, 1) : (today.year, today.month + 1)
+            let next = CivilDate(year: y, month: m, day: min(today.day, CivilDate.daysInMonth(year: y, month: m)))
+            return (midnight(today), midnight(next))
+        case nil: break
+        }
+        let start = try from.map { try CLIContext.instant($0, option: "--from") } ?? midnight(today)
+        let end = try to.map { try CLIContext.instant($0, option: "--to") }
+            ?? midnight(zone.localTime(at: start).date.adding(days: days ?? 7))
+        return (start, end)
     }
 
     func run() throws {
         let zone = CLIContext.zone
-        let start = try from.map { try CLIContext.instant($0, option: "--from") }
-            ?? zone.instant(for: LocalDateTime(date: zone.localTime(at: CLIContext.now).date))
-        let end = try to.map { try CLIContext.instant($0, option: "--to") }
-            ?? zone.instant(for: LocalDateTime(date: zone.localTime(at: start).date.adding(days: days)))
+        let (start, end) = try window(now: CLIContext.now, zone: zone)
         guard end > start else { throw InputError("the window is empty: --to must be after --from") }
         let store = try options.open()
         var titles: [String: String] = [:]
@@ -58,7 +88,7 @@ struct Agenda: ParsableCommand {
             }
         }
         var out = OutputBuffer()
-        var writer = AgendaWriter(zone: zone, json: options.json, titles: titles)
+        var writer = AgendaWriter(zone: zone, json: options.json, titles: titles, window: (start, end), color: Style.enabled)
         try store.enumerateEvents(matching: store.predicateForEvents(start: start, end: end, calendars: selected)) { event, _ in
             writer.write(event, to: &out)
         }
@@ -67,18 +97,35 @@ struct Agenda: ParsableCommand {
     }
 }
 
-/// Writes agenda lines straight into bytes; this loop runs once per occurrence.
+/// Writes agenda lines straight into bytes; this loop runs once per occurrence. An occurrence
+/// that spans several days is written under each of them (within the window): its first day
+/// when it comes, the later days queued until the writer reaches them, ahead of that day's
+/// own events (they started earlier).
 struct AgendaWriter {
     let zone: ZoneRules
     let json: Bool
     let titles: [String: String]
+    let color: Bool
+    /// The window's first and last local day (days since 1970-01-01).
+    let firstDay: Int
+    let lastDay: Int
     private var currentDay: Int?
     private var count = 0
+    /// Later days of multi-day occurrences: (day, order written, the line without its newline).
+    private var continuations: [(day: Int, order: Int, line: String)] = []
 
-    init(zone: ZoneRules, json: Bool, titles: [String: String]) {
+    /// Without `headings` (one day, under a heading of the caller's) no day heading is written.
+    let headings: Bool
+
+    init(zone: ZoneRules, json: Bool, titles: [String: String], window: (start: Instant, end: Instant), color: Bool = false,
+         headings: Bool = true) {
         self.zone = zone
         self.json = json
         self.titles = titles
+        self.color = color
+        self.headings = headings
+        firstDay = zone.localTime(at: window.start).date.daysSinceEpoch
+        lastDay = max(firstDay, zone.localTime(at: window.end.adding(-1)).date.daysSinceEpoch)
     }
 
     mutating func write(_ e: Event, to out: inout OutputBuffer) {
@@ -86,10 +133,17 @@ struct AgendaWriter {
         let endInstant = e.end.instant(floatingZone: zone)
         let start = e.isAllDay ? LocalDateTime(date: e.start.local.date) : zone.localTime(at: startInstant)
         let end = e.isAllDay ? LocalDateTime(date: e.end.local.date) : zone.localTime(at: endInstant)
+        // The last day the occurrence covers: an all-day end is exclusive, a timed one ending at
+        // midnight does not reach into that day.
+        let startDay = start.date.daysSinceEpoch
+        let endDay = e.isAllDay ? end.date.daysSinceEpoch - 1
+            : (endInstant > startInstant ? zone.localTime(at: endInstant.adding(-1)).date.daysSinceEpoch : startDay)
+        let coveredLast = max(startDay, endDay)
+        let shownFirst = max(startDay, firstDay), shownLast = max(shownFirst, min(coveredLast, lastDay))
         let calendar = e.calendarIdentifier.flatMap { titles[$0] } ?? ""
         if json {
             out.append(count == 0 ? "[\n" : ",\n")
-            out.append("{\"ref\":\""); appendReference(e, &out); out.append(byte: 34)
+            out.append("{\"ref\":"); out.appendJSON(ItemReference.text(e, zone: zone))
             out.append(",\"id\":"); out.appendJSON(e.identifier)
             out.append(",\"title\":"); out.appendJSON(e.title)
             out.append(",\"calendar\":"); out.appendJSON(calendar)
@@ -101,50 +155,78 @@ struct AgendaWriter {
             out.append("\",\"occurrence\":\""); appendUTC(e.occurrenceDate ?? startInstant, &out)
             out.append("\",\"detached\":"); out.append(e.isDetached ? "true" : "false")
             if let location = e.location { out.append(",\"location\":"); out.appendJSON(location) }
-            out.append(byte: UInt8(ascii: "}"))
+            out.append(",\"days\":[")
+            for day in shownFirst...shownLast {
+                if day > shownFirst { out.append(byte: 44) }
+                let d = CivilDate(daysSinceEpoch: day)
+                out.append(byte: 34); out.append(date: (d.year, d.month, d.day)); out.append(byte: 34)
+            }
+            out.append("]}")
         } else {
-            let day = start.date.daysSinceEpoch
-            if day != currentDay {
-                if currentDay != nil { out.append(byte: 10) }
-                out.append(DisplayText.weekdayNames[start.date.weekday.isoIndex])
-                out.append(byte: 32)
-                out.append(date: (start.date.year, start.date.month, start.date.day))
-                out.append(byte: 10)
-                currentDay = day
+            flushContinuations(through: shownFirst, &out)
+            heading(shownFirst, &out)
+            let total = coveredLast - startDay + 1
+            let reference = ItemReference.text(e, zone: zone, short: true)
+            for day in shownFirst...shownLast {
+                var line = "  "
+                if e.isAllDay || (day != startDay && day != coveredLast) {
+                    line += "all day      "
+                } else if total == 1 {
+                    line += DisplayText.hhmm(start) + "-" + DisplayText.hhmm(end) + "  "
+                } else if day == startDay {
+                    line += DisplayText.hhmm(start) + " →      "
+                } else {
+                    line += "→ " + DisplayText.hhmm(end) + "      "
+                }
+                line += DisplayText.itemTitle(e.title)
+                if total > 1 { line += " (day \(day - startDay + 1)/\(total))" }
+                line += "  " + paint("[" + DisplayText.singleLine(calendar) + "]", "36")
+                line += "  " + paint(DisplayText.singleLine(reference), "2")
+                if day == shownFirst {
+                    out.append(line)
+                    out.append(byte: 10)
+                } else {
+                    continuations.append((day, count, line))
+                }
             }
-            if e.isAllDay {
-                out.append("  all day      ")
-            } else {
-                out.append("  ")
-                out.append(hour: start.hour, minute: start.minute)
-                out.append(byte: 45)
-                out.append(hour: end.hour, minute: end.minute)
-                out.append("  ")
-            }
-            out.append(DisplayText.itemTitle(e.title))
-            out.append("  [")
-            out.append(DisplayText.singleLine(calendar))
-            out.append("]  ")
-            appendReference(e, &out, human: true)
-            out.append(byte: 10)
         }
         count += 1
     }
 
     mutating func finish(_ out: inout OutputBuffer) {
-        if json { out.append(count == 0 ? "[]\n" : "\n]\n") } else if count == 0 { out.append("No events.\n") }
+        if json { out.append(count == 0 ? "[]\n" : "\n]\n"); return }
+        flushContinuations(through: .max, &out)
+        if count == 0 { out.append("No events.\n") }
     }
 
-    /// What `ItemReference.text` returns, without building a String per line.
-    private func appendReference(_ e: Event, _ out: inout OutputBuffer, human: Bool = false) {
-        out.append(human ? DisplayText.singleLine(e.identifier) : e.identifier)
-        guard e.isRecurring || e.isDetached, let o = e.occurrenceDate else { return }
-        let u = o.utc
-        out.append(byte: UInt8(ascii: "@"))
-        out.append(u.date.year, width: 4); out.append(u.date.month, width: 2); out.append(u.date.day, width: 2)
-        out.append(byte: UInt8(ascii: "T"))
-        out.append(u.hour, width: 2); out.append(u.minute, width: 2); out.append(u.second, width: 2)
-        out.append(byte: UInt8(ascii: "Z"))
+    /// Writes the queued lines of every day up to and including `day`, under their headings.
+    private mutating func flushContinuations(through day: Int, _ out: inout OutputBuffer) {
+        guard continuations.contains(where: { $0.day <= day }) else { return }
+        let due = continuations.filter { $0.day <= day }.sorted { ($0.day, $0.order) < ($1.day, $1.order) }
+        continuations.removeAll { $0.day <= day }
+        for entry in due {
+            heading(entry.day, &out)
+            out.append(entry.line)
+            out.append(byte: 10)
+        }
+    }
+
+    private mutating func heading(_ day: Int, _ out: inout OutputBuffer) {
+        guard day != currentDay else { return }
+        guard headings else { currentDay = day; return }
+        if currentDay != nil { out.append(byte: 10) }
+        let d = CivilDate(daysSinceEpoch: day)
+        if color { out.append("\u{1b}[1m") }
+        out.append(DisplayText.weekdayNames[d.weekday.isoIndex])
+        out.append(byte: 32)
+        out.append(date: (d.year, d.month, d.day))
+        if color { out.append("\u{1b}[0m") }
+        out.append(byte: 10)
+        currentDay = day
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        color ? "\u{1b}[\(code)m\(text)\u{1b}[0m" : text
     }
 
     private func appendLocal(_ l: LocalDateTime, allDay: Bool, _ out: inout OutputBuffer) {

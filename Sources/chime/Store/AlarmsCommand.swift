@@ -8,7 +8,8 @@ struct Alarms: ParsableCommand {
         abstract: "Preview the alarms that will fire in a window, sorted by fire time.",
         discussion: """
             The same computation the daemon runs: absolute alarms at their date, relative alarms \
-            at each occurrence's start (or end) plus the offset, reminders at their due date; \
+            at each occurrence's start (or end) plus the offset, reminders at their due time (or \
+            their own alarms' times); alarms of all-day items count from 09:00 (all_day_time); \
             completed reminders never fire, a recurring reminder only for its current instance; \
             all-day and floating times on the system zone's clock ($TZ). Each line shows the fire \
             time (local and UTC), the item's title and reference, the occurrence, the alarm, and \
@@ -26,10 +27,10 @@ struct Alarms: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: ArgumentHelp("Window start (default: now).", valueName: "date"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Window start (default: now).", valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("Window end, inclusive.", valueName: "date"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Window end, inclusive.", valueName: "date"))
     var to: String?
 
     @Option(help: ArgumentHelp("Window length in hours, when --to is not given.", valueName: "n"))
@@ -47,7 +48,8 @@ struct Alarms: ParsableCommand {
         guard end > start else { throw InputError("the window is empty: --to must be after --from") }
         let store = try options.open()
         let sources = try store.alarmSources(from: start)
-        let firings = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: start, to: end)
+        let firings = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: start, to: end,
+                                         defaults: AlarmEcho.defaults)
             .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
         let states = try store.ledgerEntries(for: firings.map(\.key))
         let armed = try store.locationAlarmSources(from: start)

@@ -9,19 +9,21 @@ struct AlarmsWriter {
               from: Instant, to: Instant, into out: inout OutputBuffer) {
         out.append("Alarms \(stamp(from)) – \(stamp(to)) (\(zone.identifier)): \(firings.count)\n")
         for f in firings {
-            var line = "\(stamp(f.fireAt, seconds: true))  \(clock(f.fireAt.utc, seconds: true))Z  \(DisplayText.itemTitle(f.item.title))  [\(f.item.kind.rawValue) \(DisplayText.singleLine(reference(f)))]"
-            line += "  \(alarmText(f))"
-            if let start = f.occurrenceStart, f.alarm.trigger.keyText?.hasPrefix("@") == false {
-                line += f.item.kind == .event ? ", occurrence \(stamp(start))" : ", due \(stamp(start))"
+            var line = "\(stamp(f.fireAt, seconds: true))  \(DisplayText.itemTitle(f.item.title))  \(alarmText(f))"
+            if let start = f.occurrenceStart, case .relative = f.alarm.trigger {
+                // The start (or due time) it is for: the time, with the day when that differs.
+                let fire = zone.localTime(at: f.fireAt), at = zone.localTime(at: start)
+                line += " " + (f.item.isAllDay ? DisplayText.dayHeading(at.date) : fire.date == at.date ? DisplayText.hhmm(at) : stamp(start))
             }
             if let state = states[f.key]?.state { line += "  (\(state.rawValue))" }
+            line += "  " + Style.reference(DisplayText.singleLine(ItemReference.text(f, zone: zone, short: true)))
             out.append(line + "\n")
         }
         let places = armed.flatMap { source in source.item.alarms.filter { $0.structuredLocation != nil }.map { (source, $0) } }
         if !places.isEmpty {
             out.append("Armed location alarms (fire on crossing the place, not at a time): \(places.count)\n")
             for (source, alarm) in places {
-                out.append("  \(DisplayText.itemTitle(source.item.title))  [\(source.item.kindName) \(DisplayText.singleLine(source.item.identifier))]  \(DisplayText.alarm(alarm))\n")
+                out.append("  \(DisplayText.itemTitle(source.item.title))  \(DisplayText.alarm(alarm))  \(Style.reference(DisplayText.singleLine(String(source.item.identifier.prefix(ItemReference.shortLength)))))\n")
             }
         }
     }
@@ -33,6 +35,7 @@ struct AlarmsWriter {
                 ("fire", JSONText.string(f.fireAt.description)),
                 ("fire_local", JSONText.string(zone.localTime(at: f.fireAt).description)),
                 ("title", JSONText.string(f.item.title)),
+                ("ref", JSONText.string(ItemReference.text(f, zone: zone))),
                 ("id", JSONText.string(f.item.identifier)),
                 ("kind", JSONText.string(f.item.kind.rawValue)),
                 ("occurrence", f.occurrenceStart.map { JSONText.string($0.description) } ?? "null"),
@@ -77,18 +80,10 @@ struct AlarmsWriter {
         DisplayText.hhmm(l) + (seconds && l.second != 0 ? (l.second < 10 ? ":0" : ":") + "\(l.second)" : "")
     }
 
-    /// `ID` for a single item, `ID@YYYYMMDDTHHMMSSZ` for an occurrence of a series (what `chime show` takes).
-    private func reference(_ f: AlarmFiring) -> String {
-        guard f.item.kind == .event, let start = f.occurrenceStart, f.key.alarm.hasPrefix("@") == false else {
-            return f.item.identifier
-        }
-        return "\(f.item.identifier)@\(start.utcBasicFormat)"
-    }
-
     private func alarmText(_ f: AlarmFiring) -> String {
         guard case .relative(let offset, let relation) = f.alarm.trigger else { return "absolute alarm" }
         let anchor = relation == .end ? "end" : (f.item.kind == .event ? "start" : "due")
         if offset == 0 { return "at \(anchor)" }
-        return "\(DisplayText.offset(offset).dropFirst()) \(offset < 0 ? "before" : "after") \(anchor)"
+        return "\(AlarmEcho.length(abs(offset))) \(offset < 0 ? "before" : "after") \(anchor)"
     }
 }

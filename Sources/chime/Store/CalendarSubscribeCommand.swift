@@ -25,7 +25,7 @@ extension CalendarCommand {
         var refresh: String = "6h"
 
         func run() async throws {
-            let store = try options.open()
+            let store = try options.open(creating: true)
             let fetch = try FeedRefresh.fetchURL(url)
             let every = try Durations.seconds(refresh, option: "--refresh")
             guard every >= 300 else { throw InputError("--refresh: at least 5m (feeds are not polled faster)") }

@@ -1,4 +1,5 @@
 import ChimeCore
+import Foundation
 
 /// Durations and alarm offsets on the command line: `15m`, `1h30m`, `-15m`, `2d`, `1w`, or an
 /// RFC 5545 DURATION (`-PT15M`, `P1D`).
@@ -12,5 +13,26 @@ enum Durations {
             throw InputError("\(option): \"\(text)\" is not a duration (use \(accepted))")
         }
         return seconds
+    }
+
+    static let alarmAccepted = "15m, 1h30m, 1d (before), +15m or 'after 15m' (after), 0 (at the time)"
+
+    /// An alarm offset as people say it: no sign means *before* (as every calendar app reads
+    /// "15 minutes"); `-15m` and `15m before` are the same; `+15m`, `after 15m` and `15m after`
+    /// are after; `0` is at the start or due time. RFC 5545 durations (`-PT15M`) keep their sign;
+    /// without one they are read as before too.
+    static func alarmOffset(_ text: String) throws -> Int64 {
+        var t = text.lowercased().trimmingCharacters(in: .whitespaces)
+        var after = false
+        for (word, isAfter) in [("after", true), ("before", false)] {
+            if t.hasPrefix(word + " ") { t.removeFirst(word.count + 1); after = isAfter }
+            else if t.hasSuffix(" " + word) { t.removeLast(word.count + 1); after = isAfter }
+        }
+        t = t.trimmingCharacters(in: .whitespaces)
+        if t.hasPrefix("+") { after = true; t.removeFirst() } else if t.hasPrefix("-") { t.removeFirst() }
+        if t == "0" { return 0 }
+        let seconds = try Durations.seconds(t, option: "--alarm")
+        guard seconds >= 0 else { throw InputError("--alarm: \"\(text)\" has two signs") }
+        return after ? seconds : -seconds
     }
 }

@@ -64,7 +64,7 @@ struct Import: ParsableCommand {
             guard let data = FileManager.default.contents(atPath: file) else { throw InputError("\(file): cannot read the file") }
             bytes = Array(data)
         }
-        let store = try options.open()
+        let store = try options.open(creating: true)
         let target: ImportTarget = newCalendar.map { .new($0) } ?? calendar.map { .existing($0) } ?? .defaults
         let report: ImportReport
         do {
@@ -134,9 +134,7 @@ struct Export: ParsableCommand {
     var output: String?
 
     func run() throws {
-        var options = StoreOptions()
-        options.store = store
-        let store = try options.open()
+        let store = try StoreOptions.open(store, creating: false)
         var selected: [ChimeCore.Calendar]?
         if !calendars.isEmpty {
             selected = try calendars.map { name in

@@ -48,7 +48,7 @@ enum ItemFormat {
         case .event(let e):
             return JSONText.object(common(e, calendarTitle: calendarTitle) + [
                 ("type", "\"event\""),
-                ("ref", JSONText.string(ItemReference.text(e))),
+                ("ref", JSONText.string(ItemReference.text(e, zone: zone))),
                 ("start", json(e.start, zone: zone)),
                 ("end", json(e.end, zone: zone)),
                 ("occurrence", e.occurrenceDate.map { JSONText.string($0.description) } ?? "null"),

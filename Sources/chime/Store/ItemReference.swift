@@ -1,51 +1,120 @@
 import ChimeCore
 import ChimeStore
+import Foundation
 
-/// An item on the command line: `ID`, or `ID@20261203T090000Z` for one occurrence of a
-/// recurring event (the form `chime agenda` prints).
+/// The one way items are named on the command line, printed by `agenda`, `alarms`, `show`,
+/// `add`, `edit`, `reminders`, the daemon's JSON, and read back by every command:
+///
+/// - `ID` — an event series, a single event or a reminder; any unique prefix of it, in any
+///   case, will do (as git reads commit names), and so will a title that only one item has;
+/// - `ID@20261203T090000Z` — one occurrence of a recurring event, by the UTC start it was
+///   scheduled at (a moved occurrence keeps the start it replaced);
+/// - `ID@20261126` — one occurrence of an all-day series, by its date (the same under any `$TZ`).
+///
+/// Human views print the first ``shortLength`` characters of the ID; JSON prints it whole.
 struct ItemReference {
+    /// What was typed before `@`: an ID, a prefix of one, or a title.
     let identifier: String
-    let occurrence: Instant?
+    let occurrence: Occurrence?
 
-    init(_ text: String) throws {
-        let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
-        identifier = parts.first ?? ""
-        guard !identifier.isEmpty else { throw InputError("ID: empty identifier") }
-        if parts.count == 2 {
-            guard case .utc(let l)? = BasicDateTime.parse(parts[1]) else {
-                throw InputError("ID: \"\(parts[1])\" after @ is not an occurrence (expected YYYYMMDDTHHMMSSZ, as `chime agenda` prints)")
+    enum Occurrence: Equatable {
+        case instant(Instant)
+        case day(CivilDate)
+
+        /// The occurrence's start as the store keys it (all-day dates at midnight in `zone`).
+        func instant(in zone: ZoneRules) -> Instant {
+            switch self {
+            case .instant(let i): return i
+            case .day(let d): return zone.instant(for: LocalDateTime(date: d))
             }
-            occurrence = Instant(secondsSince1970: l.localSeconds)
-        } else {
-            occurrence = nil
         }
     }
 
-    static func text(_ event: Event) -> String {
-        guard event.isRecurring || event.isDetached, let o = event.occurrenceDate else { return event.identifier }
-        return event.identifier + "@" + o.utcBasicFormat
+    /// Characters of the ID human views print.
+    static let shortLength = 8
+
+    init(_ text: String) throws {
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        identifier = parts[0].trimmingCharacters(in: .whitespaces)
+        guard !identifier.isEmpty else { throw InputError("ID: empty identifier") }
+        guard parts.count == 2 else { occurrence = nil; return }
+        switch BasicDateTime.parse(parts[1].uppercased()) {
+        case .utc(let l)?: occurrence = .instant(Instant(secondsSince1970: l.localSeconds))
+        case .date(let d)?: occurrence = .day(d)
+        default:
+            throw InputError("ID: \"\(parts[1])\" after @ is not an occurrence (YYYYMMDDTHHMMSSZ, or YYYYMMDD for an all-day one, as `chime agenda` prints)")
+        }
     }
+
+    // MARK: Writing
+
+    /// `ID` or `ID@…` for an event as the store returns it (an occurrence of a series, a detached one, or a single event).
+    static func text(_ event: Event, zone: ZoneRules, short: Bool = false) -> String {
+        let id = short ? String(event.identifier.prefix(shortLength)) : event.identifier
+        guard event.isRecurring || event.isDetached, let o = event.occurrenceDate else { return id }
+        return id + "@" + occurrenceText(o, allDay: event.isAllDay, zone: zone)
+    }
+
+    /// `ID@…` for an alarm firing: the occurrence it belongs to, for events of a series.
+    static func text(_ firing: AlarmFiring, zone: ZoneRules, short: Bool = false) -> String {
+        let id = short ? String(firing.item.identifier.prefix(shortLength)) : firing.item.identifier
+        guard firing.item.kind == .event, firing.item.isRecurring, let o = firing.item.scheduledOccurrence ?? firing.occurrenceStart,
+              firing.key.alarm.hasPrefix("@") == false else { return id }
+        return id + "@" + occurrenceText(o, allDay: firing.item.isAllDay, zone: zone)
+    }
+
+    static func occurrenceText(_ o: Instant, allDay: Bool, zone: ZoneRules) -> String {
+        allDay ? zone.localTime(at: o).date.basicFormat : o.utcBasicFormat
+    }
+
+    // MARK: Reading
 
     enum Kind { case event, reminder }
 
-    /// Whether the identifier names an event or a reminder (that never changes once stored).
+    /// The full identifier this reference names: the ID itself, the one item whose ID starts
+    /// with it (any case), or the one item with this title; otherwise an error that lists the
+    /// candidates.
+    func resolvedIdentifier(in store: EventStore) throws -> String {
+        if try store.calendarItem(withIdentifier: identifier) != nil { return identifier }
+        let shown = DisplayText.singleLine(identifier)
+        let byPrefix = try store.items(identifierPrefix: identifier)
+        if byPrefix.count == 1 { return byPrefix[0].identifier }
+        if byPrefix.count > 1 {
+            throw InputError("ID \"\(shown)\" is ambiguous: it starts \(Self.list(byPrefix)); type more of it")
+        }
+        let byTitle = try store.items(titleContaining: identifier).filter { $0.title.lowercased() == identifier.lowercased() }
+        if byTitle.count == 1 { return byTitle[0].identifier }
+        if byTitle.count > 1 {
+            throw InputError("\"\(shown)\" is the title of \(byTitle.count) items: \(Self.list(byTitle)); use an ID")
+        }
+        throw InputError("no event or reminder with ID or title \"\(shown)\" (see `chime agenda`, `chime reminders` or `chime find \(shown)`)")
+    }
+
+    private static func list(_ matches: [ItemMatch]) -> String {
+        matches.prefix(5).map { "\($0.identifier.prefix(12)) (\($0.kind) \"\(DisplayText.itemTitle($0.title))\")" }
+            .joined(separator: ", ") + (matches.count > 5 ? ", …" : "")
+    }
+
+    /// Whether the reference names an event or a reminder (that never changes once stored).
     func kind(in store: EventStore) throws -> Kind {
-        switch try store.calendarItem(withIdentifier: identifier) {
+        switch try store.calendarItem(withIdentifier: try resolvedIdentifier(in: store)) {
         case .event?: return .event
         case .reminder?: return .reminder
-        case nil: throw InputError("no event or reminder with ID \"\(identifier)\" (see `chime agenda` or `chime reminders`)")
+        case nil: throw InputError("no event or reminder with ID \"\(DisplayText.singleLine(identifier))\"")
         }
     }
 
     /// The item, with a recurring event resolved to the named occurrence (or its first one).
     func resolve(in store: EventStore) throws -> AnyCalendarItem {
-        guard let item = try store.calendarItem(withIdentifier: identifier) else {
+        let id = try resolvedIdentifier(in: store)
+        guard let item = try store.calendarItem(withIdentifier: id) else {
             throw InputError("no event or reminder with ID \"\(DisplayText.singleLine(identifier))\" (see `chime agenda` or `chime reminders`)")
         }
         guard let occurrence, case .event(var event) = item else { return item }
-        event.occurrenceDate = occurrence
+        let at = occurrence.instant(in: store.floatingZone)
+        event.occurrenceDate = at
         guard try store.refresh(&event) else {
-            throw InputError("event \"\(DisplayText.itemTitle(event.title))\" has no occurrence at \(occurrence)")
+            throw InputError("event \"\(DisplayText.itemTitle(event.title))\" has no occurrence at \(Self.occurrenceText(at, allDay: event.isAllDay, zone: store.floatingZone))")
         }
         return .event(event)
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChimeCore
 import ChimeStore
 import Foundation
+import Glibc
 import Synchronization
 
 /// Options every store command shares.
@@ -12,8 +13,33 @@ struct StoreOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
-    func open() throws -> EventStore {
-        let path = store ?? StoreLocation.defaultPath()
+    @Flag(name: .long, help: "Create the store file if it does not exist (add, import and calendar add always do).")
+    var create = false
+
+    @Option(name: .long, help: ArgumentHelp("Colour: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    var color: ColorOption = .auto
+
+    enum ColorOption: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
+
+    /// Opens the store. A path given with --store or $CHIME_STORE where nothing exists is an
+    /// error unless `creating` (a command that adds things) or --create: a mistyped path must
+    /// not show an empty new store. The default path is created on first use.
+    func open(creating: Bool = false) throws -> EventStore {
+        Style.use(Style.Choice(rawValue: color.rawValue) ?? .auto)
+        return try Self.open(store, creating: creating || create)
+    }
+
+    /// ``open(creating:)`` for a command that declares its own `--store` (`export`).
+    static func open(_ given: String?, creating: Bool) throws -> EventStore {
+        let explicit = given ?? ProcessInfo.processInfo.environment["CHIME_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        let path = explicit ?? StoreLocation.defaultPath()
+        var info = stat()
+        if let explicit, !creating, lstat(explicit, &info) != 0, errno == ENOENT {
+            let source = given != nil ? "--store" : "$CHIME_STORE"
+            throw InputError("no store at \(explicit) (from \(source)); check the path, or pass --create to start a new store there")
+        }
         do {
             let store = try EventStore(path: path, floatingZone: CLIContext.zone, clock: CLIContext.clock)
             Self.opened.withLock { $0.append(store) }
@@ -39,7 +65,27 @@ struct StoreOptions: ParsableArguments {
 /// Time for the command line: the system clock and zone, or `CHIME_NOW` (an ISO 8601 instant)
 /// for reproducible output in tests and documentation.
 enum CLIContext {
-    static let zone = SystemZone.current()
+    /// The system zone; a `$TZ` that names no zone is said once on stderr, never silently UTC.
+    static let zone: ZoneRules = {
+        let (zone, origin) = SystemZone.resolve()
+        if case .invalidEnvironment(let value) = origin {
+            FileHandle.standardError.write(Data(
+                "warning: TZ=\"\(value)\" is neither a zone name (Europe/Berlin) nor a POSIX TZ rule; using UTC\n".utf8))
+        }
+        return zone
+    }()
+
+    /// How `12/01` reads: from LC_ALL, LC_TIME or LANG (the first set). Month first where the
+    /// locale writes it so (en_US, en_PH, ja, zh, ko); day first for other named locales; none
+    /// (a date valid both ways is refused) for C and POSIX.
+    static let numericDateOrder: DateExpression.NumericDateOrder = {
+        let env = ProcessInfo.processInfo.environment
+        let locale = [env["LC_ALL"], env["LC_TIME"], env["LANG"]].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        let name = locale.prefix { $0 != "." && $0 != "@" }
+        if name.isEmpty || name == "C" || name == "POSIX" { return .unknown }
+        if ["en_US", "en_PH"].contains(name) || ["ja", "zh", "ko"].contains(name.prefix(2)) { return .monthFirst }
+        return .dayFirst
+    }()
 
     static let now: Instant = {
         if let text = ProcessInfo.processInfo.environment["CHIME_NOW"],
@@ -55,10 +101,13 @@ enum CLIContext {
         return { fixed }
     }
 
-    /// Parses a date option; `option` names it in the error.
-    static func date(_ text: String, option: String) throws -> DateValue {
+    /// Parses a date option; `option` names it in the error. Words such as `tomorrow` or a bare
+    /// time count from `relativeTo` (default: now): an end typed after a start counts from the start.
+    static func date(_ text: String, option: String, relativeTo: Instant? = nil) throws -> DateValue {
         let value: DateValue
-        do { value = try DateExpression.parse(text, now: now, zone: zone) } catch { throw InputError("\(option): \(error)") }
+        do { value = try DateExpression.parse(text, now: relativeTo ?? now, zone: zone, numericOrder: numericDateOrder) } catch {
+            throw InputError("\(option): \(error)")
+        }
         do { try OptionBounds.check(option, text: text, instant: value.instant(in: zone)) } catch { throw InputError("\(error)") }
         return value
     }
@@ -69,14 +118,14 @@ enum CLIContext {
 
     /// A date option as an item date: a date → all-day, a wall time → on `tz` (default the
     /// system zone; `floating` keeps it floating), an instant → on `tz` too.
-    static func calendarDate(_ text: String, option: String, tz: String?) throws -> CalendarDate {
+    static func calendarDate(_ text: String, option: String, tz: String?, relativeTo: Instant? = nil) throws -> CalendarDate {
         var zone: ZoneRules? = self.zone
         if let tz {
             do {
                 if case .zone(let named) = try ZoneArgument(tz) { zone = named } else { zone = nil }
             } catch { throw InputError("--tz: \(error)") }
         }
-        switch try date(text, option: option) {
+        switch try date(text, option: option, relativeTo: relativeTo) {
         case .date(let d): return .allDay(d)
         case .local(let l):
             guard let zone else { return .floating(l) }
@@ -87,5 +136,5 @@ enum CLIContext {
         }
     }
 
-    static let dateHelp = "Dates: 2026-12-01, 2026-12-01T09:30, 20261201T093000Z, today, tomorrow 9:00, fri 17:00, now, +2h, +3d."
+    static let dateHelp = "Dates: 2026-12-01, 2026-12-01T09:30, today, tomorrow at 9, fri 5pm, next mon, Dec 1, 12/01 (by locale), 9:30, noon, in 2 hours, now, +2h, -30m."
 }

@@ -1,0 +1,40 @@
+/// When alarms fire that have no time of their own, as calendar apps do it: a reminder with a due
+/// date and no timed alarm fires at its due time (Apple Reminders, Google Tasks), and alarms of
+/// all-day items count from a time of day instead of midnight (a `-1d` alarm on a birthday fires
+/// at 09:00 the day before, not at midnight).
+///
+/// ```swift
+/// var defaults = AlarmDefaults()
+/// defaults.allDayTimeOfDay = 8 * 3600          // all-day alarms at 08:00
+/// var agenda = AlarmAgenda(zone: zone, from: now, defaults: defaults)
+/// ```
+public struct AlarmDefaults: Hashable, Sendable {
+    /// A reminder with a due (or start) date, no alarm of its own (a location alarm counts: the
+    /// user chose where to be reminded) and no opt-out fires at that time;
+    /// an all-day due date fires at ``allDayTimeOfDay``.
+    public var remindersFireAtDue = true
+    /// Seconds after local midnight from which relative alarms of all-day items count (default 09:00).
+    public var allDayTimeOfDay: Int64 = 9 * 3600
+
+    public init() {}
+
+    /// The settings that keep the RFC 5545 reading: no implicit alarm, all-day alarms from midnight.
+    public static let literal: AlarmDefaults = {
+        var d = AlarmDefaults()
+        d.remindersFireAtDue = false
+        d.allDayTimeOfDay = 0
+        return d
+    }()
+
+    /// The iCalendar line that marks a reminder as "no alarm, not even at the due time" (kept
+    /// through export, import and sync; other clients ignore an unknown X- property).
+    public static let noAlarmMarker = "X-CHIME-NO-ALARM:TRUE"
+
+    /// The alarm a reminder without a timed alarm of its own fires, if any.
+    public func implicitAlarm(for reminder: Reminder) -> Alarm? {
+        guard remindersFireAtDue, reminder.dueDate ?? reminder.startDate != nil,
+              reminder.alarms.isEmpty,
+              !reminder.icsExtras.contains(Self.noAlarmMarker) else { return nil }
+        return .relative(0)
+    }
+}

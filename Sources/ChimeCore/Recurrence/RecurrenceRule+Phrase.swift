@@ -1,0 +1,125 @@
+/// Recurrence in words: what people type for `--repeat`, and a rule said back in English.
+extension RecurrenceRule {
+    /// The forms ``init(phrase:)`` reads, for help texts and errors.
+    public static let phraseForms = "daily, weekdays, weekly, monthly, yearly, \"every 2 weeks on mon,thu\", "
+        + "\"every 3 days\", \"weekly 10 times\", or an RRULE such as FREQ=MONTHLY;BYDAY=-1FR"
+
+    /// Reads a repeat phrase, or an RRULE when the text has `=`:
+    /// `daily`, `weekdays`, `weekends`, `weekly`, `fortnightly`, `monthly`, `yearly`,
+    /// `every day|week|month|year`, `every 2 weeks`, `every mon,thu`, `weekly on mon and thu`,
+    /// each optionally ending in `N times`.
+    ///
+    /// ```swift
+    /// try RecurrenceRule(phrase: "every 2 weeks on mon,thu").rfc5545   // "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"
+    /// try RecurrenceRule(phrase: "weekdays").summary                  // "every weekday"
+    /// ```
+    public init(phrase text: String) throws(RecurrenceRuleError) {
+        if text.contains("=") {
+            try self.init(parsing: text)
+            return
+        }
+        let bad = RecurrenceRuleError.syntax(text, reason: "not a repeat; use \(Self.phraseForms)")
+        var words = text.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," })
+            .map(String.init).filter { $0 != "and" && $0 != "on" }
+        var count: Int?
+        if words.count >= 2, words.last == "times" || words.last == "time", let n = Int(words[words.count - 2]), n > 0 {
+            count = n
+            words.removeLast(2)
+            if words.last == "for" { words.removeLast() }
+        }
+        let weekdays: [Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday]
+        var frequency: RecurrenceFrequency?
+        var interval = 1
+        var days: [Weekday] = []
+        var i = 0
+        let units: [String: RecurrenceFrequency] = [
+            "hour": .hourly, "day": .daily, "week": .weekly, "month": .monthly, "year": .yearly]
+        let adverbs: [String: (RecurrenceFrequency, Int)] = [
+            "hourly": (.hourly, 1), "daily": (.daily, 1), "weekly": (.weekly, 1), "biweekly": (.weekly, 2),
+            "fortnightly": (.weekly, 2), "monthly": (.monthly, 1), "yearly": (.yearly, 1), "annually": (.yearly, 1)]
+        while i < words.count {
+            let word = words[i]
+            i += 1
+            if frequency == nil, let (f, n) = adverbs[word] { (frequency, interval) = (f, n); continue }
+            if frequency == nil, word == "weekdays" || word == "weekday" { frequency = .weekly; days = weekdays; continue }
+            if frequency == nil, word == "weekends" || word == "weekend" { frequency = .weekly; days = [.saturday, .sunday]; continue }
+            if word == "every" && frequency == nil {
+                guard i < words.count else { throw bad }
+                if let n = Int(words[i]) {
+                    guard n > 0, i + 1 < words.count else { throw bad }
+                    interval = n
+                    i += 1
+                }
+                var unit = words[i]
+                if unit.hasSuffix("s") && units[String(unit.dropLast())] != nil { unit.removeLast() }
+                if let f = units[unit] { frequency = f; i += 1; continue }
+                if unit == "weekday" { frequency = .weekly; days = weekdays; i += 1; continue }
+                if Weekday(word: unit) != nil, interval == 1 { frequency = .weekly; continue }
+                throw bad
+            }
+            if let day = Weekday(word: word.hasSuffix("s") && Weekday(word: word) == nil ? String(word.dropLast()) : word) {
+                guard frequency == nil || frequency == .weekly else { throw bad }
+                frequency = .weekly
+                days.append(day)
+                continue
+            }
+            throw bad
+        }
+        guard let frequency else { throw bad }
+        try self.init(frequency, interval: interval, daysOfTheWeek: days.map { RecurrenceDayOfWeek($0) },
+                      end: count.map { .count($0) } ?? .never)
+    }
+
+    /// The rule in English: `every 2 weeks on Monday and Thursday`, `monthly on the last Friday`,
+    /// `every weekday, 10 times`. Parts that have no words here (BYSETPOS, BYHOUR…) are added as
+    /// the RRULE itself, so the text never says less than the rule.
+    public var summary: String {
+        let unitNames: [RecurrenceFrequency: String] = [
+            .secondly: "second", .minutely: "minute", .hourly: "hour", .daily: "day", .weekly: "week", .monthly: "month", .yearly: "year"]
+        let adverbs: [RecurrenceFrequency: String] = [.hourly: "hourly", .daily: "daily", .weekly: "weekly", .monthly: "monthly", .yearly: "yearly"]
+        let workdays = [Weekday.monday, .tuesday, .wednesday, .thursday, .friday].map { RecurrenceDayOfWeek($0) }
+        var text: String
+        if frequency == .weekly && interval == 1 && daysOfTheWeek == workdays.sorted() {
+            text = "every weekday"
+        } else {
+            text = interval == 1 ? (adverbs[frequency] ?? "every \(unitNames[frequency]!)") : "every \(interval) \(unitNames[frequency]!)s"
+            if !daysOfTheWeek.isEmpty {
+                text += " on " + Self.list(daysOfTheWeek.map { d in
+                    d.weekNumber == 0 ? d.dayOfTheWeek.name : "the \(Self.ordinal(d.weekNumber)) \(d.dayOfTheWeek.name)"
+                })
+            }
+        }
+        if !daysOfTheMonth.isEmpty { text += " on the " + Self.list(daysOfTheMonth.map(Self.ordinal)) }
+        if !monthsOfTheYear.isEmpty {
+            let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                          "October", "November", "December"]
+            text += " in " + Self.list(monthsOfTheYear.map { months[$0 - 1] })
+        }
+        let spoken = !bySecond.isEmpty || !byMinute.isEmpty || !byHour.isEmpty || !daysOfTheYear.isEmpty
+            || !weeksOfTheYear.isEmpty || !setPositions.isEmpty || firstDayOfTheWeek != nil
+        if spoken { text += " (\(rfc5545))" }
+        switch end {
+        case .never: break
+        case .count(let n): text += n == 1 ? ", once" : ", \(n) times"
+        case .until(let u):
+            switch u {
+            case .date(let d): text += ", until \(d)"
+            case .local(let l): text += ", until \(l.date) \(DisplayText.hhmm(l))"
+            case .utc(let i): text += ", until \(i.utc.date) \(DisplayText.hhmm(i.utc)) UTC"
+            }
+        }
+        return text
+    }
+
+    private static func ordinal(_ n: Int) -> String {
+        if n == -1 { return "last" }
+        if n < 0 { return "\(ordinal(-n)) to last" }
+        let suffix = (11...13).contains(n % 100) ? "th" : ["th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"][n % 10]
+        return "\(n)\(suffix)"
+    }
+
+    private static func list(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+}

@@ -1,0 +1,57 @@
+import ChimeCore
+import Foundation
+import GRDB
+
+/// A stored item as a lookup lists it: enough to choose between several.
+public struct ItemMatch: Hashable, Sendable {
+    public var identifier: String
+    public var kind: String
+    public var title: String
+}
+
+extension EventStore {
+    /// Items (series and single items, not detached occurrences) whose identifier starts with
+    /// `prefix`, ignoring case, as git reads abbreviated commit names; at most `limit`.
+    ///
+    /// ```swift
+    /// try store.items(identifierPrefix: "6f1c")   // [ItemMatch(identifier: "6F1C…", kind: "event", title: "Stand-up")]
+    /// ```
+    public func items(identifierPrefix prefix: String, limit: Int = 10) throws(StoreError) -> [ItemMatch] {
+        guard !prefix.isEmpty, !prefix.contains(where: { $0 == "%" || $0 == "_" || $0 == "\\" }) else { return [] }
+        return try matches(where: "id LIKE :pattern ESCAPE '\\'", ["pattern": prefix + "%"], limit: limit)
+    }
+
+    /// Items whose title contains `text`, ignoring case (ASCII), newest change first; at most `limit`.
+    ///
+    /// ```swift
+    /// try store.items(titleContaining: "dentist")
+    /// ```
+    public func items(titleContaining text: String, limit: Int = 50) throws(StoreError) -> [ItemMatch] {
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return try matches(where: "title LIKE :pattern ESCAPE '\\'", ["pattern": "%" + escaped + "%"], limit: limit)
+    }
+
+    private func matches(where condition: String, _ arguments: [String: String], limit: Int) throws(StoreError) -> [ItemMatch] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, kind, title FROM item
+                WHERE series_id IS NULL AND \(condition)
+                ORDER BY modified DESC LIMIT \(max(1, limit))
+                """, arguments: StatementArguments(arguments)).map {
+                ItemMatch(identifier: $0["id"], kind: $0["kind"], title: $0["title"])
+            }
+        }
+    }
+
+    /// How many events or reminders a calendar holds (a series counts once).
+    ///
+    /// ```swift
+    /// try store.itemCount(calendar: work.identifier)   // 12
+    /// ```
+    public func itemCount(calendar identifier: String) throws(StoreError) -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE calendar_id = ? AND series_id IS NULL", arguments: [identifier]) ?? 0
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ChimeCore
+import ChimeDaemon
+import ChimeStore
+
+/// What `add` and `edit` say back about alarms: each alarm's next firing on the wall clock, so a
+/// person sees at once that "15m" means a quarter of an hour before, and when an item will not
+/// notify at all.
+enum AlarmEcho {
+    /// The alarm settings the daemon uses (the `[alarms]` section of the configuration file), so
+    /// that what the CLI says will fire is what fires; defaults when there is no readable file.
+    static var defaults: AlarmDefaults {
+        (try? DaemonConfiguration.load(path: DaemonConfiguration.defaultPath(), explicit: false))?.scheduler.alarmDefaults
+            ?? AlarmDefaults()
+    }
+
+    /// `Alarm: Wed 2026-11-25 09:45 (15 min before)`, one line per alarm, or why nothing fires.
+    static func lines(for item: AnyCalendarItem, now: Instant, zone: ZoneRules) -> [String] {
+        let defaults = self.defaults
+        var alarms = item.alarms
+        if case .reminder(let r) = item, let implicit = defaults.implicitAlarm(for: r) { alarms.append(implicit) }
+        if alarms.isEmpty {
+            if case .reminder(let r) = item, r.dueDate ?? r.startDate == nil {
+                return ["Alarm: none (no due date: add --due \"tomorrow 9am\" or --alarm DATE to be reminded)"]
+            }
+            return ["Alarm: none (add one with --alarm 15m)"]
+        }
+        let firings = AlarmAgenda.firings(of: [(item, [])], zone: zone, from: now, to: now.adding(400 * 86_400), defaults: defaults)
+        return alarms.map { alarm in
+            let what = words(alarm, item: item, defaults: defaults)
+            if alarm.structuredLocation != nil { return "Alarm: \(what)" }
+            guard let next = firings.first(where: { $0.alarm == alarm }) else { return "Alarm: \(what), already past" }
+            let local = zone.localTime(at: next.fireAt)
+            return "Alarm: \(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local)) (\(what))"
+        }
+    }
+
+    /// `15 min before`, `1 h after`, `at the due time`.
+    static func words(_ alarm: Alarm, item: AnyCalendarItem, defaults: AlarmDefaults) -> String {
+        guard case .relative(let offset, let relation) = alarm.trigger else { return DisplayText.alarm(alarm) }
+        let anchor: String
+        switch item {
+        case .event: anchor = relation == .end ? "the end" : "the start"
+        case .reminder: anchor = "the due time"
+        }
+        var text = offset == 0 ? "at \(anchor)" : "\(length(abs(offset))) \(offset < 0 ? "before" : "after")"
+        if relation == .end && offset != 0 { text += " the end" }
+        return text
+    }
+
+    /// `15 min`, `1 h 30 min`, `2 days`, `1 week`.
+    static func length(_ seconds: Int64) -> String {
+        var parts: [String] = []
+        var rest = seconds
+        for (unit, one, many) in [(Int64(604_800), "week", "weeks"), (86_400, "day", "days"), (3600, "h", "h"),
+                                  (60, "min", "min"), (1, "s", "s")] where rest >= unit {
+            let n = rest / unit
+            parts.append("\(n) \(n == 1 ? one : many)")
+            rest %= unit
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
+extension AnyCalendarItem {
+    /// Whether the item's date (an event's start, a reminder's due or start date) is a whole day.
+    var isAllDay: Bool {
+        switch self {
+        case .event(let e): return e.isAllDay
+        case .reminder(let r): return (r.dueDate ?? r.startDate)?.isAllDay == true
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import ChimeCore
+import ChimeStore
+
+struct Complete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a reminder done; a repeating one moves to its next occurrence.",
+        discussion: """
+            ID completes the current instance. ID@YYYYMMDDTHHMMSSZ names the instance due then: \
+            when it is done already (by another process too), nothing changes and the command says so.
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "Reminder ID, or ID@YYYYMMDDTHHMMSSZ.") var id: String
+
+    func run() throws { try CompletionChange.set(true, id: id, options: options) }
+}
+
+enum CompletionChange {
+    /// Completes or reopens in one transaction, so that concurrent `chime complete` runs complete
+    /// each instance of a repeating reminder once and advance it once per completion.
+    static func set(_ done: Bool, id: String, options: StoreOptions) throws {
+        let store = try options.open()
+        let reference = try ItemReference(id)
+        let identifier = try reference.resolvedIdentifier(in: store)
+        guard try reference.kind(in: store) == .reminder else {
+            throw InputError("\(id) is an event; only reminders can be completed")
+        }
+        if done {
+            switch try store.complete(reminderWithIdentifier: identifier, dueAt: reference.occurrence?.instant(in: store.floatingZone)) {
+            case .alreadyCompleted(let r):
+                throw InputError("\"\(DisplayText.itemTitle(r.title))\" is already completed\(instanceText(r))")
+            case .completed(let r, let next):
+                if options.json { print(ItemFormat.json(.reminder(r), calendarTitle: nil, zone: CLIContext.zone)); return }
+                print("Completed \"\(DisplayText.itemTitle(r.title))\"\(instanceText(r))")
+                if let next, !next.isCompleted, let due = next.dueDate ?? next.startDate {
+                    print("Next: \(ItemFormat.human(due, zone: CLIContext.zone))")
+                }
+            }
+        } else {
+            switch try store.uncomplete(reminderWithIdentifier: identifier) {
+            case .alreadyIncomplete(let r):
+                throw InputError("\"\(DisplayText.itemTitle(r.title))\" is already not completed")
+            case .reopened(let saved):
+                if options.json { print(ItemFormat.json(.reminder(saved), calendarTitle: nil, zone: CLIContext.zone)); return }
+                print("\"\(DisplayText.itemTitle(saved.title))\" is not done\(saved.identifier != identifier ? " (the series is back at this instance)" : "")")
+            }
+        }
+    }
+
+    /// " (due …)" for the instance of a repeating reminder a completion is about.
+    private static func instanceText(_ r: Reminder) -> String {
+        guard r.seriesIdentifier != nil, let due = r.dueDate ?? r.startDate else { return "" }
+        return " (due \(ItemFormat.human(due, zone: CLIContext.zone)))"
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import ChimeCore
+import ChimeStore
+
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove an event, some occurrences of one, or a reminder.",
+        discussion: """
+            ID alone removes the whole event series or the reminder. ID@OCCURRENCE removes one \
+            occurrence (--span this, the default) or it and every later one (--span future).
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "ID (or its start), ID@OCCURRENCE, or a title.") var id: String
+    @Option(help: "For one occurrence of a recurring event: this one, or this and all later ones.") var span: SpanArgument = .this
+
+    func run() throws {
+        let store = try options.open()
+        let reference = try ItemReference(id)
+        let item: AnyCalendarItem
+        do { item = try reference.resolve(in: store) } catch StoreError.corruptRow(_, let rowID, _) where rowID.lowercased().hasPrefix(reference.identifier.lowercased()) {
+            // A row that cannot be read can still be removed: that is the way out the warning names.
+            try store.removeUnreadableItem(identifier: rowID)
+            if !options.json { print("Removed unreadable item \(rowID)") }
+            return
+        }
+        switch item {
+        case .event(var e):
+            if reference.occurrence == nil { e.occurrenceDate = nil }
+            try store.remove(e, span: span.span)
+            if !options.json {
+                let what = reference.occurrence == nil ? "" : (span == .this ? " (this occurrence)" : " (this and later occurrences)")
+                print("Removed \"\(DisplayText.itemTitle(e.title))\"\(what)")
+            }
+        case .reminder(let r):
+            try store.remove(r)
+            if !options.json { print("Removed \"\(DisplayText.itemTitle(r.title))\"") }
+        }
+    }
+}

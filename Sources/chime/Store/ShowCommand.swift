@@ -1,0 +1,81 @@
+import ArgumentParser
+import ChimeCore
+import ChimeStore
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show one event or reminder.",
+        discussion: """
+            ID is what `chime agenda`, `chime alarms` or `chime reminders` prints, or any unique \
+            start of it, or a title only one item has; ID@OCCURRENCE shows one occurrence of a \
+            recurring event. Each alarm is shown with the next time it fires.
+
+            Examples:
+              chime show 6f1c2a9e
+              chime show 6f1c2a9e@20261203T080000Z
+              chime show "Call the dentist"
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "ID (or its start), ID@OCCURRENCE, or a title.") var id: String
+
+    func run() throws {
+        let store = try options.open()
+        let item = try ItemReference(id).resolve(in: store)
+        let calendarID: String? = switch item { case .event(let e): e.calendarIdentifier; case .reminder(let r): r.calendarIdentifier }
+        let calendarTitle = try calendarID.flatMap { try store.calendar(withIdentifier: $0)?.title }
+        if options.json { print(ItemFormat.json(item, calendarTitle: calendarTitle, zone: CLIContext.zone)); return }
+        let zone = CLIContext.zone
+        var lines: [(String, String)] = []
+        switch item {
+        case .event(let e):
+            lines.append(("Event", e.title))
+            lines.append(("Starts", ItemFormat.human(e.start, zone: zone)))
+            lines.append(("Ends", ItemFormat.human(e.end, zone: zone)))
+            if e.isDetached { lines.append(("Detached", "this occurrence was changed on its own")) }
+            if !e.exceptionDates.isEmpty { lines.append(("Except", e.exceptionDates.map { Self.human($0, of: e, zone: zone) }.joined(separator: ", "))) }
+            lines += details(.event(e), calendarTitle)
+            lines.append(("ID", ItemReference.text(e, zone: zone)))
+        case .reminder(let r):
+            lines.append(("Reminder", r.title))
+            if let s = r.startDate { lines.append(("Starts", ItemFormat.human(s, zone: zone))) }
+            if let d = r.dueDate {
+                let overdue = !r.isCompleted && Reminders.isOverdue(d, now: CLIContext.now, zone: zone)
+                lines.append(("Due", ItemFormat.human(d, zone: zone) + (overdue ? " (overdue)" : "")))
+            }
+            lines.append(("Priority", r.priority == 0 ? "none" : "\(r.priority)"))
+            lines.append(("Completed", r.completionDate.map { "yes, \($0)" } ?? (r.isCompleted ? "yes" : "no")))
+            if let s = r.seriesIdentifier { lines.append(("Series", s)) }
+            lines += details(.reminder(r), calendarTitle)
+            lines.append(("ID", r.identifier))
+        }
+        for (label, value) in lines { print("\((label + ":").padding(toLength: 10)) \(DisplayText.singleLine(value))") }
+    }
+
+    /// An excluded occurrence as the agenda would show it: `Mon 2026-10-26 10:00`.
+    static func human(_ d: RecurrenceDate, of e: Event, zone: ZoneRules) -> String {
+        switch d {
+        case .date(let day): return DisplayText.dayHeading(day)
+        case .local(let l):
+            guard let own = e.start.timeZone else { return "\(DisplayText.dayHeading(l.date)) \(DisplayText.hhmm(l))" }
+            return ItemFormat.human(.zoned(l, own), zone: zone)
+        case .instant(let i): return ItemFormat.human(.utc(i.utc), zone: zone)
+        }
+    }
+
+    private func details(_ item: AnyCalendarItem, _ calendarTitle: String?) -> [(String, String)] {
+        var lines: [(String, String)] = [("Calendar", calendarTitle ?? "?")]
+        for r in item.recurrenceRules { lines.append(("Repeats", r.summary == r.rfc5545 ? r.rfc5545 : "\(r.summary) (\(r.rfc5545))")) }
+        // One line per alarm, in the item's order (a reminder's implicit due-time alarm last).
+        for (index, line) in AlarmEcho.lines(for: item, now: CLIContext.now, zone: CLIContext.zone).enumerated() {
+            let sound = index < item.alarms.count && item.alarms[index].asksForSound ? " (with sound)" : ""
+            lines.append(("Alarm", String(line.dropFirst("Alarm: ".count)) + sound))
+        }
+        let i = item.base
+        for _ in 0..<Alarm.emailAlarmCount(inItemExtras: i.icsExtras) { lines.append(("Alarm", "email alarm (not sent by Chime)")) }
+        if let l = i.location { lines.append(("Location", l)) }
+        if let n = i.notes { lines.append(("Notes", n)) }
+        if let u = i.url { lines.append(("URL", u)) }
+        return lines
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+import ChimeCore
+import ChimeStore
+
+struct Uncomplete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a completed reminder as not done (undoes the latest completion of a repeating one).")
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "Reminder ID (of the completed copy, for a repeating reminder).") var id: String
+
+    func run() throws { try CompletionChange.set(false, id: id, options: options) }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+/// The command line a person uses every day: reminders that notify without being told, alarm
+/// offsets read as "before", multi-day events on every day they cover, references that are short,
+/// case-blind and stable, mistyped paths and commands caught, edits other clients can see.
+/// Now is Friday 2026-11-20 13:00 in Berlin.
+@Suite("Everyday command line")
+struct EverydayCLITests {
+    @Test func aReminderWithADueTimeNotifiesThenAndAddSaysWhen() throws {
+        let s = StoreSession()
+        let r = try s.run("add", "reminder", "Call the dentist", "--due", "tomorrow 10am")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Alarm: Sat 2026-11-21 10:00 (at the due time)"), "\(r.stdout)")
+        let preview = try s.run("alarms", "--hours", "48")
+        #expect(preview.stdout.contains("Sat 2026-11-21 10:00  Call the dentist  at due"), "\(preview.stdout)")
+        // No sign means before; + or "after" means after; --no-alarm means none, and says so.
+        let before = try s.run("add", "reminder", "Before", "--due", "tomorrow 10am", "--alarm", "15m")
+        #expect(before.stdout.contains("Alarm: Sat 2026-11-21 09:45 (15 min before)"), "\(before.stdout)")
+        let after = try s.run("add", "event", "After", "--start", "tomorrow 10am", "--alarm", "after 15m")
+        #expect(after.stdout.contains("Alarm: Sat 2026-11-21 10:15 (15 min after)"), "\(after.stdout)")
+        let quiet = try s.run("add", "reminder", "Quiet", "--due", "tomorrow 11am", "--no-alarm")
+        #expect(quiet.stdout.contains("Alarm: none"), "\(quiet.stdout)")
+        #expect(!(try s.run("alarms", "--hours", "48")).stdout.contains("Quiet"))
+        // An all-day item's alarm counts from 09:00: a day before a birthday is 09:00 the day before.
+        let birthday = try s.run("add", "event", "Birthday", "--start", "2026-11-25", "--all-day", "--alarm", "1d")
+        #expect(birthday.stdout.contains("Alarm: Tue 2026-11-24 09:00 (1 day before)"), "\(birthday.stdout)")
+        // A reminder without a date cannot notify, and add says what would make it.
+        let undated = try s.run("add", "reminder", "Someday")
+        #expect(undated.stdout.contains("Alarm: none (no due date"), "\(undated.stdout)")
+    }
+
+    @Test func aMultiDayEventIsListedOnEveryDayItCovers() throws {
+        let s = StoreSession()
+        // Mon 23 09:00 → Wed 25 17:00; the end's weekday counts from the start.
+        let id = try s.add("event", "Conference", "--start", "mon 9:00", "--end", "wed 17:00")
+        _ = try s.add("event", "Trip", "--start", "2026-11-24", "--end", "2026-11-27", "--all-day")
+        _ = try s.add("event", "Lunch", "--start", "2026-11-24T12:00", "--duration", "1h")
+        let week = try s.run("agenda", "--from", "2026-11-23", "--days", "4")
+        #expect(week.status == 0, "\(week.stderr)")
+        try Snapshot.check(redactIDs(week.stdout), named: "agenda-multi-day.txt")
+        // Asked for Tuesday alone: Tuesday's heading, the conference's middle day, nothing of Monday.
+        let tuesday = try s.run("agenda", "--from", "2026-11-24", "--days", "1").stdout
+        #expect(tuesday.hasPrefix("Tue 2026-11-24\n"), "\(tuesday)")
+        #expect(tuesday.contains("all day      Conference (day 2/3)"), "\(tuesday)")
+        #expect(!tuesday.contains("Mon"))
+        let json = try #require(try s.json("agenda", "--from", "2026-11-23", "--days", "4") as? [[String: Any]])
+        let conference = try #require(json.first { $0["id"] as? String == id })
+        #expect(conference["days"] as? [String] == ["2026-11-23", "2026-11-24", "2026-11-25"])
+    }
+
+    @Test func referencesAreShortCaseBlindAndTheSameEverywhere() throws {
+        let s = StoreSession()
+        let id = try s.add("event", "Stand-up", "--start", "mon 9:00", "--duration", "15m", "--repeat", "weekdays", "--alarm", "5m")
+        let short = String(id.prefix(8))
+        // The agenda prints the short reference; show takes it, in lower case too.
+        let agenda = try s.run("agenda", "--days", "4").stdout
+        let reference = try #require(agenda.split(separator: " ").last { $0.hasPrefix(short) }.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        #expect(reference == "\(short)@20261123T080000Z", "\(agenda)")
+        #expect(try s.run("show", reference.lowercased()).stdout.contains("Starts:    Mon 2026-11-23 09:00"))
+        #expect(try s.run("show", "stand-up").stdout.contains("every weekday"))
+        // A moved occurrence keeps the reference of the start it replaced, in alarms too.
+        #expect(try s.run("edit", reference, "--start", "10:00").status == 0)
+        let alarms = try s.run("alarms", "--hours", "72").stdout
+        #expect(alarms.contains("Mon 2026-11-23 09:55  Stand-up  5 min before start 10:00  \(short)@20261123T080000Z"), "\(alarms)")
+        #expect(try s.run("show", "\(short)@20261123T080000Z").stdout.contains("Starts:    Mon 2026-11-23 10:00"))
+        // An all-day series is referenced by its date, the same under any $TZ.
+        let daily = try s.add("event", "Water plants", "--start", "2026-11-21", "--all-day", "--repeat", "daily")
+        for zone in ["Europe/Berlin", "America/Los_Angeles", "Pacific/Auckland"] {
+            var env = s.environment
+            env["TZ"] = zone
+            let out = try CLI.run(["agenda", "--from", "2026-11-22", "--days", "1"], environment: env).stdout
+            #expect(out.contains("\(daily.prefix(8))@20261122"), "\(zone): \(out)")
+            #expect(try CLI.run(["show", "\(daily.prefix(8))@20261122"], environment: env).status == 0, "\(zone)")
+        }
+    }
+
+    @Test func editsRaiseSequenceAndCanMoveToAnotherCalendar() throws {
+        let s = StoreSession()
+        try s.run("calendar", "add", "Work")
+        let id = try s.add("event", "Review", "--start", "2026-11-23T14:00")
+        #expect(try s.run("edit", id, "--title", "Review (moved)", "--calendar", "Work").status == 0)
+        let shown = try s.run("show", id).stdout
+        #expect(shown.contains("Calendar:  Work"), "\(shown)")
+        let ics = try s.run("export").stdout
+        #expect(ics.contains("SEQUENCE:1"), "\(ics)")
+        #expect(try s.run("edit", id, "--remove-alarm", "15m").stderr.contains("is not one of the alarms"))
+    }
+
+    @Test func mistypedPathsCommandsAndZonesAreSaidNotGuessed() throws {
+        let s = StoreSession()
+        let missing = s.folder + "/typo/chime.sqlite"
+        let r = try CLI.run(["agenda", "--store", missing], environment: s.environment)
+        #expect(r.status != 0 && r.stderr.contains("no store at \(missing) (from --store)"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.folder + "/typo"))
+        #expect(try CLI.run(["agenda", "--store", missing, "--create"], environment: s.environment).stdout == "No events.\n")
+        let typo = try s.run("agnda")
+        #expect(typo.status != 0 && typo.stderr.contains("Did you mean 'chime agenda'?"), "\(typo.stderr)")
+        #expect(try s.run("agenda", "today", "--create").status == 0)
+        var posix = s.environment
+        posix["TZ"] = "CET-1CEST,M3.5.0,M10.5.0/3"
+        let zoned = try CLI.run(["add", "event", "Call", "--start", "2026-11-23T09:00"], environment: posix)
+        #expect(zoned.status == 0 && zoned.stderr.isEmpty, "\(zoned.stderr)")
+        var bad = s.environment
+        bad["TZ"] = "Mars/Olympus"
+        #expect(try CLI.run(["agenda"], environment: bad).stderr.contains("TZ=\"Mars/Olympus\" is neither a zone name"))
+        // Removing a calendar with items in it asks; without a terminal, --yes is needed.
+        try s.run("calendar", "add", "Old")
+        _ = try s.add("event", "Something", "--start", "2026-11-23T09:00", "--calendar", "Old")
+        let refused = try s.run("calendar", "remove", "Old")
+        #expect(refused.status != 0 && refused.stderr.contains("\"Old\" and its 1 event; run it again with --yes"), "\(refused.stderr)")
+        #expect(try s.run("calendar", "remove", "Old", "--yes").stdout.contains("Removed \"Old\" and its 1 event"))
+    }
+
+    @Test func datesAsPeopleTypeThem() throws {
+        let s = StoreSession()
+        for (phrase, expected) in [("tomorrow at 9", "Sat 2026-11-21 09:00"), ("9:30pm", "Fri 2026-11-20 21:30"),
+                                   ("next friday", "Fri 2026-11-27 (all day)"), ("Dec 1 noon", "Tue 2026-12-01 12:00"),
+                                   ("in 2 hours", "Fri 2026-11-20 15:00"), ("01.12.", "Tue 2026-12-01 (all day)")] {
+            let r = try s.run("add", "event", phrase, "--start", phrase)
+            #expect(r.stdout.contains(": \(expected)"), "\(phrase): \(r.stdout)\(r.stderr)")
+        }
+        let ambiguous = try s.run("add", "event", "X", "--start", "03/04")
+        #expect(ambiguous.stderr.contains("ambiguous: 4 March or 3 April"), "\(ambiguous.stderr)")
+        // A negative offset after --from is a value, not an option.
+        #expect(try s.run("agenda", "--from", "-30m", "--days", "1").status == 0)
+    }
+
+    /// Every example line in every --help fits 80 columns (so no terminal wraps it mid-argument) and
+    /// parses: pasted as printed, the parser accepts it (what it then finds is the store's business).
+    @Test func helpExamplesPasteAsPrinted() throws {
+        let s = StoreSession()
+        let commands = [[], ["agenda"], ["alarms"], ["reminders"], ["add", "event"], ["add", "reminder"], ["show"], ["edit"],
+                        ["remove"], ["complete"], ["import"], ["export"], ["calendar", "remove"], ["expand"], ["daemon"]]
+        var checked = 0
+        for command in commands {
+            let help = try CLI.run(command + ["--help"], environment: s.environment).stdout
+            var examples: [String] = []
+            var pending = ""
+            for raw in help.split(separator: "\n", omittingEmptySubsequences: false) {
+                let line = raw.trimmingCharacters(in: .whitespaces)
+                if pending.isEmpty && !line.hasPrefix("chime ") { continue }
+                // Prose may be re-wrapped to the terminal; an example line must never need it.
+                #expect(raw.count <= 80, "\(command): an example line is \(raw.count) columns: \(raw)")
+                pending += (pending.isEmpty ? "" : " ") + line
+                if pending.hasSuffix("\\") { pending.removeLast(); continue }
+                examples.append(pending.components(separatedBy: "  #")[0])
+                pending = ""
+            }
+            // The daemon runs until stopped, and -o writes a file: those are parsed by the other tests.
+            for example in examples where !example.contains("--help") && !example.hasPrefix("chime daemon") && !example.contains(" -o ") {
+                var words = try shellWords(String(example.dropFirst("chime ".count)))
+                if let redirect = words.firstIndex(of: ">") { words.removeSubrange(redirect...) }   // `> year.json`
+                let r = try CLI.run(words, environment: s.environment)
+                for usageError in ["Unexpected argument", "Missing expected argument", "Unknown option", "is not a chime command", "Missing value"] {
+                    #expect(!r.stderr.contains(usageError), "\(example): \(r.stderr)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 20)
+    }
+
+    /// Splits a line the way a POSIX shell does for the quoting help examples use.
+    private func shellWords(_ line: String) throws -> [String] {
+        var words: [String] = [], word = "", quote: Character?, inWord = false
+        for c in line {
+            if let q = quote {
+                if c == q { quote = nil } else { word.append(c) }
+            } else if c == "\"" || c == "'" {
+                quote = c
+                inWord = true
+            } else if c == " " {
+                if inWord { words.append(word); word = ""; inWord = false }
+            } else {
+                word.append(c)
+                inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+}
