@@ -42,7 +42,7 @@ struct Chime: AsyncParsableCommand {
             overrides it. Run 'chime help <command>' for each command.
             """,
         version: Chime.version,
-        subcommands: [Overview.self, Agenda.self, Alarms.self, Reminders.self, Add.self, Show.self, Edit.self, Remove.self,
+        subcommands: [Overview.self, Agenda.self, Alarms.self, Reminders.self, Add.self, Show.self, Find.self, Edit.self, Remove.self,
                       Complete.self, Uncomplete.self, CalendarCommand.self, AccountCommand.self, Import.self, Export.self, Expand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
                       DoctorCommand.self, VersionCommand.self],
         defaultSubcommand: Overview.self

@@ -112,6 +112,32 @@ struct EverydayCLITests {
         #expect(try s.run("calendar", "remove", "Old", "--yes").stdout.contains("Removed \"Old\" and its 1 event"))
     }
 
+    /// A store the user can read but not write (a backup, a shared copy) shows what it holds and
+    /// refuses changes with the reason. Tests run as root, who may write anything: the binary and
+    /// the store are handed to `nobody` and run through setpriv.
+    @Test func aReadOnlyStoreIsReadable() throws {
+        let s = StoreSession()
+        _ = try s.add("event", "Review", "--start", "2026-11-23T14:00")
+        // A folder of its own: the session's folder is private to root (0700).
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-ro-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { _ = try? CLI.run(["-c", "chmod -R u+w \(folder) && rm -rf \(folder)"], executable: "/bin/sh") }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: s.path + suffix) {
+            try FileManager.default.copyItem(atPath: s.path + suffix, toPath: folder + "/chime.sqlite" + suffix)
+        }
+        try FileManager.default.copyItem(atPath: CLI.binary.path, toPath: folder + "/chime")
+        let prepare = try CLI.run(["-c", "chown -R 65534:65534 \(folder) && chmod 444 \(folder)/chime.sqlite* && chmod 555 \(folder)"],
+                                  executable: "/bin/sh")
+        #expect(prepare.status == 0, "\(prepare.stderr)")
+        let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=/tmp", "TZ=Europe/Berlin",
+                        "CHIME_NOW=2026-11-20T12:00:00Z", folder + "/chime"]
+        let read = try CLI.run(Array(asNobody.dropFirst()) + ["agenda", "--store", folder + "/chime.sqlite", "--days", "7"], executable: asNobody[0])
+        #expect(read.status == 0 && read.stdout.contains("Review"), "\(read.stdout)\(read.stderr)")
+        let write = try CLI.run(Array(asNobody.dropFirst()) + ["add", "event", "X", "--start", "tomorrow", "--store", folder + "/chime.sqlite"],
+                                executable: asNobody[0])
+        #expect(write.status != 0 && write.stderr.contains("is read-only: Chime can show what it holds but not change it"), "\(write.stderr)")
+    }
+
     @Test func datesAsPeopleTypeThem() throws {
         let s = StoreSession()
         for (phrase, expected) in [("tomorrow at 9", "Sat 2026-11-21 09:00"), ("9:30pm", "Fri 2026-11-20 21:30"),

@@ -1,0 +1,35 @@
+import ArgumentParser
+import ChimeCore
+import ChimeStore
+
+struct Find: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find events and reminders by title.",
+        discussion: """
+            Lists the items whose title contains TEXT (ignoring case), newest change first, with \\
+            the reference the other commands take. A title only one item has also works as \\
+            a reference by itself.
+
+            Examples:
+              chime find dentist
+              chime show "Call the dentist"
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "Part of a title.") var text: String
+
+    func run() throws {
+        let store = try options.open()
+        let matches = try store.items(titleContaining: text)
+        if options.json {
+            print(JSONText.array(matches.map {
+                JSONText.object([("id", JSONText.string($0.identifier)), ("kind", JSONText.string($0.kind)), ("title", JSONText.string($0.title))])
+            }))
+            return
+        }
+        if matches.isEmpty { print("Nothing has \"\(DisplayText.singleLine(text))\" in its title."); return }
+        for m in matches {
+            print("\(m.kind == "event" ? "event   " : "reminder")  \(DisplayText.itemTitle(m.title))  \(Style.reference(String(m.identifier.prefix(ItemReference.shortLength))))")
+        }
+    }
+}
