@@ -42,10 +42,10 @@ struct Chime: AsyncParsableCommand {
             overrides it. Run 'chime help <command>' for each command.
             """,
         version: Chime.version,
-        subcommands: [Overview.self, Agenda.self, Alarms.self, Reminders.self, Add.self, Show.self, Find.self, Edit.self, Remove.self,
-                      Complete.self, Uncomplete.self, CalendarCommand.self, AccountCommand.self, Import.self, Export.self, Expand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
+        subcommands: [OverviewCommand.self, AgendaCommand.self, AlarmsCommand.self, RemindersCommand.self, AddCommand.self, ShowCommand.self, FindCommand.self, EditCommand.self, RemoveCommand.self,
+                      CompleteCommand.self, UncompleteCommand.self, CalendarCommand.self, AccountCommand.self, ImportCommand.self, ExportCommand.self, Expand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
                       DoctorCommand.self, VersionCommand.self],
-        defaultSubcommand: Overview.self
+        defaultSubcommand: OverviewCommand.self
     )
 
     /// The one version string: `chime --version`, `chime version` and the man page print it.

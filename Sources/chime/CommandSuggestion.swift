@@ -21,7 +21,7 @@ enum CommandSuggestion {
             // A command whose default subcommand takes positional words (`chime agenda today`) is fine.
             // Under a command with a default subcommand the word may be that one's argument: speak
             // only when it is close to a subcommand's name.
-            let hasDefault = command.configuration.defaultSubcommand.map { ObjectIdentifier($0) != ObjectIdentifier(Overview.self) } ?? false
+            let hasDefault = command.configuration.defaultSubcommand.map { ObjectIdentifier($0) != ObjectIdentifier(OverviewCommand.self) } ?? false
             var names: [String] = []
             for child in children where child.configuration.shouldDisplay { names.append(child._commandName) }
             var best: (name: String, distance: Int)?

@@ -89,9 +89,9 @@ struct DaemonCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             throw ExitCode(error.exitStatus)
         } catch let error as DaemonError {
-            throw InputError("\(error)")
+            throw CLIError.daemon(error)
         } catch let error as StoreError {
-            throw InputError("\(error)")
+            throw CLIError.store(error)
         }
     }
 }

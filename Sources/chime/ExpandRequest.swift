@@ -83,7 +83,3 @@ struct ExpandRequest {
 }
 
 /// Bad input found while building the request: printed as one `Error: …` line, exit status 1.
-struct InputError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

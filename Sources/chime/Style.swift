@@ -1,3 +1,4 @@
+import ArgumentParser
 import Glibc
 import Synchronization
 
@@ -30,4 +31,17 @@ enum Style {
     static func reference(_ text: String) -> String { wrap(text, "2") }
     static func overdue(_ text: String) -> String { wrap(text, "31") }
     static func calendar(_ text: String) -> String { wrap(text, "36") }
+}
+
+/// `--color auto|always|never`, for the commands that print views for people.
+struct ColorOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Colour: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    var color: Choice = .auto
+
+    enum Choice: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
+
+    /// Makes the choice the one ``Style`` follows; call before printing.
+    func apply() { Style.use(Style.Choice(rawValue: color.rawValue) ?? .auto) }
 }

@@ -65,7 +65,7 @@ struct ChangeLatencyTests {
     /// A commit by another process (a `chime add` run) reaches a `changes` consumer here.
     @Test func changesFromAnotherProcessArriveQuickly() async throws {
         let s = StoreSession(zone: "UTC")
-        #expect(try s.run("calendar", "list").status == 0)   // creates the file
+        #expect(try s.run("calendar", "list", "--create").status == 0)   // creates the file
         let store = try EventStore(path: s.path, floatingZone: .utc)
         var iterator = store.changes.makeAsyncIterator()
         var latencies: [Double] = []

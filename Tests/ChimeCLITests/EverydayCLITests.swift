@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// The command line a person uses every day: reminders that notify without being told, alarm
@@ -110,6 +111,42 @@ struct EverydayCLITests {
         let refused = try s.run("calendar", "remove", "Old")
         #expect(refused.status != 0 && refused.stderr.contains("\"Old\" and its 1 event; run it again with --yes"), "\(refused.stderr)")
         #expect(try s.run("calendar", "remove", "Old", "--yes").stdout.contains("Removed \"Old\" and its 1 event"))
+    }
+
+    /// `chime edit ID` alone opens the item as a form in $EDITOR (a script here): a change is saved,
+    /// an unchanged form saves nothing, and a form that does not read comes back with the error on top.
+    @Test func editWithoutOptionsOpensTheItemInTheEditor() throws {
+        let s = StoreSession()
+        let id = try s.add("event", "Review", "--start", "2026-11-23T14:00", "--duration", "1h", "--alarm", "15m")
+        func edit(_ script: String) throws -> CLIResult {
+            let path = s.folder + "/editor-\(UUID().uuidString).sh"
+            try ("#!/bin/sh\n" + script).write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o755)
+            var env = s.environment
+            env["EDITOR"] = path
+            env["VISUAL"] = ""
+            return try CLI.run(["edit", String(id.prefix(8))], environment: env)
+        }
+        let form = try edit("cp \"$1\" \(s.folder)/form.txt")
+        #expect(form.stdout == "No change.\n", "\(form.stdout)\(form.stderr)")
+        let shown = try String(contentsOfFile: s.folder + "/form.txt", encoding: .utf8)
+        #expect(shown.contains("title: Review\nstart: 2026-11-23 14:00\nend: 2026-11-23 15:00\nzone: Europe/Berlin\n"), "\(shown)")
+        #expect(shown.contains("alarms: 15m\n"), "\(shown)")
+        let saved = try edit("sed -i -e 's/^title: .*/title: Design review/' -e 's/^start: .*/start: 2026-11-24 10:00/' -e 's/^end: .*/end: 2026-11-24 11:30/' -e 's/^alarms: .*/alarms: 30m, +5m/' \"$1\"")
+        #expect(saved.status == 0 && saved.stdout.hasPrefix("Saved \"Design review\": Tue 2026-11-24 10:00"), "\(saved.stdout)\(saved.stderr)")
+        #expect(saved.stdout.contains("Alarm: Tue 2026-11-24 09:30 (30 min before)"), "\(saved.stdout)")
+        // A bad date: the editor sees the form again, the error on its first line; then it is fixed.
+        let counter = s.folder + "/rounds"
+        let retried = try edit("""
+            n=$(cat \(counter) 2>/dev/null || echo 0); echo $((n+1)) > \(counter)
+            if [ "$n" = 0 ]; then sed -i 's/^start: .*/start: 2026-02-30 10:00/' "$1"; exit 0; fi
+            head -1 "$1" > \(s.folder)/first-line.txt
+            sed -i -e 's/^start: .*/start: 2026-11-25 10:00/' -e 's/^end: .*/end: 2026-11-25 11:00/' "$1"
+            """)
+        #expect(retried.status == 0 && retried.stdout.contains("Wed 2026-11-25 10:00"), "\(retried.stdout)\(retried.stderr)")
+        let firstLine = try String(contentsOfFile: s.folder + "/first-line.txt", encoding: .utf8)
+        #expect(firstLine.hasPrefix("# error: start: \"2026-02-30 10:00\": no such calendar date"), "\(firstLine)")
+        #expect(try s.run("export").stdout.contains("SEQUENCE:2"))
     }
 
     /// A store the user can read but not write (a backup, a shared copy) shows what it holds and

@@ -243,7 +243,7 @@ struct LibicalDifferentialTests {
     // MARK: - A Chime defect the comparison found (fails until the engine is fixed)
 
     /// Case seeds 706692 and 902769 of the random comparison (Lord Howe Island, 30-minute gap).
-    /// On a spring-forward day a wall time in the gap moves forward (RFC 5545 §3.3.5, DESIGN.md),
+    /// On a spring-forward day a wall time in the gap moves forward (RFC 5545 §3.3.5, docs/time-rules.md),
     /// past a later wall time that exists; that later instance is a distinct instant of the set
     /// (§3.8.5.3), earlier than the moved one. Chime drops it: `RuleIterator.next()` skips every
     /// instant ≤ the last one it returned, which is meant to merge equal instants only. libical

@@ -142,7 +142,7 @@ import Testing
                                   ("nextcloud-end-faults.ics:40: DTEND:", ["date-time on an all-day event", "20261112"]),
                                   ("nextcloud-end-faults.ics:51: DTEND:", ["date on an event with a start time", "midnight"])])
         try expectStrictRefusal(name, "nextcloud-end-faults.ics:29: DTEND:")
-        // The peer swaps a backwards start and end (python-recurring-ical-events issue 132), so
+        // The peer swaps a backwards start and end (python-recurring-ical-events, its tracker number 132), so
         // "Backwards" starts at 09:00 Berlin = 08:00Z; and it reads a DATE start with a
         // DATE-TIME end as a start at midnight in the end's zone (23:00Z the day before).
         expectPeer(name, agreesWith: i.occurrences, expected: [

@@ -18,7 +18,10 @@ public struct DateExpressionError: Error, Hashable, Sendable, CustomStringConver
         self.reason = reason
     }
 
-    public var description: String { "\"\(text)\": \(reason); use \(DateExpression.accepted)" }
+    public var description: String {
+        // An ambiguous date already names the two ways to write it; the list of forms would bury them.
+        reason.hasPrefix("ambiguous") ? "\"\(text)\": \(reason)" : "\"\(text)\": \(reason); use \(DateExpression.accepted)"
+    }
 }
 
 /// The one parser for dates typed on the command line. Pure: the present comes from `now`

@@ -2,8 +2,9 @@ import ArgumentParser
 import ChimeCore
 import ChimeStore
 
-struct Agenda: ParsableCommand {
+struct AgendaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "agenda",
         abstract: "List event occurrences in a window, sorted by start.",
         discussion: """
             Every occurrence that overlaps the window is listed under each day it covers, on \
@@ -22,6 +23,7 @@ struct Agenda: ParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var colorOption: ColorOption
 
     @Argument(help: ArgumentHelp("today, tomorrow, week (7 days from today, the default) or month.", valueName: "span"))
     var span: SpanWord?
@@ -72,6 +74,7 @@ struct Agenda: ParsableCommand {
     }
 
     func run() throws {
+        colorOption.apply()
         let zone = CLIContext.zone
         let (start, end) = try window(now: CLIContext.now, zone: zone)
         guard end > start else { throw InputError("the window is empty: --to must be after --from") }

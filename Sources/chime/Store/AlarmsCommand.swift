@@ -3,8 +3,9 @@ import ChimeCore
 import ChimeScheduler
 import ChimeStore
 
-struct Alarms: ParsableCommand {
+struct AlarmsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "alarms",
         abstract: "Preview the alarms that will fire in a window, sorted by fire time.",
         discussion: """
             The same computation the daemon runs: absolute alarms at their date, relative alarms \
@@ -26,6 +27,7 @@ struct Alarms: ParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var colorOption: ColorOption
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Window start (default: now).", valueName: "date"))
     var from: String?
@@ -42,6 +44,7 @@ struct Alarms: ParsableCommand {
     }
 
     func run() throws {
+        colorOption.apply()
         let zone = CLIContext.zone
         let start = try from.map { try CLIContext.instant($0, option: "--from") } ?? CLIContext.now
         let end = try to.map { try CLIContext.instant($0, option: "--to") } ?? start.adding(Int64(hours) * 3600)
@@ -53,12 +56,15 @@ struct Alarms: ParsableCommand {
             .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
         let states = try store.ledgerEntries(for: firings.map(\.key))
         let armed = try store.locationAlarmSources(from: start)
+        // Snoozed notifications come back within the window: they fire again, so they are listed.
+        let snoozed = try store.ledgerEntries(state: .snoozed)
+            .filter { ($0.snoozedUntil.map { $0 >= start && $0 <= end }) ?? false }
         var out = OutputBuffer()
         let writer = AlarmsWriter(zone: zone)
         if options.json {
             writer.json(firings, states: states, armed: armed, to: &out)
         } else {
-            writer.text(firings, states: states, armed: armed, from: start, to: end, into: &out)
+            writer.text(firings, states: states, armed: armed, snoozed: snoozed, from: start, to: end, into: &out)
         }
         out.flush()
     }

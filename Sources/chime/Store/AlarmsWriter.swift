@@ -5,7 +5,7 @@ import ChimeStore
 struct AlarmsWriter {
     let zone: ZoneRules
 
-    func text(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource],
+    func text(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], snoozed: [LedgerEntry] = [],
               from: Instant, to: Instant, into out: inout OutputBuffer) {
         out.append("Alarms \(stamp(from)) – \(stamp(to)) (\(zone.identifier)): \(firings.count)\n")
         for f in firings {
@@ -18,6 +18,13 @@ struct AlarmsWriter {
             if let state = states[f.key]?.state { line += "  (\(state.rawValue))" }
             line += "  " + Style.reference(DisplayText.singleLine(ItemReference.text(f, zone: zone, short: true)))
             out.append(line + "\n")
+        }
+        if !snoozed.isEmpty {
+            out.append("Snoozed, shown again: \(snoozed.count)\n")
+            for entry in snoozed.sorted(by: { ($0.snoozedUntil!, $0.title) < ($1.snoozedUntil!, $1.title) }) {
+                out.append("\(stamp(entry.snoozedUntil!))  \(DisplayText.itemTitle(entry.title))  (first at \(stamp(entry.fireAt)))  "
+                           + Style.reference(String(entry.key.item.prefix(ItemReference.shortLength))) + "\n")
+            }
         }
         let places = armed.flatMap { source in source.item.alarms.filter { $0.structuredLocation != nil }.map { (source, $0) } }
         if !places.isEmpty {

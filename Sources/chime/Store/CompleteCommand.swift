@@ -2,8 +2,9 @@ import ArgumentParser
 import ChimeCore
 import ChimeStore
 
-struct Complete: ParsableCommand {
+struct CompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "complete",
         abstract: "Mark a reminder done; a repeating one moves to its next occurrence.",
         discussion: """
             ID completes the current instance. ID@YYYYMMDDTHHMMSSZ names the instance due then: \

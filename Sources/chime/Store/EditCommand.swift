@@ -8,14 +8,17 @@ enum SpanArgument: String, ExpressibleByArgument, CaseIterable {
     var span: Span { self == .this ? .thisEvent : .futureEvents }
 }
 
-struct Edit: ParsableCommand {
+struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Change an event or a reminder.",
         discussion: """
             ID alone changes a whole event series or a reminder. ID@OCCURRENCE (as `chime agenda` \
             prints it) changes one occurrence of a recurring event with --span this (the \
             default), or it and all later ones with --span future (the series is split there).
-            Options that are not given are left as they are; --alarm replaces the alarms, \
+            Without options the item opens in $VISUAL or $EDITOR as a short form; a form that \
+            does not read comes back with the error on top, and one saved unchanged changes \
+            nothing. Options that are not given are left as they are; --alarm replaces the alarms, \
             --remove-alarm drops one, --no-alarm drops all. ID may be any unique start of \
             the ID, or a title only one item has. Every edit raises the item's iCalendar \
             SEQUENCE, so other calendar clients and CalDAV servers see the change.
@@ -27,6 +30,7 @@ struct Edit: ParsableCommand {
               chime edit 6f1c2a9e@20261210T080000Z --span future --start "9:30"
               chime edit "Call the dentist" --due "tomorrow 6pm" --priority 1
               chime edit 9a2b41c0 --calendar Work --remove-alarm 15m
+              chime edit 9a2b41c0                # in $EDITOR
             """)
 
     @OptionGroup var options: StoreOptions
@@ -50,6 +54,10 @@ struct Edit: ParsableCommand {
         let store = try options.open()
         let reference = try ItemReference(id)
         let identifier = try reference.resolvedIdentifier(in: store)
+        if !changesSomething {
+            try editInEditor(reference, identifier: identifier, store: store)
+            return
+        }
         // Read, change and save in one transaction: a change another process makes at the same
         // moment is neither lost nor overwritten with a stale copy.
         switch try reference.kind(in: store) {
@@ -103,6 +111,59 @@ struct Edit: ParsableCommand {
         if let priority { r.priority = priority }
         if noRepeat { r.recurrenceRules = [] }
         try item.apply(to: &r, replacingAlarms: !item.alarms.isEmpty || item.at != nil)
+    }
+
+    /// Whether any option asks for a change; without one the item opens in the editor.
+    private var changesSomething: Bool {
+        title != nil || start != nil || end != nil || due != nil || tz != nil || priority != nil || calendar != nil || noRepeat
+            || item.notes != nil || item.location != nil || item.url != nil || !item.rules.isEmpty || !item.alarms.isEmpty
+            || item.noAlarm || !item.removedAlarms.isEmpty || item.at != nil
+    }
+
+    /// The item as a form in $VISUAL/$EDITOR; a form that does not read is reopened with the
+    /// error on top, an unchanged one saves nothing. The change is saved as the options would.
+    private func editInEditor(_ reference: ItemReference, identifier: String, store: EventStore) throws {
+        let zone = CLIContext.zone
+        let original = EditForm(try reference.resolve(in: store), zone: zone)
+        var text = original.text
+        while true {
+            let saved = try EditForm.edit(text)
+            // Quit without a change after an error: give up rather than ask again.
+            if saved == text && text.hasPrefix("# error: ") {
+                throw InputError(String(text.prefix { $0 != "\n" }.dropFirst("# error: ".count)) + "; nothing was saved")
+            }
+            do {
+                let form = try EditForm(parsing: saved)
+                if form.fields.map(\.value) == original.fields.map(\.value) && form.fields.map(\.key) == original.fields.map(\.key) {
+                    print("No change.")
+                    return
+                }
+                switch try reference.kind(in: store) {
+                case .event:
+                    let span = reference.occurrence == nil ? Span.futureEvents : self.span.span
+                    let stored = try store.modifyEvent(identifier: identifier, occurrence: reference.occurrence?.instant(in: store.floatingZone),
+                                                       span: span) { e in
+                        try form.apply(to: &e, original: original)
+                        e.sequence += 1
+                    }
+                    report(.event(stored), store: store)
+                case .reminder:
+                    let stored = try store.modifyReminder(identifier: identifier) { r in
+                        try form.apply(to: &r, original: original)
+                        r.sequence += 1
+                    }
+                    report(.reminder(stored), store: store)
+                }
+                return
+            } catch let error as CLIError {
+                // Back to the editor with what was typed and the reason on top.
+                text = "# error: \(error)\n" + saved.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("# error: ") }.joined(separator: "\n")
+            } catch let error as StoreError {
+                text = "# error: \(error)\n" + saved.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("# error: ") }.joined(separator: "\n")
+            }
+        }
     }
 
     /// A new time alone (`--start 10:00`) keeps the item's own day, as moving an entry in a

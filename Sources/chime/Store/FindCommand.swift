@@ -2,8 +2,9 @@ import ArgumentParser
 import ChimeCore
 import ChimeStore
 
-struct Find: ParsableCommand {
+struct FindCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "find",
         abstract: "Find events and reminders by title.",
         discussion: """
             Lists the items whose title contains TEXT (ignoring case), newest change first, with \\
@@ -16,9 +17,11 @@ struct Find: ParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var colorOption: ColorOption
     @Argument(help: "Part of a title.") var text: String
 
     func run() throws {
+        colorOption.apply()
         let store = try options.open()
         let matches = try store.items(titleContaining: text)
         if options.json {

@@ -4,19 +4,21 @@ import ChimeStore
 import Glibc
 
 /// `chime` alone: today's agenda, what fires next, and where the rest is.
-struct Overview: ParsableCommand {
+struct OverviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "overview",
         abstract: "Today's agenda and the next alarm (what `chime` alone shows).",
         shouldDisplay: false)
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var colorOption: ColorOption
 
     func run() throws {
+        colorOption.apply()
         let zone = CLIContext.zone
         let now = CLIContext.now
         let store = try options.open()
-        var agenda = try Agenda.parse(["today"])
+        var agenda = try AgendaCommand.parse(["today"])
         agenda.options = options
         let today = zone.localTime(at: now).date
         print(Style.heading("Today, \(DisplayText.dayHeading(today))"))

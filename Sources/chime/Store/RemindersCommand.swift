@@ -2,8 +2,9 @@ import ArgumentParser
 import ChimeCore
 import ChimeStore
 
-struct Reminders: ParsableCommand {
+struct RemindersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "reminders",
         abstract: "List reminders: incomplete ones by due date, or completed ones.",
         discussion: """
             A repeating reminder shows only its current instance. \(CLIContext.dateHelp)
@@ -15,6 +16,7 @@ struct Reminders: ParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var colorOption: ColorOption
     @Flag(help: "Completed reminders, most recent first.") var completed = false
     @Option(help: ArgumentHelp("Only incomplete reminders due before this.", valueName: "date")) var dueBefore: String?
     @Option(name: .customLong("list"), help: ArgumentHelp("Only this list (name or ID); repeatable.", valueName: "name"))
@@ -25,6 +27,7 @@ struct Reminders: ParsableCommand {
     }
 
     func run() throws {
+        colorOption.apply()
         let store = try options.open()
         let selected: [ChimeCore.Calendar]? = lists.isEmpty ? nil : try lists.map { try ReminderTarget.list($0, in: store) }
         let predicate = completed

@@ -2,8 +2,9 @@ import ArgumentParser
 import ChimeCore
 import ChimeStore
 
-struct Remove: ParsableCommand {
+struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "remove",
         abstract: "Remove an event, some occurrences of one, or a reminder.",
         discussion: """
             ID alone removes the whole event series or the reminder. ID@OCCURRENCE removes one \

@@ -2,8 +2,9 @@ import ArgumentParser
 import ChimeCore
 import ChimeStore
 
-struct Show: ParsableCommand {
+struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Show one event or reminder.",
         discussion: """
             ID is what `chime agenda`, `chime alarms` or `chime reminders` prints, or any unique \
@@ -17,9 +18,11 @@ struct Show: ParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var colorOption: ColorOption
     @Argument(help: "ID (or its start), ID@OCCURRENCE, or a title.") var id: String
 
     func run() throws {
+        colorOption.apply()
         let store = try options.open()
         let item = try ItemReference(id).resolve(in: store)
         let calendarID: String? = switch item { case .event(let e): e.calendarIdentifier; case .reminder(let r): r.calendarIdentifier }
@@ -40,7 +43,7 @@ struct Show: ParsableCommand {
             lines.append(("Reminder", r.title))
             if let s = r.startDate { lines.append(("Starts", ItemFormat.human(s, zone: zone))) }
             if let d = r.dueDate {
-                let overdue = !r.isCompleted && Reminders.isOverdue(d, now: CLIContext.now, zone: zone)
+                let overdue = !r.isCompleted && RemindersCommand.isOverdue(d, now: CLIContext.now, zone: zone)
                 lines.append(("Due", ItemFormat.human(d, zone: zone) + (overdue ? " (overdue)" : "")))
             }
             lines.append(("Priority", r.priority == 0 ? "none" : "\(r.priority)"))

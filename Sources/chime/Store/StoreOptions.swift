@@ -16,19 +16,11 @@ struct StoreOptions: ParsableArguments {
     @Flag(name: .long, help: "Create the store file if it does not exist (add, import and calendar add always do).")
     var create = false
 
-    @Option(name: .long, help: ArgumentHelp("Colour: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
-    var color: ColorOption = .auto
-
-    enum ColorOption: String, ExpressibleByArgument, CaseIterable {
-        case auto, always, never
-    }
-
     /// Opens the store. A path given with --store or $CHIME_STORE where nothing exists is an
     /// error unless `creating` (a command that adds things) or --create: a mistyped path must
     /// not show an empty new store. The default path is created on first use.
     func open(creating: Bool = false) throws -> EventStore {
-        Style.use(Style.Choice(rawValue: color.rawValue) ?? .auto)
-        return try Self.open(store, creating: creating || create)
+        try Self.open(store, creating: creating || create)
     }
 
     /// ``open(creating:)`` for a command that declares its own `--store` (`export`).
@@ -45,7 +37,7 @@ struct StoreOptions: ParsableArguments {
             Self.opened.withLock { $0.append(store) }
             return store
         } catch {
-            throw InputError("\(error)")
+            throw CLIError.store(error)
         }
     }
 

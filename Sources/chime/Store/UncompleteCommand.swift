@@ -2,8 +2,9 @@ import ArgumentParser
 import ChimeCore
 import ChimeStore
 
-struct Uncomplete: ParsableCommand {
+struct UncompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "uncomplete",
         abstract: "Mark a completed reminder as not done (undoes the latest completion of a repeating one).")
 
     @OptionGroup var options: StoreOptions

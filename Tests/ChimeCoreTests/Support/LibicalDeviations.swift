@@ -24,7 +24,7 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
     /// when a DTSTART that the rule does not match is all there is (the rule never matches again,
     /// or UNTIL comes first), libical returns nothing: `FREQ=MONTHLY;BYMONTHDAY=25;UNTIL=20150112T020000Z`
     /// from 2015-02-25 02:00 UTC: Chime 2015-02-25T02:00, libical nothing. Applies when libical
-    /// returns nothing and Chime exactly DTSTART. DESIGN.md "Time rules" names this one.
+    /// returns nothing and Chime exactly DTSTART. docs/time-rules.md names this one.
     case omitsUnmatchedStart = "DTSTART alone, not matched by the rule (libical omits it)"
 
     /// RFC 5545 §3.8.5.3: "Duplicate instances are ignored." libical repeats an instant:
@@ -70,7 +70,7 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
     /// libical nothing. Applies when Chime's result without the negative values (libical's
     /// reading) differs, when no positive value is left, or when libical gives Chime's result
     /// without DTSTART (`FREQ=DAILY;BYMONTHDAY=-5,6` from 1999-04-26, the -5th of April).
-    /// DESIGN.md "Time rules" names this one.
+    /// docs/time-rules.md names this one.
     case negativeMonthDayBelowMonthly = "negative BYMONTHDAY in DAILY or shorter (libical matches none)"
 
     /// RFC 5545 §3.3.10: in YEARLY, BYMONTHDAY expands (like BYDAY in `FREQ=YEARLY;BYDAY=20MO`,
@@ -109,7 +109,7 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
     /// libical expands them: `FREQ=MINUTELY;INTERVAL=3;BYMINUTE=0,7,22` from 2022-07-16 20:00
     /// Kolkata: Chime 20:00, 21:00, 22:00 (7 and 22 are off the 3-minute grid); libical 20:00,
     /// 20:07, 20:22, 21:00, … Applies when a value of the frequency's own unit is off the grid.
-    /// DESIGN.md "Time rules" names this one.
+    /// docs/time-rules.md names this one.
     case subDailyLimitOffGrid = "BYHOUR/BYMINUTE/BYSECOND off the sub-daily INTERVAL grid (libical expands them)"
 
     /// RFC 5545 §3.3.5 (which §3.3.10 applies to computed instances): a wall time that occurs
@@ -138,7 +138,7 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
     case startInGapShiftsTimes = "DTSTART in a DST gap: libical moves every instance's time"
 
     /// RFC 5545 contradicts itself on a nonexistent local time: §3.3.10 says such instances "MUST
-    /// be ignored", §3.3.5 reads them with the offset before the gap. DESIGN.md "Time rules" chose
+    /// be ignored", §3.3.5 reads them with the offset before the gap. docs/time-rules.md chose
     /// §3.3.5 (as major clients do), and so does libical for DTSTART and DAILY…YEARLY rules; in HOURLY
     /// rules libical drops them: `FREQ=HOURLY;BYHOUR=2,16` from 1992-03-16 16:00 Berlin: Chime has
     /// 1992-03-29T03:00+02:00 (the 02:00 of the spring-forward day), libical nothing that day.

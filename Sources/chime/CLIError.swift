@@ -1,0 +1,25 @@
+import ChimeDaemon
+import ChimeStore
+
+/// The one error type the commands throw, kept typed until the edge, where ArgumentParser prints
+/// it as one `Error: …` line (exit status 1): a problem with what was typed, a store that refused,
+/// or a daemon that could not start.
+enum CLIError: Error, CustomStringConvertible {
+    /// The command line: a bad date, an unknown item, a missing file. The text names what and where.
+    case input(String)
+    /// The store refused (not a store, read-only, disk full, a damaged row…).
+    case store(StoreError)
+    /// The daemon could not start (another one runs, the configuration is wrong…).
+    case daemon(DaemonError)
+
+    var description: String {
+        switch self {
+        case .input(let text): return text
+        case .store(let error): return error.description
+        case .daemon(let error): return error.description
+        }
+    }
+}
+
+/// A problem with what was typed: `throw InputError("--days 0: must be 1…3660")`.
+func InputError(_ text: String) -> CLIError { .input(text) }

@@ -1,0 +1,72 @@
+import ArgumentParser
+import ChimeCore
+import ChimeStore
+
+struct AddEventCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "event",
+        abstract: "Add an event.",
+        discussion: """
+            \(CLIContext.dateHelp) A wall time is read on --tz (default: the system zone; \
+            'floating' keeps it floating). A date alone, or --all-day, makes an all-day event.
+
+            An --alarm without a sign is that long before the start: --alarm 15m fires a \
+            quarter of an hour before. Alarms of all-day events count from 09:00 (the \
+            all_day_time setting), so --alarm 1d fires at 09:00 the day before.
+
+            Examples:
+              chime add event "Dentist" --start "fri 2pm" --duration 45m --alarm 1h
+              chime add event "Stand-up" --start "mon 9:00" --duration 15m \\
+                --repeat weekdays --alarm 5m --calendar Work
+              chime add event "Holiday" --start "Dec 24" --end "Dec 27" --all-day
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "The title.") var title: String
+    @Option(help: ArgumentHelp("Start.", valueName: "date")) var start: String
+    @Option(help: ArgumentHelp("End (exclusive for all-day events: the day after the last).", valueName: "date")) var end: String?
+    @Option(help: ArgumentHelp("Length instead of --end: 45m, 1h30m, 2d (default 1h, or 1 day all-day).", valueName: "duration"))
+    var duration: String?
+    @Flag(help: "An all-day event (times are dropped).") var allDay = false
+    @Option(help: ArgumentHelp("Time zone of --start/--end: an IANA name, UTC or floating.", valueName: "zone")) var tz: String?
+    @Option(help: ArgumentHelp("Calendar name or ID (default: the default calendar).", valueName: "name")) var calendar: String?
+    @OptionGroup var item: ItemOptions
+
+    func validate() throws {
+        // Imported items may be untitled (RFC 5545); one typed on the command line is a slip.
+        guard !title.allSatisfy(\.isWhitespace) else { throw ValidationError("TITLE is empty: give it a name, e.g. chime add event \"Dentist\" …") }
+        if end != nil && duration != nil { throw ArgumentParser.ValidationError("use either --end or --duration, not both") }
+        if let duration, let seconds = try? Durations.seconds(duration, option: "--duration") {
+            try OptionBounds.check("--duration", text: duration, seconds: seconds, OptionBounds.durationSeconds)
+        }
+    }
+
+    func run() throws {
+        let store = try options.open(creating: true)
+        let target = try EventTarget.calendar(calendar, in: store)
+        var startDate = try CLIContext.calendarDate(start, option: "--start", tz: tz)
+        if allDay { startDate = .allDay(startDate.local.date) }
+        var event: Event
+        if let end {
+            // `--start "mon 9:00" --end "wed 17:00"`: the end's words count from the start.
+            let after = startDate.instant(floatingZone: CLIContext.zone)
+            var endDate = try CLIContext.calendarDate(end, option: "--end", tz: tz, relativeTo: after)
+            if startDate.isAllDay { endDate = .allDay(endDate.local.date) }
+            event = Event(title: title, calendar: target.identifier, start: startDate, end: endDate)
+        } else {
+            let length = try duration.map { try Durations.seconds($0, option: "--duration") } ?? (startDate.isAllDay ? 86_400 : 3600)
+            event = Event(title: title, calendar: target.identifier, start: startDate, duration: length)
+        }
+        try item.apply(to: &event, replacingAlarms: true)
+        let saved = try store.save(event)
+        let shown = try store.event(withIdentifier: saved.identifier) ?? saved
+        if options.json {
+            print(ItemFormat.json(.event(shown), calendarTitle: target.title, zone: CLIContext.zone))
+        } else {
+            print("Added event \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title)): \(ItemFormat.human(shown.start, zone: CLIContext.zone))")
+            for r in shown.recurrenceRules { print("Repeats: \(r.summary)") }
+            for line in AlarmEcho.lines(for: .event(shown), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
+            print("ID \(saved.identifier)")
+        }
+    }
+}

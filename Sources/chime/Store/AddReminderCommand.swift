@@ -1,0 +1,58 @@
+import ArgumentParser
+import ChimeCore
+import ChimeStore
+
+struct AddReminderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reminder",
+        abstract: "Add a reminder.",
+        discussion: """
+            \(CLIContext.dateHelp) A reminder with a due time notifies at that time \
+            (--no-alarm: never; --alarm 30m: half an hour before instead); one due on a day \
+            notifies at 09:00 that day. A repeating reminder needs --due or --start; \
+            completing it moves it to its next occurrence.
+
+            Examples:
+              chime add reminder "Call the dentist" --due "tomorrow 10am"
+              chime add reminder "Water plants" --due "sat 10:00" --repeat weekly
+              chime add reminder "Buy milk" --at "Grocery store@52.5208,13.4094"
+              chime add reminder "Leave for the airport" --due "tomorrow 6:00" \\
+                --alarm 30m --priority 1 --list Travel
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "The title.") var title: String
+    @Option(help: ArgumentHelp("Due date (a date alone: due that day).", valueName: "date")) var due: String?
+    @Option(help: ArgumentHelp("Start date.", valueName: "date")) var start: String?
+    @Option(help: ArgumentHelp("Time zone of --due/--start: an IANA name, UTC or floating (default: floating).", valueName: "zone"))
+    var tz: String = "floating"
+    @Option(help: "Priority: 0 none, 1 (highest) … 9 (lowest); 1–4 high, 5 medium, 6–9 low.") var priority: Int = 0
+    @Option(help: ArgumentHelp("Reminder list name or ID (default: the default list).", valueName: "name")) var list: String?
+    @OptionGroup var item: ItemOptions
+
+    func validate() throws {
+        // Imported items may be untitled (RFC 5545); one typed on the command line is a slip.
+        guard !title.allSatisfy(\.isWhitespace) else { throw ValidationError("TITLE is empty: give it a name, e.g. chime add reminder \"Call the dentist\" …") }
+        try OptionBounds.check("--priority", priority, OptionBounds.priority)
+    }
+
+    func run() throws {
+        let store = try options.open(creating: true)
+        let target = try ReminderTarget.list(list, in: store)
+        var reminder = Reminder(title: title, calendar: target.identifier)
+        reminder.dueDate = try due.map { try CLIContext.calendarDate($0, option: "--due", tz: tz) }
+        reminder.startDate = try start.map { try CLIContext.calendarDate($0, option: "--start", tz: tz) }
+        reminder.priority = priority
+        try item.apply(to: &reminder, replacingAlarms: true)
+        let saved = try store.save(reminder)
+        if options.json {
+            print(ItemFormat.json(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone))
+        } else {
+            let when = saved.dueDate.map { ", due \(ItemFormat.human($0, zone: CLIContext.zone))" } ?? ""
+            print("Added reminder \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title))\(when)")
+            for r in saved.recurrenceRules { print("Repeats: \(r.summary)") }
+            for line in AlarmEcho.lines(for: .reminder(saved), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
+            print("ID \(saved.identifier)")
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import ChimeCore
+import ChimeStore
+import Foundation
+import Glibc
+
+/// `chime edit ID` with no options: the item as a short form in `$VISUAL`/`$EDITOR`, read back
+/// when the editor exits. A form that does not read is reopened with the error on top; a form
+/// saved unchanged (or emptied) changes nothing.
+struct EditForm {
+    /// The form's fields in order: `title`, `start`/`end` or `due`, `repeat`, `alarms`, …, `notes` last.
+    var fields: [(key: String, value: String)]
+
+    static let header = """
+        # Change the lines below, save and quit. Dates as `chime add` takes them (2026-12-01 09:30,
+        # tomorrow 9am, fri 5pm); repeat as daily, weekdays, "every 2 weeks on mon,thu" or an RRULE;
+        # alarms separated by commas: 15m (before), +10m (after), 0, or a date. Empty = none.
+        # Notes may run over several lines. Quit without saving to change nothing.
+        """
+
+    /// The form for an item, on the display zone's clock.
+    init(_ item: AnyCalendarItem, zone: ZoneRules) {
+        func date(_ d: CalendarDate) -> String {
+            switch d {
+            case .allDay(let day): return "\(day)"
+            case .floating(let l): return "\(l.date) \(DisplayText.hhmm(l))"
+            case .utc, .zoned:
+                let own = d.timeZone ?? .utc
+                let l = own.localTime(at: d.instant(floatingZone: zone))
+                return "\(l.date) \(DisplayText.hhmm(l))"
+            }
+        }
+        let base = item.base
+        fields = [("title", base.title)]
+        switch item {
+        case .event(let e):
+            fields.append(("start", date(e.start)))
+            fields.append(("end", date(e.end)))
+            fields.append(("zone", e.start.timeZone?.identifier ?? (e.isAllDay ? "" : e.start.isFloating ? "floating" : "UTC")))
+        case .reminder(let r):
+            fields.append(("due", r.dueDate.map(date) ?? ""))
+            fields.append(("zone", r.dueDate?.timeZone?.identifier ?? ""))
+            fields.append(("priority", "\(r.priority)"))
+        }
+        fields.append(("repeat", base.recurrenceRules.map(\.rfc5545).joined(separator: " | ")))
+        fields.append(("alarms", base.alarms.compactMap(Self.alarmText).joined(separator: ", ")))
+        fields.append(("location", base.location ?? ""))
+        fields.append(("url", base.url ?? ""))
+        fields.append(("notes", base.notes ?? ""))
+    }
+
+    private static func alarmText(_ a: Alarm) -> String? {
+        switch a.trigger {
+        case .relative(let offset, .start): return offset == 0 ? "0" : (offset > 0 ? "+" : "") + String(DisplayText.offset(offset).dropFirst())
+        case .absolute(let i): return i.description
+        case .relative, .location: return nil   // kept as they are; the form does not show them
+        }
+    }
+
+    var text: String {
+        var lines = [Self.header]
+        for (key, value) in fields where key != "notes" { lines.append("\(key): \(value)") }
+        lines.append("notes: \(fields.first { $0.key == "notes" }?.value ?? "")")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Reads a saved form: `key: value` lines (comments and blank lines skipped), `notes:` to the end.
+    init(parsing text: String) throws {
+        fields = []
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
+        while let line = lines.popFirst() {
+            if line.hasPrefix("#") || line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            guard let colon = line.firstIndex(of: ":") else { throw InputError("\"\(line)\" is not `name: value`") }
+            let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            var value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            if key == "notes" {
+                let rest = lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+                if !rest.isEmpty { value += (value.isEmpty ? "" : "\n") + rest }
+                lines = []
+            }
+            fields.append((key, value))
+        }
+    }
+
+    func value(_ key: String) -> String? { fields.first { $0.key == key }?.value }
+
+    /// Applies the form to an event: every field is set as the form says.
+    func apply(to e: inout Event, original: EditForm) throws {
+        try check(known: ["title", "start", "end", "zone", "repeat", "alarms", "location", "url", "notes"])
+        try applyCommon(to: &e, original: original)
+        let tz = value("zone").flatMap { $0.isEmpty ? nil : $0 }
+        if value("start") != original.value("start") || value("end") != original.value("end") || value("zone") != original.value("zone") {
+            guard let start = value("start"), !start.isEmpty else { throw InputError("start: an event needs a start") }
+            e.start = try CLIContext.calendarDate(start, option: "start", tz: tz)
+            if let end = value("end"), !end.isEmpty {
+                e.end = try CLIContext.calendarDate(end, option: "end", tz: tz, relativeTo: e.start.instant(floatingZone: CLIContext.zone))
+                if e.start.isAllDay, !e.end.isAllDay { e.end = .allDay(e.end.local.date) }
+            }
+        }
+    }
+
+    /// Applies the form to a reminder.
+    func apply(to r: inout Reminder, original: EditForm) throws {
+        try check(known: ["title", "due", "zone", "priority", "repeat", "alarms", "location", "url", "notes"])
+        try applyCommon(to: &r, original: original)
+        if value("due") != original.value("due") || value("zone") != original.value("zone") {
+            let due = value("due") ?? ""
+            r.dueDate = due.isEmpty ? nil : try CLIContext.calendarDate(due, option: "due", tz: value("zone").flatMap { $0.isEmpty ? "floating" : $0 })
+        }
+        if let text = value("priority"), text != original.value("priority") {
+            guard let p = Int(text), (0...9).contains(p) else { throw InputError("priority: \"\(text)\" is not 0…9") }
+            r.priority = p
+        }
+    }
+
+    private func check(known: Set<String>) throws {
+        for (key, _) in fields where !known.contains(key) {
+            throw InputError("\(key): not a field here (the fields are \(known.sorted().joined(separator: ", ")))")
+        }
+        guard let title = value("title"), !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw InputError("title: an item needs a title")
+        }
+    }
+
+    private func applyCommon(to item: inout some CalendarItem, original: EditForm) throws {
+        item.title = value("title") ?? item.title
+        item.location = value("location").flatMap { $0.isEmpty ? nil : $0 }
+        item.url = value("url").flatMap { $0.isEmpty ? nil : $0 }
+        item.notes = value("notes").flatMap { $0.isEmpty ? nil : $0 }
+        if value("repeat") != original.value("repeat") {
+            let text = value("repeat") ?? ""
+            item.recurrenceRules = try text.split(separator: "|").map { part in
+                do { return try RecurrenceRule(phrase: part.trimmingCharacters(in: .whitespaces)) } catch { throw InputError("repeat: \(error)") }
+            }
+        }
+        if value("alarms") != original.value("alarms") {
+            let kept = item.alarms.filter { Self.alarmText($0) == nil }
+            let typed = try (value("alarms") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                .map { try ItemOptions.alarm($0, option: "alarms") }
+            item.alarms = typed + kept
+        }
+    }
+
+    /// Opens `text` in the user's editor and returns what was saved.
+    static func edit(_ text: String) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chime-edit-\(UUID().uuidString).txt").path
+        guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw InputError("cannot write the form to \(file)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let env = ProcessInfo.processInfo.environment
+        let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // The editor command may carry arguments (`code --wait`), as git runs $EDITOR.
+        process.arguments = ["-c", "\(editor) \"$1\"", "editor", file]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw InputError("the editor (\(editor)) exited with status \(process.terminationStatus); nothing was saved") }
+        guard let saved = FileManager.default.contents(atPath: file) else { throw InputError("cannot read the form back from \(file)") }
+        return String(decoding: saved, as: UTF8.self)
+    }
+}
