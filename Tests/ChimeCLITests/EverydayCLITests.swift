@@ -1,3 +1,5 @@
+import ChimeCore
+import ChimeStore
 import Foundation
 import Glibc
 import Testing
@@ -147,6 +149,24 @@ struct EverydayCLITests {
         let firstLine = try String(contentsOfFile: s.folder + "/first-line.txt", encoding: .utf8)
         #expect(firstLine.hasPrefix("# error: start: \"2026-02-30 10:00\": no such calendar date"), "\(firstLine)")
         #expect(try s.run("export").stdout.contains("SEQUENCE:2"))
+    }
+
+    /// A notification snoozed in the daemon comes back later: `chime alarms` lists it in the window
+    /// where it shows again.
+    @Test func aPendingSnoozeIsListedWhereItComesBack() throws {
+        let s = StoreSession(zone: "UTC")
+        _ = try s.add("reminder", "Stretch", "--due", "2026-11-20T12:30")
+        let store = try EventStore(path: s.path, floatingZone: .utc)
+        let now = Instant(secondsSince1970: 1_795_177_800)   // 2026-11-20T12:30:00Z
+        let due = AlarmAgenda.firings(of: try store.alarmSources(from: now).map { ($0.item, $0.replaced) }, zone: .utc,
+                                      from: now, to: now.adding(60))
+        let firing = try #require(due.first)
+        _ = try store.claimDeliveries([firing], checkedUntil: nil, deliveredAtMilliseconds: now.secondsSince1970 * 1000)
+        try store.confirmDeliveries([firing.key], deliveredAtMilliseconds: now.secondsSince1970 * 1000)
+        #expect(try store.snooze(firing.key, until: now.adding(3600), now: now))
+        let later = try s.run("alarms", "--from", "2026-11-20T13:00:00Z", "--hours", "2").stdout
+        #expect(later.contains("Snoozed, shown again: 1\nFri 2026-11-20 13:30  Stretch  (first at Fri 2026-11-20 12:30)"), "\(later)")
+        #expect(!(try s.run("alarms", "--from", "2026-11-20T14:00:00Z", "--hours", "2")).stdout.contains("Snoozed"))
     }
 
     /// A store the user can read but not write (a backup, a shared copy) shows what it holds and
