@@ -246,9 +246,38 @@ extension EventStore {
         }
         if whole.start != master.start {
             try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [master.identifier])
+        } else {
+            try carrySeriesChanges(from: master, to: whole, stamp: stamp, in: db)
         }
         try ItemRows.upsert(whole, rowID: master.identifier, series: nil, created: created, modified: stamp, in: db)
         try Journal.record(db, .event, master.identifier, .updated)
+    }
+
+    /// A change to a whole series reaches its detached occurrences for every field they did not
+    /// change on their own (still equal to the series' old value), as Google Calendar and Apple's
+    /// Calendar do: renaming a series renames the moved occurrence too, a title given to that one
+    /// occurrence stays. Times stay the detached occurrence's own.
+    static func carrySeriesChanges(from old: Event, to new: Event, stamp: Instant, in db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE series_id = ?", arguments: [old.identifier])
+        for row in rows {
+            let rowID: String = row[ItemColumns.id]
+            let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT ?", arguments: [rowID])[rowID] ?? []
+            var detached = try ItemRows.event(row, alarms: alarms)
+            let before = detached
+            func carry<T: Equatable>(_ field: WritableKeyPath<Event, T>) {
+                if detached[keyPath: field] == old[keyPath: field] { detached[keyPath: field] = new[keyPath: field] }
+            }
+            carry(\.title)
+            carry(\.notes)
+            carry(\.location)
+            carry(\.url)
+            carry(\.alarms)
+            carry(\.calendarIdentifier)
+            guard detached != before, let recurrence: Int64 = row["recurrence_id"], let seriesID: String = row["series_id"] else { continue }
+            detached.sequence = max(detached.sequence, new.sequence)
+            try ItemRows.upsert(detached, rowID: rowID, series: (seriesID, Instant(secondsSince1970: recurrence)),
+                                created: detached.creationDate ?? stamp, modified: stamp, in: db)
+        }
     }
 
     /// Ends a series just before `occurrence`: every rule gets an UNTIL one second (or one day)

@@ -90,6 +90,23 @@ struct EverydayCLITests {
         #expect(try s.run("edit", id, "--remove-alarm", "15m").stderr.contains("is not one of the alarms"))
     }
 
+    /// Renaming a series renames its moved occurrence too (it kept the series' title); an
+    /// occurrence given a title of its own keeps it.
+    @Test func aSeriesEditReachesDetachedOccurrencesForFieldsTheyDidNotChange() throws {
+        let s = StoreSession()
+        let id = try s.add("event", "Stand-up", "--start", "mon 9:00", "--duration", "15m", "--repeat", "weekdays", "--location", "Room 1")
+        let short = String(id.prefix(8))
+        #expect(try s.run("edit", "\(short)@20261124T080000Z", "--start", "10:00").status == 0)
+        #expect(try s.run("edit", "\(short)@20261125T080000Z", "--title", "Retro").status == 0)
+        #expect(try s.run("edit", short, "--title", "Daily", "--location", "Room 2").status == 0)
+        let week = try s.run("agenda", "--from", "2026-11-23", "--days", "3").stdout
+        #expect(week.contains("10:00-10:15  Daily"), "\(week)")    // moved, renamed with the series
+        #expect(week.contains("09:00-09:15  Retro"), "\(week)")    // its own title stays
+        let moved = try s.run("show", "\(short)@20261124T080000Z").stdout
+        #expect(moved.contains("Location:  Room 2") && moved.contains("Starts:    Tue 2026-11-24 10:00"), "\(moved)")
+        #expect(try s.run("show", "\(short)@20261125T080000Z").stdout.contains("Location:  Room 2"))
+    }
+
     @Test func mistypedPathsCommandsAndZonesAreSaidNotGuessed() throws {
         let s = StoreSession()
         let missing = s.folder + "/typo/chime.sqlite"
