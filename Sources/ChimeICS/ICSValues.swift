@@ -23,20 +23,8 @@ public enum ICSText {
         return out
     }
 
-    public static func escape(_ value: String) -> String {
-        var out = ""
-        for c in value {
-            switch c {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n": out += "\\n"
-            case "\r": continue
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    /// TEXT escaping: ``ICalendarText/escaped(_:)``, the one escaper.
+    public static func escape(_ value: String) -> String { ICalendarText.escaped(value) }
 }
 
 /// Reading DATE, DATE-TIME, DURATION, UTC-OFFSET and PERIOD values with their TZID.

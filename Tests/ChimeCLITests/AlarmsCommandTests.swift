@@ -36,6 +36,10 @@ import Testing
         #expect(choices.scheduler.snoozeChoices.map(\.label) == ["Snooze 5 min", "Snooze 15 min", "Snooze 1 h", "Snooze until tomorrow 9:00"])
         #expect(DaemonConfiguration().scheduler.snoozeChoices.map(\.text) == ["10m", "1h"])
         #expect(five.scheduler.graceSeconds == 5400)
+        let morning = try DaemonConfiguration.parse("[alarms]\nall_day_time = \"8:30\"\nreminders_at_due = false\n", file: "x.toml")
+        #expect(morning.scheduler.alarmDefaults.allDayTimeOfDay == 8 * 3600 + 1800)
+        #expect(!morning.scheduler.alarmDefaults.remindersFireAtDue)
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nall_day_time = \"25:00\"\n", file: "x.toml") }
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze_minutes = 0\n", file: "x.toml") }
         // A bad entry names the key, its position and the value.
         func refusal(_ text: String) -> String? {

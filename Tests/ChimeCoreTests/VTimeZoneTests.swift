@@ -350,7 +350,9 @@ struct VTimeZoneTests {
         #expect(VTimeZone.utcOffset(parsing: "-0000") == nil)
         #expect(VTimeZone.utcOffset(parsing: "0100") == nil)
         #expect(VTimeZone.utcOffset(parsing: "+0160") == nil)
-        #expect(VTimeZone.escapedText("(UTC+01:00) Amsterdam, Berlin; x\\y") == "(UTC+01:00) Amsterdam\\, Berlin\\; x\\\\y")
+        #expect(ICalendarText.escaped("(UTC+01:00) Amsterdam, Berlin; x\\y") == "(UTC+01:00) Amsterdam\\, Berlin\\; x\\\\y")
+        // Every line break, a lone CR too, becomes \n: no raw CR or LF inside a content line.
+        #expect(ICalendarText.escaped("a\r\nb\rc\nd") == "a\\nb\\nc\\nd")
     }
 
     // MARK: - Windows zone names

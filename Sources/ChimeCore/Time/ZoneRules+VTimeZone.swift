@@ -225,7 +225,7 @@ extension VTimeZone {
     /// //  "TZOFFSETFROM:+0900", "TZOFFSETTO:+0900", "TZNAME:JST", "END:STANDARD", "END:VTIMEZONE"]
     /// ```
     public func contentLines() -> [String] {
-        var lines = ["BEGIN:VTIMEZONE", "TZID:" + Self.escapedText(identifier)]
+        var lines = ["BEGIN:VTIMEZONE", "TZID:" + ICalendarText.escaped(identifier)]
         for observance in observances {
             let component = observance.kind.componentName
             lines.append("BEGIN:" + component)
@@ -234,7 +234,7 @@ extension VTimeZone {
             lines.append("TZOFFSETTO:" + Self.utcOffsetText(observance.offsetTo))
             if let rule = observance.rule { lines.append("RRULE:" + rule.rfc5545) }
             for date in observance.dates { lines.append("RDATE:" + date.basicFormat) }
-            if let name = observance.name { lines.append("TZNAME:" + Self.escapedText(name)) }
+            if let name = observance.name { lines.append("TZNAME:" + ICalendarText.escaped(name)) }
             lines.append("END:" + component)
         }
         lines.append("END:VTIMEZONE")
@@ -254,18 +254,4 @@ extension VTimeZone {
         return (seconds < 0 ? "-" : "+") + text + (magnitude % 60 == 0 ? "" : pad(magnitude % 60, 2))
     }
 
-    /// TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma, newline.
-    static func escapedText(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n", "\r\n": out += "\\n"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
 }
