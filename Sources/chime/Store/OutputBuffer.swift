@@ -65,6 +65,43 @@ struct OutputBuffer {
         append(hour, width: 2); append(byte: 58); append(minute, width: 2)
     }
 
+    /// RFC 5545 basic form of a wall-clock reading given as seconds since 1970-01-01T00:00:00 on
+    /// that clock: `YYYYMMDDTHHMMSS` (what `LocalDateTime.basicFormat` gives), without a String.
+    mutating func appendBasic(localSeconds s: Int64) {
+        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
+        let rest = Int(s - days * 86_400)
+        appendBasic(days: Int(days))
+        let h = rest / 3600, m = rest / 60 % 60, sec = rest % 60
+        let t: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (UInt8(ascii: "T"), UInt8(48 + h / 10), UInt8(48 + h % 10), UInt8(48 + m / 10), UInt8(48 + m % 10),
+             UInt8(48 + sec / 10), UInt8(48 + sec % 10))
+        withUnsafeBytes(of: t) { bytes.append(contentsOf: $0) }
+    }
+
+    /// RFC 5545 DATE form of a day counted from 1970-01-01: `YYYYMMDD` (what `CivilDate.basicFormat` gives).
+    mutating func appendBasic(days: Int) {
+        let d = CivilDate(daysSinceEpoch: days)
+        guard (0...9999).contains(d.year) else {
+            append(d.year, width: 4); append(d.month, width: 2); append(d.day, width: 2); return
+        }
+        let y = d.year
+        let t: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (UInt8(48 + y / 1000), UInt8(48 + y / 100 % 10), UInt8(48 + y / 10 % 10), UInt8(48 + y % 10),
+             UInt8(48 + d.month / 10), UInt8(48 + d.month % 10), UInt8(48 + d.day / 10), UInt8(48 + d.day % 10))
+        withUnsafeBytes(of: t) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Bytes already encoded (a literal's `utf8`, a slice of input).
+    mutating func append<Bytes: Sequence>(bytes more: Bytes) where Bytes.Element == UInt8 {
+        bytes.append(contentsOf: more)
+    }
+
+    /// Whether enough is buffered to be worth one `write`: callers that build output in pieces
+    /// ask between pieces and flush.
+    var isFull: Bool { bytes.count >= 1 << 16 }
+
+    var isEmpty: Bool { bytes.isEmpty }
+
     private mutating func flushIfFull() { if bytes.count >= 1 << 16 { flush() } }
 
     mutating func flush() {
