@@ -133,6 +133,8 @@ enum BatchExpansion {
         }
         let isAllDay = set.start.isAllDay
         expansion.isAllDay = isAllDay
+        expansion.local.reserveCapacity(min(maxCount, 1024))
+        expansion.utc.reserveCapacity(min(maxCount, 1024))
         for o in set.occurrences(floatingZone: zone) {
             if expansion.utc.count >= maxCount || o.instant.secondsSince1970 > untilInstant { break }
             if !hasLimit && expansion.utc.count == unlimitedCap {
