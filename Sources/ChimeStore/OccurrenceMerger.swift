@@ -176,14 +176,25 @@ public struct EventOccurrence: Sendable {
     /// reference names the occurrence (`ID@…`) or the event alone.
     public var isOccurrenceOfSeries: Bool { source.event.isRecurring || source.event.isDetached }
 
-    /// All-day occurrences: the first day, on the floating clock.
+    public var isAllDay: Bool { source.event.isAllDay }
+
+    /// The first day, on the floating clock (what an all-day occurrence shows).
     public var startDay: CivilDate {
-        if source.event.isRecurring { return source.floatingZone.localTime(at: start).date }
-        return source.event.start.local.date
+        guard source.event.isRecurring else { return source.event.start.local.date }
+        return source.floatingZone.localTime(at: start).date
     }
 
-    /// When this occurrence ends (for all-day ones: the start of the day after its last).
-    public var end: Instant { event.end.instant(floatingZone: source.floatingZone) }
+    /// When this occurrence ends (for all-day ones: the start of the day after its last), the
+    /// same instant as ``event``'s end, computed without building it.
+    public var end: Instant {
+        let zone = source.floatingZone
+        if source.event.isAllDay {
+            return CalendarDate.allDay(startDay.adding(days: Int(source.duration / 86_400))).instant(floatingZone: zone)
+        }
+        guard source.event.isRecurring else { return source.event.end.instant(floatingZone: zone) }
+        let end = Instant(secondsSince1970: start.secondsSince1970 + source.duration)
+        return source.event.end.with(instant: end, floatingZone: zone).instant(floatingZone: zone)
+    }
 
     /// The full ``Event`` for this occurrence, as ``EventStore/enumerateEvents(matching:using:)``
     /// gives it (built on each call).
