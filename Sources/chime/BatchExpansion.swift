@@ -63,13 +63,21 @@ enum BatchExpansion {
     }
 
     private static func parse(_ line: String) throws -> [String: Any] {
-        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { throw LineError("empty line") }
+        guard !isBlank(line) else { throw LineError("empty line") }
         let parsed: Any
         do { parsed = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed]) } catch {
             throw LineError("not valid JSON")
         }
         guard let object = parsed as? [String: Any] else { throw LineError("expected a JSON object") }
         return object
+    }
+
+    /// What `text.trimmingCharacters(in: .whitespaces).isEmpty` says, without Foundation's
+    /// NSString round trip, which took a third of the time a batch spends outside the engine.
+    /// Foundation's `.whitespaces` is tab, the Zs category and U+200B (Zs in older Unicode);
+    /// checked against it for every scalar.
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator }
     }
 
     /// The occurrences of one line as numbers, formatted only once the whole set is known good
@@ -104,7 +112,7 @@ enum BatchExpansion {
         if case .zone(let z) = zoneArgument { zone = z } else { zone = .utc }
 
         var rules: [RecurrenceRule] = []
-        for text in try strings(object, "rrule") where !text.trimmingCharacters(in: .whitespaces).isEmpty {
+        for text in try strings(object, "rrule") where !isBlank(text) {
             do { rules.append(try RecurrenceRule(parsing: text)) } catch { throw LineError("rrule: \(error)") }
         }
         let set = RecurrenceSet(start: recurrenceStart, rules: rules,
