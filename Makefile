@@ -6,7 +6,7 @@
 #   make tour        the store tour (agenda, reminders, completion, recurrence) on a pinned clock
 #   make bench       release builds of the three benchmarks, each against its peer in the same run: recurrence
 #                    (chime-bench, vs libical), geofences (chime-geofence-bench), store, daemon and iCalendar
-#                    (chime-store-bench, vs calcurse when it can be installed); docs/benchmarks.md has the results
+#                    (chime-store-bench, vs calcurse when it can be installed); reports in bench-results/, docs/benchmarks.md has the results
 #   make fuzz        libFuzzer on the RRULE and .ics parsers (FUZZ_SECONDS each); crashes kept for make test
 #   make install     release build that runs without the Swift toolchain, installed under PREFIX (default
 #                    ~/.local) with its systemd user unit, desktop entry, icon, man page and completions
@@ -90,16 +90,22 @@ tour: deps
 	@$(SWIFT) build --product chime
 	@./Examples/tour.sh .build/debug/chime
 
+# Each benchmark's report is also written to $(BENCH_RESULTS)/ (not in git), one file per benchmark.
+BENCH_RESULTS ?= bench-results
 bench: deps
+	@mkdir -p $(BENCH_RESULTS)
 	$(SWIFT) build -c release --product chime-bench
-	.build/release/chime-bench $(BENCH_ARGS)
+	.build/release/chime-bench $(BENCH_ARGS) > $(BENCH_RESULTS)/engine.txt; cat $(BENCH_RESULTS)/engine.txt
 	$(SWIFT) build -c release --product chime-geofence-bench
-	.build/release/chime-geofence-bench $(GEOFENCE_BENCH_ARGS)
+	.build/release/chime-geofence-bench $(GEOFENCE_BENCH_ARGS) > $(BENCH_RESULTS)/geofence.txt; cat $(BENCH_RESULTS)/geofence.txt
 	@dpkg -s calcurse >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q calcurse \
 		|| echo "calcurse not installed: chime-store-bench runs without its peer"
 	$(SWIFT) build -c release --product chime
+	Tests/bench/expand-batch-bench.py --chime .build/release/chime --chime-bench .build/release/chime-bench \
+		--results $(BENCH_RESULTS)/expand-batch.txt
 	$(SWIFT) build -c release --product chime-store-bench
-	.build/release/chime-store-bench --chime .build/release/chime $(STORE_BENCH_ARGS)
+	.build/release/chime-store-bench --chime .build/release/chime $(STORE_BENCH_ARGS) > $(BENCH_RESULTS)/store.txt; \
+		cat $(BENCH_RESULTS)/store.txt
 
 # libFuzzer on the .ics and RRULE parsers for FUZZ_SECONDS each (default 60); new crashes are kept in
 # Tests/Fuzz/Crashes/, which make test replays.

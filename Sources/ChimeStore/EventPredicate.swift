@@ -7,6 +7,16 @@ public struct EventPredicate: Hashable, Sendable {
     public var end: Instant
     /// Calendar identifiers; nil means every event calendar.
     public var calendars: [String]?
+    /// Whether the events come with their alarms. A caller that never looks at them (a listing)
+    /// sets this to false and the alarm rows are not read at all.
+    public var includesAlarms: Bool = true
+
+    public init(start: Instant, end: Instant, calendars: [String]? = nil, includesAlarms: Bool = true) {
+        self.start = start
+        self.end = end
+        self.calendars = calendars
+        self.includesAlarms = includesAlarms
+    }
 }
 
 extension EventStore {
@@ -41,6 +51,27 @@ extension EventStore {
         var stop = false
         do {
             while !stop, let event = merger.next() { try body(event, &stop) }
+        } catch {
+            throw .from(error, path: path)
+        }
+    }
+
+    /// The same occurrences as ``enumerateEvents(matching:using:)``, in the same order, as light
+    /// values: the stored event is shared and an ``Event`` is built only where
+    /// ``EventOccurrence/event`` is asked for. With `predicate.includesAlarms` false, alarm rows
+    /// are not read.
+    ///
+    /// ```swift
+    /// var week = store.predicateForEvents(start: now, end: Instant(secondsSince1970: now.secondsSince1970 + 7 * 86_400))
+    /// week.includesAlarms = false
+    /// try store.enumerateOccurrences(matching: week) { o, _ in print(o.start, o.source.event.title) }
+    /// ```
+    public func enumerateOccurrences(matching predicate: EventPredicate,
+                                     using body: (EventOccurrence, inout Bool) throws -> Void) throws(StoreError) {
+        var merger = try read { db in try OccurrenceMerger.load(db, predicate: predicate, floatingZone: floatingZone, unreadable: unreadable) }
+        var stop = false
+        do {
+            while !stop, let occurrence = merger.nextOccurrence() { try body(occurrence, &stop) }
         } catch {
             throw .from(error, path: path)
         }

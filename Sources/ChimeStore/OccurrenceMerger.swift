@@ -9,6 +9,8 @@ struct OccurrenceMerger {
     /// iterator in place instead of copying a struct full of references (retain/release
     /// traffic dominated the one-year agenda before).
     private var templates: [Event] = []
+    /// The same events boxed once, for ``EventOccurrence`` (shared, not copied per occurrence).
+    private var sources: [StoredEvent] = []
     private var iterators: [OccurrenceIterator?] = []
     /// Start of the pending occurrence, and the instant the series scheduled it at.
     private var pending: [(start: Int64, scheduled: Int64)?] = []
@@ -45,12 +47,18 @@ struct OccurrenceMerger {
             filter += " AND calendar_id IN (\(calendars.map { _ in "?" }.joined(separator: ",")))"
             arguments += StatementArguments(calendars)
         }
-        let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments)
+        let alarms = predicate.includesAlarms
+            ? try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments) : [:]
+        // Detached occurrences of the candidate series only, and only those that replace an
+        // instant before the window's end (later ones cannot matter here).
         var detached: [String: Set<Int64>] = [:]
-        let pairs = try Row.fetchCursor(db, sql: "SELECT series_id, recurrence_id FROM item WHERE series_id IS NOT NULL")
+        let pairs = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT series_id, recurrence_id FROM item
+            WHERE series_id IS NOT NULL AND recurrence_id < ? AND series_id IN (SELECT id FROM item WHERE \(filter))
+            """), arguments: [hi] + arguments)
         while let row = try pairs.next() { detached[row[0], default: []].insert(row[1]) }
 
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY range_start, id",
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY range_start, id"),
                                        arguments: arguments)
         while let row = try rows.next() {
             let id: String = row[ItemColumns.id]
@@ -66,6 +74,7 @@ struct OccurrenceMerger {
         let isRecurring = event.isRecurring
         let index = templates.count
         templates.append(event)
+        sources.append(StoredEvent(event: event, duration: duration, zone: zone))
         durations.append(duration)
         recurring.append(isRecurring)
         detached.append(replaced)
@@ -102,6 +111,21 @@ struct OccurrenceMerger {
         iterators[index] = nil
     }
 
+    /// The next occurrence as a light value: no `Event` is built for it.
+    mutating func nextOccurrence() -> EventOccurrence? {
+        guard let top = heap.popMin(), let current = pending[top.source] else { return nil }
+        let index = top.source
+        let occurrence = EventOccurrence(source: sources[index], start: Instant(secondsSince1970: current.start),
+                                         occurrenceDate: Instant(secondsSince1970: current.scheduled))
+        if recurring[index] {
+            advance(index)
+            if let next = pending[index] { heap.insert(Entry(start: next.start, source: index)) }
+        } else {
+            pending[index] = nil
+        }
+        return occurrence
+    }
+
     mutating func next() -> Event? {
         guard let top = heap.popMin(), let current = pending[top.source] else { return nil }
         let index = top.source
@@ -116,5 +140,71 @@ struct OccurrenceMerger {
         advance(index)
         if let next = pending[index] { heap.insert(Entry(start: next.start, source: index)) }
         return event
+    }
+}
+
+/// A stored event as a query read it: a series, a single event or a detached occurrence, shared
+/// by every ``EventOccurrence`` it produced.
+public final class StoredEvent: Sendable {
+    /// The event as stored (for a series: its first occurrence's dates, its rules).
+    public let event: Event
+    /// Seconds from an occurrence's start to its end (whole days for all-day events).
+    public let duration: Int64
+    /// The zone the query read floating times and all-day dates in.
+    public let floatingZone: ZoneRules
+
+    init(event: Event, duration: Int64, zone: ZoneRules) {
+        self.event = event
+        self.duration = duration
+        self.floatingZone = zone
+    }
+}
+
+/// One occurrence from ``EventStore/enumerateOccurrences(matching:using:)``: when it is and which
+/// stored event it comes from, without an ``Event`` value built for it (a listing of a year
+/// touches 170,000 of them and reads a few fields of each).
+public struct EventOccurrence: Sendable {
+    /// The stored event: title, calendar, location, rules… are read from here.
+    public let source: StoredEvent
+    /// When this occurrence starts.
+    public let start: Instant
+    /// The instant the series scheduled it at (`start`, unless a detached occurrence was moved);
+    /// what ``Event/occurrenceDate`` holds and occurrence references name.
+    public let occurrenceDate: Instant
+
+    /// Whether this is one occurrence of a series (or a detached one): what decides whether a
+    /// reference names the occurrence (`ID@…`) or the event alone.
+    public var isOccurrenceOfSeries: Bool { source.event.isRecurring || source.event.isDetached }
+
+    public var isAllDay: Bool { source.event.isAllDay }
+
+    /// The first day, on the floating clock (what an all-day occurrence shows).
+    public var startDay: CivilDate {
+        guard source.event.isRecurring else { return source.event.start.local.date }
+        return source.floatingZone.localTime(at: start).date
+    }
+
+    /// When this occurrence ends (for all-day ones: the start of the day after its last), the
+    /// same instant as ``event``'s end, computed without building it.
+    public var end: Instant {
+        let zone = source.floatingZone
+        if source.event.isAllDay {
+            return CalendarDate.allDay(startDay.adding(days: Int(source.duration / 86_400))).instant(floatingZone: zone)
+        }
+        guard source.event.isRecurring else { return source.event.end.instant(floatingZone: zone) }
+        let end = Instant(secondsSince1970: start.secondsSince1970 + source.duration)
+        return source.event.end.with(instant: end, floatingZone: zone).instant(floatingZone: zone)
+    }
+
+    /// The full ``Event`` for this occurrence, as ``EventStore/enumerateEvents(matching:using:)``
+    /// gives it (built on each call).
+    public var event: Event {
+        let e = source.event
+        guard e.isRecurring else {
+            var single = e
+            single.occurrenceDate = occurrenceDate
+            return single
+        }
+        return e.occurrence(at: start, duration: source.duration, floatingZone: source.floatingZone)
     }
 }

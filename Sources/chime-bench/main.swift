@@ -5,7 +5,11 @@ import LibicalShim
 
 // chime-bench: Chime's recurrence engine against libical on the same workload, in the same run,
 // interleaved run by run so machine noise hits both alike. Reports medians and the ratio.
-//   usage: chime-bench [--rules N] [--runs N] [--seed N]
+//   usage: chime-bench [--rules N] [--runs N] [--seed N] [--engine chime|both]
+//          chime-bench --write-batch FILE [--rules N] [--seed N]
+//   --write-batch writes the same workload as `chime expand --batch` input lines (each limited to
+//   500 occurrences or 2040-01-01) and exits: Tests/bench/expand-batch-bench.py times whole
+//   processes on it. --engine chime measures Chime's engine alone (the in-process reference).
 
 let ruleCount = BenchmarkOptions.integer("--rules", 2_000)
 let runs = BenchmarkOptions.integer("--runs", 5)
@@ -13,6 +17,20 @@ let seed = UInt64(BenchmarkOptions.integer("--seed", 2026))
 let perRuleLimit = 500
 let horizon = Instant(secondsSince1970: 2_208_988_800)  // 2040-01-01T00:00:00Z
 let workload = Workload.rules(count: ruleCount, seed: seed)
+let chimeOnly = BenchmarkOptions.string("--engine") == "chime"
+
+if let batchFile = BenchmarkOptions.string("--write-batch") {
+    var text = ""
+    for (i, r) in workload.enumerated() {
+        text += #"{"id":"r\#(i + 1)","dtstart":"\#(r.dtstart.basicFormat)","tzid":"\#(r.zone)","rrule":"\#(r.rrule)","#
+            + #""limit":{"count":\#(perRuleLimit),"until_utc":"\#(horizon.utcBasicFormat)"}}"# + "\n"
+    }
+    guard FileManager.default.createFile(atPath: batchFile, contents: Data(text.utf8)) else {
+        print("chime-bench: cannot write \(batchFile)")
+        exit(1)
+    }
+    exit(0)
+}
 
 @inline(never) func runChime() -> Int {
     var total = 0
@@ -50,10 +68,15 @@ var libicalTimes: [Double] = []
 var chimeCount = 0
 var libicalCount = 0
 _ = runChime()  // warm the zone cache, as a long-running process would be
-_ = runLibical()
+if !chimeOnly { _ = runLibical() }
 for _ in 0..<runs {
     chimeTimes.append(seconds(clock.measure { chimeCount = runChime() }))
-    libicalTimes.append(seconds(clock.measure { libicalCount = runLibical() }))
+    if !chimeOnly { libicalTimes.append(seconds(clock.measure { libicalCount = runLibical() })) }
+}
+if chimeOnly {
+    print("Chime engine in process: \(chimeCount) occurrences, median \(String(format: "%.4f", Statistics.median(chimeTimes))) s per run, "
+          + "\(String(format: "%.0f", Double(chimeCount) / Statistics.median(chimeTimes))) occurrences/s")
+    exit(0)
 }
 let chimeRate = Double(chimeCount) / Statistics.median(chimeTimes)
 let libicalRate = Double(libicalCount) / Statistics.median(libicalTimes)

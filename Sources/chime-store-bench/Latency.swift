@@ -58,8 +58,9 @@ enum LatencyProbe {
     }
 }
 
-/// `PRAGMA wal_checkpoint(TRUNCATE)` through the SQLite library GRDB already loaded into this
-/// process (the benchmark target does not depend on GRDB directly, so it is reached by dlsym).
+/// `PRAGMA wal_checkpoint(TRUNCATE)` and `VACUUM INTO` through the SQLite library GRDB already
+/// loaded into this process (the benchmark target does not depend on GRDB directly, so it is
+/// reached by dlsym).
 enum SQLiteCheckpoint {
     typealias Open = @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
     typealias Exec = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?, UnsafeMutableRawPointer?,
@@ -68,6 +69,21 @@ enum SQLiteCheckpoint {
 
     /// nil on success, else what went wrong.
     static func run(path: String) -> String? {
+        execute("PRAGMA busy_timeout = 5000; PRAGMA wal_checkpoint(TRUNCATE);", on: path).map { "wal_checkpoint: \($0)" }
+    }
+
+    /// A consistent copy of the database at `source` written to `target` by SQLite itself
+    /// (`VACUUM INTO`), committed WAL content included. Copying the file with descriptors of our
+    /// own would be wrong while this process has the store open: closing any descriptor of a file
+    /// drops every POSIX lock the process holds on it, SQLite's included, and another process
+    /// then takes itself for the last user and deletes the -wal and -shm files under our open
+    /// connections ("disk I/O error" on the next read).
+    static func copy(from source: String, to target: String) -> String? {
+        let quoted = target.replacingOccurrences(of: "'", with: "''")
+        return execute("PRAGMA busy_timeout = 5000; VACUUM INTO '\(quoted)';", on: source).map { "VACUUM INTO: \($0)" }
+    }
+
+    private static func execute(_ sql: String, on path: String) -> String? {
         guard let lib = dlopen("libsqlite3.so.0", RTLD_NOW) else { return "dlopen libsqlite3.so.0 failed" }
         guard let o = dlsym(lib, "sqlite3_open"), let x = dlsym(lib, "sqlite3_exec"), let c = dlsym(lib, "sqlite3_close")
         else { return "sqlite3 symbols not found" }
@@ -76,7 +92,7 @@ enum SQLiteCheckpoint {
         guard open(path, &db) == 0 else { _ = close(db); return "sqlite3_open failed" }
         defer { _ = close(db) }
         var message: UnsafeMutablePointer<CChar>?
-        let rc = exec(db, "PRAGMA busy_timeout = 5000; PRAGMA wal_checkpoint(TRUNCATE);", nil, nil, &message)
-        return rc == 0 ? nil : "wal_checkpoint: rc \(rc) \(message.map { String(cString: $0) } ?? "")"
+        let rc = exec(db, sql, nil, nil, &message)
+        return rc == 0 ? nil : "rc \(rc) \(message.map { String(cString: $0) } ?? "")"
     }
 }

@@ -111,6 +111,26 @@ if only == nil || only == "store" {
         do { try store.enumerateEvents(matching: window) { _, _ in n += 1 } } catch { fail("enumerateEvents: \(error)") }
         return n
     }
+    // The light path: occurrences as values, no Event built, no alarm rows read; what a listing
+    // needs (title, calendar, start, end) is read from the shared stored event.
+    var lightWindow = window
+    lightWindow.includesAlarms = false
+    func lightCount() -> Int {
+        var n = 0, bytes = 0
+        do {
+            try store.enumerateOccurrences(matching: lightWindow) { o, _ in
+                n += 1
+                bytes &+= o.source.event.title.utf8.count &+ Int(o.end.secondsSince1970 & 1)
+            }
+        } catch { fail("enumerateOccurrences: \(error)") }
+        return n &+ (bytes == -1 ? 1 : 0)
+    }
+    // Short windows: the cost should follow the window, not the store.
+    let dayWindow = store.predicateForEvents(start: midnightUTC(2026, 6, 1), end: midnightUTC(2026, 6, 2))
+    let weekWindow = store.predicateForEvents(start: midnightUTC(2026, 6, 1), end: midnightUTC(2026, 6, 8))
+    func count(_ p: EventPredicate) -> Int {
+        do { return try store.events(matching: p).count } catch { fail("events(matching:): \(error)") }
+    }
     func firstOccurrence() -> Event? {
         var first: Event?
         do { try store.enumerateEvents(matching: window) { e, stop in first = e; stop = true } } catch { fail("enumerateEvents: \(error)") }
@@ -139,11 +159,28 @@ if only == nil || only == "store" {
     }
 
     var query = Sample(), streamed = Sample(), first = Sample(), lookup = Sample(), agendaText = Sample(), agendaJSON = Sample(), calcurse = Sample()
+    var light = Sample(), dayQuery = Sample(), weekQuery = Sample(), agendaDay = Sample(), agendaWeek = Sample()
+    var calcurseDay = Sample(), calcurseWeek = Sample()
+    let dayArgs = ["agenda", "--from", from, "--days", "1"], weekArgs = ["agenda", "--from", from, "--days", "7"]
+    func calcurseShort(_ days: Int) -> [String] {
+        ["-D", calcurseDir, "--input-datefmt", "4", "-Q", "--filter-type", "cal", "--from", from, "--days", String(days)]
+    }
+    let dayCount = count(dayWindow), weekCount = count(weekWindow)
+    if lightCount() != chimeCount { fail("enumerateOccurrences and events(matching:) disagree") }
     let identifiers = generated.events.map(\.identifier)
     var sink = 0
     for run in 0..<runs {
         query.add(seconds(clock.measure { sink &+= queryCount() }) * 1e3)
         streamed.add(seconds(clock.measure { sink &+= streamedCount() }) * 1e3)
+        light.add(seconds(clock.measure { sink &+= lightCount() }) * 1e3)
+        dayQuery.add(seconds(clock.measure { sink &+= count(dayWindow) }) * 1e3)
+        weekQuery.add(seconds(clock.measure { sink &+= count(weekWindow) }) * 1e3)
+        agendaDay.add(checked("chime agenda --days 1", timeProcess(chimePath, dayArgs, environment: environment)))
+        agendaWeek.add(checked("chime agenda --days 7", timeProcess(chimePath, weekArgs, environment: environment)))
+        if let calcursePath {
+            calcurseDay.add(checked("calcurse --days 1", timeProcess(calcursePath, calcurseShort(1), environment: environment)))
+            calcurseWeek.add(checked("calcurse --days 7", timeProcess(calcursePath, calcurseShort(7), environment: environment)))
+        }
         first.add(seconds(clock.measure { sink &+= firstOccurrence() == nil ? 0 : 1 }) * 1e3)
         var g = SeededRandom(seed: seed &+ UInt64(run) &+ 1)
         var calls: [Double] = []
@@ -184,7 +221,12 @@ if only == nil || only == "store" {
     let rate = Double(chimeCount) / (query.median / 1e3)
     lines.append(padRight("one-year events(matching:)", 40) + "\(ms(query))   \(fixed(rate / 1e6, 2))M occ/s   \(grouped(chimeCount)) occurrences")
     lines.append(padRight("one-year enumerateEvents (count only)", 40) + "\(ms(streamed))   \(fixed(Double(chimeCount) / streamed.median / 1e3, 2))M occ/s")
+    lines.append(padRight("one-year enumerateOccurrences (light)", 40) + "\(ms(light))   \(fixed(Double(chimeCount) / light.median / 1e3, 2))M occ/s   no Event built, no alarm rows")
     lines.append(padRight("enumerateEvents to first occurrence", 40) + ms(first, 2))
+    lines.append(padRight("events(matching:) one day", 40) + "\(ms(dayQuery, 2))   \(grouped(dayCount)) occurrences")
+    lines.append(padRight("events(matching:) one week", 40) + "\(ms(weekQuery, 2))   \(grouped(weekCount)) occurrences")
+    lines.append(padRight("chime agenda --days 1 (process)", 40) + "\(ms(agendaDay)) | calcurse --days 1 \(calcurseDay.values.isEmpty ? "n/a" : ms(calcurseDay)) | calcurse/chime \(ratio(agendaDay, calcurseDay))")
+    lines.append(padRight("chime agenda --days 7 (process)", 40) + "\(ms(agendaWeek)) | calcurse --days 7 \(calcurseWeek.values.isEmpty ? "n/a" : ms(calcurseWeek)) | calcurse/chime \(ratio(agendaWeek, calcurseWeek))")
     lines.append(padRight("event(withIdentifier:)", 40) + "median \(fixed(lookup.median, 1)) µs (min of run medians \(fixed(lookup.min, 1))) over 1,000 random ids per run")
     lines.append(padRight("chime agenda one year (process)", 40) + "\(ms(agendaText)) | calcurse -Q --days 365 \(calcurse.values.isEmpty ? "n/a" : ms(calcurse)) | calcurse/chime \(ratio(agendaText, calcurse))")
     lines.append(padRight("chime agenda one year --json (process)", 40) + "\(ms(agendaJSON)) | calcurse/chime \(ratio(agendaJSON, calcurse))")

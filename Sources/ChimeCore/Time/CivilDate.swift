@@ -54,11 +54,13 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        civilText(self, time: nil, separated: true) ?? "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
     /// RFC 5545 DATE form, `YYYYMMDD`.
-    public var basicFormat: String { "\(pad(year, 4))\(pad(month, 2))\(pad(day, 2))" }
+    public var basicFormat: String {
+        civilText(self, time: nil, separated: false) ?? "\(pad(year, 4))\(pad(month, 2))\(pad(day, 2))"
+    }
 
     // MARK: - Static helpers
 
@@ -87,10 +89,48 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 }
 
-/// Zero-padded decimal, without Foundation's formatter cost.
+/// Zero-padded decimal, without Foundation's formatter cost: the digits are written once into the
+/// result (no intermediate Strings).
 @inline(__always)
 func pad(_ value: Int, _ width: Int) -> String {
-    var s = String(abs(value))
-    while s.count < width { s = "0" + s }
-    return value < 0 ? "-" + s : s
+    var v = value.magnitude
+    var digits = 1
+    var rest = v
+    while rest >= 10 { rest /= 10; digits += 1 }
+    let sign = value < 0 ? 1 : 0
+    let count = max(digits, width) + sign
+    return String(unsafeUninitializedCapacity: count) { b in
+        if sign == 1 { b[0] = UInt8(ascii: "-") }
+        var i = count - 1
+        while i >= sign { b[i] = UInt8(truncatingIfNeeded: 48 &+ v % 10); v /= 10; i -= 1 }
+        return count
+    }
+}
+
+/// `YYYY-MM-DD[THH:MM:SS]` (separated) or `YYYYMMDD[THHMMSS]` written straight into one String;
+/// nil for years outside 0…9999, which the callers format the slow way.
+func civilText(_ d: CivilDate, time: (hour: Int, minute: Int, second: Int)?, separated: Bool) -> String? {
+    guard (0...9999).contains(d.year), (1...12).contains(d.month), (0...99).contains(d.day) else { return nil }
+    if let time, !((0...99).contains(time.hour) && (0...99).contains(time.minute) && (0...99).contains(time.second)) {
+        return nil
+    }
+    let count = (separated ? 10 : 8) + (time == nil ? 0 : (separated ? 9 : 7))
+    return String(unsafeUninitializedCapacity: count) { b in
+        var i = 0
+        func two(_ v: Int) { b[i] = UInt8(48 + v / 10); b[i + 1] = UInt8(48 + v % 10); i += 2 }
+        two(d.year / 100); two(d.year % 100)
+        if separated { b[i] = UInt8(ascii: "-"); i += 1 }
+        two(d.month)
+        if separated { b[i] = UInt8(ascii: "-"); i += 1 }
+        two(d.day)
+        if let time {
+            b[i] = UInt8(ascii: "T"); i += 1
+            two(time.hour)
+            if separated { b[i] = UInt8(ascii: ":"); i += 1 }
+            two(time.minute)
+            if separated { b[i] = UInt8(ascii: ":"); i += 1 }
+            two(time.second)
+        }
+        return i
+    }
 }

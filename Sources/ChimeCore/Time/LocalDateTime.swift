@@ -43,12 +43,14 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// ISO 8601 extended form, `YYYY-MM-DDTHH:MM:SS`.
     public var description: String {
-        "\(date)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        civilText(date, time: (hour, minute, second), separated: true)
+            ?? "\(date)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
     }
 
     /// RFC 5545 basic form, `YYYYMMDDTHHMMSS`.
     public var basicFormat: String {
-        "\(date.basicFormat)T\(pad(hour, 2))\(pad(minute, 2))\(pad(second, 2))"
+        civilText(date, time: (hour, minute, second), separated: false)
+            ?? "\(date.basicFormat)T\(pad(hour, 2))\(pad(minute, 2))\(pad(second, 2))"
     }
 }
 

@@ -4,29 +4,44 @@ import Glibc
 /// Bytes for stdout, written in 64 KiB blocks: a one-year agenda is 170,000 lines, and printing
 /// them one `print` at a time would cost more than computing them.
 struct OutputBuffer {
-    private var bytes: [UInt8] = []
+    /// Bytes `0..<count` are pending; the rest is room to write into without an append each.
+    private var storage: [UInt8]
+    private var count = 0
+    private static let blockSize = 1 << 16
 
-    init() { bytes.reserveCapacity(1 << 16) }
+    init() { storage = [UInt8](repeating: 0, count: Self.blockSize + 4096) }
+
+    /// Writes `n` bytes through `body` at the end, growing the storage if it is short.
+    @inline(__always)
+    private mutating func write(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        if count + n > storage.count { storage.append(contentsOf: repeatElement(0, count: max(n, storage.count))) }
+        let at = count
+        storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + at) }
+        count += n
+    }
 
     mutating func append(_ s: String) {
         var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
+        s.withUTF8 { utf8 in
+            write(utf8.count) { p in if let base = utf8.baseAddress { p.update(from: base, count: utf8.count) } }
+        }
         flushIfFull()
     }
 
-    mutating func append(byte: UInt8) { bytes.append(byte) }
+    mutating func append(byte: UInt8) { write(1) { $0.pointee = byte } }
 
     /// `value` in decimal, zero-padded to `width`.
     mutating func append(_ value: Int, width: Int = 1) {
-        var v = value
-        if v < 0 { bytes.append(UInt8(ascii: "-")); v = -v }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat { d[n] = UInt8(48 + v % 10); v /= 10; n += 1 } while v > 0
-            while n < width { d[n] = 48; n += 1 }
-            for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(d[i]) }
+        var v = value.magnitude
+        var digits = 1
+        var rest = v
+        while rest >= 10 { rest /= 10; digits += 1 }
+        let sign = value < 0 ? 1 : 0
+        let n = max(digits, width) + sign
+        write(n) { p in
+            if sign == 1 { p[0] = UInt8(ascii: "-") }
+            var i = n - 1
+            while i >= sign { p[i] = UInt8(truncatingIfNeeded: 48 &+ v % 10); v /= 10; i -= 1 }
         }
     }
 
@@ -34,25 +49,27 @@ struct OutputBuffer {
     mutating func appendJSON(_ s: String) {
         // DEL, C1 (U+0080–U+009F, lead byte C2) and the bidi overrides (lead byte E2) are escaped too.
         if s.utf8.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) { append(JSONText.string(s)); return }
-        bytes.append(UInt8(ascii: "\""))
+        append(byte: UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
-            for b in utf8 {
+            // Runs that need no escape are copied whole.
+            var runStart = 0
+            for (i, b) in utf8.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                if i > runStart { append(bytes: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                runStart = i + 1
                 switch b {
-                case UInt8(ascii: "\""): bytes.append(92); bytes.append(b)
-                case UInt8(ascii: "\\"): bytes.append(92); bytes.append(b)
-                case 0x0A: bytes.append(92); bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(92); bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(92); bytes.append(UInt8(ascii: "t"))
-                case 0..<0x20:
-                    append("\\u00")
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): append(byte: 92); append(byte: b)
+                case 0x0A: append(byte: 92); append(byte: UInt8(ascii: "n"))
+                case 0x0D: append(byte: 92); append(byte: UInt8(ascii: "r"))
+                case 0x09: append(byte: 92); append(byte: UInt8(ascii: "t"))
+                default:
                     let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(hex[Int(b >> 4)]); bytes.append(hex[Int(b & 15)])
-                default: bytes.append(b)
+                    append(bytes: "\\u00".utf8); append(byte: hex[Int(b >> 4)]); append(byte: hex[Int(b & 15)])
                 }
             }
+            if utf8.count > runStart { append(bytes: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(byte: UInt8(ascii: "\""))
     }
 
     /// `YYYY-MM-DD`.
@@ -65,15 +82,60 @@ struct OutputBuffer {
         append(hour, width: 2); append(byte: 58); append(minute, width: 2)
     }
 
-    private mutating func flushIfFull() { if bytes.count >= 1 << 16 { flush() } }
+    /// RFC 5545 basic form of a wall-clock reading given as seconds since 1970-01-01T00:00:00 on
+    /// that clock: `YYYYMMDDTHHMMSS` (what `LocalDateTime.basicFormat` gives), without a String.
+    mutating func appendBasic(localSeconds s: Int64) {
+        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
+        let rest = Int(s - days * 86_400)
+        appendBasic(days: Int(days))
+        let h = rest / 3600, m = rest / 60 % 60, sec = rest % 60
+        write(7) { p in
+            p[0] = UInt8(ascii: "T")
+            p[1] = UInt8(48 + h / 10); p[2] = UInt8(48 + h % 10)
+            p[3] = UInt8(48 + m / 10); p[4] = UInt8(48 + m % 10)
+            p[5] = UInt8(48 + sec / 10); p[6] = UInt8(48 + sec % 10)
+        }
+    }
+
+    /// RFC 5545 DATE form of a day counted from 1970-01-01: `YYYYMMDD` (what `CivilDate.basicFormat` gives).
+    mutating func appendBasic(days: Int) {
+        let d = CivilDate(daysSinceEpoch: days)
+        guard (0...9999).contains(d.year) else {
+            append(d.year, width: 4); append(d.month, width: 2); append(d.day, width: 2); return
+        }
+        let y = d.year
+        write(8) { p in
+            p[0] = UInt8(48 + y / 1000); p[1] = UInt8(48 + y / 100 % 10); p[2] = UInt8(48 + y / 10 % 10); p[3] = UInt8(48 + y % 10)
+            p[4] = UInt8(48 + d.month / 10); p[5] = UInt8(48 + d.month % 10)
+            p[6] = UInt8(48 + d.day / 10); p[7] = UInt8(48 + d.day % 10)
+        }
+    }
+
+    /// Bytes already encoded (a literal's `utf8`, a slice of input).
+    mutating func append(bytes more: UnsafeBufferPointer<UInt8>) {
+        write(more.count) { p in if let base = more.baseAddress { p.update(from: base, count: more.count) } }
+    }
+
+    mutating func append(bytes more: String.UTF8View) {
+        if more.withContiguousStorageIfAvailable({ append(bytes: $0) }) == nil { for b in more { append(byte: b) } }
+    }
+
+    /// Whether enough is buffered to be worth one `write`: callers that build output in pieces
+    /// ask between pieces and flush.
+    var isFull: Bool { count >= Self.blockSize }
+
+    var isEmpty: Bool { count == 0 }
+
+    private mutating func flushIfFull() { if count >= Self.blockSize { flush() } }
 
     mutating func flush() {
         var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
+        let end = count
+        while offset < end {
+            let written = storage.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, end - offset) }
             if written <= 0 { if errno == EINTR { continue }; break }
             offset += written
         }
-        bytes.removeAll(keepingCapacity: true)
+        count = 0
     }
 }
