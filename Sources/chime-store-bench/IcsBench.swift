@@ -4,7 +4,7 @@ import ChimeStore
 import Foundation
 import Glibc
 
-/// Issue 6, "Speed": the generated store exported to one .ics file (10,000 events, 2,000 to-dos),
+/// The iCalendar part: the generated store exported to one .ics file (10,000 events, 2,000 to-dos),
 /// then imported into a fresh store, as whole `chime export` / `chime import` processes and in
 /// process; calcurse imports the same file in the same run (`calcurse -i`).
 enum IcsBench {

@@ -33,7 +33,6 @@ export LC_ALL=C.UTF-8
 
 # path<TAB>text: a hit in `path` whose line contains `text` is known (see above).
 KNOWN=$(cat <<'EOF'
-Sources/chime-store-bench/IcsBench.swift	Issue 6, "Speed"
 EOF
 )
 

@@ -92,8 +92,11 @@ struct AgendaCommand: ParsableCommand {
         }
         var out = OutputBuffer()
         var writer = AgendaWriter(zone: zone, json: options.json, titles: titles, window: (start, end), color: Style.enabled)
-        try store.enumerateEvents(matching: store.predicateForEvents(start: start, end: end, calendars: selected)) { event, _ in
-            writer.write(event, to: &out)
+        // The light stream: no Event built per occurrence, no alarm rows read (the agenda shows none).
+        var predicate = store.predicateForEvents(start: start, end: end, calendars: selected)
+        predicate.includesAlarms = false
+        try store.enumerateOccurrences(matching: predicate) { occurrence, _ in
+            writer.write(occurrence, to: &out)
         }
         writer.finish(&out)
         out.flush()
@@ -131,33 +134,51 @@ struct AgendaWriter {
         lastDay = max(firstDay, zone.localTime(at: window.end.adding(-1)).date.daysSinceEpoch)
     }
 
-    mutating func write(_ e: Event, to out: inout OutputBuffer) {
-        let startInstant = e.start.instant(floatingZone: zone)
-        let endInstant = e.end.instant(floatingZone: zone)
-        let start = e.isAllDay ? LocalDateTime(date: e.start.local.date) : zone.localTime(at: startInstant)
-        let end = e.isAllDay ? LocalDateTime(date: e.end.local.date) : zone.localTime(at: endInstant)
+    /// Per stored event, the text its lines repeat: built once, not once per occurrence.
+    private struct Labels {
+        let title: String
+        let calendar: String
+        let calendarJSON: String
+    }
+    private var labels: [ObjectIdentifier: Labels] = [:]
+
+    mutating func write(_ o: EventOccurrence, to out: inout OutputBuffer) {
+        // Fields are read through `o.source.event.…`; binding the Event to a local would copy it.
+        let allDay = o.isAllDay
+        let startInstant = o.start
+        let endInstant = o.end
+        let start = allDay ? LocalDateTime(date: o.startDay) : zone.localTime(at: startInstant)
+        let end = allDay ? LocalDateTime(date: o.startDay.adding(days: Int(o.source.duration / 86_400))) : zone.localTime(at: endInstant)
         // The last day the occurrence covers: an all-day end is exclusive, a timed one ending at
         // midnight does not reach into that day.
         let startDay = start.date.daysSinceEpoch
-        let endDay = e.isAllDay ? end.date.daysSinceEpoch - 1
+        let endDay = allDay ? end.date.daysSinceEpoch - 1
             : (endInstant > startInstant ? zone.localTime(at: endInstant.adding(-1)).date.daysSinceEpoch : startDay)
         let coveredLast = max(startDay, endDay)
         let shownFirst = max(startDay, firstDay), shownLast = max(shownFirst, min(coveredLast, lastDay))
-        let calendar = e.calendarIdentifier.flatMap { titles[$0] } ?? ""
+        let key = ObjectIdentifier(o.source)
+        let label: Labels
+        if let known = labels[key] { label = known } else {
+            let calendar = o.source.event.calendarIdentifier.flatMap { titles[$0] } ?? ""
+            label = Labels(title: DisplayText.itemTitle(o.source.event.title), calendar: DisplayText.singleLine(calendar), calendarJSON: calendar)
+            labels[key] = label
+        }
+        let reference = ItemReference.text(identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
+                                           allDay: allDay, zone: zone, short: !json)
         if json {
             out.append(count == 0 ? "[\n" : ",\n")
-            out.append("{\"ref\":"); out.appendJSON(ItemReference.text(e, zone: zone))
-            out.append(",\"id\":"); out.appendJSON(e.identifier)
-            out.append(",\"title\":"); out.appendJSON(e.title)
-            out.append(",\"calendar\":"); out.appendJSON(calendar)
-            out.append(",\"all_day\":"); out.append(e.isAllDay ? "true" : "false")
-            out.append(",\"start\":\""); appendLocal(start, allDay: e.isAllDay, &out)
-            out.append("\",\"end\":\""); appendLocal(end, allDay: e.isAllDay, &out)
+            out.append("{\"ref\":"); out.appendJSON(reference)
+            out.append(",\"id\":"); out.appendJSON(o.source.event.identifier)
+            out.append(",\"title\":"); out.appendJSON(o.source.event.title)
+            out.append(",\"calendar\":"); out.appendJSON(label.calendarJSON)
+            out.append(",\"all_day\":"); out.append(allDay ? "true" : "false")
+            out.append(",\"start\":\""); appendLocal(start, allDay: allDay, &out)
+            out.append("\",\"end\":\""); appendLocal(end, allDay: allDay, &out)
             out.append("\",\"start_utc\":\""); appendUTC(startInstant, &out)
             out.append("\",\"end_utc\":\""); appendUTC(endInstant, &out)
-            out.append("\",\"occurrence\":\""); appendUTC(e.occurrenceDate ?? startInstant, &out)
-            out.append("\",\"detached\":"); out.append(e.isDetached ? "true" : "false")
-            if let location = e.location { out.append(",\"location\":"); out.appendJSON(location) }
+            out.append("\",\"occurrence\":\""); appendUTC(o.occurrenceDate, &out)
+            out.append("\",\"detached\":"); out.append(o.source.event.isDetached ? "true" : "false")
+            if let location = o.source.event.location { out.append(",\"location\":"); out.appendJSON(location) }
             out.append(",\"days\":[")
             for day in shownFirst...shownLast {
                 if day > shownFirst { out.append(byte: 44) }
@@ -169,10 +190,9 @@ struct AgendaWriter {
             flushContinuations(through: shownFirst, &out)
             heading(shownFirst, &out)
             let total = coveredLast - startDay + 1
-            let reference = ItemReference.text(e, zone: zone, short: true)
             for day in shownFirst...shownLast {
                 var line = "  "
-                if e.isAllDay || (day != startDay && day != coveredLast) {
+                if allDay || (day != startDay && day != coveredLast) {
                     line += "all day      "
                 } else if total == 1 {
                     line += DisplayText.hhmm(start) + "-" + DisplayText.hhmm(end) + "  "
@@ -181,9 +201,9 @@ struct AgendaWriter {
                 } else {
                     line += "→ " + DisplayText.hhmm(end) + "      "
                 }
-                line += DisplayText.itemTitle(e.title)
+                line += label.title
                 if total > 1 { line += " (day \(day - startDay + 1)/\(total))" }
-                line += "  " + paint("[" + DisplayText.singleLine(calendar) + "]", "36")
+                line += "  " + paint("[" + label.calendar + "]", "36")
                 line += "  " + paint(DisplayText.singleLine(reference), "2")
                 if day == shownFirst {
                     out.append(line)

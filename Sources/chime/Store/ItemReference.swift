@@ -50,9 +50,15 @@ struct ItemReference {
 
     /// `ID` or `ID@…` for an event as the store returns it (an occurrence of a series, a detached one, or a single event).
     static func text(_ event: Event, zone: ZoneRules, short: Bool = false) -> String {
-        let id = short ? String(event.identifier.prefix(shortLength)) : event.identifier
-        guard event.isRecurring || event.isDetached, let o = event.occurrenceDate else { return id }
-        return id + "@" + occurrenceText(o, allDay: event.isAllDay, zone: zone)
+        text(identifier: event.identifier, occurrence: event.isRecurring || event.isDetached ? event.occurrenceDate : nil,
+             allDay: event.isAllDay, zone: zone, short: short)
+    }
+
+    /// `ID` or `ID@occurrence`, from the parts (what the agenda's light occurrences carry).
+    static func text(identifier: String, occurrence: Instant?, allDay: Bool, zone: ZoneRules, short: Bool = false) -> String {
+        let id = short ? String(identifier.prefix(shortLength)) : identifier
+        guard let occurrence else { return id }
+        return id + "@" + occurrenceText(occurrence, allDay: allDay, zone: zone)
     }
 
     /// `ID@…` for an alarm firing: the occurrence it belongs to, for events of a series.

@@ -28,8 +28,10 @@ struct OverviewCommand: ParsableCommand {
         var titles: [String: String] = [:]
         for c in try store.calendars(for: .event) { titles[c.identifier] = c.title }
         var writer = AgendaWriter(zone: zone, json: false, titles: titles, window: (start, end), color: Style.enabled, headings: false)
-        try store.enumerateEvents(matching: store.predicateForEvents(start: start, end: end, calendars: nil)) { event, _ in
-            writer.write(event, to: &out)
+        var predicate = store.predicateForEvents(start: start, end: end, calendars: nil)
+        predicate.includesAlarms = false
+        try store.enumerateOccurrences(matching: predicate) { occurrence, _ in
+            writer.write(occurrence, to: &out)
         }
         writer.finish(&out)
         out.flush()
