@@ -15,7 +15,7 @@ quiet "$CHIME" add event "Stand-up" --start "mon 9:00" --duration 15m --calendar
     --repeat 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR' --alarm -5m
 quiet "$CHIME" add event "Call with New York" --start "wed 10:00" --tz America/New_York --duration 30m --alarm -10m
 quiet "$CHIME" add event "Dentist" --start "thu 14:00" --duration 45m --alarm -1h --location "Praxis Dr. Weiss"
-quiet "$CHIME" add event "Team offsite" --start 2026-11-27 --end 2026-11-29 --all-day --calendar Work
+quiet "$CHIME" add event "Team offsite" --start 2026-11-27 --end 2026-11-28 --all-day --calendar Work
 quiet "$CHIME" add reminder "Buy milk" --at "Grocery store@52.5208,13.4094" --on arrive
 quiet "$CHIME" add reminder "Water plants" --due "sat 10:00" --repeat FREQ=WEEKLY --alarm -30m
 quiet "$CHIME" add reminder "Submit expenses" --due "fri 17:00" --priority 1 --list Reminders

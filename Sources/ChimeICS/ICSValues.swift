@@ -70,7 +70,7 @@ struct ValueReader {
                 if zones.needsUTCFallback(zone) { return .utc(zone.instant(for: l).utc) }
                 return .zoned(l, zone)
             }
-            if let zone = zones.floatingDefault { return zone.isUTC ? .utc(l) : .zoned(l, zone) }
+            if let zone = zones.floatingDefault { return .wallTime(l, in: zone) }
             return .floating(l)
         }
     }
@@ -100,7 +100,7 @@ struct ValueReader {
     /// DTSTAMP, COMPLETED, LAST-MODIFIED, absolute TRIGGER: UTC date-times (floating read as UTC).
     func instant(_ p: ICSProperty) throws(ICSError) -> Instant {
         switch try calendarDate(p) {
-        case .utc(let l), .floating(let l): return Instant(secondsSince1970: l.localSeconds)
+        case .utc(let l), .floating(let l): return Instant(utc: l)
         case .allDay(let d): return Instant(secondsSince1970: Int64(d.daysSinceEpoch) * 86_400)
         case .zoned(let l, let z): return z.instant(for: l)
         }

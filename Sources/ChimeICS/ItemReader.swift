@@ -328,7 +328,7 @@ struct ItemReader {
         switch d {
         case .allDay(let day): return .date(day)
         case .floating(let l): return .local(l)
-        case .utc(let l): return .instant(Instant(secondsSince1970: l.localSeconds))
+        case .utc(let l): return .instant(Instant(utc: l))
         case .zoned(let l, let z):
             if let own = start.timeZone, own == z { return .local(l) }
             return .instant(z.instant(for: l))

@@ -347,14 +347,14 @@ extension EventStore {
     private static func lastModified(_ extras: [String]) -> Instant? {
         guard let line = extras.first(where: { $0.hasPrefix("LAST-MODIFIED") }),
               let value = line.split(separator: ":").last, case .utc(let l)? = BasicDateTime.parse(value) else { return nil }
-        return Instant(secondsSince1970: l.localSeconds)
+        return Instant(utc: l)
     }
 
     private static func exceptionDate(_ d: CalendarDate, of series: Event) -> RecurrenceDate {
         switch d {
         case .allDay(let day): return .date(day)
         case .floating(let l): return .local(l)
-        case .utc(let l): return .instant(Instant(secondsSince1970: l.localSeconds))
+        case .utc(let l): return .instant(Instant(utc: l))
         case .zoned(let l, let z): return series.start.timeZone == z ? .local(l) : .instant(z.instant(for: l))
         }
     }

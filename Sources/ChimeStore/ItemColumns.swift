@@ -51,7 +51,7 @@ enum ListCodec {
             switch BasicDateTime.parse(line) {
             case .date(let d): result.append(.date(d))
             case .local(let l): result.append(.local(l))
-            case .utc(let l): result.append(.instant(Instant(secondsSince1970: l.localSeconds)))
+            case .utc(let l): result.append(.instant(Instant(utc: l)))
             case nil: throw .corruptRow(table: "item", identifier: item, detail: "bad date \"\(line)\"")
             }
         }

@@ -76,7 +76,7 @@ func modelled(_ item: AnyCalendarItem) -> String {
     // turns it into are the same date: compare them as instants.
     func dates(_ ds: [RecurrenceDate], _ start: CalendarDate) -> String {
         let normalized = ds.map { d -> RecurrenceDate in
-            if case .utc = start, case .local(let l) = d { return .instant(Instant(secondsSince1970: l.localSeconds)) }
+            if case .utc = start, case .local(let l) = d { return .instant(Instant(utc: l)) }
             return d
         }
         return "\(normalized)"

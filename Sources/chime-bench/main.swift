@@ -36,7 +36,7 @@ if let batchFile = BenchmarkOptions.string("--write-batch") {
     var total = 0
     for r in workload {
         let zone = try! ZoneRules.named(r.zone)
-        let start: RecurrenceStart = zone.isUTC ? .utc(r.dtstart) : .zoned(r.dtstart, zone)
+        let start: RecurrenceStart = .wallTime(r.dtstart, in: zone)
         let set = RecurrenceSet(start: start, rules: [try! RecurrenceRule(parsing: r.rrule)])
         var n = 0
         for o in set.occurrences() {

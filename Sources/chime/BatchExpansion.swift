@@ -102,10 +102,10 @@ enum BatchExpansion {
         switch (start, zoneArgument) {
         case (.date(let d), _): recurrenceStart = .allDay(d)
         case (.local(let l), .floating): recurrenceStart = .floating(l)
-        case (.local(let l), .zone(let z)): recurrenceStart = z.isUTC ? .utc(l) : .zoned(l, z)
+        case (.local(let l), .zone(let z)): recurrenceStart = .wallTime(l, in: z)
         case (.utc(let l), .floating): recurrenceStart = .utc(l)
         case (.utc(let l), .zone(let z)):
-            recurrenceStart = z.isUTC ? .utc(l) : .zoned(z.localTime(at: Instant(secondsSince1970: l.localSeconds)), z)
+            recurrenceStart = .wallTime(at: Instant(utc: l), in: z)
         }
         // Floating wall times (and all-day dates) are converted as if the zone were UTC.
         let zone: ZoneRules
@@ -179,7 +179,7 @@ enum BatchExpansion {
             switch parsed {
             case .date(let d): return .date(d)
             case .local(let l): return .local(l)
-            case .utc(let l): return .instant(Instant(secondsSince1970: l.localSeconds))
+            case .utc(let l): return .instant(Instant(utc: l))
             }
         }
     }

@@ -26,9 +26,9 @@ struct ExpandRequest {
         switch (start, zoneArgument) {
         case (.date(let d), _): recurrenceStart = .allDay(d)
         case (.local(let l), .floating): recurrenceStart = .floating(l)
-        case (.local(let l), .zone(let z)): recurrenceStart = z.isUTC ? .utc(l) : .zoned(l, z)
+        case (.local(let l), .zone(let z)): recurrenceStart = .wallTime(l, in: z)
         case (.instant(let i), .floating): recurrenceStart = .utc(i.utc)
-        case (.instant(let i), .zone(let z)): recurrenceStart = z.isUTC ? .utc(i.utc) : .zoned(z.localTime(at: i), z)
+        case (.instant(let i), .zone(let z)): recurrenceStart = .wallTime(at: i, in: z)
         }
         zone = recurrenceStart.zone(floatingZone: floatingZone)
         switch (recurrenceStart, zoneArgument) {

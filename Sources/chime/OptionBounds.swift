@@ -17,7 +17,7 @@ enum OptionBounds {
     static let durationSeconds: ClosedRange<Int64> = 0...Int64(tenYearsInDays) * 86_400
     static let offsetSeconds: ClosedRange<Int64> = -Int64(tenYearsInDays) * 86_400...Int64(tenYearsInDays) * 86_400
     /// Dates: the years RFC 5545 and the store can write (``WritableYears``).
-    static let instants = Instant(secondsSince1970: WritableYears.first.localSeconds)...Instant(secondsSince1970: WritableYears.last.localSeconds)
+    static let instants = Instant(utc: WritableYears.first)...Instant(utc: WritableYears.last)
 
     static func check<T: Comparable>(_ option: String, _ value: T, _ range: ClosedRange<T>, shown: String? = nil) throws {
         guard !range.contains(value) else { return }

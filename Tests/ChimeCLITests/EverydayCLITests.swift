@@ -37,7 +37,7 @@ struct EverydayCLITests {
         let s = StoreSession()
         // Mon 23 09:00 → Wed 25 17:00; the end's weekday counts from the start.
         let id = try s.add("event", "Conference", "--start", "mon 9:00", "--end", "wed 17:00")
-        _ = try s.add("event", "Trip", "--start", "2026-11-24", "--end", "2026-11-27", "--all-day")
+        _ = try s.add("event", "Trip", "--start", "2026-11-24", "--end", "2026-11-26", "--all-day")   // the last day, included
         _ = try s.add("event", "Lunch", "--start", "2026-11-24T12:00", "--duration", "1h")
         let week = try s.run("agenda", "--from", "2026-11-23", "--days", "4")
         #expect(week.status == 0, "\(week.stderr)")
@@ -105,6 +105,30 @@ struct EverydayCLITests {
         let moved = try s.run("show", "\(short)@20261124T080000Z").stdout
         #expect(moved.contains("Location:  Room 2") && moved.contains("Starts:    Tue 2026-11-24 10:00"), "\(moved)")
         #expect(try s.run("show", "\(short)@20261125T080000Z").stdout.contains("Location:  Room 2"))
+    }
+
+    /// What a new user's trial found: a time alone keeps the item's day, an all-day --end is the
+    /// last day, an end before the start is an error, and an offset needs something to count from.
+    @Test func timesAloneKeepTheDayAndEndsReadAsPeopleMeanThem() throws {
+        let s = StoreSession()
+        let holiday = try s.run("add", "event", "Holiday", "--start", "Dec 7", "--end", "Dec 9", "--all-day")
+        #expect(holiday.stdout.hasPrefix("Added event \"Holiday\" to Calendar: Mon 2026-12-07 (all day) – Wed 2026-12-09"), "\(holiday.stdout)")
+        #expect(try s.run("agenda", "--from", "2026-12-09", "--days", "1").stdout.contains("Holiday (day 3/3)"))
+        let timed = try s.run("edit", "holiday", "--start", "10:00")
+        #expect(timed.stdout.hasPrefix("Saved \"Holiday\": Mon 2026-12-07 10:00"), "\(timed.stdout)")
+        #expect(try s.run("show", "holiday").stdout.contains("Ends:      Mon 2026-12-07 11:00"))
+        _ = try s.add("event", "Yoga", "--start", "Dec 1", "--all-day", "--repeat", "daily")
+        let yoga = try #require(try s.run("find", "yoga").stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(try s.run("edit", "\(yoga)@20261204", "--start", "10:00").stdout.hasPrefix("Saved \"Yoga\" (this occurrence only): Fri 2026-12-04 10:00"))
+        _ = try s.add("reminder", "Rent", "--due", "Dec 20")
+        #expect(try s.run("edit", "rent", "--due", "18:00").stdout.hasPrefix("Saved \"Rent\", due Sun 2026-12-20 18:00"))
+        let backwards = try s.run("add", "event", "Backwards", "--start", "fri 10:00", "--end", "9:00")
+        #expect(backwards.status != 0 && backwards.stderr.contains("is before start"), "\(backwards.stdout)\(backwards.stderr)")
+        let undated = try s.run("add", "reminder", "Undated", "--alarm", "15m")
+        #expect(undated.status != 0 && undated.stderr.contains("this reminder has none; give --due"), "\(undated.stderr)")
+        let words = try s.run("add", "event", "Words", "--start", "fri 10:00", "--alarm", "15 min", "--alarm", "1 hour before")
+        #expect(words.stdout.contains("Alarm: Fri 2026-11-27 09:45 (15 min before)") && words.stdout.contains("(1 h before)"), "\(words.stdout)")
+        #expect(try s.run("add", "event", "X", "--start", "9.30").stderr.contains("not a date; for a time write 9:30"))
     }
 
     @Test func mistypedPathsCommandsAndZonesAreSaidNotGuessed() throws {

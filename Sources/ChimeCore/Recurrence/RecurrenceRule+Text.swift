@@ -128,7 +128,7 @@ extension RecurrenceRule {
         switch parsed {
         case .date(let d): return .date(d)
         case .local(let l): return .local(l)
-        case .utc(let l): return .utc(Instant(secondsSince1970: l.localSeconds))
+        case .utc(let l): return .utc(Instant(utc: l))
         }
     }
 }

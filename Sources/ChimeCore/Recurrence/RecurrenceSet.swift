@@ -4,6 +4,24 @@
 /// .zoned(LocalDateTime(year: 2026, month: 3, day: 8, hour: 2, minute: 30), try .named("America/New_York"))
 /// .allDay(CivilDate(year: 2026, month: 12, day: 24))
 /// ```
+extension RecurrenceStart {
+    /// A wall time on `zone`'s clock: `.utc` when the zone is UTC, else `.zoned` (the one rule
+    /// for turning a wall time in a named zone into a start).
+    ///
+    /// ```swift
+    /// RecurrenceStart.wallTime(nine, in: berlin)   // .zoned(nine, berlin)
+    /// RecurrenceStart.wallTime(nine, in: .utc)     // .utc(nine)
+    /// ```
+    public static func wallTime(_ local: LocalDateTime, in zone: ZoneRules) -> RecurrenceStart {
+        zone.isUTC ? .utc(local) : .zoned(local, zone)
+    }
+
+    /// An instant as a wall time on `zone`'s clock (see ``wallTime(_:in:)``).
+    public static func wallTime(at instant: Instant, in zone: ZoneRules) -> RecurrenceStart {
+        wallTime(zone.isUTC ? instant.utc : zone.localTime(at: instant), in: zone)
+    }
+}
+
 public enum RecurrenceStart: Hashable, Sendable {
     /// An all-day item: occurrences are dates.
     case allDay(CivilDate)

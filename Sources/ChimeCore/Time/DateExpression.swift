@@ -190,7 +190,7 @@ public enum DateExpression {
         if s.atEnd { return .local(local) }
         if s.take("z") {
             guard s.atEnd else { throw .notADate }
-            return .instant(Instant(secondsSince1970: local.localSeconds))
+            return .instant(Instant(utc: local))
         }
         let sign: Int64 = s.take("+") ? 1 : s.take("-") ? -1 : 0
         guard extended, sign != 0, let oh = s.digits(2) else { throw .notADate }
@@ -292,6 +292,10 @@ public enum DateExpression {
             return try fullDate(numbers[0], numbers[1], numbers[2], today: today)
         }
         guard separator != "-" else { return nil }
+        // `9.30` is a time written the German way, not the 30th month.
+        if separator == ".", parts.count == 2, numbers[0] < 24, numbers[1] > 12, numbers[1] < 60, parts[1].count == 2 {
+            throw Reason("not a date; for a time write \(numbers[0]):\(parts[1])")
+        }
         var year: Int?
         if numbers.count == 3 {
             guard parts[2].count == 4 else { throw Reason("write the year with four digits") }

@@ -75,3 +75,12 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public var description: String { utc.description + "Z" }
 }
+
+extension Instant {
+    /// The instant whose UTC wall clock reads `wallTime`: the inverse of ``utc``.
+    ///
+    /// ```swift
+    /// Instant(utc: LocalDateTime(year: 1970, month: 1, day: 2))   // secondsSince1970 86_400
+    /// ```
+    @inline(__always) public init(utc wallTime: LocalDateTime) { self.init(secondsSince1970: wallTime.localSeconds) }
+}

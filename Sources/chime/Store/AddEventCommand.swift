@@ -23,8 +23,8 @@ struct AddEventCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @Argument(help: "The title.") var title: String
-    @Option(help: ArgumentHelp("Start.", valueName: "date")) var start: String
-    @Option(help: ArgumentHelp("End (exclusive for all-day events: the day after the last).", valueName: "date")) var end: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Start.", valueName: "date")) var start: String
+    @Option(parsing: .unconditional, help: ArgumentHelp("End (for all-day events: the last day, included).", valueName: "date")) var end: String?
     @Option(help: ArgumentHelp("Length instead of --end: 45m, 1h30m, 2d (default 1h, or 1 day all-day).", valueName: "duration"))
     var duration: String?
     @Flag(help: "An all-day event (times are dropped).") var allDay = false
@@ -48,10 +48,14 @@ struct AddEventCommand: ParsableCommand {
         if allDay { startDate = .allDay(startDate.local.date) }
         var event: Event
         if let end {
-            // `--start "mon 9:00" --end "wed 17:00"`: the end's words count from the start.
+            // `--start "mon 9:00" --end "wed 17:00"`: the end's words count from the start; a time
+            // alone is on the start's day (`--start "fri 10:00" --end 9:00` is an error, not Saturday).
             let after = startDate.instant(floatingZone: CLIContext.zone)
-            var endDate = try CLIContext.calendarDate(end, option: "--end", tz: tz, relativeTo: after)
-            if startDate.isAllDay { endDate = .allDay(endDate.local.date) }
+            var endDate = DateExpression.isTimeOfDay(end)
+                ? try EditCommand.keepingDate(of: startDate, end, option: "--end", tz: tz)
+                : try CLIContext.calendarDate(end, option: "--end", tz: tz, relativeTo: after)
+            // An all-day end is the last day, included: --start "Dec 15" --end "Dec 17" is three days.
+            if startDate.isAllDay { endDate = .allDay(endDate.local.date.adding(days: 1)) }
             event = Event(title: title, calendar: target.identifier, start: startDate, end: endDate)
         } else {
             let length = try duration.map { try Durations.seconds($0, option: "--duration") } ?? (startDate.isAllDay ? 86_400 : 3600)
@@ -63,8 +67,10 @@ struct AddEventCommand: ParsableCommand {
         if options.json {
             print(ItemFormat.json(.event(shown), calendarTitle: target.title, zone: CLIContext.zone))
         } else {
-            print("Added event \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title)): \(ItemFormat.human(shown.start, zone: CLIContext.zone))")
-            for r in shown.recurrenceRules { print("Repeats: \(r.summary)") }
+            print("Added event \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title)): \(ItemFormat.human(shown.start, zone: CLIContext.zone))"
+                  + ItemFormat.until(shown, zone: CLIContext.zone))
+            for r in shown.recurrenceRules { print("Repeats: \(ItemFormat.words(r))") }
+            if let note = ItemFormat.startOutsideRule(shown) { print(note) }
             for line in AlarmEcho.lines(for: .event(shown), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
             print("ID \(saved.identifier)")
         }

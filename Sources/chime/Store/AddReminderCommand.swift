@@ -44,13 +44,16 @@ struct AddReminderCommand: ParsableCommand {
         reminder.startDate = try start.map { try CLIContext.calendarDate($0, option: "--start", tz: tz) }
         reminder.priority = priority
         try item.apply(to: &reminder, replacingAlarms: true)
+        if reminder.dueDate == nil && reminder.startDate == nil, reminder.alarms.contains(where: { if case .relative = $0.trigger { true } else { false } }) {
+            throw InputError("--alarm: an offset counts from the due time, and this reminder has none; give --due, or a date for the alarm (--alarm \"tomorrow 9am\")")
+        }
         let saved = try store.save(reminder)
         if options.json {
             print(ItemFormat.json(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone))
         } else {
             let when = saved.dueDate.map { ", due \(ItemFormat.human($0, zone: CLIContext.zone))" } ?? ""
             print("Added reminder \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title))\(when)")
-            for r in saved.recurrenceRules { print("Repeats: \(r.summary)") }
+            for r in saved.recurrenceRules { print("Repeats: \(ItemFormat.words(r))") }
             for line in AlarmEcho.lines(for: .reminder(saved), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
             print("ID \(saved.identifier)")
         }

@@ -36,6 +36,7 @@ enum AlarmEcho {
 
     /// `15 min before`, `1 h after`, `at the due time`.
     static func words(_ alarm: Alarm, item: AnyCalendarItem, defaults: AlarmDefaults) -> String {
+        if case .absolute = alarm.trigger { return "at a set time" }
         guard case .relative(let offset, let relation) = alarm.trigger else { return DisplayText.alarm(alarm) }
         let anchor: String
         switch item {

@@ -25,7 +25,7 @@ enum CompletionChange {
         let reference = try ItemReference(id)
         let identifier = try reference.resolvedIdentifier(in: store)
         guard try reference.kind(in: store) == .reminder else {
-            throw InputError("\(id) is an event; only reminders can be completed")
+            throw InputError("\"\(DisplayText.singleLine(id))\" is an event; only reminders can be completed")
         }
         if done {
             switch try store.complete(reminderWithIdentifier: identifier, dueAt: reference.occurrence?.instant(in: store.floatingZone)) {

@@ -31,6 +31,10 @@ enum Durations {
         t = t.trimmingCharacters(in: .whitespaces)
         if t.hasPrefix("+") { after = true; t.removeFirst() } else if t.hasPrefix("-") { t.removeFirst() }
         if t == "0" { return 0 }
+        // `15 min`, `1 hour`, `2 days`: the words `in 2 hours` takes for dates.
+        if t.contains(" "), case .instant(let i)? = try? DateExpression.parse("in " + t, now: Instant(secondsSince1970: 0), zone: .utc) {
+            return after ? i.secondsSince1970 : -i.secondsSince1970
+        }
         let seconds = try Durations.seconds(t, option: "--alarm")
         guard seconds >= 0 else { throw InputError("--alarm: \"\(text)\" has two signs") }
         return after ? seconds : -seconds

@@ -71,7 +71,7 @@ struct EditCommand: ParsableCommand {
                 if let target { e.calendarIdentifier = target.identifier }
                 e.sequence += 1
             }
-            report(.event(saved), store: store)
+            report(.event(saved), store: store, wholeSeries: reference.occurrence == nil, movedTo: target?.title)
         case .reminder:
             let target = try calendar.map { try ReminderTarget.list($0, in: store) }
             let saved = try store.modifyReminder(identifier: identifier) { r in
@@ -79,23 +79,26 @@ struct EditCommand: ParsableCommand {
                 if let target { r.calendarIdentifier = target.identifier }
                 r.sequence += 1
             }
-            report(.reminder(saved), store: store)
+            report(.reminder(saved), store: store, movedTo: target?.title)
         }
     }
 
     private func change(_ e: inout Event) throws {
         if let title { e.title = title }
-        let duration = e.durationSeconds(floatingZone: CLIContext.zone)
+        var duration = e.durationSeconds(floatingZone: CLIContext.zone)
         if let start {
+            let wasAllDay = e.isAllDay
             e.start = try Self.keepingDate(of: e.start, start, option: "--start", tz: tz ?? e.start.timeZone?.identifier)
+            if wasAllDay && !e.isAllDay { duration = 3600 }   // a day given a time becomes an hour, as in add
             if e.isAllDay { e.end = .allDay(e.start.local.date.adding(days: max(1, Int(duration / 86_400)))) } else {
                 e.end = e.start.with(instant: Instant(secondsSince1970: e.start.instant(floatingZone: CLIContext.zone).secondsSince1970 + duration),
                                      floatingZone: CLIContext.zone)
             }
         }
         if let end {
-            e.end = try CLIContext.calendarDate(end, option: "--end", tz: tz ?? e.start.timeZone?.identifier,
-                                                relativeTo: e.start.instant(floatingZone: CLIContext.zone))
+            e.end = try Self.keepingDate(of: e.start, end, option: "--end", tz: tz ?? e.start.timeZone?.identifier)
+            // An all-day end is the last day, included (stored as the day after, as iCalendar does).
+            if e.isAllDay { e.end = .allDay(e.end.local.date.adding(days: 1)) }
         }
         if noRepeat { e.recurrenceRules = [] }
         try item.apply(to: &e, replacingAlarms: !item.alarms.isEmpty || item.at != nil)
@@ -169,15 +172,16 @@ struct EditCommand: ParsableCommand {
     /// A new time alone (`--start 10:00`) keeps the item's own day, as moving an entry in a
     /// calendar app does; anything with a date is read as usual.
     static func keepingDate(of current: CalendarDate, _ text: String, option: String, tz: String?) throws -> CalendarDate {
-        guard DateExpression.isTimeOfDay(text), !current.isAllDay else { return try CLIContext.calendarDate(text, option: option, tz: tz) }
+        guard DateExpression.isTimeOfDay(text) else { return try CLIContext.calendarDate(text, option: option, tz: tz) }
         let zone = CLIContext.zone
-        let day = current.timeZone.map { $0.localTime(at: current.instant(floatingZone: zone)).date } ?? current.local.date
-        let midnight = (current.timeZone ?? zone).instant(for: LocalDateTime(date: day))
-        // Read the time as the first such time after that day's midnight, on the item's own clock.
-        return try CLIContext.calendarDate(text, option: option, tz: tz, relativeTo: midnight.adding(-1))
+        // The item's own day: an all-day or floating date as written, a zoned time on its own clock.
+        let day = current.isAllDay || current.timeZone == nil ? current.local.date
+            : current.timeZone!.localTime(at: current.instant(floatingZone: zone)).date
+        // Read the time as the first such time after that day's midnight.
+        return try CLIContext.calendarDate(text, option: option, tz: tz, relativeTo: zone.instant(for: LocalDateTime(date: day)).adding(-1))
     }
 
-    private func report(_ item: AnyCalendarItem, store: EventStore) {
+    private func report(_ item: AnyCalendarItem, store: EventStore, wholeSeries: Bool = false, movedTo calendar: String? = nil) {
         let zone = CLIContext.zone
         if options.json {
             print(ItemFormat.json(item, calendarTitle: nil, zone: zone))
@@ -188,7 +192,9 @@ struct EditCommand: ParsableCommand {
         } else if case .reminder(let r) = item {
             print("Saved \"\(DisplayText.itemTitle(r.title))\"\(r.dueDate.map { ", due \(ItemFormat.human($0, zone: zone))" } ?? "")")
         }
+        if let calendar { print("Moved to \(DisplayText.singleLine(calendar))") }
         for line in AlarmEcho.lines(for: item, now: CLIContext.now, zone: zone) { print(line) }
-        if case .event(let e) = item { print("ID \(ItemReference.text(e, zone: zone))") } else { print("ID \(item.identifier)") }
+        // A whole series is named by its ID alone: its first occurrence's start may just have moved.
+        if case .event(let e) = item, !wholeSeries { print("ID \(ItemReference.text(e, zone: zone))") } else { print("ID \(item.identifier)") }
     }
 }

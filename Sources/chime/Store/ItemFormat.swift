@@ -21,6 +21,33 @@ enum ItemFormat {
         }
     }
 
+    /// A rule said back: its words, and the RRULE when the words are not the rule itself.
+    static func words(_ r: RecurrenceRule) -> String {
+        r.summary == r.rfc5545 ? r.rfc5545 : "\(r.summary) (\(r.rfc5545))"
+    }
+
+    /// ` – 11:00`, ` – Sat 2026-11-28 09:00`, ` – Thu 2026-12-17` (the last day of an all-day
+    /// event): what `add` says after the start, so a surprising end is seen at once.
+    static func until(_ e: Event, zone: ZoneRules) -> String {
+        if e.isAllDay {
+            let last = e.end.local.date.adding(days: -1)
+            return last == e.start.local.date ? "" : " – \(DisplayText.dayHeading(last))"
+        }
+        let start = zone.localTime(at: e.start.instant(floatingZone: zone)), end = zone.localTime(at: e.end.instant(floatingZone: zone))
+        return start.date == end.date ? " – \(DisplayText.hhmm(end))" : " – \(DisplayText.dayHeading(end.date)) \(DisplayText.hhmm(end))"
+    }
+
+    /// A weekly rule whose days leave out the start's weekday still has its first occurrence on
+    /// the start (RFC 5545 counts DTSTART): say so, since the rule alone would not give that day.
+    static func startOutsideRule(_ e: Event) -> String? {
+        guard let rule = e.recurrenceRules.first, e.recurrenceRules.count == 1, rule.frequency == .weekly,
+              !rule.daysOfTheWeek.isEmpty else { return nil }
+        let weekday = e.start.local.date.weekday
+        guard !rule.daysOfTheWeek.contains(where: { $0.dayOfTheWeek == weekday }) else { return nil }
+        return "Note: the start (a \(weekday.name)) is the first occurrence too, as iCalendar counts it; "
+            + "start on one of the rule's days to have only those"
+    }
+
     // MARK: JSON
 
     static func json(_ date: CalendarDate?, zone: ZoneRules) -> String {

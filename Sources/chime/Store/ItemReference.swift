@@ -39,7 +39,7 @@ struct ItemReference {
         guard !identifier.isEmpty else { throw InputError("ID: empty identifier") }
         guard parts.count == 2 else { occurrence = nil; return }
         switch BasicDateTime.parse(parts[1].uppercased()) {
-        case .utc(let l)?: occurrence = .instant(Instant(secondsSince1970: l.localSeconds))
+        case .utc(let l)?: occurrence = .instant(Instant(utc: l))
         case .date(let d)?: occurrence = .day(d)
         default:
             throw InputError("ID: \"\(parts[1])\" after @ is not an occurrence (YYYYMMDDTHHMMSSZ, or YYYYMMDD for an all-day one, as `chime agenda` prints)")

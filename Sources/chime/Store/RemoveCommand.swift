@@ -30,7 +30,8 @@ struct RemoveCommand: ParsableCommand {
             if reference.occurrence == nil { e.occurrenceDate = nil }
             try store.remove(e, span: span.span)
             if !options.json {
-                let what = reference.occurrence == nil ? "" : (span == .this ? " (this occurrence)" : " (this and later occurrences)")
+                let what = reference.occurrence == nil ? (e.isRecurring ? " (the whole series; ID@OCCURRENCE removes one)" : "")
+                    : (span == .this ? " (this occurrence)" : " (this and later occurrences)")
                 print("Removed \"\(DisplayText.itemTitle(e.title))\"\(what)")
             }
         case .reminder(let r):

@@ -24,7 +24,9 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         colorOption.apply()
         let store = try options.open()
-        let item = try ItemReference(id).resolve(in: store)
+        let reference = try ItemReference(id)
+        let item = try reference.resolve(in: store)
+        let occurrenceAsked = reference.occurrence != nil
         let calendarID: String? = switch item { case .event(let e): e.calendarIdentifier; case .reminder(let r): r.calendarIdentifier }
         let calendarTitle = try calendarID.flatMap { try store.calendar(withIdentifier: $0)?.title }
         if options.json { print(ItemFormat.json(item, calendarTitle: calendarTitle, zone: CLIContext.zone)); return }
@@ -34,11 +36,14 @@ struct ShowCommand: ParsableCommand {
         case .event(let e):
             lines.append(("Event", e.title))
             lines.append(("Starts", ItemFormat.human(e.start, zone: zone)))
-            lines.append(("Ends", ItemFormat.human(e.end, zone: zone)))
+            // An all-day end is stored as the day after; people read the last day.
+            lines.append(("Ends", e.isAllDay ? ItemFormat.human(.allDay(e.end.local.date.adding(days: -1)), zone: zone)
+                                             : ItemFormat.human(e.end, zone: zone)))
             if e.isDetached { lines.append(("Detached", "this occurrence was changed on its own")) }
             if !e.exceptionDates.isEmpty { lines.append(("Except", e.exceptionDates.map { Self.human($0, of: e, zone: zone) }.joined(separator: ", "))) }
             lines += details(.event(e), calendarTitle)
-            lines.append(("ID", ItemReference.text(e, zone: zone)))
+            // ID alone names the series; ID@OCCURRENCE the occurrence asked for.
+            lines.append(("ID", occurrenceAsked ? ItemReference.text(e, zone: zone) : e.identifier))
         case .reminder(let r):
             lines.append(("Reminder", r.title))
             if let s = r.startDate { lines.append(("Starts", ItemFormat.human(s, zone: zone))) }
@@ -68,7 +73,7 @@ struct ShowCommand: ParsableCommand {
 
     private func details(_ item: AnyCalendarItem, _ calendarTitle: String?) -> [(String, String)] {
         var lines: [(String, String)] = [("Calendar", calendarTitle ?? "?")]
-        for r in item.recurrenceRules { lines.append(("Repeats", r.summary == r.rfc5545 ? r.rfc5545 : "\(r.summary) (\(r.rfc5545))")) }
+        for r in item.recurrenceRules { lines.append(("Repeats", ItemFormat.words(r))) }
         // One line per alarm, in the item's order (a reminder's implicit due-time alarm last).
         for (index, line) in AlarmEcho.lines(for: item, now: CLIContext.now, zone: CLIContext.zone).enumerated() {
             let sound = index < item.alarms.count && item.alarms[index].asksForSound ? " (with sound)" : ""

@@ -121,10 +121,15 @@ enum CLIContext {
         case .date(let d): return .allDay(d)
         case .local(let l):
             guard let zone else { return .floating(l) }
-            return zone.isUTC ? .utc(l) : .zoned(l, zone)
-        case .instant(let i):
+            return .wallTime(l, in: zone)
+        case .instant(var i):
+            // `in 2 hours`, `now`, `+30m` on an item: whole minutes, as calendars keep times.
+            let lower = text.lowercased()
+            if lower.hasPrefix("in ") || lower.hasPrefix("+") || lower.hasPrefix("-") || lower.trimmingCharacters(in: .whitespaces) == "now" {
+                i = Instant(secondsSince1970: i.secondsSince1970 - ((i.secondsSince1970 % 60) + 60) % 60)
+            }
             guard let zone else { return .floating(self.zone.localTime(at: i)) }
-            return zone.isUTC ? .utc(i.utc) : .zoned(zone.localTime(at: i), zone)
+            return .wallTime(at: i, in: zone)
         }
     }
 
