@@ -11,6 +11,9 @@ struct OutputBuffer {
 
     init() { storage = [UInt8](repeating: 0, count: Self.blockSize + 4096) }
 
+    /// What is written and not yet flushed, as text: for in-process tests of the writers.
+    var pendingText: String { String(decoding: storage[0..<count], as: UTF8.self) }
+
     /// Writes `n` bytes through `body` at the end, growing the storage if it is short.
     @inline(__always)
     private mutating func write(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {

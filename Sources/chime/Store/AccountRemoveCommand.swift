@@ -1,0 +1,29 @@
+import ArgumentParser
+import ChimeCalDAV
+import ChimeCore
+import ChimeStore
+import Foundation
+
+extension AccountCommand {
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove an account and its calendars from this machine (the server keeps them).")
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The account.") var name: String
+        @Flag(help: "Remove it even though changes made here have not reached the server (they are lost).")
+        var discardUnsent = false
+
+        func run() throws {
+            let store = try options.open()
+            _ = try AccountCommand.find(name, in: store)
+            if !discardUnsent, try store.hasUnsyncedChanges(account: name) {
+                throw InputError("account \"\(name)\" has changes made here that the server does not have yet; "
+                                 + "`chime account sync \(name)` sends them, --discard-unsent removes it anyway")
+            }
+            let calendars = try store.syncCollections(account: name).count
+            try store.removeSyncAccount(named: name)
+            print(options.json ? JSONText.object([("removed", JSONText.string(name))])
+                               : "Removed account \"\(name)\" and its \(calendars) calendar(s) from this machine; the server still has them.")
+        }
+    }
+}

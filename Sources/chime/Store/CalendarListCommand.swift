@@ -1,0 +1,29 @@
+import ArgumentParser
+import ChimeCore
+import ChimeStore
+import Foundation
+
+extension CalendarCommand {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List calendars (events) and lists (reminders).")
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            let store = try options.open()
+            let all = try store.calendars(for: .event) + store.calendars(for: .reminder)
+            if options.json {
+                print(JSONText.array(all.map { c in
+                    JSONText.object([("id", JSONText.string(c.identifier)), ("title", JSONText.string(c.title)),
+                                     ("type", JSONText.string(c.entityType.plural)), ("color", JSONText.string(c.color)),
+                                     ("allows_modifications", c.allowsModifications ? "true" : "false")])
+                }))
+                return
+            }
+            if all.isEmpty { print("No calendars yet; `chime add event` creates \"Calendar\", `chime add reminder` creates \"Reminders\"."); return }
+            let width = all.map { DisplayText.singleLine($0.title).count }.max() ?? 0
+            for c in all {
+                print("\(DisplayText.singleLine(c.title).padding(toLength: width))  \(c.entityType.plural.padding(toLength: 9))  \(DisplayText.singleLine(c.color))  \(DisplayText.singleLine(c.identifier))")
+            }
+        }
+    }
+}

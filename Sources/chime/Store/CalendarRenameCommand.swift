@@ -1,0 +1,22 @@
+import ArgumentParser
+import ChimeCore
+import ChimeStore
+import Foundation
+
+extension CalendarCommand {
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename a calendar or list.")
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "Current title or ID.") var name: String
+        @Argument(help: "New title.") var newTitle: String
+        @Option(help: "Which kind, when a calendar and a list share the name.") var type: Kind?
+
+        func run() throws {
+            let store = try options.open()
+            var calendar = try CalendarCommand.find(name, kind: type, in: store)
+            calendar.title = newTitle
+            try store.saveCalendar(calendar)
+            if !options.json { print("Renamed \"\(DisplayText.singleLine(name))\" to \"\(DisplayText.singleLine(newTitle))\"") }
+        }
+    }
+}
