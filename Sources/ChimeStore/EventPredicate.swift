@@ -33,12 +33,16 @@ extension EventStore {
     /// Every occurrence the predicate matches, sorted by start (then by series order).
     public func events(matching predicate: EventPredicate) throws(StoreError) -> [Event] {
         var result: [Event] = []
-        try enumerateEvents(matching: predicate) { event, _ in result.append(event) }
+        let merger = try OccurrenceMerger.reading(predicate, from: self)
+        var events = merger
+        while let event = events.next() { result.append(event) }
         return result
     }
 
     /// Streams the predicate's occurrences in start order without building the whole list; set
     /// `stop` to true to end early. Each series is expanded lazily from near the window start.
+    /// The store's own failures are ``StoreError``s; an error `body` throws comes out as it was
+    /// thrown (it is the caller's, not the store's).
     ///
     /// ```swift
     /// try store.enumerateEvents(matching: week) { event, stop in
@@ -46,14 +50,10 @@ extension EventStore {
     ///     stop = true   // only the first one
     /// }
     /// ```
-    public func enumerateEvents(matching predicate: EventPredicate, using body: (Event, inout Bool) throws -> Void) throws(StoreError) {
-        var merger = try read { db in try OccurrenceMerger.load(db, predicate: predicate, floatingZone: floatingZone, unreadable: unreadable) }
+    public func enumerateEvents(matching predicate: EventPredicate, using body: (Event, inout Bool) throws -> Void) throws {
+        var merger = try OccurrenceMerger.reading(predicate, from: self)
         var stop = false
-        do {
-            while !stop, let event = merger.next() { try body(event, &stop) }
-        } catch {
-            throw .from(error, path: path)
-        }
+        while !stop, let event = merger.next() { try body(event, &stop) }
     }
 
     /// The same occurrences as ``enumerateEvents(matching:using:)``, in the same order, as light
@@ -67,13 +67,17 @@ extension EventStore {
     /// try store.enumerateOccurrences(matching: week) { o, _ in print(o.start, o.source.event.title) }
     /// ```
     public func enumerateOccurrences(matching predicate: EventPredicate,
-                                     using body: (EventOccurrence, inout Bool) throws -> Void) throws(StoreError) {
-        var merger = try read { db in try OccurrenceMerger.load(db, predicate: predicate, floatingZone: floatingZone, unreadable: unreadable) }
+                                     using body: (EventOccurrence, inout Bool) throws -> Void) throws {
+        var merger = try OccurrenceMerger.reading(predicate, from: self)
         var stop = false
-        do {
-            while !stop, let occurrence = merger.nextOccurrence() { try body(occurrence, &stop) }
-        } catch {
-            throw .from(error, path: path)
-        }
+        while !stop, let occurrence = merger.nextOccurrence() { try body(occurrence, &stop) }
+    }
+}
+
+extension OccurrenceMerger {
+    /// The merger for `predicate`, its rows read in one transaction of `store`.
+    static func reading(_ predicate: EventPredicate, from store: EventStore) throws(StoreError) -> OccurrenceMerger {
+        let zone = store.floatingZone, unreadable = store.unreadable
+        return try store.read { db in try OccurrenceMerger.load(db, predicate: predicate, floatingZone: zone, unreadable: unreadable) }
     }
 }

@@ -75,6 +75,24 @@ struct EventQueryTests {
         #expect(seen == ["a", "b", "a", "b", "a"])
     }
 
+    /// The caller's own error is the caller's: it comes out of the enumeration as thrown, not
+    /// reported as a database error.
+    @Test func anErrorTheCallerThrowsPassesThroughUntouched() throws {
+        struct Enough: Error, Equatable { let seen: Int }
+        _ = try event("a", .utc(local(2026, 1, 1, 9)), rule: "FREQ=DAILY")
+        var seen = 0
+        let window = t.store.predicateForEvents(start: utc(2026, 6, 1), end: utc(2027, 6, 1))
+        #expect(throws: Enough(seen: 3)) {
+            try t.store.enumerateEvents(matching: window) { _, _ in
+                seen += 1
+                if seen == 3 { throw Enough(seen: seen) }
+            }
+        }
+        #expect(throws: Enough(seen: 1)) {
+            try t.store.enumerateOccurrences(matching: window) { _, _ in throw Enough(seen: 1) }
+        }
+    }
+
     @Test func eventWithIdentifierIsTheFirstOccurrence() throws {
         let series = try event("series", .utc(local(2026, 1, 5, 9)), rule: "FREQ=WEEKLY")
         let first = try #require(try t.store.event(withIdentifier: series.identifier))
