@@ -6,13 +6,10 @@ import ChimeCore
 typealias DateArgument = DateValue
 
 extension DateValue {
-    static let accepted = "YYYY-MM-DD[THH:MM[:SS]][Z|±HH:MM] or YYYYMMDD[THHMMSS][Z]"
-
-    /// Reads `text` on the command line's clock (``CLIContext/now``).
-    init?(_ text: String) {
-        guard let value = try? DateExpression.parse(text, now: CLIContext.now, zone: .utc),
-              OptionBounds.instants.contains(value.instant(in: .utc)) else { return nil }
-        self = value
+    /// Reads a date option of `chime expand` with the one date reader every command uses (the
+    /// same forms, the same message for the same mistake); civil words are read on UTC.
+    static func argument(_ text: String, option: String) throws -> DateValue {
+        try CLIContext.date(text, option: option, on: .utc)
     }
 
     var recurrenceDate: RecurrenceDate {

@@ -19,9 +19,8 @@ struct ExpandRequest {
             throw InputError("--tz: \(error)")
         }
         let floatingZone = CLIContext.zone
-        guard let startText = command.dtstart, let start = DateArgument(startText) else {
-            throw InputError("--dtstart: invalid date \"\(command.dtstart ?? "")\" (expected \(DateArgument.accepted))")
-        }
+        guard let startText = command.dtstart else { throw InputError("--dtstart is required") }
+        let start = try DateArgument.argument(startText, option: "--dtstart")
         let recurrenceStart: RecurrenceStart
         switch (start, zoneArgument) {
         case (.date(let d), _): recurrenceStart = .allDay(d)
@@ -51,10 +50,7 @@ struct ExpandRequest {
         let zone = self.zone
         func instant(_ text: String?, _ option: String) throws -> Instant? {
             guard let text else { return nil }
-            guard let value = DateArgument(text) else {
-                throw InputError("\(option): invalid date \"\(text)\" (expected \(DateArgument.accepted))")
-            }
-            return value.instant(in: zone)
+            return try DateArgument.argument(text, option: option).instant(in: zone)
         }
         from = try instant(command.from, "--from") ?? Instant(secondsSince1970: -62_135_596_800)  // 0001-01-01
         var end = try instant(command.to, "--to") ?? Instant(secondsSince1970: 253_402_300_800)  // 10000-01-01
@@ -68,10 +64,7 @@ struct ExpandRequest {
 
     private static func dates(_ values: [String], option: String) throws -> [RecurrenceDate] {
         try values.flatMap { $0.split(separator: ",") }.map { item in
-            guard let value = DateArgument(String(item)) else {
-                throw InputError("\(option): invalid date \"\(item)\" (expected \(DateArgument.accepted))")
-            }
-            return value.recurrenceDate
+            try DateArgument.argument(String(item), option: option).recurrenceDate
         }
     }
 

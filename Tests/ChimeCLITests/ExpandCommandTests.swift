@@ -67,9 +67,9 @@ struct ExpandErrorTests {
 
     @Test func badDate() throws {
         let e = try failing(["--dtstart", "2026-13-01T09:00", "--rrule", "FREQ=DAILY"])
-        #expect(e.contains("--dtstart: invalid date \"2026-13-01T09:00\""))
+        #expect(e.contains("--dtstart: \"2026-13-01T09:00\": no such calendar date"))
         let f = try failing(["--dtstart", "20260230", "--rrule", "FREQ=DAILY"])
-        #expect(f.contains("--dtstart: invalid date \"20260230\""))
+        #expect(f.contains("--dtstart: \"20260230\": no such calendar date"))
     }
 
     @Test func badRuleNamesThePartAndValue() throws {
@@ -91,6 +91,6 @@ struct ExpandErrorTests {
         #expect(try failing(["--batch", "--count", "3"]).contains("--batch reads everything from stdin"))
         #expect(try failing(["--dtstart", "2026-01-01", "--count", "0"]).contains("--count 0: must be 1…10000000"))
         #expect(try failing(["--dtstart", "2026-01-01", "--from", "2026-02-01", "--to", "2026-01-01"]).contains("the window is empty"))
-        #expect(try failing(["--dtstart", "2026-01-01", "--rdate", "2026-01-05,bogus"]).contains("--rdate: invalid date \"bogus\""))
+        #expect(try failing(["--dtstart", "2026-01-01", "--rdate", "2026-01-05,bogus"]).contains("--rdate: \"bogus\": not a date"))
     }
 }

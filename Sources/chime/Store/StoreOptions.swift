@@ -95,7 +95,9 @@ enum CLIContext {
 
     /// Parses a date option; `option` names it in the error. Words such as `tomorrow` or a bare
     /// time count from `relativeTo` (default: now): an end typed after a start counts from the start.
-    static func date(_ text: String, option: String, relativeTo: Instant? = nil) throws -> DateValue {
+    /// `civilZone`: the zone words such as `today` are read on (default: the system zone).
+    static func date(_ text: String, option: String, relativeTo: Instant? = nil, on civilZone: ZoneRules? = nil) throws -> DateValue {
+        let zone = civilZone ?? self.zone
         let value: DateValue
         do { value = try DateExpression.parse(text, now: relativeTo ?? now, zone: zone, numericOrder: numericDateOrder) } catch {
             throw InputError("\(option): \(error)")
