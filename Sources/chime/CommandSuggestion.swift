@@ -5,6 +5,12 @@ import ArgumentParser
 enum CommandSuggestion {
     /// The message for the first word that should name a subcommand and names none, if any.
     static func unknownSubcommand(in arguments: [String], root: ParsableCommand.Type) -> String? {
+        // `chime --color always agenda today`: options before the command name are not read.
+        if let first = arguments.first, first.hasPrefix("-"), !["-h", "--help", "--version"].contains(first),
+           let at = arguments.firstIndex(where: { word in root.configuration.subcommands.contains { $0._commandName == word } }) {
+            let moved = [arguments[at]] + arguments[(at + 1)...] + arguments[..<at]
+            return "options go after the command's name: \(root._commandName) \(moved.joined(separator: " "))"
+        }
         var command = root
         var path = [root._commandName]
         for word in arguments {

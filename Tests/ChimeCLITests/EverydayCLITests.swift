@@ -131,6 +131,18 @@ struct EverydayCLITests {
         #expect(try s.run("add", "event", "X", "--start", "9.30").stderr.contains("not a date; for a time write 9:30"))
     }
 
+    /// A repeating reminder and its completed copy share a title: `complete` by title takes the
+    /// open one, `uncomplete` by title the one done last.
+    @Test func completeAndUncompleteByTitleTakeTheOneThatFits() throws {
+        let s = StoreSession()
+        _ = try s.add("reminder", "Bins", "--due", "fri 7:00", "--repeat", "weekly")
+        #expect(try s.run("complete", "bins").stdout.hasPrefix("Completed \"Bins\""))
+        let second = try s.run("complete", "bins")
+        #expect(second.status == 0 && second.stdout.hasPrefix("Completed \"Bins\""), "\(second.stderr)")
+        let undo = try s.run("uncomplete", "bins")
+        #expect(undo.status == 0 && undo.stdout.contains("is not done"), "\(undo.stdout)\(undo.stderr)")
+    }
+
     @Test func mistypedPathsCommandsAndZonesAreSaidNotGuessed() throws {
         let s = StoreSession()
         let missing = s.folder + "/typo/chime.sqlite"
@@ -141,6 +153,8 @@ struct EverydayCLITests {
         let typo = try s.run("agnda")
         #expect(typo.status != 0 && typo.stderr.contains("Did you mean 'chime agenda'?"), "\(typo.stderr)")
         #expect(try s.run("agenda", "today", "--create").status == 0)
+        #expect(try s.run("--color", "always", "agenda", "today").stderr
+            == "Error: options go after the command's name: chime agenda today --color always\n")
         var posix = s.environment
         posix["TZ"] = "CET-1CEST,M3.5.0,M10.5.0/3"
         let zoned = try CLI.run(["add", "event", "Call", "--start", "2026-11-23T09:00"], environment: posix)

@@ -23,8 +23,12 @@ enum CompletionChange {
     static func set(_ done: Bool, id: String, options: StoreOptions) throws {
         let store = try options.open()
         let reference = try ItemReference(id)
-        let identifier = try reference.resolvedIdentifier(in: store)
-        guard try reference.kind(in: store) == .reminder else {
+        let identifier: String
+        do { identifier = try reference.resolvedIdentifier(in: store) } catch {
+            guard reference.occurrence == nil, let chosen = try byTitle(reference.identifier, done: done, in: store) else { throw error }
+            identifier = chosen
+        }
+        guard case .reminder? = try store.calendarItem(withIdentifier: identifier) else {
             throw InputError("\"\(DisplayText.singleLine(id))\" is an event; only reminders can be completed")
         }
         if done {
@@ -47,6 +51,23 @@ enum CompletionChange {
                 print("\"\(DisplayText.itemTitle(saved.title))\" is not done\(saved.identifier != identifier ? " (the series is back at this instance)" : "")")
             }
         }
+    }
+
+    /// A title a repeating reminder shares with its completed copies: `complete` takes the one
+    /// reminder with it that is not done, `uncomplete` the one done last.
+    private static func byTitle(_ title: String, done: Bool, in store: EventStore) throws -> String? {
+        let reminders = try store.items(titleContaining: title)
+            .filter { $0.kind == "reminder" && $0.title.lowercased() == title.lowercased() }
+            .compactMap { match -> Reminder? in
+                if case .reminder(let r)? = try store.calendarItem(withIdentifier: match.identifier) { return r }
+                return nil
+            }
+        if done {
+            let open = reminders.filter { !$0.isCompleted }
+            return open.count == 1 ? open[0].identifier : nil
+        }
+        return reminders.filter(\.isCompleted)
+            .max { ($0.completionDate ?? Instant(secondsSince1970: 0)) < ($1.completionDate ?? Instant(secondsSince1970: 0)) }?.identifier
     }
 
     /// " (due …)" for the instance of a repeating reminder a completion is about.
