@@ -17,7 +17,7 @@ struct GeofenceWriter {
             let fence = crossing.fence
             let verb = fence.proximity == .enter ? "Arrived" : "Left   "
             out.append("\(clock(crossing.fix.timestamp))  \(verb)  \(DisplayText.singleLine(fence.place.title))  \"\(DisplayText.itemTitle(fence.item.title))\""
-                       + "  [\(fence.item.kind.rawValue) \(Style.reference(DisplayText.singleLine(String(fence.item.identifier.prefix(ItemReference.shortLength)))))]"
+                       + "  [\(fence.item.kind.rawValue) \(Style.reference(DisplayText.singleLine(ItemReference.short(fence.item.identifier))))]"
                        + "  at \(crossing.fix.coordinate) ±\(Int(crossing.fix.horizontalAccuracy.rounded())) m,"
                        + " \(Int(crossing.distance.rounded())) m from the centre (radius \(Int(fence.radius)) m)\n")
         }
@@ -64,7 +64,7 @@ struct GeofenceWriter {
             var line = "  \(state.rawValue.padding(toLength: 7))  \(fence.proximity == .enter ? "arrive" : "leave ")  \(DisplayText.singleLine(fence.place.title))"
             line += "  r \(Int(fence.radius)) m"
             if let last { line += ", \(TrackingPolicy.distanceText(Geodesy.distance(fence.center, last.fix.coordinate))) away" }
-            line += "  \"\(DisplayText.itemTitle(fence.item.title))\"  [\(fence.item.kind.rawValue) \(Style.reference(DisplayText.singleLine(String(fence.item.identifier.prefix(ItemReference.shortLength)))))]"
+            line += "  \"\(DisplayText.itemTitle(fence.item.title))\"  [\(fence.item.kind.rawValue) \(Style.reference(DisplayText.singleLine(ItemReference.short(fence.item.identifier))))]"
             if fence.item.kind == .event, let start = fence.occurrenceStart { line += "  occurrence \(stamp(start))" }
             if let entry = fired[fence.key] { line += "  (\(entry.state.rawValue) \(stamp(entry.fireAt)))" }
             out.append(line + "\n")

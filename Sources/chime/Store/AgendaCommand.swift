@@ -79,8 +79,6 @@ struct AgendaCommand: ParsableCommand {
         let (start, end) = try window(now: CLIContext.now, zone: zone)
         guard end > start else { throw InputError("the window is empty: --to must be after --from") }
         let store = try options.open()
-        var titles: [String: String] = [:]
-        for c in try store.calendars(for: .event) { titles[c.identifier] = c.title }
         var selected: [ChimeCore.Calendar]?
         if !calendars.isEmpty {
             selected = try calendars.map { name in
@@ -90,10 +88,20 @@ struct AgendaCommand: ParsableCommand {
                 return c
             }
         }
+        try Self.write(store, window: (start, end), calendars: selected, json: options.json)
+    }
+
+    /// The window's occurrences through ``AgendaWriter`` to stdout, from the light stream: no
+    /// Event built per occurrence, no alarm rows read (the agenda shows none). `chime` alone uses
+    /// it too, without day headings.
+    static func write(_ store: EventStore, window: (start: Instant, end: Instant), calendars: [ChimeCore.Calendar]?,
+                      json: Bool, headings: Bool = true) throws {
+        var titles: [String: String] = [:]
+        for c in try store.calendars(for: .event) { titles[c.identifier] = c.title }
         var out = OutputBuffer()
-        var writer = AgendaWriter(zone: zone, json: options.json, titles: titles, window: (start, end), color: Style.enabled)
-        // The light stream: no Event built per occurrence, no alarm rows read (the agenda shows none).
-        var predicate = store.predicateForEvents(start: start, end: end, calendars: selected)
+        var writer = AgendaWriter(zone: CLIContext.zone, json: json, titles: titles, window: window, color: Style.enabled,
+                                  headings: headings)
+        var predicate = store.predicateForEvents(start: window.start, end: window.end, calendars: calendars)
         predicate.includesAlarms = false
         try store.enumerateOccurrences(matching: predicate) { occurrence, _ in
             writer.write(occurrence, to: &out)

@@ -8,10 +8,10 @@ import ChimeStore
 enum AlarmEcho {
     /// The alarm settings the daemon uses (the `[alarms]` section of the configuration file), so
     /// that what the CLI says will fire is what fires; defaults when there is no readable file.
-    static var defaults: AlarmDefaults {
+    /// Read once per process: `show` asks for it per item line.
+    static let defaults: AlarmDefaults =
         (try? DaemonConfiguration.load(path: DaemonConfiguration.defaultPath(), explicit: false))?.scheduler.alarmDefaults
             ?? AlarmDefaults()
-    }
 
     /// `Alarm: Wed 2026-11-25 09:45 (15 min before)`, one line per alarm, or why nothing fires.
     static func lines(for item: AnyCalendarItem, now: Instant, zone: ZoneRules) -> [String] {

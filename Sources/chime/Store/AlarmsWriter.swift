@@ -23,14 +23,14 @@ struct AlarmsWriter {
             out.append("Snoozed, shown again: \(snoozed.count)\n")
             for entry in snoozed.sorted(by: { ($0.snoozedUntil!, $0.title) < ($1.snoozedUntil!, $1.title) }) {
                 out.append("\(stamp(entry.snoozedUntil!))  \(DisplayText.itemTitle(entry.title))  (first at \(stamp(entry.fireAt)))  "
-                           + Style.reference(String(entry.key.item.prefix(ItemReference.shortLength))) + "\n")
+                           + Style.reference(ItemReference.short(entry.key.item)) + "\n")
             }
         }
         let places = armed.flatMap { source in source.item.alarms.filter { $0.structuredLocation != nil }.map { (source, $0) } }
         if !places.isEmpty {
             out.append("Armed location alarms (fire on crossing the place, not at a time): \(places.count)\n")
             for (source, alarm) in places {
-                out.append("  \(DisplayText.itemTitle(source.item.title))  \(DisplayText.alarm(alarm))  \(Style.reference(DisplayText.singleLine(String(source.item.identifier.prefix(ItemReference.shortLength)))))\n")
+                out.append("  \(DisplayText.itemTitle(source.item.title))  \(DisplayText.alarm(alarm))  \(Style.reference(DisplayText.singleLine(ItemReference.short(source.item.identifier))))\n")
             }
         }
     }

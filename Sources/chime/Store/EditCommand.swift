@@ -158,11 +158,8 @@ struct EditCommand: ParsableCommand {
                     report(.reminder(stored), store: store)
                 }
                 return
-            } catch let error as CLIError {
+            } catch where error is CLIError || error is StoreError {
                 // Back to the editor with what was typed and the reason on top.
-                text = "# error: \(error)\n" + saved.split(separator: "\n", omittingEmptySubsequences: false)
-                    .filter { !$0.hasPrefix("# error: ") }.joined(separator: "\n")
-            } catch let error as StoreError {
                 text = "# error: \(error)\n" + saved.split(separator: "\n", omittingEmptySubsequences: false)
                     .filter { !$0.hasPrefix("# error: ") }.joined(separator: "\n")
             }

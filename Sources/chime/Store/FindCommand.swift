@@ -32,7 +32,7 @@ struct FindCommand: ParsableCommand {
         }
         if matches.isEmpty { print("Nothing has \"\(DisplayText.singleLine(text))\" in its title."); return }
         for m in matches {
-            print("\(m.kind == "event" ? "event   " : "reminder")  \(DisplayText.itemTitle(m.title))  \(Style.reference(String(m.identifier.prefix(ItemReference.shortLength))))")
+            print("\(m.kind == "event" ? "event   " : "reminder")  \(DisplayText.itemTitle(m.title))  \(Style.reference(ItemReference.short(m.identifier)))")
         }
     }
 }

@@ -33,6 +33,9 @@ struct ItemReference {
     /// Characters of the ID human views print.
     static let shortLength = 8
 
+    /// The start of `identifier` human views print.
+    static func short(_ identifier: String) -> String { String(identifier.prefix(shortLength)) }
+
     init(_ text: String) throws {
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         identifier = parts[0].trimmingCharacters(in: .whitespaces)
@@ -56,14 +59,14 @@ struct ItemReference {
 
     /// `ID` or `ID@occurrence`, from the parts (what the agenda's light occurrences carry).
     static func text(identifier: String, occurrence: Instant?, allDay: Bool, zone: ZoneRules, short: Bool = false) -> String {
-        let id = short ? String(identifier.prefix(shortLength)) : identifier
+        let id = short ? Self.short(identifier) : identifier
         guard let occurrence else { return id }
         return id + "@" + occurrenceText(occurrence, allDay: allDay, zone: zone)
     }
 
     /// `ID@…` for an alarm firing: the occurrence it belongs to, for events of a series.
     static func text(_ firing: AlarmFiring, zone: ZoneRules, short: Bool = false) -> String {
-        let id = short ? String(firing.item.identifier.prefix(shortLength)) : firing.item.identifier
+        let id = short ? Self.short(firing.item.identifier) : firing.item.identifier
         guard firing.item.kind == .event, firing.item.isRecurring, let o = firing.item.scheduledOccurrence ?? firing.occurrenceStart,
               firing.key.alarm.hasPrefix("@") == false else { return id }
         return id + "@" + occurrenceText(o, allDay: firing.item.isAllDay, zone: zone)

@@ -55,7 +55,7 @@ struct RemindersCommand: ParsableCommand {
             if !r.recurrenceRules.isEmpty { line += "  repeats" }
             if r.alarms.contains(where: { $0.structuredLocation != nil }) { line += "  📍" }
             line += "  [\(DisplayText.singleLine(r.calendarIdentifier.flatMap { titles[$0] } ?? ""))]  "
-            line += Style.reference(DisplayText.singleLine(String(r.identifier.prefix(ItemReference.shortLength))))
+            line += Style.reference(DisplayText.singleLine(ItemReference.short(r.identifier)))
             print(line)
         }
     }
