@@ -47,11 +47,11 @@ deps build-deps:
 	fi
 
 # Test-only Python peers (PyPI): an independent iCalendar parser and expander for the export test, and the
-# `caldav` client as a third client on the sync tests' server.
-PY_PACKAGES := icalendar==7.3.0 recurring-ical-events==3.8.2 caldav==3.6.0
+# `caldav` client as a third client on the sync tests' server; dbus-next, the D-Bus service's Python client.
+PY_PACKAGES := icalendar==7.3.0 recurring-ical-events==3.8.2 caldav==3.6.0 dbus-next==0.2.3
 
 pydeps:
-	@python3 -c "import icalendar, recurring_ical_events, caldav" 2>/dev/null || python3 -m pip install --quiet $(PY_PACKAGES)
+	@python3 -c "import icalendar, recurring_ical_events, caldav, dbus_next" 2>/dev/null || python3 -m pip install --quiet $(PY_PACKAGES)
 
 build: deps pydeps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
@@ -59,12 +59,12 @@ build: deps pydeps
 # Every test runs inside a private desktop-services sandbox (Tests/harness): a session bus with dunst under
 # Xvfb, and a private system bus with GeoClue 2.6 fed by a fake GPS, so the libnotify and GeoClue adapters
 # and the daemon are tested against real servers.
-# Suites that run on their own, one after the other: the two that drive the one shared dunst (Swift Testing
+# Suites that run on their own, one after the other: the three that drive the one shared dunst (Swift Testing
 # runs suites in parallel, and one suite's close-all or menu choice would disturb the other's notification),
 # the real-clock timer suite and the cross-process change latency suite, whose time bounds are meaningless
 # while process tests keep the 2-core cooperative thread pool busy, and the two GeoClue suites, which move the one fake GPS (the adapter's
 # also restarts geoclue).
-SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests SystemWallClockTests ChangeLatencyTests GeoClueProviderTests GeoClueDaemonTests
+SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests BusServiceTests SystemWallClockTests ChangeLatencyTests GeoClueProviderTests GeoClueDaemonTests
 test: check-docs build
 	Tests/harness/with-services.sh sh -c '$(SWIFT) test $(TEST_FLAGS) --skip-build $(foreach s,$(SERVER_SUITES),--skip $(s)) \
 		$(foreach s,$(SERVER_SUITES),&& $(SWIFT) test $(TEST_FLAGS) --skip-build --filter $(s))'
@@ -133,7 +133,8 @@ INSTALL_STRIP ?= -s
 INSTALLED_FILES = $(BINDIR)/chime $(USERUNITDIR)/chime.service $(DATADIR)/applications/chime.desktop \
 	$(DATADIR)/icons/hicolor/scalable/apps/chime.svg $(MANDIR)/man1/chime.1 \
 	$(DATADIR)/bash-completion/completions/chime $(DATADIR)/zsh/site-functions/_chime \
-	$(DATADIR)/fish/vendor_completions.d/chime.fish $(DOCDIR)/README.md $(DOCDIR)/config.example.toml $(DOCDIR)/geoclue-chime.conf
+	$(DATADIR)/fish/vendor_completions.d/chime.fish $(DOCDIR)/README.md $(DOCDIR)/config.example.toml $(DOCDIR)/geoclue-chime.conf \
+	$(DATADIR)/dbus-1/services/io.github.chime.Chime.service $(DATADIR)/dbus-1/interfaces/io.github.chime.Chime1.xml
 
 release: build-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product chime
@@ -144,6 +145,9 @@ install: release
 		"$(DESTDIR)$(DATADIR)/zsh/site-functions" "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d"
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' Config/chime.service > "$(DESTDIR)$(USERUNITDIR)/chime.service"
 	install -Dm644 Config/chime.desktop "$(DESTDIR)$(DATADIR)/applications/chime.desktop"
+	install -d "$(DESTDIR)$(DATADIR)/dbus-1/services"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' Config/io.github.chime.Chime.service > "$(DESTDIR)$(DATADIR)/dbus-1/services/io.github.chime.Chime.service"
+	install -Dm644 Config/io.github.chime.Chime1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/io.github.chime.Chime1.xml"
 	install -Dm644 Config/chime.svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/chime.svg"
 	python3 Config/chime-man.py $(RELEASE_BIN) > "$(DESTDIR)$(MANDIR)/man1/chime.1"
 	$(RELEASE_BIN) --generate-completion-script bash > "$(DESTDIR)$(DATADIR)/bash-completion/completions/chime"

@@ -15,7 +15,7 @@ import ServiceLifecycle
 public enum Daemon {
     public static func run(storePath: String, configuration: DaemonConfiguration,
                            notifier override: DaemonConfiguration.Notifier?, location: LocationSource? = nil,
-                           replaySpeed: ReplayProvider.Speed = .realTime) async throws {
+                           replaySpeed: ReplayProvider.Speed = .realTime, busAPI: (@Sendable (EventStore) -> any DaemonBusAPI)? = nil) async throws {
         let started = ContinuousClock.now
         var logger = Logger(label: "chime")
         logger.logLevel = configuration.logLevel
@@ -23,13 +23,15 @@ public enum Daemon {
         let store = try EventStore(path: storePath)
         let lock = try DaemonLock.acquire(forStore: storePath)
         defer { lock.release() }
-        let sink = try makeSink(override ?? configuration.notifier, logger: logger)
-        defer { sink.shutdown() }
+        let bus = busAPI?(store)
+        let deliveredSink = try makeSink(override ?? configuration.notifier, logger: logger)
+        defer { deliveredSink.shutdown() }
+        let sink: any NotificationSink = bus.map { api in AnnouncingSink(deliveredSink, announce: { api.alarmDelivered($0) }) } ?? deliveredSink
 
         let clock = SystemWallClock()
         let scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: store.floatingZone,
                                        settings: configuration.scheduler,
-                                       opener: sink is LibnotifySink ? XDGOpener() : nil, logger: logger)
+                                       opener: deliveredSink is LibnotifySink ? XDGOpener() : nil, logger: logger)
         let source = location ?? configuration.location
         let provider = try makeLocationProvider(source, speed: replaySpeed, clock: clock)
         defer { provider?.shutdown() }
@@ -41,13 +43,15 @@ public enum Daemon {
         let firstSleep = FirstSleepReporter(started: started, logger: logger)
         let service = SchedulerService(scheduler: scheduler, geofences: geofences, locationProvider: provider,
                                        zone: { SystemZone.current() }, onSleep: { firstSleep.report(deadline: $0) })
-        logger.info("starting", metadata: ["store": "\(storePath)", "notifier": "\(sink.name)",
+        logger.info("starting", metadata: ["store": "\(storePath)", "notifier": "\(deliveredSink.name)",
                                            "location": "\(provider?.name ?? "none")",
                                            "pid": "\(ProcessInfo.processInfo.processIdentifier)"])
         var syncLogger = Logger(label: "chime.sync")
         syncLogger.logLevel = configuration.logLevel
         let sync = SyncService(store: store, settings: configuration.sync, logger: syncLogger)
-        let group = ServiceGroup(services: [LifecycleAdapter(service: service), SyncLifecycle(service: sync)],
+        var services: [any Service] = [LifecycleAdapter(service: service), SyncLifecycle(service: sync)]
+        if let bus { services.append(BusLifecycle(api: bus, store: store, logger: logger)) }
+        let group = ServiceGroup(services: services,
                                  gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
         logger.info("stopped")

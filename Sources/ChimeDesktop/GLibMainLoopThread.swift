@@ -110,3 +110,11 @@ private final class Job {
     let done = DispatchSemaphore(value: 0)
     init(_ work: @escaping () -> Void) { self.work = work }
 }
+
+/// A value only the loop thread touches; the wrapper lets it travel inside its owner and in the
+/// closures handed to ``GLibMainLoopThread/perform(_:)`` or ``GLibMainLoopThread/post(_:)``.
+struct LoopConfined<Value>: @unchecked Sendable {
+    // @unchecked: `value` is used only inside work run on the loop thread.
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

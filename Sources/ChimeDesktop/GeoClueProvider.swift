@@ -206,10 +206,3 @@ final class GeoClueRetryTimer: Sendable {
         }
     }
 }
-
-/// A value only the loop thread touches; the wrapper lets it travel in closures handed to the loop.
-private struct LoopConfined<Value>: @unchecked Sendable {
-    // @unchecked: `value` is used only inside work posted to the loop thread.
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

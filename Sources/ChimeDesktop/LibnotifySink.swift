@@ -86,7 +86,7 @@ public final class LibnotifySink: NotificationSink {
         let opened = loopThread.perform {
             LibnotifyConnection.open(appName: appName, desktopEntry: desktopEntry, context: loopThread.mainContext,
                                      responses: continuation, serverTimeoutMilliseconds: timeout)
-                .map { LoopConfined(value: ConnectionSlot($0)) }
+                .map { LoopConfined(ConnectionSlot($0)) }
         }
         switch opened {
         case .success(let connection):
@@ -172,11 +172,4 @@ private final class ConnectionSlot {
     var current: LibnotifyConnection
     var isShutDown = false
     init(_ connection: LibnotifyConnection) { current = connection }
-}
-
-/// A value that only the loop thread touches; the wrapper lets it travel inside the sink and the
-/// closures handed to ``GLibMainLoopThread/perform(_:)``.
-private struct LoopConfined<Value>: @unchecked Sendable {
-    // @unchecked: `value` is used only inside `GLibMainLoopThread.perform`, i.e. on the loop thread.
-    let value: Value
 }

@@ -218,6 +218,21 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v9: per-app access decisions") { db in
+            try db.execute(sql: """
+                -- What the user decided for an app that reaches Chime over D-Bus, per entity type
+                -- (EventKit's authorization status). No row: not determined yet.
+                CREATE TABLE app_access (
+                    app_id TEXT NOT NULL,           -- flatpak:ID | unit:NAME | exe:PATH
+                    entity_type TEXT NOT NULL CHECK (entity_type IN ('event', 'reminder')),
+                    status TEXT NOT NULL CHECK (status IN ('denied', 'authorized')),
+                    decided_by TEXT NOT NULL,       -- prompt | command
+                    decided_at INTEGER NOT NULL,
+                    last_used_at INTEGER,
+                    PRIMARY KEY (app_id, entity_type)
+                );
+                """)
+        }
         return migrator
     }()
 }

@@ -44,7 +44,7 @@ struct Chime: AsyncParsableCommand {
         version: Chime.version,
         subcommands: [OverviewCommand.self, AgendaCommand.self, AlarmsCommand.self, RemindersCommand.self, AddCommand.self, ShowCommand.self, FindCommand.self, EditCommand.self, RemoveCommand.self,
                       CompleteCommand.self, UncompleteCommand.self, CalendarCommand.self, AccountCommand.self, ImportCommand.self, ExportCommand.self, Expand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
-                      DoctorCommand.self, VersionCommand.self],
+                      AccessCommand.self, DoctorCommand.self, VersionCommand.self],
         defaultSubcommand: OverviewCommand.self
     )
 

@@ -83,7 +83,8 @@ struct DaemonCommand: AsyncParsableCommand {
         do {
             try await Daemon.run(storePath: store ?? StoreLocation.defaultPath(), configuration: configuration,
                                  notifier: notifier.flatMap(DaemonConfiguration.Notifier.init(rawValue:)),
-                                 location: try location.map { try LocationSource(parsing: $0) }, replaySpeed: try replaySpeed)
+                                 location: try location.map { try LocationSource(parsing: $0) }, replaySpeed: try replaySpeed,
+                                 busAPI: { ChimeBusAPI(store: $0) })
         } catch let error as DaemonError where error.exitStatus != 1 {
             // The same one line as other errors, with its own exit status (see DaemonError.exitStatus).
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

@@ -25,6 +25,8 @@ usr/local/bin/chime
 usr/local/lib/systemd/user/chime.service
 usr/local/share/applications/chime.desktop
 usr/local/share/bash-completion/completions/chime
+usr/local/share/dbus-1/interfaces/io.github.chime.Chime1.xml
+usr/local/share/dbus-1/services/io.github.chime.Chime.service
 usr/local/share/doc/chime/README.md
 usr/local/share/doc/chime/config.example.toml
 usr/local/share/doc/chime/geoclue-chime.conf
@@ -58,6 +60,10 @@ for line in "ExecStart=/usr/local/bin/chime daemon" "RestartPreventExitStatus=3"
 done
 ! grep -q "@[A-Z]*@\|PartOf=graphical-session" "$UNIT" || fail "unit has an unfilled @VAR@ or is still PartOf the graphical session"
 grep -qx "Icon=chime" "$T/root/usr/local/share/applications/chime.desktop" || fail "desktop file lacks Icon=chime"
+ACTIVATION="$T/root/usr/local/share/dbus-1/services/io.github.chime.Chime.service"
+for line in "Name=io.github.chime.Chime" "Exec=/usr/local/bin/chime daemon" "SystemdService=chime.service"; do
+    grep -qxF "$line" "$ACTIVATION" || fail "D-Bus service file lacks '$line'"
+done
 ok "unit keys (ExecStart on the installed binary, RestartPreventExitStatus=3, WantedBy=default.target); desktop Icon=chime"
 
 # The toolchain's folder: the one above usr/bin of the swift on PATH (TOOLCHAIN/usr/bin/swift).

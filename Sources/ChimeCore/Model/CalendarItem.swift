@@ -87,6 +87,11 @@ public enum AnyCalendarItem: Hashable, Sendable {
 
     public var recurrenceRules: [RecurrenceRule] { base.recurrenceRules }
 
+    /// `.event` or `.reminder`: the entity type access is decided for.
+    public var entityType: EntityType {
+        if case .event = self { return .event } else { return .reminder }
+    }
+
     /// `event` or `reminder`.
     public var kindName: String {
         if case .event = self { return "event" } else { return "reminder" }

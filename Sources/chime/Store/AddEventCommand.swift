@@ -44,23 +44,8 @@ struct AddEventCommand: ParsableCommand {
     func run() throws {
         let store = try options.open(creating: true)
         let target = try EventTarget.calendar(calendar, in: store)
-        var startDate = try CLIContext.calendarDate(start, option: "--start", tz: tz)
-        if allDay { startDate = .allDay(startDate.local.date) }
-        var event: Event
-        if let end {
-            // `--start "mon 9:00" --end "wed 17:00"`: the end's words count from the start; a time
-            // alone is on the start's day (`--start "fri 10:00" --end 9:00` is an error, not Saturday).
-            let after = startDate.instant(floatingZone: CLIContext.zone)
-            var endDate = DateExpression.isTimeOfDay(end)
-                ? try EditCommand.keepingDate(of: startDate, end, option: "--end", tz: tz)
-                : try CLIContext.calendarDate(end, option: "--end", tz: tz, relativeTo: after)
-            // An all-day end is the last day, included: --start "Dec 15" --end "Dec 17" is three days.
-            if startDate.isAllDay { endDate = .allDay(endDate.local.date.adding(days: 1)) }
-            event = Event(title: title, calendar: target.identifier, start: startDate, end: endDate)
-        } else {
-            let length = try duration.map { try Durations.seconds($0, option: "--duration") } ?? (startDate.isAllDay ? 86_400 : 3600)
-            event = Event(title: title, calendar: target.identifier, start: startDate, duration: length)
-        }
+        var event = try Self.event(title: title, start: start, end: end, duration: duration, tz: tz, allDay: allDay,
+                                   calendar: target.identifier)
         try item.apply(to: &event, replacingAlarms: true)
         let saved = try store.save(event)
         let shown = try store.event(withIdentifier: saved.identifier) ?? saved
@@ -74,5 +59,27 @@ struct AddEventCommand: ParsableCommand {
             for line in AlarmEcho.lines(for: .event(shown), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
             print("ID \(saved.identifier)")
         }
+    }
+
+    /// The event the options describe (also the D-Bus service's `AddEvent`): dates as people type
+    /// them, an end's words counted from the start, an all-day end as the last day included.
+    static func event(title: String, start: String, end: String?, duration: String?, tz: String?, allDay: Bool,
+                      calendar: String) throws -> Event {
+        var startDate = try CLIContext.calendarDate(start, option: "--start", tz: tz)
+        if allDay { startDate = .allDay(startDate.local.date) }
+        if let end {
+            // `--start "mon 9:00" --end "wed 17:00"`: the end's words count from the start; a time
+            // alone is on the start's day (`--start "fri 10:00" --end 9:00` is an error, not Saturday).
+            let after = startDate.instant(floatingZone: CLIContext.zone)
+            var endDate = DateExpression.isTimeOfDay(end)
+                ? try EditCommand.keepingDate(of: startDate, end, option: "--end", tz: tz)
+                : try CLIContext.calendarDate(end, option: "--end", tz: tz, relativeTo: after)
+            // An all-day end is the last day, included: --start "Dec 15" --end "Dec 17" is three days.
+            if startDate.isAllDay { endDate = .allDay(endDate.local.date.adding(days: 1)) }
+            return Event(title: title, calendar: calendar, start: startDate, end: endDate)
+        }
+        let length = try duration.map { try Durations.seconds($0, option: "--duration") } ?? (startDate.isAllDay ? 86_400 : 3600)
+        try OptionBounds.check("--duration", text: duration ?? "", seconds: length, OptionBounds.durationSeconds)
+        return Event(title: title, calendar: calendar, start: startDate, duration: length)
     }
 }

@@ -96,10 +96,17 @@ struct AgendaCommand: ParsableCommand {
     /// it too, without day headings.
     static func write(_ store: EventStore, window: (start: Instant, end: Instant), calendars: [ChimeCore.Calendar]?,
                       json: Bool, headings: Bool = true) throws {
+        var out = OutputBuffer()
+        try render(store, window: window, calendars: calendars, json: json, headings: headings, color: Style.enabled, into: &out)
+        out.flush()
+    }
+
+    /// The agenda into `out` (which flushes to stdout when full, or keeps it all for the D-Bus service).
+    static func render(_ store: EventStore, window: (start: Instant, end: Instant), calendars: [ChimeCore.Calendar]?,
+                       json: Bool, headings: Bool = true, color: Bool = false, into out: inout OutputBuffer) throws {
         var titles: [String: String] = [:]
         for c in try store.calendars(for: .event) { titles[c.identifier] = c.title }
-        var out = OutputBuffer()
-        var writer = AgendaWriter(zone: CLIContext.zone, json: json, titles: titles, window: window, color: Style.enabled,
+        var writer = AgendaWriter(zone: CLIContext.zone, json: json, titles: titles, window: window, color: color,
                                   headings: headings)
         var predicate = store.predicateForEvents(start: window.start, end: window.end, calendars: calendars)
         predicate.includesAlarms = false
@@ -107,7 +114,6 @@ struct AgendaCommand: ParsableCommand {
             writer.write(occurrence, to: &out)
         }
         writer.finish(&out)
-        out.flush()
     }
 }
 

@@ -50,12 +50,7 @@ struct AlarmsCommand: ParsableCommand {
         let end = try to.map { try CLIContext.instant($0, option: "--to") } ?? start.adding(Int64(hours) * 3600)
         guard end > start else { throw InputError("the window is empty: --to must be after --from") }
         let store = try options.open()
-        let sources = try store.alarmSources(from: start)
-        let firings = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: start, to: end,
-                                         defaults: AlarmEcho.defaults)
-            .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
-        let states = try store.ledgerEntries(for: firings.map(\.key))
-        let armed = try store.locationAlarmSources(from: start)
+        let (firings, states, armed) = try Self.listing(store, zone: zone, from: start, to: end)
         // Snoozed notifications come back within the window: they fire again, so they are listed.
         let snoozed = try store.ledgerEntries(state: .snoozed)
             .filter { ($0.snoozedUntil.map { $0 >= start && $0 <= end }) ?? false }
@@ -67,5 +62,16 @@ struct AlarmsCommand: ParsableCommand {
             writer.text(firings, states: states, armed: armed, snoozed: snoozed, from: start, to: end, into: &out)
         }
         out.flush()
+    }
+
+    /// The firings of the window in time order, their ledger states, and the armed location alarms:
+    /// what `chime alarms` and the D-Bus service's `UpcomingAlarms` list.
+    static func listing(_ store: EventStore, zone: ZoneRules, from start: Instant, to end: Instant) throws
+        -> (firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource]) {
+        let sources = try store.alarmSources(from: start)
+        let firings = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: start, to: end,
+                                         defaults: AlarmEcho.defaults)
+            .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
+        return (firings, try store.ledgerEntries(for: firings.map(\.key)), try store.locationAlarmSources(from: start))
     }
 }

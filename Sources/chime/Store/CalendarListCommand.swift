@@ -12,11 +12,7 @@ extension CalendarCommand {
             let store = try options.open()
             let all = try store.calendars(for: .event) + store.calendars(for: .reminder)
             if options.json {
-                print(JSONText.array(all.map { c in
-                    JSONText.object([("id", JSONText.string(c.identifier)), ("title", JSONText.string(c.title)),
-                                     ("type", JSONText.string(c.entityType.plural)), ("color", JSONText.string(c.color)),
-                                     ("allows_modifications", c.allowsModifications ? "true" : "false")])
-                }))
+                print(JSONText.array(all.map(ItemFormat.json)))
                 return
             }
             if all.isEmpty { print("No calendars yet; `chime add event` creates \"Calendar\", `chime add reminder` creates \"Reminders\"."); return }

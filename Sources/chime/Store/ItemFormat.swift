@@ -59,6 +59,12 @@ enum ItemFormat {
         return JSONText.object(fields)
     }
 
+    static func json(_ c: ChimeCore.Calendar) -> String {
+        JSONText.object([("id", JSONText.string(c.identifier)), ("title", JSONText.string(c.title)),
+                         ("type", JSONText.string(c.entityType.plural)), ("color", JSONText.string(c.color)),
+                         ("allows_modifications", c.allowsModifications ? "true" : "false")])
+    }
+
     static func json(_ a: Alarm) -> String {
         switch a.trigger {
         case .absolute(let i): return JSONText.object([("type", "\"absolute\""), ("date", JSONText.string(i.description))])

@@ -9,7 +9,13 @@ struct OutputBuffer {
     private var count = 0
     private static let blockSize = 1 << 16
 
-    init() { storage = [UInt8](repeating: 0, count: Self.blockSize + 4096) }
+    /// False: everything stays in the buffer (``pendingText``), for an answer sent elsewhere (D-Bus).
+    private let flushesToStandardOutput: Bool
+
+    init(toStandardOutput: Bool = true) {
+        storage = [UInt8](repeating: 0, count: Self.blockSize + 4096)
+        flushesToStandardOutput = toStandardOutput
+    }
 
     /// What is written and not yet flushed, as text: for in-process tests of the writers.
     var pendingText: String { String(decoding: storage[0..<count], as: UTF8.self) }
@@ -125,13 +131,14 @@ struct OutputBuffer {
 
     /// Whether enough is buffered to be worth one `write`: callers that build output in pieces
     /// ask between pieces and flush.
-    var isFull: Bool { count >= Self.blockSize }
+    var isFull: Bool { flushesToStandardOutput && count >= Self.blockSize }
 
     var isEmpty: Bool { count == 0 }
 
-    private mutating func flushIfFull() { if count >= Self.blockSize { flush() } }
+    private mutating func flushIfFull() { if isFull { flush() } }
 
     mutating func flush() {
+        guard flushesToStandardOutput else { return }
         var offset = 0
         let end = count
         while offset < end {

@@ -1,0 +1,81 @@
+import ChimeDesktop
+import ChimeScheduler
+import ChimeStore
+import Logging
+import ServiceLifecycle
+
+/// What the daemon's D-Bus service answers with: the method handler (the command-line tool's,
+/// so that replies have the shapes of its `--json`), and what it is told while the daemon runs.
+///
+/// ```swift
+/// try await Daemon.run(storePath: path, configuration: configuration, notifier: nil, busAPI: { ChimeBusAPI(store: $0) })
+/// ```
+public protocol DaemonBusAPI: BusMethodHandler {
+    /// The interface's introspection XML (`Config/io.github.chime.Chime1.xml`).
+    var interfaceXML: String { get }
+    /// The service, once it owns its name: for signals and access prompts.
+    func attach(_ service: BusService)
+    /// A commit by any process (the store's change journal).
+    func storeChanged(_ changes: ChangeSet) async
+    /// A notification the server accepted.
+    func alarmDelivered(_ notification: AlarmNotification)
+    /// A client left, or the user answered a prompt.
+    func busEvent(_ event: BusEvent) async
+}
+
+/// The well-known name and object of Chime's D-Bus service.
+public enum ChimeBusName {
+    public static let name = "io.github.chime.Chime"
+    public static let objectPath = "/io/github/chime/Chime1"
+    public static let interface = "io.github.chime.Chime1"
+}
+
+/// Tells the bus API about each notification the inner sink delivered (`AlarmFired`).
+final class AnnouncingSink: NotificationSink {
+    let inner: any NotificationSink
+    let announce: @Sendable (AlarmNotification) -> Void
+    var name: String { inner.name }
+    var responses: AsyncStream<NotificationResponse> { inner.responses }
+
+    init(_ inner: any NotificationSink, announce: @escaping @Sendable (AlarmNotification) -> Void) {
+        self.inner = inner
+        self.announce = announce
+    }
+
+    func deliver(_ notification: AlarmNotification, deliveredAtMilliseconds: Int64) throws(DeliveryError) {
+        try inner.deliver(notification, deliveredAtMilliseconds: deliveredAtMilliseconds)
+        announce(notification)
+    }
+
+    func shutdown() { inner.shutdown() }
+}
+
+/// Runs the D-Bus service beside the scheduler: owns the name, feeds the API the store's changes
+/// and the bus's events, gives the name up at shutdown. Without a session bus, or with the name
+/// taken, it says so once and the daemon goes on without it (alarms do not depend on it).
+struct BusLifecycle: Service {
+    let api: any DaemonBusAPI
+    let store: EventStore
+    let logger: Logger
+
+    func run() async throws {
+        let service: BusService
+        do {
+            service = try BusService.start(busName: ChimeBusName.name, objectPath: ChimeBusName.objectPath,
+                                           interfaceXML: api.interfaceXML, interfaceName: ChimeBusName.interface, handler: api)
+        } catch {
+            logger.notice("the D-Bus service is off (\(error.message)); alarms go on without it")
+            return
+        }
+        defer { service.stop() }
+        api.attach(service)
+        logger.info("D-Bus service ready", metadata: ["name": "\(ChimeBusName.name)"])
+        try await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for await changes in store.changes { await api.storeChanged(changes) } }
+                group.addTask { for await event in service.events { await api.busEvent(event) } }
+                await group.waitForAll()
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// An app as the desktop knows it, which is what access decisions are kept under: its Flatpak
+/// app ID (from `/.flatpak-info` in its sandbox), else the systemd unit a desktop launcher put it
+/// in (`app-…` scopes and services, the launch's random part left out), else its executable.
+///
+/// ```swift
+/// let app = AppIdentity.ofProcess(pid)       // flatpak:org.gnome.Calendar, unit:app-gnome-org.gnome.Maps, exe:/usr/bin/python3.11
+/// print(app?.id, app?.displayName)
+/// ```
+public struct AppIdentity: Hashable, Sendable, CustomStringConvertible {
+    public enum Source: String, Hashable, Sendable { case flatpak, unit, exe }
+
+    public var source: Source
+    /// The app ID, unit name or executable path.
+    public var name: String
+
+    public init(source: Source, name: String) {
+        self.source = source
+        self.name = name
+    }
+
+    /// `flatpak:org.gnome.Calendar`, `unit:app-gnome-org.gnome.Maps`, `exe:/usr/bin/foo`: the key decisions are kept under.
+    public var id: String { "\(source.rawValue):\(name)" }
+    public var description: String { id }
+
+    /// The name a person recognises: the app ID, the unit, or the executable's file name with its path.
+    public var displayName: String {
+        switch source {
+        case .flatpak, .unit: name
+        case .exe: "\((name as NSString).lastPathComponent) (\(name))"
+        }
+    }
+
+    /// Parses `flatpak:ID`, `unit:NAME` or `exe:PATH` (what ``id`` gives and `chime access` takes).
+    public init?(id: String) {
+        guard let colon = id.firstIndex(of: ":"), let source = Source(rawValue: String(id[..<colon])) else { return nil }
+        let name = String(id[id.index(after: colon)...])
+        guard !name.isEmpty else { return nil }
+        self.init(source: source, name: name)
+    }
+
+    /// The identity of a running process, from `/proc`; nil when nothing could be read (it exited,
+    /// or belongs to another user): such a caller is refused, not guessed.
+    public static func ofProcess(_ pid: UInt32, proc: String = "/proc") -> AppIdentity? {
+        let base = "\(proc)/\(pid)"
+        let flatpakInfo = try? String(contentsOfFile: "\(base)/root/.flatpak-info", encoding: .utf8)
+        let cgroup = try? String(contentsOfFile: "\(base)/cgroup", encoding: .utf8)
+        let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(base)/exe")
+        return resolve(flatpakInfo: flatpakInfo, cgroup: cgroup, executable: executable)
+    }
+
+    /// The identity from what `/proc` holds for a process (pure, for tests).
+    public static func resolve(flatpakInfo: String?, cgroup: String?, executable: String?) -> AppIdentity? {
+        if let id = flatpakInfo.flatMap(flatpakAppID(fromInfo:)) { return AppIdentity(source: .flatpak, name: id) }
+        if let unit = cgroup.flatMap(appUnit(fromCgroup:)) { return AppIdentity(source: .unit, name: unit) }
+        guard var path = executable, path.hasPrefix("/") else { return nil }
+        // A binary replaced on disk (an upgrade, a rebuild) reads as "PATH (deleted)": the same app.
+        if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
+        return AppIdentity(source: .exe, name: path)
+    }
+
+    /// `name=` of the `[Application]` group of a `.flatpak-info` file.
+    static func flatpakAppID(fromInfo text: String) -> String? {
+        var inApplication = false
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") { inApplication = line == "[Application]"; continue }
+            if inApplication, line.hasPrefix("name=") {
+                let id = String(line.dropFirst("name=".count))
+                return id.isEmpty ? nil : id
+            }
+        }
+        return nil
+    }
+
+    /// The app unit of the unified (`0::`) cgroup line, as systemd's desktop convention names them:
+    /// `app[-LAUNCHER]-APPID[@RANDOM].service` or `app[-LAUNCHER]-APPID-RANDOM.scope`, with the
+    /// random part (which changes at every launch) left out and `\x2d` escapes decoded. Anything
+    /// else (a login session scope, a terminal's unit) says nothing about the app: nil.
+    static func appUnit(fromCgroup text: String) -> String? {
+        guard let line = text.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("0::") }),
+              let last = line.split(separator: "/").last else { return nil }
+        var unit = String(last)
+        guard unit.hasPrefix("app-") else { return nil }
+        if unit.hasSuffix(".service") {
+            unit.removeLast(".service".count)
+            if let at = unit.firstIndex(of: "@") { unit = String(unit[..<at]) }
+        } else if unit.hasSuffix(".scope") {
+            unit.removeLast(".scope".count)
+            if let dash = unit.lastIndex(of: "-"), unit.distance(from: unit.startIndex, to: dash) > 4 {
+                unit = String(unit[..<dash])
+            }
+        } else {
+            return nil
+        }
+        unit = unit.replacingOccurrences(of: "\\x2d", with: "-")
+        return unit.count > "app-".count ? unit : nil
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import ChimeCore
+import ChimeStore
+
+extension AccessCommand {
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Refuse an app your events or reminders (both when not given); it is not asked again.")
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The app: flatpak:APP-ID, unit:NAME or exe:/PATH.") var app: String
+        @Argument(help: "events or reminders (default: both).") var type: String?
+
+        func run() throws {
+            let identity = try AccessCommand.app(app), types = try AccessCommand.types(type)
+            let store = try options.open(creating: true)
+            for t in types { try store.setAuthorization(.denied, appID: identity.id, for: t, decidedBy: "command") }
+            print("\(identity.id) may no longer use your \(types.map(\.plural).joined(separator: " and ")); its next call is refused.")
+        }
+    }
+}

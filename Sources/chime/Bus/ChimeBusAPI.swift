@@ -1,0 +1,386 @@
+import ChimeCore
+import ChimeDaemon
+import ChimeDesktop
+import ChimeScheduler
+import ChimeStore
+import Foundation
+import Synchronization
+
+/// The daemon's D-Bus interface `io.github.chime.Chime1` (docs/dbus.md): every call is checked
+/// against the caller's access for the entity type it touches, then answered from the store with
+/// the JSON the command line prints with `--json`. Signals go to subscribed connections one by
+/// one, and only with what each is allowed to see at that moment.
+final class ChimeBusAPI: DaemonBusAPI {
+    let store: EventStore
+    var interfaceXML: String { Self.introspectionXML }
+    private let state = Mutex(State())
+
+    private struct State {
+        var service: BusService?
+        /// Subscribed connections (unique name → caller).
+        var subscribers: [String: BusCaller] = [:]
+        /// Open prompts by notification id, and the same by app and entity type (one prompt each).
+        var prompts: [UInt32: Prompt] = [:]
+        var promptKeys: [String: UInt32] = [:]
+        var nextHandle = 1
+        /// When each app's use was last written (at most once a minute, so reads stay reads).
+        var lastNoted: [String: Int64] = [:]
+    }
+
+    private struct Prompt {
+        let handle: String
+        let app: AppIdentity
+        let entity: EntityType
+        let askedAt: Int64
+        var waiters: Set<String>
+    }
+
+    /// A question left unanswered this long is withdrawn and asked anew: a notification server
+    /// that restarted forgets it without a word, and a request must never wait on it for ever.
+    static let promptLifetimeSeconds: Int64 = 300
+
+    init(store: EventStore) { self.store = store }
+
+    func attach(_ service: BusService) { state.withLock { $0.service = service } }
+
+    // MARK: Calls
+
+    func handle(_ method: String, _ arguments: [BusValue], from caller: BusCaller) async throws(BusError) -> [BusValue] {
+        do {
+            switch (method, arguments.first, arguments.dropFirst().first) {
+            case ("GetAuthorizationStatus", .string(let type)?, nil):
+                return [.string(try status(caller, try entity(type)).rawValue)]
+            case ("RequestAccess", .string(let type)?, nil):
+                return try await requestAccess(caller, try entity(type))
+            case ("Subscribe", nil, nil):
+                _ = try allowedTypes(caller)
+                state.withLock { $0.subscribers[caller.uniqueName] = caller }
+                return [.uint64(UInt64(max(0, try store.currentChangeSequence())))]
+            case ("Unsubscribe", nil, nil):
+                state.withLock { _ = $0.subscribers.removeValue(forKey: caller.uniqueName) }
+                return []
+            case ("Calendars", nil, nil):
+                let types = try allowedTypes(caller)
+                let calendars = try EntityType.allCases.filter(types.contains).flatMap { try store.calendars(for: $0) }
+                return [.string(JSONText.array(calendars.map(ItemFormat.json)))]
+            case ("Events", .int64(let start)?, .int64(let end)?):
+                try require(caller, .event)
+                guard end > start else { throw BusError(Self.invalidArgs, "the window is empty: end must be after start") }
+                var out = OutputBuffer(toStandardOutput: false)
+                try AgendaCommand.render(store, window: (Instant(secondsSince1970: start), Instant(secondsSince1970: end)),
+                                         calendars: nil, json: true, into: &out)
+                return [.string(out.pendingText)]
+            case ("Reminders", .bool(let completed)?, nil):
+                try require(caller, .reminder)
+                let predicate = completed
+                    ? store.predicateForCompletedReminders(completionStart: nil, completionEnd: nil, calendars: nil)
+                    : store.predicateForIncompleteReminders(dueStart: nil, dueEnd: nil, calendars: nil)
+                let titles = try calendarTitles(.reminder)
+                let found = try store.reminders(matching: predicate)
+                return [.string(JSONText.array(found.map { json(.reminder($0), titles: titles) }))]
+            case ("Item", .string(let reference)?, nil):
+                let item = try resolve(reference, caller)
+                return [.string(json(item, titles: try calendarTitles(item.entityType)))]
+            case ("UpcomingAlarms", .uint32(let hours)?, nil):
+                let types = try allowedTypes(caller)
+                guard (1...Int64(OptionBounds.hours.upperBound)).contains(Int64(hours)) else {
+                    throw BusError(Self.invalidArgs, "hours must be 1…\(OptionBounds.hours.upperBound), not \(hours)")
+                }
+                let now = EventStore.systemNow()
+                let listing = try AlarmsCommand.listing(store, zone: SystemZone.current(), from: now, to: now.adding(Int64(hours) * 3600))
+                let firings = listing.firings.filter { types.contains($0.item.kind == .event ? .event : .reminder) }
+                let armed = listing.armed.filter { types.contains($0.item.kindName == "event" ? .event : .reminder) }
+                var out = OutputBuffer(toStandardOutput: false)
+                AlarmsWriter(zone: SystemZone.current()).json(firings, states: listing.states, armed: armed, to: &out)
+                return [.string(out.pendingText)]
+            case ("AddEvent", .fields(let fields)?, nil):
+                try require(caller, .event)
+                return [.string(try addEvent(fields))]
+            case ("AddReminder", .fields(let fields)?, nil):
+                try require(caller, .reminder)
+                return [.string(try addReminder(fields))]
+            case ("Remove", .string(let reference)?, .string(let spanText)?):
+                guard let span = SpanArgument(rawValue: spanText) else {
+                    throw BusError(Self.invalidArgs, "span must be \"this\" or \"future\", not \"\(spanText)\"")
+                }
+                let parsed = try ItemReference(reference)
+                switch try resolve(reference, caller) {
+                case .event(var e):
+                    if parsed.occurrence == nil { e.occurrenceDate = nil }
+                    try store.remove(e, span: span.span)
+                case .reminder(let r): try store.remove(r)
+                }
+                return []
+            case ("Complete", .string(let reference)?, nil), ("Uncomplete", .string(let reference)?, nil):
+                return [.string(try complete(reference, done: method == "Complete", caller))]
+            default:
+                throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) with these arguments")
+            }
+        } catch let error as BusError {
+            throw error
+        } catch let error as StoreError {
+            throw BusError(Self.failed, "\(error)")
+        } catch {
+            throw BusError(Self.invalidArgs, "\(error)")
+        }
+    }
+
+    // MARK: Access
+
+    static let errorPrefix = "io.github.chime.Chime1.Error."
+    static let notAuthorized = errorPrefix + "NotAuthorized"
+    static let invalidArgs = errorPrefix + "InvalidArgs"
+    static let failed = errorPrefix + "Failed"
+    static let noPrompt = errorPrefix + "NoPrompt"
+
+    private func entity(_ text: String) throws(BusError) -> EntityType {
+        switch text {
+        case "event", "events": return .event
+        case "reminder", "reminders": return .reminder
+        default: throw BusError(Self.invalidArgs, "the entity type is \"event\" or \"reminder\", not \"\(text)\"")
+        }
+    }
+
+    private func status(_ caller: BusCaller, _ entity: EntityType) throws -> AuthorizationStatus {
+        try store.authorizationStatus(appID: caller.app.id, for: entity)
+    }
+
+    /// Throws the error that names what is missing unless the caller may use `entity`.
+    private func require(_ caller: BusCaller, _ entity: EntityType) throws {
+        let current = try status(caller, entity)
+        guard current == .authorized else {
+            throw BusError(Self.notAuthorized, "\(caller.app.id) has no access to \(entity.plural) (\(current.rawValue)); "
+                + "call RequestAccess(\"\(entity.rawValue)\"), or run: chime access grant \(caller.app.id) \(entity.plural)")
+        }
+        noteUse(caller, entity)
+    }
+
+    /// The entity types the caller may use; throws when there is none.
+    private func allowedTypes(_ caller: BusCaller) throws -> Set<EntityType> {
+        let types = Set(try EntityType.allCases.filter { try status(caller, $0) == .authorized })
+        guard !types.isEmpty else {
+            throw BusError(Self.notAuthorized, "\(caller.app.id) has no access to events or reminders; "
+                + "call RequestAccess(\"event\") or RequestAccess(\"reminder\") first")
+        }
+        for type in types { noteUse(caller, type) }
+        return types
+    }
+
+    private func noteUse(_ caller: BusCaller, _ entity: EntityType) {
+        let now = EventStore.systemNow().secondsSince1970, key = "\(caller.app.id) \(entity.rawValue)"
+        let due = state.withLock { s -> Bool in
+            guard (s.lastNoted[key] ?? 0) < now - 60 else { return false }
+            s.lastNoted[key] = now
+            return true
+        }
+        if due { try? store.noteAccessUsed(appID: caller.app.id, for: entity) }
+    }
+
+    /// Answers at once: the status, and when it is not determined, the handle whose `Response`
+    /// signal brings the user's answer (a call never waits on a person: clients give up after 25 s).
+    private func requestAccess(_ caller: BusCaller, _ entity: EntityType) async throws -> [BusValue] {
+        let current = try status(caller, entity)
+        guard current == .notDetermined else { return [.objectPath(ChimeBusName.objectPath + "/request/0"), .string(current.rawValue)] }
+        let key = "\(caller.app.id) \(entity.rawValue)"
+        // One prompt per app and entity type: a second request joins the open one.
+        let now = EventStore.systemNow().secondsSince1970
+        let (joined, expired, service) = state.withLock { s -> (String?, UInt32?, BusService?) in
+            guard let id = s.promptKeys[key], var prompt = s.prompts[id] else { return (nil, nil, s.service) }
+            guard prompt.askedAt > now - Self.promptLifetimeSeconds else {
+                s.prompts[id] = nil
+                s.promptKeys[key] = nil
+                return (nil, id, s.service)
+            }
+            prompt.waiters.insert(caller.uniqueName)
+            s.prompts[id] = prompt
+            return (prompt.handle, nil, s.service)
+        }
+        if let expired { service?.closeNotification(expired) }
+        if let joined { return [.objectPath(joined), .string(current.rawValue)] }
+        guard let service else { throw BusError(Self.noPrompt, "the service is not ready") }
+        let what = entity == .event ? "calendar events" : "reminders"
+        let id: UInt32
+        do {
+            id = try await service.notify(
+                summary: "Allow \(caller.app.displayName) to use your \(what)?",
+                body: "An app asks Chime to see and change your \(what). It is identified as \(caller.app.id)"
+                    + (caller.processID.map { " (process \($0))" } ?? "") + ". You can change this later with chime access.",
+                actions: [(key: "allow", label: "Allow"), (key: "deny", label: "Don't Allow")])
+        } catch {
+            throw BusError(Self.noPrompt, "the user cannot be asked: \(error.message); "
+                + "run: chime access grant \(caller.app.id) \(entity.plural)")
+        }
+        let handle = state.withLock { s -> String in
+            let handle = ChimeBusName.objectPath + "/request/\(s.nextHandle)"
+            s.nextHandle += 1
+            s.prompts[id] = Prompt(handle: handle, app: caller.app, entity: entity, askedAt: now, waiters: [caller.uniqueName])
+            s.promptKeys[key] = id
+            return handle
+        }
+        return [.objectPath(handle), .string(current.rawValue)]
+    }
+
+    func busEvent(_ event: BusEvent) async {
+        switch event {
+        case .peerVanished(let name):
+            // A client gone mid-request leaves nothing behind but the question on screen: the
+            // user's answer is still kept for the app (its next run finds it).
+            state.withLock { s in
+                s.subscribers[name] = nil
+                for (id, var prompt) in s.prompts where prompt.waiters.contains(name) {
+                    prompt.waiters.remove(name)
+                    s.prompts[id] = prompt
+                }
+            }
+        case .notificationAction(let id, let key):
+            let decision: AuthorizationStatus? = key == "allow" ? .authorized : key == "deny" ? .denied : nil
+            guard let decision, let prompt = takePrompt(id) else { return }
+            do {
+                try store.setAuthorization(decision, appID: prompt.app.id, for: prompt.entity, decidedBy: "prompt")
+                answer(prompt, decision)
+            } catch {
+                answer(prompt, .notDetermined)
+            }
+        case .notificationClosed(let id):
+            // Closed without an answer: nothing is decided, the app may ask again.
+            if let prompt = takePrompt(id) { answer(prompt, .notDetermined) }
+        }
+    }
+
+    private func takePrompt(_ id: UInt32) -> Prompt? {
+        state.withLock { s in
+            guard let prompt = s.prompts.removeValue(forKey: id) else { return nil }
+            s.promptKeys["\(prompt.app.id) \(prompt.entity.rawValue)"] = nil
+            return prompt
+        }
+    }
+
+    private func answer(_ prompt: Prompt, _ status: AuthorizationStatus) {
+        guard let service = state.withLock({ $0.service }) else { return }
+        for waiter in prompt.waiters {
+            service.emit("Response", [.objectPath(prompt.handle), .string(prompt.entity.rawValue), .string(status.rawValue)], to: waiter)
+        }
+    }
+
+    // MARK: Signals
+
+    func storeChanged(_ changes: ChangeSet) async {
+        let (service, subscribers) = state.withLock { ($0.service, Array($0.subscribers.values)) }
+        guard let service, !subscribers.isEmpty else { return }
+        var touched = Set<String>()
+        for change in changes.changes { touched.insert(change.entity.rawValue) }
+        for subscriber in subscribers {
+            // Access is read again at each signal: a revoked app hears nothing more.
+            let allowed = EntityType.allCases.filter { (try? status(subscriber, $0)) == .authorized }
+            let visible = allowed.map(\.rawValue).filter { touched.contains($0) || touched.contains("calendar") }
+            guard !visible.isEmpty || changes.isTruncated && !allowed.isEmpty else { continue }
+            service.emit("Changed", [.uint64(UInt64(max(0, changes.lastSequence))), .strings(visible)], to: subscriber.uniqueName)
+        }
+    }
+
+    func alarmDelivered(_ notification: AlarmNotification) {
+        let (service, subscribers) = state.withLock { ($0.service, Array($0.subscribers.values)) }
+        guard let service, !subscribers.isEmpty else { return }
+        let entity: EntityType? = notification.kind == "event" ? .event : notification.kind == "reminder" ? .reminder : nil
+        let body = JSONText.object([
+            ("keys", JSONText.array(notification.keys.map { JSONText.string($0.description) })),
+            ("fire", JSONText.string(notification.fireAt.description)),
+            ("kind", JSONText.string(notification.kind)),
+            ("summary", JSONText.string(notification.summary)),
+            ("body", JSONText.string(notification.body)),
+        ])
+        for subscriber in subscribers {
+            let allowed = EntityType.allCases.filter { (try? status(subscriber, $0)) == .authorized }
+            // "You missed N alarms" may cover both kinds: only for an app that may see both.
+            guard entity.map(allowed.contains) ?? (allowed.count == EntityType.allCases.count) else { continue }
+            service.emit("AlarmFired", [.string(body)], to: subscriber.uniqueName)
+        }
+    }
+
+    // MARK: Items
+
+    private func calendarTitles(_ type: EntityType) throws -> [String: String] {
+        var titles: [String: String] = [:]
+        for c in try store.calendars(for: type) { titles[c.identifier] = c.title }
+        return titles
+    }
+
+    private func json(_ item: AnyCalendarItem, titles: [String: String]) -> String {
+        ItemFormat.json(item, calendarTitle: item.base.calendarIdentifier.flatMap { titles[$0] }, zone: SystemZone.current())
+    }
+
+    /// The item a reference names, once the caller is known to have access to its kind.
+    private func resolve(_ reference: String, _ caller: BusCaller) throws -> AnyCalendarItem {
+        _ = try allowedTypes(caller)
+        let item = try ItemReference(reference).resolve(in: store)
+        try require(caller, item.entityType)
+        return item
+    }
+
+    private func complete(_ reference: String, done: Bool, _ caller: BusCaller) throws -> String {
+        let parsed = try ItemReference(reference)
+        guard case .reminder(let r) = try resolve(reference, caller) else {
+            throw BusError(Self.invalidArgs, "\"\(reference)\" is an event; only reminders can be completed")
+        }
+        let titles = try calendarTitles(.reminder)
+        if done {
+            switch try store.complete(reminderWithIdentifier: r.identifier, dueAt: parsed.occurrence?.instant(in: store.floatingZone)) {
+            case .alreadyCompleted(let r): throw BusError(Self.failed, "\"\(r.title)\" is already completed")
+            case .completed(let r, _): return json(.reminder(r), titles: titles)
+            }
+        }
+        switch try store.uncomplete(reminderWithIdentifier: r.identifier) {
+        case .alreadyIncomplete(let r): throw BusError(Self.failed, "\"\(r.title)\" is already not completed")
+        case .reopened(let saved): return json(.reminder(saved), titles: titles)
+        }
+    }
+
+    /// Fields: `title` (required), `start` (required), `end` or `duration`, `all_day` ("true"),
+    /// `calendar`, `notes`, `location`, `url`, `time_zone`; dates as the command line reads them.
+    private func addEvent(_ fields: [String: String]) throws -> String {
+        try checkFields(fields, allowed: ["title", "start", "end", "duration", "all_day", "calendar", "notes", "location", "url", "time_zone"])
+        let title = try requiredTitle(fields)
+        guard let startText = fields["start"] else { throw BusError(Self.invalidArgs, "an event needs a start (field \"start\")") }
+        let target = try EventTarget.calendar(fields["calendar"], in: store)
+        var event = try AddEventCommand.event(title: title, start: startText, end: fields["end"], duration: fields["duration"],
+                                              tz: fields["time_zone"], allDay: fields["all_day"] == "true", calendar: target.identifier)
+        event.notes = fields["notes"]
+        event.location = fields["location"]
+        event.url = fields["url"]
+        return json(.event(try store.save(event)), titles: try calendarTitles(.event))
+    }
+
+    /// Fields: `title` (required), `due`, `start`, `list`, `notes`, `priority`, `time_zone`.
+    private func addReminder(_ fields: [String: String]) throws -> String {
+        try checkFields(fields, allowed: ["title", "due", "start", "list", "notes", "priority", "time_zone"])
+        let title = try requiredTitle(fields)
+        let target = try ReminderTarget.list(fields["list"], in: store)
+        var reminder = Reminder(title: title, calendar: target.identifier)
+        let tz = fields["time_zone"] ?? "floating"
+        reminder.dueDate = try fields["due"].map { try CLIContext.calendarDate($0, option: "due", tz: tz) }
+        reminder.startDate = try fields["start"].map { try CLIContext.calendarDate($0, option: "start", tz: tz) }
+        reminder.notes = fields["notes"]
+        if let text = fields["priority"] {
+            guard let priority = Int(text), (0...9).contains(priority) else {
+                throw BusError(Self.invalidArgs, "priority is 0…9, not \"\(text)\"")
+            }
+            reminder.priority = priority
+        }
+        return json(.reminder(try store.save(reminder)), titles: try calendarTitles(.reminder))
+    }
+
+    private func requiredTitle(_ fields: [String: String]) throws -> String {
+        guard let title = fields["title"], !title.allSatisfy(\.isWhitespace) else {
+            throw BusError(Self.invalidArgs, "a title is needed (field \"title\")")
+        }
+        return title
+    }
+
+    private func checkFields(_ fields: [String: String], allowed: Set<String>) throws {
+        let unknown = fields.keys.filter { !allowed.contains($0) }.sorted()
+        guard unknown.isEmpty else {
+            throw BusError(Self.invalidArgs, "unknown field\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
+                + "known: \(allowed.sorted().joined(separator: ", "))")
+        }
+    }
+}
