@@ -3,6 +3,7 @@ import ChimeStore
 import Foundation
 import Glibc
 import Testing
+import ChimeDesktop
 @testable import chime
 
 /// `chime daemon` as a D-Bus service on the harness's private session bus (Tests/harness, which
@@ -228,6 +229,85 @@ struct BusServiceTests {
         #expect(call(other, "GetAuthorizationStatus", "reminder").status == 0)
         #expect(daemon.stop() == 0, "daemon: \(daemon.stderrText)")
         #expect(!daemon.stderrText.contains("error"), "\(daemon.stderrText)")
+    }
+
+    @Test func chimeViaBusIsAnotherAppItAsksReadsAndCompletes() throws {
+        guard let run = sandbox() else { return }
+        _ = shell("dunstctl close-all")
+        let start = notificationLog(run).count
+        let (storePath, store, _) = try seededStore()
+        var reminder = Reminder(title: "Renew passport", calendar: try store.defaultCalendarForNewReminders().identifier)
+        reminder.dueDate = .utc(Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 86_400).utc)
+        reminder = try store.save(reminder)
+        let daemon = try startDaemon(storePath)
+        defer { daemon.stop() }
+        // The first --via-bus run asks (the notification names chime's own executable) and waits for the answer.
+        let output = folder + "/via-bus.out", errors = folder + "/via-bus.err"
+        FileManager.default.createFile(atPath: output, contents: nil)
+        FileManager.default.createFile(atPath: errors, contents: nil)
+        let asking = Process()
+        asking.executableURL = CLI.binary
+        asking.arguments = ["reminders", "--via-bus"]
+        asking.standardOutput = FileHandle(forWritingAtPath: output)
+        asking.standardError = FileHandle(forWritingAtPath: errors)
+        try asking.run()
+        #expect(click("allow", onNotificationContaining: "to use your reminders?", run: run, after: start), "daemon: \(daemon.stderrText)")
+        #expect(poll(20) { !asking.isRunning })
+        #expect(asking.terminationStatus == 0, "\((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+        #expect(((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("answer the notification"))
+        let listed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        #expect(listed.contains("\"title\":\"Renew passport\""), "\(listed)")
+        // The JSON is the shape `chime reminders --json` prints from the file.
+        let direct = try CLI.run(["reminders", "--json", "--store", storePath])
+        #expect(listed == direct.stdout, "via the bus:\n\(listed)\ndirect:\n\(direct.stdout)")
+        // Now allowed: no question, straight to the answer.
+        let done = try CLI.run(["complete", String(reminder.identifier.prefix(8)), "--via-bus"])
+        #expect(done.status == 0 && done.stdout.contains("\"completed\":true"), "\(done.stdout)\(done.stderr)")
+        #expect(try store.reminder(withIdentifier: reminder.identifier)?.isCompleted == true)
+        // Events are another right; refused here, and said so with the line that would allow it.
+        let agenda = Process()
+        agenda.executableURL = CLI.binary
+        agenda.arguments = ["agenda", "--via-bus"]
+        let agendaErr = Pipe()
+        agenda.standardError = agendaErr
+        agenda.standardOutput = FileHandle.nullDevice
+        try agenda.run()
+        #expect(click("deny", onNotificationContaining: "to use your calendar events?", run: run, after: start))
+        let message = String(decoding: agendaErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        agenda.waitUntilExit()
+        #expect(agenda.terminationStatus != 0)
+        #expect(message.contains("does not let chime use your events (denied)") && message.contains("chime access grant exe:"), "\(message)")
+        #expect(daemon.stop() == 0, "daemon: \(daemon.stderrText)")
+        // No daemon: one clear line.
+        let alone = try CLI.run(["reminders", "--via-bus"])
+        #expect(alone.status != 0 && alone.stderr.contains("no chime daemon answers on the session bus"), "\(alone.stderr)")
+        _ = shell("dunstctl close-all")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func theSwiftClientHearsAChangeAnotherProcessCommits() async throws {
+        guard sandbox() != nil else { return }
+        let (storePath, _, _) = try seededStore()
+        let daemon = try startDaemon(storePath)
+        defer { daemon.stop() }
+        let me = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        #expect(try CLI.run(["access", "grant", "exe:\(me)", "reminders", "--store", storePath]).status == 0)
+        let client = try ChimeBusClient.connect()
+        #expect(try await client.authorizationStatus(for: .reminder) == "authorized")
+        #expect(try await client.authorizationStatus(for: .event) == "notDetermined")
+        let changes = try await client.changes()
+        let added = try CLI.run(["add", "reminder", "From another process", "--store", storePath])
+        #expect(added.status == 0, "\(added.stderr)")
+        var heard: ChimeBusClient.Change?
+        for await change in changes { heard = change; break }
+        #expect(heard?.entityTypes == ["reminder"])
+        #expect(try await client.reminders(completed: false).contains("From another process"))
+        do {
+            _ = try await client.events(from: Instant(secondsSince1970: 0), to: Instant(secondsSince1970: 4_102_444_800))
+            Issue.record("events without access were answered")
+        } catch {
+            #expect(error.name == "io.github.chime.Chime1.Error.NotAuthorized", "\(error)")
+        }
+        #expect(daemon.stop() == 0, "daemon: \(daemon.stderrText)")
     }
 
     @Test func fiftyConcurrentClientsLoseNoWriteAndGetNoError() throws {

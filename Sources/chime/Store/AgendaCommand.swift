@@ -24,6 +24,7 @@ struct AgendaCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @OptionGroup var colorOption: ColorOption
+    @OptionGroup var bus: ViaBusOption
 
     @Argument(help: ArgumentHelp("today, tomorrow, week (7 days from today, the default) or month.", valueName: "span"))
     var span: SpanWord?
@@ -78,6 +79,10 @@ struct AgendaCommand: ParsableCommand {
         let zone = CLIContext.zone
         let (start, end) = try window(now: CLIContext.now, zone: zone)
         guard end > start else { throw InputError("the window is empty: --to must be after --from") }
+        if bus.viaBus {
+            guard calendars.isEmpty else { throw InputError("--calendar does not go with --via-bus (the service lists every calendar the app may see)") }
+            return try bus.run(needing: .event) { try await $0.events(from: start, to: end) }
+        }
         let store = try options.open()
         var selected: [ChimeCore.Calendar]?
         if !calendars.isEmpty {

@@ -28,6 +28,7 @@ struct AlarmsCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @OptionGroup var colorOption: ColorOption
+    @OptionGroup var bus: ViaBusOption
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Window start (default: now).", valueName: "date"))
     var from: String?
@@ -49,6 +50,11 @@ struct AlarmsCommand: ParsableCommand {
         let start = try from.map { try CLIContext.instant($0, option: "--from") } ?? CLIContext.now
         let end = try to.map { try CLIContext.instant($0, option: "--to") } ?? start.adding(Int64(hours) * 3600)
         guard end > start else { throw InputError("the window is empty: --to must be after --from") }
+        if bus.viaBus {
+            guard from == nil && to == nil else { throw InputError("--via-bus lists from now: give --hours, not --from/--to") }
+            let hours = UInt32(self.hours)
+            return try bus.run(needing: nil) { try await $0.upcomingAlarms(hours: hours) }
+        }
         let store = try options.open()
         let (firings, states, armed) = try Self.listing(store, zone: zone, from: start, to: end)
         // Snoozed notifications come back within the window: they fire again, so they are listed.

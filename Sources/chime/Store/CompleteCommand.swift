@@ -12,9 +12,13 @@ struct CompleteCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var bus: ViaBusOption
     @Argument(help: "Reminder ID, or ID@YYYYMMDDTHHMMSSZ.") var id: String
 
-    func run() throws { try CompletionChange.set(true, id: id, options: options) }
+    func run() throws {
+        if bus.viaBus { let id = id; return try bus.run(needing: .reminder) { try await $0.complete(id) } }
+        try CompletionChange.set(true, id: id, options: options)
+    }
 }
 
 enum CompletionChange {

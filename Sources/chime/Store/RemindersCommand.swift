@@ -17,6 +17,7 @@ struct RemindersCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @OptionGroup var colorOption: ColorOption
+    @OptionGroup var bus: ViaBusOption
     @Flag(help: "Completed reminders, most recent first.") var completed = false
     @Option(help: ArgumentHelp("Only incomplete reminders due before this.", valueName: "date")) var dueBefore: String?
     @Option(name: .customLong("list"), help: ArgumentHelp("Only this list (name or ID); repeatable.", valueName: "name"))
@@ -28,6 +29,11 @@ struct RemindersCommand: ParsableCommand {
 
     func run() throws {
         colorOption.apply()
+        if bus.viaBus {
+            guard lists.isEmpty && dueBefore == nil else { throw InputError("--list and --due-before do not go with --via-bus") }
+            let completed = self.completed
+            return try bus.run(needing: .reminder) { try await $0.reminders(completed: completed) }
+        }
         let store = try options.open()
         let selected: [ChimeCore.Calendar]? = lists.isEmpty ? nil : try lists.map { try ReminderTarget.list($0, in: store) }
         let predicate = completed

@@ -19,10 +19,12 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @OptionGroup var colorOption: ColorOption
+    @OptionGroup var bus: ViaBusOption
     @Argument(help: "ID (or its start), ID@OCCURRENCE, or a title.") var id: String
 
     func run() throws {
         colorOption.apply()
+        if bus.viaBus { let id = id; return try bus.run(needing: nil) { try await $0.item(id) } }
         let store = try options.open()
         let reference = try ItemReference(id)
         let item = try reference.resolve(in: store)

@@ -8,7 +8,11 @@ struct UncompleteCommand: ParsableCommand {
         abstract: "Mark a completed reminder as not done (undoes the latest completion of a repeating one).")
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var bus: ViaBusOption
     @Argument(help: "Reminder ID (of the completed copy, for a repeating reminder).") var id: String
 
-    func run() throws { try CompletionChange.set(false, id: id, options: options) }
+    func run() throws {
+        if bus.viaBus { let id = id; return try bus.run(needing: .reminder) { try await $0.complete(id, done: false) } }
+        try CompletionChange.set(false, id: id, options: options)
+    }
 }
