@@ -44,7 +44,9 @@ public struct AppIdentity: Hashable, Sendable, CustomStringConvertible {
     /// or belongs to another user): such a caller is refused, not guessed.
     public static func ofProcess(_ pid: UInt32, proc: String = "/proc") -> AppIdentity? {
         let base = "\(proc)/\(pid)"
-        let flatpakInfo = try? String(contentsOfFile: "\(base)/root/.flatpak-info", encoding: .utf8)
+        // The process's own root: for a Flatpak app, its sandbox, where Flatpak puts the app's ID.
+        let processRoot = "\(base)/root"
+        let flatpakInfo = try? String(contentsOfFile: processRoot + "/.flatpak-info", encoding: .utf8)
         let cgroup = try? String(contentsOfFile: "\(base)/cgroup", encoding: .utf8)
         let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(base)/exe")
         return resolve(flatpakInfo: flatpakInfo, cgroup: cgroup, executable: executable)

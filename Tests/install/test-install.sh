@@ -96,11 +96,23 @@ grep -q "Installed check" "$T/agenda" || { cat "$T/agenda"; exit 1; }
 # ExecStart's binary is executable and that man finds chime(1) for Documentation=.
 XDG_RUNTIME_DIR="$T/run" systemd-analyze --user verify /usr/local/lib/systemd/user/chime.service >"$T/verify" 2>&1 \
     || { cat "$T/verify"; exit 1; }
+# Bus activation: a session bus that reads the installed service file starts the daemon at the first call.
+cat >"$T/bus.conf" <<CONF
+<busconfig><type>session</type><listen>unix:path=$T/bus.sock</listen><auth>EXTERNAL</auth>
+<servicedir>/usr/local/share/dbus-1/services</servicedir>
+<policy context="default"><allow send_destination="*"/><allow own="*"/></policy></busconfig>
+CONF
+run dbus-daemon --config-file="$T/bus.conf" --fork --print-pid >"$T/bus.pid"
+answer=\$(run env DBUS_SESSION_BUS_ADDRESS=unix:path=$T/bus.sock gdbus call --session --timeout 20 --dest io.github.chime.Chime \
+    --object-path /io/github/chime/Chime1 --method io.github.chime.Chime1.GetAuthorizationStatus event 2>&1) || true
+for p in /proc/[0-9]*; do [ "\$(readlink \$p/exe 2>/dev/null)" = /usr/local/bin/chime ] && kill \${p#/proc/}; done
+kill \$(cat "$T/bus.pid") 2>/dev/null || true
+[ "\$answer" = "('notDetermined',)" ] || { echo "bus activation: \$answer"; exit 1; }
 INSIDE
 unshare -m sh -c "mount -t tmpfs tmpfs '$TOOLCHAIN' && mount --bind '$T/root/usr/local' /usr/local && sh '$T/inside.sh'" \
     || fail "with the toolchain hidden (see above)"
 if [ -s "$T/verify" ]; then cat "$T/verify"; fail "systemd-analyze verify printed warnings"; fi
-ok "with $TOOLCHAIN hidden and env -i: chime --version = chime version = $VERSION; add + agenda on a temp store; systemd-analyze --user verify clean"
+ok "with $TOOLCHAIN hidden and env -i: chime --version = chime version = $VERSION; add + agenda on a temp store; systemd-analyze --user verify clean; the first D-Bus call starts the daemon (bus activation)"
 
 COMPLETIONS="$T/root/usr/local/share"
 bash -c ". '$COMPLETIONS/bash-completion/completions/chime' && complete -p chime" | grep -q "^complete .*-F _chime chime$" \

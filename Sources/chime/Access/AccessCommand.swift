@@ -6,7 +6,7 @@ import ChimeStore
 struct AccessCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "access",
-        abstract: "Which apps may use your events and reminders through Chime's D-Bus service.",
+        abstract: "Allow or refuse the apps that ask the daemon for your data over D-Bus.",
         discussion: """
             An app that asks the running daemon over D-Bus (io.github.chime.Chime) is asked about \
             once per entity type: a notification with Allow and Don't Allow. The answers are kept \
