@@ -26,7 +26,8 @@ public enum Daemon {
         let bus = busAPI?(store)
         let deliveredSink = try makeSink(override ?? configuration.notifier, logger: logger)
         defer { deliveredSink.shutdown() }
-        let sink: any NotificationSink = bus.map { api in AnnouncingSink(deliveredSink, announce: { api.alarmDelivered($0) }) } ?? deliveredSink
+        let announcing = bus.map { api in AnnouncingSink(deliveredSink, announce: { api.alarmDelivered($0) }) }
+        let sink: any NotificationSink = announcing ?? deliveredSink
 
         let clock = SystemWallClock()
         let scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: store.floatingZone,
@@ -50,7 +51,7 @@ public enum Daemon {
         syncLogger.logLevel = configuration.logLevel
         let sync = SyncService(store: store, settings: configuration.sync, logger: syncLogger)
         var services: [any Service] = [LifecycleAdapter(service: service), SyncLifecycle(service: sync)]
-        if let bus { services.append(BusLifecycle(api: bus, store: store, logger: logger)) }
+        if let bus, let announcing { services.append(BusLifecycle(api: bus, store: store, sink: announcing, logger: logger)) }
         let group = ServiceGroup(services: services,
                                  gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()

@@ -13,8 +13,9 @@ import ServiceLifecycle
 public protocol DaemonBusAPI: BusMethodHandler {
     /// The interface's introspection XML (`Config/io.github.chime.Chime1.xml`).
     var interfaceXML: String { get }
-    /// The service, once it owns its name: for signals and access prompts.
-    func attach(_ service: BusService)
+    /// The service, once it owns its name (for signals and access prompts), and the way to answer
+    /// a firing as its notification's buttons do (Snooze, Dismiss over the bus).
+    func attach(_ service: BusService, respond: @escaping @Sendable (NotificationResponse) -> Void)
     /// A commit by any process (the store's change journal).
     func storeChanged(_ changes: ChangeSet) async
     /// A notification the server accepted.
@@ -30,17 +31,28 @@ public enum ChimeBusName {
     public static let interface = "io.github.chime.Chime1"
 }
 
-/// Tells the bus API about each notification the inner sink delivered (`AlarmFired`).
+/// Tells the bus API about each notification the inner sink delivered (`AlarmFired`), and lets it
+/// answer firings as the user does on the notification (its answers join the inner sink's).
 final class AnnouncingSink: NotificationSink {
     let inner: any NotificationSink
     let announce: @Sendable (AlarmNotification) -> Void
+    let responses: AsyncStream<NotificationResponse>
+    private let answers: AsyncStream<NotificationResponse>.Continuation
     var name: String { inner.name }
-    var responses: AsyncStream<NotificationResponse> { inner.responses }
 
     init(_ inner: any NotificationSink, announce: @escaping @Sendable (AlarmNotification) -> Void) {
         self.inner = inner
         self.announce = announce
+        (responses, answers) = AsyncStream.makeStream(of: NotificationResponse.self)
+        // The inner sink's answers are passed on; its end (at shutdown) ends the joined stream.
+        Task { [answers] in
+            for await response in inner.responses { answers.yield(response) }
+            answers.finish()
+        }
     }
+
+    /// An answer from elsewhere (the D-Bus service), handled as if clicked on the notification.
+    func respond(_ response: NotificationResponse) { answers.yield(response) }
 
     func deliver(_ notification: AlarmNotification, deliveredAtMilliseconds: Int64) throws(DeliveryError) {
         try inner.deliver(notification, deliveredAtMilliseconds: deliveredAtMilliseconds)
@@ -56,6 +68,7 @@ final class AnnouncingSink: NotificationSink {
 struct BusLifecycle: Service {
     let api: any DaemonBusAPI
     let store: EventStore
+    let sink: AnnouncingSink
     let logger: Logger
 
     func run() async throws {
@@ -65,10 +78,12 @@ struct BusLifecycle: Service {
                                            interfaceXML: api.interfaceXML, interfaceName: ChimeBusName.interface, handler: api)
         } catch {
             logger.notice("the D-Bus service is off (\(error.message)); alarms go on without it")
+            // A service that returns ends the whole group: wait for the daemon's own end instead.
+            try? await gracefulShutdown()
             return
         }
         defer { service.stop() }
-        api.attach(service)
+        api.attach(service, respond: { [sink] in sink.respond($0) })
         logger.info("D-Bus service ready", metadata: ["name": "\(ChimeBusName.name)"])
         try await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in

@@ -405,7 +405,10 @@ enum GVariantCoding {
             let children: [OpaquePointer?] = list.map { g_variant_new_string($0) }
             return children.withUnsafeBufferPointer { g_variant_new_array(chime_type_string(), $0.baseAddress, gsize($0.count)) }
         case .fields(let map):
-            return vardict(map.sorted { $0.key < $1.key }.map { ($0.key, g_variant_new_string($0.value)) })
+            let children: [OpaquePointer?] = map.sorted { $0.key < $1.key }.map {
+                g_variant_new_dict_entry(g_variant_new_string($0.key), g_variant_new_string($0.value))
+            }
+            return children.withUnsafeBufferPointer { g_variant_new_array(chime_type_string_entry(), $0.baseAddress, gsize($0.count)) }
         }
     }
 

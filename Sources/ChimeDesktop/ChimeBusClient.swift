@@ -147,6 +147,20 @@ public final class ChimeBusClient: Sendable {
         try await string("AddReminder", [.fields(fields)])
     }
 
+    /// `Edit`: fields `title`, `notes`, `location`, `url`, and for reminders `due`, `priority`.
+    /// Returns the item's JSON as saved.
+    public func edit(_ reference: String, _ fields: [String: String], span: String = "this") async throws(BusError) -> String {
+        try await string("Edit", [.string(reference), .fields(fields), .string(span)])
+    }
+
+    /// `Snooze` a firing (a key from ``alarmsFired()``'s JSON) for `choice` (`10m`, `1h`,
+    /// `tomorrow 9:00`; empty: the first configured choice); `Dismiss` it.
+    public func snooze(_ key: String, for choice: String = "") async throws(BusError) {
+        _ = try await call("Snooze", [.string(key), .string(choice)])
+    }
+
+    public func dismiss(_ key: String) async throws(BusError) { _ = try await call("Dismiss", [.string(key)]) }
+
     /// `Remove`: `span` is `this` or `future`.
     public func remove(_ reference: String, span: String = "this") async throws(BusError) {
         _ = try await call("Remove", [.string(reference), .string(span)])

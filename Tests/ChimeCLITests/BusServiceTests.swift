@@ -310,6 +310,43 @@ struct BusServiceTests {
         #expect(daemon.stop() == 0, "daemon: \(daemon.stderrText)")
     }
 
+    @Test(.timeLimit(.minutes(1))) func aFiringHeardOverTheBusIsSnoozedThereAndAnEditIsSaved() async throws {
+        guard sandbox() != nil else { return }
+        let (storePath, store, _) = try seededStore()
+        let daemon = try startDaemon(storePath)
+        defer { daemon.stop() }
+        let me = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        #expect(try CLI.run(["access", "grant", "exe:\(me)", "--store", storePath]).status == 0)
+        let client = try ChimeBusClient.connect()
+        let fired = try await client.alarmsFired()
+        // Due in two seconds, with its alarm at the due time.
+        var reminder = Reminder(title: "Stretch", calendar: try store.defaultCalendarForNewReminders().identifier)
+        reminder.dueDate = .utc(Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 2).utc)
+        reminder.alarms = [.relative(0)]
+        reminder = try store.save(reminder)
+        var alarm: [String: Any] = [:]
+        for await json in fired {
+            alarm = (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]) ?? [:]
+            break
+        }
+        #expect(alarm["summary"] as? String == "Stretch", "\(alarm)")
+        let key = try #require((alarm["keys"] as? [String])?.first)
+        try await client.snooze(key, for: "10m")
+        let snoozed = daemon.wait(timeout: 10) { _ in (try? store.ledgerEntries(state: .snoozed))?.contains { $0.key.description == key } == true }
+        #expect(snoozed, "daemon: \(daemon.stderrText)")
+        do {
+            try await client.snooze("not a key", for: "")
+            Issue.record("a malformed key was taken")
+        } catch {
+            #expect(error.name == "io.github.chime.Chime1.Error.InvalidArgs")
+        }
+        let edited = try await client.edit(String(reminder.identifier.prefix(8)), ["title": "Stretch and walk", "priority": "1"])
+        #expect(edited.contains("\"title\":\"Stretch and walk\"") && edited.contains("\"priority\":1"), "\(edited)")
+        let stored = try #require(try store.reminder(withIdentifier: reminder.identifier))
+        #expect(stored.title == "Stretch and walk" && stored.sequence == reminder.sequence + 1)
+        #expect(daemon.stop() == 0, "daemon: \(daemon.stderrText)")
+    }
+
     @Test func fiftyConcurrentClientsLoseNoWriteAndGetNoError() throws {
         guard sandbox() != nil else { return }
         let (storePath, store, _) = try seededStore()
@@ -340,7 +377,7 @@ struct BusServiceTests {
         let file = try String(contentsOfFile: Self.scripts + "/../../Config/io.github.chime.Chime1.xml", encoding: .utf8)
         #expect(file == ChimeBusAPI.introspectionXML, "Config/io.github.chime.Chime1.xml and ChimeBusInterface.swift differ")
         for method in ["GetAuthorizationStatus", "RequestAccess", "Subscribe", "Unsubscribe", "Calendars", "Events", "Reminders",
-                       "Item", "UpcomingAlarms", "AddEvent", "AddReminder", "Remove", "Complete", "Uncomplete"] {
+                       "Item", "UpcomingAlarms", "AddEvent", "AddReminder", "Edit", "Remove", "Complete", "Uncomplete", "Snooze", "Dismiss"] {
             #expect(file.contains("<method name=\"\(method)\""), "\(method) missing from the file")
             #expect(introspected.contains("<method name=\"\(method)\""), "\(method) not exported")
         }

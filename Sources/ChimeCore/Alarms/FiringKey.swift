@@ -28,6 +28,28 @@ public struct FiringKey: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     public var description: String { "\(item)@\(occurrence.utcBasicFormat)#\(alarm)" }
+
+    /// Reads ``description`` back (`ITEM@YYYYMMDDTHHMMSSZ#ALARM`), as the D-Bus service's
+    /// `AlarmFired` gives keys out and takes them in `Snooze` and `Dismiss`; nil for anything else.
+    public init?(parsing text: String) {
+        guard let hash = text.lastIndex(of: "#"), let at = text[..<hash].lastIndex(of: "@") else { return nil }
+        let item = String(text[..<at]), when = Array(text[text.index(after: at)..<hash].utf8)
+        let alarm = String(text[text.index(after: hash)...])
+        guard !item.isEmpty, !alarm.isEmpty, when.count == 16, when[8] == UInt8(ascii: "T"), when[15] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var n = 0
+            for byte in when[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                n = n * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return n
+        }
+        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8), let hour = number(9..<11),
+              let minute = number(11..<13), let second = number(13..<15), (1...12).contains(month),
+              (1...CivilDate.daysInMonth(year: year, month: month)).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
+        self.init(item: item, occurrence: Instant(utc: LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
+                  alarm: alarm)
+    }
 }
 
 extension Alarm.Trigger {

@@ -17,6 +17,7 @@ final class ChimeBusAPI: DaemonBusAPI {
 
     private struct State {
         var service: BusService?
+        var respond: (@Sendable (NotificationResponse) -> Void)?
         /// Subscribed connections (unique name → caller).
         var subscribers: [String: BusCaller] = [:]
         /// Open prompts by notification id, and the same by app and entity type (one prompt each).
@@ -41,7 +42,12 @@ final class ChimeBusAPI: DaemonBusAPI {
 
     init(store: EventStore) { self.store = store }
 
-    func attach(_ service: BusService) { state.withLock { $0.service = service } }
+    func attach(_ service: BusService, respond: @escaping @Sendable (NotificationResponse) -> Void) {
+        state.withLock {
+            $0.service = service
+            $0.respond = respond
+        }
+    }
 
     // MARK: Calls
 
@@ -110,6 +116,18 @@ final class ChimeBusAPI: DaemonBusAPI {
                     try store.remove(e, span: span.span)
                 case .reminder(let r): try store.remove(r)
                 }
+                return []
+            case ("Edit", .string(let reference)?, .fields(let fields)?):
+                guard case .string(let spanText)? = arguments.dropFirst(2).first, let span = SpanArgument(rawValue: spanText) else {
+                    throw BusError(Self.invalidArgs, "span must be \"this\" or \"future\"")
+                }
+                return [.string(try edit(reference, fields, span: span.span, caller))]
+            case ("Snooze", .string(let key)?, .string(let choiceText)?):
+                let choice: SnoozeChoice? = choiceText.isEmpty ? nil : try SnoozeChoice(parsing: choiceText)
+                try answer(key, NotificationResponse(keys: [], kind: .snooze, snooze: choice), caller)
+                return []
+            case ("Dismiss", .string(let key)?, nil):
+                try answer(key, NotificationResponse(keys: [], kind: .dismissed), caller)
                 return []
             case ("Complete", .string(let reference)?, nil), ("Uncomplete", .string(let reference)?, nil):
                 return [.string(try complete(reference, done: method == "Complete", caller))]
@@ -297,7 +315,67 @@ final class ChimeBusAPI: DaemonBusAPI {
         }
     }
 
+    // MARK: Firings
+
+    /// Snooze or Dismiss for a firing `AlarmFired` named: handled by the scheduler as the
+    /// notification's own button would be (nothing happens for a key that was not shown).
+    private func answer(_ keyText: String, _ response: NotificationResponse, _ caller: BusCaller) throws {
+        guard let key = FiringKey(parsing: keyText) else {
+            throw BusError(Self.invalidArgs, "\"\(keyText)\" is not a firing key (ITEM@YYYYMMDDTHHMMSSZ#ALARM, as AlarmFired gives them)")
+        }
+        _ = try allowedTypes(caller)
+        guard let item = try store.calendarItem(withIdentifier: key.item) else {
+            throw BusError(Self.invalidArgs, "no item \(key.item) (removed?)")
+        }
+        try require(caller, item.entityType)
+        guard let respond = state.withLock({ $0.respond }) else { throw BusError(Self.failed, "the scheduler is not running") }
+        var keyed = response
+        keyed.keys = [key]
+        respond(keyed)
+    }
+
     // MARK: Items
+
+    /// Fields: `title`, `notes`, `location`, `url` (an empty value clears the last three), and for
+    /// reminders `due` and `priority`; `span` applies to an occurrence of a repeating event.
+    private func edit(_ reference: String, _ fields: [String: String], span: Span, _ caller: BusCaller) throws -> String {
+        let parsed = try ItemReference(reference)
+        let item = try resolve(reference, caller)
+        let text: (String) -> String? = { fields[$0].flatMap { $0.isEmpty ? nil : $0 } }
+        func common(_ i: inout some CalendarItem) throws {
+            if let title = fields["title"] {
+                guard !title.allSatisfy(\.isWhitespace) else { throw BusError(Self.invalidArgs, "the title cannot be empty") }
+                i.title = title
+            }
+            if fields["notes"] != nil { i.notes = text("notes") }
+            if fields["location"] != nil { i.location = text("location") }
+            if fields["url"] != nil { i.url = text("url") }
+        }
+        switch item {
+        case .event(let e):
+            try checkFields(fields, allowed: ["title", "notes", "location", "url"])
+            // Without @OCCURRENCE the whole series changes, as `chime edit` does.
+            let saved = try store.modifyEvent(identifier: e.identifier, occurrence: parsed.occurrence?.instant(in: store.floatingZone),
+                                              span: parsed.occurrence == nil ? .futureEvents : span) { e in
+                try common(&e)
+                e.sequence += 1
+            }
+            return json(.event(saved), titles: try calendarTitles(.event))
+        case .reminder(let r):
+            try checkFields(fields, allowed: ["title", "notes", "location", "url", "due", "priority"])
+            let due = try fields["due"].map { try CLIContext.calendarDate($0, option: "due", tz: "floating") }
+            let saved = try store.modifyReminder(identifier: r.identifier) { r in
+                try common(&r)
+                r.sequence += 1
+                if let due { r.dueDate = due }
+                if let text = fields["priority"] {
+                    guard let priority = Int(text), (0...9).contains(priority) else { throw BusError(Self.invalidArgs, "priority is 0…9, not \"\(text)\"") }
+                    r.priority = priority
+                }
+            }
+            return json(.reminder(saved), titles: try calendarTitles(.reminder))
+        }
+    }
 
     private func calendarTitles(_ type: EntityType) throws -> [String: String] {
         var titles: [String: String] = [:]

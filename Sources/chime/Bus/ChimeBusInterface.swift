@@ -77,6 +77,15 @@ extension ChimeBusAPI {
       <arg name="fields" type="a{ss}" direction="in"/>
       <arg name="reminder_json" type="s" direction="out"/>
     </method>
+    <!-- fields: title, notes, location, url (empty clears), and for reminders due and priority.
+         span: "this" or "future" for ID@OCCURRENCE of a repeating event; without an occurrence the
+         whole series changes. Returns the item as saved. -->
+    <method name="Edit">
+      <arg name="reference" type="s" direction="in"/>
+      <arg name="fields" type="a{ss}" direction="in"/>
+      <arg name="span" type="s" direction="in"/>
+      <arg name="item_json" type="s" direction="out"/>
+    </method>
     <!-- span: "this" or "future" (for ID@OCCURRENCE of a recurring event). -->
     <method name="Remove">
       <arg name="reference" type="s" direction="in"/>
@@ -90,6 +99,15 @@ extension ChimeBusAPI {
     <method name="Uncomplete">
       <arg name="reference" type="s" direction="in"/>
       <arg name="reminder_json" type="s" direction="out"/>
+    </method>
+    <!-- A firing AlarmFired named (one of its keys), answered as its notification's buttons do.
+         choice: "10m", "1h", "tomorrow 9:00"; empty: the first configured snooze choice. -->
+    <method name="Snooze">
+      <arg name="key" type="s" direction="in"/>
+      <arg name="choice" type="s" direction="in"/>
+    </method>
+    <method name="Dismiss">
+      <arg name="key" type="s" direction="in"/>
     </method>
   </interface>
 </node>
