@@ -13,7 +13,7 @@ struct ExpandRequest {
 
     static let defaultCount = 10
 
-    init(_ command: Expand) throws {
+    init(_ command: ExpandCommand) throws {
         let zoneArgument: ZoneArgument
         do { zoneArgument = try ZoneArgument(command.tz ?? "floating") } catch {
             throw InputError("--tz: \(error)")
