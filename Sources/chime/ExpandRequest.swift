@@ -21,14 +21,7 @@ struct ExpandRequest {
         let floatingZone = CLIContext.zone
         guard let startText = command.dtstart else { throw InputError("--dtstart is required") }
         let start = try DateArgument.argument(startText, option: "--dtstart")
-        let recurrenceStart: RecurrenceStart
-        switch (start, zoneArgument) {
-        case (.date(let d), _): recurrenceStart = .allDay(d)
-        case (.local(let l), .floating): recurrenceStart = .floating(l)
-        case (.local(let l), .zone(let z)): recurrenceStart = .wallTime(l, in: z)
-        case (.instant(let i), .floating): recurrenceStart = .utc(i.utc)
-        case (.instant(let i), .zone(let z)): recurrenceStart = .wallTime(at: i, in: z)
-        }
+        let recurrenceStart = zoneArgument.recurrenceStart(start)
         zone = recurrenceStart.zone(floatingZone: floatingZone)
         switch (recurrenceStart, zoneArgument) {
         case (.allDay, _): zoneLabel = "all day"
