@@ -5,6 +5,8 @@ import Foundation
 /// `chime expand` options turned into a recurrence set and a window, with errors that name the option.
 struct ExpandRequest {
     let set: RecurrenceSet
+    /// The zone the occurrences are shown in: DTSTART's zone, or for a floating or all-day set the
+    /// system's (`TZ`, else `/etc/localtime`, else UTC), which floating times then follow.
     let zone: ZoneRules
     let zoneLabel: String
     let from: Instant
@@ -61,11 +63,10 @@ struct ExpandRequest {
         }
     }
 
-    /// The zone floating times follow: the system's (`TZ`, else `/etc/localtime`), else UTC.
+    /// The occurrences of the set in the window, at most `limit` of them, with floating times read
+    /// in ``zone``.
     func expand() -> ExpandResult {
         let window = set.occurrences(from: from, to: to, limit: limit, floatingZone: zone)
         return ExpandResult(request: self, window: window)
     }
 }
-
-/// Bad input found while building the request: printed as one `Error: …` line, exit status 1.
