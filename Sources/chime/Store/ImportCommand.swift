@@ -76,7 +76,7 @@ struct ImportCommand: ParsableCommand {
         } catch let error as ICSError {
             throw InputError("\(error) (nothing was imported)")
         } catch let error as StoreError {
-            throw InputError("\(error) (nothing was imported)")
+            throw CLIError.store(error, note: "nothing was imported")
         }
         var warnings = ""
         for problem in report.repairs + report.skipped { warnings += "warning: \(problem)\n" }
