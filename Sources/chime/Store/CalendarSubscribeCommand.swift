@@ -39,7 +39,7 @@ extension CalendarCommand {
             let feedName = (try? ICalendar.parseComponents(bytes, file: fetch.lastPathComponent))?["X-WR-CALNAME"].map { ICSText.unescape($0.value) }
             let title = name ?? feedName ?? fetch.deletingPathExtension().lastPathComponent
             if try store.calendar(named: title, for: .event) != nil {
-                throw InputError("a calendar named \"\(title)\" exists already; give another with --name")
+                throw InputError("a calendar named \"\(DisplayText.singleLine(title))\" exists already; give another with --name")
             }
             let subscription = try store.addSubscription(url: url, title: title, refreshSeconds: every)
             let result: SubscriptionRefresh
@@ -48,14 +48,16 @@ extension CalendarCommand {
                                                      lastModified: response.headers["last-modified"], at: CLIContext.clock())
             } catch {
                 try? store.removeCalendar(ChimeCore.Calendar(identifier: subscription.calendarIdentifier, title: title, entityType: .event))
-                throw InputError("\(fetch.absoluteString): \(error); nothing subscribed")
+                throw InputError(DisplayText.singleLine("\(fetch.absoluteString): \(error)") + "; nothing subscribed")
             }
             CalendarCommand.report(result, title: title, json: options.json)
         }
     }
 
+    // Notes and errors quote the feed's text: printed through DisplayText.singleLine, so a
+    // feed cannot send terminal controls (escape sequences, BEL) to the terminal.
     static func json(_ r: SubscriptionRefresh, title: String) -> String {
-        for note in r.notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+        for note in r.notes { FileHandle.standardError.write(Data("warning: \(DisplayText.singleLine("\(note)"))\n".utf8)) }
         return JSONText.object([("calendar", JSONText.string(title)), ("added", "\(r.added)"), ("updated", "\(r.updated)"),
                                 ("removed", "\(r.removed)"), ("notes", "\(r.notes.count)")])
     }
@@ -64,7 +66,7 @@ extension CalendarCommand {
         if json {
             print(Self.json(r, title: title))
         } else {
-            for note in r.notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+            for note in r.notes { FileHandle.standardError.write(Data("warning: \(DisplayText.singleLine("\(note)"))\n".utf8)) }
             print("\(DisplayText.singleLine(title)): \(r.added) new, \(r.updated) updated, \(r.removed) removed")
         }
     }
