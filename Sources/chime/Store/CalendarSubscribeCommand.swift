@@ -21,14 +21,22 @@ extension CalendarCommand {
         @OptionGroup var options: StoreOptions
         @Argument(help: "The feed: webcal://, https:// or http://.") var url: String
         @Option(help: "The calendar's title (default: the feed's own name, else its file name).") var name: String?
-        @Option(help: ArgumentHelp("How often the daemon fetches it again: 30m, 6h, 1d, 1w (at least 5m).", valueName: "duration"))
+        @Option(help: ArgumentHelp("How often the daemon fetches it again: 30m, 6h, 1d, 1w (at least 5m, at most 366d).", valueName: "duration"))
         var refresh: String = "6h"
+
+        func validate() throws {
+            // Too long a period is a usage error, as for every numeric option; too short a one is
+            // said in run() (exit 1).
+            if let seconds = try? Durations.seconds(refresh, option: "--refresh"), seconds > OptionBounds.refreshSeconds.upperBound {
+                try OptionBounds.check("--refresh", text: refresh, seconds: seconds, OptionBounds.refreshSeconds)
+            }
+        }
 
         func run() async throws {
             let store = try options.open(creating: true)
             let fetch = try FeedRefresh.fetchURL(url)
             let every = try Durations.seconds(refresh, option: "--refresh")
-            guard every >= 300 else { throw InputError("--refresh: at least 5m (feeds are not polled faster)") }
+            guard every >= OptionBounds.refreshSeconds.lowerBound else { throw InputError("--refresh: at least 5m (feeds are not polled faster)") }
             // The feed is fetched before anything is stored: a wrong URL leaves no calendar behind.
             let response: DAVResponse
             do { response = try await DAVClient().send("GET", fetch) } catch { throw InputError("\(error)") }
