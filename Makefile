@@ -4,9 +4,11 @@
 #   make check-docs  every link and cited file in the documentation exists (Tests/docs/check-docs.sh)
 #   make demo        the daemon on a fresh demo store: alarms firing within seconds (desktop or stdout)
 #   make tour        the store tour (agenda, reminders, completion, recurrence) on a pinned clock
-#   make bench       release builds of the three benchmarks, each against its peer in the same run: recurrence
-#                    (chime-bench, vs libical), geofences (chime-geofence-bench), store, daemon and iCalendar
-#                    (chime-store-bench, vs calcurse when it can be installed); reports in bench-results/, docs/benchmarks.md has the results
+#   make bench       release builds of the four benchmarks, each against its peer in the same run: recurrence
+#                    (chime-bench, vs libical), geofences (chime-geofence-bench), chime expand --batch as a
+#                    whole process (Tests/bench/expand-batch-bench.py, vs a libical program), store, daemon and
+#                    iCalendar (chime-store-bench, vs calcurse when it can be installed); reports in
+#                    bench-results/, docs/benchmarks.md has the results
 #   make fuzz        libFuzzer on the RRULE and .ics parsers (FUZZ_SECONDS each); crashes kept for make test
 #   make install     release build that runs without the Swift toolchain, installed under PREFIX (default
 #                    ~/.local) with its systemd user unit, desktop entry, icon, man page and completions

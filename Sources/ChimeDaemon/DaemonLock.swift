@@ -107,6 +107,9 @@ public enum DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
     case notifierUnavailable(String)
     /// The location source cannot be used (an unreadable or broken replay track).
     case locationUnavailable(String)
+    /// The configuration file cannot be used (unreadable, not TOML, a value out of range). The
+    /// geofence commands read it too, for the same settings as the daemon.
+    case configuration(ConfigurationError)
 
     /// The exit status of `chime daemon` refused because another daemon holds the store: not 1,
     /// so a service manager can tell "already running" from a failure. Config/chime.service lists
@@ -126,6 +129,7 @@ public enum DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
         case .cannotLock(let path, let reason): return "cannot take the daemon lock on \(path): \(reason)"
         case .notifierUnavailable(let message): return "--notifier libnotify: \(message)"
         case .locationUnavailable(let message): return "location: \(message)"
+        case .configuration(let error): return "configuration: \(error)"
         }
     }
 }

@@ -67,6 +67,29 @@ extension EventStore {
         }
     }
 
+    /// Renames a calendar: reads it and changes its title alone in one write transaction, so a
+    /// colour or another field changed by another process since the caller read the calendar is
+    /// kept (``saveCalendar(_:commit:)`` writes every field of the copy it is given).
+    ///
+    /// ```swift
+    /// let work = try store.renameCalendar(identifier: id, to: "Office")
+    /// ```
+    ///
+    /// - Returns: the calendar as stored after the change.
+    /// - Throws: ``StoreError/unknownCalendar(_:)`` when no calendar has this identifier (another
+    ///   process removed it), ``StoreError/invalid(_:)`` for a blank title.
+    @discardableResult
+    public func renameCalendar(identifier: String, to title: String) throws(StoreError) -> ChimeCore.Calendar {
+        guard !title.allSatisfy(\.isWhitespace) else { throw .invalid(.missingTitle) }
+        return try write { db, _ in
+            guard var calendar = try Self.fetchCalendar(db, identifier) else { throw StoreError.unknownCalendar(identifier) }
+            try db.execute(sql: "UPDATE calendar SET title = ? WHERE id = ?", arguments: [title, identifier])
+            try Journal.record(db, .calendar, identifier, .updated)
+            calendar.title = title
+            return calendar
+        }
+    }
+
     /// Removes a calendar and every item in it, in one transaction.
     public func removeCalendar(_ calendar: ChimeCore.Calendar, commit: Bool = true) throws(StoreError) {
         try perform(commit: commit) { db, _ in

@@ -98,15 +98,7 @@ enum BatchExpansion {
         guard let start = BasicDateTime.parse(startText) else {
             throw LineError("dtstart: invalid date or date-time \"\(startText)\" (expected YYYYMMDDTHHMMSS or YYYYMMDD)")
         }
-        let recurrenceStart: RecurrenceStart
-        switch (start, zoneArgument) {
-        case (.date(let d), _): recurrenceStart = .allDay(d)
-        case (.local(let l), .floating): recurrenceStart = .floating(l)
-        case (.local(let l), .zone(let z)): recurrenceStart = .wallTime(l, in: z)
-        case (.utc(let l), .floating): recurrenceStart = .utc(l)
-        case (.utc(let l), .zone(let z)):
-            recurrenceStart = .wallTime(at: Instant(utc: l), in: z)
-        }
+        let recurrenceStart = zoneArgument.recurrenceStart(DateValue(start))
         // Floating wall times (and all-day dates) are converted as if the zone were UTC.
         let zone: ZoneRules
         if case .zone(let z) = zoneArgument { zone = z } else { zone = .utc }
@@ -176,11 +168,7 @@ enum BatchExpansion {
             guard let text = item as? String, let parsed = BasicDateTime.parse(text) else {
                 throw LineError("\(key)[\(index)]: invalid date or date-time \(item) (expected YYYYMMDDTHHMMSS or YYYYMMDD)")
             }
-            switch parsed {
-            case .date(let d): return .date(d)
-            case .local(let l): return .local(l)
-            case .utc(let l): return .instant(Instant(utc: l))
-            }
+            return DateValue(parsed).recurrenceDate
         }
     }
 }

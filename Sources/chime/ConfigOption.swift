@@ -8,8 +8,8 @@ struct ConfigOption: ParsableArguments {
     var config: String?
 
     func load() throws -> DaemonConfiguration {
-        do {
+        do throws(ConfigurationError) {
             return try DaemonConfiguration.load(path: config ?? DaemonConfiguration.defaultPath(), explicit: config != nil)
-        } catch { throw InputError("configuration: \(error)") }
+        } catch { throw CLIError.daemon(.configuration(error)) }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import ChimeCore
 import Foundation
 
-struct Expand: ParsableCommand {
+struct ExpandCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expand",
         abstract: "List the occurrences of a recurrence set (DTSTART + RRULEs + RDATEs - EXDATEs).",

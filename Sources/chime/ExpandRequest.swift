@@ -5,6 +5,8 @@ import Foundation
 /// `chime expand` options turned into a recurrence set and a window, with errors that name the option.
 struct ExpandRequest {
     let set: RecurrenceSet
+    /// The zone the occurrences are shown in: DTSTART's zone, or for a floating or all-day set the
+    /// system's (`TZ`, else `/etc/localtime`, else UTC), which floating times then follow.
     let zone: ZoneRules
     let zoneLabel: String
     let from: Instant
@@ -13,7 +15,7 @@ struct ExpandRequest {
 
     static let defaultCount = 10
 
-    init(_ command: Expand) throws {
+    init(_ command: ExpandCommand) throws {
         let zoneArgument: ZoneArgument
         do { zoneArgument = try ZoneArgument(command.tz ?? "floating") } catch {
             throw InputError("--tz: \(error)")
@@ -21,14 +23,7 @@ struct ExpandRequest {
         let floatingZone = CLIContext.zone
         guard let startText = command.dtstart else { throw InputError("--dtstart is required") }
         let start = try DateArgument.argument(startText, option: "--dtstart")
-        let recurrenceStart: RecurrenceStart
-        switch (start, zoneArgument) {
-        case (.date(let d), _): recurrenceStart = .allDay(d)
-        case (.local(let l), .floating): recurrenceStart = .floating(l)
-        case (.local(let l), .zone(let z)): recurrenceStart = .wallTime(l, in: z)
-        case (.instant(let i), .floating): recurrenceStart = .utc(i.utc)
-        case (.instant(let i), .zone(let z)): recurrenceStart = .wallTime(at: i, in: z)
-        }
+        let recurrenceStart = zoneArgument.recurrenceStart(start)
         zone = recurrenceStart.zone(floatingZone: floatingZone)
         switch (recurrenceStart, zoneArgument) {
         case (.allDay, _): zoneLabel = "all day"
@@ -68,11 +63,10 @@ struct ExpandRequest {
         }
     }
 
-    /// The zone floating times follow: the system's (`TZ`, else `/etc/localtime`), else UTC.
+    /// The occurrences of the set in the window, at most `limit` of them, with floating times read
+    /// in ``zone``.
     func expand() -> ExpandResult {
         let window = set.occurrences(from: from, to: to, limit: limit, floatingZone: zone)
         return ExpandResult(request: self, window: window)
     }
 }
-
-/// Bad input found while building the request: printed as one `Error: …` line, exit status 1.

@@ -16,7 +16,7 @@ struct ExpandResult {
         let width = String(window.occurrences.count).count
         for (i, o) in window.occurrences.enumerated() {
             let number = String(repeating: " ", count: width - String(i + 1).count) + String(i + 1)
-            let weekday = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][o.date.weekday.rawValue - 1]
+            let weekday = DisplayText.weekdayNames[o.date.weekday.isoIndex]
             if isAllDay {
                 out += "\(number)  \(weekday) \(o.date)\n"
             } else {

@@ -16,6 +16,9 @@ enum OptionBounds {
     static let speed = 0.01...1_000_000.0
     static let durationSeconds: ClosedRange<Int64> = 0...Int64(tenYearsInDays) * 86_400
     static let offsetSeconds: ClosedRange<Int64> = -Int64(tenYearsInDays) * 86_400...Int64(tenYearsInDays) * 86_400
+    /// How often a subscribed feed is fetched: at least 5 minutes (feeds are not polled faster), at
+    /// most a year and a day.
+    static let refreshSeconds: ClosedRange<Int64> = 300...366 * 86_400
     /// Dates: the years RFC 5545 and the store can write (``WritableYears``).
     static let instants = Instant(utc: WritableYears.first)...Instant(utc: WritableYears.last)
 
@@ -24,12 +27,16 @@ enum OptionBounds {
         throw ValidationError("\(option) \(shown ?? "\(value)"): must be \(range.lowerBound)…\(range.upperBound)")
     }
 
-    /// A duration or offset option (`--duration 2h`, `--alarm -15m`) within `range`, as `15m`-style text.
+    /// A duration or offset option (`--duration 2h`, `--alarm -15m`) within `range`, as `15m`-style
+    /// text: signed when the range reaches below zero (`-3660d…+3660d`), else without signs
+    /// (`0…3660d`, `5m…366d`).
     static func check(_ option: String, text: String, seconds: Int64, _ range: ClosedRange<Int64>) throws {
         guard !range.contains(seconds) else { return }
-        let low = range.lowerBound == 0 ? "0" : DisplayText.offset(range.lowerBound)
-        let high = range.lowerBound == 0 ? String(DisplayText.offset(range.upperBound).dropFirst()) : DisplayText.offset(range.upperBound)
-        throw ValidationError("\(option) \(text): must be \(low)…\(high)")
+        func shown(_ s: Int64) -> String {
+            if s == 0 { return "0" }
+            return range.lowerBound < 0 ? DisplayText.offset(s) : String(DisplayText.offset(s).dropFirst())
+        }
+        throw ValidationError("\(option) \(text): must be \(shown(range.lowerBound))…\(shown(range.upperBound))")
     }
 
     /// A date option's instant within ``instants``.

@@ -47,4 +47,38 @@ struct TerminalTextTests {
             #expect(list.first?["title"] as? String == Self.hostile)
         }
     }
+
+    /// Text quoted from an .ics file (a broken DURATION holding an escape sequence that clears the
+    /// screen, one that sets the window title, and a BEL) reaches stderr in import's warning and in
+    /// --strict's refusal as one line without the control characters.
+    @Test func importWarningsAndRefusalsQuoteTheFileWithoutControlCharacters() throws {
+        let s = StoreSession(zone: "UTC")
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: s.folder) }
+        let file = s.folder + "/hostile.ics"
+        try """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Test//EN\r
+            BEGIN:VEVENT\r
+            UID:hostile-duration\r
+            DTSTAMP:20261101T000000Z\r
+            DTSTART:20261201T090000Z\r
+            DURATION:PT1H\u{1b}[2J\u{1b}]0;pwned\u{7}\r
+            SUMMARY:Meeting\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let strict = try s.run("import", file, "--strict")
+        #expect(strict.status == 1, "\(strict.stderr)")
+        #expect(strict.stderr.contains("PT1H[2J]0;pwned"), "\(strict.stderr.debugDescription)")
+        #expect(strict.stderr.hasSuffix("(nothing was imported)\n"), "\(strict.stderr.debugDescription)")
+        #expect(Self.controls(in: strict.stderr).isEmpty, "\(strict.stderr.debugDescription)")
+        let repaired = try s.run("import", file)
+        #expect(repaired.status == 0, "\(repaired.stderr)")
+        #expect(repaired.stderr.hasPrefix("warning: hostile.ics:8: "), "\(repaired.stderr.debugDescription)")
+        #expect(repaired.stderr.contains("PT1H[2J]0;pwned"), "\(repaired.stderr.debugDescription)")
+        #expect(Self.controls(in: repaired.stderr).isEmpty, "\(repaired.stderr.debugDescription)")
+    }
 }

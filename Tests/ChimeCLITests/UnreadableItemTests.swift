@@ -81,4 +81,20 @@ struct UnreadableItemTests {
         #expect(!export.stdout.contains("poison"))
         #expect(export.stderr.isEmpty, "\(export.stderr)")
     }
+
+    /// Moving an event's start so late that its end (start plus its length) passes 9999 is refused
+    /// naming the end, and the stored event is left as it was.
+    @Test func anEditThatMovesTheEndPast9999IsRefusedAndChangesNothing() throws {
+        let s = StoreSession(zone: "UTC")
+        defer { try? FileManager.default.removeItem(atPath: s.folder) }
+        let id = try s.add("event", "Late", "--start", "9999-12-31T20:00", "--duration", "2h")
+        let before = try s.run("show", id, "--json")
+        #expect(before.status == 0, "\(before.stderr)")
+        let edit = try s.run("edit", id, "--start", "9999-12-31T23:30")
+        #expect(edit.status == 1, "\(edit.stdout)\(edit.stderr)")
+        #expect(edit.stderr.hasPrefix("Error: "), "\(edit.stderr)")
+        #expect(edit.stderr.contains("end 10000-01-01T01:30 is outside 0000-01-01…9999-12-31"), "\(edit.stderr)")
+        let after = try s.run("show", id, "--json")
+        #expect(after.status == 0 && after.stdout == before.stdout, "\(before.stdout)\n\(after.stdout)")
+    }
 }

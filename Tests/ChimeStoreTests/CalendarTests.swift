@@ -44,6 +44,39 @@ struct CalendarTests {
         #expect(throws: StoreError.invalid(.unknownCalendar("nope"))) { try t.store.save(orphan) }
     }
 
+    /// `chime calendar rename` reads the calendar, then renames it. A colour and the read-only
+    /// flag set in between by another store on the same file (another process) are kept: the
+    /// rename reads and writes the title alone in one transaction, and journals one update.
+    @Test func aRenameKeepsWhatAnotherProcessChangedSinceTheRead() throws {
+        let t = try TestStore()
+        try t.store.saveCalendar(Calendar(title: "Work", entityType: .event))
+        let read = try #require(try t.store.calendar(named: "work", for: .event))
+        let other = try EventStore(path: t.path, floatingZone: .utc, clock: t.clock.function)
+        var changed = read
+        changed.color = "#CC3333"
+        changed.allowsModifications = false
+        try other.saveCalendar(changed)
+
+        let before = try t.store.currentChangeSequence()
+        let renamed = try t.store.renameCalendar(identifier: read.identifier, to: "Office")
+        var expected = changed
+        expected.title = "Office"
+        #expect(renamed == expected)
+        #expect(try other.calendar(withIdentifier: read.identifier) == expected)
+        let (journal, _) = try t.store.pool.read { db in try Journal.entries(after: before, in: db) }
+        #expect(journal.map { "\($0.entity) \($0.identifier) \($0.kind)" } == ["calendar \(read.identifier) updated"])
+    }
+
+    @Test func aRenameToABlankTitleOrOfAMissingCalendarIsRefused() throws {
+        let t = try TestStore()
+        let work = Calendar(title: "Work", entityType: .event)
+        try t.store.saveCalendar(work)
+        #expect(throws: StoreError.invalid(.missingTitle)) { try t.store.renameCalendar(identifier: work.identifier, to: "  ") }
+        #expect(try t.store.calendar(withIdentifier: work.identifier)?.title == "Work")
+        try t.store.removeCalendar(work)
+        #expect(throws: StoreError.unknownCalendar(work.identifier)) { try t.store.renameCalendar(identifier: work.identifier, to: "Office") }
+    }
+
     @Test func aReadOnlyCalendarRefusesWrites() throws {
         let t = try TestStore()
         let holidays = Calendar(title: "Holidays", entityType: .event, allowsModifications: false)

@@ -13,7 +13,8 @@ enum BatchReport {
             do {
                 if let object = try await step(item) { objects.append(object) }
             } catch {
-                failures.append("\(error)")
+                // An error may quote a server's or a feed's text: one line, no terminal controls.
+                failures.append(DisplayText.singleLine("\(error)"))
                 if json { objects.append(JSONText.object([(key, JSONText.string(name(item))), ("error", JSONText.string("\(error)"))])) }
             }
         }

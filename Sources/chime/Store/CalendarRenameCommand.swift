@@ -13,9 +13,10 @@ extension CalendarCommand {
 
         func run() throws {
             let store = try options.open()
-            var calendar = try CalendarCommand.find(name, kind: type, in: store)
-            calendar.title = newTitle
-            try store.saveCalendar(calendar)
+            let calendar = try CalendarCommand.find(name, kind: type, in: store)
+            // Only the title changes, read and written in one transaction: a colour or another
+            // field another process changed meanwhile is kept.
+            try store.renameCalendar(identifier: calendar.identifier, to: newTitle)
             if !options.json { print("Renamed \"\(DisplayText.singleLine(name))\" to \"\(DisplayText.singleLine(newTitle))\"") }
         }
     }

@@ -21,14 +21,22 @@ extension CalendarCommand {
         @OptionGroup var options: StoreOptions
         @Argument(help: "The feed: webcal://, https:// or http://.") var url: String
         @Option(help: "The calendar's title (default: the feed's own name, else its file name).") var name: String?
-        @Option(help: ArgumentHelp("How often the daemon fetches it again: 30m, 6h, 1d, 1w (at least 5m).", valueName: "duration"))
+        @Option(help: ArgumentHelp("How often the daemon fetches it again: 30m, 6h, 1d, 1w (at least 5m, at most 366d).", valueName: "duration"))
         var refresh: String = "6h"
+
+        func validate() throws {
+            // Too long a period is a usage error, as for every numeric option; too short a one is
+            // said in run() (exit 1).
+            if let seconds = try? Durations.seconds(refresh, option: "--refresh"), seconds > OptionBounds.refreshSeconds.upperBound {
+                try OptionBounds.check("--refresh", text: refresh, seconds: seconds, OptionBounds.refreshSeconds)
+            }
+        }
 
         func run() async throws {
             let store = try options.open(creating: true)
             let fetch = try FeedRefresh.fetchURL(url)
             let every = try Durations.seconds(refresh, option: "--refresh")
-            guard every >= 300 else { throw InputError("--refresh: at least 5m (feeds are not polled faster)") }
+            guard every >= OptionBounds.refreshSeconds.lowerBound else { throw InputError("--refresh: at least 5m (feeds are not polled faster)") }
             // The feed is fetched before anything is stored: a wrong URL leaves no calendar behind.
             let response: DAVResponse
             do { response = try await DAVClient().send("GET", fetch) } catch { throw InputError("\(error)") }
@@ -39,7 +47,7 @@ extension CalendarCommand {
             let feedName = (try? ICalendar.parseComponents(bytes, file: fetch.lastPathComponent))?["X-WR-CALNAME"].map { ICSText.unescape($0.value) }
             let title = name ?? feedName ?? fetch.deletingPathExtension().lastPathComponent
             if try store.calendar(named: title, for: .event) != nil {
-                throw InputError("a calendar named \"\(title)\" exists already; give another with --name")
+                throw InputError("a calendar named \"\(DisplayText.singleLine(title))\" exists already; give another with --name")
             }
             let subscription = try store.addSubscription(url: url, title: title, refreshSeconds: every)
             let result: SubscriptionRefresh
@@ -48,14 +56,16 @@ extension CalendarCommand {
                                                      lastModified: response.headers["last-modified"], at: CLIContext.clock())
             } catch {
                 try? store.removeCalendar(ChimeCore.Calendar(identifier: subscription.calendarIdentifier, title: title, entityType: .event))
-                throw InputError("\(fetch.absoluteString): \(error); nothing subscribed")
+                throw InputError(DisplayText.singleLine("\(fetch.absoluteString): \(error)") + "; nothing subscribed")
             }
             CalendarCommand.report(result, title: title, json: options.json)
         }
     }
 
+    // Notes and errors quote the feed's text: printed through DisplayText.singleLine, so a
+    // feed cannot send terminal controls (escape sequences, BEL) to the terminal.
     static func json(_ r: SubscriptionRefresh, title: String) -> String {
-        for note in r.notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+        for note in r.notes { FileHandle.standardError.write(Data("warning: \(DisplayText.singleLine("\(note)"))\n".utf8)) }
         return JSONText.object([("calendar", JSONText.string(title)), ("added", "\(r.added)"), ("updated", "\(r.updated)"),
                                 ("removed", "\(r.removed)"), ("notes", "\(r.notes.count)")])
     }
@@ -64,7 +74,7 @@ extension CalendarCommand {
         if json {
             print(Self.json(r, title: title))
         } else {
-            for note in r.notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+            for note in r.notes { FileHandle.standardError.write(Data("warning: \(DisplayText.singleLine("\(note)"))\n".utf8)) }
             print("\(DisplayText.singleLine(title)): \(r.added) new, \(r.updated) updated, \(r.removed) removed")
         }
     }

@@ -74,12 +74,13 @@ struct ImportCommand: ParsableCommand {
             report = try store.importICS(bytes, file: (name as NSString).lastPathComponent, into: target, dryRun: dryRun,
                                          strict: strict, progress: showProgress ? { FileHandle.standardError.write(Data("\($0)…\n".utf8)) } : nil)
         } catch let error as ICSError {
-            throw InputError("\(error) (nothing was imported)")
+            // The message quotes the file: one line without the terminal controls it may hold.
+            throw InputError(DisplayText.singleLine("\(error)") + " (nothing was imported)")
         } catch let error as StoreError {
-            throw InputError("\(error) (nothing was imported)")
+            throw CLIError.store(error, note: "nothing was imported")
         }
         var warnings = ""
-        for problem in report.repairs + report.skipped { warnings += "warning: \(problem)\n" }
+        for problem in report.repairs + report.skipped { warnings += "warning: \(DisplayText.singleLine("\(problem)"))\n" }
         FileHandle.standardError.write(Data(warnings.utf8))
         print(options.json ? Self.json(report, dryRun: dryRun) : Self.text(report, dryRun: dryRun))
     }

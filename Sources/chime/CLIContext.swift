@@ -1,0 +1,87 @@
+import ChimeCore
+import ChimeStore
+import Foundation
+
+/// Time for the command line: the system clock and zone, or `CHIME_NOW` (an ISO 8601 instant)
+/// for reproducible output in tests and documentation.
+enum CLIContext {
+    /// The system zone; a `$TZ` that names no zone is said once on stderr, never silently UTC.
+    static let zone: ZoneRules = {
+        let (zone, origin) = SystemZone.resolve()
+        if case .invalidEnvironment(let value) = origin {
+            FileHandle.standardError.write(Data(
+                "warning: TZ=\"\(value)\" is neither a zone name (Europe/Berlin) nor a POSIX TZ rule; using UTC\n".utf8))
+        }
+        return zone
+    }()
+
+    /// How `12/01` reads: from LC_ALL, LC_TIME or LANG (the first set). Month first where the
+    /// locale writes it so (en_US, en_PH, ja, zh, ko); day first for other named locales; none
+    /// (a date valid both ways is refused) for C and POSIX.
+    static let numericDateOrder: DateExpression.NumericDateOrder = {
+        let env = ProcessInfo.processInfo.environment
+        let locale = [env["LC_ALL"], env["LC_TIME"], env["LANG"]].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        let name = locale.prefix { $0 != "." && $0 != "@" }
+        if name.isEmpty || name == "C" || name == "POSIX" { return .unknown }
+        if ["en_US", "en_PH"].contains(name) || ["ja", "zh", "ko"].contains(name.prefix(2)) { return .monthFirst }
+        return .dayFirst
+    }()
+
+    static let now: Instant = {
+        if let text = ProcessInfo.processInfo.environment["CHIME_NOW"],
+           case .instant(let i)? = try? DateExpression.parse(text, now: Instant(secondsSince1970: 0), zone: .utc) {
+            return i
+        }
+        return EventStore.systemNow()
+    }()
+
+    static var clock: @Sendable () -> Instant {
+        if ProcessInfo.processInfo.environment["CHIME_NOW"] == nil { return EventStore.systemNow }
+        let fixed = now
+        return { fixed }
+    }
+
+    /// Parses a date option; `option` names it in the error. Words such as `tomorrow` or a bare
+    /// time count from `relativeTo` (default: now): an end typed after a start counts from the start.
+    /// `civilZone`: the zone words such as `today` are read on (default: the system zone).
+    static func date(_ text: String, option: String, relativeTo: Instant? = nil, on civilZone: ZoneRules? = nil) throws -> DateValue {
+        let zone = civilZone ?? self.zone
+        let value: DateValue
+        do { value = try DateExpression.parse(text, now: relativeTo ?? now, zone: zone, numericOrder: numericDateOrder) } catch {
+            throw InputError("\(option): \(error)")
+        }
+        do { try OptionBounds.check(option, text: text, instant: value.instant(in: zone)) } catch { throw InputError("\(error)") }
+        return value
+    }
+
+    static func instant(_ text: String, option: String) throws -> Instant {
+        try date(text, option: option).instant(in: zone)
+    }
+
+    /// A date option as an item date: a date → all-day, a wall time → on `tz` (default the
+    /// system zone; `floating` keeps it floating), an instant → on `tz` too.
+    static func calendarDate(_ text: String, option: String, tz: String?, relativeTo: Instant? = nil) throws -> CalendarDate {
+        var zone: ZoneRules? = self.zone
+        if let tz {
+            do {
+                if case .zone(let named) = try ZoneArgument(tz) { zone = named } else { zone = nil }
+            } catch { throw InputError("--tz: \(error)") }
+        }
+        switch try date(text, option: option, relativeTo: relativeTo) {
+        case .date(let d): return .allDay(d)
+        case .local(let l):
+            guard let zone else { return .floating(l) }
+            return .wallTime(l, in: zone)
+        case .instant(var i):
+            // `in 2 hours`, `now`, `+30m` on an item: whole minutes, as calendars keep times.
+            let lower = text.lowercased()
+            if lower.hasPrefix("in ") || lower.hasPrefix("+") || lower.hasPrefix("-") || lower.trimmingCharacters(in: .whitespaces) == "now" {
+                i = Instant(secondsSince1970: i.secondsSince1970 - ((i.secondsSince1970 % 60) + 60) % 60)
+            }
+            guard let zone else { return .floating(self.zone.localTime(at: i)) }
+            return .wallTime(at: i, in: zone)
+        }
+    }
+
+    static let dateHelp = "Dates: 2026-12-01, 2026-12-01T09:30, today, tomorrow at 9, fri 5pm, next mon, Dec 1, 12/01 (by locale), 9:30, noon, in 2 hours, now, +2h, -30m."
+}
