@@ -40,12 +40,12 @@ enum DiskSpace {
 
 extension StoreError {
     /// `error` as a ``StoreError``: itself, an item that failed validation, a full disk, or
-    /// the database's own message.
+    /// the database's own error (its SQLite result code kept, for callers that decide on it).
     static func from(_ error: any Error, path: String) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? ItemValidationError { return .invalid(error) }
         if let full = DiskSpace.fullDiskError(error, path: path) { return full }
         if let db = error as? DatabaseError, db.resultCode == .SQLITE_READONLY { return .readOnly(path: path) }
-        return .database(path: path, message: "\(error)")
+        return .database(path: path, resultCode: (error as? DatabaseError)?.extendedResultCode.rawValue, message: "\(error)")
     }
 }

@@ -64,9 +64,7 @@ extension EventStore {
             let statementArguments = StatementArguments(arguments)
             let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(whereClause)",
                                              arguments: statementArguments)
-            var replaced: [String: Set<Int64>] = [:]
-            let pairs = try Row.fetchCursor(db, sql: "SELECT series_id, recurrence_id FROM item WHERE series_id IS NOT NULL")
-            while let row = try pairs.next() { replaced[row[0], default: []].insert(row[1]) }
+            let replaced = try ItemRows.detachedOverrides(db, seriesFilter: whereClause, arguments: statementArguments)
 
             var sources: [AlarmSource] = []
             let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(whereClause)",

@@ -51,12 +51,7 @@ struct OccurrenceMerger {
             ? try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments) : [:]
         // Detached occurrences of the candidate series only, and only those that replace an
         // instant before the window's end (later ones cannot matter here).
-        var detached: [String: Set<Int64>] = [:]
-        let pairs = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT series_id, recurrence_id FROM item
-            WHERE series_id IS NOT NULL AND recurrence_id < ? AND series_id IN (SELECT id FROM item WHERE \(filter))
-            """), arguments: [hi] + arguments)
-        while let row = try pairs.next() { detached[row[0], default: []].insert(row[1]) }
+        let detached = try ItemRows.detachedOverrides(db, seriesFilter: filter, arguments: arguments, before: hi)
 
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY range_start, id"),
                                        arguments: arguments)

@@ -27,7 +27,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalid(ItemValidationError)
     /// A stored row that cannot be read back (hand-edited or damaged file).
     case corruptRow(table: String, identifier: String, detail: String)
-    case database(path: String, message: String)
+    /// Any other database failure: SQLite's extended result code (nil when the error was not
+    /// SQLite's) and its message.
+    case database(path: String, resultCode: Int32?, message: String)
     /// A reminder saved from a copy read before another change (by this or another process) that
     /// the save would undo or repeat. Read it again and repeat the change.
     case changedSinceRead(identifier: String, title: String)
@@ -57,7 +59,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "`chime account remove \(a)` takes the account's calendars off this machine only (the server keeps them)"
         case .invalid(let e): return e.description
         case .corruptRow(let t, let id, let d): return "damaged \(t) row \"\(id)\": \(d)"
-        case .database(let p, let m): return "\(p): \(m)"
+        case .database(let p, _, let m): return "\(p): \(m)"
         case .changedSinceRead(let id, let title):
             return "reminder \"\(title)\" (\(id)) was changed by another process since it was read; read it again"
         case .notCurrentInstance(let id, let title, let requested, let current):
