@@ -36,8 +36,7 @@ struct DaemonCommand: AsyncParsableCommand {
               chime daemon --location replay:Examples/commute.gpx --speed 60
             """)
 
-    @Option(name: .long, help: ArgumentHelp("The store file (default: $CHIME_STORE, else $XDG_DATA_HOME/chime/chime.sqlite).", valueName: "path"))
-    var store: String?
+    @OptionGroup var storePath: StorePathOption
 
     @Option(help: ArgumentHelp("Where notifications go: libnotify, stdout, or auto (libnotify if a server answers).", valueName: "name"))
     var notifier: String?
@@ -81,7 +80,7 @@ struct DaemonCommand: AsyncParsableCommand {
             return handler
         }
         do {
-            try await Daemon.run(storePath: store ?? StoreLocation.defaultPath(), configuration: configuration,
+            try await Daemon.run(storePath: storePath.store ?? StoreLocation.defaultPath(), configuration: configuration,
                                  notifier: notifier.flatMap(DaemonConfiguration.Notifier.init(rawValue:)),
                                  location: try location.map { try LocationSource(parsing: $0) }, replaySpeed: try replaySpeed,
                                  busAPI: { ChimeBusAPI(store: $0) })

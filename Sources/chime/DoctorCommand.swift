@@ -19,15 +19,12 @@ struct DoctorCommand: ParsableCommand {
               chime doctor --store /tmp/test.sqlite --json
             """)
 
-    @Option(name: .long, help: ArgumentHelp("The store file (default: $CHIME_STORE, else $XDG_DATA_HOME/chime/chime.sqlite).", valueName: "path"))
-    var store: String?
-
-    @Flag(name: .long, help: "Print JSON instead of text.")
-    var json = false
+    @OptionGroup var storePath: StorePathOption
+    @OptionGroup var output: JSONOption
 
     func run() throws {
-        let report = DoctorReport(checks: Self.checks(storeOption: store))
-        print(json ? report.json : report.text, terminator: "")
+        let report = DoctorReport(checks: Self.checks(storeOption: storePath.store))
+        print(output.json ? report.json : report.text, terminator: "")
         if report.status == .fail { throw ExitCode(1) }
     }
 

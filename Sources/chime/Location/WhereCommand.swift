@@ -27,8 +27,7 @@ struct WhereCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
     var timeout: Int = 30
 
-    @Flag(help: "Print JSON instead of text.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     func validate() throws {
         try OptionBounds.check("--timeout", timeout, OptionBounds.timeoutSeconds)
@@ -64,7 +63,7 @@ struct WhereCommand: AsyncParsableCommand {
         }
         switch answer {
         case .fix(let fix)?:
-            if json {
+            if output.json {
                 print(JSONText.object([("provider", JSONText.string(provider.name)), ("latitude", "\(fix.latitude)"),
                                        ("longitude", "\(fix.longitude)"), ("accuracy_m", "\(fix.horizontalAccuracy)"),
                                        ("time", JSONText.string(fix.timestamp.description))]))

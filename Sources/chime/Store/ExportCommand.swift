@@ -19,8 +19,7 @@ struct ExportCommand: ParsableCommand {
               chime export --calendar Work > work.ics
             """)
 
-    @Option(name: .long, help: ArgumentHelp("The store file (default: $CHIME_STORE, else $XDG_DATA_HOME/chime/chime.sqlite).", valueName: "path"))
-    var store: String?
+    @OptionGroup var storePath: StorePathOption
 
     @Option(name: .customLong("calendar"), help: ArgumentHelp("Only this calendar or list (name or ID); repeatable.", valueName: "name"))
     var calendars: [String] = []
@@ -29,7 +28,7 @@ struct ExportCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let store = try StoreOptions.open(store, creating: false)
+        let store = try StoreOptions.open(storePath.store, creating: false)
         var selected: [ChimeCore.Calendar]?
         if !calendars.isEmpty {
             selected = try calendars.map { name in

@@ -5,13 +5,25 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// Options every store command shares.
-struct StoreOptions: ParsableArguments {
+/// `--store PATH`, declared once for every command that reads a store.
+struct StorePathOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The store file (default: $CHIME_STORE, else $XDG_DATA_HOME/chime/chime.sqlite).", valueName: "path"))
     var store: String?
+}
 
+/// `--json`, declared once for every command with a text and a JSON form.
+struct JSONOption: ParsableArguments {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
+}
+
+/// Options every store command shares.
+struct StoreOptions: ParsableArguments {
+    @OptionGroup var path: StorePathOption
+    @OptionGroup var output: JSONOption
+
+    var store: String? { path.store }
+    var json: Bool { output.json }
 
     @Flag(name: .long, help: "Create the store file if it does not exist (add, import and calendar add always do).")
     var create = false
