@@ -421,7 +421,8 @@ final class ChimeBusAPI: DaemonBusAPI {
         guard let startText = fields["start"] else { throw BusError(Self.invalidArgs, "an event needs a start (field \"start\")") }
         let target = try EventTarget.calendar(fields["calendar"], in: store)
         var event = try AddEventCommand.event(title: title, start: startText, end: fields["end"], duration: fields["duration"],
-                                              tz: fields["time_zone"], allDay: fields["all_day"] == "true", calendar: target.identifier)
+                                              tz: fields["time_zone"], allDay: fields["all_day"] == "true", calendar: target.identifier,
+                                              names: ("start", "end", "duration"))
         event.notes = fields["notes"]
         event.location = fields["location"]
         event.url = fields["url"]

@@ -63,23 +63,24 @@ struct AddEventCommand: ParsableCommand {
 
     /// The event the options describe (also the D-Bus service's `AddEvent`): dates as people type
     /// them, an end's words counted from the start, an all-day end as the last day included.
+    /// `names`: what errors call the three values (`--start` here, `start` for the D-Bus service's fields).
     static func event(title: String, start: String, end: String?, duration: String?, tz: String?, allDay: Bool,
-                      calendar: String) throws -> Event {
-        var startDate = try CLIContext.calendarDate(start, option: "--start", tz: tz)
+                      calendar: String, names: (start: String, end: String, duration: String) = ("--start", "--end", "--duration")) throws -> Event {
+        var startDate = try CLIContext.calendarDate(start, option: names.start, tz: tz)
         if allDay { startDate = .allDay(startDate.local.date) }
         if let end {
             // `--start "mon 9:00" --end "wed 17:00"`: the end's words count from the start; a time
             // alone is on the start's day (`--start "fri 10:00" --end 9:00` is an error, not Saturday).
             let after = startDate.instant(floatingZone: CLIContext.zone)
             var endDate = DateExpression.isTimeOfDay(end)
-                ? try EditCommand.keepingDate(of: startDate, end, option: "--end", tz: tz)
-                : try CLIContext.calendarDate(end, option: "--end", tz: tz, relativeTo: after)
+                ? try EditCommand.keepingDate(of: startDate, end, option: names.end, tz: tz)
+                : try CLIContext.calendarDate(end, option: names.end, tz: tz, relativeTo: after)
             // An all-day end is the last day, included: --start "Dec 15" --end "Dec 17" is three days.
             if startDate.isAllDay { endDate = .allDay(endDate.local.date.adding(days: 1)) }
             return Event(title: title, calendar: calendar, start: startDate, end: endDate)
         }
-        let length = try duration.map { try Durations.seconds($0, option: "--duration") } ?? (startDate.isAllDay ? 86_400 : 3600)
-        try OptionBounds.check("--duration", text: duration ?? "", seconds: length, OptionBounds.durationSeconds)
+        let length = try duration.map { try Durations.seconds($0, option: names.duration) } ?? (startDate.isAllDay ? 86_400 : 3600)
+        try OptionBounds.check(names.duration, text: duration ?? "", seconds: length, OptionBounds.durationSeconds)
         return Event(title: title, calendar: calendar, start: startDate, duration: length)
     }
 }
