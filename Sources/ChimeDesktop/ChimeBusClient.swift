@@ -171,6 +171,12 @@ public final class ChimeBusClient: Sendable {
         try await string(done ? "Complete" : "Uncomplete", [.string(reference)])
     }
 
+    /// `Changes`: the journal entries after `sequence` (a ``Change``'s, or the one ``changes()``
+    /// started from), as JSON; `truncated` says some were compacted away.
+    public func changes(after sequence: UInt64) async throws(BusError) -> String {
+        try await string("Changes", [.uint64(sequence)])
+    }
+
     // MARK: Signals
 
     /// Subscribes and streams `Changed` signals (EventKit's change notification, with the journal

@@ -43,6 +43,21 @@ extension EventStore {
         }
     }
 
+    /// The journal entries after `sequence`, read once (no waiting): what a client that was away
+    /// (a D-Bus client, a process that restarted) missed since the last set it saw.
+    ///
+    /// ```swift
+    /// let missed = try store.changeSet(after: lastSeen)
+    /// if missed.isTruncated { reloadEverything() } else { apply(missed.changes) }
+    /// lastSeen = missed.lastSequence
+    /// ```
+    public func changeSet(after sequence: Int64) throws(StoreError) -> ChangeSet {
+        try read { db in
+            let (changes, truncated) = try Journal.entries(after: sequence, in: db)
+            return ChangeSet(changes: changes, lastSequence: max(sequence, try Journal.lastSequence(db)), isTruncated: truncated)
+        }
+    }
+
     /// The sequence number of the newest journal entry.
     public func currentChangeSequence() throws(StoreError) -> Int64 {
         try read { db in try Journal.lastSequence(db) }

@@ -159,7 +159,7 @@ struct BusServiceTests {
         guard let run = sandbox() else { return }
         _ = shell("dunstctl close-all")
         let start = notificationLog(run).count
-        let (storePath, store, _) = try seededStore()
+        let (storePath, store, seeded) = try seededStore()
         let daemon = try startDaemon(storePath)
         defer { daemon.stop() }
         let title = "Water the plants \(UUID().uuidString.prefix(4))"
@@ -175,15 +175,23 @@ struct BusServiceTests {
         client.standardError = FileHandle(forWritingAtPath: output)
         try client.run()
         defer { if client.isRunning { client.terminate() } }
+        #expect(click("allow", onNotificationContaining: "to use your calendar events?", run: run, after: start), "no prompt; daemon: \(daemon.stderrText)")
         #expect(click("allow", onNotificationContaining: "to use your reminders?", run: run, after: start), "no prompt; daemon: \(daemon.stderrText)")
         let finished = poll(30) { !client.isRunning }
         let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
         #expect(finished && client.terminationStatus == 0, "client: \(lines)\ndaemon: \(daemon.stderrText)")
         let steps = lines.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(steps.map { $0["step"] as? String ?? "?" } == ["requested", "answered", "subscribed", "listed", "added", "changed", "completed", "changed"],
-                "\(lines)")
-        #expect(steps.first { $0["step"] as? String == "answered" }?["status"] as? String == "authorized")
-        #expect(steps.filter { $0["step"] as? String == "changed" }.allSatisfy { ($0["types"] as? [String]) == ["reminder"] })
+        #expect(steps.map { $0["step"] as? String ?? "?" } == ["requested", "answered", "requested", "answered", "subscribed", "week", "listed",
+                                                            "added", "changed", "completed", "changed", "changes"], "\(lines)")
+        #expect(steps.filter { $0["step"] as? String == "answered" }.map { $0["status"] as? String } == ["authorized", "authorized"])
+        #expect((steps.first { $0["step"] as? String == "week" }?["titles"] as? [String])?.contains(seeded) == true, "\(lines)")
+        // Changes since Subscribe: the added reminder, then its completion (a repeating-free reminder is updated in place).
+        let missed = steps.first { $0["step"] as? String == "changes" } ?? [:]
+        // (the first reminder also created the default list: a calendar change, which both types see).
+        #expect((missed["kinds"] as? [String]) == ["inserted", "updated"], "\(missed)")
+        let addedID = steps.first { $0["step"] as? String == "added" }?["id"] as? String ?? "?"
+        #expect((missed["ids"] as? [String])?.contains(addedID) == true, "\(missed)")
+        #expect(steps.filter { $0["step"] as? String == "changed" }.allSatisfy { ($0["types"] as? [String])?.contains("reminder") == true })
         // What the client did is in the store, as any other process sees it.
         let done = try store.reminders(matching: store.predicateForCompletedReminders(completionStart: nil, completionEnd: nil, calendars: nil))
         #expect(done.map(\.title) == [title])
@@ -205,12 +213,12 @@ struct BusServiceTests {
         client.standardOutput = FileHandle.nullDevice
         client.standardError = FileHandle.nullDevice
         try client.run()
-        #expect(poll(20) { notificationLog(run).dropFirst(start).contains { $0.contains("to use your reminders?") } })
+        #expect(poll(20) { notificationLog(run).dropFirst(start).contains { $0.contains("to use your calendar events?") } })
         kill(client.processIdentifier, SIGKILL)
         client.waitUntilExit()
         let other = try app("other")
         #expect(call(other, "GetAuthorizationStatus", "reminder").output.contains("('notDetermined',)"), "the daemon still answers")
-        #expect(click("allow", onNotificationContaining: "to use your reminders?", run: run, after: start))
+        #expect(click("allow", onNotificationContaining: "to use your calendar events?", run: run, after: start))
         #expect(poll(10) { (try? store.accessDecisions())?.contains { $0.appID.hasPrefix("exe:") && $0.appID.contains("python") && $0.status == .authorized } == true },
                 "\(String(describing: try? store.accessDecisions()))")
         // A subscriber killed mid-stream: later changes go out without it, and nothing fails.
@@ -221,6 +229,7 @@ struct BusServiceTests {
         FileManager.default.createFile(atPath: out, contents: nil)
         lingering.standardOutput = FileHandle(forWritingAtPath: out)
         try lingering.run()
+        #expect(click("allow", onNotificationContaining: "to use your reminders?", run: run, after: start))
         #expect(poll(30) { ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains("lingering") }, "\((try? String(contentsOfFile: out, encoding: .utf8)) ?? "")")
         kill(lingering.processIdentifier, SIGKILL)
         lingering.waitUntilExit()

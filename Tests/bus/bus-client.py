@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """A second-language client of Chime's D-Bus service (dbus-next, asyncio), as another app would
-write it: ask for access to reminders (waiting for the Response signal when the user is asked),
-subscribe, list reminders, add one, wait for Changed, complete it, wait for Changed again.
+write it: ask for access to events and to reminders (waiting for the Response signal when the user
+is asked), subscribe, list the week's events and the reminders, add a reminder, wait for Changed,
+complete it, wait for Changed again, and read what changed since subscribing (Changes).
 Prints one JSON line per step on stdout; exits 1 on a D-Bus error (printed as JSON)."""
 import asyncio
 import json
 import sys
+import time
 
 from dbus_next import BusType, Message, MessageType
 from dbus_next.aio import MessageBus
@@ -32,15 +34,19 @@ async def main():
             if signal[0] == kind:
                 return signal
 
-    handle, status = await chime.call_request_access("reminder")
-    say("requested", handle=handle, status=status)
-    if status == "notDetermined":
-        _, answered, entity, status = await next_signal("Response", timeout=60)
-        say("answered", handle=answered, entity=entity, status=status)
-    if status != "authorized":
-        return
-    sequence = await chime.call_subscribe()
-    say("subscribed", sequence=sequence)
+    for entity in ("event", "reminder"):
+        handle, status = await chime.call_request_access(entity)
+        say("requested", entity=entity, handle=handle, status=status)
+        if status == "notDetermined":
+            _, answered, entity, status = await next_signal("Response", timeout=60)
+            say("answered", handle=answered, entity=entity, status=status)
+        if status != "authorized":
+            return
+    subscribed = await chime.call_subscribe()
+    say("subscribed", sequence=subscribed)
+    now = int(time.time())
+    week = json.loads(await chime.call_events(now, now + 7 * 86400))
+    say("week", titles=[o["title"] for o in week])
     before = json.loads(await chime.call_reminders(False))
     say("listed", titles=[r["title"] for r in before])
     added = json.loads(await chime.call_add_reminder({"title": sys.argv[1], "due": "tomorrow 10:00"}))
@@ -51,6 +57,9 @@ async def main():
     say("completed", id=done["id"], completed=done["completed"])
     _, sequence, types = await next_signal("Changed")
     say("changed", sequence=sequence, types=types)
+    missed = json.loads(await chime.call_changes(subscribed))
+    say("changes", last=missed["last_sequence"], kinds=sorted({c["kind"] for c in missed["changes"]}),
+        ids=sorted({c["id"] for c in missed["changes"]}))
     if len(sys.argv) > 2 and sys.argv[2] == "--linger":
         say("lingering")
         await asyncio.sleep(3600)

@@ -100,7 +100,7 @@ XDG_RUNTIME_DIR="$T/run" systemd-analyze --user verify /usr/local/lib/systemd/us
 cat >"$T/bus.conf" <<CONF
 <busconfig><type>session</type><listen>unix:path=$T/bus.sock</listen><auth>EXTERNAL</auth>
 <servicedir>/usr/local/share/dbus-1/services</servicedir>
-<policy context="default"><allow send_destination="*"/><allow own="*"/></policy></busconfig>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
 CONF
 run dbus-daemon --config-file="$T/bus.conf" --fork --print-pid >"$T/bus.pid"
 answer=\$(run env DBUS_SESSION_BUS_ADDRESS=unix:path=$T/bus.sock gdbus call --session --timeout 20 --dest io.github.chime.Chime \

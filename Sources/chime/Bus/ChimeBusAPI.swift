@@ -62,6 +62,18 @@ final class ChimeBusAPI: DaemonBusAPI {
                 _ = try allowedTypes(caller)
                 state.withLock { $0.subscribers[caller.uniqueName] = caller }
                 return [.uint64(UInt64(max(0, try store.currentChangeSequence())))]
+            case ("Changes", .uint64(let after)?, nil):
+                // What a client missed since the sequence it last saw (a Changed signal's, or Subscribe's).
+                let types = try allowedTypes(caller)
+                let set = try store.changeSet(after: Int64(clamping: after))
+                let visible = set.changes.filter { $0.entity == .calendar || types.contains($0.entity == .event ? .event : .reminder) }
+                return [.string(JSONText.object([
+                    ("last_sequence", "\(set.lastSequence)"), ("truncated", set.isTruncated ? "true" : "false"),
+                    ("changes", JSONText.array(visible.map { c in
+                        JSONText.object([("sequence", "\(c.sequence)"), ("entity", JSONText.string(c.entity.rawValue)),
+                                         ("id", JSONText.string(c.identifier)), ("kind", JSONText.string(c.kind.rawValue))])
+                    })),
+                ]))]
             case ("Unsubscribe", nil, nil):
                 state.withLock { _ = $0.subscribers.removeValue(forKey: caller.uniqueName) }
                 return []

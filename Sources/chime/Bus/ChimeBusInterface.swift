@@ -33,6 +33,13 @@ extension ChimeBusAPI {
       <arg name="sequence" type="t" direction="out"/>
     </method>
     <method name="Unsubscribe"/>
+    <!-- The journal entries after a sequence (from Subscribe or a Changed signal), the caller's
+         entity types only: {"last_sequence", "truncated", "changes": [{sequence, entity, id, kind}]}.
+         "truncated": entries were compacted away since; read everything again. -->
+    <method name="Changes">
+      <arg name="after" type="t" direction="in"/>
+      <arg name="changes_json" type="s" direction="out"/>
+    </method>
     <!-- A commit by any process: the journal sequence to resume from, and the entity types touched. -->
     <signal name="Changed">
       <arg name="sequence" type="t"/>
