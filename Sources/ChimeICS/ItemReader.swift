@@ -29,7 +29,9 @@ struct ItemReader {
             // the rules would be wasted (a third of the CPU of a CalDAV pull where every item
             // carries the same Europe/Berlin VTIMEZONE).
             if ZoneResolver.namedZone(tzid) != nil { continue }
-            do { definitions[tzid] = try ZoneRules(try TimeZoneReader.definition(tz, file: file)) } catch {
+            do { definitions[tzid] = try ZoneRules(try TimeZoneReader.definition(tz, file: file, repairs: repairs)) } catch {
+                // Reading strictly, a repair the definition needed refuses the file, as elsewhere.
+                if repairs.strict, let error = error as? ICSError { throw error }
                 skipped.append(ICSError(file: file, line: tz.line, property: "VTIMEZONE", "TZID \(tzid): \(error)"))
             }
         }
