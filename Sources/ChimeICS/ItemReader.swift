@@ -131,7 +131,9 @@ struct ItemReader {
     func override(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> ICSOverride {
         let rid = c["RECURRENCE-ID"]!
         let e = try eventBody(c, values)
-        return ICSOverride(uid: e.externalIdentifier, recurrenceID: try values.calendarDate(rid),
+        // A TZID no zone matches is read floating and said, as on DTSTART: the series' DTSTART
+        // in that zone is floating too, so the override still names one of its instances.
+        return ICSOverride(uid: e.externalIdentifier, recurrenceID: try values.calendarDate(rid, repairs: repairs),
                            thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
                            isCancelled: c["STATUS"]?.value.trimmingSpaces.uppercased() == "CANCELLED", event: e, line: c.line,
                            stamp: try stamp(c, values))

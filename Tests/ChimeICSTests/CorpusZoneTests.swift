@@ -53,4 +53,29 @@ import Testing
         #expect(try Self.strictRefusal(name)?.hasPrefix("issue_218_bad_tzid.ics:7: DTSTART:") == true)
         expectPeer(name, from: from, to: to, agreesWith: i.occurrences)
     }
+
+    /// khal's weekly series and its override all carry `TZID=foo`, which no zone matches. The
+    /// RECURRENCE-ID is read floating like the DTSTART beside it, so the override is kept and
+    /// names the 7 July instance: moved to 09:00–14:00, not left at 07:00–12:00.
+    @Test func recurrenceIDInAnUnknownZoneIsReadFloatingAndKeepsItsOverride() throws {
+        let name = "khal/event_rrule_recuid_invalid_tzid.ics"
+        let (from, to) = ("2014-06-01T00:00:00Z", "2014-09-01T00:00:00Z")
+        let i = try Self.read(name, from: from, to: to)
+        // Floating, in the store's floating zone (UTC in this test).
+        #expect(i.spans == ["2014-06-30T07:00:00Z/2014-06-30T12:00:00Z\tArbeit",
+                            "2014-07-07T09:00:00Z/2014-07-07T14:00:00Z\tArbeit",
+                            "2014-07-14T07:00:00Z/2014-07-14T12:00:00Z\tArbeit",
+                            "2014-07-21T07:00:00Z/2014-07-21T12:00:00Z\tArbeit",
+                            "2014-07-28T07:00:00Z/2014-07-28T12:00:00Z\tArbeit",
+                            "2014-08-04T07:00:00Z/2014-08-04T12:00:00Z\tArbeit"])
+        #expect(i.report.overrides == 1 && i.skipped.isEmpty, "\(i.skipped)")
+        let prefixes = ["8: DTSTART:", "9: DTEND:", "14: RECURRENCE-ID:", "15: DTSTART:", "16: DTEND:"]
+            .map { "event_rrule_recuid_invalid_tzid.ics:" + $0 }
+        #expect(i.repairs.count == prefixes.count, "\(i.repairs)")
+        for (line, prefix) in zip(i.repairs, prefixes) {
+            #expect(line.hasPrefix(prefix) && line.contains("\"foo\"") && line.contains("floating"), "\(line)")
+        }
+        #expect(try Self.strictRefusal(name)?.hasPrefix("event_rrule_recuid_invalid_tzid.ics:8: DTSTART: unknown time zone") == true)
+        expectPeer(name, from: from, to: to, agreesWith: i.occurrences)
+    }
 }
