@@ -118,10 +118,53 @@ public struct CalDAVServer: Sendable {
         return (response.status, response.etag)
     }
 
-    /// Deletes a member, only if it is still the version we know.
-    public func delete(_ href: String, in collection: URL, ifMatch etag: String?) async throws(CalDAVError) -> Int {
+    /// What a DELETE came to: the server's status, or not sent and why.
+    public enum DeleteOutcome: Equatable, Sendable {
+        case status(Int)
+        case notSent(String)
+    }
+
+    /// One step of a DELETE, which never goes out without `If-Match`.
+    enum DeleteStep: Equatable {
+        /// Send it with these headers.
+        case send(headers: [String: String])
+        /// No ETag known (a server may answer a PUT without one): fetch the member's first.
+        case fetchETag
+        /// Not on the server any more: nothing to send.
+        case gone
+        /// Not sent, and why.
+        case skip(String)
+    }
+
+    /// The first step: conditional on the ETag we know, else fetch it.
+    static func deleteStep(knownETag: String?) -> DeleteStep {
+        guard let etag = knownETag else { return .fetchETag }
+        return .send(headers: ["If-Match": etag])
+    }
+
+    /// After fetching the member: conditional on its current ETag, but only when its copy is the
+    /// one we know (`knownCopy`), so a version changed there is never removed unseen.
+    static func deleteStep(fetched: (etag: String?, text: String)?, knownCopy: String?) -> DeleteStep {
+        guard let fetched else { return .gone }
+        guard let etag = fetched.etag else { return .skip("the server gives no ETag for it, and Chime never removes without one") }
+        guard let knownCopy, fetched.text == knownCopy else { return .skip("it changed on the server since Chime last saw it") }
+        return .send(headers: ["If-Match": etag])
+    }
+
+    /// Deletes a member, only if it is still the version we know: `If-Match` the ETag we have,
+    /// else the one fetched first when the member's copy is still `knownCopy`; never unconditional.
+    public func delete(_ href: String, in collection: URL, ifMatch etag: String?, knownCopy: String?) async throws(CalDAVError) -> DeleteOutcome {
         let url = try member(href, in: collection)
-        return try await client.send("DELETE", url, headers: etag.map { ["If-Match": $0] } ?? [:]).status
+        var step = Self.deleteStep(knownETag: etag)
+        if step == .fetchETag {
+            step = Self.deleteStep(fetched: try await fetch([href], in: collection)[href], knownCopy: knownCopy)
+        }
+        switch step {
+        case .send(let headers): return .status(try await client.send("DELETE", url, headers: headers).status)
+        case .gone: return .status(404)
+        case .skip(let why): return .notSent(why)
+        case .fetchETag: return .notSent("no ETag")
+        }
     }
 
     private func member(_ href: String, in collection: URL) throws(CalDAVError) -> URL {

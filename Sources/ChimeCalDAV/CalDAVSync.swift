@@ -158,9 +158,14 @@ public struct CalDAVSync: Sendable {
         var pass = SyncApplication(collection: collection.id)
         pass.syncToken = listing.syncToken
         let signatures = try store.localSignatures(of: collection)
+        let recordedUIDs = Set(resources.values.map(\.uid))
         for href in changed {
             guard let copy = fetched[href] else { continue }
             let row = resources[href]
+            if row == nil, let uid = Self.uid(of: copy.text, href: href), signatures[uid] != nil, !recordedUIDs.contains(uid) {
+                pass.pulled.append(try adoptUnrecorded(href: href, uid: uid, serverCopy: copy, collection: collection, into: &pass))
+                continue
+            }
             let localSignature = row.flatMap { signatures[$0.uid] }
             guard let row, !row.isForeign, let localSignature, localSignature != row.signature else {
                 if let row, !row.isForeign, signatures[row.uid] == nil, row.signature != "" {
@@ -222,6 +227,43 @@ public struct CalDAVSync: Sendable {
         return .init(href: href, etag: serverCopy.etag, text: text, inStep: false)
     }
 
+    /// A server resource this store has no record of, though a local item has its UID: our own
+    /// upload whose record was lost (a sync stopped between the PUT and recording it), perhaps
+    /// changed here since, or there. Without the copy that was sent there is no base to merge
+    /// against, so which side changed cannot be told. Where the two differ the local version is
+    /// kept and sent (If-Match the server's ETag) and the server's copy is kept as a conflict;
+    /// with detached occurrences the server's copy is taken and the local one kept as the
+    /// conflict. Either way nothing is lost, and nothing is overwritten unsaid.
+    private func adoptUnrecorded(href: String, uid: String, serverCopy: (etag: String?, text: String), collection: SyncCollection,
+                                 into pass: inout SyncApplication) throws -> SyncApplication.Pulled {
+        let asIs = SyncApplication.Pulled(href: href, etag: serverCopy.etag, text: serverCopy.text)
+        let server = try? ICalendar.parse(Array(serverCopy.text.utf8), file: href)
+        guard let local = try store.localResource(uid: uid, in: collection),
+              let theirs = server?.items.first, let mine = local.items.first else { return asIs }
+        let hasOverrides = local.items.count > 1 || !(server?.overrides.isEmpty ?? true)
+        if hasOverrides {
+            let m = ItemMerge(base: nil, local: Self.comparable(mine, like: theirs.item), server: theirs.item)
+            if !m.lostFields.isEmpty {
+                pass.conflicts.append((href, uid, "on the server with no record here of sending it (an interrupted sync), and different from the local version: the server's version taken; the local version is kept (--full shows it)",
+                                       serialize(local)))
+            }
+            return asIs
+        }
+        // The server's copy as base: every local difference is laid over it, nothing "lost".
+        let m = ItemMerge(base: theirs.item, local: Self.comparable(mine, like: theirs.item), server: theirs.item)
+        guard m.hasLocalChanges else { return asIs }
+        pass.conflicts.append((href, uid, "on the server with no record here of sending it (an interrupted sync), and different from the local version: the local version kept and sent; the server's version is kept (--full shows it)",
+                               serverCopy.text))
+        let text = String(decoding: ICalendar.serialize([m.merged], now: now(), floatingZone: store.floatingZone), as: UTF8.self)
+        return .init(href: href, etag: serverCopy.etag, text: text, inStep: false)
+    }
+
+    /// The UID a server copy holds (its first item's, or its first override's).
+    static func uid(of text: String, href: String) -> String? {
+        guard let parsed = try? ICalendar.parse(Array(text.utf8), file: href) else { return nil }
+        return parsed.items.first?.uid ?? parsed.overrides.first?.uid
+    }
+
     /// The local item with the identifiers a parsed copy has, so the merge compares content only.
     private static func comparable(_ item: AnyCalendarItem, like other: AnyCalendarItem) -> AnyCalendarItem {
         switch (item, other) {
@@ -267,7 +309,14 @@ public struct CalDAVSync: Sendable {
             }
         }
         for row in changes.removed {
-            let status = try await server.delete(row.href, in: url, ifMatch: row.etag)
+            let status: Int
+            switch try await server.delete(row.href, in: url, ifMatch: row.etag, knownCopy: row.serverCopy) {
+            case .status(let s): status = s
+            case .notSent(let why):
+                // Left for the next pull, which fetches what has no ETag.
+                report.notes.append("\(collection.title): \(row.uid) was not removed on the server: \(why)")
+                continue
+            }
             switch status {
             case 200..<300, 404, 410:
                 pass.deletedOnServer.append(row.href)

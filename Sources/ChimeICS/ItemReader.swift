@@ -29,7 +29,9 @@ struct ItemReader {
             // the rules would be wasted (a third of the CPU of a CalDAV pull where every item
             // carries the same Europe/Berlin VTIMEZONE).
             if ZoneResolver.namedZone(tzid) != nil { continue }
-            do { definitions[tzid] = try ZoneRules(try TimeZoneReader.definition(tz, file: file)) } catch {
+            do { definitions[tzid] = try ZoneRules(try TimeZoneReader.definition(tz, file: file, repairs: repairs)) } catch {
+                // Reading strictly, a repair the definition needed refuses the file, as elsewhere.
+                if repairs.strict, let error = error as? ICSError { throw error }
                 skipped.append(ICSError(file: file, line: tz.line, property: "VTIMEZONE", "TZID \(tzid): \(error)"))
             }
         }
@@ -129,7 +131,9 @@ struct ItemReader {
     func override(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> ICSOverride {
         let rid = c["RECURRENCE-ID"]!
         let e = try eventBody(c, values)
-        return ICSOverride(uid: e.externalIdentifier, recurrenceID: try values.calendarDate(rid),
+        // A TZID no zone matches is read floating and said, as on DTSTART: the series' DTSTART
+        // in that zone is floating too, so the override still names one of its instances.
+        return ICSOverride(uid: e.externalIdentifier, recurrenceID: try values.calendarDate(rid, repairs: repairs),
                            thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
                            isCancelled: c["STATUS"]?.value.trimmingSpaces.uppercased() == "CANCELLED", event: e, line: c.line,
                            stamp: try stamp(c, values))

@@ -2,7 +2,9 @@ import ChimeCore
 
 /// VTIMEZONE component → `VTimeZone` definition (its STANDARD and DAYLIGHT observances).
 enum TimeZoneReader {
-    static func definition(_ c: ICSComponent, file: String) throws(ICSError) -> VTimeZone {
+    /// - Parameter repairs: where a repaired fault is said (an observance onset written as a
+    ///   DATE is read as midnight of that day); without it such a fault throws.
+    static func definition(_ c: ICSComponent, file: String, repairs: RepairLog? = nil) throws(ICSError) -> VTimeZone {
         let tzid = c["TZID"]?.value.trimmingSpaces ?? ""
         var observances: [VTimeZone.Observance] = []
         for o in c.components {
@@ -17,7 +19,17 @@ enum TimeZoneReader {
                 return p
             }
             let dtstart = try need("DTSTART")
-            guard case .local(let start)? = BasicDateTime.parse(dtstart.value.trimmingSpaces) else {
+            let start: LocalDateTime
+            switch BasicDateTime.parse(dtstart.value.trimmingSpaces) {
+            case .local(let l)?: start = l
+            case .date(let d)? where repairs != nil:
+                // RFC 5545 §3.6.5 asks for a local date-time; some producers write the day alone
+                // (`DTSTART;VALUE=DATE:20170101`). Dropping the whole zone would move every time
+                // written in it, so the onset is read as midnight of that day.
+                start = LocalDateTime(date: d)
+                try repairs!.note(line: dtstart.line, property: "DTSTART",
+                                  "\(dtstart.value.trimmingSpaces) is a date, not a local date-time: the observance starts at midnight of that day")
+            default:
                 throw ICSError(file: file, line: dtstart.line, property: "DTSTART", "invalid local date-time \"\(dtstart.value)\"")
             }
             let from = try offset(try need("TZOFFSETFROM"), file: file)

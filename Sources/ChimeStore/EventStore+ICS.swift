@@ -11,6 +11,9 @@ public enum ImportTarget: Hashable, Sendable {
     case existing(String)
     /// A new event calendar and/or reminder list with this name, created for the import.
     case new(String)
+    /// A new calendar and/or list named as the file names itself (X-WR-CALNAME), else `fallback`
+    /// (the file's name, say): `chime import work.ics --new-calendar`.
+    case newNamedByFile(fallback: String)
     /// These calendars, by identifier (a synced collection holds one kind); UIDs are matched only
     /// inside them, so the same UID in another calendar is another item.
     case identified(events: String?, reminders: String?)
@@ -66,6 +69,8 @@ extension EventStore {
     func importParsed(_ parsed: ICSParseResult, file: String, into target: ImportTarget, dryRun: Bool, strict: Bool,
                       authoritative: Bool, commit: Bool, progress: ((String) -> Void)? = nil) throws -> ImportReport {
         var parsed = parsed
+        var target = target
+        if case .newNamedByFile(let fallback) = target { target = .new(Self.calendarTitle(parsed.calendarName) ?? fallback) }
         progress?("\(file): read \(parsed.items.count) items and \(parsed.overrides.count) overrides")
         let lenient = !strict
         // An instance invited alone, without its series: the override is the item.
@@ -276,6 +281,9 @@ extension EventStore {
             return (events ? eventCalendar?.identifier : nil, reminders ? list.identifier : nil)
         case .identified(let events, let reminders):
             return (events, reminders)
+        case .newNamedByFile(let fallback):
+            // importParsed names it from the file first; reached only without a file name.
+            return try calendars(for: .new(fallback), events: events, reminders: reminders, properties: properties, commit: commit)
         case .new(let name):
             var result: (String?, String?) = (nil, nil)
             if events {
@@ -303,6 +311,15 @@ extension EventStore {
     /// Which stored items an import matches UIDs against: series and reminders other than
     /// completed copies of recurring ones, in every calendar; or, in identified calendars (a
     /// synced collection, where a completed copy is a resource of its own), all of them there.
+    /// X-WR-CALNAME as a calendar title: on one line, trimmed; nil when nothing is left.
+    static func calendarTitle(_ name: String?) -> String? {
+        guard let name else { return nil }
+        let line = name.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard let first = line.firstIndex(where: { !$0.isWhitespace }),
+              let last = line.lastIndex(where: { !$0.isWhitespace }) else { return nil }
+        return String(line[first...last])
+    }
+
     private static func calendarScope(_ target: ImportTarget) -> (sql: String, arguments: StatementArguments) {
         guard case .identified(let events, let reminders) = target else { return (" AND completed_series_id IS NULL", []) }
         let ids = [events, reminders].compactMap { $0 }

@@ -309,6 +309,43 @@ struct CalDAVSyncTests {
         #expect((try b.json("reminders") as? [[String: Any]])?.count == 150)
     }
 
+    /// A sync killed between a create-PUT the server answered and recording it leaves the item on
+    /// the server with no record here (simulated by deleting the record). The next pull finds the
+    /// resource "new": a local edit made meanwhile must not be overwritten by the server's copy
+    /// unsaid. The local version is kept and sent, the server's kept as a conflict; an item left
+    /// unedited is simply taken up again, without a conflict.
+    @Test func anEditAfterAnUploadWhoseRecordWasLostIsKept() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
+        let a = StoreSession()
+        #expect(try home.addAccount("home", to: a).status == 0)
+        let call = try a.add("reminder", "Call Bob", "--due", "2026-12-01T18:00", "--list", "Todo")
+        _ = try a.add("reminder", "Pay rent", "--due", "2026-12-01T09:00", "--list", "Todo")
+        #expect(try sync(a, "home").stdout.contains("2 sent"))
+        try await DatabaseQueue(path: a.path).write { db in try db.execute(sql: "DELETE FROM sync_resource") }
+        #expect(try a.run("edit", call, "--title", "Call Bob about the lease").status == 0)
+
+        let r = try sync(a, "home")
+        #expect(r.stdout.contains("conflict"), "\(r.stdout)")
+        let titles = try #require(try a.json("reminders") as? [[String: Any]]).compactMap { $0["title"] as? String }.sorted()
+        #expect(titles == ["Call Bob about the lease", "Pay rent"])
+        // The edit went to the server; nothing doubled there.
+        let onServer = try await home.members(of: "todo").values
+        let summaries = onServer.compactMap { $0.split(whereSeparator: \.isNewline).first { $0.hasPrefix("SUMMARY:") } }.sorted()
+        #expect(summaries == ["SUMMARY:Call Bob about the lease", "SUMMARY:Pay rent"])
+        // One conflict, for the edited item only, holding the server's copy it replaced.
+        let conflicts = try #require(try a.json("account", "conflicts") as? [[String: Any]])
+        #expect(conflicts.count == 1, "\(conflicts)")
+        #expect((conflicts.first?["lost_copy"] as? String)?.contains("SUMMARY:Call Bob\n") == true, "\(conflicts)")
+        #expect((conflicts.first?["what"] as? String)?.contains("local version kept") == true, "\(conflicts)")
+        #expect(try sync(a, "home").stdout.contains("nothing to move"))
+        // A second machine sees the edit.
+        let b = StoreSession()
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let there = try #require(try b.json("reminders") as? [[String: Any]]).compactMap { $0["title"] as? String }.sorted()
+        #expect(there == ["Call Bob about the lease", "Pay rent"])
+    }
+
     @Test func aRefusedSyncTokenMeansAFullListingWithoutDuplicates() async throws {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])

@@ -26,6 +26,7 @@ struct ImportCommand: ParsableCommand {
 
             Examples:
               chime import work.ics --new-calendar Work
+              chime import holidays.ics --new-calendar     # named by X-WR-CALNAME
               chime import family.ics --calendar Family --dry-run
               chime import exported.ics --strict --dry-run      # is this file clean?
             """)
@@ -38,8 +39,11 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Import into this existing calendar (events; to-dos go to the list of the same name, else the default list).", valueName: "name"))
     var calendar: String?
 
-    @Option(name: .customLong("new-calendar"), help: ArgumentHelp("Create a calendar (and reminder list) with this name and import into it.", valueName: "name"))
-    var newCalendar: String?
+    // `--new-calendar` alone (nothing after it, or another option next) is the empty name: the
+    // file's X-WR-CALNAME, else the file's name. `.next`, so a following file name is not read ahead.
+    @Option(name: .customLong("new-calendar"), defaultAsFlag: "", parsing: .next,
+            help: ArgumentHelp("Create a calendar (and reminder list) with this name and import into it; without a name, the file's own (X-WR-CALNAME), else the file's name.", valueName: "name"))
+    var newCalendar: String? = nil
 
     @Flag(name: .customLong("dry-run"), help: "Report what would be imported; store nothing.")
     var dryRun = false
@@ -66,7 +70,8 @@ struct ImportCommand: ParsableCommand {
             bytes = Array(data)
         }
         let store = try options.open(creating: true)
-        let target: ImportTarget = newCalendar.map { .new($0) } ?? calendar.map { .existing($0) } ?? .defaults
+        let target: ImportTarget = newCalendar.map { $0.isEmpty ? .newNamedByFile(fallback: Self.fallbackName(file)) : .new($0) }
+            ?? calendar.map { .existing($0) } ?? .defaults
         let report: ImportReport
         do {
             // Progress only where someone watches, and only when it takes a moment.
@@ -83,6 +88,14 @@ struct ImportCommand: ParsableCommand {
         for problem in report.repairs + report.skipped { warnings += "warning: \(DisplayText.singleLine("\(problem)"))\n" }
         FileHandle.standardError.write(Data(warnings.utf8))
         print(options.json ? Self.json(report, dryRun: dryRun) : Self.text(report, dryRun: dryRun))
+    }
+
+    /// The new calendar's name when neither the user nor the file gives one: the file's name
+    /// without its extension ("Imported" for standard input).
+    static func fallbackName(_ file: String) -> String {
+        guard file != "-" else { return "Imported" }
+        let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        return base.allSatisfy(\.isWhitespace) ? "Imported" : base
     }
 
     static func text(_ r: ImportReport, dryRun: Bool) -> String {
