@@ -98,17 +98,12 @@ public final class BusService: Sendable {
         let loopThread = GLibMainLoopThread(name: "chime-dbus")
         let (stream, continuation) = AsyncStream.makeStream(of: BusEvent.self)
         let opened: Result<(SendablePointer, LoopConfined<ServiceState>), BusError>? = loopThread.perform {
+            let connection: OpaquePointer
+            switch openSessionBusConnection() {
+            case .success(let opened): connection = opened.raw
+            case .failure(let failure): return .failure(failure)
+            }
             var error: UnsafeMutablePointer<GError>?
-            guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-                return .failure(BusError("NoSessionBus", "no session bus: \(takeMessage(of: &error))"))
-            }
-            defer { g_free(address) }
-            let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                                             | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-            guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-                return .failure(BusError("NoSessionBus", "cannot connect to the session bus: \(takeMessage(of: &error))"))
-            }
-            g_dbus_connection_set_exit_on_close(connection, 0)
             guard let node = g_dbus_node_info_new_for_xml(interfaceXML, &error) else {
                 g_object_unref(UnsafeMutableRawPointer(connection))
                 return .failure(BusError("BadInterface", takeMessage(of: &error)))
@@ -178,6 +173,24 @@ public final class BusService: Sendable {
         _ = loopThread.perform { self.state.value.close() }
         loopThread.stop()
     }
+}
+
+/// A private connection to the session bus (`$DBUS_SESSION_BUS_ADDRESS`), not GLib's shared one:
+/// libnotify keeps that, and a connection closing must not take the process with it. Call on the
+/// loop thread that will own it.
+func openSessionBusConnection() -> Result<SendablePointer, BusError> {
+    var error: UnsafeMutablePointer<GError>?
+    guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+        return .failure(BusError("NoSessionBus", "no session bus: \(takeMessage(of: &error))"))
+    }
+    defer { g_free(address) }
+    let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                                     | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+    guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+        return .failure(BusError("NoSessionBus", "cannot connect to the session bus: \(takeMessage(of: &error))"))
+    }
+    g_dbus_connection_set_exit_on_close(connection, 0)
+    return .success(SendablePointer(connection))
 }
 
 /// A GLib pointer handed between threads; GDBus connections may be used from any thread.

@@ -59,20 +59,7 @@ public final class ChimeBusClient: Sendable {
     /// is installed, started) by the first call.
     public static func connect() throws(BusError) -> ChimeBusClient {
         let loopThread = GLibMainLoopThread(name: "chime-bus-client")
-        let opened: Result<SendablePointer, BusError>? = loopThread.perform {
-            var error: UnsafeMutablePointer<GError>?
-            guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-                return .failure(BusError("NoSessionBus", "no session bus: \(takeMessage(of: &error))"))
-            }
-            defer { g_free(address) }
-            let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                                             | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-            guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-                return .failure(BusError("NoSessionBus", "cannot connect to the session bus: \(takeMessage(of: &error))"))
-            }
-            g_dbus_connection_set_exit_on_close(connection, 0)
-            return .success(SendablePointer(connection))
-        }
+        let opened = loopThread.perform { openSessionBusConnection() }
         switch opened {
         case .success(let connection)?:
             let client = ChimeBusClient(loopThread: loopThread, connection: connection)

@@ -13,36 +13,9 @@ struct DesktopDaemonTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-desktop-\(UUID().uuidString)").path
     let environment = ProcessInfo.processInfo.environment
 
-    /// The sandbox folder; records an issue (a failure, not a skip) when the test runs outside it.
-    func sandbox() -> String? {
-        guard environment["CHIME_TEST_SERVICES"] == "1", let run = environment["SVC_RUN"] else {
-            Issue.record("no notification server sandbox: run under Tests/harness/with-services.sh (make test does)")
-            return nil
-        }
-        return run
-    }
-
-    func shell(_ command: String) -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try? p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    func poll(_ timeout: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(50_000)
-        }
-        return condition()
-    }
+    func sandbox() -> String? { ServiceSandbox.folder() }
+    func shell(_ command: String) -> (status: Int32, output: String) { ServiceSandbox.shell(command) }
+    func poll(_ timeout: Double, _ condition: () -> Bool) -> Bool { ServiceSandbox.poll(timeout, condition) }
 
     @Test func completeClickedInTheServerCompletesAndAdvancesTheReminder() throws {
         guard let run = sandbox() else { return }

@@ -41,4 +41,13 @@ struct AccessCommand: ParsableCommand {
         case let other?: throw InputError("\"\(DisplayText.singleLine(other))\" is not an entity type: give events or reminders (or leave it out for both)")
         }
     }
+
+    /// Records the user's own decision for an app, for the entity types given (both when none).
+    static func decide(_ status: AuthorizationStatus, app text: String, type: String?, options: StoreOptions) throws
+        -> (app: AppIdentity, types: [EntityType]) {
+        let identity = try app(text), types = try types(type)
+        let store = try options.open(creating: true)
+        for t in types { try store.setAuthorization(status, appID: identity.id, for: t, decidedBy: "command") }
+        return (identity, types)
+    }
 }

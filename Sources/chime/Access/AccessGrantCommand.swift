@@ -10,10 +10,8 @@ extension AccessCommand {
         @Argument(help: "events or reminders (default: both).") var type: String?
 
         func run() throws {
-            let identity = try AccessCommand.app(app), types = try AccessCommand.types(type)
-            let store = try options.open(creating: true)
-            for t in types { try store.setAuthorization(.authorized, appID: identity.id, for: t, decidedBy: "command") }
-            print("\(identity.id) may use your \(types.map(\.plural).joined(separator: " and ")).")
+            let decided = try AccessCommand.decide(.authorized, app: app, type: type, options: options)
+            print("\(decided.app.id) may use your \(decided.types.map(\.plural).joined(separator: " and ")).")
         }
     }
 }

@@ -11,10 +11,8 @@ extension AccessCommand {
         @Argument(help: "events or reminders (default: both).") var type: String?
 
         func run() throws {
-            let identity = try AccessCommand.app(app), types = try AccessCommand.types(type)
-            let store = try options.open(creating: true)
-            for t in types { try store.setAuthorization(.denied, appID: identity.id, for: t, decidedBy: "command") }
-            print("\(identity.id) may no longer use your \(types.map(\.plural).joined(separator: " and ")); its next call is refused.")
+            let decided = try AccessCommand.decide(.denied, app: app, type: type, options: options)
+            print("\(decided.app.id) may no longer use your \(decided.types.map(\.plural).joined(separator: " and ")); its next call is refused.")
         }
     }
 }
