@@ -74,7 +74,7 @@ let package = Package(
             pkgConfig: "libgeoclue-2.0",
             providers: [.apt(["libgeoclue-2-dev"])]
         ),
-        .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeCore", "CLibnotify", "CGeoclue"]),
+        .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore", "CLibnotify", "CGeoclue"]),
 
         // CalDAV accounts and two-way sync at the edge: HTTP on libcurl's easy interface (Debian
         // libcurl4-openssl-dev; typed wrappers for its variadic setopt in CCurlShim), WebDAV XML on

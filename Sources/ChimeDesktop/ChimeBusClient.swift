@@ -1,5 +1,6 @@
 import CLibnotify
 import ChimeCore
+import ChimeStore
 import Foundation
 import Synchronization
 
@@ -76,19 +77,24 @@ public final class ChimeBusClient: Sendable {
     // MARK: Access
 
     /// `GetAuthorizationStatus`: where this app stands for `entity`.
-    public func authorizationStatus(for entity: EntityType) async throws(BusError) -> String {
-        try await string("GetAuthorizationStatus", [.string(entity.rawValue)])
+    public func authorizationStatus(for entity: EntityType) async throws(BusError) -> AuthorizationStatus {
+        try Self.status(try await string("GetAuthorizationStatus", [.string(entity.rawValue)]))
     }
 
-    /// `RequestAccess`, then the `Response` signal when the user is asked: returns `authorized`,
-    /// `denied`, `restricted`, or `notDetermined` when the question was closed unanswered.
-    public func requestAccess(to entity: EntityType) async throws(BusError) -> String {
+    private static func status(_ text: String) throws(BusError) -> AuthorizationStatus {
+        guard let status = AuthorizationStatus(rawValue: text) else { throw BusError("BadReply", "unknown status \"\(text)\"") }
+        return status
+    }
+
+    /// `RequestAccess`, then the `Response` signal when the user is asked: returns `.authorized`,
+    /// `.denied`, `.restricted`, or `.notDetermined` when the question was closed unanswered.
+    public func requestAccess(to entity: EntityType) async throws(BusError) -> AuthorizationStatus {
         let reply = try await call("RequestAccess", [.string(entity.rawValue)])
         guard case .objectPath(let handle)? = reply.first, case .string(let status)? = reply.dropFirst().first else {
             throw BusError("BadReply", "RequestAccess answered \(reply)")
         }
-        guard status == "notDetermined" else { return status }
-        return await withCheckedContinuation { waiter in
+        guard status == AuthorizationStatus.notDetermined.rawValue else { return try Self.status(status) }
+        let answer: String = await withCheckedContinuation { waiter in
             let early = signals.withLock { routing -> String? in
                 if let answer = routing.earlyResponses.removeValue(forKey: handle) { return answer }
                 routing.responses[handle] = waiter
@@ -96,6 +102,7 @@ public final class ChimeBusClient: Sendable {
             }
             if let early { waiter.resume(returning: early) }
         }
+        return try Self.status(answer)
     }
 
     // MARK: Reading (JSON as the command line prints it)

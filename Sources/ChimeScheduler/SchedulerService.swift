@@ -74,8 +74,15 @@ public final class SchedulerService: @unchecked Sendable {
     private func loop(mailbox: Mailbox<Input>, clock: any WallClock) async {
         while !Task.isCancelled {
             let deadline = [scheduler.nextDeadline(), geofences?.nextDeadline].compactMap { $0 }.min()
-            onSleep?(deadline)
-            let sleeper = Task {
+            let knownZone = scheduler.zone.identifier
+            let sleeper = Task { [currentZone, onSleep] in
+                onSleep?(deadline)
+                // The clock's zone watch exists only while it sleeps: a zone changed since the
+                // scheduler last read it (while it was awake, or before this task ran) is seen here.
+                if currentZone().identifier != knownZone {
+                    mailbox.post(.woke(.clockChanged))
+                    return
+                }
                 do { mailbox.post(.woke(try await clock.sleep(until: deadline))) } catch {}
             }
             guard let first = await mailbox.next() else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeCore
 import ChimeDesktop
+import ChimeStore
 import Dispatch
 import Foundation
 
@@ -18,12 +19,12 @@ struct ViaBusOption: ParsableArguments {
             let client = try ChimeBusClient.connect()
             guard let entity else { return try await body(client) }
             var status = try await client.authorizationStatus(for: entity)
-            if status == "notDetermined" {
+            if status == .notDetermined {
                 FileHandle.standardError.write(Data("chime asks the daemon for access to your \(entity.plural): answer the notification\n".utf8))
                 status = try await client.requestAccess(to: entity)
             }
-            guard status == "authorized" else {
-                throw InputError("the daemon does not let chime use your \(entity.plural) (\(status)); "
+            guard status == .authorized else {
+                throw InputError("the daemon does not let chime use your \(entity.plural) (\(status.rawValue)); "
                                  + "chime access grant exe:\(ViaBus.executable) \(entity.plural) allows it")
             }
             return try await body(client)
