@@ -86,6 +86,9 @@ public struct ICSItem: Sendable {
     public var line: Int
     /// LAST-MODIFIED, else DTSTAMP: which of two copies in one file is newer.
     public var stamp: Instant? = nil
+    /// VALARMs the file has and the item lost: unreadable ones (no TRIGGER, a place cut at its
+    /// comma by a server) and Apple's placeholders. A sync keeps the local alarms they may stand for.
+    public var unreadAlarms = 0
 
     public init(item: AnyCalendarItem, uid: String, lastModified: Instant?, line: Int, stamp: Instant? = nil) {
         self.item = item

@@ -124,8 +124,10 @@ struct ItemReader {
         var check = e
         check.calendarIdentifier = check.calendarIdentifier ?? "-"
         do { try check.validate() } catch { throw ICSError(file: file, line: c.line, property: "VEVENT", "\(error)") }
-        return ICSItem(item: .event(e), uid: e.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
-                       stamp: try stamp(c, values))
+        var item = ICSItem(item: .event(e), uid: e.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
+                           stamp: try stamp(c, values))
+        item.unreadAlarms = Self.unreadAlarms(c, read: e.alarms.count)
+        return item
     }
 
     func override(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> ICSOverride {
@@ -240,8 +242,10 @@ struct ItemReader {
         var check = r
         check.calendarIdentifier = check.calendarIdentifier ?? "-"
         do { try check.validate() } catch { throw ICSError(file: file, line: c.line, property: "VTODO", "\(error)") }
-        return ICSItem(item: .reminder(r), uid: r.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
-                       stamp: try stamp(c, values))
+        var item = ICSItem(item: .reminder(r), uid: r.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
+                           stamp: try stamp(c, values))
+        item.unreadAlarms = Self.unreadAlarms(c, read: r.alarms.count)
+        return item
     }
 
     // MARK: Shared
@@ -312,6 +316,11 @@ struct ItemReader {
         }.map(\.contentLine)
         for sub in c.components where sub.name != "VALARM" || AlarmReader.isKeptVerbatim(sub) { lines += sub.contentLines }
         return lines
+    }
+
+    /// How many of a component's VALARMs did not become alarms, leaving out the ones kept verbatim (EMAIL).
+    static func unreadAlarms(_ c: ICSComponent, read: Int) -> Int {
+        max(0, c.components.filter { $0.name == "VALARM" && !AlarmReader.isEmail($0) }.count - read)
     }
 
     /// VALARMs; one that cannot be read (no TRIGGER, an unreadable one) is dropped, the item kept.

@@ -370,6 +370,21 @@ extension EventStore {
                 pulledUIDs.append((pull, uid, true))
                 continue
             }
+            // A server that cut an alarm it could not keep (Radicale cuts unknown values at their
+            // first comma: Apple's geo:LAT,LON loses its longitude) must not take the complete local
+            // location alarm with it.
+            for index in parsed.items.indices where parsed.items[index].unreadAlarms > 0 {
+                let incoming = parsed.items[index].item
+                guard let local = try localResource(uid: uid, in: collection)?.items.first(where: { $0.kindName == incoming.kindName })
+                else { continue }
+                let kept = local.alarms.filter { alarm in
+                    alarm.structuredLocation != nil && !incoming.alarms.contains { $0.trigger == alarm.trigger }
+                }
+                guard !kept.isEmpty else { continue }
+                parsed.items[index].item.alarms += kept
+                applied.notes.append("\(name): the server's copy has \(parsed.items[index].unreadAlarms) alarm(s) it could not keep whole; "
+                                     + "the local location alarm(s) kept (\(kept.count))")
+            }
             batch.items += parsed.items
             batch.overrides += parsed.overrides
             pulledUIDs.append((pull, uid, false))

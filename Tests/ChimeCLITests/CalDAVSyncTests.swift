@@ -213,6 +213,48 @@ struct CalDAVSyncTests {
         #expect(alarms.contains("Dentist (from python)"), "\(alarms)")
     }
 
+    /// Another client rewrote an item on the server with only Apple's form of its location alarm,
+    /// which Radicale cuts at its comma (no longitude left): the title change arrives, and the
+    /// complete local location alarm stays.
+    @Test func aServerCopyThatLostItsLocationAlarmDoesNotTakeTheLocalOne() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
+        let a = StoreSession(zone: "Europe/Berlin")
+        #expect(try home.addAccount("home", to: a).status == 0)
+        _ = try a.add("reminder", "Buy milk", "--due", "2026-12-01T18:00", "--list", "Todo", "--at", "Grocery@52.5250,13.4020", "--on", "arrive")
+        #expect(try sync(a, "home").stdout.contains("1 sent"))
+
+        let server = CalDAVServer(client: DAVClient(user: home.user, password: home.password))
+        let collection = home.homeURL.appendingPathComponent("todo/")
+        let listing = try await server.changes(in: collection, since: nil)
+        let (href, copy) = try #require(try await server.fetch(listing.responses.map(\.href), in: collection).first)
+        #expect(copy.text.contains("X-APPLE-STRUCTURED-LOCATION"), "\(copy.text)")
+        // What a client that knows only Apple's form writes back: no VLOCATION, no PROXIMITY, a new title.
+        var kept: [Substring] = [], inLocation = false
+        let unfolded = copy.text.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
+        for line in unfolded.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            if line.hasPrefix("BEGIN:VLOCATION") { inLocation = true }
+            if !inLocation && !line.hasPrefix("PROXIMITY") {
+                kept.append(line.hasPrefix("SUMMARY:") ? "SUMMARY:Buy milk and bread" : line)
+            }
+            if line.hasPrefix("END:VLOCATION") { inLocation = false }
+        }
+        let rewritten = kept.joined(separator: "\r\n").replacingOccurrences(of: "SEQUENCE:0", with: "SEQUENCE:1")
+        let put = try await server.put(rewritten, at: href, in: collection, ifMatch: copy.etag)
+        #expect((200..<300).contains(put.status), "PUT: \(put.status)")
+        let stored = try #require(try await server.fetch([href], in: collection)[href])
+        #expect(!stored.text.contains("13.402"), "the server kept the longitude after all: \(stored.text)")
+
+        let pulled = try sync(a, "home")
+        #expect(pulled.stderr.contains("local location alarm(s) kept") || pulled.stdout.contains("local location alarm(s) kept"),
+                "\(pulled.stdout)\(pulled.stderr)")
+        let milk = try #require((try a.json("reminders") as? [[String: Any]])?.first)
+        #expect(milk["title"] as? String == "Buy milk and bread")
+        let alarms = milk["alarms"] as? [[String: Any]] ?? []
+        #expect(alarms.contains { $0["type"] as? String == "location" && ($0["longitude"] as? Double).map { abs($0 - 13.402) < 1e-6 } == true },
+                "\(alarms)")
+    }
+
     @Test func aWrongPasswordIsOneClearErrorAndLeavesNoAccount() throws {
         let home = try CalDAVHome.claim()
         let a = StoreSession()

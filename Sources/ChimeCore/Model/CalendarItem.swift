@@ -55,9 +55,17 @@ public enum AnyCalendarItem: Hashable, Sendable {
     }
 
     public var alarms: [Alarm] {
-        switch self {
-        case .event(let e): return e.alarms
-        case .reminder(let r): return r.alarms
+        get {
+            switch self {
+            case .event(let e): return e.alarms
+            case .reminder(let r): return r.alarms
+            }
+        }
+        set {
+            switch self {
+            case .event(var e): e.alarms = newValue; self = .event(e)
+            case .reminder(var r): r.alarms = newValue; self = .reminder(r)
+            }
         }
     }
 
