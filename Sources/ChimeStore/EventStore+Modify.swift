@@ -62,6 +62,7 @@ extension EventStore {
             if stored.isCompleted { return .alreadyCompleted(stored) }
             var done = stored
             done.isCompleted = true
+            Self.markModified(&done, at: stamp)
             let saved = try Self.write(done, over: stored, copyID: copyID, stamp: stamp, zone: zone, in: db)
             guard saved.identifier != identifier, case .reminder(let series)? = try ItemRows.fetchItem(db, id: identifier) else {
                 return .completed(saved, next: nil)
@@ -88,6 +89,7 @@ extension EventStore {
             if !stored.isCompleted { return .alreadyIncomplete(stored) }
             var open = stored
             open.isCompleted = false
+            Self.markModified(&open, at: stamp)
             return .reopened(try Self.write(open, over: stored, copyID: copyID, stamp: stamp, zone: zone, in: db))
         }
     }
@@ -118,6 +120,7 @@ extension EventStore {
             }
             var changed = stored
             do { try transform(&changed) } catch { throw CallerError(error: error) }
+            Self.markModified(&changed, at: stamp)
             return try Self.write(changed, over: stored, copyID: copyID, stamp: stamp, zone: zone, in: db)
         }
     }
@@ -153,11 +156,42 @@ extension EventStore {
                 throw ItemValidationError.notAnOccurrence(occurrence.map { "\($0)" } ?? identifier)
             }
             do { try transform(&event) } catch { throw CallerError(error: error) }
+            Self.markModified(&event, at: stamp)
             return try Self.write(event, span: span, newSeriesID: newSeriesID, stamp: stamp, zone: zone, in: db)
         }
     }
 
     // MARK: Helpers
+
+    /// Stamps a change made through these methods with the store's clock: `lastModifiedDate`, and
+    /// the LAST-MODIFIED kept among the item's iCalendar lines (replaced where an imported one
+    /// stood, else added), so an export says when the item last changed and a later import of an
+    /// older copy (same SEQUENCE, older LAST-MODIFIED) does not overwrite the change. ``save(_:span:commit:)``
+    /// leaves the lines alone: an import saves the file's own LAST-MODIFIED through it.
+    static func markModified(_ event: inout Event, at stamp: Instant) {
+        event.lastModifiedDate = stamp
+        stampLastModified(&event.icsExtras, stamp)
+    }
+
+    /// The same for a reminder.
+    static func markModified(_ reminder: inout Reminder, at stamp: Instant) {
+        reminder.lastModifiedDate = stamp
+        stampLastModified(&reminder.icsExtras, stamp)
+    }
+
+    private static func stampLastModified(_ extras: inout [String], _ stamp: Instant) {
+        let line = "LAST-MODIFIED:" + stamp.utcBasicFormat
+        guard let index = extras.firstIndex(where: isLastModifiedLine) else {
+            extras.append(line)
+            return
+        }
+        extras[index] = line
+        extras.removeAll { $0 != line && isLastModifiedLine($0) }
+    }
+
+    private static func isLastModifiedLine(_ line: String) -> Bool {
+        line.hasPrefix("LAST-MODIFIED:") || line.hasPrefix("LAST-MODIFIED;")
+    }
 
     /// The completed copy of `seriesID`'s instance due at `instance`, if there is one.
     static func completedCopy(of seriesID: String, dueAt instance: Instant, zone: ZoneRules, in db: Database) throws -> Reminder? {

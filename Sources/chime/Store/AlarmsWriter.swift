@@ -1,19 +1,31 @@
 import ChimeCore
 import ChimeStore
 
-/// The `chime alarms` output: one line (or JSON object) per firing, then the armed location alarms.
+/// The `chime alarms` output: one line per firing under a heading for its day (or one JSON object
+/// per firing), then the armed location alarms.
 struct AlarmsWriter {
     let zone: ZoneRules
 
     func text(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], snoozed: [LedgerEntry] = [],
               from: Instant, to: Instant, into out: inout OutputBuffer) {
         out.append("Alarms \(stamp(from)) – \(stamp(to)) (\(zone.identifier)): \(firings.count)\n")
+        // Under a heading for each day, as the agenda lists them: a line keeps to the time, so one
+        // with an occurrence reference fits 80 columns.
+        var day: CivilDate?
         for f in firings {
-            var line = "\(stamp(f.fireAt, seconds: true))  \(DisplayText.itemTitle(f.item.title))  \(alarmText(f))"
+            let fire = zone.localTime(at: f.fireAt)
+            if fire.date != day {
+                day = fire.date
+                out.append(DisplayText.dayHeading(fire.date) + "\n")
+            }
+            var line = "  \(clock(fire, seconds: true))  \(DisplayText.itemTitle(f.item.title))  "
             if let start = f.occurrenceStart, case .relative = f.alarm.trigger {
                 // The start (or due time) it is for: the time, with the day when that differs.
-                let fire = zone.localTime(at: f.fireAt), at = zone.localTime(at: start)
-                line += " " + (f.item.isAllDay ? DisplayText.dayHeading(at.date) : fire.date == at.date ? DisplayText.hhmm(at) : stamp(start))
+                let at = zone.localTime(at: start)
+                line += alarmText(f, from: f.item.isAllDay ? DisplayText.dayHeading(at.date)
+                                  : fire.date == at.date ? DisplayText.hhmm(at) : stamp(start))
+            } else {
+                line += alarmText(f, from: nil)
             }
             if let state = states[f.key]?.state { line += "  (\(state.rawValue))" }
             line += "  " + Style.reference(DisplayText.singleLine(ItemReference.text(f, zone: zone, short: true)))
@@ -87,9 +99,13 @@ struct AlarmsWriter {
         DisplayText.hhmm(l) + (seconds && l.second != 0 ? (l.second < 10 ? ":0" : ":") + "\(l.second)" : "")
     }
 
-    private func alarmText(_ f: AlarmFiring) -> String {
+    /// `5 min before 09:00`, `at 18:00`, `15 min before end 17:00`: the time it counts from, named
+    /// as start or due only when no time follows (an end is always named).
+    private func alarmText(_ f: AlarmFiring, from time: String?) -> String {
         guard case .relative(let offset, let relation) = f.alarm.trigger else { return "absolute alarm" }
-        let anchor = relation == .end ? "end" : (f.item.kind == .event ? "start" : "due")
+        let anchor = if let time { relation == .end ? "end \(time)" : time } else {
+            relation == .end ? "end" : f.item.kind == .event ? "start" : "due"
+        }
         if offset == 0 { return "at \(anchor)" }
         return "\(AlarmEcho.length(abs(offset))) \(offset < 0 ? "before" : "after") \(anchor)"
     }

@@ -54,8 +54,8 @@ struct RemindersCommand: ParsableCommand {
             if r.priority > 0 { line += "  !\(r.priority)" }
             if let due = r.dueDate {
                 let overdue = !r.isCompleted && Self.isOverdue(due, now: CLIContext.now, zone: CLIContext.zone)
-                line += overdue ? "  " + Style.overdue("overdue since \(ItemFormat.human(due, zone: CLIContext.zone))")
-                    : "  due \(ItemFormat.human(due, zone: CLIContext.zone))"
+                line += overdue ? "  " + Style.overdue("overdue since \(Self.listed(due, zone: CLIContext.zone))")
+                    : "  due \(Self.listed(due, zone: CLIContext.zone))"
             }
             if let done = r.completionDate { line += "  done \(ItemFormat.human(.utc(CLIContext.zone.localTime(at: done)), zone: .utc))" }
             if !r.recurrenceRules.isEmpty { line += "  repeats" }
@@ -63,6 +63,17 @@ struct RemindersCommand: ParsableCommand {
             line += "  [\(DisplayText.singleLine(r.calendarIdentifier.flatMap { titles[$0] } ?? ""))]  "
             line += Style.reference(DisplayText.singleLine(ItemReference.short(r.identifier)))
             print(line)
+        }
+    }
+
+    /// A due date in the list: `Tue 2026-11-24 10:00`, or the day alone for an all-day one, without
+    /// the "(floating)" and "(all day)" that `show` adds, so a line fits 80 columns; a time in
+    /// another zone is said as `show` says it.
+    static func listed(_ due: CalendarDate, zone: ZoneRules) -> String {
+        switch due {
+        case .allDay(let d): return DisplayText.dayHeading(d)
+        case .floating(let l): return "\(DisplayText.dayHeading(l.date)) \(DisplayText.hhmm(l))"
+        case .utc, .zoned: return ItemFormat.human(due, zone: zone)
         }
     }
 
