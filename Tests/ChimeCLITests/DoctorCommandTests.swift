@@ -114,6 +114,43 @@ struct DoctorCommandTests {
         #expect((notifications["detail"] as? String)?.contains("no answer within 2 s") == true, "\(notifications)")
     }
 
+    /// The fixes name files of an installation, never a template of the source tree: the binary in
+    /// its build folder says make install; the same binary in PREFIX/bin (hard-linked, as
+    /// /proc/self/exe resolves symbolic links) names the unit and GeoClue section installed beside it.
+    @Test func theFixesNameWhatMakeInstallPutsBesideTheBinary() throws {
+        let bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + deadSocket(), "HOME": folder, "XDG_CONFIG_HOME": folder + "/config",
+                   "XDG_DATA_HOME": folder + "/data"]
+        let built = try CLI.run(["doctor", "--store", folder + "/chime.sqlite"], environment: bus)
+        let unit = try #require(line(built.stdout, "systemd unit"), "\(built.stdout)")
+        #expect(!unit.contains("Config/chime.service"), "\(unit)")
+        if unit.contains("chime.service is not installed") {
+            #expect(unit.contains("make install in chime's source tree, then systemctl --user daemon-reload && systemctl --user enable --now chime"), "\(unit)")
+        }
+        let snippet = try #require(line(built.stdout, "geoclue permission"), "\(built.stdout)")
+        #expect(snippet.hasPrefix("ok") || snippet.contains("from the source tree: sudo "), "\(snippet)")
+
+        let prefix = folder + "/prefix"
+        for sub in ["bin", "share/doc/chime", "lib/systemd/user"] {
+            try FileManager.default.createDirectory(atPath: prefix + "/" + sub, withIntermediateDirectories: true)
+        }
+        if link(CLI.binary.path, prefix + "/bin/chime") != 0 { try FileManager.default.copyItem(atPath: CLI.binary.path, toPath: prefix + "/bin/chime") }
+        let repository = #filePath.replacingOccurrences(of: "/Tests/ChimeCLITests/DoctorCommandTests.swift", with: "")
+        try FileManager.default.copyItem(atPath: repository + "/Config/geoclue-chime.conf", toPath: prefix + "/share/doc/chime/geoclue-chime.conf")
+        #expect(FileManager.default.createFile(atPath: prefix + "/lib/systemd/user/chime.service", contents: Data("[Unit]\n".utf8)))
+        let installed = try CLI.run(["doctor", "--store", folder + "/chime.sqlite", "--json"], environment: bus,
+                                    executable: prefix + "/bin/chime")
+        let found = try checks(installed.stdout)
+        let systemd = try #require(found["systemd unit"])
+        if systemd["status"] as? String != "ok" {
+            #expect((systemd["fix"] as? String)?.hasSuffix("systemctl --user enable --now \(prefix)/lib/systemd/user/chime.service") == true, "\(systemd)")
+        }
+        let permission = try #require(found["geoclue permission"])
+        if permission["status"] as? String != "ok" {
+            let fix = permission["fix"] as? String ?? ""
+            #expect(fix.contains(prefix + "/share/doc/chime/geoclue-chime.conf") && !fix.contains("source tree"), "\(fix)")
+        }
+    }
+
     @Test func aStoreOthersCanReadGetsTheChmodFix() throws {
         let store = folder + "/chime.sqlite"
         _ = try EventStore(path: store, floatingZone: .utc)
