@@ -151,6 +151,62 @@ struct DoctorCommandTests {
         }
     }
 
+    /// A running system bus on which nothing owns or can start GeoClue2: dbus-daemon with a
+    /// permissive policy and no service folders (as the harness's buses). Stopped by the caller.
+    func emptySystemBus() throws -> (process: Process, address: String) {
+        let socketPath = folder + "/empty_system_bus_socket"
+        let config = folder + "/empty-system-bus.conf"
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>system</type>
+              <listen>unix:path=\(socketPath)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let bus = Process()
+        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        bus.arguments = ["--nofork", "--config-file=" + config]
+        try bus.run()
+        let started = Date()
+        while !FileManager.default.fileExists(atPath: socketPath), Date().timeIntervalSince(started) < 10 { usleep(20_000) }
+        return (bus, "unix:path=" + socketPath)
+    }
+
+    /// GeoClue absent: a warning with its fix, and doctor still exits 0 (only a failed check exits 1),
+    /// whether the system bus runs without GeoClue or is not there at all.
+    @Test func withoutGeoClueItIsAWarningWithItsFixAndDoctorExitsZero() throws {
+        let bus = try emptySystemBus()
+        // SIGKILL: a child of the test process inherits its signal mask, which blocks SIGTERM.
+        defer { kill(bus.process.processIdentifier, SIGKILL); bus.process.waitUntilExit() }
+        let session = "unix:path=" + deadSocket()
+        for (address, why) in [(bus.address, "org.freedesktop.GeoClue2 is not on the system bus (not running, and the bus cannot start it)"),
+                               ("unix:path=" + folder + "/no_system_bus_socket", "cannot connect to unix:path=" + folder + "/no_system_bus_socket")] {
+            let started = Date()
+            let text = try CLI.run(["doctor", "--store", folder + "/chime.sqlite"],
+                                   environment: ["DBUS_SESSION_BUS_ADDRESS": session, "DBUS_SYSTEM_BUS_ADDRESS": address])
+            #expect(Date().timeIntervalSince(started) < 6)
+            #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+            let geoclue = try #require(line(text.stdout, "geoclue"), "\(text.stdout)")
+            #expect(geoclue.hasPrefix("warn  geoclue "), "\(geoclue)")
+            #expect(geoclue.contains("GeoClue2 does not answer (\(why)"), "\(geoclue)")
+            #expect(geoclue.contains("location alarms cannot fire, timed alarms work — fix: sudo apt install geoclue-2.0"), "\(geoclue)")
+            let json = try CLI.run(["doctor", "--store", folder + "/chime.sqlite", "--json"],
+                                   environment: ["DBUS_SESSION_BUS_ADDRESS": session, "DBUS_SYSTEM_BUS_ADDRESS": address])
+            #expect(json.status == 0)
+            let check = try #require(try checks(json.stdout)["geoclue"])
+            #expect(check["status"] as? String == "warn")
+            #expect(check["fix"] as? String == "sudo apt install geoclue-2.0")
+        }
+        #expect(bus.process.isRunning, "the empty bus stopped early: the first case did not test a running bus")
+    }
+
     @Test func aStoreOthersCanReadGetsTheChmodFix() throws {
         let store = folder + "/chime.sqlite"
         _ = try EventStore(path: store, floatingZone: .utc)
