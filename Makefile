@@ -83,12 +83,14 @@ check-docs:
 test-install: build-deps
 	Tests/install/test-install.sh
 
-demo: deps
+# demo and tour need only what the build needs (build-deps), not the test services that deps adds; the
+# build's progress and errors stay on the terminal.
+demo: build-deps
 	@$(SWIFT) build --product chime
 	@./Examples/demo.sh .build/debug/chime
 
 # The store tour (agenda, reminders, completion, recurrence) on a pinned clock.
-tour: deps
+tour: build-deps
 	@$(SWIFT) build --product chime
 	@./Examples/tour.sh .build/debug/chime
 

@@ -23,8 +23,30 @@ enum AlarmReader {
         a["ACTION"]?.value.trimmingSpaces.uppercased() == "EMAIL"
     }
 
+    /// The actions that become alarms: a popup (`DISPLAY`, or no ACTION at all), with a sound (`AUDIO`).
+    static let shownActions: Set<String> = ["DISPLAY", "AUDIO"]
+
+    /// Any other ACTION but EMAIL and NONE: RFC 2445's `PROCEDURE` (a command to run) or one Chime
+    /// does not know. A popup would be a different alarm than the one written, and a command from
+    /// a file is never run: kept verbatim with the item, never shown, and the reader says so once
+    /// (``unshownWarning(_:)``).
+    static func isUnknownAction(_ a: ICSComponent) -> Bool {
+        guard let action = a["ACTION"]?.value.trimmingSpaces.uppercased() else { return false }
+        return !shownActions.contains(action) && action != "EMAIL" && action != "NONE"
+    }
+
+    /// The warning for a VALARM ``isUnknownAction(_:)`` keeps: its ACTION line and why it is not an alarm.
+    static func unshownWarning(_ a: ICSComponent) -> (line: Int, message: String)? {
+        guard isUnknownAction(a), let action = a["ACTION"] else { return nil }
+        let value = action.value.trimmingSpaces
+        let message = value.uppercased() == "PROCEDURE"
+            ? "\(value) is a command alarm: command alarms from files are never run or shown (kept with the item as written)"
+            : "\(value) is not an alarm action Chime knows (DISPLAY, AUDIO, EMAIL): never shown (kept with the item as written)"
+        return (action.line, message)
+    }
+
     /// VALARMs kept as written with the item's extras instead of becoming alarms.
-    static func isKeptVerbatim(_ a: ICSComponent) -> Bool { isPlaceholder(a) || isEmail(a) }
+    static func isKeptVerbatim(_ a: ICSComponent) -> Bool { isPlaceholder(a) || isEmail(a) || isUnknownAction(a) }
 
     static func alarm(_ a: ICSComponent, _ values: ValueReader, repairs: RepairLog) throws(ICSError) -> Alarm? {
         if isKeptVerbatim(a) { return nil }

@@ -327,6 +327,10 @@ struct ItemReader {
     private func alarms(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> [Alarm] {
         var result: [Alarm] = []
         for a in c.components where a.name == "VALARM" {
+            if let unshown = AlarmReader.unshownWarning(a) {
+                try repairs.note(line: unshown.line, property: "ACTION", unshown.message)
+                continue
+            }
             do {
                 if let alarm = try AlarmReader.alarm(a, values, repairs: repairs) { result.append(alarm) }
             } catch {

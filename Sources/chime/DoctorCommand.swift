@@ -36,11 +36,12 @@ struct DoctorCommand: ParsableCommand {
         checks.append(Doctor.notificationCheck(DesktopServiceProbe.notificationServer(timeout: .seconds(2))))
         checks.append(Doctor.geoClueCheck(DesktopServiceProbe.geoClue(timeout: .seconds(2))))
         let files = Doctor.geoClueConfigFiles()
+        let installed = Doctor.Installed.running()
         checks.append(Doctor.geoCluePermissionCheck(
-            files: files, hasDropInFolder: FileManager.default.fileExists(atPath: "/etc/geoclue/conf.d")))
+            files: files, hasDropInFolder: FileManager.default.fileExists(atPath: "/etc/geoclue/conf.d"), installed: installed))
         if let agent = Doctor.geoClueAgentCheck(files: files, processes: Doctor.userProcesses()) { checks.append(agent) }
         let systemctl = ["/usr/bin/systemctl", "/bin/systemctl"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        checks.append(Doctor.systemdCheck(environment: environment) { arguments in
+        checks.append(Doctor.systemdCheck(environment: environment, installed: installed) { arguments in
             systemctl.flatMap { Doctor.runBounded($0, ["--user"] + arguments, timeout: 2) }
         })
         checks.append(Doctor.zoneCheck(SystemZone.resolve(environment: environment)))

@@ -100,4 +100,25 @@ import Testing
         #expect(alarms.first?.hasSuffix("(with sound)") == true, "\(alarms)")
         #expect(alarms.last == "Alarm:     email alarm (not sent by Chime)")
     }
+
+    /// A command alarm (ACTION:PROCEDURE) and an unknown action from a file: one warning each,
+    /// naming the line; `chime show` lists them as kept, never as alarms Chime fires.
+    @Test func commandAlarmsFromAFileAreWarnedAboutAndListedAsNeverRun() throws {
+        let s = StoreSession(zone: "UTC", now: "2026-11-20T10:00:00Z")
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        let fixture = #filePath.replacingOccurrences(of: "ChimeCLITests/AlarmsCommandTests.swift", with: "ChimeICSTests/Fixtures/command-alarms.ics")
+        let imported = try s.run("import", fixture)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let warnings = imported.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+        #expect(warnings == ["warning: command-alarms.ics:11: ACTION: PROCEDURE is a command alarm: command alarms from files are never run or shown (kept with the item as written)",
+                             "warning: command-alarms.ics:17: ACTION: X-SPEAK is not an alarm action Chime knows (DISPLAY, AUDIO, EMAIL): never shown (kept with the item as written)"],
+                "\(imported.stderr)")
+        let events = try #require(try s.json("agenda", "--from", "2026-12-01", "--to", "2026-12-02") as? [[String: Any]])
+        let id = try #require(events.first?["id"] as? String, "\(events)")
+        let r = try s.run("show", id)
+        let alarms = r.stdout.split(separator: "\n").filter { $0.hasPrefix("Alarm:") }.map(String.init)
+        #expect(alarms.count == 3, "\(r.stdout)")
+        #expect(alarms.dropFirst().elementsEqual(["Alarm:     command alarm from a file (never run or shown by Chime)",
+                                                  "Alarm:     X-SPEAK alarm (not shown by Chime)"]), "\(alarms)")
+    }
 }

@@ -144,9 +144,9 @@ struct DoctorCheckTests {
 
     @Test func geoCluePermissionFromTheConfigFiles() {
         let base = (path: "/etc/geoclue/geoclue.conf", text: "[agent]\nwhitelist=gnome-shell;geoclue-demo-agent\n[wifi]\nenable=true\n")
-        let none = Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: false)
+        let none = Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: false, installed: Doctor.Installed(executable: nil))
         #expect(none.status == .warn)
-        #expect(none.fix == "sudo sh -c 'cat Config/geoclue-chime.conf >> /etc/geoclue/geoclue.conf' (then restart geoclue)")
+        #expect(none.fix == "from the source tree: sudo tee -a /etc/geoclue/geoclue.conf < Config/geoclue-chime.conf > /dev/null (then restart geoclue)")
         let snippet = try! String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/ChimeCLITests/DoctorCheckTests.swift", with: "Config/geoclue-chime.conf"), encoding: .utf8)
         let installed = Doctor.geoCluePermissionCheck(files: [base, ("/etc/geoclue/conf.d/90-chime.conf", snippet)], hasDropInFolder: true)
         #expect(installed.status == .ok)
@@ -157,6 +157,54 @@ struct DoctorCheckTests {
         #expect(Doctor.geoClueAgentCheck(files: [base], processes: [(7, "/usr/libexec/geoclue-2.0/demos/agent")])?.detail == "geoclue-demo-agent runs (pid 7)")
         #expect(Doctor.geoClueAgentCheck(files: [base], processes: [(8, "/usr/bin/gnome-shell")])?.status == .ok)
         #expect(Doctor.geoClueAgentCheck(files: [base], processes: [(9, "/usr/bin/bash")])?.status == .warn)
+    }
+
+    /// A prefix laid out as `make install PREFIX=…` leaves it (the files that matter, empty).
+    func installedPrefix(unitFolder: String) throws -> String {
+        let prefix = folder + "/prefix"
+        for file in ["bin/chime", "share/doc/chime/geoclue-chime.conf", unitFolder + "/chime.service"] {
+            try FileManager.default.createDirectory(atPath: prefix + "/" + (file as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            #expect(FileManager.default.createFile(atPath: prefix + "/" + file, contents: Data()))
+        }
+        return prefix
+    }
+
+    @Test func fixesNameTheInstalledFilesBesideTheBinaryNotTheSourceTree() throws {
+        let prefix = try installedPrefix(unitFolder: "lib/systemd/user")
+        let installed = Doctor.Installed(executable: prefix + "/bin/chime")
+        #expect(installed.geoClueSnippet == prefix + "/share/doc/chime/geoclue-chime.conf")
+        #expect(installed.unit == prefix + "/lib/systemd/user/chime.service")
+        let base = (path: "/etc/geoclue/geoclue.conf", text: "[wifi]\nenable=true\n")
+        #expect(Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: true, installed: installed).fix
+                == "sudo cp \(prefix)/share/doc/chime/geoclue-chime.conf /etc/geoclue/conf.d/90-chime.conf")
+        #expect(Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: false, installed: installed).fix
+                == "sudo tee -a /etc/geoclue/geoclue.conf < \(prefix)/share/doc/chime/geoclue-chime.conf > /dev/null (then restart geoclue)")
+        #expect(Doctor.geoCluePermissionCheck(files: [], hasDropInFolder: true, installed: installed).fix
+                == "sudo apt install geoclue-2.0, then sudo cp \(prefix)/share/doc/chime/geoclue-chime.conf /etc/geoclue/conf.d/90-chime.conf")
+
+        // systemd: the installed unit, enabled by path (systemctl links a unit outside its folders).
+        let home = ["HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "XDG_DATA_HOME": folder + "/data"]
+        let answers: [String: (Int32, String)] = ["is-system-running": (0, "running"), "cat chime.service": (1, "No files found for chime.service.")]
+        let missing = Doctor.systemdCheck(environment: home, installed: installed) { answers[$0.joined(separator: " ")] }
+        #expect(missing.detail == "chime.service is not installed")
+        #expect(missing.fix == "systemctl --user enable --now \(prefix)/lib/systemd/user/chime.service")
+        let offline = Doctor.systemdCheck(environment: home, installed: installed) { _ in (1, "Failed to connect to bus: No medium found") }
+        #expect(offline.fix == "run chime daemon from your session's autostart, or in a systemd session: systemctl --user enable --now \(prefix)/lib/systemd/user/chime.service")
+
+        // A binary in a build folder: make install, and the GeoClue section from the source tree.
+        let build = Doctor.Installed(executable: folder + "/.build/release/chime")
+        #expect(build.geoClueSnippet == nil && build.unit == nil)
+        let fromBuild = Doctor.systemdCheck(environment: home, installed: build) { answers[$0.joined(separator: " ")] }
+        #expect(fromBuild.fix == "make install in chime's source tree, then systemctl --user daemon-reload && systemctl --user enable --now chime")
+        #expect(Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: true, installed: build).fix
+                == "from the source tree: sudo cp Config/geoclue-chime.conf /etc/geoclue/conf.d/90-chime.conf")
+        for fix in [missing.fix, offline.fix, fromBuild.fix] { #expect(fix?.contains("Config/chime.service") == false) }
+    }
+
+    @Test func aPrefixUnderHomeHasItsUnitUnderShare() throws {
+        let prefix = try installedPrefix(unitFolder: "share/systemd/user")
+        #expect(Doctor.Installed(executable: prefix + "/bin/chime").unit == prefix + "/share/systemd/user/chime.service")
     }
 
     @Test func systemdWithoutAUserManagerIsAWarning() {

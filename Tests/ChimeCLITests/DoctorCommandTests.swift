@@ -114,6 +114,99 @@ struct DoctorCommandTests {
         #expect((notifications["detail"] as? String)?.contains("no answer within 2 s") == true, "\(notifications)")
     }
 
+    /// The fixes name files of an installation, never a template of the source tree: the binary in
+    /// its build folder says make install; the same binary in PREFIX/bin (hard-linked, as
+    /// /proc/self/exe resolves symbolic links) names the unit and GeoClue section installed beside it.
+    @Test func theFixesNameWhatMakeInstallPutsBesideTheBinary() throws {
+        let bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + deadSocket(), "HOME": folder, "XDG_CONFIG_HOME": folder + "/config",
+                   "XDG_DATA_HOME": folder + "/data"]
+        let built = try CLI.run(["doctor", "--store", folder + "/chime.sqlite"], environment: bus)
+        let unit = try #require(line(built.stdout, "systemd unit"), "\(built.stdout)")
+        #expect(!unit.contains("Config/chime.service"), "\(unit)")
+        if unit.contains("chime.service is not installed") {
+            #expect(unit.contains("make install in chime's source tree, then systemctl --user daemon-reload && systemctl --user enable --now chime"), "\(unit)")
+        }
+        let snippet = try #require(line(built.stdout, "geoclue permission"), "\(built.stdout)")
+        #expect(snippet.hasPrefix("ok") || snippet.contains("from the source tree: sudo "), "\(snippet)")
+
+        let prefix = folder + "/prefix"
+        for sub in ["bin", "share/doc/chime", "lib/systemd/user"] {
+            try FileManager.default.createDirectory(atPath: prefix + "/" + sub, withIntermediateDirectories: true)
+        }
+        if link(CLI.binary.path, prefix + "/bin/chime") != 0 { try FileManager.default.copyItem(atPath: CLI.binary.path, toPath: prefix + "/bin/chime") }
+        let repository = #filePath.replacingOccurrences(of: "/Tests/ChimeCLITests/DoctorCommandTests.swift", with: "")
+        try FileManager.default.copyItem(atPath: repository + "/Config/geoclue-chime.conf", toPath: prefix + "/share/doc/chime/geoclue-chime.conf")
+        #expect(FileManager.default.createFile(atPath: prefix + "/lib/systemd/user/chime.service", contents: Data("[Unit]\n".utf8)))
+        let installed = try CLI.run(["doctor", "--store", folder + "/chime.sqlite", "--json"], environment: bus,
+                                    executable: prefix + "/bin/chime")
+        let found = try checks(installed.stdout)
+        let systemd = try #require(found["systemd unit"])
+        if systemd["status"] as? String != "ok" {
+            #expect((systemd["fix"] as? String)?.hasSuffix("systemctl --user enable --now \(prefix)/lib/systemd/user/chime.service") == true, "\(systemd)")
+        }
+        let permission = try #require(found["geoclue permission"])
+        if permission["status"] as? String != "ok" {
+            let fix = permission["fix"] as? String ?? ""
+            #expect(fix.contains(prefix + "/share/doc/chime/geoclue-chime.conf") && !fix.contains("source tree"), "\(fix)")
+        }
+    }
+
+    /// A running system bus on which nothing owns or can start GeoClue2: dbus-daemon with a
+    /// permissive policy and no service folders (as the harness's buses). Stopped by the caller.
+    func emptySystemBus() throws -> (process: Process, address: String) {
+        let socketPath = folder + "/empty_system_bus_socket"
+        let config = folder + "/empty-system-bus.conf"
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>system</type>
+              <listen>unix:path=\(socketPath)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let bus = Process()
+        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        bus.arguments = ["--nofork", "--config-file=" + config]
+        try bus.run()
+        let started = Date()
+        while !FileManager.default.fileExists(atPath: socketPath), Date().timeIntervalSince(started) < 10 { usleep(20_000) }
+        return (bus, "unix:path=" + socketPath)
+    }
+
+    /// GeoClue absent: a warning with its fix, and doctor still exits 0 (only a failed check exits 1),
+    /// whether the system bus runs without GeoClue or is not there at all.
+    @Test func withoutGeoClueItIsAWarningWithItsFixAndDoctorExitsZero() throws {
+        let bus = try emptySystemBus()
+        // SIGKILL: a child of the test process inherits its signal mask, which blocks SIGTERM.
+        defer { kill(bus.process.processIdentifier, SIGKILL); bus.process.waitUntilExit() }
+        let session = "unix:path=" + deadSocket()
+        for (address, why) in [(bus.address, "org.freedesktop.GeoClue2 is not on the system bus (not running, and the bus cannot start it)"),
+                               ("unix:path=" + folder + "/no_system_bus_socket", "cannot connect to unix:path=" + folder + "/no_system_bus_socket")] {
+            let started = Date()
+            let text = try CLI.run(["doctor", "--store", folder + "/chime.sqlite"],
+                                   environment: ["DBUS_SESSION_BUS_ADDRESS": session, "DBUS_SYSTEM_BUS_ADDRESS": address])
+            #expect(Date().timeIntervalSince(started) < 6)
+            #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+            let geoclue = try #require(line(text.stdout, "geoclue"), "\(text.stdout)")
+            #expect(geoclue.hasPrefix("warn  geoclue "), "\(geoclue)")
+            #expect(geoclue.contains("GeoClue2 does not answer (\(why)"), "\(geoclue)")
+            #expect(geoclue.contains("location alarms cannot fire, timed alarms work — fix: sudo apt install geoclue-2.0"), "\(geoclue)")
+            let json = try CLI.run(["doctor", "--store", folder + "/chime.sqlite", "--json"],
+                                   environment: ["DBUS_SESSION_BUS_ADDRESS": session, "DBUS_SYSTEM_BUS_ADDRESS": address])
+            #expect(json.status == 0)
+            let check = try #require(try checks(json.stdout)["geoclue"])
+            #expect(check["status"] as? String == "warn")
+            #expect(check["fix"] as? String == "sudo apt install geoclue-2.0")
+        }
+        #expect(bus.process.isRunning, "the empty bus stopped early: the first case did not test a running bus")
+    }
+
     @Test func aStoreOthersCanReadGetsTheChmodFix() throws {
         let store = folder + "/chime.sqlite"
         _ = try EventStore(path: store, floatingZone: .utc)

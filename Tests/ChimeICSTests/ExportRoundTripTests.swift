@@ -119,6 +119,34 @@ import Testing
         #expect(reexported == exported)
     }
 
+    /// Fixtures/command-alarms.ics: RFC 2445's PROCEDURE alarm (a command, `file:///bin/rm`) and an
+    /// action no one defines (X-SPEAK) next to a DISPLAY one. Only the DISPLAY one becomes an alarm;
+    /// the other two are kept as written (and written back), each with one warning on its ACTION
+    /// line; reading strictly refuses the file at the first of them.
+    @Test func commandAndUnknownAlarmsFromAFileAreKeptNeverAlarmsAndWarnedOnce() throws {
+        let bytes = try Fixture.bytes("command-alarms.ics")
+        let t = try TemporaryStore()
+        let report = try t.store.importICS(bytes, file: "command-alarms.ics")
+        #expect(report.alarms == 1)
+        #expect(report.repairs.map(\.description) == [
+            "command-alarms.ics:11: ACTION: PROCEDURE is a command alarm: command alarms from files are never run or shown (kept with the item as written)",
+            "command-alarms.ics:17: ACTION: X-SPEAK is not an alarm action Chime knows (DISPLAY, AUDIO, EMAIL): never shown (kept with the item as written)",
+        ])
+        let event = try #require(t.store.allItems(in: nil).first)
+        #expect(event.alarms.map(\.trigger) == [.relative(offset: -900, relatedTo: .start)])
+        #expect(Alarm.keptActions(inItemExtras: event.icsExtras) == ["PROCEDURE", "X-SPEAK"])
+        #expect(Alarm.emailAlarmCount(inItemExtras: event.icsExtras) == 0)
+        let exported = String(decoding: ICalendar.serialize(try t.store.allItems(in: nil), now: Self.window.0, floatingZone: .utc), as: UTF8.self)
+        #expect(exported.contains("BEGIN:VALARM\r\nACTION:PROCEDURE\r\nTRIGGER:-PT5M\r\nATTACH;FMTTYPE=application/binary:file:///bin/rm\r\nDESCRIPTION:-rf /\r\nEND:VALARM\r\n"), "\(exported)")
+        #expect(exported.contains("BEGIN:VALARM\r\nACTION:X-SPEAK\r\nTRIGGER:-PT10M\r\n"))
+
+        #expect(throws: ICSError.self) { try ICalendar.parse(bytes, file: "command-alarms.ics", strict: true) }
+        // Read back: still one alarm, the same kept VALARMs.
+        let again = try TemporaryStore()
+        #expect(try again.store.importICS(Array(exported.utf8), file: "export.ics").alarms == 1)
+        #expect(try again.store.allItems(in: nil).first?.icsExtras == event.icsExtras)
+    }
+
     /// An AUDIO alarm is an alarm that asks for a sound; its ACTION (and ATTACH) are written back,
     /// not replaced by ACTION:DISPLAY.
     @Test func anAudioAlarmAsksForSoundAndIsWrittenBackAsAudio() throws {

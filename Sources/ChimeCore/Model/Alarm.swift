@@ -91,21 +91,28 @@ public struct Alarm: Hashable, Sendable {
     /// How many `ACTION:EMAIL` VALARMs an item's ``Event/icsExtras`` keep: alarms that mail
     /// attendees, which Chime keeps for export but never sends or shows.
     public static func emailAlarmCount(inItemExtras lines: [String]) -> Int {
-        var count = 0, depth = 0, isEmail = false
+        keptActions(inItemExtras: lines).filter { $0 == "EMAIL" }.count
+    }
+
+    /// The ACTION (upper-cased) of each VALARM an item's ``Event/icsExtras`` keep that is not an
+    /// alarm Chime shows: `EMAIL`, `PROCEDURE` (a command, never run from a file), or an action
+    /// Chime does not know. Apple's placeholders (`NONE`, or `DISPLAY` on the 1976 trigger) are left out.
+    public static func keptActions(inItemExtras lines: [String]) -> [String] {
+        var actions: [String] = [], depth = 0, action: String?
         for line in lines {
             let upper = line.uppercased()
             if upper.hasPrefix("BEGIN:VALARM") {
                 depth += 1
-                isEmail = false
+                action = nil
             } else if upper.hasPrefix("END:VALARM"), depth > 0 {
                 depth -= 1
-                if isEmail { count += 1 }
-                isEmail = false
-            } else if depth > 0, actionValue(of: line) == "EMAIL" {
-                isEmail = true
+                if let action, !["DISPLAY", "AUDIO", "NONE"].contains(action) { actions.append(action) }
+                action = nil
+            } else if depth > 0, let value = actionValue(of: line) {
+                action = value
             }
         }
-        return count
+        return actions
     }
 
     /// `AUDIO` for `ACTION:audio` or `ACTION;X-P=1:AUDIO`; nil for other properties.

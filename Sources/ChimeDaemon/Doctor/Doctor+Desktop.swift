@@ -53,11 +53,11 @@ extension Doctor {
     }
 
     /// Whether GeoClue lets the app `chime` locate: a `[chime]` section with `allowed=true`
-    /// (Config/geoclue-chime.conf); a later file overrides an earlier one, as in GeoClue.
-    public static func geoCluePermissionCheck(files: [(path: String, text: String)], hasDropInFolder: Bool) -> DoctorCheck {
-        let install = hasDropInFolder
-            ? "sudo cp Config/geoclue-chime.conf /etc/geoclue/conf.d/90-chime.conf"
-            : "sudo sh -c 'cat Config/geoclue-chime.conf >> /etc/geoclue/geoclue.conf' (then restart geoclue)"
+    /// (Config/geoclue-chime.conf); a later file overrides an earlier one, as in GeoClue. The fix
+    /// copies the section from where `make install` put it (`installed`), else from the source tree.
+    public static func geoCluePermissionCheck(files: [(path: String, text: String)], hasDropInFolder: Bool,
+                                              installed: Installed = .running()) -> DoctorCheck {
+        let install = geoClueSnippetInstall(installed, hasDropInFolder: hasDropInFolder)
         guard !files.isEmpty else {
             return DoctorCheck(name: "geoclue permission", status: .warn,
                                detail: "no GeoClue configuration (/etc/geoclue/geoclue.conf is missing)",

@@ -13,12 +13,13 @@ extension Doctor {
                 "/usr/local/lib/systemd/user"]
     }
 
-    static let unitInstall = "cp Config/chime.service ~/.config/systemd/user/ && systemctl --user daemon-reload && systemctl --user enable --now chime"
-
     /// The systemd user unit: installed, enabled, running. `run` runs `systemctl --user ARGS`
-    /// (status and output, nil when it could not run or timed out).
+    /// (status and output, nil when it could not run or timed out); `installed` says where
+    /// `make install` put the unit, which the fix names when systemd does not know it.
     public static func systemdCheck(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                    installed: Installed = .running(),
                                     run: (_ arguments: [String]) -> (status: Int32, output: String)?) -> DoctorCheck {
+        let unitInstall = unitInstall(installed)
         let file = unitFolders(environment: environment).map { $0 + "/chime.service" }
             .first { FileManager.default.fileExists(atPath: $0) }
         // `is-system-running` names a state whenever a user manager answers ("running", "degraded", …);
@@ -28,7 +29,7 @@ extension Doctor {
             let unit = file.map { "chime.service is installed (\($0))" } ?? "chime.service is not installed"
             return DoctorCheck(name: "systemd unit", status: .warn,
                                detail: "no systemd user manager in this session; \(unit)",
-                               fix: file == nil ? "run chime daemon from your session's autostart, or \(unitInstall) in a systemd session"
+                               fix: file == nil ? "run chime daemon from your session's autostart, or in a systemd session: \(unitInstall)"
                                                 : "run chime daemon from your session's autostart, or log in to a systemd session")
         }
         let found = run(["cat", "chime.service"])

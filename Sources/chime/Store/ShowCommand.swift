@@ -82,7 +82,14 @@ struct ShowCommand: ParsableCommand {
             lines.append(("Alarm", String(line.dropFirst("Alarm: ".count)) + sound))
         }
         let i = item.base
-        for _ in 0..<Alarm.emailAlarmCount(inItemExtras: i.icsExtras) { lines.append(("Alarm", "email alarm (not sent by Chime)")) }
+        for action in Alarm.keptActions(inItemExtras: i.icsExtras) {
+            let kept = switch action {
+            case "EMAIL": "email alarm (not sent by Chime)"
+            case "PROCEDURE": "command alarm from a file (never run or shown by Chime)"
+            default: "\(action) alarm (not shown by Chime)"
+            }
+            lines.append(("Alarm", kept))
+        }
         if let l = i.location { lines.append(("Location", l)) }
         if let n = i.notes { lines.append(("Notes", n)) }
         if let u = i.url { lines.append(("URL", u)) }
