@@ -318,9 +318,10 @@ struct ItemReader {
         return lines
     }
 
-    /// How many of a component's VALARMs did not become alarms, leaving out the ones kept verbatim (EMAIL).
+    /// How many of a component's VALARMs did not become alarms, leaving out the ones kept verbatim
+    /// on purpose (EMAIL, command and unknown actions).
     static func unreadAlarms(_ c: ICSComponent, read: Int) -> Int {
-        max(0, c.components.filter { $0.name == "VALARM" && !AlarmReader.isEmail($0) }.count - read)
+        max(0, c.components.filter { $0.name == "VALARM" && !AlarmReader.isEmail($0) && !AlarmReader.isUnknownAction($0) }.count - read)
     }
 
     /// VALARMs; one that cannot be read (no TRIGGER, an unreadable one) is dropped, the item kept.
