@@ -24,11 +24,11 @@ public protocol DaemonBusAPI: BusMethodHandler {
     func busEvent(_ event: BusEvent) async
 }
 
-/// The well-known name and object of Chime's D-Bus service.
+/// The well-known name and object of Chime's D-Bus service: the ones its client calls.
 public enum ChimeBusName {
-    public static let name = "io.github.chime.Chime"
-    public static let objectPath = "/io/github/chime/Chime1"
-    public static let interface = "io.github.chime.Chime1"
+    public static let name = ChimeBusClient.busName
+    public static let objectPath = ChimeBusClient.objectPath
+    public static let interface = ChimeBusClient.interfaceName
 }
 
 /// Tells the bus API about each notification the inner sink delivered (`AlarmFired`), and lets it
