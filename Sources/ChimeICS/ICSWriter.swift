@@ -21,6 +21,7 @@ extension ICalendar {
         var body: [String] = []
         for item in items {
             switch item {
+            case .event(let e) where !e.isDetached && e.icsExtras.contains(ICalendar.standInSeriesMarker): continue
             case .event(let e): body += writer.event(e)
             case .reminder(let r): body += writer.todo(r)
             }

@@ -8,6 +8,11 @@ import ChimeCore
 /// let text = ICalendar.serialize(result.items.map(\.item))
 /// ```
 public enum ICalendar {
+    /// Marks a series made up on import for instances whose series the file lacks (Thunderbird's
+    /// name for the same thing). ``serialize(_:calendarName:calendarProperties:now:floatingZone:)``
+    /// writes only its instances, as they came.
+    public static let standInSeriesMarker = "X-MOZ-FAKED-MASTER:1"
+
     /// The component tree of a file (structure only): the VCALENDAR.
     public static func parseComponents(_ bytes: [UInt8], file: String = "<input>") throws(ICSError) -> ICSComponent {
         let lines = try ContentLines.parse(bytes, file: file)

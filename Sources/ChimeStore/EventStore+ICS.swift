@@ -73,15 +73,38 @@ extension EventStore {
         if case .newNamedByFile(let fallback) = target { target = .new(Self.calendarTitle(parsed.calendarName) ?? fallback) }
         progress?("\(file): read \(parsed.items.count) items and \(parsed.overrides.count) overrides")
         let lenient = !strict
-        // An instance invited alone, without its series: the override is the item.
+        // An instance invited alone, without its series: the override is the item. Several
+        // instances of one series without it become one item, as Thunderbird reads them: a
+        // stand-in series on their original dates, each instance detached from it. Export
+        // writes the instances only, so the UID never holds two masters and reads back the same.
         let masters = Set(parsed.items.map(\.uid))
-        for o in parsed.overrides where !masters.contains(o.uid) && !o.isCancelled {
-            if strict { throw ICSError(file: file, line: o.line, property: "RECURRENCE-ID", "no event with UID \(o.uid) for this override") }
-            var single = o.event
-            single.externalIdentifier = o.uid
-            parsed.items.append(ICSItem(item: .event(single), uid: o.uid, lastModified: nil, line: o.line))
-            parsed.repairs.append(ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
-                                           "no series with UID \(o.uid) in the file: this occurrence is imported as an event of its own"))
+        let orphans = Dictionary(grouping: parsed.overrides.filter { !masters.contains($0.uid) && !$0.isCancelled }, by: \.uid)
+        var standIns: Set<String> = []
+        for (uid, group) in orphans.sorted(by: { $0.value[0].line < $1.value[0].line }) {
+            let first = group.min { ($0.recurrenceID.instant(floatingZone: floatingZone), $0.line) < ($1.recurrenceID.instant(floatingZone: floatingZone), $1.line) }!
+            if strict { throw ICSError(file: file, line: first.line, property: "RECURRENCE-ID", "no event with UID \(uid) for this override") }
+            if group.count == 1 {
+                var single = first.event
+                single.externalIdentifier = uid
+                parsed.items.append(ICSItem(item: .event(single), uid: uid, lastModified: nil, line: first.line))
+                parsed.repairs.append(ICSError(file: file, line: first.line, property: "RECURRENCE-ID",
+                                               "no series with UID \(uid) in the file: this occurrence is imported as an event of its own"))
+                continue
+            }
+            var series = first.event
+            let shape = Event(title: series.title, start: first.recurrenceID, duration: series.durationSeconds(floatingZone: floatingZone))
+            series.externalIdentifier = uid
+            (series.start, series.end) = (shape.start, shape.end)
+            (series.isDetached, series.occurrenceDate) = (false, nil)
+            series.recurrenceRules = []
+            series.exceptionDates = []
+            series.recurrenceDates = group.filter { $0.recurrenceID != first.recurrenceID }.map { Self.exceptionDate($0.recurrenceID, of: series) }
+            series.alarms = []                  // each instance carries its own
+            series.icsExtras = [ICalendar.standInSeriesMarker]
+            parsed.items.append(ICSItem(item: .event(series), uid: uid, lastModified: nil, line: first.line))
+            standIns.insert(uid)
+            parsed.repairs.append(ICSError(file: file, line: first.line, property: "RECURRENCE-ID",
+                                           "no series with UID \(uid) in the file: its \(group.count) occurrences are kept as one item"))
         }
         // A cancellation of an occurrence whose series is not in the file has nothing to cancel.
         for o in parsed.overrides where !masters.contains(o.uid) && o.isCancelled {
@@ -90,7 +113,7 @@ extension EventStore {
             if strict { throw problem }
             parsed.repairs.append(problem)
         }
-        parsed.overrides.removeAll { !masters.contains($0.uid) }
+        parsed.overrides.removeAll { !masters.contains($0.uid) && !standIns.contains($0.uid) }
         var report = ImportReport(skipped: parsed.skipped, repairs: parsed.repairs)
         let hasEvents = parsed.items.contains { if case .event = $0.item { return true } else { return false } }
         let hasReminders = parsed.items.contains { if case .reminder = $0.item { return true } else { return false } }
@@ -207,6 +230,7 @@ extension EventStore {
             }
             var occurrence = o.event
             occurrence.identifier = series.identifier
+            occurrence.externalIdentifier = series.externalIdentifier    // a split series has a UID of its own
             occurrence.calendarIdentifier = series.calendarIdentifier
             occurrence.occurrenceDate = instant
             occurrence.recurrenceRules = series.recurrenceRules
@@ -252,7 +276,8 @@ extension EventStore {
                 arguments = StatementArguments(calendars.map(\.identifier))
             }
             let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments)
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY series_id IS NOT NULL, created, id",
+            // The order is the store's contents, not its random ids: two exports of the same items are the same file.
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY series_id IS NOT NULL, created, external_id, kind, recurrence_id, id",
                                            arguments: arguments)
             var items: [AnyCalendarItem] = []
             while let row = try rows.next() {

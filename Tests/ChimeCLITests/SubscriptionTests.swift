@@ -15,6 +15,53 @@ struct SubscriptionTests {
         return text + "END:VCALENDAR\r\n"
     }
 
+    /// Python's http.server on a free port, serving `site`.
+    private func serve(_ site: String) throws -> (Process, Int) {
+        let port = try CalDAVSyncTests.closedPort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", site]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        return (server, port)
+    }
+
+    private func subscribe(_ s: StoreSession, _ url: String) throws -> CLIResult {
+        var subscribed = try s.run("calendar", "subscribe", url, "--refresh", "1d")
+        for _ in 0..<100 where subscribed.stderr.contains("no answer") {
+            usleep(50_000)      // the server is still starting
+            subscribed = try s.run("calendar", "subscribe", url, "--refresh", "1d")
+        }
+        return subscribed
+    }
+
+    /// The same feed imported into a local calendar and subscribed to: two calendars hold its
+    /// UIDs (as two CalDAV collections may), and an export of the whole store writes each once.
+    @Test func aFeedBothImportedAndSubscribedIsExportedOncePerUID() throws {
+        let s = StoreSession(zone: "Europe/Berlin")
+        let site = s.folder + "/site"
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
+        let file = site + "/holidays.ics"
+        try feed([("h1", "St Nicholas", 6), ("h2", "Christmas Day", 25)]).write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try s.run("import", file).status == 0)
+        let (server, port) = try serve(site)
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let subscribed = try subscribe(s, "http://127.0.0.1:\(port)/holidays.ics")
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+
+        let export = try s.run("export", "-o", s.folder + "/all.ics")
+        #expect(export.status == 0, "\(export.stderr)")
+        let text = try String(contentsOfFile: s.folder + "/all.ics", encoding: .utf8)
+        #expect(text.components(separatedBy: "UID:h1\r\n").count == 2 && text.components(separatedBy: "UID:h2\r\n").count == 2, "\(text)")
+        #expect(export.stderr.contains("warning: UID h1 is in ") && export.stderr.contains("wrote the copy in"), "\(export.stderr)")
+        // Chime reads its export without a repair; one calendar alone is exported whole.
+        let again = StoreSession(zone: "Europe/Berlin")
+        let strict = try again.run("import", "--strict", s.folder + "/all.ics")
+        #expect(strict.status == 0, "\(strict.stderr)")
+        #expect(try s.run("export", "--calendar", "Public holidays").stdout.contains("UID:h1\r\n"))
+    }
+
     @Test func aFeedBecomesAReadOnlyCalendarThatFollowsItsSource() throws {
         let s = StoreSession(zone: "Europe/Berlin")
         let site = s.folder + "/site"
@@ -23,20 +70,10 @@ struct SubscriptionTests {
         try feed([("h1", "St Nicholas", 6), ("h2", "Christmas Day", 25)]).write(toFile: file, atomically: true, encoding: .utf8)
         // Back-dated, so that the rewrites below always look newer to If-Modified-Since.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: file)
-        let port = try CalDAVSyncTests.closedPort()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", site]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let (server, port) = try serve(site)
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
-        let url = "webcal://127.0.0.1:\(port)/holidays.ics".replacingOccurrences(of: "webcal://", with: "http://")
-        var subscribed = try s.run("calendar", "subscribe", url, "--refresh", "1d")
-        for _ in 0..<100 where subscribed.stderr.contains("no answer") {
-            usleep(50_000)      // the server is still starting
-            subscribed = try s.run("calendar", "subscribe", url, "--refresh", "1d")
-        }
+        let url = "http://127.0.0.1:\(port)/holidays.ics"
+        let subscribed = try subscribe(s, url)
         #expect(subscribed.status == 0, "\(subscribed.stderr)")
         #expect(subscribed.stdout.contains("Public holidays: 2 new, 0 updated, 0 removed"), "\(subscribed.stdout)")
         #expect(subscribed.stderr.contains("RRULE") && subscribed.stderr.contains("to-do(s) in the feed left out"), "\(subscribed.stderr)")

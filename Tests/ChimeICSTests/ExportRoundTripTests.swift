@@ -197,6 +197,42 @@ import Testing
         #expect(try again.store.calendar(named: "Team", for: .event)?.icsExtras == kept)
     }
 
+    /// Two instances of one series, the series not in the file (khal's corpus file): one item, a
+    /// stand-in series holding both instances, and an export that writes the two instances only.
+    @Test func instancesWithoutTheirSeriesAreOneItemAndExportedAsTheyCame() throws {
+        let path = Wild.corpus.appendingPathComponent("khal/event_dt_multi_recuid_no_master.ics").path
+        let t = try TemporaryStore()
+        let report = try t.store.importICS(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: "no-master.ics")
+        #expect(report.repairs.map(\.description) == [
+            "no-master.ics:11: RECURRENCE-ID: no series with UID abe304dc-f7b1-4f2b-997d-5c8bcfaa7e0b in the file: its 2 occurrences are kept as one item",
+        ])
+        let items = try t.store.allItems(in: nil)
+        let series = items.filter { if case .event(let e) = $0 { !e.isDetached } else { false } }
+        #expect(series.count == 1 && items.count == 3)
+        let exported = String(decoding: ICalendar.serialize(items, now: Self.window.0, floatingZone: .utc), as: UTF8.self)
+        #expect(exported.components(separatedBy: "BEGIN:VEVENT").count - 1 == 2)
+        #expect(exported.components(separatedBy: "RECURRENCE-ID:").count - 1 == 2)
+        #expect(exported.contains("RECURRENCE-ID:20140707T053000\r\n") && exported.contains("RECURRENCE-ID:20140714T053000\r\n"))
+        #expect(!exported.contains("X-MOZ-FAKED-MASTER"))
+        let from = Instant(secondsSince1970: LocalDateTime(year: 2014, month: 6, day: 1).localSeconds)
+        let to = Instant(secondsSince1970: LocalDateTime(year: 2014, month: 8, day: 1).localSeconds)
+        let starts = try t.store.events(matching: t.store.predicateForEvents(start: from, end: to)).map(\.start.storageText)
+        #expect(starts == ["20140630T073000", "20140707T083000"])
+    }
+
+    /// After a RANGE=THISANDFUTURE split, an override of the new part is written under the new
+    /// part's UID: the export never names an instance of one series under another's UID.
+    @Test func anOverrideAfterASplitIsExportedUnderTheSplitSeriesUID() throws {
+        let t = try TemporaryStore()
+        _ = try t.store.importICS(try Wild.bytes("lotus-notes-thisandfuture.ics"), file: "lotus.ics")
+        let items = try t.store.allItems(in: nil)
+        let detached = items.compactMap { if case .event(let e) = $0, e.isDetached { e } else { nil } }
+        let seriesUIDs = Dictionary(items.compactMap { if case .event(let e) = $0, !e.isDetached { (e.identifier, e.externalIdentifier) } else { nil } },
+                                    uniquingKeysWith: { a, _ in a })
+        #expect(!detached.isEmpty)
+        for d in detached { #expect(d.externalIdentifier == seriesUIDs[d.identifier], "\(d.title)") }
+    }
+
     /// Every client fixture: import → export → import gives the same agenda.
     @Test(arguments: Fixture.all) func aSelfRoundTripKeepsTheAgenda(_ name: String) throws {
         let first = try TemporaryStore()
@@ -205,5 +241,44 @@ import Testing
         let second = try TemporaryStore()
         _ = try second.store.importICS(exported, file: "exported-" + name, strict: true)
         #expect(try agenda(second) == agenda(first))
+    }
+}
+
+/// Every file the tests hold — the client fixtures, the wild fixtures and the corpus of other
+/// projects' calendars: import → export → import needs no repair the file did not need, and gives the same occurrences (start, end,
+/// title) over 2000–2030, and exporting the second store writes the same file again.
+@Suite struct EveryFileRoundTripTests {
+    static let files: [String] = {
+        func list(_ root: URL) -> [String] {
+            ((FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String]) ?? [])
+                .filter { $0.hasSuffix(".ics") }.sorted().map { root.appendingPathComponent($0).path }
+        }
+        return list(Fixture.folder) + list(Wild.corpus)
+    }()
+
+    static func name(_ path: String) -> String { URL(fileURLWithPath: path).lastPathComponent }
+
+    @Test func thereAreFilesToRoundTrip() { #expect(Self.files.count >= 70) }
+
+    @Test(arguments: files) func importExportImportKeepsEveryOccurrence(_ path: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let (from, to) = ("2000-01-01T00:00:00Z", "2030-01-01T00:00:00Z")
+        let first: Wild.Imported
+        do { first = try Wild.importAndList(bytes, file: Self.name(path), from: from, to: to) } catch { return }   // refusals are CorpusTests' concern
+        let exported = ICalendar.serialize(try first.store.store.allItems(in: nil), now: ExportRoundTripTests.window.0, floatingZone: .utc)
+        // The export adds no fault of its own. What it writes back as it came (command alarms,
+        // instances whose series the file lacked) is reported again, as on the first read.
+        let second = try TemporaryStore()
+        let report = try second.store.importICS(exported, file: "exported-" + Self.name(path))
+        func messages(_ faults: [ICSError]) -> Set<String> { Set(faults.map { "\($0.property ?? ""): \($0.message)" }) }
+        let added = messages(report.repairs).subtracting(messages(first.report.repairs))
+        #expect(added.isEmpty && report.skipped.isEmpty, "\(Self.name(path)): Chime repairs its own export: \(added) \(report.skipped)")
+        let (start, end) = (Wild.instant(from), Wild.instant(to))
+        let spans = try second.store.events(matching: second.store.predicateForEvents(start: start, end: end))
+            .filter { $0.start.instant(floatingZone: .utc) >= start }
+            .map { "\($0.start.instant(floatingZone: .utc))/\($0.end.instant(floatingZone: .utc))\t\($0.title)" }.sorted()
+        #expect(spans == first.spans, "\(Self.name(path)): the round trip changed the occurrences")
+        let again = ICalendar.serialize(try second.store.allItems(in: nil), now: ExportRoundTripTests.window.0, floatingZone: .utc)
+        #expect(String(decoding: again, as: UTF8.self) == String(decoding: exported, as: UTF8.self), "\(Self.name(path)): a second export differs from the first")
     }
 }

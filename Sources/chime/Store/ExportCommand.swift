@@ -11,7 +11,8 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             Valid RFC 5545: CRLF line ends, lines folded at 75 octets on character boundaries, \
             a VTIMEZONE for every zone used, detached occurrences as RECURRENCE-ID components, \
-            reminders as VTODOs, location alarms the way Apple writes them plus RFC 9074 \
+            reminders as VTODOs, each UID once (a UID in two calendars is written from the one \
+            with the newer copy, with a warning), location alarms the way Apple writes them plus RFC 9074 \
             PROXIMITY, and every property kept from an import written back.
 
             Examples:
@@ -40,7 +41,18 @@ struct ExportCommand: ParsableCommand {
         }
         // One calendar exported alone gets its name and the calendar-level lines its import kept.
         let only = selected?.count == 1 ? selected?[0] : nil
-        let bytes = ICalendar.serialize(try store.allItems(in: selected), calendarName: only?.title,
+        var items = try store.allItems(in: selected)
+        if only == nil {
+            // Several calendars may hold one UID; a file holds it once.
+            let (unique, duplicates) = ICalendar.oneCopyPerUID(items)
+            items = unique
+            func name(_ id: String) -> String { "\"\((try? store.calendar(withIdentifier: id))??.title ?? id)\"" }
+            for d in duplicates {
+                FileHandle.standardError.write(Data((DisplayText.singleLine(
+                    "warning: UID \(d.uid) is in \(([d.kept] + d.leftOut).map(name).joined(separator: " and ")): wrote the copy in \(name(d.kept)) (highest SEQUENCE, then newest); `--calendar` exports each one") + "\n").utf8))
+            }
+        }
+        let bytes = ICalendar.serialize(items, calendarName: only?.title,
                                         calendarProperties: only?.icsExtras ?? [],
                                         now: CLIContext.now, floatingZone: store.floatingZone)
         if let output {
