@@ -49,11 +49,12 @@ deps build-deps:
 	fi
 
 # Test-only Python peers (PyPI): an independent iCalendar parser and expander for the export test, and the
-# `caldav` client as a third client on the sync tests' server; dbus-next, the D-Bus service's Python client.
-PY_PACKAGES := icalendar==7.3.0 recurring-ical-events==3.8.2 caldav==3.6.0 dbus-next==0.2.3
+# `caldav` client as a third client on the sync tests' server; dbus-next, the D-Bus service's Python client;
+# xandikos, the second CalDAV server the sync is tested against (stricter than Radicale; Debian's is too old).
+PY_PACKAGES := icalendar==7.3.0 recurring-ical-events==3.8.2 caldav==3.6.0 dbus-next==0.2.3 xandikos==0.4.10
 
 pydeps:
-	@python3 -c "import icalendar, recurring_ical_events, caldav, dbus_next" 2>/dev/null || python3 -m pip install --quiet $(PY_PACKAGES)
+	@python3 -c "import icalendar, recurring_ical_events, caldav, dbus_next, xandikos" 2>/dev/null || python3 -m pip install --quiet $(PY_PACKAGES)
 
 build: deps pydeps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests

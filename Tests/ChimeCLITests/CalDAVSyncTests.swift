@@ -9,6 +9,29 @@ struct CalDAVHome {
     let url: String
     let user: String
     let password: String
+    /// The calendar home (Radicale: `/USER/`; Xandikos: `/USER/calendars/`).
+    var homeURL: URL
+    /// The server started for this home alone (Xandikos), stopped when the home goes.
+    var server: XandikosServer? = nil
+
+    init(url: String, user: String, password: String, homeURL: URL? = nil, server: XandikosServer? = nil) {
+        self.url = url
+        self.user = user
+        self.password = password
+        self.homeURL = homeURL ?? URL(string: url)!.appendingPathComponent(user + "/")
+        self.server = server
+    }
+
+    /// A home on the given server: the harness's Radicale, or a Xandikos of its own.
+    static func on(_ kind: CalDAVServerKind) throws -> CalDAVHome {
+        switch kind {
+        case .radicale: return try claim()
+        case .xandikos:
+            let server = try XandikosServer()
+            return CalDAVHome(url: server.url, user: "alice", password: "unused",
+                              homeURL: URL(string: server.url)!.appendingPathComponent("alice/calendars/"), server: server)
+        }
+    }
 
     /// Under `make test` (the harness exports CHIME_TEST_SERVICES) these tests run, and fail
     /// without a server; elsewhere they are skipped, and say so.
@@ -32,7 +55,6 @@ struct CalDAVHome {
         throw CLIFailure("every test user of the harness's Radicale is taken")
     }
 
-    var homeURL: URL { URL(string: url)!.appendingPathComponent(user + "/") }
 
     /// Creates a calendar collection in the home (MKCALENDAR) taking these components.
     func makeCalendar(_ name: String, title: String, components: [String]) async throws {
@@ -62,13 +84,71 @@ struct CalDAVHome {
     }
 }
 
+/// The two CalDAV servers the sync is tested against.
+enum CalDAVServerKind: String, CaseIterable, CustomTestStringConvertible {
+    /// Radicale (Debian), started once by the harness, one user per test.
+    case radicale
+    /// Xandikos (PyPI), the stricter one: it enforces component sets, answers a bad sync token
+    /// with 412, and never sends calendar-data in a sync-collection answer.
+    case xandikos
+
+    var testDescription: String { rawValue }
+}
+
+/// A Xandikos server of its own on a free port, in a temporary folder: single user (`/alice/`),
+/// no authentication (0.4.10 ties `--htpasswd` to HTTPS), so one per test. Stopped on deinit.
+final class XandikosServer: @unchecked Sendable {
+    let process = Process()
+    let folder: String
+    let url: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-xandikos-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let port = try CalDAVSyncTests.closedPort()
+        url = "http://127.0.0.1:\(port)/"
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-m", "xandikos", "serve", "-d", folder + "/data", "--state-dir", folder + "/state",
+                             "-l", "127.0.0.1", "-p", "\(port)", "--defaults", "--current-user-principal", "/alice/", "--no-detect-systemd"]
+        process.standardOutput = FileHandle.nullDevice
+        let log = folder + "/xandikos.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: log)
+        try process.run()
+        // Up when it answers HTTP (0.3–0.5 s here); a dead process is a failure with its log.
+        for _ in 0..<400 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(fd)
+            if connected { return }
+            guard process.isRunning else {
+                throw CLIFailure("xandikos did not start (python3 -m pip install xandikos==0.4.10): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            }
+            usleep(25_000)
+        }
+        throw CLIFailure("xandikos did not answer on port \(port) within 10 s")
+    }
+
+    deinit {
+        // SIGKILL: on SIGTERM it waits for clients' keep-alive connections to close.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
+
 struct CLIFailure: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
 }
 
 /// Two stores on one server, as two machines, driven through the `chime` command line.
-@Suite("CalDAV sync against Radicale", .enabled(if: CalDAVHome.available))
+@Suite("CalDAV sync against Radicale (and Xandikos)", .enabled(if: CalDAVHome.available))
 struct CalDAVSyncTests {
     /// What a user sees of a store, without the local IDs (each machine has its own).
     private func view(_ s: StoreSession) throws -> String {
@@ -86,8 +166,8 @@ struct CalDAVSyncTests {
         return r
     }
 
-    @Test func whatOneMachineDoesTheOtherSeesAfterOneSync() async throws {
-        let home = try CalDAVHome.claim()
+    @Test(arguments: CalDAVServerKind.allCases) func whatOneMachineDoesTheOtherSeesAfterOneSync(_ kind: CalDAVServerKind) async throws {
+        let home = try CalDAVHome.on(kind)
         try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
         try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
         let a = StoreSession(zone: "Europe/Berlin"), b = StoreSession(zone: "Europe/Berlin")
@@ -142,8 +222,8 @@ struct CalDAVSyncTests {
         #expect(uids.count == Set(uids).count && uids.count == onServer.count)
     }
 
-    @Test func editsOnBothMachinesMergeAndWhatLosesIsKept() async throws {
-        let home = try CalDAVHome.claim()
+    @Test(arguments: CalDAVServerKind.allCases) func editsOnBothMachinesMergeAndWhatLosesIsKept(_ kind: CalDAVServerKind) async throws {
+        let home = try CalDAVHome.on(kind)
         try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
         let a = StoreSession(), b = StoreSession()
         #expect(try home.addAccount("home", to: a).status == 0)
@@ -388,8 +468,8 @@ struct CalDAVSyncTests {
         #expect(there == ["Call Bob about the lease", "Pay rent"])
     }
 
-    @Test func aRefusedSyncTokenMeansAFullListingWithoutDuplicates() async throws {
-        let home = try CalDAVHome.claim()
+    @Test(arguments: CalDAVServerKind.allCases) func aRefusedSyncTokenMeansAFullListingWithoutDuplicates(_ kind: CalDAVServerKind) async throws {
+        let home = try CalDAVHome.on(kind)
         try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
         let a = StoreSession(), b = StoreSession()
         #expect(try home.addAccount("home", to: a).status == 0)
@@ -399,9 +479,12 @@ struct CalDAVSyncTests {
         let two = try #require((try b.json("reminders") as? [[String: Any]])?.first { $0["title"] as? String == "Two" }?["id"] as? String)
         #expect(try b.run("edit", two, "--title", "Two (edited)").status == 0)
         _ = try sync(b, "laptop")
-        // A token the server no longer knows (Radicale forgets them after 30 idle days).
+        // A token the server no longer knows (Radicale forgets them after 30 idle days), in each
+        // server's own form: Radicale answers 403, Xandikos 412.
+        let unknown = kind == .radicale ? "http://radicale.org/ns/sync/0000000000000000000000000000000000000000000000000000000000000000"
+                                        : "http://xandikos.org/ns/sync/0000000000000000000000000000000000000000"
         try await DatabaseQueue(path: a.path).write { db in
-            try db.execute(sql: "UPDATE sync_collection SET sync_token = 'http://radicale.org/ns/sync/0000000000000000000000000000000000000000000000000000000000000000'")
+            try db.execute(sql: "UPDATE sync_collection SET sync_token = ?", arguments: [unknown])
         }
         let r = try sync(a, "home")
         #expect(r.stderr.contains("refused the sync token"), "\(r.stderr)")
