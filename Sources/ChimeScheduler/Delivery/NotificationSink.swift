@@ -57,11 +57,16 @@ public struct AlarmNotification: Hashable, Sendable {
     public var kind: String
     /// The item's URL, when it passed ``OpenableURL/check(_:)``: activating the notification opens it.
     public var openURL: String?
-    /// The alarm asked for a sound (iCalendar `ACTION:AUDIO`): sinks that can play one do.
-    public var asksForSound: Bool
+    /// The freedesktop sound-theme name to play with it (``AlarmSounds``), nil for none: sinks that
+    /// can play one do.
+    public var soundName: String?
+    /// Whether it plays a sound.
+    public var asksForSound: Bool { soundName != nil }
 
+    /// `asksForSound` without a `soundName` means ``AlarmSounds/defaultName``.
     public init(keys: [FiringKey], fireAt: Instant, summary: String, body: String, urgency: Urgency,
-                category: String, actions: [Action], kind: String, openURL: String? = nil, asksForSound: Bool = false) {
+                category: String, actions: [Action], kind: String, openURL: String? = nil, asksForSound: Bool = false,
+                soundName: String? = nil) {
         self.keys = keys
         self.fireAt = fireAt
         self.summary = summary
@@ -71,7 +76,7 @@ public struct AlarmNotification: Hashable, Sendable {
         self.actions = actions
         self.kind = kind
         self.openURL = openURL
-        self.asksForSound = asksForSound
+        self.soundName = soundName ?? (asksForSound ? AlarmSounds.defaultName : nil)
     }
 
     public func label(for action: Action) -> String {

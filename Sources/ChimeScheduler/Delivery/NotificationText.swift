@@ -20,7 +20,8 @@ public enum NotificationText {
     /// let note = NotificationText.notification(for: firing, zone: zone, snoozeChoices: [.minutes(10)])
     /// note.body   // "Tue 2026-12-01 14:00–15:00\nRoom 4"
     /// ```
-    public static func notification(for firing: AlarmFiring, zone: ZoneRules, snoozeChoices: [SnoozeChoice]) -> AlarmNotification {
+    public static func notification(for firing: AlarmFiring, zone: ZoneRules, snoozeChoices: [SnoozeChoice],
+                                    sounds: AlarmSounds = AlarmSounds()) -> AlarmNotification {
         let item = firing.item
         var lines: [String] = [when(firing, zone: zone)]
         if let location = item.location, !location.isEmpty { lines.append(location) }
@@ -35,7 +36,7 @@ public enum NotificationText {
             body: fitted(lines.joined(separator: "\n"), characters: bodyLimit, lines: bodyLineLimit),
             urgency: item.isHighPriority ? .critical : .normal, category: "x-chime.\(item.kind.rawValue)",
             actions: actions, kind: item.kind.rawValue, openURL: OpenableURL.check(item.url),
-            asksForSound: firing.alarm.asksForSound)
+            soundName: sounds.sound(for: firing.alarm))
     }
 
     /// The item's title; for a location alarm "Arrived: Grocery store — Buy milk" or
