@@ -190,7 +190,8 @@ final class LibnotifyConnection {
     fileprivate func closed(_ entry: ShownNotification) {
         guard shown[entry.id] != nil else { return }
         let byUser = notify_notification_get_closed_reason(entry.handle) == Int32(NOTIFY_CLOSED_REASON_DISMISSED.rawValue)
-        if byUser && !entry.isAnswered {
+        // A notification without keys (an item's details) answers no alarm.
+        if byUser && !entry.isAnswered && !entry.keys.isEmpty {
             responses.yield(NotificationResponse(keys: entry.keys, kind: .dismissed))
         }
         entry.isAnswered = true

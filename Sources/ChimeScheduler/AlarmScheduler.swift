@@ -328,7 +328,7 @@ public final class AlarmScheduler {
                 }
                 let request = CommandRequest(name: name, argv: argv, environment: CommandRequest.environment(for: firing),
                                              timeoutSeconds: settings.commands.timeoutSeconds)
-                do {
+                do throws(CommandError) {
                     try commandRunner.start(request)
                     logger.info("started the alarm's command", metadata: metadata.merging(["argv": "\(argv)"]) { a, _ in a })
                     onEvent?(.commandStarted(firing.key, request))
@@ -447,6 +447,7 @@ public final class AlarmScheduler {
             }
         case .activated:
             openURLs(of: response.keys)
+            showDetails(of: response.keys)
             try store.dismiss(response.keys, now: now)
             for key in response.keys { shown[key] = nil }
         case .dismissed:
@@ -469,6 +470,31 @@ public final class AlarmScheduler {
                 logger.info("opened the item's URL", metadata: ["key": "\(key)", "url": "\(url)"])
             } catch {
                 logger.warning("could not open the item's URL", metadata: ["url": "\(url)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Shows, in a notification of its own, each item whose activated notification had no URL to
+    /// open (once per item): "Show" then means what it says. Best effort: a failure is logged.
+    private func showDetails(of keys: [FiringKey]) {
+        var done: Set<String> = []
+        for key in keys {
+            guard let note = shown[key], OpenableURL.check(note.openURL) == nil, note.kind != "missed",
+                  done.insert(key.item).inserted else { continue }
+            do {
+                let item = try store.calendarItem(withIdentifier: key.item)
+                let calendarID: String? = switch item {
+                case .event(let e)?: e.calendarIdentifier
+                case .reminder(let r)?: r.calendarIdentifier
+                case nil: nil
+                }
+                let calendarTitle = try calendarID.flatMap { try store.calendar(withIdentifier: $0)?.title }
+                let details = NotificationText.details(of: note, item: item, calendarTitle: calendarTitle, zone: zone)
+                try sink.deliver(details, deliveredAtMilliseconds: clock.nowMilliseconds())
+                logger.info("showed the item", metadata: ["key": "\(key)"])
+                onEvent?(.delivered(details, deliveredAtMilliseconds: clock.nowMilliseconds()))
+            } catch {
+                logger.warning("could not show the item", metadata: ["key": "\(key)", "error": "\(error)"])
             }
         }
     }
