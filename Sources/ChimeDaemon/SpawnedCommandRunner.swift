@@ -44,8 +44,12 @@ public final class SpawnedCommandRunner: CommandRunner {
             throw CommandError("the program must be an absolute path, not \(request.argv.first ?? "nothing")")
         }
         var fds: [Int32] = [0, 0]
-        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw CommandError("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        // Glibc does not export pipe2 to Swift, so close-on-exec is set just after: the command's
+        // own copies (dup2 in its spawn) stay open, and later children of the daemon get none.
+        guard pipe(&fds) == 0 else { throw CommandError("cannot make a pipe: \(String(cString: strerror(errno)))") }
         let (readEnd, writeEnd) = (fds[0], fds[1])
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -30,12 +30,17 @@ extension EventStore {
         guard found else { throw .unknownItem(item) }
     }
 
-    /// The command names of those of `items` that have one.
+    /// The command names of those of `items` that have one (a detached occurrence: its own, else its series').
     public func alarmCommands(forItems items: Set<String>) throws(StoreError) -> [String: String] {
         guard !items.isEmpty else { return [:] }
         return try read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT item_id, name FROM alarm_command WHERE item_id IN (\(items.map { _ in "?" }.joined(separator: ",")))",
-                                        arguments: StatementArguments(Array(items)))
+            // A detached occurrence runs its series' command unless it has one of its own.
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT i.id, COALESCE(own.name, series.name) FROM item i
+                LEFT JOIN alarm_command own ON own.item_id = i.id
+                LEFT JOIN alarm_command series ON series.item_id = i.series_id
+                WHERE i.id IN (\(items.map { _ in "?" }.joined(separator: ","))) AND COALESCE(own.name, series.name) IS NOT NULL
+                """, arguments: StatementArguments(Array(items)))
             return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { a, _ in a })
         }
     }
