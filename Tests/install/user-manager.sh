@@ -50,7 +50,7 @@ i=0; until systemctl --user is-system-running >/dev/null 2>&1 || [ "\$(systemctl
     i=\$((i+1)); [ \$i -lt 100 ] || { cat "$T/manager.log"; echo "the user manager did not come up"; exit 1; }; sleep 0.1
 done
 systemctl --user daemon-reload
-systemctl --user start chime
+systemctl --user start chime || { systemctl --user status chime --no-pager || true; cat "$T/chime.log" 2>/dev/null; tail -20 "$T/manager.log"; exit 1; }
 i=0; until grep -q "scheduled, sleeping" "$T/chime.log" 2>/dev/null; do
     i=\$((i+1)); [ \$i -lt 600 ] || { systemctl --user status chime --no-pager || true; cat "$T/chime.log"; echo "no 'scheduled, sleeping'"; exit 1; }; sleep 0.1
 done
