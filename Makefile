@@ -67,7 +67,7 @@ build: deps pydeps
 # the real-clock timer suite and the cross-process change latency suite, whose time bounds are meaningless
 # while process tests keep the 2-core cooperative thread pool busy, and the two GeoClue suites, which move the one fake GPS (the adapter's
 # also restarts geoclue).
-SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests BusServiceTests SystemWallClockTests ChangeLatencyTests GeoClueProviderTests GeoClueDaemonTests
+SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests AlarmCommandDaemonTests BusServiceTests SystemWallClockTests ChangeLatencyTests GeoClueProviderTests GeoClueDaemonTests
 test: check-docs build
 	Tests/harness/with-services.sh sh -c '$(SWIFT) test $(TEST_FLAGS) --skip-build $(foreach s,$(SERVER_SUITES),--skip $(s)) \
 		$(foreach s,$(SERVER_SUITES),&& $(SWIFT) test $(TEST_FLAGS) --skip-build --filter $(s))'

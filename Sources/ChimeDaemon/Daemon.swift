@@ -97,7 +97,7 @@ extension Daemon {
     static func soundPlayer(logger: Logger) -> CanberraPlayer {
         CanberraPlayer { name, result in
             switch result {
-            case .success: logger.debug("playing the alarm sound", metadata: ["sound": "\(name)"])
+            case .success: logger.info("playing the alarm sound", metadata: ["sound": "\(name)"])
             case .failure(let error):
                 logger.notice("could not play the alarm sound", metadata: ["sound": "\(name)", "error": "\(error)"])
             }
