@@ -26,7 +26,7 @@ struct AlarmCommandDaemonTests {
         // The user's own config: /bin/sh here is the user's choice of program, given its arguments as written.
         try writeConfig("""
             [commands]
-            write-file = ["/bin/sh", "-c", "printf '%s|%s|%s' \\"$CHIME_TITLE\\" \\"$CHIME_ITEM\\" \\"$CHIME_START\\" > '\(out)'; echo hello from the command"]
+            write-file = ["/bin/sh", "-c", "date +%s.%N > '\(out).time'; printf '%s|%s|%s' \\"$CHIME_TITLE\\" \\"$CHIME_ITEM\\" \\"$CHIME_START\\" > '\(out)'; echo hello from the command"]
             """)
         let fire = DaemonTests.inSeconds(4)
         let allowed = try CLI.run(["add", "event", "Back up; rm -rf ~", "--store", storePath, "--start", fire.description,
@@ -49,12 +49,13 @@ struct AlarmCommandDaemonTests {
             $0.notifications.count >= 2 && $0.stderrText.contains("the alarm's command finished")
                 && $0.stderrText.contains("refused to run the alarm's command")
         }
-        let ranAt = (try? FileManager.default.attributesOfItem(atPath: out)[.modificationDate] as? Date) ?? nil
         #expect(daemon.stop() == 0)
         #expect(done, "daemon output: \(daemon.stdoutLines)\n\(daemon.stderrText)")
         #expect(Set(daemon.notifications.compactMap { $0["title"] as? String }) == ["Back up; rm -rf ~", "Wipe"])
         #expect((try? String(contentsOfFile: out, encoding: .utf8)) == "Back up; rm -rf ~|\(id)|\(fire)")
-        let ranAtSeconds = (ranAt?.timeIntervalSince1970 ?? 0)
+        // The command's own clock reading (a file's mtime comes from the kernel's coarse clock, a few ms behind).
+        let ranAtSeconds = Double(((try? String(contentsOfFile: out + ".time", encoding: .utf8)) ?? "0")
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(ranAtSeconds >= Double(fire.secondsSince1970) && ranAtSeconds < Double(fire.secondsSince1970) + 2,
                 "ran at \(ranAtSeconds), alarm at \(fire.secondsSince1970)")
         #expect(daemon.stderrText.contains("hello from the command"), "output goes to the log: \(daemon.stderrText)")
