@@ -10,7 +10,9 @@ import Logging
 /// interpreted. It inherits the daemon's environment plus the request's `CHIME_*` variables,
 /// reads `/dev/null`, runs in a process group of its own (a time-out stops its children too) and
 /// writes standard output and error into one pipe whose lines go to the daemon's log (the journal
-/// under systemd). A thread of its own waits for it, so the scheduler never does.
+/// under systemd). A thread of its own waits for it, so the scheduler never does. A command that
+/// leaves a child behind holding its output open counts as running until that child ends, or
+/// until the time limit stops the whole group.
 ///
 /// ```swift
 /// let runner = SpawnedCommandRunner(logger: logger)
