@@ -25,9 +25,10 @@ SWIFT     ?= swift
 # config bind-mounted by unshare (util-linux) and fed positions by a fake GPS in python3; Radicale, the CalDAV
 # server the sync tests run against.
 # BUILD_PACKAGES are what `make install` needs to build chime (the Swift toolchain aside); their runtime
-# libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0, libcurl4) are what the installed binary loads.
+# libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0, libcurl4, libcanberra0) are what the installed
+# binary loads; libcanberra plays alarm sounds where the notification server plays none.
 # python3 writes the man page. man-db and groff-base: the install test renders the man page.
-BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev python3
+BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev libcanberra-dev python3
 APT_PACKAGES := $(BUILD_PACKAGES) libical-dev libnotify-bin \
 	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux man-db groff-base radicale
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -67,7 +68,7 @@ build: deps pydeps
 # the real-clock timer suite and the cross-process change latency suite, whose time bounds are meaningless
 # while process tests keep the 2-core cooperative thread pool busy, and the two GeoClue suites, which move the one fake GPS (the adapter's
 # also restarts geoclue).
-SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests BusServiceTests SystemWallClockTests ChangeLatencyTests GeoClueProviderTests GeoClueDaemonTests
+SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests AlarmCommandDaemonTests BusServiceTests SystemWallClockTests ChangeLatencyTests GeoClueProviderTests GeoClueDaemonTests
 test: check-docs build
 	Tests/harness/with-services.sh sh -c '$(SWIFT) test $(TEST_FLAGS) --skip-build $(foreach s,$(SERVER_SUITES),--skip $(s)) \
 		$(foreach s,$(SERVER_SUITES),&& $(SWIFT) test $(TEST_FLAGS) --skip-build --filter $(s))'

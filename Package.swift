@@ -74,7 +74,14 @@ let package = Package(
             pkgConfig: "libgeoclue-2.0",
             providers: [.apt(["libgeoclue-2-dev"])]
         ),
-        .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore", "CLibnotify", "CGeoclue"]),
+        // libcanberra (Debian libcanberra-dev) plays an alarm's sound from the freedesktop sound theme
+        // when the notification server plays none itself (dunst, mako and others lack `sound`).
+        .systemLibrary(
+            name: "CCanberra",
+            pkgConfig: "libcanberra",
+            providers: [.apt(["libcanberra-dev"])]
+        ),
+        .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore", "CLibnotify", "CGeoclue", "CCanberra"]),
 
         // CalDAV accounts and two-way sync at the edge: HTTP on libcurl's easy interface (Debian
         // libcurl4-openssl-dev; typed wrappers for its variadic setopt in CCurlShim), WebDAV XML on
@@ -145,7 +152,8 @@ let package = Package(
         .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore"]),
         .testTarget(name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeScheduler", "ChimeCore"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore", "ChimeDaemon", "ChimeDesktop", "ChimeCalDAV",
-                                                    .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Snapshots"]),
+                                                    "ChimeScheduler", .product(name: "GRDB", package: "GRDB.swift"),
+                                                    .product(name: "Logging", package: "swift-log")], exclude: ["Snapshots"]),
         .testTarget(name: "ChimeCalDAVTests", dependencies: ["ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore"]),
     ]
 )

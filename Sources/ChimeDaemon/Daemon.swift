@@ -24,7 +24,7 @@ public enum Daemon {
         let lock = try DaemonLock.acquire(forStore: storePath)
         defer { lock.release() }
         let bus = busAPI?(store)
-        let deliveredSink = try makeSink(override ?? configuration.notifier, logger: logger)
+        let deliveredSink = try makeSink(override ?? configuration.notifier, logger: logger, soundPlayer: soundPlayer(logger: logger))
         defer { deliveredSink.shutdown() }
         let announcing = bus.map { api in AnnouncingSink(deliveredSink, announce: { api.alarmDelivered($0) }) }
         let sink: any NotificationSink = announcing ?? deliveredSink
@@ -32,7 +32,8 @@ public enum Daemon {
         let clock = SystemWallClock()
         let scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: store.floatingZone,
                                        settings: configuration.scheduler,
-                                       opener: deliveredSink is LibnotifySink ? XDGOpener() : nil, logger: logger)
+                                       opener: deliveredSink is LibnotifySink ? XDGOpener() : nil,
+                                       commandRunner: SpawnedCommandRunner(logger: logger), logger: logger)
         let source = location ?? configuration.location
         let provider = try makeLocationProvider(source, speed: replaySpeed, clock: clock)
         defer { provider?.shutdown() }
@@ -75,15 +76,30 @@ public enum Daemon {
 
     /// libnotify when asked for, or (auto) when a server answers; otherwise standard output,
     /// said once on stderr.
-    static func makeSink(_ choice: DaemonConfiguration.Notifier, logger: Logger) throws -> any NotificationSink {
+    static func makeSink(_ choice: DaemonConfiguration.Notifier, logger: Logger,
+                         soundPlayer: (any SoundPlayer)? = nil) throws -> any NotificationSink {
         switch choice {
         case .stdout: return StdoutSink()
         case .libnotify:
-            do { return try LibnotifySink.connect() } catch { throw DaemonError.notifierUnavailable(error.description) }
+            do { return try LibnotifySink.connect(soundPlayer: soundPlayer) } catch { throw DaemonError.notifierUnavailable(error.description) }
         case .auto:
-            do { return try LibnotifySink.connect() } catch {
+            do { return try LibnotifySink.connect(soundPlayer: soundPlayer) } catch {
                 logger.notice("no notification server answers (\(error)); alarms go to standard output as JSON lines")
                 return StdoutSink()
+            }
+        }
+    }
+}
+
+extension Daemon {
+    /// libcanberra for alarm sounds the notification server does not play; each failure is logged
+    /// (a machine without a sound card says so once per alarm, and the notification still shows).
+    static func soundPlayer(logger: Logger) -> CanberraPlayer {
+        CanberraPlayer { name, result in
+            switch result {
+            case .success: logger.info("playing the alarm sound", metadata: ["sound": "\(name)"])
+            case .failure(let error):
+                logger.notice("could not play the alarm sound", metadata: ["sound": "\(name)", "error": "\(error)"])
             }
         }
     }

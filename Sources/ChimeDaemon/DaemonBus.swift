@@ -56,7 +56,8 @@ final class AnnouncingSink: NotificationSink {
 
     func deliver(_ notification: AlarmNotification, deliveredAtMilliseconds: Int64) throws(DeliveryError) {
         try inner.deliver(notification, deliveredAtMilliseconds: deliveredAtMilliseconds)
-        announce(notification)
+        // An item's details (shown on request) are no alarm firing: nothing to announce.
+        if notification.kind != AlarmNotification.detailsKind { announce(notification) }
     }
 
     func shutdown() { inner.shutdown() }

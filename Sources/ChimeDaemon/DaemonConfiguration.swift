@@ -72,11 +72,23 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 c.scheduler.alarmDefaults.remindersFireAtDue = flag },
             "all_day_time": { c, v, at throws(ConfigurationError) in
                 c.scheduler.alarmDefaults.allDayTimeOfDay = try timeOfDay(v, at) },
+            "command_timeout_seconds": { c, v, at throws(ConfigurationError) in
+                c.scheduler.commands.timeoutSeconds = try integer(v, at, in: 1...86_400) },
         ],
         "notifications": [
             "notifier": { c, v, at throws(ConfigurationError) in
                 c.notifier = try choice(v, at, Notifier.allCases) },
+            "sound": { c, v, at throws(ConfigurationError) in
+                guard let name = v.string, AlarmSounds.isValidName(name) else {
+                    throw ConfigurationError(key: at, message: "must be a sound-theme name such as \"alarm-clock-elapsed\" or \"bell\", not \(v.debugDescription)")
+                }
+                c.scheduler.sounds.name = name },
+            "sound_always": { c, v, at throws(ConfigurationError) in
+                guard let flag = v.bool else { throw ConfigurationError(key: at, message: "must be true or false, not \(v.debugDescription)") }
+                c.scheduler.sounds.always = flag },
         ],
+        // Any name: read by `commands(_:file:)`, which checks each entry.
+        "commands": [:],
         "geofence": [
             "location": { c, v, at throws(ConfigurationError) in
                 guard let text = v.string else { throw ConfigurationError(key: at, message: "must be a string, not \(v.debugDescription)") }
@@ -123,7 +135,13 @@ public struct DaemonConfiguration: Hashable, Sendable {
             throw ConfigurationError(file: file, key: "alarms.snooze_minutes",
                                      message: "give either alarms.snooze (the list of choices) or alarms.snooze_minutes, not both")
         }
-        for section in table.keys.sorted() {
+        if let commands = table["commands"] {
+            guard let entries = commands.table else {
+                throw ConfigurationError(file: file, message: "commands must be a section ([commands]), not a value")
+            }
+            config.scheduler.commands.commands = try Self.commands(entries, file: file)
+        }
+        for section in table.keys.sorted() where section != "commands" {
             guard let readers = schema[section] else {
                 throw ConfigurationError(file: file, message: "unknown section [\(section)]; known: \(schema.keys.sorted().map { "[\($0)]" }.joined(separator: ", "))")
             }
@@ -138,6 +156,34 @@ public struct DaemonConfiguration: Hashable, Sendable {
             }
         }
         return config
+    }
+
+    /// `[commands]`: `name = ["/absolute/program", "argument", …]`, the allow-list of alarm commands.
+    private static func commands(_ table: TOMLTable, file: String) throws(ConfigurationError) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for name in table.keys.sorted() {
+            let at = "commands.\(name)"
+            guard AlarmCommands.isValidName(name) else {
+                throw ConfigurationError(file: file, key: at, message: "a command name is letters, digits, - and _ (at most 64)")
+            }
+            let usage = "must be a list: the program's absolute path, then its arguments, e.g. [\"/usr/bin/notify-send\", \"Alarm\"]"
+            guard let array = table[name]?.array, !array.isEmpty else {
+                throw ConfigurationError(file: file, key: at, message: "\(usage), not \(table[name]!.debugDescription)")
+            }
+            var argv: [String] = []
+            for (index, element) in array.enumerated() {
+                guard let text = element.string, !text.contains("\0") else {
+                    throw ConfigurationError(file: file, key: "\(at)[\(index)]", message: "must be a string, not \(element.debugDescription)")
+                }
+                argv.append(text)
+            }
+            // No PATH search: what runs is exactly the file the user named.
+            guard argv[0].hasPrefix("/") else {
+                throw ConfigurationError(file: file, key: "\(at)[0]", message: "must be an absolute path (no PATH search), not \"\(argv[0])\"")
+            }
+            result[name] = argv
+        }
+        return result
     }
 
     private static func integer(_ v: TOMLValueConvertible, _ at: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {

@@ -113,7 +113,9 @@ final class LibnotifyConnection {
         guard !isClosed else { return .failure(DeliveryError("the libnotify sink is shut down")) }
         // A server reading markup would mangle "R&D <sync>" in plain text, or reject the body.
         let body = server.supportsBodyMarkup ? Self.escapedMarkup(n.body) : n.body
-        guard let handle = notify_notification_new(n.summary, body, nil) else {
+        // The icon by its theme name: the one `make install` puts in hicolor and the desktop file
+        // names. Servers such as dunst do not look it up through the desktop-entry hint.
+        guard let handle = notify_notification_new(n.summary, body, Self.iconName) else {
             return .failure(DeliveryError("notify_notification_new failed"))
         }
         notify_notification_set_app_name(handle, appName)
@@ -188,7 +190,8 @@ final class LibnotifyConnection {
     fileprivate func closed(_ entry: ShownNotification) {
         guard shown[entry.id] != nil else { return }
         let byUser = notify_notification_get_closed_reason(entry.handle) == Int32(NOTIFY_CLOSED_REASON_DISMISSED.rawValue)
-        if byUser && !entry.isAnswered {
+        // A notification without keys (an item's details) answers no alarm.
+        if byUser && !entry.isAnswered && !entry.keys.isEmpty {
             responses.yield(NotificationResponse(keys: entry.keys, kind: .dismissed))
         }
         entry.isAnswered = true
@@ -217,6 +220,9 @@ final class LibnotifyConnection {
         releaseLater = []
         for handle in handles { g_object_unref(UnsafeMutableRawPointer(handle)) }
     }
+
+    /// The icon every notification carries (`app_icon`): Chime's, from the icon theme.
+    static let iconName = "chime"
 
     /// What a notification left on screen at shutdown says below its body: its buttons are gone.
     static let stoppedNote = "(Chime stopped: open Chime to snooze or complete)"
@@ -247,7 +253,7 @@ final class LibnotifyConnection {
         notify_notification_clear_actions(entry.handle)
         let note = server.supportsBodyMarkup ? Self.escapedMarkup(Self.stoppedNote) : Self.stoppedNote
         let body = entry.body.isEmpty ? note : entry.body + "\n" + note
-        _ = notify_notification_update(entry.handle, entry.summary, body, nil)
+        _ = notify_notification_update(entry.handle, entry.summary, body, Self.iconName)
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_show(entry.handle, &error) == 0 { _ = takeMessage(of: &error) }
     }

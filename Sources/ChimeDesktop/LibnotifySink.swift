@@ -30,6 +30,8 @@ public final class LibnotifySink: NotificationSink {
     private let desktopEntry: String?
     private let serverTimeoutMilliseconds: Int32
     private let isShutDown = Mutex(false)
+    /// Plays alarm sounds the server cannot (nil: such alarms are silent).
+    private let soundPlayer: (any SoundPlayer)?
 
     /// Whether the server shows buttons (capability `actions`); without, notifications have none.
     public var supportsActions: Bool { server.supportsActions }
@@ -43,7 +45,7 @@ public final class LibnotifySink: NotificationSink {
 
     private init(server: NotificationServerInfo, loopThread: GLibMainLoopThread,
                  connection: LoopConfined<ConnectionSlot>, appName: String, desktopEntry: String?,
-                 serverTimeoutMilliseconds: Int32,
+                 serverTimeoutMilliseconds: Int32, soundPlayer: (any SoundPlayer)?,
                  responses: AsyncStream<NotificationResponse>,
                  continuation: AsyncStream<NotificationResponse>.Continuation) {
         self.server = server
@@ -52,6 +54,7 @@ public final class LibnotifySink: NotificationSink {
         self.appName = appName
         self.desktopEntry = desktopEntry
         self.serverTimeoutMilliseconds = serverTimeoutMilliseconds
+        self.soundPlayer = soundPlayer
         self.responses = responses
         self.continuation = continuation
     }
@@ -67,11 +70,13 @@ public final class LibnotifySink: NotificationSink {
     ///   - appName: the application name the server shows and logs.
     ///   - desktopEntry: the `.desktop` file name without its extension (the `desktop-entry` hint), or nil.
     ///   - serverTimeout: how long to wait for the server's answer.
+    ///   - soundPlayer: plays an alarm's sound when the server has no `sound` capability; nil: silent there.
     /// - Throws: ``DeliveryError`` "no notification server answers on the session bus: …" when there is
     ///   no session bus or nothing owns `org.freedesktop.Notifications`, so the caller can fall back
     ///   to standard output; also when another sink of this process is still open.
     public static func connect(appName: String = "Chime", desktopEntry: String? = "chime",
-                               serverTimeout: Duration = .seconds(5)) throws(DeliveryError) -> LibnotifySink {
+                               serverTimeout: Duration = .seconds(5),
+                               soundPlayer: (any SoundPlayer)? = nil) throws(DeliveryError) -> LibnotifySink {
         let claimed = processSlot.withLock { open in
             defer { open = true }
             return !open
@@ -92,7 +97,7 @@ public final class LibnotifySink: NotificationSink {
         case .success(let connection):
             return LibnotifySink(server: connection.value.current.server, loopThread: loopThread, connection: connection,
                                  appName: appName, desktopEntry: desktopEntry, serverTimeoutMilliseconds: timeout,
-                                 responses: responses, continuation: continuation)
+                                 soundPlayer: soundPlayer, responses: responses, continuation: continuation)
         case .failure(let error):
             loopThread.stop()
             continuation.finish()
@@ -138,6 +143,8 @@ public final class LibnotifySink: NotificationSink {
             throw DeliveryError("the libnotify sink is shut down")
         }
         try outcome.get()
+        // After the server took it, so a refused notification does not ring for nothing.
+        if case .player(let name) = server.soundRoute(for: n) { soundPlayer?.play(name) }
     }
 
     /// Lets go of the server and finishes ``responses``. Notifications on screen stay there: an alarm

@@ -32,11 +32,25 @@ public struct NotificationServerInfo: Hashable, Sendable {
     /// Whether the server plays sounds (capability `sound`), so a `sound-name` hint means something.
     public var supportsSound: Bool { capabilities.contains("sound") }
 
-    /// The freedesktop sound-naming-spec name to ask for with `n`: `alarm-clock-elapsed` for an
-    /// alarm that asked for a sound (`ACTION:AUDIO`) when the server plays sounds, else nil.
-    /// (The VALARM's own ATTACH sound file is not played: it is a URL from the file.)
+    /// How an alarm's sound is played: by the server (the `sound-name` hint) or by Chime itself.
+    public enum SoundRoute: Hashable, Sendable {
+        /// The server has the `sound` capability: it plays the theme sound named in the hint.
+        case hint(String)
+        /// The server plays no sounds (dunst, mako …): Chime plays it through libcanberra.
+        case player(String)
+    }
+
+    /// Where `n`'s sound (``AlarmNotification/soundName``) is played; nil for a silent alarm.
+    public func soundRoute(for n: AlarmNotification) -> SoundRoute? {
+        guard let name = n.soundName else { return nil }
+        return supportsSound ? .hint(name) : .player(name)
+    }
+
+    /// The `sound-name` hint to send with `n`: its sound when the server plays sounds, else nil.
+    /// (A VALARM's own ATTACH sound file is not played: it is a URL from the file.)
     public func soundName(for n: AlarmNotification) -> String? {
-        n.asksForSound && supportsSound ? "alarm-clock-elapsed" : nil
+        if case .hint(let name) = soundRoute(for: n) { return name }
+        return nil
     }
 
     public var supportsBodyMarkup: Bool { capabilities.contains("body-markup") || capabilities.contains("body-hyperlinks") }

@@ -37,6 +37,8 @@ public final class AlarmScheduler {
     public let settings: SchedulerSettings
     /// Opens an activated notification's URL; nil: activating only acknowledges.
     public let opener: (any URLOpener)?
+    /// Starts the allowed command an item names when its alarm fires; nil: commands never run.
+    public let commandRunner: (any CommandRunner)?
     public private(set) var zone: ZoneRules
     public private(set) var checkedUntil: Instant
     let logger: Logger
@@ -67,9 +69,10 @@ public final class AlarmScheduler {
 
     public init(store: EventStore, sink: any NotificationSink, clock: any WallClock, zone: ZoneRules? = nil,
                 settings: SchedulerSettings = SchedulerSettings(), opener: (any URLOpener)? = nil,
-                logger: Logger = Logger(label: "chime.scheduler")) {
+                commandRunner: (any CommandRunner)? = nil, logger: Logger = Logger(label: "chime.scheduler")) {
         self.store = store
         self.opener = opener
+        self.commandRunner = commandRunner
         self.sink = sink
         self.clock = clock
         self.settings = settings
@@ -215,6 +218,7 @@ public final class AlarmScheduler {
                                                     deliveredAtMilliseconds: nowMs)
             checkedUntil = max(checkedUntil, decidedUntil(now))
             due = []
+            startCommands(for: claimed)
             let notes = retrying.filter { $0.fireAt >= graceStart } + notifications(for: claimed, now: now)
             retrying = []
             var accepted: [FiringKey] = []
@@ -274,11 +278,11 @@ public final class AlarmScheduler {
     private func notifications(for claimed: [AlarmFiring], now: Instant) -> [AlarmNotification] {
         let late = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 > settings.lateSeconds }
         var notes = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 <= settings.lateSeconds }
-            .map { NotificationText.notification(for: $0, zone: zone, snoozeChoices: settings.snoozeChoices) }
+            .map { NotificationText.notification(for: $0, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds) }
         if late.count > settings.missedSummaryThreshold {
             notes.append(NotificationText.missedSummary(late, zone: zone))
         } else {
-            notes += late.map { NotificationText.notification(for: $0, zone: zone, snoozeChoices: settings.snoozeChoices) }
+            notes += late.map { NotificationText.notification(for: $0, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds) }
         }
         notes.sort { ($0.fireAt, $0.summary) < ($1.fireAt, $1.summary) }
         return notes
@@ -290,12 +294,50 @@ public final class AlarmScheduler {
         guard !firings.isEmpty else { return }
         let now = clock.now()
         let claimed = try store.claimDeliveries(firings, checkedUntil: nil, deliveredAtMilliseconds: clock.nowMilliseconds())
+        startCommands(for: claimed)
         for firing in claimed {
-            let note = NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices)
+            let note = NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds)
             if show(note) { unconfirmed += note.keys } else { unshown.append(note) }
         }
         if !unshown.isEmpty { scheduleRetry(now) }
         try confirmLeftovers(clock.nowMilliseconds())
+    }
+
+    /// Starts the command each claimed firing's item names, when the allow-list has it. Claimed
+    /// firings are new to the ledger, so a command runs once per firing, not again on a snooze or a
+    /// retried notification. Nothing here stops the notification: a refusal or a failure is logged.
+    private func startCommands(for claimed: [AlarmFiring]) {
+        guard !claimed.isEmpty else { return }
+        let names: [String: String]
+        do { names = try store.alarmCommands(forItems: Set(claimed.map(\.key.item))) } catch {
+            logger.error("could not read which commands the alarms run; none started", metadata: ["error": "\(error)"])
+            return
+        }
+        for firing in claimed {
+            guard let name = names[firing.key.item] else { continue }
+            let metadata: Logger.Metadata = ["command": "\(name)", "title": "\(firing.item.title)", "key": "\(firing.key)"]
+            switch settings.commands.decision(for: name) {
+            case .refused(let reason):
+                logger.warning("refused to run the alarm's command: \(reason)", metadata: metadata)
+                onEvent?(.commandRefused(firing.key, name: name, reason: reason))
+            case .run(let argv):
+                guard let commandRunner else {
+                    logger.warning("refused to run the alarm's command: this scheduler runs no commands", metadata: metadata)
+                    onEvent?(.commandRefused(firing.key, name: name, reason: "no command runner"))
+                    continue
+                }
+                let request = CommandRequest(name: name, argv: argv, environment: CommandRequest.environment(for: firing),
+                                             timeoutSeconds: settings.commands.timeoutSeconds)
+                do throws(CommandError) {
+                    try commandRunner.start(request)
+                    logger.info("started the alarm's command", metadata: metadata.merging(["argv": "\(argv)"]) { a, _ in a })
+                    onEvent?(.commandStarted(firing.key, request))
+                } catch {
+                    logger.error("could not start the alarm's command", metadata: metadata.merging(["error": "\(error)"]) { a, _ in a })
+                    onEvent?(.commandRefused(firing.key, name: name, reason: error.description))
+                }
+            }
+        }
     }
 
     /// Hands one notification to the sink; false when it was refused (it stays claimed).
@@ -405,6 +447,7 @@ public final class AlarmScheduler {
             }
         case .activated:
             openURLs(of: response.keys)
+            showDetails(of: response.keys)
             try store.dismiss(response.keys, now: now)
             for key in response.keys { shown[key] = nil }
         case .dismissed:
@@ -427,6 +470,31 @@ public final class AlarmScheduler {
                 logger.info("opened the item's URL", metadata: ["key": "\(key)", "url": "\(url)"])
             } catch {
                 logger.warning("could not open the item's URL", metadata: ["url": "\(url)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Shows, in a notification of its own, each item whose activated notification had no URL to
+    /// open (once per item): "Show" then means what it says. Best effort: a failure is logged.
+    private func showDetails(of keys: [FiringKey]) {
+        var done: Set<String> = []
+        for key in keys {
+            guard let note = shown[key], OpenableURL.check(note.openURL) == nil, note.kind != "missed",
+                  done.insert(key.item).inserted else { continue }
+            do {
+                let item = try store.calendarItem(withIdentifier: key.item)
+                let calendarID: String? = switch item {
+                case .event(let e)?: e.calendarIdentifier
+                case .reminder(let r)?: r.calendarIdentifier
+                case nil: nil
+                }
+                let calendarTitle = try calendarID.flatMap { try store.calendar(withIdentifier: $0)?.title }
+                let details = NotificationText.details(of: note, item: item, calendarTitle: calendarTitle, zone: zone)
+                try sink.deliver(details, deliveredAtMilliseconds: clock.nowMilliseconds())
+                logger.info("showed the item", metadata: ["key": "\(key)"])
+                onEvent?(.delivered(details, deliveredAtMilliseconds: clock.nowMilliseconds()))
+            } catch {
+                logger.warning("could not show the item", metadata: ["key": "\(key)", "error": "\(error)"])
             }
         }
     }
@@ -455,7 +523,7 @@ public final class AlarmScheduler {
         let alarm = (stored?.alarms ?? []).first { $0.trigger.locationKeyText == entry.key.alarm } ?? .absolute(entry.fireAt)
         let firing = AlarmFiring(key: entry.key, fireAt: entry.fireAt, alarm: alarm, item: summary,
                                  occurrenceStart: entry.key.occurrence, occurrenceEnd: end)
-        return NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices)
+        return NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds)
     }
 }
 
@@ -467,4 +535,8 @@ public enum SchedulerEvent: Sendable {
     case rescheduled(Set<String>, next: Instant?)
     case clockChanged(Instant)
     case responded(NotificationResponse)
+    /// An item's command was allowed and started for this firing.
+    case commandStarted(FiringKey, CommandRequest)
+    /// An item's command was not started: not in the allow-list, or it could not be started.
+    case commandRefused(FiringKey, name: String, reason: String)
 }

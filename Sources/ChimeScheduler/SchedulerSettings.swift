@@ -22,6 +22,10 @@ public struct SchedulerSettings: Hashable, Sendable {
     public var ledgerRetentionSeconds: Int64 = 90 * 86_400
     /// Reminders fire at their due time without an alarm of their own; all-day alarms count from 09:00.
     public var alarmDefaults = AlarmDefaults()
+    /// The allow-list of commands an item's alarms may run (`[commands]`; empty: none runs).
+    public var commands = AlarmCommands()
+    /// Which sound an alarm plays, and whether every alarm plays one (`[notifications]`).
+    public var sounds = AlarmSounds()
 
     public init() {}
 }

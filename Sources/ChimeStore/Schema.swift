@@ -233,6 +233,17 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v10: alarm commands named on the command line") { db in
+            try db.execute(sql: """
+                -- The [commands] entry of config.toml an item's alarms run, set only by `chime add/edit
+                -- --alarm-command`. Beside the item, not in it: import, sync and export never read or
+                -- write this table, so no file or server can name a command.
+                CREATE TABLE alarm_command (
+                    item_id TEXT PRIMARY KEY NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 }

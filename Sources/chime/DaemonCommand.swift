@@ -10,8 +10,10 @@ struct DaemonCommand: AsyncParsableCommand {
         commandName: "daemon",
         abstract: "Run the background notifier: fire alarms as desktop notifications.",
         discussion: """
-            Runs in the foreground (for a systemd user unit: Config/chime.service) until SIGTERM \
-            or SIGINT. Sleeps until the next alarm on a wall-clock timer, wakes when any process \
+            Runs in the foreground until SIGTERM or SIGINT; `make install` puts a systemd user unit \
+            for it in ~/.local/share/systemd/user/chime.service (start it with \
+            systemctl --user enable --now chime). \
+            Sleeps until the next alarm on a wall-clock timer, wakes when any process \
             changes the store, and after a clock change or resume catches up on alarms that came \
             due meanwhile (within the grace window; more than a few become one "You missed N \
             alarms" notification). Each firing is recorded in the store's alarm ledger, so it is \
@@ -19,16 +21,21 @@ struct DaemonCommand: AsyncParsableCommand {
             exits with status 3 (1 for other errors), which the systemd unit does not restart.
 
             Notifications go to the desktop's notification server (libnotify) with Complete and \
-            Snooze actions; with --notifier stdout, or when no server answers, they are printed \
-            as JSON lines. Logs go to standard error.
+            Snooze actions, a sound where an alarm asks for one, and the commands of the \
+            config's [commands] allow-list that items name (chime add --alarm-command); with \
+            --notifier stdout, or when no server answers, they are printed as JSON lines. Logs \
+            go to standard error.
 
-            Location alarms: positions come from GeoClue2 (desktop id "chime"; see \
-            Config/geoclue-chime.conf), started only while a fence is armed, at the accuracy the \
+            Location alarms: positions come from GeoClue2 (desktop id "chime"; the permission \
+            it needs is PREFIX/share/doc/chime/geoclue-chime.conf, and chime doctor says how to \
+            install it), started only while a fence is armed, at the accuracy the \
             nearest fence needs. If GeoClue is absent or refuses, that is logged once and timed \
             alarms go on; it is retried every minute. --location replay:FILE plays a recorded \
             track instead (with --speed), fixed:LAT,LON stays at one place, none turns them off.
 
-            Configuration: $XDG_CONFIG_HOME/chime/config.toml (see Config/config.toml).
+            Configuration: $XDG_CONFIG_HOME/chime/config.toml; every key, with its default, is in \
+            PREFIX/share/doc/chime/config.example.toml (PREFIX is ~/.local unless make install \
+            was given another).
 
             Examples:
               chime daemon

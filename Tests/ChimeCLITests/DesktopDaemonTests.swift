@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeScheduler
 import ChimeStore
 import Foundation
 import Glibc
@@ -42,6 +43,8 @@ struct DesktopDaemonTests {
         #expect(line.contains("urgency=CRITICAL"))
         #expect(line.contains("category=x-chime.reminder"))
         #expect(line.contains("desktop_entry=chime"))
+        // The icon by name ("chime"), which dunst finds in the harness's icon_path (the repository's Config/).
+        #expect(line.contains("icon=") && line.contains("/Config/chime.svg"), "\(line)")
         #expect(line.contains("body=Due \(DisplayText.dayHeading(due.utc.date)) \(DisplayText.hhmm(due.utc))"))
         let id = line.split(separator: "\t").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) } ?? "?"
 
@@ -72,6 +75,90 @@ struct DesktopDaemonTests {
         let completed = try store.reminders(matching: store.predicateForCompletedReminders(completionStart: nil, completionEnd: nil, calendars: nil))
         #expect(completed.map(\.title) == [title])
         #expect(completed.first?.dueDate == .utc(due.utc))
+        #expect(daemon.stop() == 0)
+        _ = shell("dunstctl close-all")
+    }
+
+    /// "Show" (the default action, a click on the body) on an alarm without a URL: the alarm is
+    /// acknowledged and the item appears in full in a second notification, with its ID.
+    @Test func showClickedInTheServerShowsTheItemInANotificationOfItsOwn() throws {
+        guard let run = sandbox() else { return }
+        _ = shell("dunstctl close-all")
+        let storePath = folder + "/chime.sqlite"
+        let store = try EventStore(path: storePath, floatingZone: .utc)
+        let title = "Planning \(UUID().uuidString.prefix(6))"
+        let start = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 3)
+        var event = Event(title: title, calendar: try store.defaultCalendarForNewEvents().identifier, start: .utc(start.utc), duration: 1800)
+        event.alarms = [.relative(0)]
+        event.location = "Room 4"
+        event.notes = "Agenda: budget, hiring"
+        event.url = "file:///etc/passwd"     // not openable: shown as text only
+        event = try store.save(event)
+
+        let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "libnotify"], folder: folder)
+        defer { daemon.stop() }
+        let log = run + "/notifications.log"
+        let shown = poll(20) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("summary=\(title)") }
+        #expect(shown, "daemon: \(daemon.stderrText)")
+        let displayed = poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" }
+        #expect(displayed, "dunst never displayed \(title)")
+        // `dunstctl action 0` invokes the default action of the newest notification, as a click does.
+        #expect(shell("dunstctl action 0").status == 0)
+        var lines: [Substring] = []
+        let detailed = poll(15) {
+            lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("summary=\(title)") }
+            return lines.count >= 2
+        }
+        #expect(detailed, "no details notification; daemon: \(daemon.stderrText)")
+        let details = lines.last ?? ""
+        #expect(details.contains("category=x-chime.details"), "\(details)")
+        #expect(details.contains("urgency=LOW"))
+        #expect(details.contains(#"\nCalendar: Calendar\nLocation: Room 4\nURL: file:///etc/passwd\nNotes: Agenda: budget, hiring\nID: \#(event.identifier)"#), "\(details)")
+        #expect(details.contains("/Config/chime.svg"))
+        let key = "\(event.identifier)@\(start.utcBasicFormat)#0"
+        let acknowledged = poll(10) { (try? store.ledgerEntries(state: .dismissed))?.contains { $0.key.description == key } == true }
+        #expect(acknowledged, "the alarm is acknowledged; daemon: \(daemon.stderrText)")
+        #expect(daemon.stderrText.contains("showed the item"))
+        #expect(daemon.stop() == 0)
+        _ = shell("dunstctl close-all")
+    }
+
+    /// dunst plays no sounds, so the daemon plays an alarm's sound through libcanberra. Here (no
+    /// sound server, no sound card) that fails: the daemon logs libcanberra's reason, the
+    /// notification is shown, and the next alarm a second later is on time.
+    @Test func aSoundTheServerCannotPlayIsPlayedOrRefusedWithoutHoldingUpAlarms() throws {
+        guard let run = sandbox() else { return }
+        _ = shell("dunstctl close-all")
+        let storePath = folder + "/chime.sqlite"
+        let store = try EventStore(path: storePath, floatingZone: .utc)
+        let token = UUID().uuidString.prefix(6)
+        let start = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 3)
+        var loud = Alarm.relative(0)
+        loud.icsExtras = AlarmSounds.lines(asking: "bell")
+        for (title, offset, alarm) in [("Kettle \(token)", Int64(0), loud), ("Tea \(token)", 1, Alarm.relative(0))] {
+            var e = Event(title: title, calendar: try store.defaultCalendarForNewEvents().identifier, start: .utc(start.adding(offset).utc), duration: 600)
+            e.alarms = [alarm]
+            _ = try store.save(e)
+        }
+        let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "libnotify"], folder: folder)
+        defer { daemon.stop() }
+        let log = run + "/notifications.log"
+        let both = poll(20) {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            return text.contains("summary=Kettle \(token)") && text.contains("summary=Tea \(token)")
+        }
+        #expect(both, "daemon: \(daemon.stderrText)")
+        let answered = poll(10) {
+            daemon.stderrText.contains("could not play the alarm sound") || daemon.stderrText.contains("playing the alarm sound")
+        }
+        #expect(answered, "libcanberra's outcome is logged: \(daemon.stderrText)")
+        let line = daemon.stderrText.split(separator: "\n").first { $0.contains("alarm sound") } ?? ""
+        #expect(line.contains("sound=bell"), "\(line)")
+        print("libcanberra here: \(line)")
+        // The sound is played off the scheduler's path: the next alarm is not late.
+        let tea = daemon.stderrText.split(separator: "\n").first { $0.contains("delivered") && $0.contains("Tea \(token)") } ?? ""
+        let lateness = tea.split(separator: " ").first { $0.hasPrefix("lateness_ms=") }.flatMap { Int($0.dropFirst("lateness_ms=".count)) }
+        #expect((lateness ?? .max) < 1000, "\(tea)")
         #expect(daemon.stop() == 0)
         _ = shell("dunstctl close-all")
     }

@@ -139,4 +139,15 @@ struct StoreCommandTests {
         #expect(r.status == 0)
         try Snapshot.check(r.stdout, named: "add-event-help.txt")
     }
+
+    /// The help of the commands that run after `make install` names the installed files (the unit,
+    /// the config example, the GeoClue permission), never the source tree's Config/ folder.
+    @Test func daemonAndWhereHelpCiteInstalledFiles() throws {
+        for (command, snapshot) in [("daemon", "daemon-help.txt"), ("where", "where-help.txt")] {
+            let r = try CLI.run([command, "--help"], environment: ["COLUMNS": "100"])
+            #expect(r.status == 0)
+            #expect(!r.stdout.contains("Config/"), "\(command) --help: \(r.stdout)")
+            try Snapshot.check(r.stdout, named: snapshot)
+        }
+    }
 }

@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeDesktop
 import ChimeScheduler
 import Foundation
+import Synchronization
 import Testing
 
 /// `LibnotifySink` against a real notification server: dunst 1.9 in the sandbox of
@@ -64,6 +65,8 @@ import Testing
         #expect(fields["urgency"] == "CRITICAL")
         #expect(fields["category"] == "x-chime.reminder")
         #expect(fields["desktop_entry"] == "chime")
+        // The icon by its theme name, "chime": dunst finds it in the harness's icon_path (Config/).
+        #expect(fields["icon"]?.hasSuffix("/Config/chime.svg") == true, "\(fields)")
         #expect(fields["timeout"] == "0")  // never expires by itself
         // The newline is kept. A server advertising "body-markup" gets the plain text escaped
         // (dunst 1.9 does not advertise it, so there the body arrives as written).
@@ -283,4 +286,31 @@ import Testing
             exit(ContinuousClock.now - start < .seconds(3) ? 0 : 4)
         }
     }
+
+    /// dunst has no `sound` capability: an alarm that asks for a sound is handed to the sink's
+    /// player (libcanberra in the daemon) once the server took it; a silent one is not.
+    @Test func aSoundTheServerCannotPlayGoesToThePlayer() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let player = RecordingPlayer()
+        let sink = try LibnotifySink.connect(soundPlayer: player)
+        defer { sink.shutdown() }
+        #expect(!sink.server.supportsSound)
+        var loud = Self.reminder(Self.uniqueSummary("Kettle"))
+        loud.soundName = "bell"
+        #expect(sink.server.soundRoute(for: loud) == .player("bell"))
+        #expect(sink.server.soundName(for: loud) == nil)          // no sound-name hint for dunst
+        try await Self.show(loud, on: sink, in: sandbox)
+        try sandbox.dunstctl("close-all")
+        try await Self.show(Self.reminder(Self.uniqueSummary("Quiet")), on: sink, in: sandbox)
+        #expect(player.played == ["bell"])
+        try sandbox.dunstctl("close-all")
+    }
+}
+
+/// A sound player that records the names it was asked to play.
+final class RecordingPlayer: SoundPlayer {
+    private let log = Mutex<[String]>([])
+    func play(_ name: String) { log.withLock { $0.append(name) } }
+    var played: [String] { log.withLock { $0 } }
 }

@@ -4,7 +4,8 @@ import ChimeStore
 import Testing
 
 /// Activating a notification ("Open", or a click on its body): the item's URL is opened when it is
-/// http, https or mailto, never anything else; the alarm is acknowledged either way.
+/// http, https or mailto, never anything else; without such a URL the item is shown in full in a
+/// notification of its own ("Show"); the alarm is acknowledged either way.
 @Suite struct OpenActionTests {
     @Test func activatingOpensAnHTTPSURLAndAcknowledges() throws {
         let h = try SchedulerHarness()
@@ -39,22 +40,46 @@ import Testing
         try h.advance(to: utc(2026, 11, 20, 13))
         let note = try #require(h.sink.delivered.first)
         #expect(note.openURL == nil)
-        #expect(note.label(for: .default) == "Dismiss")
+        #expect(note.label(for: .default) == "Show")
         try h.scheduler.respond(NotificationResponse(keys: note.keys, kind: .activated))
         #expect(h.opener.opened.isEmpty)
+        // The URL is shown as text, in the item's details, and never linked or opened.
+        #expect(h.sink.delivered.last?.body.contains("URL: \(url)") == true)
         #expect(try h.store.ledgerEntries(for: note.keys)[note.keys[0]]?.state == .dismissed)
     }
 
-    @Test func withoutAURLActivatingOnlyAcknowledges() throws {
+    @Test func withoutAURLActivatingShowsTheItemAndAcknowledges() throws {
         let h = try SchedulerHarness()
-        try h.addEvent("Lunch", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        var e = try h.addEvent("Lunch", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        e.location = "Canteen, 2nd floor"
+        e.notes = "Bring the receipts\nand the card"
+        e = try h.store.save(e)
         try h.start()
         try h.advance(to: utc(2026, 11, 20, 13))
         let note = try #require(h.sink.delivered.first)
-        #expect(note.label(for: .default) == "Dismiss")
+        #expect(note.label(for: .default) == "Show")
         try h.scheduler.respond(NotificationResponse(keys: note.keys, kind: .activated))
         #expect(h.opener.opened.isEmpty)
         #expect(try h.store.ledgerEntries(for: note.keys)[note.keys[0]]?.state == .dismissed)
+        let details = try #require(h.sink.delivered.last)
+        #expect(h.sink.delivered.count == 2)
+        #expect(details.kind == AlarmNotification.detailsKind)
+        #expect(details.keys.isEmpty && details.actions.isEmpty)
+        #expect(details.summary == "Lunch")
+        #expect(details.body == """
+            Fri 2026-11-20 13:00–14:00
+            Calendar: Calendar
+            Location: Canteen, 2nd floor
+            Notes: Bring the receipts
+            and the card
+            ID: \(e.identifier)
+            """)
+    }
+
+    /// "You missed N alarms" stands for many items: activating it only acknowledges them.
+    @Test func theMissedSummaryIsOnlyDismissed() throws {
+        let summary = NotificationText.missedSummary([], zone: .utc)
+        #expect(summary.label(for: .default) == "Dismiss")
     }
 
     /// Closing the notification (not activating it) never opens anything.

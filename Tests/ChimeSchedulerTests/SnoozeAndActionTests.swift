@@ -77,7 +77,7 @@ import Testing
         try h.advance(to: utc(2026, 11, 20, 13))
         let note = h.sink.delivered[0]
         #expect(note.actions.map(\.key) == ["default", "complete", "snooze:10m", "snooze:1h"])
-        #expect(note.actions.map { note.label(for: $0) } == ["Dismiss", "Complete", "Snooze 10 min", "Snooze 1 h"])
+        #expect(note.actions.map { note.label(for: $0) } == ["Show", "Complete", "Snooze 10 min", "Snooze 1 h"])
     }
 
     @Test func eachChoiceSnoozesForItsOwnLength() throws {

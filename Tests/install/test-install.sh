@@ -5,7 +5,8 @@
 # `systemd-analyze verify`; the binary with the Swift toolchain out of reach (`env -i`, and the toolchain
 # folder covered by an empty tmpfs in a private mount namespace, the staged /usr/local bound over
 # /usr/local); `chime --version` = `chime version`; an event stored and listed by `chime agenda`; bash
-# loading the completions; `man -l` rendering the page; `make uninstall` removing every file again.
+# loading the completions; `man -l` rendering the page; the unit under a real `systemd --user`
+# (Tests/install/user-manager.sh); `make uninstall` removing every file again.
 # Runs as root (unshare and mount need it; CI runs as root).
 set -eu
 cd "$(dirname "$0")/../.."
@@ -113,6 +114,8 @@ unshare -m sh -c "mount -t tmpfs tmpfs '$TOOLCHAIN' && mount --bind '$T/root/usr
     || fail "with the toolchain hidden (see above)"
 if [ -s "$T/verify" ]; then cat "$T/verify"; fail "systemd-analyze verify printed warnings"; fi
 ok "with $TOOLCHAIN hidden and env -i: chime --version = chime version = $VERSION; add + agenda on a temp store; systemd-analyze --user verify clean; the first D-Bus call starts the daemon (bus activation)"
+
+sh Tests/install/user-manager.sh "$T/root"
 
 COMPLETIONS="$T/root/usr/local/share"
 bash -c ". '$COMPLETIONS/bash-completion/completions/chime' && complete -p chime" | grep -q "^complete .*-F _chime chime$" \

@@ -12,8 +12,9 @@ public struct AlarmNotification: Hashable, Sendable {
     public enum Urgency: String, Hashable, Sendable { case low, normal, critical }
 
     /// Buttons; `.default` is what clicking the notification body does: open ``openURL`` when
-    /// there is one (labelled "Open"), else acknowledge the alarm (labelled "Dismiss", since that
-    /// is all it does; most servers show the default action's label nowhere but a menu).
+    /// there is one (labelled "Open"), else show the item in full in a notification of its own
+    /// (labelled "Show"; see ``NotificationText/details(of:item:calendarTitle:zone:)``); either way
+    /// the alarm is acknowledged. Most servers show the default action's label nowhere but a menu.
     public enum Action: Hashable, Sendable {
         case `default`, complete
         /// One button per configured ``SnoozeChoice``.
@@ -53,15 +54,20 @@ public struct AlarmNotification: Hashable, Sendable {
     /// freedesktop notification category: `x-chime.event`, `x-chime.reminder`, `x-chime.missed`.
     public var category: String
     public var actions: [Action]
-    /// `event`, `reminder` or `missed` (the stdout sink's `kind`).
+    /// `event`, `reminder`, `missed`, or ``detailsKind`` (the stdout sink's `kind`).
     public var kind: String
     /// The item's URL, when it passed ``OpenableURL/check(_:)``: activating the notification opens it.
     public var openURL: String?
-    /// The alarm asked for a sound (iCalendar `ACTION:AUDIO`): sinks that can play one do.
-    public var asksForSound: Bool
+    /// The freedesktop sound-theme name to play with it (``AlarmSounds``), nil for none: sinks that
+    /// can play one do.
+    public var soundName: String?
+    /// Whether it plays a sound.
+    public var asksForSound: Bool { soundName != nil }
 
+    /// `asksForSound` without a `soundName` means ``AlarmSounds/defaultName``.
     public init(keys: [FiringKey], fireAt: Instant, summary: String, body: String, urgency: Urgency,
-                category: String, actions: [Action], kind: String, openURL: String? = nil, asksForSound: Bool = false) {
+                category: String, actions: [Action], kind: String, openURL: String? = nil, asksForSound: Bool = false,
+                soundName: String? = nil) {
         self.keys = keys
         self.fireAt = fireAt
         self.summary = summary
@@ -71,12 +77,16 @@ public struct AlarmNotification: Hashable, Sendable {
         self.actions = actions
         self.kind = kind
         self.openURL = openURL
-        self.asksForSound = asksForSound
+        self.soundName = soundName ?? (asksForSound ? AlarmSounds.defaultName : nil)
     }
+
+    /// The ``kind`` of the notification that shows an item in full when its alarm's notification is
+    /// activated without a URL to open: no keys, no buttons, nothing to announce or answer.
+    public static let detailsKind = "details"
 
     public func label(for action: Action) -> String {
         switch action {
-        case .default: return openURL == nil ? "Dismiss" : "Open"
+        case .default: return openURL == nil ? (kind == "missed" ? "Dismiss" : "Show") : "Open"
         case .complete: return "Complete"
         case .snooze(let choice): return choice.label
         }

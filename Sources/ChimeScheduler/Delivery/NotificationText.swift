@@ -20,7 +20,8 @@ public enum NotificationText {
     /// let note = NotificationText.notification(for: firing, zone: zone, snoozeChoices: [.minutes(10)])
     /// note.body   // "Tue 2026-12-01 14:00–15:00\nRoom 4"
     /// ```
-    public static func notification(for firing: AlarmFiring, zone: ZoneRules, snoozeChoices: [SnoozeChoice]) -> AlarmNotification {
+    public static func notification(for firing: AlarmFiring, zone: ZoneRules, snoozeChoices: [SnoozeChoice],
+                                    sounds: AlarmSounds = AlarmSounds()) -> AlarmNotification {
         let item = firing.item
         var lines: [String] = [when(firing, zone: zone)]
         if let location = item.location, !location.isEmpty { lines.append(location) }
@@ -35,7 +36,7 @@ public enum NotificationText {
             body: fitted(lines.joined(separator: "\n"), characters: bodyLimit, lines: bodyLineLimit),
             urgency: item.isHighPriority ? .critical : .normal, category: "x-chime.\(item.kind.rawValue)",
             actions: actions, kind: item.kind.rawValue, openURL: OpenableURL.check(item.url),
-            asksForSound: firing.alarm.asksForSound)
+            soundName: sounds.sound(for: firing.alarm))
     }
 
     /// The item's title; for a location alarm "Arrived: Grocery store — Buy milk" or
@@ -59,6 +60,37 @@ public enum NotificationText {
             summary: "You missed \(firings.count) alarms", body: lines.joined(separator: "\n"),
             urgency: firings.contains { $0.item.isHighPriority } ? .critical : .normal, category: "x-chime.missed",
             actions: [.default], kind: "missed")
+    }
+
+    /// The item behind `note`, in full, for a notification of its own: what activating an alarm's
+    /// notification without a URL shows ("Show"). Its body is the occurrence's time, then the item's
+    /// calendar, location, notes, URL (as text: only ``OpenableURL`` ones are ever opened) and ID,
+    /// which `chime show` and `chime edit` take. It carries no keys and no buttons.
+    ///
+    /// ```swift
+    /// let details = NotificationText.details(of: note, item: try store.calendarItem(withIdentifier: id),
+    ///                                        calendarTitle: "Work", zone: zone)
+    /// details.body   // "Tue 2026-12-01 14:00–15:00\nCalendar: Work\nLocation: Room 4\nID: 6f1c…"
+    /// ```
+    public static func details(of note: AlarmNotification, item: AnyCalendarItem?, calendarTitle: String?,
+                               zone: ZoneRules) -> AlarmNotification {
+        let when = note.body.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        var lines = [when]
+        if let calendarTitle { lines.append("Calendar: \(calendarTitle)") }
+        if let item {
+            let base: any CalendarItem = switch item { case .event(let e): e; case .reminder(let r): r }
+            if let location = base.location, !location.isEmpty { lines.append("Location: \(location)") }
+            if case .reminder(let r) = item, r.priority > 0 { lines.append("Priority: \(r.priority)") }
+            if let url = base.url, !url.isEmpty { lines.append("URL: \(url)") }
+            if let notes = base.notes, !notes.isEmpty { lines.append("Notes: \(notes)") }
+            lines.append("ID: \(item.identifier)")
+        } else {
+            lines.append("(the item was deleted since)")
+        }
+        return AlarmNotification(
+            keys: [], fireAt: note.fireAt, summary: note.summary,
+            body: fitted(lines.joined(separator: "\n"), characters: 2 * bodyLimit, lines: 3 * bodyLineLimit),
+            urgency: .low, category: "x-chime.details", actions: [], kind: AlarmNotification.detailsKind)
     }
 
     /// `text` without control characters (line breaks kept when `lines` > 1), at most `lines`

@@ -11,7 +11,9 @@ struct WhereCommand: AsyncParsableCommand {
         discussion: """
             Asks the provider the daemon would use (config geofence.location, default GeoClue2 \
             as desktop id "chime") for one exact position and prints it with its accuracy and \
-            time. Useful to check that GeoClue lets Chime locate (Config/geoclue-chime.conf).
+            time. Useful to check that GeoClue lets Chime locate (the permission it needs is \
+            PREFIX/share/doc/chime/geoclue-chime.conf, PREFIX ~/.local by default; chime doctor \
+            says how to install it).
 
             Examples:
               chime where

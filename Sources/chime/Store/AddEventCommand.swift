@@ -48,6 +48,7 @@ struct AddEventCommand: ParsableCommand {
                                    calendar: target.identifier)
         try item.apply(to: &event, replacingAlarms: true)
         let saved = try store.save(event)
+        try item.applyCommand(toItem: saved.identifier, in: store)
         let shown = try store.event(withIdentifier: saved.identifier) ?? saved
         if options.json {
             print(ItemFormat.json(.event(shown), calendarTitle: target.title, zone: CLIContext.zone))

@@ -48,6 +48,7 @@ struct AddReminderCommand: ParsableCommand {
             throw InputError("--alarm: an offset counts from the due time, and this reminder has none; give --due, or a date for the alarm (--alarm \"tomorrow 9am\")")
         }
         let saved = try store.save(reminder)
+        try item.applyCommand(toItem: saved.identifier, in: store)
         if options.json {
             print(ItemFormat.json(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone))
         } else {

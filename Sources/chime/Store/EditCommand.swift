@@ -71,6 +71,8 @@ struct EditCommand: ParsableCommand {
                 if let target { e.calendarIdentifier = target.identifier }
                 e.sequence += 1
             }
+            // The command belongs to the whole item (series), as the alarms it runs with do.
+            try item.applyCommand(toItem: identifier, in: store)
             report(.event(saved), store: store, wholeSeries: reference.occurrence == nil, movedTo: target?.title)
         case .reminder:
             let target = try calendar.map { try ReminderTarget.list($0, in: store) }
@@ -79,6 +81,7 @@ struct EditCommand: ParsableCommand {
                 if let target { r.calendarIdentifier = target.identifier }
                 r.sequence += 1
             }
+            try item.applyCommand(toItem: identifier, in: store)
             report(.reminder(saved), store: store, movedTo: target?.title)
         }
     }
@@ -120,7 +123,7 @@ struct EditCommand: ParsableCommand {
     private var changesSomething: Bool {
         title != nil || start != nil || end != nil || due != nil || tz != nil || priority != nil || calendar != nil || noRepeat
             || item.notes != nil || item.location != nil || item.url != nil || !item.rules.isEmpty || !item.alarms.isEmpty
-            || item.noAlarm || !item.removedAlarms.isEmpty || item.at != nil
+            || item.noAlarm || !item.removedAlarms.isEmpty || item.at != nil || item.sound != nil || item.changesCommand
     }
 
     /// The item as a form in $VISUAL/$EDITOR; a form that does not read is reopened with the

@@ -1,5 +1,9 @@
 import ArgumentParser
 import ChimeCore
+import ChimeDaemon
+import ChimeScheduler
+import ChimeStore
+import Foundation
 
 /// Options `add` and `edit` share.
 struct ItemOptions: ParsableArguments {
@@ -28,6 +32,18 @@ struct ItemOptions: ParsableArguments {
 
     @Option(help: "Fire the --at alarm on arriving or on leaving.") var on: ProximityArgument = .arrive
 
+    @Option(help: ArgumentHelp(
+        "Play this sound-theme sound with the alarms (alarm-clock-elapsed, bell, complete, …): by the notification server, or by Chime where the server plays none.",
+        valueName: "name"))
+    var sound: String?
+
+    @Option(name: .customLong("alarm-command"), help: ArgumentHelp(
+        "When an alarm fires, the daemon also runs this command from [commands] in config.toml (the allow-list; a name not listed there is refused).",
+        valueName: "name"))
+    var alarmCommand: String?
+
+    @Flag(help: "The alarms run no command any more.") var noAlarmCommand = false
+
     enum ProximityArgument: String, ExpressibleByArgument, CaseIterable {
         case arrive, leave
         var proximity: Proximity { self == .arrive ? .enter : .leave }
@@ -44,6 +60,30 @@ struct ItemOptions: ParsableArguments {
         }
         if noAlarm && (!alarms.isEmpty || at != nil) {
             throw ValidationError("--no-alarm cannot go with --alarm or --at")
+        }
+        if let sound, !AlarmSounds.isValidName(sound) {
+            throw ValidationError("--sound: \"\(sound)\" is not a sound-theme name (lower-case letters, digits, - _ ., e.g. alarm-clock-elapsed)")
+        }
+        if let alarmCommand, !AlarmCommands.isValidName(alarmCommand) {
+            throw ValidationError("--alarm-command: \"\(alarmCommand)\" is not a command name: give the name of an entry in [commands] of config.toml (letters, digits, - and _)")
+        }
+        if alarmCommand != nil && noAlarmCommand { throw ValidationError("--alarm-command cannot go with --no-alarm-command") }
+        if sound != nil && noAlarm { throw ValidationError("--sound cannot go with --no-alarm") }
+    }
+
+    /// Whether --alarm-command or --no-alarm-command was given.
+    var changesCommand: Bool { alarmCommand != nil || noAlarmCommand }
+
+    /// Records --alarm-command (or --no-alarm-command) beside the saved item, and says on stderr when
+    /// the user's config does not list the name yet (the daemon would refuse it).
+    func applyCommand(toItem identifier: String, in store: EventStore) throws {
+        guard changesCommand else { return }
+        try store.setAlarmCommand(alarmCommand, forItem: identifier)
+        guard let alarmCommand else { return }
+        let path = DaemonConfiguration.defaultPath()
+        guard let config = try? DaemonConfiguration.load(path: path, explicit: false) else { return }
+        if case .refused(let reason) = config.scheduler.commands.decision(for: alarmCommand) {
+            FileHandle.standardError.write(Data("chime: note: the daemon will refuse --alarm-command \(alarmCommand) until \(path) lists it: \(reason)\n".utf8))
         }
     }
 
@@ -97,6 +137,20 @@ struct ItemOptions: ParsableArguments {
             guard item.alarms.count < before else {
                 let listed = item.alarms.map { DisplayText.alarm($0) }.joined(separator: "; ")
                 throw InputError("--remove-alarm: \"\(text)\" is not one of the alarms (\(listed.isEmpty ? "there are none" : listed))")
+            }
+        }
+        if let sound {
+            // A reminder that fires at its due time by default gets that alarm written out to carry the sound.
+            if item.alarms.isEmpty, let reminder = item as? Reminder, reminder.dueDate != nil { item.alarms = [.relative(0)] }
+            guard !item.alarms.isEmpty else {
+                throw InputError("--sound: there is no alarm to play it with; add one with --alarm (or --at)")
+            }
+            for index in item.alarms.indices {
+                item.alarms[index].icsExtras.removeAll { line in
+                    let upper = line.uppercased()
+                    return upper.hasPrefix("ACTION:") || upper.hasPrefix("ACTION;") || upper.hasPrefix(AlarmSounds.property)
+                }
+                item.alarms[index].icsExtras += AlarmSounds.lines(asking: sound)
             }
         }
         if noAlarm {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeScheduler
 import ChimeStore
 
 struct ShowCommand: ParsableCommand {
@@ -31,6 +32,7 @@ struct ShowCommand: ParsableCommand {
         let occurrenceAsked = reference.occurrence != nil
         let calendarID: String? = switch item { case .event(let e): e.calendarIdentifier; case .reminder(let r): r.calendarIdentifier }
         let calendarTitle = try calendarID.flatMap { try store.calendar(withIdentifier: $0)?.title }
+        let command = try store.alarmCommands(forItems: [item.identifier])[item.identifier]
         if options.json { print(ItemFormat.json(item, calendarTitle: calendarTitle, zone: CLIContext.zone)); return }
         let zone = CLIContext.zone
         var lines: [(String, String)] = []
@@ -43,7 +45,7 @@ struct ShowCommand: ParsableCommand {
                                              : ItemFormat.human(e.end, zone: zone)))
             if e.isDetached { lines.append(("Detached", "this occurrence was changed on its own")) }
             if !e.exceptionDates.isEmpty { lines.append(("Except", e.exceptionDates.map { Self.human($0, of: e, zone: zone) }.joined(separator: ", "))) }
-            lines += details(.event(e), calendarTitle)
+            lines += details(.event(e), calendarTitle, command: command)
             // ID alone names the series; ID@OCCURRENCE the occurrence asked for.
             lines.append(("ID", occurrenceAsked ? ItemReference.text(e, zone: zone) : e.identifier))
         case .reminder(let r):
@@ -56,7 +58,7 @@ struct ShowCommand: ParsableCommand {
             lines.append(("Priority", r.priority == 0 ? "none" : "\(r.priority)"))
             lines.append(("Completed", r.completionDate.map { "yes, \($0)" } ?? (r.isCompleted ? "yes" : "no")))
             if let s = r.seriesIdentifier { lines.append(("Series", s)) }
-            lines += details(.reminder(r), calendarTitle)
+            lines += details(.reminder(r), calendarTitle, command: command)
             lines.append(("ID", r.identifier))
         }
         for (label, value) in lines { print("\((label + ":").padding(toLength: 10)) \(DisplayText.singleLine(value))") }
@@ -73,12 +75,13 @@ struct ShowCommand: ParsableCommand {
         }
     }
 
-    private func details(_ item: AnyCalendarItem, _ calendarTitle: String?) -> [(String, String)] {
+    private func details(_ item: AnyCalendarItem, _ calendarTitle: String?, command: String?) -> [(String, String)] {
         var lines: [(String, String)] = [("Calendar", calendarTitle ?? "?")]
         for r in item.recurrenceRules { lines.append(("Repeats", ItemFormat.words(r))) }
         // One line per alarm, in the item's order (a reminder's implicit due-time alarm last).
         for (index, line) in AlarmEcho.lines(for: item, now: CLIContext.now, zone: CLIContext.zone).enumerated() {
-            let sound = index < item.alarms.count && item.alarms[index].asksForSound ? " (with sound)" : ""
+            let alarm = index < item.alarms.count ? item.alarms[index] : nil
+            let sound = alarm.map { $0.asksForSound ? " (with sound\(AlarmSounds.namedSound(in: $0).map { " \($0)" } ?? ""))" : "" } ?? ""
             lines.append(("Alarm", String(line.dropFirst("Alarm: ".count)) + sound))
         }
         let i = item.base
@@ -90,6 +93,7 @@ struct ShowCommand: ParsableCommand {
             }
             lines.append(("Alarm", kept))
         }
+        if let command { lines.append(("Command", "\(command) (from [commands] in config.toml, run by the daemon when an alarm fires)")) }
         if let l = i.location { lines.append(("Location", l)) }
         if let n = i.notes { lines.append(("Notes", n)) }
         if let u = i.url { lines.append(("URL", u)) }

@@ -62,7 +62,8 @@ struct ServiceSandbox {
     }
 
     /// The fields dunst's rule script logged for the notification with this summary (`app`,
-    /// `urgency`, `summary`, `body`, `category`, `timeout`, `desktop_entry`; newlines in texts as `\n`),
+    /// `urgency`, `summary`, `body`, `category`, `timeout`, `desktop_entry`, `icon` (the file dunst found for the
+    /// icon name); newlines in texts as `\n`),
     /// polled until `timeout` because dunst runs the script asynchronously.
     func loggedNotification(summary: String, timeout: Duration = .seconds(10)) async throws -> [String: String]? {
         var found: [String: String]?

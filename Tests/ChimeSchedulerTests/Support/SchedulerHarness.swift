@@ -44,6 +44,8 @@ final class SchedulerHarness {
     let zone: ZoneRules
     var settings = SchedulerSettings()
     let opener = RecordingOpener()
+    /// Starts the items' allowed commands; nil: the scheduler runs none.
+    var commandRunner: (any CommandRunner)?
     private(set) var scheduler: AlarmScheduler!
 
     /// `busyTimeout`: how long the store waits for another connection's write lock.
@@ -62,7 +64,7 @@ final class SchedulerHarness {
     @discardableResult
     func start(zone: ZoneRules? = nil) throws -> AlarmScheduler {
         scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: zone ?? self.zone, settings: settings,
-                                   opener: opener)
+                                   opener: opener, commandRunner: commandRunner)
         try scheduler.start()
         return scheduler
     }
