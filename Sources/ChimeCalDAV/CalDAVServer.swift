@@ -88,6 +88,16 @@ public struct CalDAVServer: Sendable {
         return try await multistatus("REPORT", collection, body: body, headers: ["Depth": "0"])
     }
 
+    /// Every member and its ETag (PROPFIND, Depth 1): the full listing for a server that does
+    /// not answer RFC 6578 sync-collection. The answer has no sync token.
+    public func members(in collection: URL) async throws(CalDAVError) -> MultiStatus {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:"><D:prop><D:getetag/><D:resourcetype/></D:prop></D:propfind>
+            """
+        return try await multistatus("PROPFIND", collection, body: body, headers: ["Depth": "1"])
+    }
+
     /// The iCalendar text and ETag of these members (calendar-multiget), by href.
     public func fetch(_ hrefs: [String], in collection: URL) async throws(CalDAVError) -> [String: (etag: String?, text: String)] {
         var result: [String: (etag: String?, text: String)] = [:]

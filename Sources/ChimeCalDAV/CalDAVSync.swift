@@ -196,14 +196,26 @@ public struct CalDAVSync: Sendable {
     /// What changed since the stored token; when the server refuses the token (403 Radicale, 412
     /// Xandikos, 500 others: any HTTP refusal), every member, and `full` says so.
     private func changes(in collection: SyncCollection, url: URL) async throws -> (MultiStatus, full: Bool, note: String?) {
-        guard let token = collection.syncToken else { return (try await server.changes(in: url, since: nil), true, nil) }
+        guard let token = collection.syncToken else { return try await everyMember(of: collection, url: url, note: nil) }
         var answer: MultiStatus? = nil
         var refusal: CalDAVError? = nil
         do { answer = try await server.changes(in: url, since: token) } catch { refusal = error }
         if let answer { return (answer, false, nil) }
         guard let refusal, case .http = refusal else { throw refusal ?? CalDAVError.input("no answer") }
-        return (try await server.changes(in: url, since: nil), true,
-                "\(collection.title): the server refused the sync token (\(refusal)); listed everything")
+        return try await everyMember(of: collection, url: url,
+                                     note: "\(collection.title): the server refused the sync token (\(refusal)); listed everything")
+    }
+
+    /// Every member with its ETag: a sync-collection without a token, or, where the server does
+    /// not do RFC 6578 at all (any HTTP refusal), a PROPFIND listing, compared with the stored
+    /// ETags by the pull as a full listing is. Without a token the next pass lists again.
+    private func everyMember(of collection: SyncCollection, url: URL, note: String?) async throws -> (MultiStatus, full: Bool, note: String?) {
+        var refusal: CalDAVError? = nil
+        do { return (try await server.changes(in: url, since: nil), true, note) } catch { refusal = error }
+        guard let refusal, case .http = refusal else { throw refusal ?? CalDAVError.input("no answer") }
+        return (try await server.members(in: url), true,
+                [note, "\(collection.title): the server does not list changes (RFC 6578 sync-collection: \(refusal)); compared every member's ETag"]
+                    .compactMap { $0 }.joined(separator: "; "))
     }
 
     /// The merged copy of a resource changed on both sides, and a conflict when a local field lost.

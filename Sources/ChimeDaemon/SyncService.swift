@@ -15,9 +15,15 @@ public struct SyncSettings: Hashable, Sendable {
 
     public init() {}
 
-    /// How long to wait after `failures` failed passes in a row (0: the interval).
-    public func delay(afterFailures failures: Int) -> Int64 {
-        guard failures > 0 else { return intervalSeconds }
+    /// How long to wait after `failures` failed passes in a row (0: the interval). A refused
+    /// password (or a password command that fails) waits the whole interval: trying sooner would
+    /// only repeat the refusal, and run the password command each time.
+    ///
+    /// ```swift
+    /// SyncSettings().delay(afterFailures: 2, refused: false)   // 60
+    /// ```
+    public func delay(afterFailures failures: Int, refused: Bool = false) -> Int64 {
+        guard failures > 0, !refused else { return intervalSeconds }
         let backoff = firstRetrySeconds << Int64(min(failures - 1, 20))
         return min(backoff, intervalSeconds)
     }
@@ -67,9 +73,9 @@ public struct SyncService: Sendable {
                 let periodic = (due[account.name] ?? start) <= start
                 // A change the sync itself wrote, or one outside synced calendars, sends nothing.
                 guard periodic || (localChange && ((try? store.hasUnsyncedChanges(account: account.name)) ?? false)) else { continue }
-                let failed = await pass(account)
-                failures[account.name] = failed ? (failures[account.name] ?? 0) + 1 : 0
-                due[account.name] = now().adding(settings.delay(afterFailures: failures[account.name] ?? 0))
+                let outcome = await pass(account)
+                failures[account.name] = outcome == .done ? 0 : (failures[account.name] ?? 0) + 1
+                due[account.name] = now().adding(settings.delay(afterFailures: failures[account.name] ?? 0, refused: outcome == .refused))
             }
             localChange = false
             // Subscribed calendars whose refresh interval has passed (a conditional GET each).
@@ -101,8 +107,10 @@ public struct SyncService: Sendable {
         }
     }
 
-    /// One pass of one account; true when it failed.
-    private func pass(_ account: SyncAccount) async -> Bool {
+    enum PassOutcome { case done, failed, refused }
+
+    /// One pass of one account.
+    private func pass(_ account: SyncAccount) async -> PassOutcome {
         do {
             let report = try await CalDAVSync.sync(account, store: store, interactive: false, clock: now)
             for note in report.notes { logger.notice("\(note)", metadata: ["account": "\(account.name)"]) }
@@ -111,10 +119,13 @@ public struct SyncService: Sendable {
             logger.log(level: level, "synced", metadata: [
                 "account": "\(account.name)", "pulled": "\(report.pulled)", "removed_here": "\(report.removedHere)",
                 "pushed": "\(report.pushed)", "removed_there": "\(report.removedThere)", "requests": "\(report.requests)"])
-            return false
+            return .done
         } catch {
             logger.warning("sync failed: \(error)", metadata: ["account": "\(account.name)"])
-            return true
+            switch error as? CalDAVError {
+            case .authentication?, .password?: return .refused
+            default: return .failed
+            }
         }
     }
 }

@@ -494,6 +494,49 @@ struct CalDAVSyncTests {
         #expect(try sync(a, "home").stdout.contains("nothing to move"))
     }
 
+    /// A server without RFC 6578 (the harness's Radicale behind a proxy that refuses
+    /// sync-collection with 403): every pass lists the members' ETags with PROPFIND instead, and
+    /// changes, additions and removals made on the server still arrive, once each.
+    @Test func aServerWithoutSyncCollectionIsSyncedByListingEveryMember() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
+        let port = try Self.closedPort()
+        let proxy = Process()
+        proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        proxy.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../harness/no-sync-collection-proxy.py").standardized.path, "\(port)", home.url]
+        try proxy.run()
+        defer { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit() }
+        let limited = CalDAVHome(url: "http://127.0.0.1:\(port)/", user: home.user, password: home.password)
+        let a = StoreSession(), b = StoreSession()
+        var added = try limited.addAccount("home", to: a)
+        for _ in 0..<100 where added.stderr.contains("no answer") || added.stderr.contains("connect") {
+            usleep(50_000)      // the proxy is still starting
+            added = try limited.addAccount("home", to: a)
+        }
+        #expect(added.status == 0, "\(added.stderr)")
+        _ = try a.add("reminder", "One", "--list", "Todo")
+        let sent = try sync(a, "home")
+        #expect(sent.stdout.contains("1 sent") && (sent.stdout + sent.stderr).contains("does not list changes"), "\(sent.stdout)\(sent.stderr)")
+
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let one = try #require((try b.json("reminders") as? [[String: Any]])?.first { $0["title"] as? String == "One" }?["id"] as? String)
+        #expect(try b.run("edit", one, "--title", "One (edited)").status == 0)
+        _ = try b.add("reminder", "Two", "--list", "Todo")
+        _ = try sync(b, "laptop")
+        _ = try sync(a, "home")
+        func titles(_ s: StoreSession) throws -> [String] {
+            try #require(try s.json("reminders") as? [[String: Any]]).compactMap { $0["title"] as? String }.sorted()
+        }
+        #expect(try titles(a) == ["One (edited)", "Two"])
+        let two = try #require((try b.json("reminders") as? [[String: Any]])?.first { $0["title"] as? String == "Two" }?["id"] as? String)
+        #expect(try b.run("remove", two).status == 0)
+        _ = try sync(b, "laptop")
+        _ = try sync(a, "home")
+        #expect(try titles(a) == ["One (edited)"])
+        #expect(try sync(a, "home").stdout.contains("nothing to move"))
+    }
+
     @Test func theDaemonSyncsAtStartAndSoonAfterALocalChange() async throws {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""no-sync-collection-proxy.py PORT UPSTREAM: a CalDAV server without RFC 6578.
+
+Forwards every request to UPSTREAM (the harness's Radicale) unchanged, except a REPORT
+sync-collection, which it refuses with 403 as a server that does not implement it would.
+Lets the sync's fallback (a PROPFIND listing of every member's ETag) run against a real server.
+"""
+import http.client
+import sys
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+PORT = int(sys.argv[1])
+UPSTREAM = urllib.parse.urlsplit(sys.argv[2])
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def forward(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        if self.command == "REPORT" and b"sync-collection" in body:
+            reply = b'<?xml version="1.0"?><error xmlns="DAV:"><supported-report/></error>'
+            self.send_response(403)
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply)
+            return
+        upstream = http.client.HTTPConnection(UPSTREAM.hostname, UPSTREAM.port, timeout=30)
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "keep-alive")}
+        upstream.request(self.command, self.path, body=body, headers=headers)
+        answer = upstream.getresponse()
+        data = answer.read()
+        self.send_response(answer.status, answer.reason)
+        for k, v in answer.getheaders():
+            if k.lower() not in ("connection", "keep-alive", "transfer-encoding", "content-length", "server", "date"):
+                self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        upstream.close()
+
+    do_GET = do_PUT = do_DELETE = do_PROPFIND = do_REPORT = do_OPTIONS = do_MKCALENDAR = do_HEAD = forward
+
+    def log_message(self, *args):
+        pass
+
+
+ThreadingHTTPServer(("127.0.0.1", PORT), Handler).serve_forever()
