@@ -45,6 +45,9 @@ public struct AlarmNotification: Hashable, Sendable {
 
     /// The firings this notification stands for: one, or several for "You missed N alarms".
     public var keys: [FiringKey]
+    /// The same firings as references `chime show` takes (`ID` or `ID@occurrence`, see
+    /// ``ReferenceText``), in the order of ``keys``; empty when the sender made none.
+    public var references: [String]
     /// When it was due (the earliest, for a summary).
     public var fireAt: Instant
     public var summary: String
@@ -61,8 +64,10 @@ public struct AlarmNotification: Hashable, Sendable {
     public var asksForSound: Bool
 
     public init(keys: [FiringKey], fireAt: Instant, summary: String, body: String, urgency: Urgency,
-                category: String, actions: [Action], kind: String, openURL: String? = nil, asksForSound: Bool = false) {
+                category: String, actions: [Action], kind: String, openURL: String? = nil, asksForSound: Bool = false,
+                references: [String] = []) {
         self.keys = keys
+        self.references = references
         self.fireAt = fireAt
         self.summary = summary
         self.body = body

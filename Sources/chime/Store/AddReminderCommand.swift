@@ -18,10 +18,11 @@ struct AddReminderCommand: ParsableCommand {
               chime add reminder "Buy milk" --at "Grocery store@52.5208,13.4094"
               chime add reminder "Leave for the airport" --due "tomorrow 6:00" \\
                 --alarm 30m --priority 1 --list Travel
+              chime add reminder --edit     # a form in $EDITOR, as `chime edit` opens
             """)
 
     @OptionGroup var options: StoreOptions
-    @Argument(help: "The title.") var title: String
+    @Argument(help: "The title (with --edit: optional, filled into the form).") var title: String?
     @Option(help: ArgumentHelp("Due date (a date alone: due that day).", valueName: "date")) var due: String?
     @Option(help: ArgumentHelp("Start date.", valueName: "date")) var start: String?
     @Option(help: ArgumentHelp("Time zone of --due/--start: an IANA name, UTC or floating (default: floating).", valueName: "zone"))
@@ -29,17 +30,21 @@ struct AddReminderCommand: ParsableCommand {
     @Option(help: "Priority: 0 none, 1 (highest) … 9 (lowest); 1–4 high, 5 medium, 6–9 low.") var priority: Int = 0
     @Option(help: ArgumentHelp("Reminder list name or ID (default: the default list).", valueName: "name")) var list: String?
     @OptionGroup var item: ItemOptions
+    @Flag(help: "Write the reminder in $VISUAL or $EDITOR, in the form `chime edit` opens, filled with the options given.")
+    var edit = false
 
     func validate() throws {
+        if !edit, title == nil { throw ValidationError("Missing expected argument '<title>' (or --edit to write the reminder in $EDITOR)") }
         // Imported items may be untitled (RFC 5545); one typed on the command line is a slip.
-        guard !title.allSatisfy(\.isWhitespace) else { throw ValidationError("TITLE is empty: give it a name, e.g. chime add reminder \"Call the dentist\" …") }
+        if let title, title.allSatisfy(\.isWhitespace) { throw ValidationError("TITLE is empty: give it a name, e.g. chime add reminder \"Call the dentist\" …") }
         try OptionBounds.check("--priority", priority, OptionBounds.priority)
     }
 
     func run() throws {
         let store = try options.open(creating: true)
         let target = try ReminderTarget.list(list, in: store)
-        var reminder = Reminder(title: title, calendar: target.identifier)
+        guard !edit else { return try addInEditor(store, target: target) }
+        var reminder = Reminder(title: title ?? "", calendar: target.identifier)
         reminder.dueDate = try due.map { try CLIContext.calendarDate($0, option: "--due", tz: tz) }
         reminder.startDate = try start.map { try CLIContext.calendarDate($0, option: "--start", tz: tz) }
         reminder.priority = priority
@@ -47,9 +52,14 @@ struct AddReminderCommand: ParsableCommand {
         if reminder.dueDate == nil && reminder.startDate == nil, reminder.alarms.contains(where: { if case .relative = $0.trigger { true } else { false } }) {
             throw InputError("--alarm: an offset counts from the due time, and this reminder has none; give --due, or a date for the alarm (--alarm \"tomorrow 9am\")")
         }
-        let saved = try store.save(reminder)
+        report(try store.save(reminder), target: target)
+    }
+
+    /// What `add` says of the saved reminder (or its JSON document).
+    func report(_ saved: Reminder, target: ChimeCore.Calendar) {
+        let title = saved.title
         if options.json {
-            print(ItemFormat.json(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone))
+            print(ItemFormat.document(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone))
         } else {
             let when = saved.dueDate.map { ", due \(ItemFormat.human($0, zone: CLIContext.zone))" } ?? ""
             print("Added reminder \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title))\(when)")

@@ -44,7 +44,9 @@ struct RemindersCommand: ParsableCommand {
         var titles: [String: String] = [:]
         for c in try store.calendars(for: .reminder) { titles[c.identifier] = c.title }
         if options.json {
-            print(JSONText.array(found.map { ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: CLIContext.zone) }))
+            print(JSONText.document([("reminders", JSONText.array(found.map {
+                ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: CLIContext.zone)
+            }))]))
             return
         }
         if found.isEmpty { print(completed ? "No completed reminders." : "Nothing to do."); return }

@@ -31,7 +31,7 @@ struct ShowCommand: ParsableCommand {
         let occurrenceAsked = reference.occurrence != nil
         let calendarID: String? = switch item { case .event(let e): e.calendarIdentifier; case .reminder(let r): r.calendarIdentifier }
         let calendarTitle = try calendarID.flatMap { try store.calendar(withIdentifier: $0)?.title }
-        if options.json { print(ItemFormat.json(item, calendarTitle: calendarTitle, zone: CLIContext.zone)); return }
+        if options.json { print(ItemFormat.document(item, calendarTitle: calendarTitle, zone: CLIContext.zone)); return }
         let zone = CLIContext.zone
         var lines: [(String, String)] = []
         switch item {
