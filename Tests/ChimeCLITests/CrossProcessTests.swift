@@ -37,7 +37,7 @@ struct CrossProcessTests {
             let r = try CLI.run(["agenda", "--from", "2026-12-01", "--days", "1", "--json"], environment: s.environment)
             #expect(r.status == 0, "reader: \(r.stderr)")
             let events = try #require(try JSONDocument.body(r.stdout) as? [[String: Any]])
-            #expect(events.allSatisfy { ($0["title"] as? String)?.hasPrefix("w") == true && $0["end_utc"] as? String == "2026-12-01T09:30:00Z" })
+            #expect(events.allSatisfy { ($0["title"] as? String)?.hasPrefix("w") == true && JSONDocument.time($0["end"], "utc") == "2026-12-01T09:30:00Z" })
             seenCounts.append(events.count)
         }
         for (p, err) in processes {

@@ -59,7 +59,7 @@ struct JSONShapeTests {
         let s = try Self.seeded()
         defer { try? FileManager.default.removeItem(atPath: s.folder) }
         let agenda = try #require(try s.json("agenda", "--days", "5") as? [[String: Any]])
-        #expect(agenda.count == 6)
+        #expect(agenda.count == 7)   // five stand-ups, the call, the offsite
         for occurrence in agenda {
             let ref = try #require(occurrence["ref"] as? String)
             let item = try #require(try s.json("show", ref) as? [String: Any], "chime show \(ref)")
