@@ -6,6 +6,11 @@ struct AddReminderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reminder",
         abstract: "Add a reminder.",
+        // Written out: the parser's own line would hide that the title is needed without --edit.
+        usage: """
+            chime add reminder [<options>] <title>
+            chime add reminder --edit [<options>] [<title>]
+            """,
         discussion: """
             \(CLIContext.dateHelp) A reminder with a due time notifies at that time \
             (--no-alarm: never; --alarm 30m: half an hour before instead); one due on a day \
