@@ -224,10 +224,13 @@ struct AgendaWriter {
                 } else {
                     line += "→ " + DisplayText.hhmm(end) + "      "
                 }
-                line += label.title
-                if total > 1 { line += " (day \(day - startDay + 1)/\(total))" }
+                let dayNote = total > 1 ? " (day \(day - startDay + 1)/\(total))" : ""
+                let shownReference = DisplayText.singleLine(reference)
+                // The columns besides the title: the time (15), the day note, "  [calendar]  ", the reference.
+                let rest = line.count + dayNote.count + label.calendar.count + 6 + shownReference.count
+                line += LineFit.title(label.title, rest: rest) + dayNote
                 line += "  " + paint("[" + label.calendar + "]", "36")
-                line += "  " + paint(DisplayText.singleLine(reference), "2")
+                line += "  " + paint(shownReference, "2")
                 if day == shownFirst {
                     out.append(line)
                     out.append(byte: 10)

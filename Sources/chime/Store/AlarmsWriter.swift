@@ -18,18 +18,20 @@ struct AlarmsWriter {
                 day = fire.date
                 out.append(DisplayText.dayHeading(fire.date) + "\n")
             }
-            var line = "  \(clock(fire, seconds: true))  \(DisplayText.itemTitle(f.item.title))  "
+            let time = "  \(clock(fire, seconds: true))  "
+            var what: String
             if let start = f.occurrenceStart, case .relative = f.alarm.trigger {
                 // The start (or due time) it is for: the time, with the day when that differs.
                 let at = zone.localTime(at: start)
-                line += alarmText(f, from: f.item.isAllDay ? DisplayText.dayHeading(at.date)
-                                  : fire.date == at.date ? DisplayText.hhmm(at) : stamp(start))
+                what = alarmText(f, from: f.item.isAllDay ? DisplayText.dayHeading(at.date)
+                                 : fire.date == at.date ? DisplayText.hhmm(at) : stamp(start))
             } else {
-                line += alarmText(f, from: nil)
+                what = alarmText(f, from: nil)
             }
-            if let state = states[f.key]?.state { line += "  (\(state.rawValue))" }
-            line += "  " + Style.reference(DisplayText.singleLine(ItemReference.text(f, zone: zone, short: true)))
-            out.append(line + "\n")
+            if let state = states[f.key]?.state { what += "  (\(state.rawValue))" }
+            let reference = DisplayText.singleLine(ItemReference.text(f, zone: zone, short: true))
+            let title = LineFit.title(DisplayText.itemTitle(f.item.title), rest: time.count + 2 + what.count + 2 + reference.count)
+            out.append(time + title + "  " + what + "  " + Style.reference(reference) + "\n")
         }
         if !snoozed.isEmpty {
             out.append("Snoozed, shown again: \(snoozed.count)\n")

@@ -32,7 +32,8 @@ struct FindCommand: ParsableCommand {
         }
         if matches.isEmpty { print("Nothing has \"\(DisplayText.singleLine(text))\" in its title."); return }
         for m in matches {
-            print("\(m.kind == "event" ? "event   " : "reminder")  \(DisplayText.itemTitle(m.title))  \(Style.reference(ItemReference.short(m.identifier)))")
+            let title = LineFit.title(DisplayText.itemTitle(m.title), rest: 8 + 2 + 2 + ItemReference.shortLength)
+            print("\(m.kind == "event" ? "event   " : "reminder")  \(title)  \(Style.reference(ItemReference.short(m.identifier)))")
         }
     }
 }
