@@ -38,6 +38,12 @@ public enum JSONText {
         return out + "\""
     }
 
+    /// An object written by ``object(_:)`` made a whole output: `"chime_json"` put first.
+    public static func versioned(_ object: String) -> String {
+        guard object.hasPrefix("{") else { return object }
+        return object == "{}" ? document([]) : documentOpening + object.dropFirst()
+    }
+
     public static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
 
     public static func object(_ fields: [(String, String)]) -> String {

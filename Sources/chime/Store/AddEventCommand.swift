@@ -6,11 +6,8 @@ struct AddEventCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "event",
         abstract: "Add an event.",
-        // Written out: the parser's own line would hide that the title and --start are needed without --edit.
-        usage: """
-            chime add event [<options>] <title> --start <date>
-            chime add event --edit [<options>] [<title>] [--start <date>]
-            """,
+        // Written out, on one line (error messages repeat it): the parser's own would hide that the title and --start are needed without --edit.
+        usage: "chime add event [<options>] <title> --start <date> | --edit [<title>]",
         discussion: """
             \(CLIContext.dateHelp) A wall time is read on --tz (default: the system zone; \
             'floating' keeps it floating). A date alone, or --all-day, makes an all-day event.

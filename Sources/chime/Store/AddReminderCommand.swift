@@ -6,11 +6,8 @@ struct AddReminderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reminder",
         abstract: "Add a reminder.",
-        // Written out: the parser's own line would hide that the title is needed without --edit.
-        usage: """
-            chime add reminder [<options>] <title>
-            chime add reminder --edit [<options>] [<title>]
-            """,
+        // Written out, on one line (error messages repeat it): the parser's own would hide that the title is needed without --edit.
+        usage: "chime add reminder [<options>] <title> | --edit [<title>]",
         discussion: """
             \(CLIContext.dateHelp) A reminder with a due time notifies at that time \
             (--no-alarm: never; --alarm 30m: half an hour before instead); one due on a day \
