@@ -73,4 +73,34 @@ struct AddFormTests {
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.hasPrefix("Added reminder \"Water plants\" to Reminders, due Sat 2026-11-21 10:00 (floating)\nRepeats: weekly"), "\(r.stdout)")
     }
+
+    /// The form says a repeat in the words `chime show` uses when they read back as the same rule
+    /// (else the RRULE); saving the form with another change keeps the rule as it was.
+    @Test func theFormSaysARepeatInWordsThatReadBackAsTheSameRule() throws {
+        let s = StoreSession()
+        defer { try? FileManager.default.removeItem(atPath: s.folder) }
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        let rules = ["every 2 weeks on mon,thu", "weekdays", "FREQ=MONTHLY;BYDAY=-1FR", "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"]
+        var shown: [String] = []
+        for (n, rule) in rules.enumerated() {
+            let id = try s.add("event", "Series \(n)", "--start", "2026-11-23T09:00", "--repeat", rule)
+            let before = try #require(try s.json("show", id) as? [String: Any])["recurrence_rules"] as? [String]
+            let path = s.folder + "/editor-\(n).sh"
+            try "#!/bin/sh\ngrep '^repeat:' \"$1\" > \(s.folder)/repeat-\(n).txt\nsed -i 's/^title:.*/title: Renamed \(n)/' \"$1\"\n"
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o755)
+            var env = s.environment
+            env["EDITOR"] = path
+            env["VISUAL"] = ""
+            let r = try CLI.run(["edit", String(id.prefix(8))], environment: env)
+            #expect(r.status == 0, "\(rule): \(r.stdout)\(r.stderr)")
+            shown.append(try String(contentsOfFile: s.folder + "/repeat-\(n).txt", encoding: .utf8).trimmingCharacters(in: .newlines))
+            let after = try #require(try s.json("show", id) as? [String: Any])
+            #expect(after["title"] as? String == "Renamed \(n)")
+            #expect(after["recurrence_rules"] as? [String] == before, "\(rule)")
+        }
+        #expect(shown[0] == "repeat: every 2 weeks on Monday and Thursday", "\(shown)")
+        #expect(shown[1] == "repeat: every weekday", "\(shown)")
+        #expect(shown.allSatisfy { !$0.contains("FREQ=WEEKLY") }, "\(shown)")
+    }
 }

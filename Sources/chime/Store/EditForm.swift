@@ -85,11 +85,17 @@ struct EditForm {
             fields.append(("zone", r.dueDate?.timeZone?.identifier ?? ""))
             fields.append(("priority", "\(r.priority)"))
         }
-        fields.append(("repeat", base.recurrenceRules.map(\.rfc5545).joined(separator: " | ")))
+        fields.append(("repeat", base.recurrenceRules.map(Self.repeatText).joined(separator: " | ")))
         fields.append(("alarms", base.alarms.compactMap(Self.alarmText).joined(separator: ", ")))
         fields.append(("location", base.location ?? ""))
         fields.append(("url", base.url ?? ""))
         fields.append(("notes", base.notes ?? ""))
+    }
+
+    /// A rule in the words `chime show` says it ("every 2 weeks on Monday and Thursday") when
+    /// those words read back as the same rule, else its RRULE.
+    static func repeatText(_ rule: RecurrenceRule) -> String {
+        (try? RecurrenceRule(phrase: rule.summary)) == rule ? rule.summary : rule.rfc5545
     }
 
     private static func alarmText(_ a: Alarm) -> String? {
