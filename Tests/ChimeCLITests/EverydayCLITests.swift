@@ -273,7 +273,9 @@ struct EverydayCLITests {
         environment["EDITOR"] = "true"
         environment["VISUAL"] = ""
         let commands = [[], ["agenda"], ["alarms"], ["reminders"], ["add", "event"], ["add", "reminder"], ["show"], ["edit"],
-                        ["remove"], ["complete"], ["import"], ["export"], ["calendar", "remove"], ["expand"], ["daemon"]]
+                        ["remove"], ["complete"], ["import"], ["export"], ["calendar", "remove"], ["expand"], ["daemon"],
+                        ["doctor"], ["find"], ["geofence"], ["geofence", "list"], ["geofence", "simulate"]]
+        // Not run: `where` waits for a position, and `account add` and `calendar subscribe` go on the network.
         var checked = 0
         for command in commands {
             let help = try CLI.run(command + ["--help"], environment: s.environment).stdout
