@@ -22,9 +22,8 @@ quiet "$CHIME" add reminder "Submit expenses" --due "fri 17:00" --priority 1 --l
 
 run "$CHIME" agenda --days 7
 run "$CHIME" reminders
-plants=$("$CHIME" reminders --json | sed -n 's/.*"id":"\([^"]*\)","title":"Water plants".*/\1/p')
-printf '\n$ %s\n' "$CHIME complete <Water plants>"
-"$CHIME" complete "$plants"
+printf '\n$ %s\n' "$CHIME complete \"Water plants\""   # a title only one item has is a reference too
+"$CHIME" complete "Water plants"
 run "$CHIME" reminders
 run "$CHIME" expand --dtstart 2026-03-07T02:30 --tz America/New_York --rrule FREQ=DAILY --count 3
 printf '\n$ %s\n' "$CHIME expand --batch < Examples/batch.jsonl"

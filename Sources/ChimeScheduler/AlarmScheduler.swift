@@ -346,7 +346,7 @@ public final class AlarmScheduler {
         do {
             try sink.deliver(note, deliveredAtMilliseconds: deliveredAt)
             for key in note.keys { shown[key] = note }
-            logger.info("delivered", metadata: ["title": "\(note.summary)", "key": "\(note.keys.first!)",
+            logger.info("delivered", metadata: ["title": "\(note.summary)", "ref": "\(note.references.first ?? "")",
                                                 "lateness_ms": "\(deliveredAt - note.fireAt.milliseconds)"])
             onEvent?(.delivered(note, deliveredAtMilliseconds: deliveredAt))
             return true

@@ -65,7 +65,7 @@ struct ExpandResult {
         fields.append(("occurrences", JSONText.array(items)))
         fields.append(("truncated", window.isTruncated ? "true" : "false"))
         fields.append(("end", window.end.map { JSONText.string(Self.endCode($0)) } ?? "null"))
-        return JSONText.object(fields) + "\n"
+        return JSONText.document(fields) + "\n"
     }
 
     static func endCode(_ end: ExpansionEnd) -> String {

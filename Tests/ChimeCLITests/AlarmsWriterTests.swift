@@ -90,20 +90,22 @@ struct AlarmsWriterTests {
         var late = Event(title: "Late show", start: at(24, 0, 15), duration: 45 * 60)
         late.alarms = [.relative(-30 * 60)]
         let text = try written([.event(late), .reminder(milkRun())], deliver: ["Late show"], json: true)
-        let objects = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
-        #expect(objects.count == 2)
+        let document = try #require(try JSONDocument.body(text) as? [String: Any])
+        let objects = try #require(document["alarms"] as? [[String: Any]])
+        let armed = try #require(document["armed"] as? [[String: Any]])
+        #expect(objects.count == 1 && armed.count == 1)
         let firing = objects[0]
         #expect(firing["fire"] as? String == "2026-11-23T22:45:00Z")
-        #expect(firing["fire_local"] as? String == "2026-11-23T23:45:00")
+        #expect(firing["ref"] as? String == firing["id"] as? String, "a single event is named by its ID alone")
         #expect(firing["title"] as? String == "Late show")
         #expect(firing["kind"] as? String == "event")
         #expect(firing["occurrence"] as? String == "2026-11-23T23:15:00Z")
         #expect(firing["state"] as? String == "delivered")
         let alarm = try #require(firing["alarm"] as? [String: Any])
-        #expect(alarm["offset_seconds"] as? Int == -1800 && alarm["related_to"] as? String == "start")
-        let place = objects[1]
-        #expect(place["armed"] as? Bool == true && place["title"] as? String == "Buy milk")
+        #expect(alarm["type"] as? String == "relative" && alarm["offset_seconds"] as? Int == -1800 && alarm["related_to"] as? String == "start")
+        let place = armed[0]
+        #expect(place["title"] as? String == "Buy milk" && place["kind"] as? String == "reminder")
         let location = try #require(place["alarm"] as? [String: Any])
-        #expect(location["location"] as? String == "Shop" && location["proximity"] as? String == "enter")
+        #expect(location["type"] as? String == "location" && location["title"] as? String == "Shop" && location["proximity"] as? String == "enter")
     }
 }

@@ -310,6 +310,8 @@ struct BusServiceTests {
             break
         }
         #expect(alarm["summary"] as? String == "Stretch", "\(alarm)")
+        // Named as `chime show` takes it, in a versioned document.
+        #expect(alarm["chime_json"] as? Int == 1 && alarm["refs"] as? [String] == [reminder.identifier], "\(alarm)")
         let key = try #require((alarm["keys"] as? [String])?.first)
         try await client.snooze(key, for: "10m")
         let snoozed = daemon.wait(timeout: 10) { _ in (try? store.ledgerEntries(state: .snoozed))?.contains { $0.key.description == key } == true }

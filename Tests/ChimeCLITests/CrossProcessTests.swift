@@ -36,8 +36,8 @@ struct CrossProcessTests {
         while processes.contains(where: { $0.0.isRunning }) {
             let r = try CLI.run(["agenda", "--from", "2026-12-01", "--days", "1", "--json"], environment: s.environment)
             #expect(r.status == 0, "reader: \(r.stderr)")
-            let events = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
-            #expect(events.allSatisfy { ($0["title"] as? String)?.hasPrefix("w") == true && $0["end_utc"] as? String == "2026-12-01T09:30:00Z" })
+            let events = try #require(try JSONDocument.body(r.stdout) as? [[String: Any]])
+            #expect(events.allSatisfy { ($0["title"] as? String)?.hasPrefix("w") == true && JSONDocument.time($0["end"], "utc") == "2026-12-01T09:30:00Z" })
             seenCounts.append(events.count)
         }
         for (p, err) in processes {

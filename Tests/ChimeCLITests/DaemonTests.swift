@@ -50,10 +50,10 @@ struct DaemonTests {
         let windowEnd = base.adding(9)
         let preview = try CLI.run(["alarms", "--store", storePath, "--json", "--from", base.description, "--to", windowEnd.description])
         #expect(preview.status == 0, "\(preview.stderr)")
-        let listed = try #require(try JSONSerialization.jsonObject(with: Data(preview.stdout.utf8)) as? [[String: Any]])
-        let timed = listed.filter { $0["armed"] == nil }
+        let listed = try #require(try JSONDocument.body(preview.stdout) as? [String: Any])
+        let timed = try #require(listed["alarms"] as? [[String: Any]])
         #expect(timed.compactMap { $0["title"] as? String } == ["Absolute", "Relative", "Series", "End", "Due"])
-        #expect(listed.contains { $0["armed"] as? Bool == true && $0["title"] as? String == "Place" })
+        #expect((listed["armed"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Place"])
 
         let daemon = try DaemonProcess(store: storePath, folder: folder)
         let done = daemon.wait(timeout: 30) { $0.notifications.count >= timed.count }
@@ -62,6 +62,14 @@ struct DaemonTests {
         let fired = daemon.notifications
         #expect(fired.compactMap { $0["key"] as? String } == timed.compactMap { $0["key"] as? String })
         #expect(fired.compactMap { $0["fire"] as? String } == timed.compactMap { $0["fire"] as? String })
+        // The daemon names each firing as `chime alarms` does, and `chime show` takes it back.
+        let refs = fired.compactMap { $0["ref"] as? String }
+        #expect(refs == timed.compactMap { $0["ref"] as? String })
+        #expect(refs.contains { $0.contains("@") }, "the series' firing names its occurrence: \(refs)")
+        for ref in refs {
+            let shown = try CLI.run(["show", ref, "--store", storePath])
+            #expect(shown.status == 0, "chime show \(ref): \(shown.stderr)")
+        }
         for n in fired { #expect((n["lateness_ms"] as? Int ?? .max) < 1000, "\(n)") }
         #expect(daemon.stderrText.contains("scheduled, sleeping"))
     }

@@ -21,7 +21,7 @@ struct ImportNewCalendarTests {
     /// Title and kind of every calendar, sorted.
     static func calendars(_ s: StoreSession) throws -> [String] {
         let all = try s.json("calendar", "list") as? [[String: Any]] ?? []
-        return all.map { "\($0["title"] as? String ?? "?") \($0["type"] as? String ?? "?")" }.sorted()
+        return all.map { "\($0["title"] as? String ?? "?") \($0["kind"] as? String ?? "?")" }.sorted()
     }
 
     @Test func withoutANameTheFilesCalendarNameIsUsed() throws {
@@ -30,7 +30,7 @@ struct ImportNewCalendarTests {
         let r = try s.run("import", path, "--new-calendar")
         #expect(r.status == 0, "\(r.stderr)")
         // X-WR-CALNAME is TEXT: its escapes are read.
-        #expect(try Self.calendars(s) == ["Public holidays , Berlin events", "Public holidays , Berlin reminders"])
+        #expect(try Self.calendars(s) == ["Public holidays , Berlin event", "Public holidays , Berlin reminder"])
         let agenda = try s.run("agenda", "--from", "2027-01-01", "--to", "2027-01-02", "--calendar", "Public holidays , Berlin")
         #expect(agenda.status == 0 && agenda.stdout.contains("New Year's Day"), "\(agenda.stdout)\(agenda.stderr)")
     }
@@ -41,20 +41,20 @@ struct ImportNewCalendarTests {
         // Another option right after it: still the flag form, nothing read ahead.
         let r = try s.run("import", path, "--new-calendar", "--json")
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try Self.calendars(s) == ["team-days events", "team-days reminders"])
+        #expect(try Self.calendars(s) == ["team-days event", "team-days reminder"])
     }
 
     @Test func aNameOnTheCommandLineWins() throws {
         let s = StoreSession()
         let path = try Self.file(s, "export-2026.ics", calendarName: "Holidays")
         #expect(try s.run("import", path, "--new-calendar", "Days off").status == 0)
-        #expect(try Self.calendars(s) == ["Days off events", "Days off reminders"])
+        #expect(try Self.calendars(s) == ["Days off event", "Days off reminder"])
     }
 
     @Test func aBlankCalendarNameFallsBackToTheFileName() throws {
         let s = StoreSession()
         let path = try Self.file(s, "feed.ics", calendarName: "   ")
         #expect(try s.run("import", path, "--new-calendar").status == 0)
-        #expect(try Self.calendars(s) == ["feed events", "feed reminders"])
+        #expect(try Self.calendars(s) == ["feed event", "feed reminder"])
     }
 }

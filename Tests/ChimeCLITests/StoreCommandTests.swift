@@ -28,8 +28,24 @@ struct StoreSession {
     func json(_ arguments: String...) throws -> Any {
         let r = try CLI.run(arguments + ["--json"], environment: environment)
         #expect(r.status == 0, "\(arguments): \(r.stderr)")
-        return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+        return try JSONDocument.body(r.stdout)
     }
+}
+
+/// Reads a JSON document (`{"chime_json":1,…}`, see docs/json.md): checks the version and gives
+/// what it carries, the one field besides the version (the list or the item), or the rest of
+/// the object when there are several.
+enum JSONDocument {
+    static func body(_ text: String) throws -> Any {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text.prefix(200))")
+        #expect(object["chime_json"] as? Int == 1, "\(text.prefix(200))")
+        var rest = object
+        rest.removeValue(forKey: "chime_json")
+        return rest.count == 1 ? rest.first!.value : rest
+    }
+
+    /// A field of a time object (`{"local","utc","all_day","time_zone"}`) as text.
+    static func time(_ value: Any?, _ field: String) -> String? { (value as? [String: Any])?[field] as? String }
 }
 
 /// Replaces identifiers (whole UUIDs, and the 8-character starts human views print) with a
@@ -54,10 +70,12 @@ struct StoreCommandTests {
         try Snapshot.check(redactIDs(r.stdout), named: "agenda-week.txt")
         let json = try #require(try s.json("agenda", "--days", "7") as? [[String: Any]])
         #expect(json.count == 7)
-        #expect(json.map { $0["start_utc"] as! String } == json.map { $0["start_utc"] as! String }.sorted())
+        let starts = json.map { JSONDocument.time($0["start"], "local")! }   // on one clock, all-day dates included
+        #expect(starts == starts.sorted())
         let call = try #require(json.first { $0["title"] as? String == "New York call" })
-        #expect(call["start"] as? String == "2026-11-24T16:00:00")      // shown on the Berlin clock
-        #expect(call["start_utc"] as? String == "2026-11-24T15:00:00Z")
+        #expect(JSONDocument.time(call["start"], "local") == "2026-11-24T16:00:00")      // shown on the Berlin clock
+        #expect(JSONDocument.time(call["start"], "utc") == "2026-11-24T15:00:00Z")
+        #expect(JSONDocument.time(call["start"], "time_zone") == "America/New_York")
     }
 
     @Test func editOneOccurrenceThenTheFutureOnes() throws {
@@ -68,7 +86,7 @@ struct StoreCommandTests {
         #expect(split.status == 0, "\(split.stderr)")
         let all = try #require(try s.json("agenda", "--from", "2026-12-01", "--days", "10") as? [[String: Any]])
         #expect(all.map { $0["title"] as! String } == ["Daily", "Moved", "Daily", "Later", "Later"])
-        #expect(all[1]["detached"] as? Bool == true && all[1]["start"] as? String == "2026-12-02T15:00:00")
+        #expect(all[1]["detached"] as? Bool == true && JSONDocument.time(all[1]["start"], "local") == "2026-12-02T15:00:00")
         #expect(try s.run("remove", "\(id)@20261203T080000Z").status == 0)
         let after = try #require(try s.json("agenda", "--from", "2026-12-01", "--days", "10") as? [[String: Any]])
         #expect(after.map { $0["title"] as! String } == ["Daily", "Moved", "Later", "Later"])
@@ -84,14 +102,14 @@ struct StoreCommandTests {
         #expect(done.status == 0)
         #expect(done.stdout == "Completed \"Water plants\" (due Sat 2026-11-21 10:00 (floating))\nNext: Sat 2026-11-28 10:00 (floating)\n")
         let open = try #require(try s.json("reminders") as? [[String: Any]])
-        #expect(open.count == 1 && (open[0]["due"] as? [String: Any])?["value"] as? String == "20261128T100000")
+        #expect(open.count == 1 && JSONDocument.time(open[0]["due"], "local") == "2026-11-28T10:00:00")
         #expect(open[0]["recurrence_rules"] as? [String] == ["FREQ=WEEKLY;COUNT=3"])
         let completed = try #require(try s.json("reminders", "--completed") as? [[String: Any]])
         let copy = try #require(completed.first?["id"] as? String)
         #expect(completed.first?["series"] as? String == id)
         #expect(try s.run("uncomplete", copy).status == 0)
         let back = try #require(try s.json("reminders") as? [[String: Any]])
-        #expect((back[0]["due"] as? [String: Any])?["value"] as? String == "20261121T100000")
+        #expect(JSONDocument.time(back[0]["due"], "local") == "2026-11-21T10:00:00")
         #expect(try #require(try s.json("reminders", "--completed") as? [Any]).isEmpty)
     }
 

@@ -43,7 +43,8 @@ struct TerminalTextTests {
             let r = try s.run(arguments)
             #expect(r.status == 0)
             #expect(Self.controls(in: r.stdout).isEmpty, "\(arguments): \(r.stdout.debugDescription)")
-            let list = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+            let body = try JSONDocument.body(r.stdout)
+            let list = try #require(body as? [[String: Any]] ?? (body as? [String: Any])?["alarms"] as? [[String: Any]])
             #expect(list.first?["title"] as? String == Self.hostile)
         }
     }

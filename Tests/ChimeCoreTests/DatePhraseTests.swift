@@ -78,6 +78,19 @@ struct DatePhraseTests {
         #expect(try parse("9am", now: saturday) == Self.local(2026, 11, 1, 9))
     }
 
+    @Test func acrossTheSpringForwardChangeWallTimesKeepTheirHour() throws {
+        let berlin = try ZoneRules.named("Europe/Berlin")
+        // Saturday 2026-03-28 12:00 CET; clocks spring forward on Sunday at 02:00 (to 03:00 CEST).
+        let saturday = Self.utc(2026, 3, 28, 11)
+        let nine = try parse("tomorrow at 9", zone: "Europe/Berlin", now: saturday)
+        #expect(nine == Self.local(2026, 3, 29, 9))
+        #expect(nine.instant(in: berlin) == Self.utc(2026, 3, 29, 7))   // 09:00 CEST
+        #expect(try parse("in 1 day", zone: "Europe/Berlin", now: saturday) == .instant(Self.utc(2026, 3, 29, 11)))   // 13:00 CEST
+        // A bare time in the hour that does not exist that night is still that wall time; what
+        // it becomes is the zone rules' to say, as for any time in a gap.
+        #expect(try parse("2:30", zone: "Europe/Berlin", now: saturday) == Self.local(2026, 3, 29, 2, 30))
+    }
+
     @Test func slashDatesFollowTheLocaleAndAmbiguityNamesBothReadings() throws {
         #expect(try parse("12/01", order: .monthFirst) == Self.date(2026, 12, 1))
         #expect(try parse("12/01", order: .dayFirst) == Self.date(2027, 1, 12))

@@ -1,7 +1,8 @@
 import Testing
 @testable import ChimeCore
 
-/// The library example in README.md, run as written, so the output it shows stays true.
+/// The library example of docs/library.md, run as written, so the output it shows stays true
+/// (README.md's command-line transcripts are run by ReadmeTranscriptTests).
 @Suite("README library example")
 struct ReadmeExampleTests {
     @Test func lastFridayExample() throws {

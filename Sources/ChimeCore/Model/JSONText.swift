@@ -1,5 +1,25 @@
 /// Minimal JSON writing with a fixed key order, so outputs are stable and diffable.
+///
+/// Every JSON text Chime gives out (`--json`, the D-Bus service, the daemon's stdout lines) is
+/// one object that opens with `"chime_json": 1`, written by ``document(_:)``; the shapes
+/// inside are described in docs/json.md.
 public enum JSONText {
+    /// The version of Chime's JSON shapes: raised when a field is renamed, removed or changes
+    /// meaning (adding a field does not raise it), so a script can refuse what it does not know.
+    public static let version = 1
+
+    /// The `"chime_json":1,` that opens a document, for writers that stream their output.
+    public static let documentOpening = "{\"chime_json\":\(version),"
+
+    /// A whole JSON output: an object whose first field is `"chime_json"`.
+    ///
+    /// ```swift
+    /// JSONText.document([("calendars", "[]")])   // {"chime_json":1,"calendars":[]}
+    /// ```
+    public static func document(_ fields: [(String, String)]) -> String {
+        object([("chime_json", "\(version)")] + fields)
+    }
+
     public static func string(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
@@ -16,6 +36,12 @@ public enum JSONText {
             }
         }
         return out + "\""
+    }
+
+    /// An object written by ``object(_:)`` made a whole output: `"chime_json"` put first.
+    public static func versioned(_ object: String) -> String {
+        guard object.hasPrefix("{") else { return object }
+        return object == "{}" ? document([]) : documentOpening + object.dropFirst()
     }
 
     public static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }

@@ -61,6 +61,6 @@ public struct DoctorReport: Hashable, Sendable {
             JSONText.object([("name", JSONText.string(check.name)), ("status", JSONText.string(check.status.rawValue)),
                              ("detail", JSONText.string(check.detail)), ("fix", check.fix.map(JSONText.string) ?? "null")])
         }
-        return JSONText.object([("status", JSONText.string(status.rawValue)), ("checks", JSONText.array(items))]) + "\n"
+        return JSONText.document([("status", JSONText.string(status.rawValue)), ("checks", JSONText.array(items))]) + "\n"
     }
 }

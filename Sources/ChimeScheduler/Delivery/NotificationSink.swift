@@ -46,6 +46,9 @@ public struct AlarmNotification: Hashable, Sendable {
 
     /// The firings this notification stands for: one, or several for "You missed N alarms".
     public var keys: [FiringKey]
+    /// The same firings as references `chime show` takes (`ID` or `ID@occurrence`, see
+    /// ``ReferenceText``), in the order of ``keys``; empty when the sender made none.
+    public var references: [String]
     /// When it was due (the earliest, for a summary).
     public var fireAt: Instant
     public var summary: String
@@ -67,8 +70,9 @@ public struct AlarmNotification: Hashable, Sendable {
     /// `asksForSound` without a `soundName` means ``AlarmSounds/defaultName``.
     public init(keys: [FiringKey], fireAt: Instant, summary: String, body: String, urgency: Urgency,
                 category: String, actions: [Action], kind: String, openURL: String? = nil, asksForSound: Bool = false,
-                soundName: String? = nil) {
+                soundName: String? = nil, references: [String] = []) {
         self.keys = keys
+        self.references = references
         self.fireAt = fireAt
         self.summary = summary
         self.body = body

@@ -36,7 +36,7 @@ public enum NotificationText {
             body: fitted(lines.joined(separator: "\n"), characters: bodyLimit, lines: bodyLineLimit),
             urgency: item.isHighPriority ? .critical : .normal, category: "x-chime.\(item.kind.rawValue)",
             actions: actions, kind: item.kind.rawValue, openURL: OpenableURL.check(item.url),
-            soundName: sounds.sound(for: firing.alarm))
+            soundName: sounds.sound(for: firing.alarm), references: [ReferenceText.text(firing, zone: zone)])
     }
 
     /// The item's title; for a location alarm "Arrived: Grocery store — Buy milk" or
@@ -59,7 +59,7 @@ public enum NotificationText {
             keys: firings.map(\.key), fireAt: firings.map(\.fireAt).min() ?? Instant(secondsSince1970: 0),
             summary: "You missed \(firings.count) alarms", body: lines.joined(separator: "\n"),
             urgency: firings.contains { $0.item.isHighPriority } ? .critical : .normal, category: "x-chime.missed",
-            actions: [.default], kind: "missed")
+            actions: [.default], kind: "missed", references: firings.map { ReferenceText.text($0, zone: zone) })
     }
 
     /// The item behind `note`, in full, for a notification of its own: what activating an alarm's

@@ -2,7 +2,10 @@ import ChimeCore
 import Glibc
 
 /// Writes one JSON object per notification to standard output, unbuffered:
-/// `{"fire":"2026-12-01T08:45:00Z","delivered":"2026-12-01T08:45:00.003Z","lateness_ms":3,"key":"…","title":"…","kind":"event"}`
+/// `{"chime_json":1,"fire":"2026-12-01T08:45:00Z","delivered":"2026-12-01T08:45:00.003Z","lateness_ms":3,"ref":"…","key":"…","title":"…",…}`
+///
+/// `ref` is the reference `chime show` takes; `key` is the alarm ledger's key (what the D-Bus
+/// service's Snooze and Dismiss take). A "You missed N alarms" line has `refs` and `keys`.
 ///
 /// For scripts, demos and benchmarks, and the fallback when no notification server answers.
 /// It has no user to answer, so ``responses`` never yields.
@@ -41,15 +44,17 @@ public final class StdoutSink: NotificationSink {
             ("lateness_ms", String(ms - n.fireAt.secondsSince1970 * 1000)),
         ]
         if n.keys.count == 1 {
+            if let ref = n.references.first { fields.append(("ref", JSONText.string(ref))) }
             fields.append(("key", JSONText.string(n.keys[0].description)))
         } else {
+            fields.append(("refs", JSONText.array(n.references.map(JSONText.string))))
             fields.append(("keys", JSONText.array(n.keys.map { JSONText.string($0.description) })))
         }
         fields.append(("title", JSONText.string(n.summary)))
         fields.append(("body", JSONText.string(n.body)))
         fields.append(("kind", JSONText.string(n.kind)))
         fields.append(("urgency", JSONText.string(n.urgency.rawValue)))
-        return JSONText.object(fields)
+        return JSONText.document(fields)
     }
 }
 

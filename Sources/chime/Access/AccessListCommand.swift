@@ -10,12 +10,12 @@ extension AccessCommand {
         func run() throws {
             let decisions = try options.open().accessDecisions()
             if options.json {
-                print(JSONText.array(decisions.map { d in
+                print(JSONText.document([("decisions", JSONText.array(decisions.map { d in
                     JSONText.object([("app", JSONText.string(d.appID)), ("type", JSONText.string(d.entityType.plural)),
                                      ("status", JSONText.string(d.status.rawValue)), ("decided_by", JSONText.string(d.decidedBy)),
                                      ("decided_at", JSONText.string(d.decidedAt.description)),
                                      ("last_used", d.lastUsedAt.map { JSONText.string($0.description) } ?? "null")])
-                }))
+                }))]))
                 return
             }
             if decisions.isEmpty { print("No app has asked yet."); return }

@@ -67,7 +67,7 @@ final class ChimeBusAPI: DaemonBusAPI {
                 let types = try allowedTypes(caller)
                 let set = try store.changeSet(after: Int64(clamping: after))
                 let visible = set.changes.filter { $0.entity == .calendar || types.contains($0.entity == .event ? .event : .reminder) }
-                return [.string(JSONText.object([
+                return [.string(JSONText.document([
                     ("last_sequence", "\(set.lastSequence)"), ("truncated", set.isTruncated ? "true" : "false"),
                     ("changes", JSONText.array(visible.map { c in
                         JSONText.object([("sequence", "\(c.sequence)"), ("entity", JSONText.string(c.entity.rawValue)),
@@ -80,7 +80,7 @@ final class ChimeBusAPI: DaemonBusAPI {
             case ("Calendars", nil, nil):
                 let types = try allowedTypes(caller)
                 let calendars = try EntityType.allCases.filter(types.contains).flatMap { try store.calendars(for: $0) }
-                return [.string(JSONText.array(calendars.map(ItemFormat.json)))]
+                return [.string(JSONText.document([("calendars", JSONText.array(calendars.map(ItemFormat.json)))]))]
             case ("Events", .int64(let start)?, .int64(let end)?):
                 try require(caller, .event)
                 guard end > start else { throw BusError(Self.invalidArgs, "the window is empty: end must be after start") }
@@ -95,7 +95,9 @@ final class ChimeBusAPI: DaemonBusAPI {
                     : store.predicateForIncompleteReminders(dueStart: nil, dueEnd: nil, calendars: nil)
                 let titles = try calendarTitles(.reminder)
                 let found = try store.reminders(matching: predicate)
-                return [.string(JSONText.array(found.map { json(.reminder($0), titles: titles) }))]
+                return [.string(JSONText.document([("reminders", JSONText.array(found.map {
+                    ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: SystemZone.current())
+                }))]))]
             case ("Item", .string(let reference)?, nil):
                 let item = try resolve(reference, caller)
                 return [.string(json(item, titles: try calendarTitles(item.entityType)))]
@@ -312,7 +314,8 @@ final class ChimeBusAPI: DaemonBusAPI {
         let (service, subscribers) = state.withLock { ($0.service, Array($0.subscribers.values)) }
         guard let service, !subscribers.isEmpty else { return }
         let entity: EntityType? = notification.kind == "event" ? .event : notification.kind == "reminder" ? .reminder : nil
-        let body = JSONText.object([
+        let body = JSONText.document([
+            ("refs", JSONText.array(notification.references.map(JSONText.string))),
             ("keys", JSONText.array(notification.keys.map { JSONText.string($0.description) })),
             ("fire", JSONText.string(notification.fireAt.description)),
             ("kind", JSONText.string(notification.kind)),
@@ -395,8 +398,9 @@ final class ChimeBusAPI: DaemonBusAPI {
         return titles
     }
 
+    /// The item document (`{"chime_json":1,"item":{…}}`), as the command line prints it.
     private func json(_ item: AnyCalendarItem, titles: [String: String]) -> String {
-        ItemFormat.json(item, calendarTitle: item.base.calendarIdentifier.flatMap { titles[$0] }, zone: SystemZone.current())
+        ItemFormat.document(item, calendarTitle: item.base.calendarIdentifier.flatMap { titles[$0] }, zone: SystemZone.current())
     }
 
     /// The item a reference names, once the caller is known to have access to its kind.

@@ -15,7 +15,8 @@ struct GeofenceCommand: ParsableCommand {
             from GeoClue2 (or a replayed track) and fires each fence at most once.
 
             Examples:
-              chime add reminder "Buy milk" --at "Grocery store@52.5250,13.4020" --on arrive
+              chime add reminder "Buy milk" --at "Grocery store@52.5250,13.4020" \\
+                --on arrive
               chime geofence simulate --track Examples/commute.gpx --from "mon 7:30"
               chime geofence list
             """,

@@ -41,7 +41,7 @@ struct GeofenceWriter {
             ])
         }
         let ignored = result.ignored.map { JSONText.object([("fix", fix($0.fix)), ("reason", JSONText.string($0.reason))]) }
-        out.append(JSONText.object([
+        out.append(JSONText.document([
             ("track", JSONText.string(track)), ("positions", "\(fixes.count)"), ("armed_fences", "\(result.armedFences)"),
             ("firings", JSONText.array(firings)), ("ignored", JSONText.array(ignored)),
         ]) + "\n")
@@ -81,7 +81,7 @@ struct GeofenceWriter {
             return JSONText.object(fields)
         }
         let lastJSON = last.map { JSONText.object([("fix", fix($0.fix)), ("provider", JSONText.string($0.provider))]) } ?? "null"
-        out.append(JSONText.object([("last_position", lastJSON), ("fences", JSONText.array(items))]) + "\n")
+        out.append(JSONText.document([("last_position", lastJSON), ("fences", JSONText.array(items))]) + "\n")
     }
 
     // MARK: Pieces

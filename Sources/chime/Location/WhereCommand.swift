@@ -66,7 +66,7 @@ struct WhereCommand: AsyncParsableCommand {
         switch answer {
         case .fix(let fix)?:
             if output.json {
-                print(JSONText.object([("provider", JSONText.string(provider.name)), ("latitude", "\(fix.latitude)"),
+                print(JSONText.document([("provider", JSONText.string(provider.name)), ("latitude", "\(fix.latitude)"),
                                        ("longitude", "\(fix.longitude)"), ("accuracy_m", "\(fix.horizontalAccuracy)"),
                                        ("time", JSONText.string(fix.timestamp.description))]))
             } else {

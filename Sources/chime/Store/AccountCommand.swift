@@ -42,7 +42,7 @@ struct AccountCommand: AsyncParsableCommand {
     }
 
     static func printReport(_ report: CalDAVSyncReport, account: String, json: Bool) {
-        if json { print(jsonReport(report, account: account)) } else { printText(report, account: account) }
+        if json { print(JSONText.versioned(jsonReport(report, account: account))) } else { printText(report, account: account) }
     }
 
     static func jsonReport(_ report: CalDAVSyncReport, account: String) -> String {

@@ -19,11 +19,11 @@ extension AccountCommand {
             if let name { _ = try AccountCommand.find(name, in: store) }
             let conflicts = try store.syncConflicts(account: name)
             if options.json {
-                print(JSONText.array(conflicts.map { c in
+                print(JSONText.document([("conflicts", JSONText.array(conflicts.map { c in
                     JSONText.object([("id", "\(c.id)"), ("account", JSONText.string(c.account)), ("calendar", JSONText.string(c.collectionTitle)),
                                      ("uid", JSONText.string(c.uid)), ("at_utc", JSONText.string(c.at.description)),
                                      ("what", JSONText.string(c.what)), ("lost_copy", JSONText.string(c.lostCopy))])
-                }))
+                }))]))
             } else if conflicts.isEmpty {
                 print("No conflicts.")
             } else {

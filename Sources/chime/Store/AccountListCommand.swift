@@ -14,7 +14,7 @@ extension AccountCommand {
             let accounts = try store.syncAccounts()
             let collections = try store.syncCollections()
             if options.json {
-                print(JSONText.array(accounts.map { a in
+                print(JSONText.document([("accounts", JSONText.array(accounts.map { a in
                     JSONText.object([
                         ("name", JSONText.string(a.name)), ("url", JSONText.string(a.url)), ("user", JSONText.string(a.username)),
                         ("home", a.home.map(JSONText.string) ?? "null"),
@@ -26,7 +26,7 @@ extension AccountCommand {
                         ("last_sync_utc", a.lastSync.map { JSONText.string($0.description) } ?? "null"),
                         ("last_error", a.lastError.map(JSONText.string) ?? "null"),
                     ])
-                }))
+                }))]))
                 return
             }
             if accounts.isEmpty {

@@ -22,7 +22,7 @@ extension AccountCommand {
             }
             let calendars = try store.syncCollections(account: name).count
             try store.removeSyncAccount(named: name)
-            print(options.json ? JSONText.object([("removed", JSONText.string(name))])
+            print(options.json ? JSONText.document([("removed", JSONText.string(name))])
                                : "Removed account \"\(name)\" and its \(calendars) calendar(s) from this machine; the server still has them.")
         }
     }

@@ -6,6 +6,8 @@ struct AddEventCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "event",
         abstract: "Add an event.",
+        // Written out, on one line (error messages repeat it): the parser's own would hide that the title and --start are needed without --edit.
+        usage: "chime add event [<options>] <title> --start <date> | --edit [<title>]",
         discussion: """
             \(CLIContext.dateHelp) A wall time is read on --tz (default: the system zone; \
             'floating' keeps it floating). A date alone, or --all-day, makes an all-day event.
@@ -19,11 +21,12 @@ struct AddEventCommand: ParsableCommand {
               chime add event "Stand-up" --start "mon 9:00" --duration 15m \\
                 --repeat weekdays --alarm 5m --calendar Work
               chime add event "Holiday" --start "Dec 24" --end "Dec 27" --all-day
+              chime add event --edit        # a form in $EDITOR, as `chime edit` opens
             """)
 
     @OptionGroup var options: StoreOptions
-    @Argument(help: "The title.") var title: String
-    @Option(parsing: .unconditional, help: ArgumentHelp("Start.", valueName: "date")) var start: String
+    @Argument(help: "The title (with --edit: optional, filled into the form).") var title: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Start (with --edit: optional).", valueName: "date")) var start: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("End (for all-day events: the last day, included).", valueName: "date")) var end: String?
     @Option(help: ArgumentHelp("Length instead of --end: 45m, 1h30m, 2d (default 1h, or 1 day all-day).", valueName: "duration"))
     var duration: String?
@@ -31,10 +34,17 @@ struct AddEventCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Time zone of --start/--end: an IANA name, UTC or floating.", valueName: "zone")) var tz: String?
     @Option(help: ArgumentHelp("Calendar name or ID (default: the default calendar).", valueName: "name")) var calendar: String?
     @OptionGroup var item: ItemOptions
+    @Flag(help: "Write the event in $VISUAL or $EDITOR, in the form `chime edit` opens, filled with the options given.")
+    var edit = false
 
     func validate() throws {
+        if !edit {
+            // The two things an event cannot do without; --edit asks for them in the form instead.
+            guard title != nil else { throw ValidationError("Missing expected argument '<title>' (or --edit to write the event in $EDITOR)") }
+            guard start != nil else { throw ValidationError("Missing expected argument '--start <date>'") }
+        }
         // Imported items may be untitled (RFC 5545); one typed on the command line is a slip.
-        guard !title.allSatisfy(\.isWhitespace) else { throw ValidationError("TITLE is empty: give it a name, e.g. chime add event \"Dentist\" …") }
+        if let title, title.allSatisfy(\.isWhitespace) { throw ValidationError("TITLE is empty: give it a name, e.g. chime add event \"Dentist\" …") }
         if end != nil && duration != nil { throw ArgumentParser.ValidationError("use either --end or --duration, not both") }
         if let duration, let seconds = try? Durations.seconds(duration, option: "--duration") {
             try OptionBounds.check("--duration", text: duration, seconds: seconds, OptionBounds.durationSeconds)
@@ -44,14 +54,21 @@ struct AddEventCommand: ParsableCommand {
     func run() throws {
         let store = try options.open(creating: true)
         let target = try EventTarget.calendar(calendar, in: store)
-        var event = try Self.event(title: title, start: start, end: end, duration: duration, tz: tz, allDay: allDay,
+        guard !edit else { return try addInEditor(store, target: target) }
+        var event = try Self.event(title: title ?? "", start: start ?? "", end: end, duration: duration, tz: tz, allDay: allDay,
                                    calendar: target.identifier)
         try item.apply(to: &event, replacingAlarms: true)
         let saved = try store.save(event)
         try item.applyCommand(toItem: saved.identifier, in: store)
+        try report(saved, store: store, target: target)
+    }
+
+    /// What `add` says of the saved event (or its JSON document).
+    func report(_ saved: Event, store: EventStore, target: ChimeCore.Calendar) throws {
         let shown = try store.event(withIdentifier: saved.identifier) ?? saved
+        let title = saved.title
         if options.json {
-            print(ItemFormat.json(.event(shown), calendarTitle: target.title, zone: CLIContext.zone))
+            print(ItemFormat.document(.event(shown), calendarTitle: target.title, zone: CLIContext.zone))
         } else {
             print("Added event \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title)): \(ItemFormat.human(shown.start, zone: CLIContext.zone))"
                   + ItemFormat.until(shown, zone: CLIContext.zone))

@@ -6,6 +6,8 @@ struct AddReminderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reminder",
         abstract: "Add a reminder.",
+        // Written out, on one line (error messages repeat it): the parser's own would hide that the title is needed without --edit.
+        usage: "chime add reminder [<options>] <title> | --edit [<title>]",
         discussion: """
             \(CLIContext.dateHelp) A reminder with a due time notifies at that time \
             (--no-alarm: never; --alarm 30m: half an hour before instead); one due on a day \
@@ -18,10 +20,11 @@ struct AddReminderCommand: ParsableCommand {
               chime add reminder "Buy milk" --at "Grocery store@52.5208,13.4094"
               chime add reminder "Leave for the airport" --due "tomorrow 6:00" \\
                 --alarm 30m --priority 1 --list Travel
+              chime add reminder --edit     # a form in $EDITOR, as `chime edit` opens
             """)
 
     @OptionGroup var options: StoreOptions
-    @Argument(help: "The title.") var title: String
+    @Argument(help: "The title (with --edit: optional, filled into the form).") var title: String?
     @Option(help: ArgumentHelp("Due date (a date alone: due that day).", valueName: "date")) var due: String?
     @Option(help: ArgumentHelp("Start date.", valueName: "date")) var start: String?
     @Option(help: ArgumentHelp("Time zone of --due/--start: an IANA name, UTC or floating (default: floating).", valueName: "zone"))
@@ -29,17 +32,21 @@ struct AddReminderCommand: ParsableCommand {
     @Option(help: "Priority: 0 none, 1 (highest) … 9 (lowest); 1–4 high, 5 medium, 6–9 low.") var priority: Int = 0
     @Option(help: ArgumentHelp("Reminder list name or ID (default: the default list).", valueName: "name")) var list: String?
     @OptionGroup var item: ItemOptions
+    @Flag(help: "Write the reminder in $VISUAL or $EDITOR, in the form `chime edit` opens, filled with the options given.")
+    var edit = false
 
     func validate() throws {
+        if !edit, title == nil { throw ValidationError("Missing expected argument '<title>' (or --edit to write the reminder in $EDITOR)") }
         // Imported items may be untitled (RFC 5545); one typed on the command line is a slip.
-        guard !title.allSatisfy(\.isWhitespace) else { throw ValidationError("TITLE is empty: give it a name, e.g. chime add reminder \"Call the dentist\" …") }
+        if let title, title.allSatisfy(\.isWhitespace) { throw ValidationError("TITLE is empty: give it a name, e.g. chime add reminder \"Call the dentist\" …") }
         try OptionBounds.check("--priority", priority, OptionBounds.priority)
     }
 
     func run() throws {
         let store = try options.open(creating: true)
         let target = try ReminderTarget.list(list, in: store)
-        var reminder = Reminder(title: title, calendar: target.identifier)
+        guard !edit else { return try addInEditor(store, target: target) }
+        var reminder = Reminder(title: title ?? "", calendar: target.identifier)
         reminder.dueDate = try due.map { try CLIContext.calendarDate($0, option: "--due", tz: tz) }
         reminder.startDate = try start.map { try CLIContext.calendarDate($0, option: "--start", tz: tz) }
         reminder.priority = priority
@@ -49,8 +56,14 @@ struct AddReminderCommand: ParsableCommand {
         }
         let saved = try store.save(reminder)
         try item.applyCommand(toItem: saved.identifier, in: store)
+        report(saved, target: target)
+    }
+
+    /// What `add` says of the saved reminder (or its JSON document).
+    func report(_ saved: Reminder, target: ChimeCore.Calendar) {
+        let title = saved.title
         if options.json {
-            print(ItemFormat.json(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone))
+            print(ItemFormat.document(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone))
         } else {
             let when = saved.dueDate.map { ", due \(ItemFormat.human($0, zone: CLIContext.zone))" } ?? ""
             print("Added reminder \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title))\(when)")

@@ -185,19 +185,23 @@ struct AgendaWriter {
         let reference = ItemReference.text(identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
                                            allDay: allDay, zone: zone, short: !json)
         if json {
-            out.append(count == 0 ? "[\n" : ",\n")
+            // The occurrence shape of docs/json.md, written byte by byte (this runs once per
+            // occurrence); its times match ItemFormat.json(_:zone:), which a test checks.
+            out.append(count == 0 ? JSONText.documentOpening + "\"occurrences\":[\n" : ",\n")
             out.append("{\"ref\":"); out.appendJSON(reference)
             out.append(",\"id\":"); out.appendJSON(o.source.event.identifier)
-            out.append(",\"title\":"); out.appendJSON(o.source.event.title)
+            out.append(",\"kind\":\"event\",\"title\":"); out.appendJSON(o.source.event.title)
             out.append(",\"calendar\":"); out.appendJSON(label.calendarJSON)
-            out.append(",\"all_day\":"); out.append(allDay ? "true" : "false")
-            out.append(",\"start\":\""); appendLocal(start, allDay: allDay, &out)
-            out.append("\",\"end\":\""); appendLocal(end, allDay: allDay, &out)
-            out.append("\",\"start_utc\":\""); appendUTC(startInstant, &out)
-            out.append("\",\"end_utc\":\""); appendUTC(endInstant, &out)
-            out.append("\",\"occurrence\":\""); appendUTC(o.occurrenceDate, &out)
+            out.append(",\"calendar_id\":")
+            if let id = o.source.event.calendarIdentifier { out.appendJSON(id) } else { out.append("null") }
+            let ownZone = o.source.event.start.timeZone
+            let floating = o.source.event.start.isFloating
+            out.append(",\"start\":"); appendTime(start, startInstant, allDay: allDay, floating: floating, zone: ownZone, &out)
+            out.append(",\"end\":"); appendTime(end, endInstant, allDay: allDay, floating: floating, zone: ownZone, &out)
+            out.append(",\"occurrence\":\""); appendUTC(o.occurrenceDate, &out)
             out.append("\",\"detached\":"); out.append(o.source.event.isDetached ? "true" : "false")
-            if let location = o.source.event.location { out.append(",\"location\":"); out.appendJSON(location) }
+            out.append(",\"location\":")
+            if let location = o.source.event.location { out.appendJSON(location) } else { out.append("null") }
             out.append(",\"days\":[")
             for day in shownFirst...shownLast {
                 if day > shownFirst { out.append(byte: 44) }
@@ -220,10 +224,13 @@ struct AgendaWriter {
                 } else {
                     line += "→ " + DisplayText.hhmm(end) + "      "
                 }
-                line += label.title
-                if total > 1 { line += " (day \(day - startDay + 1)/\(total))" }
+                let dayNote = total > 1 ? " (day \(day - startDay + 1)/\(total))" : ""
+                let shownReference = DisplayText.singleLine(reference)
+                // The columns besides the title: the time (15), the day note, "  [calendar]  ", the reference.
+                let rest = line.count + dayNote.count + label.calendar.count + 6 + shownReference.count
+                line += LineFit.title(label.title, rest: rest) + dayNote
                 line += "  " + paint("[" + label.calendar + "]", "36")
-                line += "  " + paint(DisplayText.singleLine(reference), "2")
+                line += "  " + paint(shownReference, "2")
                 if day == shownFirst {
                     out.append(line)
                     out.append(byte: 10)
@@ -236,7 +243,7 @@ struct AgendaWriter {
     }
 
     mutating func finish(_ out: inout OutputBuffer) {
-        if json { out.append(count == 0 ? "[]\n" : "\n]\n"); return }
+        if json { out.append(count == 0 ? JSONText.documentOpening + "\"occurrences\":[]}\n" : "\n]}\n"); return }
         flushContinuations(through: .max, &out)
         if count == 0 { out.append("No events.\n") }
     }
@@ -278,6 +285,20 @@ struct AgendaWriter {
         out.append(hour: l.hour, minute: l.minute)
         out.append(byte: 58)
         out.append(l.second, width: 2)
+    }
+
+    /// A time: `{"local":…,"utc":…,"all_day":…,"time_zone":…}` (see ItemFormat.json(_:zone:)).
+    private func appendTime(_ local: LocalDateTime, _ instant: Instant, allDay: Bool, floating: Bool, zone own: ZoneRules?,
+                            _ out: inout OutputBuffer) {
+        out.append("{\"local\":\""); appendLocal(local, allDay: allDay, &out)
+        if allDay {
+            out.append("\",\"utc\":null,\"all_day\":true,\"time_zone\":null}")
+            return
+        }
+        out.append("\",\"utc\":\""); appendUTC(instant, &out)
+        out.append("\",\"all_day\":false,\"time_zone\":")
+        if let own { out.appendJSON(own.identifier) } else { out.append(floating ? "null" : "\"UTC\"") }
+        out.append(byte: 125)
     }
 
     private func appendUTC(_ i: Instant, _ out: inout OutputBuffer) {

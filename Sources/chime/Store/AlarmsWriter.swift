@@ -18,18 +18,20 @@ struct AlarmsWriter {
                 day = fire.date
                 out.append(DisplayText.dayHeading(fire.date) + "\n")
             }
-            var line = "  \(clock(fire, seconds: true))  \(DisplayText.itemTitle(f.item.title))  "
+            let time = "  \(clock(fire, seconds: true))  "
+            var what: String
             if let start = f.occurrenceStart, case .relative = f.alarm.trigger {
                 // The start (or due time) it is for: the time, with the day when that differs.
                 let at = zone.localTime(at: start)
-                line += alarmText(f, from: f.item.isAllDay ? DisplayText.dayHeading(at.date)
-                                  : fire.date == at.date ? DisplayText.hhmm(at) : stamp(start))
+                what = alarmText(f, from: f.item.isAllDay ? DisplayText.dayHeading(at.date)
+                                 : fire.date == at.date ? DisplayText.hhmm(at) : stamp(start))
             } else {
-                line += alarmText(f, from: nil)
+                what = alarmText(f, from: nil)
             }
-            if let state = states[f.key]?.state { line += "  (\(state.rawValue))" }
-            line += "  " + Style.reference(DisplayText.singleLine(ItemReference.text(f, zone: zone, short: true)))
-            out.append(line + "\n")
+            if let state = states[f.key]?.state { what += "  (\(state.rawValue))" }
+            let reference = DisplayText.singleLine(ItemReference.text(f, zone: zone, short: true))
+            let title = LineFit.title(DisplayText.itemTitle(f.item.title), rest: time.count + 2 + what.count + 2 + reference.count)
+            out.append(time + title + "  " + what + "  " + Style.reference(reference) + "\n")
         }
         if !snoozed.isEmpty {
             out.append("Snoozed, shown again: \(snoozed.count)\n")
@@ -47,46 +49,28 @@ struct AlarmsWriter {
         }
     }
 
+    /// `{"chime_json":1,"alarms":[…],"armed":[…]}`: each firing (docs/json.md's alarm firing),
+    /// then each armed location alarm.
     func json(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], to out: inout OutputBuffer) {
-        var lines: [String] = []
-        for f in firings {
-            var fields: [(String, String)] = [
+        let alarms = firings.map { f in
+            JSONText.object(ItemFormat.head(ref: ItemReference.text(f, zone: zone), id: f.item.identifier, kind: f.item.kind.rawValue,
+                                            title: f.item.title) + [
                 ("fire", JSONText.string(f.fireAt.description)),
-                ("fire_local", JSONText.string(zone.localTime(at: f.fireAt).description)),
-                ("title", JSONText.string(f.item.title)),
-                ("ref", JSONText.string(ItemReference.text(f, zone: zone))),
-                ("id", JSONText.string(f.item.identifier)),
-                ("kind", JSONText.string(f.item.kind.rawValue)),
                 ("occurrence", f.occurrenceStart.map { JSONText.string($0.description) } ?? "null"),
+                ("alarm", ItemFormat.json(f.alarm)),
+                ("state", JSONText.string((states[f.key]?.state ?? .scheduled).rawValue)),
                 ("key", JSONText.string(f.key.description)),
-            ]
-            switch f.alarm.trigger {
-            case .absolute(let date): fields.append(("alarm", JSONText.object([("absolute", JSONText.string(date.description))])))
-            case .relative(let offset, let relation):
-                fields.append(("alarm", JSONText.object([("offset_seconds", String(offset)),
-                                                         ("related_to", JSONText.string(relation.rawValue))])))
-            case .location: break
-            }
-            fields.append(("state", JSONText.string((states[f.key]?.state ?? .scheduled).rawValue)))
-            lines.append(JSONText.object(fields))
+            ])
         }
+        var places: [String] = []
         for source in armed {
             for alarm in source.item.alarms where alarm.structuredLocation != nil {
-                guard case .location(let place, let proximity) = alarm.trigger else { continue }
-                lines.append(JSONText.object([
-                    ("armed", "true"),
-                    ("title", JSONText.string(source.item.title)),
-                    ("id", JSONText.string(source.item.identifier)),
-                    ("kind", JSONText.string(source.item.kindName)),
-                    ("alarm", JSONText.object([
-                        ("location", JSONText.string(place.title)), ("latitude", "\(place.latitude)"),
-                        ("longitude", "\(place.longitude)"), ("radius", "\(place.radius)"),
-                        ("proximity", JSONText.string(proximity.rawValue)),
-                    ])),
-                ]))
+                places.append(JSONText.object(ItemFormat.head(ref: source.item.identifier, id: source.item.identifier,
+                                                              kind: source.item.kindName, title: source.item.title)
+                    + [("alarm", ItemFormat.json(alarm))]))
             }
         }
-        out.append(JSONText.array(lines) + "\n")
+        out.append(JSONText.document([("alarms", JSONText.array(alarms)), ("armed", JSONText.array(places))]) + "\n")
     }
 
     /// `Mon 2026-11-23 08:50`; with `seconds`, `08:50:30` when the seconds are not zero (alarms fire to the second).

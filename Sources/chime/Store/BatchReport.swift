@@ -1,8 +1,8 @@
 import ChimeCore
 
 /// One step per account or subscribed calendar, reported in one voice: with --json one document
-/// (an array of the steps' objects, a failed step as `{KEY: name, "error": …}`; a single item named
-/// on the command line as its object alone), else each step's own text; the failures are thrown
+/// (`{"chime_json":1,"results":[…]}` with the steps' objects, a failed step as `{KEY: name, "error": …}`;
+/// a single item named on the command line as its object alone, the version put first), else each step's own text; the failures are thrown
 /// together at the end, so one bad item never stops the others.
 enum BatchReport {
     /// `step` returns its JSON object in --json mode (and prints its text otherwise).
@@ -18,7 +18,7 @@ enum BatchReport {
                 if json { objects.append(JSONText.object([(key, JSONText.string(name(item))), ("error", JSONText.string("\(error)"))])) }
             }
         }
-        if json { print(single ? objects.first ?? "null" : JSONText.array(objects)) }
+        if json { print(single ? objects.first.map(JSONText.versioned) ?? JSONText.document([]) : JSONText.document([("results", JSONText.array(objects))])) }
         if !failures.isEmpty { throw InputError(failures.joined(separator: "\n       ")) }
     }
 }

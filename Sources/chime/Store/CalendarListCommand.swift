@@ -12,7 +12,7 @@ extension CalendarCommand {
             let store = try options.open()
             let all = try store.calendars(for: .event) + store.calendars(for: .reminder)
             if options.json {
-                print(JSONText.array(all.map(ItemFormat.json)))
+                print(JSONText.document([("calendars", JSONText.array(all.map(ItemFormat.json)))]))
                 return
             }
             if all.isEmpty { print("No calendars yet; `chime add event` creates \"Calendar\", `chime add reminder` creates \"Reminders\"."); return }

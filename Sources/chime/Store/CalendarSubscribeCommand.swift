@@ -72,7 +72,7 @@ extension CalendarCommand {
 
     static func report(_ r: SubscriptionRefresh, title: String, json: Bool) {
         if json {
-            print(Self.json(r, title: title))
+            print(JSONText.versioned(Self.json(r, title: title)))
         } else {
             for note in r.notes { FileHandle.standardError.write(Data("warning: \(DisplayText.singleLine("\(note)"))\n".utf8)) }
             print("\(DisplayText.singleLine(title)): \(r.added) new, \(r.updated) updated, \(r.removed) removed")

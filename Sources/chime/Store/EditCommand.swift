@@ -131,42 +131,25 @@ struct EditCommand: ParsableCommand {
     private func editInEditor(_ reference: ItemReference, identifier: String, store: EventStore) throws {
         let zone = CLIContext.zone
         let original = EditForm(try reference.resolve(in: store), zone: zone)
-        var text = original.text
-        while true {
-            let saved = try EditForm.edit(text)
-            // Quit without a change after an error: give up rather than ask again.
-            if saved == text && text.hasPrefix("# error: ") {
-                throw InputError(String(text.prefix { $0 != "\n" }.dropFirst("# error: ".count)) + "; nothing was saved")
-            }
-            do {
-                let form = try EditForm(parsing: saved)
-                if form.fields.map(\.value) == original.fields.map(\.value) && form.fields.map(\.key) == original.fields.map(\.key) {
-                    print("No change.")
-                    return
+        let changed = try EditForm.session(original) { form in
+            switch try reference.kind(in: store) {
+            case .event:
+                let span = reference.occurrence == nil ? Span.futureEvents : self.span.span
+                let stored = try store.modifyEvent(identifier: identifier, occurrence: reference.occurrence?.instant(in: store.floatingZone),
+                                                   span: span) { e in
+                    try form.apply(to: &e, original: original)
+                    e.sequence += 1
                 }
-                switch try reference.kind(in: store) {
-                case .event:
-                    let span = reference.occurrence == nil ? Span.futureEvents : self.span.span
-                    let stored = try store.modifyEvent(identifier: identifier, occurrence: reference.occurrence?.instant(in: store.floatingZone),
-                                                       span: span) { e in
-                        try form.apply(to: &e, original: original)
-                        e.sequence += 1
-                    }
-                    report(.event(stored), store: store)
-                case .reminder:
-                    let stored = try store.modifyReminder(identifier: identifier) { r in
-                        try form.apply(to: &r, original: original)
-                        r.sequence += 1
-                    }
-                    report(.reminder(stored), store: store)
+                report(.event(stored), store: store)
+            case .reminder:
+                let stored = try store.modifyReminder(identifier: identifier) { r in
+                    try form.apply(to: &r, original: original)
+                    r.sequence += 1
                 }
-                return
-            } catch where error is CLIError || error is StoreError {
-                // Back to the editor with what was typed and the reason on top.
-                text = "# error: \(error)\n" + saved.split(separator: "\n", omittingEmptySubsequences: false)
-                    .filter { !$0.hasPrefix("# error: ") }.joined(separator: "\n")
+                report(.reminder(stored), store: store)
             }
         }
+        if !changed { print("No change.") }
     }
 
     /// A new time alone (`--start 10:00`) keeps the item's own day, as moving an entry in a
@@ -184,7 +167,7 @@ struct EditCommand: ParsableCommand {
     private func report(_ item: AnyCalendarItem, store: EventStore, wholeSeries: Bool = false, movedTo calendar: String? = nil) {
         let zone = CLIContext.zone
         if options.json {
-            print(ItemFormat.json(item, calendarTitle: nil, zone: zone))
+            print(ItemFormat.document(item, calendarTitle: nil, zone: zone))
             return
         }
         if case .event(let e) = item {

@@ -17,6 +17,50 @@ struct EditForm {
         # Notes may run over several lines. Quit without saving to change nothing.
         """
 
+    init(fields: [(key: String, value: String)]) { self.fields = fields }
+
+    /// The form for a new event or reminder (`chime add --edit`): every field empty.
+    static func blank(event: Bool) -> EditForm {
+        let keys = event ? ["title", "start", "end", "zone", "repeat", "alarms", "location", "url", "notes"]
+            : ["title", "due", "zone", "priority", "repeat", "alarms", "location", "url", "notes"]
+        return EditForm(fields: keys.map { ($0, "") })
+    }
+
+    /// The form with `value` for `key`.
+    func with(_ key: String, _ value: String?) -> EditForm {
+        guard let value else { return self }
+        var copy = self
+        if let i = copy.fields.firstIndex(where: { $0.key == key }) { copy.fields[i].value = value }
+        return copy
+    }
+
+    /// Opens `original` in the editor until what is saved reads and `save` takes it; a form that
+    /// does not is reopened with the error on top. Returns false, having called nothing, when
+    /// the form comes back unchanged (or, with `emptyIsUnchanged`, with every value empty).
+    static func session(_ original: EditForm, emptyIsUnchanged: Bool = false, save: (EditForm) throws -> Void) throws -> Bool {
+        var text = original.text
+        while true {
+            let saved = try edit(text)
+            // Quit without a change after an error: give up rather than ask again.
+            if saved == text && text.hasPrefix("# error: ") {
+                throw InputError(String(text.prefix { $0 != "\n" }.dropFirst("# error: ".count)) + "; nothing was saved")
+            }
+            do {
+                let form = try EditForm(parsing: saved)
+                if form.fields.map(\.value) == original.fields.map(\.value) && form.fields.map(\.key) == original.fields.map(\.key) {
+                    return false
+                }
+                if emptyIsUnchanged && form.fields.allSatisfy({ $0.value.isEmpty }) { return false }
+                try save(form)
+                return true
+            } catch where error is CLIError || error is StoreError {
+                // Back to the editor with what was typed and the reason on top.
+                text = "# error: \(error)\n" + saved.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("# error: ") }.joined(separator: "\n")
+            }
+        }
+    }
+
     /// The form for an item, on the display zone's clock.
     init(_ item: AnyCalendarItem, zone: ZoneRules) {
         func date(_ d: CalendarDate) -> String {
@@ -41,11 +85,17 @@ struct EditForm {
             fields.append(("zone", r.dueDate?.timeZone?.identifier ?? ""))
             fields.append(("priority", "\(r.priority)"))
         }
-        fields.append(("repeat", base.recurrenceRules.map(\.rfc5545).joined(separator: " | ")))
+        fields.append(("repeat", base.recurrenceRules.map(Self.repeatText).joined(separator: " | ")))
         fields.append(("alarms", base.alarms.compactMap(Self.alarmText).joined(separator: ", ")))
         fields.append(("location", base.location ?? ""))
         fields.append(("url", base.url ?? ""))
         fields.append(("notes", base.notes ?? ""))
+    }
+
+    /// A rule in the words `chime show` says it ("every 2 weeks on Monday and Thursday") when
+    /// those words read back as the same rule, else its RRULE.
+    static func repeatText(_ rule: RecurrenceRule) -> String {
+        (try? RecurrenceRule(phrase: rule.summary)) == rule ? rule.summary : rule.rfc5545
     }
 
     private static func alarmText(_ a: Alarm) -> String? {

@@ -25,14 +25,15 @@ struct FindCommand: ParsableCommand {
         let store = try options.open()
         let matches = try store.items(titleContaining: text)
         if options.json {
-            print(JSONText.array(matches.map {
-                JSONText.object([("id", JSONText.string($0.identifier)), ("kind", JSONText.string($0.kind)), ("title", JSONText.string($0.title))])
-            }))
+            print(JSONText.document([("matches", JSONText.array(matches.map {
+                JSONText.object(ItemFormat.head(ref: $0.identifier, id: $0.identifier, kind: $0.kind, title: $0.title))
+            }))]))
             return
         }
         if matches.isEmpty { print("Nothing has \"\(DisplayText.singleLine(text))\" in its title."); return }
         for m in matches {
-            print("\(m.kind == "event" ? "event   " : "reminder")  \(DisplayText.itemTitle(m.title))  \(Style.reference(ItemReference.short(m.identifier)))")
+            let title = LineFit.title(DisplayText.itemTitle(m.title), rest: 8 + 2 + 2 + ItemReference.shortLength)
+            print("\(m.kind == "event" ? "event   " : "reminder")  \(title)  \(Style.reference(ItemReference.short(m.identifier)))")
         }
     }
 }

@@ -111,7 +111,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     static func json(_ r: ImportReport, dryRun: Bool) -> String {
-        JSONText.object([
+        JSONText.document([
             ("dry_run", dryRun ? "true" : "false"),
             ("events_added", "\(r.eventsAdded)"), ("events_updated", "\(r.eventsUpdated)"),
             ("todos_added", "\(r.remindersAdded)"), ("todos_updated", "\(r.remindersUpdated)"),

@@ -48,26 +48,46 @@ enum ItemFormat {
             + "start on one of the rule's days to have only those"
     }
 
-    // MARK: JSON
+    // MARK: JSON (the shapes docs/json.md describes; one writer per shape, used by every command)
 
+    /// A time of an item (start, end, due): `local` on the display zone's clock (the date alone
+    /// when all-day), `utc` the instant (null when all-day), `time_zone` the zone the item names
+    /// (null for all-day and floating times).
     static func json(_ date: CalendarDate?, zone: ZoneRules) -> String {
         guard let date else { return "null" }
-        var fields: [(String, String)] = [("value", JSONText.string(date.storageText))]
-        if !date.isAllDay { fields.append(("utc", JSONText.string(date.instant(floatingZone: zone).description))) }
-        fields.append(("all_day", date.isAllDay ? "true" : "false"))
-        fields.append(("time_zone", date.timeZone.map { JSONText.string($0.identifier) } ?? (date.isFloating ? "null" : "\"UTC\"")))
-        return JSONText.object(fields)
+        let local: String, utc: String
+        switch date {
+        case .allDay(let d): local = d.description; utc = "null"
+        case .floating(let l): local = l.description; utc = JSONText.string(date.instant(floatingZone: zone).description)
+        case .utc, .zoned:
+            let at = date.instant(floatingZone: zone)
+            local = zone.localTime(at: at).description
+            utc = JSONText.string(at.description)
+        }
+        return JSONText.object([("local", JSONText.string(local)), ("utc", utc), ("all_day", date.isAllDay ? "true" : "false"),
+                                ("time_zone", date.timeZone.map { JSONText.string($0.identifier) } ?? (date.isAllDay || date.isFloating ? "null" : "\"UTC\""))])
+    }
+
+    /// An excluded occurrence as a time: a date, a wall time on the event's own clock, or an instant.
+    static func json(_ d: RecurrenceDate, of e: Event, zone: ZoneRules) -> String {
+        switch d {
+        case .date(let day): return json(.allDay(day), zone: zone)
+        case .local(let l): return json(e.start.timeZone.map { .zoned(l, $0) } ?? .floating(l), zone: zone)
+        case .instant(let i): return json(.utc(i.utc), zone: zone)
+        }
     }
 
     static func json(_ c: ChimeCore.Calendar) -> String {
         JSONText.object([("id", JSONText.string(c.identifier)), ("title", JSONText.string(c.title)),
-                         ("type", JSONText.string(c.entityType.plural)), ("color", JSONText.string(c.color)),
+                         ("kind", JSONText.string(c.entityType == .event ? "event" : "reminder")), ("color", JSONText.string(c.color)),
                          ("allows_modifications", c.allowsModifications ? "true" : "false")])
     }
 
+    /// An alarm, by its `type`: relative (seconds from the start, due time or end; negative is
+    /// before), absolute (an instant), or location.
     static func json(_ a: Alarm) -> String {
         switch a.trigger {
-        case .absolute(let i): return JSONText.object([("type", "\"absolute\""), ("date", JSONText.string(i.description))])
+        case .absolute(let i): return JSONText.object([("type", "\"absolute\""), ("at", JSONText.string(i.description))])
         case .relative(let o, let relation):
             return JSONText.object([("type", "\"relative\""), ("offset_seconds", "\(o)"), ("related_to", JSONText.string(relation.rawValue))])
         case .location(let p, let proximity):
@@ -76,21 +96,30 @@ enum ItemFormat {
         }
     }
 
+    /// The fields that open every item, occurrence, alarm and match: how to name it again, and what it is.
+    static func head(ref: String, id: String, kind: String, title: String) -> [(String, String)] {
+        [("ref", JSONText.string(ref)), ("id", JSONText.string(id)), ("kind", JSONText.string(kind)), ("title", JSONText.string(title))]
+    }
+
+    /// `{"chime_json":1,"item":{…}}`: what `show`, `add`, `edit` and `complete` print with --json.
+    static func document(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules) -> String {
+        JSONText.document([("item", json(item, calendarTitle: calendarTitle, zone: zone))])
+    }
+
     static func json(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules) -> String {
         switch item {
         case .event(let e):
-            return JSONText.object(common(e, calendarTitle: calendarTitle) + [
-                ("type", "\"event\""),
-                ("ref", JSONText.string(ItemReference.text(e, zone: zone))),
+            return JSONText.object(head(ref: ItemReference.text(e, zone: zone), id: e.identifier, kind: "event", title: e.title)
+                + calendar(e, calendarTitle) + [
                 ("start", json(e.start, zone: zone)),
                 ("end", json(e.end, zone: zone)),
                 ("occurrence", e.occurrenceDate.map { JSONText.string($0.description) } ?? "null"),
                 ("detached", e.isDetached ? "true" : "false"),
-                ("exception_dates", JSONText.array(e.exceptionDates.map { JSONText.string("\($0)") })),
+                ("exception_dates", JSONText.array(e.exceptionDates.map { json($0, of: e, zone: zone) })),
             ] + tail(e))
         case .reminder(let r):
-            return JSONText.object(common(r, calendarTitle: calendarTitle) + [
-                ("type", "\"reminder\""),
+            return JSONText.object(head(ref: r.identifier, id: r.identifier, kind: "reminder", title: r.title)
+                + calendar(r, calendarTitle) + [
                 ("start", json(r.startDate, zone: zone)),
                 ("due", json(r.dueDate, zone: zone)),
                 ("priority", "\(r.priority)"),
@@ -101,14 +130,14 @@ enum ItemFormat {
         }
     }
 
-    private static func common(_ i: some CalendarItem, calendarTitle: String?) -> [(String, String)] {
-        [("id", JSONText.string(i.identifier)), ("title", JSONText.string(i.title)),
-         ("calendar", calendarTitle.map(JSONText.string) ?? "null"),
+    private static func calendar(_ i: some CalendarItem, _ calendarTitle: String?) -> [(String, String)] {
+        [("calendar", calendarTitle.map(JSONText.string) ?? "null"),
          ("calendar_id", i.calendarIdentifier.map(JSONText.string) ?? "null")]
     }
 
     private static func tail(_ i: some CalendarItem) -> [(String, String)] {
         [("recurrence_rules", JSONText.array(i.recurrenceRules.map { JSONText.string($0.rfc5545) })),
+         ("repeats", i.recurrenceRules.first.map { JSONText.string($0.summary) } ?? "null"),
          ("alarms", JSONText.array(i.alarms.map(json))),
          ("notes", i.notes.map(JSONText.string) ?? "null"),
          ("location", i.location.map(JSONText.string) ?? "null"),

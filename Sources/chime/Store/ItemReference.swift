@@ -3,7 +3,8 @@ import ChimeStore
 import Foundation
 
 /// The one way items are named on the command line, printed by `agenda`, `alarms`, `show`,
-/// `add`, `edit`, `reminders`, the daemon's JSON, and read back by every command:
+/// `add`, `edit`, `reminders`, the daemon's output and log (written by ``ReferenceText`` in the
+/// core), and read back by every command:
 ///
 /// - `ID` — an event series, a single event or a reminder; any unique prefix of it, in any
 ///   case, will do (as git reads commit names), and so will a title that only one item has;
@@ -59,21 +60,17 @@ struct ItemReference {
 
     /// `ID` or `ID@occurrence`, from the parts (what the agenda's light occurrences carry).
     static func text(identifier: String, occurrence: Instant?, allDay: Bool, zone: ZoneRules, short: Bool = false) -> String {
-        let id = short ? Self.short(identifier) : identifier
-        guard let occurrence else { return id }
-        return id + "@" + occurrenceText(occurrence, allDay: allDay, zone: zone)
+        ReferenceText.text(identifier: short ? Self.short(identifier) : identifier, occurrence: occurrence, allDay: allDay, zone: zone)
     }
 
-    /// `ID@…` for an alarm firing: the occurrence it belongs to, for events of a series.
+    /// `ID@…` for an alarm firing: the occurrence it belongs to, for events of a series (as the daemon prints it).
     static func text(_ firing: AlarmFiring, zone: ZoneRules, short: Bool = false) -> String {
-        let id = short ? Self.short(firing.item.identifier) : firing.item.identifier
-        guard firing.item.kind == .event, firing.item.isRecurring, let o = firing.item.scheduledOccurrence ?? firing.occurrenceStart,
-              firing.key.alarm.hasPrefix("@") == false else { return id }
-        return id + "@" + occurrenceText(o, allDay: firing.item.isAllDay, zone: zone)
+        let full = ReferenceText.text(firing, zone: zone)
+        return short ? Self.short(firing.item.identifier) + full.dropFirst(firing.item.identifier.count) : full
     }
 
     static func occurrenceText(_ o: Instant, allDay: Bool, zone: ZoneRules) -> String {
-        allDay ? zone.localTime(at: o).date.basicFormat : o.utcBasicFormat
+        ReferenceText.occurrenceText(o, allDay: allDay, zone: zone)
     }
 
     // MARK: Reading

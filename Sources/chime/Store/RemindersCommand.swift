@@ -44,25 +44,34 @@ struct RemindersCommand: ParsableCommand {
         var titles: [String: String] = [:]
         for c in try store.calendars(for: .reminder) { titles[c.identifier] = c.title }
         if options.json {
-            print(JSONText.array(found.map { ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: CLIContext.zone) }))
+            print(JSONText.document([("reminders", JSONText.array(found.map {
+                ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: CLIContext.zone)
+            }))]))
             return
         }
         if found.isEmpty { print(completed ? "No completed reminders." : "Nothing to do."); return }
         for r in found {
-            var line = r.isCompleted ? "[x] " : "[ ] "
-            line += DisplayText.itemTitle(r.title)
-            if r.priority > 0 { line += "  !\(r.priority)" }
+            // The parts after the title, plain (`plain`) to measure them and as shown (`shown`, maybe coloured).
+            var plain = "", shown = ""
+            func add(_ text: String, styled: String? = nil) { plain += text; shown += styled ?? text }
+            if r.priority > 0 { add("  !\(r.priority)") }
             if let due = r.dueDate {
                 let overdue = !r.isCompleted && Self.isOverdue(due, now: CLIContext.now, zone: CLIContext.zone)
-                line += overdue ? "  " + Style.overdue("overdue since \(Self.listed(due, zone: CLIContext.zone))")
-                    : "  due \(Self.listed(due, zone: CLIContext.zone))"
+                if overdue {
+                    let text = "overdue since \(Self.listed(due, zone: CLIContext.zone))"
+                    add("  " + text, styled: "  " + Style.overdue(text))
+                } else {
+                    add("  due \(Self.listed(due, zone: CLIContext.zone))")
+                }
             }
-            if let done = r.completionDate { line += "  done \(ItemFormat.human(.utc(CLIContext.zone.localTime(at: done)), zone: .utc))" }
-            if !r.recurrenceRules.isEmpty { line += "  repeats" }
-            if r.alarms.contains(where: { $0.structuredLocation != nil }) { line += "  📍" }
-            line += "  [\(DisplayText.singleLine(r.calendarIdentifier.flatMap { titles[$0] } ?? ""))]  "
-            line += Style.reference(DisplayText.singleLine(ItemReference.short(r.identifier)))
-            print(line)
+            if let done = r.completionDate { add("  done \(ItemFormat.human(.utc(CLIContext.zone.localTime(at: done)), zone: .utc))") }
+            if !r.recurrenceRules.isEmpty { add("  repeats") }
+            if r.alarms.contains(where: { $0.structuredLocation != nil }) { add("  📍") }
+            add("  [\(DisplayText.singleLine(r.calendarIdentifier.flatMap { titles[$0] } ?? ""))]  ")
+            let reference = DisplayText.singleLine(ItemReference.short(r.identifier))
+            add(reference, styled: Style.reference(reference))
+            let box = r.isCompleted ? "[x] " : "[ ] "
+            print(box + LineFit.title(DisplayText.itemTitle(r.title), rest: box.count + plain.count) + shown)
         }
     }
 

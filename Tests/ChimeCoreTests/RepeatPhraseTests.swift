@@ -1,0 +1,29 @@
+import Testing
+@testable import ChimeCore
+
+/// `--repeat` words: each phrase, the RRULE it stands for, and the words `chime show` says it
+/// back with, and whether those words read back as the same rule (where they do, the `$EDITOR`
+/// form shows the words; where not, the RRULE).
+@Suite("Repeat phrases: daily, weekdays, every 2 weeks on mon,thu, and back")
+struct RepeatPhraseTests {
+    @Test(arguments: [
+        ("daily", "FREQ=DAILY", "daily", true),
+        ("weekdays", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "every weekday", true),
+        ("weekends", "FREQ=WEEKLY;BYDAY=SA,SU", "weekly on Saturday and Sunday", true),
+        ("weekly", "FREQ=WEEKLY", "weekly", true),
+        ("fortnightly", "FREQ=WEEKLY;INTERVAL=2", "every 2 weeks", true),
+        ("monthly", "FREQ=MONTHLY", "monthly", true),
+        ("every month", "FREQ=MONTHLY", "monthly", true),
+        ("yearly", "FREQ=YEARLY", "yearly", true),
+        ("every 2 weeks on mon,thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH", "every 2 weeks on Monday and Thursday", true),
+        ("every 3 days", "FREQ=DAILY;INTERVAL=3", "every 3 days", true),
+        ("weekly 10 times", "FREQ=WEEKLY;COUNT=10", "weekly, 10 times", true),
+        ("FREQ=MONTHLY;BYDAY=-1FR", "FREQ=MONTHLY;BYDAY=-1FR", "monthly on the last Friday", false),
+    ])
+    func aPhraseIsARuleAndIsSaidBack(phrase: String, rrule: String, words: String, readsBack: Bool) throws {
+        let rule = try RecurrenceRule(phrase: phrase)
+        #expect(rule.rfc5545 == rrule)
+        #expect(rule.summary == words)
+        #expect(((try? RecurrenceRule(phrase: words)) == rule) == readsBack, "\"\(words)\" and \(rrule)")
+    }
+}
