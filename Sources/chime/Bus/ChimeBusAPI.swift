@@ -79,8 +79,7 @@ final class ChimeBusAPI: DaemonBusAPI {
                 return []
             case ("Calendars", nil, nil):
                 let types = try allowedTypes(caller)
-                let calendars = try EntityType.allCases.filter(types.contains).flatMap { try store.calendars(for: $0) }
-                return [.string(JSONText.document([("calendars", JSONText.array(calendars.map(ItemFormat.json)))]))]
+                return [.string(try ItemFormat.calendarsDocument(store, of: EntityType.allCases.filter(types.contains)))]
             case ("Events", .int64(let start)?, .int64(let end)?):
                 try require(caller, .event)
                 guard end > start else { throw BusError(Self.invalidArgs, "the window is empty: end must be after start") }

@@ -10,15 +10,17 @@ extension CalendarCommand {
 
         func run() throws {
             let store = try options.open()
+            if options.json { print(try ItemFormat.calendarsDocument(store)); return }
             let all = try store.calendars(for: .event) + store.calendars(for: .reminder)
-            if options.json {
-                print(JSONText.document([("calendars", JSONText.array(all.map(ItemFormat.json)))]))
-                return
-            }
             if all.isEmpty { print("No calendars yet; `chime add event` creates \"Calendar\", `chime add reminder` creates \"Reminders\"."); return }
             let width = all.map { DisplayText.singleLine($0.title).count }.max() ?? 0
-            for c in all {
-                print("\(DisplayText.singleLine(c.title).padding(toLength: width))  \(c.entityType.plural.padding(toLength: 9))  \(DisplayText.singleLine(c.color))  \(DisplayText.singleLine(c.identifier))")
+            let sources = try all.map { c -> String in
+                let s = try store.source(of: c)
+                return DisplayText.singleLine(s.kind == .calDAV ? "account " + s.title : s.kind == .subscribed ? "subscribed" : "local")
+            }
+            let sourceWidth = sources.map(\.count).max() ?? 0
+            for (c, source) in zip(all, sources) {
+                print("\(DisplayText.singleLine(c.title).padding(toLength: width))  \(c.entityType.plural.padding(toLength: 9))  \(source.padding(toLength: sourceWidth))  \(DisplayText.singleLine(c.color))  \(DisplayText.singleLine(c.identifier))")
             }
         }
     }

@@ -77,10 +77,22 @@ enum ItemFormat {
         }
     }
 
-    static func json(_ c: ChimeCore.Calendar) -> String {
+    static func json(_ c: ChimeCore.Calendar, source: Source) -> String {
         JSONText.object([("id", JSONText.string(c.identifier)), ("title", JSONText.string(c.title)),
                          ("kind", JSONText.string(c.entityType == .event ? "event" : "reminder")), ("color", JSONText.string(c.color)),
-                         ("allows_modifications", c.allowsModifications ? "true" : "false")])
+                         ("allows_modifications", c.allowsModifications ? "true" : "false"), ("source", json(source))])
+    }
+
+    /// Where a calendar lives: `{"id","title","kind"}`, kind `local`, `calDAV` or `subscribed`.
+    static func json(_ s: Source) -> String {
+        JSONText.object([("id", JSONText.string(s.identifier)), ("title", JSONText.string(s.title)), ("kind", JSONText.string(s.kind.rawValue))])
+    }
+
+    /// Every calendar and list of the store with its source, as `calendar list --json` and the
+    /// D-Bus `Calendars` give them.
+    static func calendarsDocument(_ store: EventStore, of types: [EntityType] = EntityType.allCases) throws -> String {
+        let all = try types.flatMap { try store.calendars(for: $0) }
+        return JSONText.document([("calendars", JSONText.array(try all.map { try json($0, source: store.source(of: $0)) }))])
     }
 
     /// An alarm, by its `type`: relative (seconds from the start, due time or end; negative is
