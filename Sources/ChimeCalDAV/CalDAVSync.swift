@@ -86,11 +86,12 @@ public struct CalDAVSync: Sendable {
     /// let report = try await CalDAVSync.sync(account, store: store, interactive: false)
     /// ```
     public static func sync(_ account: SyncAccount, store: EventStore, password known: String? = nil, interactive: Bool,
+                            discover: Bool = true,
                             clock: @escaping @Sendable () -> Instant = EventStore.systemNow) async throws -> CalDAVSyncReport {
         do {
             let password = try known ?? PasswordSource.password(for: account, interactive: interactive)
             let sync = CalDAVSync(store: store, account: account, client: DAVClient(user: account.username, password: password), clock: clock)
-            let report = try await sync.run()
+            let report = try await sync.run(discover: discover)
             try store.recordSyncOutcome(account: account.name, at: clock(), error: nil)
             return report
         } catch {
@@ -101,9 +102,19 @@ public struct CalDAVSync: Sendable {
 
     /// One sync pass of every collection of the account. Throws only when nothing could be done
     /// (no answer, refused password); one collection's failure is noted and the others go on.
-    public func run() async throws -> CalDAVSyncReport {
+    ///
+    /// - Parameter discover: list the calendar home first, for collections made on the server
+    ///   since (one request). Without it a pass of an account already discovered costs one
+    ///   request per collection when nothing changed; the daemon lists the home now and then.
+    public func run(discover: Bool = true) async throws -> CalDAVSyncReport {
         var report = CalDAVSyncReport()
-        let (_, collections, new) = try await discoverCollections()
+        let known = account.home == nil ? [] : try store.syncCollections(account: account.name)
+        let (collections, new): ([SyncCollection], [String])
+        if discover || known.isEmpty {
+            (_, collections, new) = try await discoverCollections()
+        } else {
+            (collections, new) = (known, [])
+        }
         report.newCollections = new
         report.collections = collections.count
         var firstError: Error?

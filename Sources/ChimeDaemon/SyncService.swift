@@ -12,6 +12,9 @@ public struct SyncSettings: Hashable, Sendable {
     public var afterChangeSeconds: Int64 = 3
     /// While a server does not answer, the next try waits 30 s, then 1, 2, 4 … minutes, at most the interval.
     public var firstRetrySeconds: Int64 = 30
+    /// How often a pass also lists the calendar home for calendars made on the server (one
+    /// request more); the passes between cost one request per calendar when nothing changed.
+    public var discoverySeconds: Int64 = 3600
 
     public init() {}
 
@@ -64,6 +67,7 @@ public struct SyncService: Sendable {
         defer { watcher.cancel() }
         var failures: [String: Int] = [:]
         var due: [String: Instant] = [:]
+        var discovered: [String: Instant] = [:]
         var localChange = false
         var iterator = wakes.makeAsyncIterator()
         while !Task.isCancelled {
@@ -73,7 +77,9 @@ public struct SyncService: Sendable {
                 let periodic = (due[account.name] ?? start) <= start
                 // A change the sync itself wrote, or one outside synced calendars, sends nothing.
                 guard periodic || (localChange && ((try? store.hasUnsyncedChanges(account: account.name)) ?? false)) else { continue }
-                let outcome = await pass(account)
+                let discover = discovered[account.name].map { now().secondsSince1970 - $0.secondsSince1970 >= settings.discoverySeconds } ?? true
+                let outcome = await pass(account, discover: discover)
+                if outcome == .done && discover { discovered[account.name] = now() }
                 failures[account.name] = outcome == .done ? 0 : (failures[account.name] ?? 0) + 1
                 due[account.name] = now().adding(settings.delay(afterFailures: failures[account.name] ?? 0, refused: outcome == .refused))
             }
@@ -110,9 +116,9 @@ public struct SyncService: Sendable {
     enum PassOutcome { case done, failed, refused }
 
     /// One pass of one account.
-    private func pass(_ account: SyncAccount) async -> PassOutcome {
+    private func pass(_ account: SyncAccount, discover: Bool) async -> PassOutcome {
         do {
-            let report = try await CalDAVSync.sync(account, store: store, interactive: false, clock: now)
+            let report = try await CalDAVSync.sync(account, store: store, interactive: false, discover: discover, clock: now)
             for note in report.notes { logger.notice("\(note)", metadata: ["account": "\(account.name)"]) }
             for conflict in report.conflicts { logger.warning("sync conflict: \(conflict)", metadata: ["account": "\(account.name)"]) }
             let level: Logger.Level = report.movedNothing ? .debug : .info

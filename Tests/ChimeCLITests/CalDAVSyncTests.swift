@@ -565,6 +565,10 @@ struct CalDAVSyncTests {
         #expect(pushed, "\(daemon.stderrText)")
         #expect(daemon.stop() == 0)
         #expect(daemon.stderrText.contains("synced"), "\(daemon.stderrText)")
+        // The pass after the change lists no calendar home (the start's pass did): one
+        // sync-collection and one PUT.
+        let pushLine = daemon.stderrText.split(separator: "\n").first { $0.contains("synced") && $0.contains("pushed=1") }
+        #expect(pushLine?.contains("requests=2") == true, "\(daemon.stderrText)")
     }
 
     @Test func nothingOnTheServerIsLostByRemovingThingsHere() async throws {
