@@ -18,19 +18,30 @@ static inline const SecretSchema *chime_caldav_schema(void) {
     return &schema;
 }
 
-// Asks the session bus to start (or confirm) org.freedesktop.secrets within timeout_ms. libsecret
-// itself would wait for D-Bus activation as long as the bus allows (25 s), and has no timeout of
-// its own: this answers "is there a Secret Service?" quickly before any libsecret call.
+// Whether org.freedesktop.secrets is on the session bus, started by D-Bus activation if need be,
+// answered within timeout_ms. libsecret itself would wait for an activation as long as the bus
+// allows (25 s) and has no timeout of its own: this answers "is there a Secret Service?" quickly.
+// NameHasOwner first: dbus-daemon answers StartServiceByName with ServiceUnknown for a name that
+// is owned but has no .service file (a gnome-keyring-daemon started by hand).
 static inline gboolean chime_secret_service_start(gint timeout_ms, GError **error) {
     GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, error);
     if (bus == NULL) return FALSE;
-    GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-        "org.freedesktop.DBus", "StartServiceByName", g_variant_new("(su)", "org.freedesktop.secrets", 0),
-        G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NONE, timeout_ms, NULL, error);
+    gboolean running = FALSE;
+    GVariant *owned = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+        "org.freedesktop.DBus", "NameHasOwner", g_variant_new("(s)", "org.freedesktop.secrets"),
+        G_VARIANT_TYPE("(b)"), G_DBUS_CALL_FLAGS_NONE, timeout_ms, NULL, error);
+    if (owned != NULL) {
+        g_variant_get(owned, "(b)", &running);
+        g_variant_unref(owned);
+        if (!running) {
+            GVariant *started = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus", "StartServiceByName", g_variant_new("(su)", "org.freedesktop.secrets", 0),
+                G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NONE, timeout_ms, NULL, error);
+            if (started != NULL) { running = TRUE; g_variant_unref(started); }
+        }
+    }
     g_object_unref(bus);
-    if (reply == NULL) return FALSE;
-    g_variant_unref(reply);
-    return TRUE;
+    return running;
 }
 
 static inline gchar *chime_secret_lookup(const char *account, const char *url, const char *user,

@@ -30,9 +30,9 @@ extension AccountCommand {
                         + "`secret-tool clear account \(name)` removes it\n").utf8))
                 }
             }
-            if cleared && !options.json { print("Cleared its password from the Secret Service.") }
             print(options.json ? JSONText.document([("removed", JSONText.string(name))])
                                : "Removed account \"\(name)\" and its \(calendars) calendar(s) from this machine; the server still has them.")
+            if cleared && !options.json { print("Its password was cleared from the Secret Service.") }
         }
     }
 }
