@@ -47,8 +47,9 @@ final class PrivateSessionBus: @unchecked Sendable {
                              + "--method org.freedesktop.DBus.NameHasOwner \(name)").output.contains("true")
     }
 
+    // SIGKILL: this dbus-daemon outlived a SIGTERM in a test run.
     deinit {
-        if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() }
+        if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL); daemon.waitUntilExit() }
         try? FileManager.default.removeItem(atPath: folder)
     }
 }
@@ -90,7 +91,7 @@ final class GnomeKeyring: @unchecked Sendable {
     private var environment: String { "env " + bus.environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ") }
 
     deinit {
-        if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() }
+        if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL); daemon.waitUntilExit() }
     }
 }
 
