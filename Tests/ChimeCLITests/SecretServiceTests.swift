@@ -111,6 +111,10 @@ struct SecretServiceTests {
         let keyring = try GnomeKeyring(on: bus)
         let home = try CalDAVHome.claim()
         let (s, env) = session(on: bus)
+        // No terminal to ask on (standard input is a pipe) and no --password-stdin: nothing is read.
+        let unasked = try CLI.run(["account", "add", "home", "--url", home.url, "--user", home.user],
+                                  stdin: home.password + "\n", environment: env)
+        #expect(unasked.status != 0 && unasked.stderr.contains("--password-stdin"), "\(unasked.stderr)")
         let added = try CLI.run(["account", "add", "home", "--url", home.url, "--user", home.user, "--password-stdin"],
                                 stdin: home.password + "\n", environment: env)
         #expect(added.status == 0, "\(added.stderr)")

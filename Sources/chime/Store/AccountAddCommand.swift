@@ -56,6 +56,9 @@ extension AccountCommand {
                                      + "so give a command that prints it instead, e.g. "
                                      + "--password-command 'pass show dav' or --password-command 'secret-tool lookup …'")
                 }
+                if !passwordStdin && isatty(0) != 1 {
+                    throw InputError("no terminal to ask for the password on: give it on standard input with --password-stdin")
+                }
                 password = try passwordStdin ? Self.readStdinPassword() : PasswordSource.prompt(for: account)
             }
             // Nothing is kept until the server has answered: a typo leaves no account behind.
