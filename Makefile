@@ -18,19 +18,22 @@
 SWIFT     ?= swift
 # System packages the build and the tests need: SQLite for the store; libnotify for desktop notifications;
 # libical is the independent engine the differential test and the benchmark compare against; tzdata is where
-# zones come from; libgeoclue-2 for positions from GeoClue2; libcurl for CalDAV (HTTP and TLS).
+# zones come from; libgeoclue-2 for positions from GeoClue2; libcurl for CalDAV (HTTP and TLS); libsecret
+# keeps CalDAV passwords in the desktop's Secret Service, as Chime never stores one in plain text.
 # For the tests: a private D-Bus (dbus-daemon,
 # dbus-bin), a real notification server (dunst) on a headless X server (xvfb), gdbus (libglib2.0-bin) and
 # busctl (systemd, used by dunstctl); a real GeoClue 2.6 with its demo agent (geoclue-2.0), run with its
 # config bind-mounted by unshare (util-linux) and fed positions by a fake GPS in python3; Radicale, the CalDAV
-# server the sync tests run against.
+# server the sync tests run against; gnome-keyring (a real Secret Service, started on a private bus by
+# SecretServiceTests) and libsecret-tools (secret-tool, which checks what Chime stored there).
 # BUILD_PACKAGES are what `make install` needs to build chime (the Swift toolchain aside); their runtime
-# libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0, libcurl4, libcanberra0) are what the installed
+# libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0, libcurl4, libcanberra0, libsecret-1-0) are what the installed
 # binary loads; libcanberra plays alarm sounds where the notification server plays none.
 # python3 writes the man page. man-db and groff-base: the install test renders the man page.
-BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev libcanberra-dev python3
+BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev libcanberra-dev libsecret-1-dev python3
 APT_PACKAGES := $(BUILD_PACKAGES) libical-dev libnotify-bin \
-	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux man-db groff-base radicale
+	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux man-db groff-base radicale \
+	gnome-keyring libsecret-tools
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests run on an optimised build (with -enable-testing for @testable imports): the property and
 # differential suites walk whole search horizons thousands of times, which takes minutes in a

@@ -5,7 +5,7 @@ import PackageDescription
 // Layers (see docs/design.md): ChimeCore (pure: time, recurrence, model) ← ChimeICS (pure: iCalendar)
 // ← ChimeStore (SQLite), and above the store two branches that meet in ChimeDaemon:
 //   ChimeStore ← ChimeScheduler ← ChimeDesktop (libnotify, GeoClue)
-//   ChimeStore ← ChimeCalDAV (CalDAV sync on libcurl; needs only Store, ICS and Core)
+//   ChimeStore ← ChimeCalDAV (CalDAV sync on libcurl, passwords in libsecret; needs only Store, ICS and Core)
 // ← ChimeDaemon ← chime (CLI).
 // libical appears only in test and benchmark targets, as the independent peer engine.
 let package = Package(
@@ -87,7 +87,14 @@ let package = Package(
         // libcurl4-openssl-dev; typed wrappers for its variadic setopt in CCurlShim), WebDAV XML on
         // FoundationXML (libxml2). URLSession is not used: on Linux it spins a core while it waits.
         .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
-        .target(name: "ChimeCalDAV", dependencies: ["ChimeCore", "ChimeICS", "ChimeStore", "CCurlShim"]),
+        // Passwords kept in the desktop's Secret Service (GNOME Keyring, KeePassXC …) through libsecret
+        // (Debian libsecret-1-dev), so that none is ever stored in plain text.
+        .systemLibrary(
+            name: "CLibsecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
+        .target(name: "ChimeCalDAV", dependencies: ["ChimeCore", "ChimeICS", "ChimeStore", "CCurlShim", "CLibsecret"]),
 
         // `chime daemon`: configuration (TOML), single-instance lock, services and signals.
         .target(

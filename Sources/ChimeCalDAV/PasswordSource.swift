@@ -4,22 +4,39 @@ import Glibc
 #endif
 
 /// Where an account's password comes from, never from the config or the store: the account's
-/// password command (as vdirsyncer, khal and aerc do: `pass show dav`, `secret-tool lookup
-/// service caldav user ana`), else a prompt when a terminal is attached.
+/// password command when it has one (an explicit choice wins; as vdirsyncer, khal and aerc do:
+/// `pass show dav`), else the desktop's Secret Service (where `chime account add` put it), else
+/// a prompt when a terminal is attached.
 public enum PasswordSource {
-    /// The password for `account`: the first line its command prints, else one typed at a prompt.
+    /// The password for `account`: the first line its command prints, else the one in `secrets`,
+    /// else one typed at a prompt.
     ///
     /// ```swift
     /// let password = try PasswordSource.password(for: account, interactive: true)
     /// ```
-    public static func password(for account: SyncAccountCredentials, interactive: Bool) throws(CalDAVError) -> String {
+    public static func password(for account: SyncAccountCredentials, interactive: Bool,
+                                secrets: SecretStore = SecretService()) throws(CalDAVError) -> String {
         if let command = account.passwordCommand, !command.isEmpty {
             return try run(command, account: account.name)
         }
-        guard interactive, isatty(0) == 1 else {
-            throw .password("account \"\(account.name)\": no password command and no terminal to ask on; "
-                            + "set one with `chime account add \(account.name) … --password-command 'CMD'`")
+        let why: String
+        do {
+            if let kept = try secrets.lookup(account.secretKey) { return kept }
+            why = "no password for it in the Secret Service"
+        } catch {
+            why = "\(error)"
         }
+        guard interactive, isatty(0) == 1 else {
+            throw .password("account \"\(account.name)\": no password command, \(why), and no terminal to ask on; "
+                            + "add the account again (`chime account remove \(account.name)`, then `chime account add`) "
+                            + "with --password-command 'CMD', or where a Secret Service runs")
+        }
+        return try prompt(for: account)
+    }
+
+    /// A password typed at the terminal (not echoed).
+    public static func prompt(for account: SyncAccountCredentials) throws(CalDAVError) -> String {
+        guard isatty(0) == 1 else { throw .password("account \"\(account.name)\": no terminal to ask for the password on") }
         guard let typed = getpass("Password for \(account.username) (\(account.name)): ") else {
             throw .password("account \"\(account.name)\": no password typed")
         }
@@ -81,7 +98,13 @@ public enum PasswordSource {
 public protocol SyncAccountCredentials {
     var name: String { get }
     var username: String { get }
+    var url: String { get }
     var passwordCommand: String? { get }
+}
+
+extension SyncAccountCredentials {
+    /// The account's entry in the Secret Service.
+    public var secretKey: SecretKey { SecretKey(account: name, url: url, user: username) }
 }
 
 import ChimeStore

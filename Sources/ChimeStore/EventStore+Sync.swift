@@ -4,7 +4,8 @@ import Foundation
 import GRDB
 
 /// A CalDAV account (EventKit's `EKSource`): where its calendars live and who signs in. The
-/// password is never stored: it comes from ``passwordCommand`` or a prompt.
+/// password is never stored here: it comes from ``passwordCommand``, the desktop's Secret Service
+/// (ChimeCalDAV's `PasswordSource`) or a prompt.
 public struct SyncAccount: Hashable, Sendable {
     public var name: String
     /// The URL the user gave (a server root or a `.well-known` host).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeCalDAV
 import ChimeDaemon
 import ChimeDesktop
 import ChimeStore
@@ -46,7 +47,9 @@ struct DoctorCommand: ParsableCommand {
         })
         checks.append(Doctor.zoneCheck(SystemZone.resolve(environment: environment)))
         if let found = (try? StoreInspection.inspect(path: path)) ?? nil {
-            checks += Doctor.syncChecks(accounts: found.accounts, subscriptions: found.subscriptions, now: CLIContext.clock())
+            checks += Doctor.syncChecks(accounts: found.accounts, subscriptions: found.subscriptions, now: CLIContext.clock()) { account in
+                (try? SecretService().lookup(account.secretKey)) != nil
+            }
         }
         return checks
     }

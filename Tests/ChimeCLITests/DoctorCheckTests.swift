@@ -266,6 +266,9 @@ struct DoctorCheckTests {
         #expect(checks[1].detail.contains("last sync failed: the server refused the password") && checks[1].fix == "chime account sync work")
         #expect(checks[2].detail.contains("daemon cannot sync it") && checks[2].fix?.contains("--password-command") == true)
         #expect(checks[3].fix == "chime calendar refresh \"Holidays\"")
+        // A password in the Secret Service is one the daemon can use.
+        let kept = Doctor.syncChecks(accounts: [prompted], subscriptions: [], now: now) { $0.name == "laptop" }
+        #expect(kept.map(\.status) == [.warn] && kept[0].detail.hasSuffix("never synced"), "\(kept)")
         #expect(Doctor.syncChecks(accounts: [], subscriptions: [], now: now).map(\.status) == [.ok])
     }
 }

@@ -158,6 +158,14 @@ struct StoreCommandTests {
         try Snapshot.check(r.stdout, named: "add-event-help.txt")
     }
 
+    /// `account add` tells where the password goes: the Secret Service, or a command of the user's.
+    @Test func accountAddHelpSaysWhereThePasswordIsKept() throws {
+        let r = try CLI.run(["account", "add", "--help"], environment: ["COLUMNS": "100"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("--password-stdin") && r.stdout.contains("Secret Service"), "\(r.stdout)")
+        try Snapshot.check(r.stdout, named: "account-add-help.txt")
+    }
+
     /// The help of the commands that run after `make install` names the installed files (the unit,
     /// the config example, the GeoClue permission), never the source tree's Config/ folder.
     @Test func daemonAndWhereHelpCiteInstalledFiles() throws {

@@ -3,12 +3,16 @@ import ChimeStore
 
 extension Doctor {
     /// One line per CalDAV account and subscribed calendar: how its last sync or refresh went,
-    /// and for an account the daemon cannot sync on its own (no password command), how to fix it.
+    /// and for an account the daemon cannot sync on its own (no password command, and no password
+    /// in the Secret Service by `passwordKept`), how to fix it.
     ///
     /// ```swift
-    /// Doctor.syncChecks(accounts: found.accounts, subscriptions: found.subscriptions, now: EventStore.systemNow())
+    /// Doctor.syncChecks(accounts: found.accounts, subscriptions: found.subscriptions, now: EventStore.systemNow()) { account in
+    ///     (try? SecretService().lookup(account.secretKey)) != nil
+    /// }
     /// ```
-    public static func syncChecks(accounts: [SyncAccount], subscriptions: [CalendarSubscription], now: Instant) -> [DoctorCheck] {
+    public static func syncChecks(accounts: [SyncAccount], subscriptions: [CalendarSubscription], now: Instant,
+                                  passwordKept: (SyncAccount) -> Bool = { _ in false }) -> [DoctorCheck] {
         if accounts.isEmpty && subscriptions.isEmpty {
             return [DoctorCheck(name: "calendar sync", status: .ok,
                                 detail: "no CalDAV accounts or subscriptions (chime account add, chime calendar subscribe)")]
@@ -20,9 +24,9 @@ extension Doctor {
             if let error = a.lastError {
                 checks.append(DoctorCheck(name: name, status: .warn, detail: "\(place): last sync failed: \(error)",
                                           fix: "chime account sync \(a.name)"))
-            } else if a.passwordCommand == nil {
+            } else if a.passwordCommand == nil && !passwordKept(a) {
                 checks.append(DoctorCheck(name: name, status: .warn,
-                                          detail: "\(place): no password command, so the daemon cannot sync it (only `chime account sync` at a terminal)",
+                                          detail: "\(place): no password command and no password in the Secret Service, so the daemon cannot sync it (only `chime account sync` at a terminal)",
                                           fix: "chime account remove \(a.name) && chime account add \(a.name) --url \(a.url) --user \(a.username) --password-command 'CMD'"))
             } else if let last = a.lastSync {
                 checks.append(DoctorCheck(name: name, status: .ok, detail: "\(place): last synced \(ago(last, now: now))"))

@@ -12,6 +12,10 @@ extension AccountCommand {
                 --url may be the server's address (https://cloud.example.org; its /.well-known/caldav is tried), \
                 the principal or the calendar home. Nextcloud: https://HOST/remote.php/dav ; Fastmail: \
                 https://caldav.fastmail.com ; iCloud: https://caldav.icloud.com (an app-specific password).
+                Without --password-command the password is asked for once (or read from standard input with \
+                --password-stdin) and kept in the desktop's Secret Service (GNOME Keyring, KeePassXC …); where \
+                there is none, chime refuses to keep it in plain text: give a password command instead.
+                  chime account add home --url https://dav.example.org --user ana
                   chime account add home --url https://dav.example.org --user ana \\
                     --password-command 'pass show dav'
                 """)
@@ -19,15 +23,20 @@ extension AccountCommand {
         @Argument(help: "A name for the account (used by `account sync NAME`).") var name: String
         @Option(help: ArgumentHelp("The server (http:// or https://).", valueName: "url")) var url: String
         @Option(help: ArgumentHelp("The user name.", valueName: "user")) var user: String
-        @Option(help: ArgumentHelp("A shell command that prints the password, e.g. 'pass show dav' or 'secret-tool lookup service caldav user ana'. Without one, chime asks on the terminal each time.",
+        @Option(help: ArgumentHelp("A shell command that prints the password, e.g. 'pass show dav'. Run each time a password is needed; nothing is kept in the Secret Service.",
                                    valueName: "command"))
         var passwordCommand: String?
+        @Flag(help: "Read the password from the first line of standard input instead of asking (for scripts); it is kept in the Secret Service.")
+        var passwordStdin = false
 
         func validate() throws {
             guard let u = URL(string: url), u.scheme == "http" || u.scheme == "https", u.host != nil else {
                 throw ValidationError("--url: \"\(url)\" is not an http:// or https:// URL")
             }
             guard !name.isEmpty, !name.contains(where: \.isWhitespace) else { throw ValidationError("the account name must be one word") }
+            if passwordStdin && passwordCommand != nil {
+                throw ValidationError("--password-stdin and --password-command exclude each other: the command is run at each sync instead")
+            }
         }
 
         func run() async throws {
@@ -36,8 +45,23 @@ extension AccountCommand {
                 throw InputError("an account \"\(name)\" exists already (`chime account remove \(name)` first)")
             }
             let account = SyncAccount(name: name, url: url, username: user, passwordCommand: passwordCommand)
+            let secrets = SecretService()
+            let password: String
+            if passwordCommand != nil {
+                password = try PasswordSource.password(for: account, interactive: true)
+            } else {
+                // Asked before the password is typed: never ask for one that could only be kept in plain text.
+                do { _ = try secrets.lookup(account.secretKey) } catch {
+                    throw InputError("account \"\(name)\" not added: \(error); chime does not keep passwords in plain text, "
+                                     + "so give a command that prints it instead, e.g. "
+                                     + "--password-command 'pass show dav' or --password-command 'secret-tool lookup …'")
+                }
+                if !passwordStdin && isatty(0) != 1 {
+                    throw InputError("no terminal to ask for the password on: give it on standard input with --password-stdin")
+                }
+                password = try passwordStdin ? Self.readStdinPassword() : PasswordSource.prompt(for: account)
+            }
             // Nothing is kept until the server has answered: a typo leaves no account behind.
-            let password = try PasswordSource.password(for: account, interactive: true)
             let client = DAVClient(user: user, password: password)
             let found: (principal: URL, home: URL)
             do {
@@ -48,10 +72,31 @@ extension AccountCommand {
             var saved = account
             saved.principal = found.principal.absoluteString
             saved.home = found.home.absoluteString
-            try store.saveSyncAccount(saved)
-            if !options.json { print("Added account \"\(name)\": calendar home \(found.home.absoluteString)") }
+            if passwordCommand == nil {
+                do { try secrets.store(password, for: account.secretKey) } catch {
+                    throw InputError("account \"\(name)\" not added: the password could not be kept: \(error)")
+                }
+            }
+            do { try store.saveSyncAccount(saved) } catch {
+                if passwordCommand == nil { _ = try? secrets.clear(account.secretKey) }
+                throw error
+            }
+            if !options.json {
+                print("Added account \"\(name)\": calendar home \(found.home.absoluteString)")
+                if passwordCommand == nil {
+                    print("Password stored in the Secret Service (schema io.github.chime.CalDAV, account \(name)); "
+                          + "`chime account remove \(name)` clears it.")
+                }
+            }
             let report = try await AccountCommand.sync(saved, store: store, password: password)
             AccountCommand.printReport(report, account: name, json: options.json)
+        }
+
+        /// The first line of standard input, without its line end.
+        static func readStdinPassword() throws -> String {
+            let line = readLine(strippingNewline: true) ?? ""
+            guard !line.isEmpty else { throw InputError("--password-stdin: standard input has no password (an empty first line)") }
+            return line
         }
     }
 }

@@ -12,8 +12,8 @@ struct AccountCommand: AsyncParsableCommand {
             An account mirrors every calendar of a CalDAV server (Nextcloud, Fastmail, iCloud, Radicale, \
             Baïkal, SOGo …) as a local calendar or reminder list. `chime daemon` syncs them on start, a few \
             seconds after each local change and every 5 minutes; `chime account sync` runs one pass now. \
-            The password is never stored: give a command that prints it (--password-command), or type it \
-            when asked.
+            The password is never stored in plain text: it is kept in the desktop's Secret Service (typed \
+            once at `account add`), or printed by a command of yours (--password-command).
               chime account add home --url https://dav.example.org --user ana \\
                 --password-command 'pass show dav'
               chime account sync
