@@ -21,9 +21,10 @@ enum LineFit {
     static let shortestTitle = 12
 
     /// `title`, cut to end in "…" when a line whose other parts take `rest` columns would not fit.
-    static func title(_ title: String, rest: Int) -> String {
+    /// `rest` is counted only on a terminal: piped output (a year's agenda) pays nothing for it.
+    static func title(_ title: String, rest: @autoclosure () -> Int) -> String {
         guard let width else { return title }
-        let room = max(shortestTitle, width - rest)
+        let room = max(shortestTitle, width - rest())
         guard title.count > room else { return title }
         return String(title.prefix(room - 1)) + "…"
     }

@@ -227,8 +227,8 @@ struct AgendaWriter {
                 let dayNote = total > 1 ? " (day \(day - startDay + 1)/\(total))" : ""
                 let shownReference = DisplayText.singleLine(reference)
                 // The columns besides the title: the time (15), the day note, "  [calendar]  ", the reference.
-                let rest = line.count + dayNote.count + label.calendar.count + 6 + shownReference.count
-                line += LineFit.title(label.title, rest: rest) + dayNote
+                let fittedTitle = LineFit.title(label.title, rest: line.count + dayNote.count + label.calendar.count + 6 + shownReference.count)
+                line += fittedTitle + dayNote
                 line += "  " + paint("[" + label.calendar + "]", "36")
                 line += "  " + paint(shownReference, "2")
                 if day == shownFirst {
