@@ -74,6 +74,16 @@ struct JSONShapeTests {
     }
 
     /// An alarm is the same object in `show` (the item's alarms) and in `alarms` (what fires).
+    /// An access decision names what it covers by `kind`, as items and calendars do.
+    @Test func anAccessDecisionSaysItsKindAsItemsDo() throws {
+        let s = try Self.seeded()
+        defer { try? FileManager.default.removeItem(atPath: s.folder) }
+        #expect(try s.run("access", "grant", "exe:/usr/bin/true", "reminders").status == 0)
+        let decisions = try #require(try s.json("access", "list") as? [[String: Any]])
+        #expect(decisions.count == 1 && decisions.first?["kind"] as? String == "reminder", "\(decisions)")
+        #expect(decisions.first?["type"] == nil)
+    }
+
     @Test func anAlarmHasOneShape() throws {
         let s = try Self.seeded()
         defer { try? FileManager.default.removeItem(atPath: s.folder) }

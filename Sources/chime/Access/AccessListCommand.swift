@@ -11,7 +11,7 @@ extension AccessCommand {
             let decisions = try options.open().accessDecisions()
             if options.json {
                 print(JSONText.document([("decisions", JSONText.array(decisions.map { d in
-                    JSONText.object([("app", JSONText.string(d.appID)), ("type", JSONText.string(d.entityType.plural)),
+                    JSONText.object([("app", JSONText.string(d.appID)), ("kind", JSONText.string(d.entityType.rawValue)),
                                      ("status", JSONText.string(d.status.rawValue)), ("decided_by", JSONText.string(d.decidedBy)),
                                      ("decided_at", JSONText.string(d.decidedAt.description)),
                                      ("last_used", d.lastUsedAt.map { JSONText.string($0.description) } ?? "null")])
