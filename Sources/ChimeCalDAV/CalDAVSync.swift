@@ -108,9 +108,9 @@ public struct CalDAVSync: Sendable {
     ///   request per collection when nothing changed; the daemon lists the home now and then.
     public func run(discover: Bool = true) async throws -> CalDAVSyncReport {
         var report = CalDAVSyncReport()
-        let known = account.home == nil ? [] : try store.syncCollections(account: account.name)
+        let known = discover || account.home == nil ? [] : try store.syncCollections(account: account.name)
         let (collections, new): ([SyncCollection], [String])
-        if discover || known.isEmpty {
+        if known.isEmpty {
             (_, collections, new) = try await discoverCollections()
         } else {
             (collections, new) = (known, [])

@@ -21,9 +21,7 @@ extension EventStore {
     /// if try store.source(of: work).kind == .calDAV { print("synced") }
     /// ```
     public func source(of calendar: ChimeCore.Calendar) throws(StoreError) -> Source {
-        if let collection = try syncCollection(forCalendar: calendar.identifier) { return .calDAV(account: collection.account) }
-        if try subscriptions().contains(where: { $0.calendarIdentifier == calendar.identifier }) { return .subscribed }
-        return .local
+        try sourcesByCalendar()[calendar.identifier] ?? .local
     }
 
     /// The calendars (or lists) of one source (EventKit's `EKSource.calendars(for:)`).
@@ -32,8 +30,18 @@ extension EventStore {
     /// let lists = try store.calendars(in: .local, for: .reminder)
     /// ```
     public func calendars(in source: Source, for entityType: EntityType) throws(StoreError) -> [ChimeCore.Calendar] {
-        var mine: [ChimeCore.Calendar] = []
-        for c in try calendars(for: entityType) where try self.source(of: c) == source { mine.append(c) }
-        return mine
+        let sources = try sourcesByCalendar()
+        return try calendars(for: entityType).filter { (sources[$0.identifier] ?? .local) == source }
+    }
+
+    /// The source of every calendar that is not local, by calendar identifier: one listing of
+    /// the collections and subscriptions serves a whole list of calendars.
+    public func sourcesByCalendar() throws(StoreError) -> [String: Source] {
+        var sources: [String: Source] = [:]
+        for collection in try syncCollections() {
+            for id in collection.calendarIdentifiers { sources[id] = .calDAV(account: collection.account) }
+        }
+        for feed in try subscriptions() { sources[feed.calendarIdentifier] = .subscribed }
+        return sources
     }
 }

@@ -9,6 +9,27 @@ struct CLIResult {
 }
 
 enum CLI {
+    /// Splits a line the way a POSIX shell does for the quoting help examples and the README use
+    /// (single and double quotes, spaces between words).
+    static func shellWords(_ line: String) -> [String] {
+        var words: [String] = [], word = "", quote: Character?, inWord = false
+        for c in line {
+            if let q = quote {
+                if c == q { quote = nil } else { word.append(c) }
+            } else if c == "\"" || c == "'" {
+                quote = c
+                inWord = true
+            } else if c == " " {
+                if inWord { words.append(word); word = ""; inWord = false }
+            } else {
+                word.append(c)
+                inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+
     /// The `chime` built next to this test bundle (or `$CHIME_BIN`).
     static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["CHIME_BIN"] { return URL(fileURLWithPath: path) }

@@ -293,7 +293,7 @@ struct EverydayCLITests {
             }
             // The daemon runs until stopped, and -o writes a file: those are parsed by the other tests.
             for example in examples where !example.contains("--help") && !example.hasPrefix("chime daemon") && !example.contains(" -o ") {
-                var words = try shellWords(String(example.dropFirst("chime ".count)))
+                var words = CLI.shellWords(String(example.dropFirst("chime ".count)))
                 if let redirect = words.firstIndex(of: ">") { words.removeSubrange(redirect...) }   // `> year.json`
                 let r = try CLI.run(words, environment: environment)
                 for usageError in ["Unexpected argument", "Missing expected argument", "Unknown option", "is not a chime command", "Missing value"] {
@@ -305,23 +305,4 @@ struct EverydayCLITests {
         #expect(checked >= 20)
     }
 
-    /// Splits a line the way a POSIX shell does for the quoting help examples use.
-    private func shellWords(_ line: String) throws -> [String] {
-        var words: [String] = [], word = "", quote: Character?, inWord = false
-        for c in line {
-            if let q = quote {
-                if c == q { quote = nil } else { word.append(c) }
-            } else if c == "\"" || c == "'" {
-                quote = c
-                inWord = true
-            } else if c == " " {
-                if inWord { words.append(word); word = ""; inWord = false }
-            } else {
-                word.append(c)
-                inWord = true
-            }
-        }
-        if inWord { words.append(word) }
-        return words
-    }
 }

@@ -66,7 +66,7 @@ struct ReadmeTranscriptTests {
                 command = command.replacingOccurrences(of: String(shown.prefix(8)), with: String(real.prefix(8)))
                 command = command.replacingOccurrences(of: String(shown.prefix(8)).lowercased(), with: String(real.prefix(8)).lowercased())
             }
-            var words = try shellWords(String(command.dropFirst("chime ".count)))
+            var words = CLI.shellWords(String(command.dropFirst("chime ".count)))
             words = words.map { $0.hasPrefix("Examples/") ? Self.root.appendingPathComponent($0).path : $0 }
             let r = try CLI.run(words, environment: environment)
             var actual = (r.stdout + r.stderr).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -86,23 +86,4 @@ struct ReadmeTranscriptTests {
         #expect(checked >= 15)
     }
 
-    /// Splits a line the way a POSIX shell does for the quoting the README uses.
-    private func shellWords(_ line: String) throws -> [String] {
-        var words: [String] = [], word = "", quote: Character?, inWord = false
-        for c in line {
-            if let q = quote {
-                if c == q { quote = nil } else { word.append(c) }
-            } else if c == "\"" || c == "'" {
-                quote = c
-                inWord = true
-            } else if c == " " {
-                if inWord { words.append(word); word = ""; inWord = false }
-            } else {
-                word.append(c)
-                inWord = true
-            }
-        }
-        if inWord { words.append(word) }
-        return words
-    }
 }

@@ -14,8 +14,9 @@ extension CalendarCommand {
             let all = try store.calendars(for: .event) + store.calendars(for: .reminder)
             if all.isEmpty { print("No calendars yet; `chime add event` creates \"Calendar\", `chime add reminder` creates \"Reminders\"."); return }
             let width = all.map { DisplayText.singleLine($0.title).count }.max() ?? 0
-            let sources = try all.map { c -> String in
-                let s = try store.source(of: c)
+            let byCalendar = try store.sourcesByCalendar()
+            let sources = all.map { c -> String in
+                let s = byCalendar[c.identifier] ?? .local
                 return DisplayText.singleLine(s.kind == .calDAV ? "account " + s.title : s.kind == .subscribed ? "subscribed" : "local")
             }
             let sourceWidth = sources.map(\.count).max() ?? 0

@@ -92,7 +92,8 @@ enum ItemFormat {
     /// D-Bus `Calendars` give them.
     static func calendarsDocument(_ store: EventStore, of types: [EntityType] = EntityType.allCases) throws -> String {
         let all = try types.flatMap { try store.calendars(for: $0) }
-        return JSONText.document([("calendars", JSONText.array(try all.map { try json($0, source: store.source(of: $0)) }))])
+        let sources = try store.sourcesByCalendar()
+        return JSONText.document([("calendars", JSONText.array(all.map { json($0, source: sources[$0.identifier] ?? .local) }))])
     }
 
     /// An alarm, by its `type`: relative (seconds from the start, due time or end; negative is
