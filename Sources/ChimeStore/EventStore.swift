@@ -64,6 +64,9 @@ public final class EventStore: Sendable {
         config.foreignKeysEnabled = true
         // Other processes' writes wait in SQLite's busy handler, never in a sleep of ours.
         config.busyMode = .timeout(busyTimeout)
+        // Statement journals (every upsert that checks foreign keys keeps one) in memory, not in
+        // a temporary file: an import of 12,000 items wrote 700 MB to one, 4 KiB at a time.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: config)
@@ -156,9 +159,19 @@ public final class EventStore: Sendable {
         }
         if queued.isEmpty { return }
         try write { db, stamp in
+            // A large batch (an import) touches more pages than SQLite's default 2 MB cache holds;
+            // spilled pages are written to the WAL mid-transaction and again at commit. A larger
+            // cache for this transaction only keeps a long-lived reader's memory as it was.
+            let large = queued.count >= Self.largeBatch
+            if large { try db.execute(sql: "PRAGMA cache_size = -\(Self.largeBatchCacheKiB)") }
+            defer { if large { try? db.execute(sql: "PRAGMA cache_size = -2000") } }
             for w in queued { try w(db, stamp) }
         }
     }
+
+    /// Queued writes from which ``commit()`` gives its transaction a larger page cache.
+    static let largeBatch = 500
+    static let largeBatchCacheKiB = 65_536
 
     /// Drops every change saved with `commit: false` and not yet committed.
     public func reset() {

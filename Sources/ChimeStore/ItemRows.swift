@@ -102,16 +102,15 @@ enum ItemRows {
                        modified: Instant, in db: Database) throws {
         let (rangeStart, rangeEnd) = bounds(of: e)
         try upsert(db, values: [
-            "id": rowID, "calendar_id": e.calendarIdentifier, "kind": "event", "external_id": e.externalIdentifier,
-            "title": e.title, "notes": e.notes, "url": e.url, "location": e.location,
-            "start": e.start.storageText, "end": e.end.storageText, "due": nil,
-            "rrules": ListCodec.rules(e.recurrenceRules), "rdates": ListCodec.dates(e.recurrenceDates),
-            "exdates": ListCodec.dates(e.exceptionDates),
-            "series_id": series?.id, "recurrence_id": series?.recurrence.secondsSince1970, "completed_series_id": nil,
-            "priority": 0, "completed": false, "completion_date": nil,
-            "created": created.secondsSince1970, "modified": modified.secondsSince1970,
-            "range_start": rangeStart, "range_end": rangeEnd,
-            "sequence": e.sequence, "ics_extras": ListCodec.lines(e.icsExtras),
+            rowID, e.calendarIdentifier, "event", e.externalIdentifier,
+            e.title, e.notes, e.url, e.location,
+            e.start.storageText, e.end.storageText, nil,
+            ListCodec.rules(e.recurrenceRules), ListCodec.dates(e.recurrenceDates), ListCodec.dates(e.exceptionDates),
+            series?.id, series?.recurrence.secondsSince1970, nil,
+            0, false, nil,
+            created.secondsSince1970, modified.secondsSince1970,
+            rangeStart, rangeEnd,
+            e.sequence, ListCodec.lines(e.icsExtras),
         ])
         try AlarmRows.replace(e.alarms, of: rowID, in: db)
     }
@@ -119,28 +118,40 @@ enum ItemRows {
     static func upsert(_ r: Reminder, created: Instant, modified: Instant, in db: Database) throws {
         let anchor = (r.dueDate ?? r.startDate)?.instant(floatingZone: .utc).secondsSince1970
         try upsert(db, values: [
-            "id": r.identifier, "calendar_id": r.calendarIdentifier, "kind": "reminder", "external_id": r.externalIdentifier,
-            "title": r.title, "notes": r.notes, "url": r.url, "location": r.location,
-            "start": r.startDate?.storageText, "end": nil, "due": r.dueDate?.storageText,
-            "rrules": ListCodec.rules(r.recurrenceRules), "rdates": "", "exdates": "",
-            "series_id": nil, "recurrence_id": nil, "completed_series_id": r.seriesIdentifier,
-            "priority": r.priority, "completed": r.isCompleted, "completion_date": r.completionDate?.secondsSince1970,
-            "created": created.secondsSince1970, "modified": modified.secondsSince1970,
-            "range_start": anchor, "range_end": anchor,
-            "sequence": r.sequence, "ics_extras": ListCodec.lines(r.icsExtras),
+            r.identifier, r.calendarIdentifier, "reminder", r.externalIdentifier,
+            r.title, r.notes, r.url, r.location,
+            r.startDate?.storageText, nil, r.dueDate?.storageText,
+            ListCodec.rules(r.recurrenceRules), "", "",
+            nil, nil, r.seriesIdentifier,
+            r.priority, r.isCompleted, r.completionDate?.secondsSince1970,
+            created.secondsSince1970, modified.secondsSince1970,
+            anchor, anchor,
+            r.sequence, ListCodec.lines(r.icsExtras),
         ])
         try AlarmRows.replace(r.alarms, of: r.identifier, in: db)
     }
 
-    private static func upsert(_ db: Database, values: KeyValuePairs<String, (any DatabaseValueConvertible)?>) throws {
-        let columns = values.map { "\"\($0.key)\"" }
-        let updates = values.dropFirst().map { "\"\($0.key)\" = excluded.\"\($0.key)\"" }
-        // An UPSERT, not INSERT OR REPLACE: a replace would delete the row first and cascade to
-        // its alarms and detached occurrences. Every update counts one more revision.
-        try db.cachedStatement(sql: """
-            INSERT INTO item (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))
-            ON CONFLICT(id) DO UPDATE SET \(updates.joined(separator: ", ")), revision = item.revision + 1
-            """).execute(arguments: StatementArguments(values.map(\.value)))
+    /// The columns every upsert writes, in the order of its values.
+    private static let upsertColumns = [
+        "id", "calendar_id", "kind", "external_id", "title", "notes", "url", "location",
+        "start", "end", "due", "rrules", "rdates", "exdates",
+        "series_id", "recurrence_id", "completed_series_id", "priority", "completed", "completion_date",
+        "created", "modified", "range_start", "range_end", "sequence", "ics_extras",
+    ]
+
+    // An UPSERT, not INSERT OR REPLACE: a replace would delete the row first and cascade to its
+    // alarms and detached occurrences. Every update counts one more revision. Built once: an
+    // import runs it thousands of times.
+    private static let upsertSQL = """
+        INSERT INTO item (\(upsertColumns.map { "\"\($0)\"" }.joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: upsertColumns.count).joined(separator: ", ")))
+        ON CONFLICT(id) DO UPDATE SET \(upsertColumns.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }.joined(separator: ", ")),
+            revision = item.revision + 1
+        """
+
+    private static func upsert(_ db: Database, values: [(any DatabaseValueConvertible)?]) throws {
+        assert(values.count == upsertColumns.count)
+        try db.cachedStatement(sql: upsertSQL).execute(arguments: StatementArguments(values))
     }
 
     /// First start and last end of an event's occurrences in UTC seconds, floating read as UTC;
