@@ -27,19 +27,38 @@ extension ICSComponent {
 
 enum Folding {
     /// Appends `line` folded at 75 octets, never inside a UTF-8 sequence, with CRLF endings.
+    /// Works on the line's UTF-8 bytes as they are: most lines are short and go in one copy.
     static func append(_ line: String, to out: inout [UInt8]) {
-        var count = 0
-        for scalar in line.unicodeScalars {
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(4)
-            UTF8.encode(scalar) { buffer.append($0) }
-            if count + buffer.count > 75 {
-                out += [0x0D, 0x0A, 0x20]
-                count = 1
+        var line = line
+        line.withUTF8 { bytes in
+            if bytes.count <= 75 {
+                out.append(contentsOf: bytes)
+            } else {
+                var count = 0, i = 0
+                while i < bytes.count {
+                    let length = sequenceLength(bytes[i])
+                    if count + length > 75 {
+                        out.append(contentsOf: [0x0D, 0x0A, 0x20])
+                        count = 1
+                    }
+                    let end = min(i + length, bytes.count)
+                    out.append(contentsOf: bytes[i..<end])
+                    count += end - i
+                    i = end
+                }
             }
-            out += buffer
-            count += buffer.count
         }
-        out += [0x0D, 0x0A]
+        out.append(0x0D)
+        out.append(0x0A)
+    }
+
+    /// The length of the UTF-8 sequence `lead` opens (1 for a stray continuation byte).
+    private static func sequenceLength(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xF0...: return 4
+        case 0xE0...: return 3
+        case 0xC0...: return 2
+        default: return 1
+        }
     }
 }

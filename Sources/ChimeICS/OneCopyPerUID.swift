@@ -26,18 +26,25 @@ extension ICalendar {
             return (item.sequence, modified?.secondsSince1970 ?? .min)
         }
         func calendar(_ item: AnyCalendarItem) -> String { item.base.calendarIdentifier ?? "" }
-        var copies: [String: [AnyCalendarItem]] = [:]
-        for item in items where isSeries(item) { copies[item.kindName + " " + item.externalIdentifier, default: []].append(item) }
+        // Indices, not copies: an export of 12,000 items has few or no duplicates, and copying
+        // every item into a dictionary cost more than writing it.
+        var firstIndex: [String: Int] = [:]
+        firstIndex.reserveCapacity(items.count)
+        var groups: [String: [Int]] = [:]       // only keys held more than once
+        for (i, item) in items.enumerated() where isSeries(item) {
+            let key = item.kindName + " " + item.externalIdentifier
+            if let first = firstIndex[key] { groups[key, default: [first]].append(i) } else { firstIndex[key] = i }
+        }
+        guard !groups.isEmpty else { return (items, []) }
         var leftOut: Set<String> = []          // store identifiers of the copies not written
         var duplicates: [DuplicateUID] = []
-        for item in items where isSeries(item) {
-            guard let group = copies[item.kindName + " " + item.externalIdentifier], group.count > 1,
-                  group[0].identifier == item.identifier else { continue }
+        for indices in groups.values.sorted(by: { $0[0] < $1[0] }) {
+            let group = indices.map { items[$0] }
             var best = group[0]
             for other in group.dropFirst() where rank(other) > rank(best) { best = other }
             let losers = group.filter { $0.identifier != best.identifier }
             leftOut.formUnion(losers.map(\.identifier))
-            duplicates.append(DuplicateUID(uid: item.externalIdentifier, kept: calendar(best), leftOut: losers.map(calendar)))
+            duplicates.append(DuplicateUID(uid: group[0].externalIdentifier, kept: calendar(best), leftOut: losers.map(calendar)))
         }
         guard !leftOut.isEmpty else { return (items, []) }
         let kept = items.filter { item in

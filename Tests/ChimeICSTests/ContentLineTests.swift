@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func exportFoldsAt75OctetsOnCharacterBoundariesWithCRLF() throws {
-        var e = Event(title: String(repeating: "\u{2713}é", count: 60), calendar: "c",
+        var e = Event(title: String(repeating: "\u{2713}é\u{1F600}a", count: 60), calendar: "c",
                       start: .utc(LocalDateTime(year: 2026, month: 12, day: 1, hour: 9)), duration: 3600)
         e.externalIdentifier = "fold-test"
         let bytes = ICalendar.serialize([.event(e)], now: Instant(secondsSince1970: 0), floatingZone: .utc)
