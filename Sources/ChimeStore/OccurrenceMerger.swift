@@ -55,9 +55,12 @@ struct OccurrenceMerger {
 
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY range_start, id"),
                                        arguments: arguments)
+        var rules = ItemRows.RuleCache()
         while let row = try rows.next() {
             let id: String = row[ItemColumns.id]
-            guard let event = unreadable.decode(row, { row throws(StoreError) in try ItemRows.event(row, alarms: alarms[id] ?? []) })
+            guard let event = unreadable.decode(row, { row throws(StoreError) in
+                try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules)
+            })
             else { continue }
             merger.add(event, detached: event.isDetached ? [] : detached[id] ?? [])
         }
