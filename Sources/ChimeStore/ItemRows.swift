@@ -124,6 +124,7 @@ enum ItemRows {
     static func upsert(_ e: Event, rowID: String, series: (id: String, recurrence: Instant)?, created: Instant,
                        modified: Instant, in db: Database) throws {
         let (rangeStart, rangeEnd) = bounds(of: e)
+        let days = dayMasks(of: e)
         try upsert(db, values: [
             "id": rowID, "calendar_id": e.calendarIdentifier, "kind": "event", "external_id": e.externalIdentifier,
             "title": e.title, "notes": e.notes, "url": e.url, "location": e.location,
@@ -134,6 +135,7 @@ enum ItemRows {
             "priority": 0, "completed": false, "completion_date": nil,
             "created": created.secondsSince1970, "modified": modified.secondsSince1970,
             "range_start": rangeStart, "range_end": rangeEnd,
+            "day_weekdays": days.weekdays, "day_monthdays": days.monthDays, "day_months": days.months,
             "sequence": e.sequence, "ics_extras": ListCodec.lines(e.icsExtras),
         ])
         try AlarmRows.replace(e.alarms, of: rowID, in: db)
@@ -150,6 +152,7 @@ enum ItemRows {
             "priority": r.priority, "completed": r.isCompleted, "completion_date": r.completionDate?.secondsSince1970,
             "created": created.secondsSince1970, "modified": modified.secondsSince1970,
             "range_start": anchor, "range_end": anchor,
+            "day_weekdays": nil, "day_monthdays": nil, "day_months": nil,
             "sequence": r.sequence, "ics_extras": ListCodec.lines(r.icsExtras),
         ])
         try AlarmRows.replace(r.alarms, of: r.identifier, in: db)
@@ -190,6 +193,28 @@ enum ItemRows {
             hi = max(hi, last)
         }
         return (lo, hi + max(duration, 0))
+    }
+
+    /// The UTC days a series' occurrences can touch (``DayMasks``), whatever floating zone reads
+    /// them; every day for anything else (its range is exact).
+    static func dayMasks(of e: Event) -> DayMasks {
+        guard e.isRecurring else { return .all }
+        var duration = e.durationSeconds(floatingZone: .utc)
+        // Read in another floating zone, a duration with one floating end changes by up to that
+        // zone's whole offset, one with two by its DST shift.
+        if e.start.isFloating != e.end.isFloating { duration += 32 * 3600 } else if e.start.isFloating { duration += 3 * 3600 }
+        return e.recurrenceSet.utcDayMasks(duration: duration)
+    }
+
+    /// Sets the day masks of every event row (a store from before they existed); a row that
+    /// cannot be decoded gets every day, so it is still read (and reported) by queries.
+    static func fillDayMasks(_ db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE kind = 'event'")
+        let update = try db.makeStatement(sql: "UPDATE item SET day_weekdays = ?, day_monthdays = ?, day_months = ? WHERE id = ?")
+        for row in rows {
+            let masks = (try? event(row, alarms: [])).map(dayMasks(of:)) ?? .all
+            try update.execute(arguments: [masks.weekdays, masks.monthDays, masks.months, row[ItemColumns.id] as String])
+        }
     }
 
     /// A RDATE/EXDATE value's instant, read on the start's clock with floating as UTC.

@@ -43,6 +43,14 @@ struct OccurrenceMerger {
         let lo = merger.from - ItemRows.floatingMargin, hi = merger.to + ItemRows.floatingMargin
         var filter = "kind = 'event' AND range_start < ? AND (range_end IS NULL OR range_end >= ?)"
         var arguments: StatementArguments = [hi, lo]
+        // Series whose days miss the window's are passed over in the index (see DayMasks); a
+        // window of every day filters nothing.
+        let days = DayMasks(window: predicate.start, to: predicate.end)
+        if !days.isAll {
+            filter += " AND (IFNULL(day_weekdays, 127) & ?) != 0 AND (IFNULL(day_monthdays, 4294967294) & ?) != 0"
+                + " AND (IFNULL(day_months, 8190) & ?) != 0"
+            arguments += [days.weekdays, days.monthDays, days.months]
+        }
         if let calendars = predicate.calendars {
             filter += " AND calendar_id IN (\(calendars.map { _ in "?" }.joined(separator: ",")))"
             arguments += StatementArguments(calendars)
