@@ -333,12 +333,9 @@ struct AgendaWriter {
     }
 
     private func appendLocal(_ l: LocalDateTime, allDay: Bool, _ out: inout OutputBuffer) {
-        out.append(date: (l.date.year, l.date.month, l.date.day))
-        guard !allDay else { return }
-        out.append(byte: UInt8(ascii: "T"))
-        out.append(hour: l.hour, minute: l.minute)
-        out.append(byte: 58)
-        out.append(l.second, width: 2)
+        let date = l.date
+        guard !allDay else { out.append(date: (date.year, date.month, date.day)); return }
+        out.append(date: (date.year, date.month, date.day), hour: l.hour, minute: l.minute, second: l.second)
     }
 
     /// A time: `{"local":…,"utc":…,"all_day":…,"time_zone":…}` (see ItemFormat.json(_:zone:)).
