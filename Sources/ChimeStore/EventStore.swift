@@ -64,6 +64,9 @@ public final class EventStore: Sendable {
         config.foreignKeysEnabled = true
         // Other processes' writes wait in SQLite's busy handler, never in a sleep of ours.
         config.busyMode = .timeout(busyTimeout)
+        // Reads map the file instead of copying each page through a read call: a window query
+        // touches a few thousand rows spread over a large store.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 268435456") }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: config)
