@@ -21,6 +21,7 @@ public struct DayMasks: Hashable, Sendable {
     /// Bit m: month m (1…12).
     public var months: Int64
 
+    /// Masks as stored (bit layouts above).
     public init(weekdays: Int64, monthDays: Int64, months: Int64) {
         self.weekdays = weekdays
         self.monthDays = monthDays
@@ -41,6 +42,7 @@ public struct DayMasks: Hashable, Sendable {
         for day in first...last { add(day: Int(day)) }
     }
 
+    /// True when every day passes: a filter with these masks filters nothing.
     public var isAll: Bool { self == .all }
 
     /// Whether some day could pass both (each mask overlaps the other's).
