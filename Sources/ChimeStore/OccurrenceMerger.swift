@@ -43,6 +43,14 @@ struct OccurrenceMerger {
         let lo = merger.from - ItemRows.floatingMargin, hi = merger.to + ItemRows.floatingMargin
         var filter = "kind = 'event' AND range_start < ? AND (range_end IS NULL OR range_end >= ?)"
         var arguments: StatementArguments = [hi, lo]
+        // Series whose days miss the window's are passed over in the index (see DayMasks); a
+        // window of every day filters nothing.
+        let days = DayMasks(window: predicate.start, to: predicate.end)
+        if !days.isAll {
+            filter += " AND (IFNULL(day_weekdays, 127) & ?) != 0 AND (IFNULL(day_monthdays, 4294967294) & ?) != 0"
+                + " AND (IFNULL(day_months, 8190) & ?) != 0"
+            arguments += [days.weekdays, days.monthDays, days.months]
+        }
         if let calendars = predicate.calendars {
             filter += " AND calendar_id IN (\(calendars.map { _ in "?" }.joined(separator: ",")))"
             arguments += StatementArguments(calendars)
@@ -55,9 +63,12 @@ struct OccurrenceMerger {
 
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY range_start, id"),
                                        arguments: arguments)
+        var rules = ItemRows.RuleCache()
         while let row = try rows.next() {
             let id: String = row[ItemColumns.id]
-            guard let event = unreadable.decode(row, { row throws(StoreError) in try ItemRows.event(row, alarms: alarms[id] ?? []) })
+            guard let event = unreadable.decode(row, { row throws(StoreError) in
+                try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules)
+            })
             else { continue }
             merger.add(event, detached: event.isDetached ? [] : detached[id] ?? [])
         }

@@ -244,6 +244,19 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v11: day masks of series, for window queries") { db in
+            try db.execute(sql: """
+                -- Which UTC days an event's occurrences can touch (ChimeCore's DayMasks: bits of
+                -- weekdays, days of the month, months; every day for a single event). A window query
+                -- passes over series that cannot occur in its days inside the index, without reading them.
+                ALTER TABLE item ADD COLUMN day_weekdays INTEGER;
+                ALTER TABLE item ADD COLUMN day_monthdays INTEGER;
+                ALTER TABLE item ADD COLUMN day_months INTEGER;
+                DROP INDEX item_event_range;
+                CREATE INDEX item_event_range ON item(kind, range_start, range_end, day_weekdays, day_monthdays, day_months);
+                """)
+            try ItemRows.fillDayMasks(db)
+        }
         return migrator
     }()
 }

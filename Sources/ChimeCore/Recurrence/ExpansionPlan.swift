@@ -82,12 +82,13 @@ struct ExpansionPlan: Sendable {
         monthDayPositive = byMonthDay.filter { $0 > 0 }.reduce(0) { $0 | UInt32(1) << $1 }
         monthDayNegative = byMonthDay.filter { $0 < 0 }.reduce(0) { $0 | UInt32(1) << -$1 }
         hasMonthDay = !byMonthDay.isEmpty
-        var yp = [Bool](repeating: false, count: 367)
-        var yn = [Bool](repeating: false, count: 367)
+        hasYearDay = !rule.daysOfTheYear.isEmpty
+        // Allocated only for BYYEARDAY: a query builds one plan per candidate series.
+        var yp = [Bool](repeating: false, count: hasYearDay ? 367 : 0)
+        var yn = [Bool](repeating: false, count: hasYearDay ? 367 : 0)
         for d in rule.daysOfTheYear { if d > 0 { yp[d] = true } else { yn[-d] = true } }
         yearDayPositive = yp
         yearDayNegative = yn
-        hasYearDay = !rule.daysOfTheYear.isEmpty
         weekNoPositive = rule.weeksOfTheYear.filter { $0 > 0 }.reduce(0) { $0 | UInt64(1) << $1 }
         weekNoNegative = rule.weeksOfTheYear.filter { $0 < 0 }.reduce(0) { $0 | UInt64(1) << -$1 }
         hasWeekNo = !rule.weeksOfTheYear.isEmpty

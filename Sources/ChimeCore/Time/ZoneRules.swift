@@ -33,6 +33,8 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
     private let footer: PosixTimeZoneRule?
     /// The table holds explicit transitions up to (not including) this UTC instant.
     private let tableEnd: Int64
+    /// The smallest and largest UTC offset the zone ever uses (table and footer).
+    public let offsetBounds: ClosedRange<Int32>
 
     /// The last year the table is precomputed for; later instants evaluate the footer directly.
     static let precomputedThroughYear = 2400
@@ -63,6 +65,13 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
             keys.append(max(key, keys.last ?? Int64.min))
             before = offsets[i]
         }
+        var lowest = initialOffset, highest = initialOffset
+        for o in offsets { lowest = min(lowest, o); highest = max(highest, o) }
+        if let rule = footer {
+            lowest = min(lowest, rule.standardOffset); highest = max(highest, rule.standardOffset)
+            if let d = rule.daylight { lowest = min(lowest, d.offset); highest = max(highest, d.offset) }
+        }
+        self.offsetBounds = lowest...highest
         self.identifier = identifier
         self.transitionsUTC = times
         self.localKeys = keys

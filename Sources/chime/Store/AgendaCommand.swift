@@ -158,6 +158,8 @@ struct AgendaWriter {
         let title: String
         let calendar: String
         let calendarJSON: String
+        /// The short identifier as a line shows it (the reference before any `@…`).
+        let shownID: String
     }
     private var labels: [ObjectIdentifier: Labels] = [:]
 
@@ -179,12 +181,13 @@ struct AgendaWriter {
         let label: Labels
         if let known = labels[key] { label = known } else {
             let calendar = o.source.event.calendarIdentifier.flatMap { titles[$0] } ?? ""
-            label = Labels(title: DisplayText.itemTitle(o.source.event.title), calendar: DisplayText.singleLine(calendar), calendarJSON: calendar)
+            label = Labels(title: DisplayText.itemTitle(o.source.event.title), calendar: DisplayText.singleLine(calendar), calendarJSON: calendar,
+                           shownID: DisplayText.singleLine(ItemReference.short(o.source.event.identifier)))
             labels[key] = label
         }
-        let reference = ItemReference.text(identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
-                                           allDay: allDay, zone: zone, short: !json)
         if json {
+            let reference = ItemReference.text(identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
+                                               allDay: allDay, zone: zone, short: false)
             // The occurrence shape of docs/json.md, written byte by byte (this runs once per
             // occurrence); its times match ItemFormat.json(_:zone:), which a test checks.
             out.append(count == 0 ? JSONText.documentOpening + "\"occurrences\":[\n" : ",\n")
@@ -213,7 +216,17 @@ struct AgendaWriter {
             flushContinuations(through: shownFirst, &out)
             heading(shownFirst, &out)
             let total = coveredLast - startDay + 1
-            for day in shownFirst...shownLast {
+            let piped = LineFit.width == nil
+            if piped {
+                // Titles are not fitted: the first day's line goes straight into the buffer, byte for
+                // byte what the String below would be, without building it.
+                appendLine(o, day: shownFirst, startDay: startDay, coveredLast: coveredLast, start: start, end: end,
+                           label: label, &out)
+            }
+            if piped && shownFirst == shownLast { count += 1; return }
+            let reference = ItemReference.text(identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
+                                               allDay: allDay, zone: zone, short: true)
+            for day in shownFirst...shownLast where day > shownFirst || !piped {
                 var line = "  "
                 if allDay || (day != startDay && day != coveredLast) {
                     line += "all day      "
@@ -274,17 +287,55 @@ struct AgendaWriter {
         currentDay = day
     }
 
+    /// One line of the text agenda (as the loop in ``write(_:to:)`` builds it for a day), written
+    /// into `out` piece by piece.
+    private func appendLine(_ o: EventOccurrence, day: Int, startDay: Int, coveredLast: Int, start: LocalDateTime,
+                            end: LocalDateTime, label: Labels, _ out: inout OutputBuffer) {
+        let total = coveredLast - startDay + 1
+        out.append(byte: 32); out.append(byte: 32)
+        if o.isAllDay || (day != startDay && day != coveredLast) {
+            out.append("all day      ")
+        } else if total == 1 {
+            out.append(hour: start.hour, minute: start.minute); out.append(byte: 45); out.append(hour: end.hour, minute: end.minute)
+            out.append(byte: 32); out.append(byte: 32)
+        } else if day == startDay {
+            out.append(hour: start.hour, minute: start.minute); out.append(" →      ")
+        } else {
+            out.append("→ "); out.append(hour: end.hour, minute: end.minute); out.append("      ")
+        }
+        out.append(label.title)
+        if total > 1 {
+            out.append(" (day "); out.append(day - startDay + 1); out.append(byte: 47); out.append(total); out.append(byte: 41)
+        }
+        out.append(byte: 32); out.append(byte: 32)
+        if color { out.append("\u{1b}[36m") }
+        out.append(byte: 91); out.append(label.calendar); out.append(byte: 93)
+        if color { out.append("\u{1b}[0m") }
+        out.append(byte: 32); out.append(byte: 32)
+        if color { out.append("\u{1b}[2m") }
+        out.append(label.shownID)
+        if o.isOccurrenceOfSeries {
+            // ReferenceText.occurrenceText: the date on the agenda's clock for all-day, else UTC.
+            out.append(byte: 64)
+            if o.isAllDay {
+                out.appendBasic(days: zone.localTime(at: o.occurrenceDate).date.daysSinceEpoch)
+            } else {
+                out.appendBasic(localSeconds: o.occurrenceDate.secondsSince1970)
+                out.append(byte: 90)
+            }
+        }
+        if color { out.append("\u{1b}[0m") }
+        out.append(byte: 10)
+    }
+
     private func paint(_ text: String, _ code: String) -> String {
         color ? "\u{1b}[\(code)m\(text)\u{1b}[0m" : text
     }
 
     private func appendLocal(_ l: LocalDateTime, allDay: Bool, _ out: inout OutputBuffer) {
-        out.append(date: (l.date.year, l.date.month, l.date.day))
-        guard !allDay else { return }
-        out.append(byte: UInt8(ascii: "T"))
-        out.append(hour: l.hour, minute: l.minute)
-        out.append(byte: 58)
-        out.append(l.second, width: 2)
+        let date = l.date
+        guard !allDay else { out.append(date: (date.year, date.month, date.day)); return }
+        out.append(date: (date.year, date.month, date.day), hour: l.hour, minute: l.minute, second: l.second)
     }
 
     /// A time: `{"local":…,"utc":…,"all_day":…,"time_zone":…}` (see ItemFormat.json(_:zone:)).
