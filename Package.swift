@@ -96,6 +96,7 @@ let package = Package(
         .target(
             name: "ChimeDaemon",
             dependencies: [
+                "CLinuxShim",
                 "ChimeScheduler",
                 "ChimeDesktop",
                 "ChimeStore",

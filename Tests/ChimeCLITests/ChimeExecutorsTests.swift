@@ -50,14 +50,15 @@ import Testing
 
     @Test func delayedJobsRunNoEarlierThanTheirDeadlineAndInDeadlineOrder() async {
         let pool = WorkerPoolExecutor(threads: 2, name: "exec-delay")
-        let order = Mutex<[Int]>([])
+        final class Order: Sendable { let ran = Mutex<[Int]>([]) }
+        let order = Order()
         let started = ContinuousClock.now
         // Enqueued out of order, on both clocks: 60 ms (continuous), 20 ms (suspending), 40 ms (continuous).
         let plan: [(Int, Bool)] = [(60, false), (20, true), (40, false)]
         let tasks = plan.map { milliseconds, suspending in
             Task(executorPreference: Delaying(pool, delay: .milliseconds(milliseconds), suspending: suspending)) {
                 let waited = ContinuousClock.now - started
-                order.withLock { $0.append(milliseconds) }
+                order.ran.withLock { $0.append(milliseconds) }
                 return (waited, Self.threadName())
             }
         }
@@ -66,7 +67,7 @@ import Testing
             #expect(waited >= .milliseconds(milliseconds), "a job \(milliseconds) ms away ran after \(waited)")
             #expect(thread.hasPrefix("exec-delay-"), "\(thread)")
         }
-        #expect(order.withLock { $0 } == [20, 40, 60])
+        #expect(order.ran.withLock { $0 } == [20, 40, 60])
     }
 
     @Test func aDelayedJobDueAlreadyRunsAtOnce() async {
