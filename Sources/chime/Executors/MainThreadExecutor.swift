@@ -3,10 +3,11 @@ import Glibc
 
 /// The `chime` process's main executor: runs main-actor jobs on the main thread.
 ///
-/// Why not the runtime's: on Linux it is libdispatch's main queue, and `dispatch_main()` hands that
-/// queue to a libdispatch worker thread, which starts libdispatch's one-second pool monitor (see
-/// ``WorkerPoolExecutor``). This one keeps the main thread for itself, parked on a condition
-/// variable without a timeout while there is nothing to run.
+/// Why not the runtime's: on Linux it is libdispatch's main queue, which `dispatch_main()` drains on
+/// a libdispatch thread of its own while the main thread just waits for signals. With the default
+/// executor Chime's own (``WorkerPoolExecutor``), this keeps main-actor jobs on the main thread and
+/// the process off libdispatch altogether: it runs them as they come and otherwise blocks on a
+/// condition variable without a timeout.
 final class MainThreadExecutor: MainExecutor, @unchecked Sendable {
     private let parking = ThreadParking()
     // Guarded by `parking`.
