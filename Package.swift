@@ -74,14 +74,10 @@ let package = Package(
             pkgConfig: "libgeoclue-2.0",
             providers: [.apt(["libgeoclue-2-dev"])]
         ),
-        // libcanberra (Debian libcanberra-dev) plays an alarm's sound from the freedesktop sound theme
-        // when the notification server plays none itself (dunst, mako and others lack `sound`).
-        .systemLibrary(
-            name: "CCanberra",
-            pkgConfig: "libcanberra",
-            providers: [.apt(["libcanberra-dev"])]
-        ),
-        .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore", "CLibnotify", "CGeoclue", "CCanberra"]),
+        // libcanberra (Debian libcanberra0) plays an alarm's sound from the freedesktop sound theme
+        // when the notification server plays none itself (dunst, mako and others lack `sound`); it is
+        // loaded with dlopen on the first sound (ChimeDesktop/Canberra.swift), not linked.
+        .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore", "CLibnotify", "CGeoclue"]),
 
         // CalDAV accounts and two-way sync at the edge: HTTP on libcurl's easy interface (Debian
         // libcurl4-openssl-dev; typed wrappers for its variadic setopt in CCurlShim), WebDAV XML on
@@ -100,6 +96,7 @@ let package = Package(
         .target(
             name: "ChimeDaemon",
             dependencies: [
+                "CLinuxShim",
                 "ChimeScheduler",
                 "ChimeDesktop",
                 "ChimeStore",
@@ -112,9 +109,11 @@ let package = Package(
         ),
 
         // The command-line tool.
+        // (CLinuxShim: timerfd and thread names for the process's own executors, Sources/chime/Executors.)
         .executableTarget(
             name: "chime",
             dependencies: [
+                "CLinuxShim",
                 "ChimeCore",
                 "ChimeStore",
                 "ChimeScheduler",

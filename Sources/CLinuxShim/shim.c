@@ -1,1 +1,11 @@
-// Header-only shim; SwiftPM needs one source file in a C target.
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <string.h>
+#include "CLinuxShim.h"
+
+int chime_set_current_thread_name(const char *name) {
+    char shortName[16];
+    strncpy(shortName, name, sizeof shortName - 1);
+    shortName[sizeof shortName - 1] = '\0';
+    return pthread_setname_np(pthread_self(), shortName);
+}

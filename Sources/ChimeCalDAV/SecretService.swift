@@ -63,10 +63,15 @@ public struct SecretService: SecretStore {
         }
     }
 
+    /// Where the timeouts run out: a serial queue, whose thread libdispatch does not monitor. Work on
+    /// a global queue would start libdispatch's one-second pool monitor, which then wakes the daemon
+    /// every second for the rest of its life.
+    private static let timeouts = DispatchQueue(label: "chime-secret-timeouts")
+
     /// Runs `body` with a cancellable that is cancelled after ``operationTimeout``.
     private func withTimeout<T>(_ body: (UnsafeMutablePointer<GCancellable>?) -> T) -> T {
         let canceller = Canceller()
-        DispatchQueue.global().asyncAfter(deadline: .now() + operationTimeout) { canceller.cancel() }
+        Self.timeouts.asyncAfter(deadline: .now() + operationTimeout) { canceller.cancel() }
         defer { canceller.finish() }
         return body(canceller.cancellable)
     }

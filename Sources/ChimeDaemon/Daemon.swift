@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeDesktop
 import ChimeScheduler
 import ChimeStore
+import CLinuxShim
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -42,7 +43,13 @@ public enum Daemon {
                             logger: logger)
         }
         if provider == nil { logger.notice("location alarms are off (location = none): geofences never fire") }
-        let firstSleep = FirstSleepReporter(started: started, logger: logger)
+        let firstSleep = FirstSleepReporter(started: started, logger: logger, afterStart: {
+            // The start decoded every item with alarms; the heap it freed is given back to the system.
+            // (Not GRDB's releaseMemory(): closing the reader connections disposes their dispatch
+            // queues, which wakes a worker of libdispatch's global queues and so starts its
+            // one-second pool monitor for good.)
+            malloc_trim(0)
+        })
         let service = SchedulerService(scheduler: scheduler, geofences: geofences, locationProvider: provider,
                                        zone: { SystemZone.current() }, onSleep: { firstSleep.report(deadline: $0) })
         logger.info("starting", metadata: ["store": "\(storePath)", "notifier": "\(deliveredSink.name)",
@@ -126,11 +133,14 @@ private final class FirstSleepReporter: @unchecked Sendable {
     // @unchecked: `reported` is touched only by the scheduler task.
     let started: ContinuousClock.Instant
     let logger: Logger
+    /// Runs once, after the first "scheduled, sleeping".
+    let afterStart: () -> Void
     var reported = false
 
-    init(started: ContinuousClock.Instant, logger: Logger) {
+    init(started: ContinuousClock.Instant, logger: Logger, afterStart: @escaping () -> Void = {}) {
         self.started = started
         self.logger = logger
+        self.afterStart = afterStart
     }
 
     func report(deadline: Instant?) {
@@ -143,5 +153,6 @@ private final class FirstSleepReporter: @unchecked Sendable {
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         logger.info("scheduled, sleeping", metadata: ["next": "\(next)", "startup_ms": "\(String(format: "%.1f", ms))"])
+        afterStart()
     }
 }

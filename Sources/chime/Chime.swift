@@ -2,7 +2,20 @@ import ArgumentParser
 import ChimeStore
 import Foundation
 
+/// The process entry point: Chime's own executors first (see ``ChimeExecutors``), then the
+/// command on the main actor, while the main thread runs the main executor.
 @main
+enum ChimeEntry {
+    static func main() {
+        ChimeExecutors.install()
+        Task { @MainActor in
+            await Chime.main()
+            Foundation.exit(0)
+        }
+        ChimeExecutors.runMainThread()
+    }
+}
+
 struct Chime: AsyncParsableCommand {
     /// Runs the command, then warns about stored items its queries had to skip (after the
     /// output, on stderr, so pipes and `--json` stay clean).

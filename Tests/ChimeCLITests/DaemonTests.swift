@@ -74,6 +74,47 @@ struct DaemonTests {
         #expect(daemon.stderrText.contains("scheduled, sleeping"))
     }
 
+    /// The daemon's tasks run on Chime's own executors, not libdispatch's: after starting and firing
+    /// an alarm it has no worker of libdispatch's global queues (whose first start also starts a
+    /// one-second timer that never stops), it has not loaded libcanberra (no sound was asked for), and
+    /// idle it has no wake-ups: no thread is switched to for seconds on end.
+    @Test func anIdleDaemonHasNoLibdispatchWorkerAndNoWakeUps() throws {
+        let store = try openStore()
+        try addEvent(store, "Once", start: Self.inSeconds(2), alarms: [.relative(0)])
+        let daemon = try DaemonProcess(store: storePath, folder: folder)
+        defer { daemon.stop() }
+        #expect(daemon.wait(timeout: 20) { $0.notifications.count >= 1 }, "\(daemon.stderrText)")
+        usleep(1_000_000)       // the delivery's bookkeeping done, the next sleep begun
+        let tasks = "/proc/\(daemon.process.processIdentifier)/task"
+        func threads() -> [(tid: String, name: String, switches: Int)] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).map { tid in
+                let name = ((try? String(contentsOfFile: "\(tasks)/\(tid)/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
+                let status = (try? String(contentsOfFile: "\(tasks)/\(tid)/status", encoding: .utf8)) ?? ""
+                let switches = status.split(separator: "\n").filter { $0.hasPrefix("voluntary_ctxt_switches") || $0.hasPrefix("nonvoluntary_ctxt_switches") }
+                    .compactMap { $0.split(separator: "\t").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }.reduce(0, +)
+                return (tid, name, switches)
+            }
+        }
+        let before = threads()
+        let names = before.map(\.name)
+        #expect(names.contains("chime-pool-0"), "\(names)")
+        // libdispatch names its workers after their root queue, cut to the last 15 bytes: the global
+        // queues' ("com.apple.root.default-qos" …) are the monitored ones; serial queues (swift-service-
+        // lifecycle's signal source) run on "….overcommit" ones, which libdispatch does not monitor.
+        #expect(!names.contains { $0.hasSuffix("-qos") }, "libdispatch global-queue workers: \(names)")
+        let maps = (try? String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/maps", encoding: .utf8)) ?? ""
+        #expect(!maps.isEmpty)
+        #expect(!maps.contains("libcanberra"), "libcanberra is loaded only for a sound")
+        usleep(4_000_000)
+        // Per thread: a thread that exits in between must not hide another one's switches, a thread
+        // born in between counts all of its own.
+        let earlier = Dictionary(before.map { ($0.tid, $0.switches) }, uniquingKeysWith: max)
+        let after = threads()
+        let woke = after.reduce(0) { $0 + max(0, $1.switches - (earlier[$1.tid] ?? 0)) }
+        // libdispatch's pool monitor alone would be 4 here; allow one stray switch on a loaded machine.
+        #expect(woke <= 1, "wake-ups in 4 idle seconds: \(woke); before \(before), after \(after)")
+    }
+
     @Test func killNineWhileAlarmsAreDueDeliversEachExactlyOnce() throws {
         let store = try openStore()
         let base = Self.inSeconds(3)

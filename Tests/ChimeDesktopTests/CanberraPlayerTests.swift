@@ -1,4 +1,4 @@
-import ChimeDesktop
+@testable import ChimeDesktop
 import ChimeScheduler
 import Foundation
 import Synchronization
@@ -33,6 +33,19 @@ import Testing
         let deadline = ContinuousClock.now + .seconds(20)
         while outcomes.withLock({ $0.count }) < 2 && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         #expect(outcomes.withLock { $0.map(\.0) } == ["alarm-clock-elapsed", "complete"])
+    }
+
+    /// libcanberra is loaded on the first sound, not linked: without it the sound fails with a line
+    /// that says what to install, and nothing else changes.
+    @Test func aMissingLibcanberraIsReportedWithWhatToInstall() {
+        guard case .failure(let error) = Canberra.load("libcanberra-not-installed.so.0") else {
+            Issue.record("a library that does not exist was loaded")
+            return
+        }
+        #expect(error.message.hasPrefix("libcanberra-not-installed.so.0 cannot be loaded ("), "\(error)")
+        #expect(error.message.hasSuffix("install libcanberra0 for alarm sounds"), "\(error)")
+        // The real one is there where the tests run (make test installs libcanberra0).
+        if case .failure(let error) = Canberra.load() { Issue.record("\(error)") }
     }
 
     @Test func onlySoundThemeNamesArePlayed() {
