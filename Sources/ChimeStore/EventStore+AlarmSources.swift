@@ -62,9 +62,17 @@ extension EventStore {
             }
             let whereClause = clauses.joined(separator: " AND ")
             let statementArguments = StatementArguments(arguments)
-            let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(whereClause)",
+            let alarms: [String: [Alarm]], replaced: [String: Set<Int64>]
+            if filter == nil && !location {
+                // The daemon's start reads nearly every item: one plain scan of the alarm table and
+                // of the detached rows costs less than evaluating the item filter twice more.
+                alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item")
+                replaced = try ItemRows.detachedOverrides(db, seriesFilter: "1", arguments: [])
+            } else {
+                alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(whereClause)",
                                              arguments: statementArguments)
-            let replaced = try ItemRows.detachedOverrides(db, seriesFilter: whereClause, arguments: statementArguments)
+                replaced = try ItemRows.detachedOverrides(db, seriesFilter: whereClause, arguments: statementArguments)
+            }
 
             var sources: [AlarmSource] = []
             let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(whereClause)",
