@@ -33,7 +33,11 @@ final class ChangeWatcher: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
-    init(pool: DatabasePool, path: String) {
+    /// Taken around reads where the store takes its reads one at a time (see `EventStore(mapsFile:)`).
+    private let readGate: NSLock?
+
+    init(pool: DatabasePool, path: String, readGate: NSLock? = nil) {
+        self.readGate = readGate
         self.pool = pool
         let url = URL(fileURLWithPath: path)
         self.directory = url.deletingLastPathComponent().path
@@ -145,7 +149,10 @@ final class ChangeWatcher: Sendable {
     private func deliver() {
         let cursors = state.withLock { $0.subscribers.mapValues(\.after) }
         guard let oldest = cursors.values.min() else { return }
-        guard let (entries, _) = try? pool.read({ db in try Journal.entries(after: oldest, in: db) }) else { return }
+        readGate?.lock()
+        let read = try? pool.read({ db in try Journal.entries(after: oldest, in: db) })
+        readGate?.unlock()
+        guard let (entries, _) = read else { return }
         guard let newest = entries.last?.sequence else { return }
         let truncationFloor = entries.first.map { $0.sequence - 1 } ?? newest
         state.withLock { s in

@@ -31,6 +31,8 @@ public final class EventStore: Sendable {
     let now: @Sendable () -> Instant
     let pending = Mutex<[PendingWrite]>([])
     let watcher: ChangeWatcher
+    /// Serializes reads where the store was opened with `mapsFile: false` (the daemon).
+    let readGate: NSLock?
     let unreadable = UnreadableRows()
 
     typealias PendingWrite = @Sendable (Database, Instant) throws -> Void
@@ -41,16 +43,23 @@ public final class EventStore: Sendable {
     ///   - floatingZone: the zone floating and all-day times are read in; default the system zone,
     ///     read anew for each operation (``SystemZone/current(environment:localtime:)``).
     ///   - clock: where creation, modification and completion dates come from (inject one in tests).
+    ///   - mapsFile: read the file through a memory map (faster queries on a large store). A
+    ///     long-lived process that reads the store once and then waits, such as the daemon, passes
+    ///     false: mapped pages it touched stay counted in its resident memory. It also takes its
+    ///     reads one at a time: GRDB's reader pool guards itself with a concurrent dispatch queue,
+    ///     and two reads meeting there can start a libdispatch worker, and with it a pool monitor
+    ///     that wakes the process every second for good.
     /// - Throws: ``StoreError`` when the file is not a Chime store, was written by a newer schema,
     ///   or cannot be created. A file that is not a Chime store is never modified.
     public convenience init(path: String, floatingZone: ZoneRules? = nil,
-                            clock: @escaping @Sendable () -> Instant = EventStore.systemNow) throws(StoreError) {
-        try self.init(path: path, floatingZone: floatingZone, clock: clock, busyTimeout: 10)
+                            clock: @escaping @Sendable () -> Instant = EventStore.systemNow,
+                            mapsFile: Bool = true) throws(StoreError) {
+        try self.init(path: path, floatingZone: floatingZone, clock: clock, busyTimeout: 10, mapsFile: mapsFile)
     }
 
     /// `busyTimeout`: how long a write waits for another process's write lock (tests shorten it).
     init(path: String, floatingZone: ZoneRules?, clock: @escaping @Sendable () -> Instant,
-         busyTimeout: Double) throws(StoreError) {
+         busyTimeout: Double, mapsFile: Bool = true) throws(StoreError) {
         self.path = path
         if let floatingZone { zoneSource = { floatingZone } } else { zoneSource = { SystemZone.current() } }
         self.now = clock
@@ -70,7 +79,7 @@ public final class EventStore: Sendable {
         // touches a few thousand rows spread over a large store.
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
-            try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            if mapsFile { try db.execute(sql: "PRAGMA mmap_size = 268435456") }
         }
         let pool: DatabasePool
         do {
@@ -89,7 +98,8 @@ public final class EventStore: Sendable {
             throw .from(error, path: path)
         }
         self.pool = pool
-        self.watcher = ChangeWatcher(pool: pool, path: path)
+        self.readGate = mapsFile ? nil : NSLock()
+        self.watcher = ChangeWatcher(pool: pool, path: path, readGate: readGate)
     }
 
     /// Opens the store at ``StoreLocation/defaultPath(environment:)``.
@@ -141,6 +151,8 @@ public final class EventStore: Sendable {
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        readGate?.lock()
+        defer { readGate?.unlock() }
         do {
             return try pool.read(body)
         } catch {
