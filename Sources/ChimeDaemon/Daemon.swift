@@ -21,7 +21,7 @@ public enum Daemon {
         var logger = Logger(label: "chime")
         logger.logLevel = configuration.logLevel
         // The store first: it refuses what is not a store file of ours before anything is locked.
-        let store = try EventStore(path: storePath, mapsFile: false)    // resident memory: see mapsFile
+        let store = try EventStore(path: storePath, longLived: true)
         let lock = try DaemonLock.acquire(forStore: storePath)
         defer { lock.release() }
         let bus = busAPI?(store)

@@ -33,7 +33,7 @@ final class ChangeWatcher: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
-    /// Taken around reads where the store takes its reads one at a time (see `EventStore(mapsFile:)`).
+    /// Taken around reads where the store takes its reads one at a time (see `EventStore(path:longLived:)`).
     private let readGate: NSLock?
 
     init(pool: DatabasePool, path: String, readGate: NSLock? = nil) {

@@ -31,7 +31,7 @@ public final class EventStore: Sendable {
     let now: @Sendable () -> Instant
     let pending = Mutex<[PendingWrite]>([])
     let watcher: ChangeWatcher
-    /// Serializes reads where the store was opened with `mapsFile: false` (the daemon).
+    /// Serializes reads of a `longLived` store (the daemon).
     let readGate: NSLock?
     let unreadable = UnreadableRows()
 
@@ -43,23 +43,23 @@ public final class EventStore: Sendable {
     ///   - floatingZone: the zone floating and all-day times are read in; default the system zone,
     ///     read anew for each operation (``SystemZone/current(environment:localtime:)``).
     ///   - clock: where creation, modification and completion dates come from (inject one in tests).
-    ///   - mapsFile: read the file through a memory map (faster queries on a large store). A
-    ///     long-lived process that reads the store once and then waits, such as the daemon, passes
-    ///     false: mapped pages it touched stay counted in its resident memory. It also takes its
-    ///     reads one at a time: GRDB's reader pool guards itself with a concurrent dispatch queue,
-    ///     and two reads meeting there can start a libdispatch worker, and with it a pool monitor
-    ///     that wakes the process every second for good.
+    ///   - longLived: true for a process that reads the store and then waits for hours (the
+    ///     daemon). Such a store is not read through a memory map (the mapped pages it touched stay
+    ///     counted in its resident memory; others map it, for faster queries on a large store),
+    ///     and takes its reads one at a time: GRDB's reader pool guards itself with a concurrent
+    ///     dispatch queue, and two reads meeting there can start a libdispatch worker, and with it
+    ///     a pool monitor that wakes the process every second for good.
     /// - Throws: ``StoreError`` when the file is not a Chime store, was written by a newer schema,
     ///   or cannot be created. A file that is not a Chime store is never modified.
     public convenience init(path: String, floatingZone: ZoneRules? = nil,
                             clock: @escaping @Sendable () -> Instant = EventStore.systemNow,
-                            mapsFile: Bool = true) throws(StoreError) {
-        try self.init(path: path, floatingZone: floatingZone, clock: clock, busyTimeout: 10, mapsFile: mapsFile)
+                            longLived: Bool = false) throws(StoreError) {
+        try self.init(path: path, floatingZone: floatingZone, clock: clock, busyTimeout: 10, longLived: longLived)
     }
 
     /// `busyTimeout`: how long a write waits for another process's write lock (tests shorten it).
     init(path: String, floatingZone: ZoneRules?, clock: @escaping @Sendable () -> Instant,
-         busyTimeout: Double, mapsFile: Bool = true) throws(StoreError) {
+         busyTimeout: Double, longLived: Bool = false) throws(StoreError) {
         self.path = path
         if let floatingZone { zoneSource = { floatingZone } } else { zoneSource = { SystemZone.current() } }
         self.now = clock
@@ -79,7 +79,7 @@ public final class EventStore: Sendable {
         // touches a few thousand rows spread over a large store.
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
-            if mapsFile { try db.execute(sql: "PRAGMA mmap_size = 268435456") }
+            if !longLived { try db.execute(sql: "PRAGMA mmap_size = 268435456") }
         }
         let pool: DatabasePool
         do {
@@ -98,7 +98,7 @@ public final class EventStore: Sendable {
             throw .from(error, path: path)
         }
         self.pool = pool
-        self.readGate = mapsFile ? nil : NSLock()
+        self.readGate = longLived ? NSLock() : nil
         self.watcher = ChangeWatcher(pool: pool, path: path, readGate: readGate)
     }
 
@@ -179,9 +179,9 @@ public final class EventStore: Sendable {
             // A large batch (an import) touches more pages than SQLite's default 2 MB cache holds;
             // spilled pages are written to the WAL mid-transaction and again at commit. A larger
             // cache for this transaction only keeps a long-lived reader's memory as it was.
-            let large = queued.count >= Self.largeBatch
-            if large { try db.execute(sql: "PRAGMA cache_size = -\(Self.largeBatchCacheKiB)") }
-            defer { if large { try? db.execute(sql: "PRAGMA cache_size = -2000") } }
+            let previous = queued.count >= Self.largeBatch ? try Int.fetchOne(db, sql: "PRAGMA cache_size") : nil
+            if previous != nil { try db.execute(sql: "PRAGMA cache_size = -\(Self.largeBatchCacheKiB)") }
+            defer { if let previous { try? db.execute(sql: "PRAGMA cache_size = \(previous)") } }
             for w in queued { try w(db, stamp) }
         }
     }

@@ -136,8 +136,8 @@ struct AgendaWriter {
     let lastDay: Int
     private var currentDay: Int?
     private var count = 0
-    /// Later days of multi-day occurrences: (day, order written, the line without its newline).
-    private var continuations: [(day: Int, order: Int, line: String)] = []
+    /// Later days of multi-day occurrences: (order written, the line), written under their day.
+    private var continuations: [(order: Int, line: Line)] = []
 
     /// Without `headings` (one day, under a heading of the caller's) no day heading is written.
     let headings: Bool
@@ -216,40 +216,16 @@ struct AgendaWriter {
             flushContinuations(through: shownFirst, &out)
             heading(shownFirst, &out)
             let total = coveredLast - startDay + 1
-            let piped = LineFit.width == nil
-            if piped {
-                // Titles are not fitted: the first day's line goes straight into the buffer, byte for
-                // byte what the String below would be, without building it.
-                appendLine(o, day: shownFirst, startDay: startDay, coveredLast: coveredLast, start: start, end: end,
-                           label: label, &out)
-            }
-            if piped && shownFirst == shownLast { count += 1; return }
-            let reference = ItemReference.text(identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
-                                               allDay: allDay, zone: zone, short: true)
-            for day in shownFirst...shownLast where day > shownFirst || !piped {
-                var line = "  "
-                if allDay || (day != startDay && day != coveredLast) {
-                    line += "all day      "
-                } else if total == 1 {
-                    line += DisplayText.hhmm(start) + "-" + DisplayText.hhmm(end) + "  "
-                } else if day == startDay {
-                    line += DisplayText.hhmm(start) + " →      "
-                } else {
-                    line += "→ " + DisplayText.hhmm(end) + "      "
-                }
-                let dayNote = total > 1 ? " (day \(day - startDay + 1)/\(total))" : ""
-                let shownReference = DisplayText.singleLine(reference)
-                // The columns besides the title: the time (15), the day note, "  [calendar]  ", the reference.
-                let fittedTitle = LineFit.title(label.title, rest: line.count + dayNote.count + label.calendar.count + 6 + shownReference.count)
-                line += fittedTitle + dayNote
-                line += "  " + paint("[" + label.calendar + "]", "36")
-                line += "  " + paint(shownReference, "2")
-                if day == shownFirst {
-                    out.append(line)
-                    out.append(byte: 10)
-                } else {
-                    continuations.append((day, count, line))
-                }
+            for day in shownFirst...shownLast {
+                // The columns besides the title: the time (15), the day note, "  [calendar]  ", the
+                // reference; measured only where the title is fitted (on a terminal).
+                let title = LineFit.title(label.title, rest: 15 + (total > 1 ? " (day \(day - startDay + 1)/\(total))".count : 0)
+                    + label.calendar.count + 6 + DisplayText.singleLine(ItemReference.text(
+                        identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
+                        allDay: allDay, zone: zone, short: true)).count)
+                let line = Line(occurrence: o, day: day, startDay: startDay, coveredLast: coveredLast, start: start, end: end,
+                                label: label, title: title)
+                if day == shownFirst { append(line, &out) } else { continuations.append((count, line)) }
             }
         }
         count += 1
@@ -263,13 +239,12 @@ struct AgendaWriter {
 
     /// Writes the queued lines of every day up to and including `day`, under their headings.
     private mutating func flushContinuations(through day: Int, _ out: inout OutputBuffer) {
-        guard continuations.contains(where: { $0.day <= day }) else { return }
-        let due = continuations.filter { $0.day <= day }.sorted { ($0.day, $0.order) < ($1.day, $1.order) }
-        continuations.removeAll { $0.day <= day }
+        guard continuations.contains(where: { $0.line.day <= day }) else { return }
+        let due = continuations.filter { $0.line.day <= day }.sorted { ($0.line.day, $0.order) < ($1.line.day, $1.order) }
+        continuations.removeAll { $0.line.day <= day }
         for entry in due {
-            heading(entry.day, &out)
-            out.append(entry.line)
-            out.append(byte: 10)
+            heading(entry.line.day, &out)
+            append(entry.line, &out)
         }
     }
 
@@ -287,10 +262,20 @@ struct AgendaWriter {
         currentDay = day
     }
 
-    /// One line of the text agenda (as the loop in ``write(_:to:)`` builds it for a day), written
-    /// into `out` piece by piece.
-    private func appendLine(_ o: EventOccurrence, day: Int, startDay: Int, coveredLast: Int, start: LocalDateTime,
-                            end: LocalDateTime, label: Labels, _ out: inout OutputBuffer) {
+    /// One line of the text agenda: an occurrence on one of the days it covers.
+    private struct Line {
+        let occurrence: EventOccurrence
+        let day: Int, startDay: Int, coveredLast: Int
+        let start: LocalDateTime, end: LocalDateTime
+        let label: Labels
+        /// The title as shown: fitted to the terminal, whole when piped.
+        let title: String
+    }
+
+    /// Writes `line` and its newline, piece by piece into the buffer (no String per line).
+    private func append(_ line: Line, _ out: inout OutputBuffer) {
+        let (o, day, startDay, coveredLast, start, end, label) =
+            (line.occurrence, line.day, line.startDay, line.coveredLast, line.start, line.end, line.label)
         let total = coveredLast - startDay + 1
         out.append(byte: 32); out.append(byte: 32)
         if o.isAllDay || (day != startDay && day != coveredLast) {
@@ -303,7 +288,7 @@ struct AgendaWriter {
         } else {
             out.append("→ "); out.append(hour: end.hour, minute: end.minute); out.append("      ")
         }
-        out.append(label.title)
+        out.append(line.title)
         if total > 1 {
             out.append(" (day "); out.append(day - startDay + 1); out.append(byte: 47); out.append(total); out.append(byte: 41)
         }
@@ -326,10 +311,6 @@ struct AgendaWriter {
         }
         if color { out.append("\u{1b}[0m") }
         out.append(byte: 10)
-    }
-
-    private func paint(_ text: String, _ code: String) -> String {
-        color ? "\u{1b}[\(code)m\(text)\u{1b}[0m" : text
     }
 
     private func appendLocal(_ l: LocalDateTime, allDay: Bool, _ out: inout OutputBuffer) {
