@@ -28,7 +28,9 @@ SWIFT     ?= swift
 # SecretServiceTests) and libsecret-tools (secret-tool, which checks what Chime stored there).
 # BUILD_PACKAGES are what `make install` needs to build chime (the Swift toolchain aside); their runtime
 # libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0, libcurl4, libsecret-1-0) are what the installed
-# binary loads; libcanberra0 plays alarm sounds where the notification server plays none: not linked but loaded
+# binary loads; libcurl4 is opened (dlopen) on the first CalDAV request rather than linked, so that commands
+# and the daemon without an account do not load it and the TLS, Kerberos and LDAP libraries it needs;
+# libcanberra0 plays alarm sounds where the notification server plays none: not linked but loaded
 # (dlopen) on the first sound, so the build needs no headers for it, only the runtime library for the sounds.
 # python3 writes the man page. man-db and groff-base: the install test renders the man page.
 BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev libcanberra0 libsecret-1-dev python3

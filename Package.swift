@@ -80,9 +80,11 @@ let package = Package(
         .target(name: "ChimeDesktop", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore", "CLibnotify", "CGeoclue"]),
 
         // CalDAV accounts and two-way sync at the edge: HTTP on libcurl's easy interface (Debian
-        // libcurl4-openssl-dev; typed wrappers for its variadic setopt in CCurlShim), WebDAV XML on
+        // libcurl4-openssl-dev for curl.h; the library is opened with dlopen on the first request,
+        // not linked, so other commands and the daemon do not load it and the libraries it needs;
+        // CCurlShim has the typed wrappers for its variadic setopt), WebDAV XML on
         // FoundationXML (libxml2). URLSession is not used: on Linux it spins a core while it waits.
-        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CCurlShim"),
         // Passwords kept in the desktop's Secret Service (GNOME Keyring, KeePassXC …) through libsecret
         // (Debian libsecret-1-dev), so that none is ever stored in plain text.
         .systemLibrary(

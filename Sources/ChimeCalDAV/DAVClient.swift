@@ -67,7 +67,7 @@ public final class DAVClient: Sendable {
     private let connection = CurlConnection()
 
     public init(user: String, password: String, timeout: Double = 30) {
-        _ = DAVClient.curlReady
+        _ = DAVClient.curlProblem
         authorization = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
         self.timeout = max(1, Int(timeout))
         self.user = user
@@ -75,17 +75,19 @@ public final class DAVClient: Sendable {
 
     /// A client that sends no credentials (a public calendar feed).
     public init(timeout: Double = 30) {
-        _ = DAVClient.curlReady
+        _ = DAVClient.curlProblem
         authorization = nil
         self.timeout = max(1, Int(timeout))
         self.user = ""
     }
 
-    /// curl_global_init must run once, before any other thread uses libcurl.
-    private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// libcurl is opened (and curl_global_init run) once, on the first client; nil when it is
+    /// ready, else why not (it is loaded on first use, not linked: CCurlShim.h says why).
+    private static let curlProblem: String? = chime_curl_load().map { String(cString: $0) }
 
     /// Sends one request; follows up to five redirects. A 401 throws ``CalDAVError/authentication(url:user:)``.
     public func send(_ method: String, _ url: URL, body: String? = nil, headers: [String: String] = [:]) async throws(CalDAVError) -> DAVResponse {
+        if let problem = Self.curlProblem { throw .unreachable(url: url.absoluteString, reason: problem) }
         var target = url
         for _ in 0..<5 {
             var fields = ["Expect": ""]    // no 100-continue round trip
@@ -133,15 +135,15 @@ private final class CurlConnection: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let handle {
-            curl_easy_reset(handle)         // options back to defaults; the connection cache stays
+            chime_curl_easy_reset(handle)         // options back to defaults; the connection cache stays
         } else {
-            handle = curl_easy_init()
+            handle = chime_curl_easy_init()
         }
         guard let handle else { return .failure(CurlFailure(reason: "libcurl could not start a transfer")) }
         return request.perform(on: handle)
     }
 
-    deinit { if let handle { curl_easy_cleanup(handle) } }
+    deinit { if let handle { chime_curl_easy_cleanup(handle) } }
 }
 
 /// One transfer: its request, and what came back.
@@ -161,8 +163,8 @@ private final class CurlRequest: @unchecked Sendable {
 
     func perform(on handle: UnsafeMutableRawPointer) -> Result<DAVResponse, CurlFailure> {
         var list: UnsafeMutablePointer<curl_slist>? = nil
-        for (name, value) in headers { list = curl_slist_append(list, value.isEmpty ? "\(name):" : "\(name): \(value)") }
-        defer { curl_slist_free_all(list) }
+        for (name, value) in headers { list = chime_curl_slist_append(list, value.isEmpty ? "\(name):" : "\(name): \(value)") }
+        defer { chime_curl_slist_free_all(list) }
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let me = Unmanaged.passUnretained(self).toOpaque()
         let code: CURLcode = errorText.withUnsafeMutableBufferPointer { errorBuffer in
@@ -192,11 +194,11 @@ private final class CurlRequest: @unchecked Sendable {
                 return size * count
             }
             _ = chime_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, me)
-            guard let body else { return curl_easy_perform(handle) }
+            guard let body else { return chime_curl_easy_perform(handle) }
             return body.withUnsafeBufferPointer { bytes in
                 _ = chime_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, bytes.count)
                 _ = chime_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
-                return curl_easy_perform(handle)
+                return chime_curl_easy_perform(handle)
             }
         }
         guard code == CURLE_OK else {
@@ -216,7 +218,7 @@ private final class CurlRequest: @unchecked Sendable {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE:
             return "TLS failed" + (detail.isEmpty ? "" : " (\(detail))")
         default:
-            return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            return detail.isEmpty ? String(cString: chime_curl_easy_strerror(code)) : detail
         }
     }
 }
