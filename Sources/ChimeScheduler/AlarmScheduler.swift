@@ -102,11 +102,18 @@ public final class AlarmScheduler {
         checkedUntil = checkpoint
         let graceStart = now.adding(-settings.graceSeconds)
         let from = min(max(checkpoint, graceStart), now)
-        let sources = try store.alarmSources(from: min(checkpoint, from))
-        if checkpoint < graceStart {
-            try recordMissed(sources: sources, from: checkpoint, before: graceStart)
+        // One pass over the store fills both the agenda and, after downtime beyond the grace
+        // window, the agenda of firings too old to show; the items themselves are not kept.
+        var old = checkpoint < graceStart ? AlarmAgenda(zone: zone, from: checkpoint, defaults: settings.alarmDefaults) : nil
+        var fresh = AlarmAgenda(zone: zone, from: from, defaults: settings.alarmDefaults)
+        try store.forEachAlarmSource(from: min(checkpoint, from)) { source in
+            old?.add(source.item, replaced: source.replaced)
+            fresh.add(source.item, replaced: source.replaced)
         }
-        rebuild(sources, from: from)
+        if var old { try recordMissed(&old, before: graceStart) }
+        fresh.releaseUnusedCapacity()
+        agenda = fresh
+        reportUnreadableItems()
         for entry in try store.ledgerEntries(state: .snoozed) {
             guard let until = entry.snoozedUntil else { continue }
             snoozes.insert(Snooze(until: until.secondsSince1970, key: entry.key))
@@ -121,10 +128,8 @@ public final class AlarmScheduler {
         try processDue()
     }
 
-    /// Firings in `[from, before)`: too old to show, recorded as missed (at most 10,000).
-    private func recordMissed(sources: [AlarmSource], from: Instant, before: Instant) throws(StoreError) {
-        var old = AlarmAgenda(zone: zone, from: from, defaults: settings.alarmDefaults)
-        for s in sources { old.add(s.item, replaced: s.replaced) }
+    /// Firings of `old` before `before`: too old to show, recorded as missed (at most 10,000).
+    private func recordMissed(_ old: inout AlarmAgenda, before: Instant) throws(StoreError) {
         var missed: [AlarmFiring] = []
         while missed.count < 10_000, let f = old.popNext(through: before.adding(-1)) { missed.append(f) }
         guard !missed.isEmpty else { return }
@@ -133,9 +138,13 @@ public final class AlarmScheduler {
         onEvent?(.missed(missed.map(\.key)))
     }
 
-    private func rebuild(_ sources: [AlarmSource], from: Instant) {
-        agenda = AlarmAgenda(zone: zone, from: from, defaults: settings.alarmDefaults)
-        for s in sources { agenda.add(s.item, replaced: s.replaced) }
+    /// Reads every item with alarms that can fire at or after `from` again into a new agenda
+    /// that starts at `agendaFrom` (default: `from`).
+    private func rebuild(from: Instant, agendaFrom: Instant? = nil) throws(StoreError) {
+        var fresh = AlarmAgenda(zone: zone, from: agendaFrom ?? from, defaults: settings.alarmDefaults)
+        try store.forEachAlarmSource(from: from) { fresh.add($0.item, replaced: $0.replaced) }
+        fresh.releaseUnusedCapacity()
+        agenda = fresh
         reportUnreadableItems()
     }
 
@@ -173,7 +182,7 @@ public final class AlarmScheduler {
             if needsRebuild {
                 // A change or a clock step could not be read earlier: read everything again.
                 do {
-                    rebuild(try store.alarmSources(from: checkedUntil), from: checkedUntil)
+                    try rebuild(from: checkedUntil)
                     needsRebuild = false
                 } catch {
                     retryAt = nil
@@ -364,7 +373,7 @@ public final class AlarmScheduler {
         let ids = Set(changes.changes.filter { $0.entity != .calendar }.map(\.identifier))
         do {
             if needsRebuild || changes.isTruncated || changes.changes.contains(where: { $0.entity == .calendar }) {
-                rebuild(try store.alarmSources(from: checkedUntil), from: max(agenda.from, checkedUntil))
+                try rebuild(from: checkedUntil, agendaFrom: max(agenda.from, checkedUntil))
                 needsRebuild = false
             } else {
                 let sources = try store.alarmSources(from: checkedUntil, identifiers: ids)
@@ -405,7 +414,7 @@ public final class AlarmScheduler {
         }
         if mustRebuild {
             do {
-                rebuild(try store.alarmSources(from: checkedUntil), from: checkedUntil)
+                try rebuild(from: checkedUntil)
             } catch {
                 needsRebuild = true
                 scheduleRetry(now)

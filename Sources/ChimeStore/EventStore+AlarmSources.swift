@@ -23,6 +23,17 @@ extension EventStore {
         try alarmSources(from: from, filter: nil, location: false)
     }
 
+    /// The same items as ``alarmSources(from:)``, handed to `body` one at a time as they are read,
+    /// so a caller that keeps only part of each (the daemon's agenda) never holds them all.
+    ///
+    /// ```swift
+    /// var agenda = AlarmAgenda(zone: store.floatingZone, from: now)
+    /// try store.forEachAlarmSource(from: now) { agenda.add($0.item, replaced: $0.replaced) }
+    /// ```
+    public func forEachAlarmSource(from: Instant, _ body: (AlarmSource) -> Void) throws(StoreError) {
+        try forEachAlarmSource(from: from, filter: nil, location: false, body)
+    }
+
     /// Items with location (geofence) alarms that can still fire at or after `from`, chosen the
     /// same way; they are armed, not timed.
     public func locationAlarmSources(from: Instant) throws(StoreError) -> [AlarmSource] {
@@ -42,8 +53,15 @@ extension EventStore {
     }
 
     private func alarmSources(from: Instant, filter: Set<String>?, location: Bool) throws(StoreError) -> [AlarmSource] {
+        var sources: [AlarmSource] = []
+        try forEachAlarmSource(from: from, filter: filter, location: location) { sources.append($0) }
+        return sources
+    }
+
+    private func forEachAlarmSource(from: Instant, filter: Set<String>?, location: Bool,
+                                    _ body: (AlarmSource) -> Void) throws(StoreError) {
         let unreadable = self.unreadable
-        return try read { db in
+        try read { db in
             var clauses = ["""
                 (id IN (SELECT item_id FROM alarm WHERE proximity IS \(location ? "NOT NULL" : "NULL"))\(location ? "" : " OR kind = 'reminder'"))
                 AND ((kind = 'reminder' AND completed = 0)
@@ -74,18 +92,18 @@ extension EventStore {
                 replaced = try ItemRows.detachedOverrides(db, seriesFilter: whereClause, arguments: statementArguments)
             }
 
-            var sources: [AlarmSource] = []
+            var rules = ItemRows.RuleCache()
             let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(whereClause)",
                                            arguments: statementArguments)
             while let row = try rows.next() {
                 let id: String = row[ItemColumns.id]
-                guard let item = unreadable.decode(row, { row throws(StoreError) in try ItemRows.item(row, alarms: alarms[id] ?? []) })
-                else { continue }
+                guard let item = unreadable.decode(row, { row throws(StoreError) in
+                    try ItemRows.item(row, alarms: alarms[id] ?? [], rules: &rules)
+                }) else { continue }
                 let detachedOverrides: Set<Int64>
                 if case .event(let e) = item, e.isRecurring { detachedOverrides = replaced[id] ?? [] } else { detachedOverrides = [] }
-                sources.append(AlarmSource(item: item, replaced: detachedOverrides))
+                body(AlarmSource(item: item, replaced: detachedOverrides))
             }
-            return sources
         }
     }
 }

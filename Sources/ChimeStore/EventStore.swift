@@ -80,6 +80,10 @@ public final class EventStore: Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             if !longLived { try db.execute(sql: "PRAGMA mmap_size = 268435456") }
+            // A long-lived process reads the whole store once at start and little after: a
+            // connection's page cache (2 MiB by default, kept for the life of the process) would
+            // mostly hold pages of that one read; the system's file cache has them anyway.
+            if longLived { try db.execute(sql: "PRAGMA cache_size = -256") }
         }
         let pool: DatabasePool
         do {

@@ -98,7 +98,13 @@ enum ItemRows {
     }
 
     static func item(_ row: Row, alarms: [Alarm]) throws(StoreError) -> AnyCalendarItem {
-        (row[ItemColumns.kind] as String) == "event" ? .event(try event(row, alarms: alarms)) : .reminder(try reminder(row, alarms: alarms))
+        var cache = RuleCache()
+        return try item(row, alarms: alarms, rules: &cache)
+    }
+
+    static func item(_ row: Row, alarms: [Alarm], rules cache: inout RuleCache) throws(StoreError) -> AnyCalendarItem {
+        (row[ItemColumns.kind] as String) == "event" ? .event(try event(row, alarms: alarms, rules: &cache))
+            : .reminder(try reminder(row, alarms: alarms))
     }
 
     // MARK: Fetching one

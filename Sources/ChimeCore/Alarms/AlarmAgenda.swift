@@ -24,7 +24,8 @@ public struct AlarmAgenda {
     }
 
     private var timelines: [AlarmTimeline?] = []
-    private var pending: [AlarmFiring?] = []
+    /// Each timeline's next firing, lean: the full firing is built when it is peeked.
+    private var pending: [AlarmTimeline.Step?] = []
     private var generations: [Int] = []
     private var freeSlots: [Int] = []
     private var slotsByItem: [String: [Int]] = [:]
@@ -77,7 +78,9 @@ public struct AlarmAgenda {
     /// The next firing without consuming it.
     public mutating func peek() -> AlarmFiring? {
         while let top = heap.min {
-            if generations[top.slot] == top.generation, let firing = pending[top.slot] { return firing }
+            if generations[top.slot] == top.generation, let step = pending[top.slot], let timeline = timelines[top.slot] {
+                return timeline.firing(step)
+            }
             heap.removeMin()
         }
         return nil
@@ -88,6 +91,21 @@ public struct AlarmAgenda {
         guard let firing = peek(), firing.fireAt <= limit, let top = heap.popMin() else { return nil }
         advance(top.slot)
         return firing
+    }
+
+    /// Gives back the room the slot arrays grew into while items were added (up to half of them,
+    /// as arrays double): a long-lived agenda, such as the daemon's after its start, keeps only
+    /// what it holds.
+    public mutating func releaseUnusedCapacity() {
+        func exact<T>(_ array: [T]) -> [T] {
+            var copy: [T] = []
+            copy.reserveCapacity(array.count)
+            copy.append(contentsOf: array)
+            return copy
+        }
+        timelines = exact(timelines)
+        pending = exact(pending)
+        generations = exact(generations)
     }
 
     /// How many items have timed alarms in the agenda (including ones that will not fire again).
@@ -112,9 +130,9 @@ public struct AlarmAgenda {
     }
 
     private mutating func advance(_ slot: Int) {
-        pending[slot] = timelines[slot]?.next()
+        pending[slot] = timelines[slot]?.nextStep()
         if let next = pending[slot] {
-            heap.insert(Entry(fireAt: next.fireAt.secondsSince1970, slot: slot, generation: generations[slot]))
+            heap.insert(Entry(fireAt: next.fireAt, slot: slot, generation: generations[slot]))
         }
     }
 }

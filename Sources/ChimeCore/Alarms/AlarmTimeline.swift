@@ -20,9 +20,21 @@ public struct AlarmTimeline {
     /// The shortest gap between two firings of one alarm of a series.
     public static let coalescingSeconds: Int64 = 60
 
+    /// One firing without the alarm and item it shares with the timeline's other firings: what
+    /// the agenda keeps per pending timeline (a full ``AlarmFiring`` is built when asked for).
+    struct Step {
+        let fireAt: Int64
+        let start: Int64?
+        let end: Int64?
+        let coalescedCount: Int32
+    }
+
     private enum Source {
-        case once(AlarmFiring?)
-        case series(OccurrenceIterator, duration: Int64, replaced: Set<Int64>)
+        case once(Step?)
+        /// A series keeps its rules, not an iterator: each step starts a fresh iterator near the
+        /// occurrence after `after`, so a daemon holding thousands of timelines keeps a few
+        /// hundred bytes for each instead of every iterator's buffers.
+        case series(RecurrenceSet, zone: ZoneRules, near: Int64, after: Int64?, duration: Int64, replaced: Set<Int64>)
     }
 
     public let alarm: Alarm
@@ -31,7 +43,7 @@ public struct AlarmTimeline {
     private let from: Instant
     /// Added to the anchor of relative alarms: the all-day time of day, else 0.
     private let anchorShift: Int64
-    private var lastFireAt: Instant?
+    private var lastFireAt: Int64?
 
     /// The timeline of `alarm` on `event` (a single event, a series, or a detached occurrence);
     /// nil for location alarms. `replaced` holds the occurrence starts (seconds) that detached
@@ -47,13 +59,12 @@ public struct AlarmTimeline {
         if case .relative(let offset, let relation) = alarm.trigger, event.isRecurring {
             // The first occurrence that can fire at or after `from` starts at from − offset (− duration for END).
             let lead = offset + anchorShift + (relation == .end ? duration : 0)
-            let near = Instant(secondsSince1970: from.secondsSince1970 - lead)
-            source = .series(event.recurrenceSet.occurrences(near: near, floatingZone: zone), duration: duration,
-                             replaced: replaced)
+            source = .series(event.recurrenceSet, zone: zone, near: from.secondsSince1970 - lead, after: nil,
+                             duration: duration, replaced: replaced)
         } else {
-            let start = event.start.instant(floatingZone: zone)
-            let firing = Self.firing(alarm, item: item, start: start, end: start.adding(duration), shift: anchorShift)
-            source = .once(firing.fireAt >= from ? firing : nil)
+            let start = event.start.instant(floatingZone: zone).secondsSince1970
+            let step = Self.step(alarm.trigger, start: start, end: start + duration, shift: anchorShift)
+            source = .once(step.fireAt >= from.secondsSince1970 ? step : nil)
         }
     }
 
@@ -68,52 +79,69 @@ public struct AlarmTimeline {
         self.item = ItemSummary(reminder)
         self.from = from
         self.anchorShift = dueDate?.isAllDay == true ? allDayTimeOfDay : 0
-        let firing = Self.firing(alarm, item: item, start: due, end: nil, shift: anchorShift)
-        source = .once(firing.fireAt >= from ? firing : nil)
+        let step = Self.step(alarm.trigger, start: due?.secondsSince1970, end: nil, shift: anchorShift)
+        source = .once(step.fireAt >= from.secondsSince1970 ? step : nil)
     }
 
     /// The next firing at or after `from`, or nil when the alarm will not fire again.
     public mutating func next() -> AlarmFiring? {
+        nextStep().map(firing)
+    }
+
+    /// The next step, the lean form of ``next()``.
+    mutating func nextStep() -> Step? {
         switch source {
-        case .once(let firing):
+        case .once(let step):
             source = .once(nil)
-            return firing
-        case .series(var iterator, let duration, let replaced):
-            defer { source = .series(iterator, duration: duration, replaced: replaced) }
-            var folded = 0
+            return step
+        case .series(let set, let zone, let near, let after, let duration, let replaced):
+            var iterator = set.occurrences(near: Instant(secondsSince1970: after.map { $0 + 1 } ?? near), floatingZone: zone)
+            var folded: Int32 = 0
             while let occurrence = iterator.next() {
-                let start = occurrence.instant
-                if replaced.contains(start.secondsSince1970) { continue }
-                var firing = Self.firing(alarm, item: item, start: start, end: start.adding(duration), shift: anchorShift)
-                guard firing.fireAt >= from else { continue }
-                if let last = lastFireAt, firing.fireAt.secondsSince1970 - last.secondsSince1970 < Self.coalescingSeconds {
+                let start = occurrence.instant.secondsSince1970
+                if let after, start <= after { continue }
+                if replaced.contains(start) { continue }
+                let step = Self.step(alarm.trigger, start: start, end: start + duration, shift: anchorShift,
+                                     coalescedCount: folded)
+                guard step.fireAt >= from.secondsSince1970 else { continue }
+                if let last = lastFireAt, step.fireAt - last < Self.coalescingSeconds {
                     folded += 1
                     continue
                 }
-                firing.coalescedCount = folded
-                lastFireAt = firing.fireAt
-                return firing
+                lastFireAt = step.fireAt
+                source = .series(set, zone: zone, near: near, after: start, duration: duration, replaced: replaced)
+                return step
             }
             source = .once(nil)
             return nil
         }
     }
 
-    private static func firing(_ alarm: Alarm, item: ItemSummary, start: Instant?, end: Instant?, shift: Int64) -> AlarmFiring {
-        let fireAt: Instant, occurrence: Instant
-        switch alarm.trigger {
+    /// The firing a step stands for.
+    func firing(_ step: Step) -> AlarmFiring {
+        let occurrence: Instant
+        if case .relative = alarm.trigger { occurrence = Instant(secondsSince1970: step.start!) } else {
+            occurrence = Instant(secondsSince1970: step.fireAt)
+        }
+        var firing = AlarmFiring(key: FiringKey(item: item.identifier, occurrence: occurrence, alarm: alarm.trigger.keyText!),
+                                 fireAt: Instant(secondsSince1970: step.fireAt), alarm: alarm, item: item,
+                                 occurrenceStart: step.start.map(Instant.init(secondsSince1970:)),
+                                 occurrenceEnd: step.end.map(Instant.init(secondsSince1970:)))
+        firing.coalescedCount = Int(step.coalescedCount)
+        return firing
+    }
+
+    private static func step(_ trigger: Alarm.Trigger, start: Int64?, end: Int64?, shift: Int64,
+                             coalescedCount: Int32 = 0) -> Step {
+        switch trigger {
         case .absolute(let date):
-            fireAt = date
-            occurrence = date
+            return Step(fireAt: date.secondsSince1970, start: start, end: end, coalescedCount: coalescedCount)
         case .relative(let offset, let relation):
             let anchor = relation == .end ? (end ?? start!) : start!
-            fireAt = anchor.adding(offset + shift)
-            occurrence = start!
+            return Step(fireAt: anchor + offset + shift, start: start, end: end, coalescedCount: coalescedCount)
         case .location:
             preconditionFailure("location alarms have no timeline")
         }
-        return AlarmFiring(key: FiringKey(item: item.identifier, occurrence: occurrence, alarm: alarm.trigger.keyText!),
-                           fireAt: fireAt, alarm: alarm, item: item, occurrenceStart: start, occurrenceEnd: end)
     }
 }
 

@@ -58,16 +58,18 @@ extension RecurrenceStart {
 
     /// Reads ``storageText``.
     public init?(storageText text: String) {
-        let parts = text.split(separator: ";", maxSplits: 1)
-        guard let first = parts.first, let basic = BasicDateTime.parse(first) else { return nil }
-        switch (basic, parts.count) {
-        case (.date(let d), 1): self = .allDay(d)
-        case (.local(let l), 1): self = .floating(l)
-        case (.utc(let l), 1): self = .utc(l)
-        case (.local(let l), 2):
-            guard let zone = try? ZoneRules.named(String(parts[1])) else { return nil }
-            self = .zoned(l, zone)
-        default: return nil
+        // Every stored date of every row read passes here: no array of parts is built.
+        guard let semicolon = text.utf8.firstIndex(of: UInt8(ascii: ";")) else {
+            switch BasicDateTime.parse(text[...]) {
+            case .date(let d): self = .allDay(d)
+            case .local(let l): self = .floating(l)
+            case .utc(let l): self = .utc(l)
+            case nil: return nil
+            }
+            return
         }
+        guard case .local(let l) = BasicDateTime.parse(text[..<semicolon]),
+              let zone = try? ZoneRules.named(String(text[text.index(after: semicolon)...])) else { return nil }
+        self = .zoned(l, zone)
     }
 }

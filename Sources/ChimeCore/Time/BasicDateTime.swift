@@ -11,7 +11,13 @@ public enum BasicDateTime: Hashable, Sendable {
     case utc(LocalDateTime)
 
     public static func parse(_ text: some StringProtocol) -> BasicDateTime? {
-        let b = Array(text.utf8)
+        // Read in place when the text is contiguous (always, for native strings): this runs for
+        // every date of every stored row that is read.
+        if let parsed = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return parsed }
+        return Array(text.utf8).withUnsafeBufferPointer { parse(bytes: $0) }
+    }
+
+    private static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> BasicDateTime? {
         func num(_ from: Int, _ count: Int) -> Int? {
             var v = 0
             for i in from..<(from + count) {
