@@ -44,10 +44,12 @@ public enum Daemon {
         }
         if provider == nil { logger.notice("location alarms are off (location = none): geofences never fire") }
         let firstSleep = FirstSleepReporter(started: started, logger: logger, afterStart: {
-            // The start decoded every item with alarms; the heap it freed is given back to the system.
+            // The start decoded every item with alarms; SQLite's page caches and the heap it freed
+            // are given back to the system.
             // (Not GRDB's releaseMemory(): closing the reader connections disposes their dispatch
             // queues, which wakes a worker of libdispatch's global queues and so starts its
             // one-second pool monitor for good.)
+            store.releaseCaches()
             malloc_trim(0)
         })
         let service = SchedulerService(scheduler: scheduler, geofences: geofences, locationProvider: provider,

@@ -80,10 +80,6 @@ public final class EventStore: Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             if !longLived { try db.execute(sql: "PRAGMA mmap_size = 268435456") }
-            // A long-lived process reads the whole store once at start and little after: a
-            // connection's page cache (2 MiB by default, kept for the life of the process) would
-            // mostly hold pages of that one read; the system's file cache has them anyway.
-            if longLived { try db.execute(sql: "PRAGMA cache_size = -256") }
         }
         let pool: DatabasePool
         do {
@@ -152,6 +148,21 @@ public final class EventStore: Sendable {
         } catch {
             throw .from(error, path: path)
         }
+    }
+
+    /// Empties SQLite's page caches of the connections this process holds (`PRAGMA
+    /// shrink_memory`), keeping the connections open. For a long-lived process after a read it
+    /// will not repeat soon, such as the daemon's start, which reads every item: each
+    /// connection's cache (up to 2 MiB) would otherwise keep those pages for the life of the
+    /// process, though the system's file cache has them anyway.
+    ///
+    /// ```swift
+    /// try scheduler.start()
+    /// store.releaseCaches()
+    /// ```
+    public func releaseCaches() {
+        try? read { db in try db.execute(sql: "PRAGMA shrink_memory") }
+        try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA shrink_memory") }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
