@@ -38,16 +38,18 @@ enum BatchExpansion {
             out.append(bytes: #","local":["#.utf8)
             for (i, local) in expansion.local.enumerated() {
                 if i > 0 { out.append(byte: UInt8(ascii: ",")) }
-                out.append(byte: UInt8(ascii: "\""))
-                if expansion.isAllDay { out.appendBasic(days: Int(local)) } else { out.appendBasic(localSeconds: local) }
-                out.append(byte: UInt8(ascii: "\""))
+                if expansion.isAllDay {
+                    out.append(byte: UInt8(ascii: "\""))
+                    out.appendBasic(days: Int(local))
+                    out.append(byte: UInt8(ascii: "\""))
+                } else {
+                    out.appendBasic(localSeconds: local, quoted: true, utc: false)
+                }
             }
             out.append(bytes: #"],"utc":["#.utf8)
             for (i, utc) in expansion.utc.enumerated() {
                 if i > 0 { out.append(byte: UInt8(ascii: ",")) }
-                out.append(byte: UInt8(ascii: "\""))
-                out.appendBasic(localSeconds: utc)
-                out.append(bytes: "Z\"".utf8)
+                out.appendBasic(localSeconds: utc, quoted: true, utc: true)
             }
             out.append(bytes: "]}\n".utf8)
         } catch let error as LineError {
