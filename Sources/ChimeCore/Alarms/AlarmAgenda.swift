@@ -28,7 +28,10 @@ public struct AlarmAgenda {
     private var pending: [AlarmTimeline.Step?] = []
     private var generations: [Int] = []
     private var freeSlots: [Int] = []
-    private var slotsByItem: [String: [Int]] = [:]
+    /// Each item's slots as a list threaded through `nextSlotOfItem` (-1 ends it): no array
+    /// per item, which for a daemon's thousands of items was an allocation each.
+    private var firstSlotByItem: [String: Int] = [:]
+    private var nextSlotOfItem: [Int] = []
     private var heap = Heap<Entry>()
 
     /// The zone floating times and all-day dates are read in.
@@ -66,12 +69,14 @@ public struct AlarmAgenda {
 
     /// Drops every timeline of the item with this identifier (a series and its detached occurrences).
     public mutating func remove(item identifier: String) {
-        guard let slots = slotsByItem.removeValue(forKey: identifier) else { return }
-        for slot in slots {
+        guard var slot = firstSlotByItem.removeValue(forKey: identifier) else { return }
+        while slot >= 0 {
+            let next = nextSlotOfItem[slot]
             timelines[slot] = nil
             pending[slot] = nil
             generations[slot] += 1
             freeSlots.append(slot)
+            slot = next
         }
     }
 
@@ -106,10 +111,11 @@ public struct AlarmAgenda {
         timelines = exact(timelines)
         pending = exact(pending)
         generations = exact(generations)
+        nextSlotOfItem = exact(nextSlotOfItem)
     }
 
     /// How many items have timed alarms in the agenda (including ones that will not fire again).
-    public var itemCount: Int { slotsByItem.count }
+    public var itemCount: Int { firstSlotByItem.count }
 
     /// How many alarm timelines are pending (the heap's live entries).
     public var pendingCount: Int { pending.lazy.filter { $0 != nil }.count }
@@ -124,8 +130,9 @@ public struct AlarmAgenda {
             timelines.append(timeline)
             pending.append(nil)
             generations.append(0)
+            nextSlotOfItem.append(-1)
         }
-        slotsByItem[timeline.item.identifier, default: []].append(slot)
+        nextSlotOfItem[slot] = firstSlotByItem.updateValue(slot, forKey: timeline.item.identifier) ?? -1
         advance(slot)
     }
 

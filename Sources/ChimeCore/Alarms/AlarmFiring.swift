@@ -35,21 +35,22 @@ public struct AlarmFiring: Hashable, Sendable {
 public struct ItemSummary: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable { case event, reminder }
 
+    // Stored words first, the one-byte fields last: the daemon keeps one of these per alarm.
     public var identifier: String
-    public var kind: Kind
     public var title: String
     public var notes: String?
     public var location: String?
-    public var isAllDay: Bool
-    /// Reminders: 0 none, 1–4 high, 5 medium, 6–9 low (RFC 5545 PRIORITY).
-    public var priority: Int
     /// The item's URL as stored (RFC 5545 URL): any text, from anywhere. Only the scheduler's
     /// ``OpenableURL`` check decides whether a notification may open it.
     public var url: String?
-    /// Events: one occurrence of a series (or a detached, moved one), named `ID@occurrence`.
-    public var isRecurring = false
+    /// Reminders: 0 none, 1–4 high, 5 medium, 6–9 low (RFC 5545 PRIORITY).
+    public var priority: Int
     /// A detached event's scheduled start, the one it replaced (its reference keeps it); nil otherwise.
     public var scheduledOccurrence: Instant?
+    public var kind: Kind
+    public var isAllDay: Bool
+    /// Events: one occurrence of a series (or a detached, moved one), named `ID@occurrence`.
+    public var isRecurring = false
 
     public init(identifier: String, kind: Kind, title: String, notes: String? = nil, location: String? = nil,
                 isAllDay: Bool = false, priority: Int = 0, url: String? = nil) {

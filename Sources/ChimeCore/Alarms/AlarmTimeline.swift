@@ -32,9 +32,28 @@ public struct AlarmTimeline {
     private enum Source {
         case once(Step?)
         /// A series keeps its rules, not an iterator: each step starts a fresh iterator near the
-        /// occurrence after `after`, so a daemon holding thousands of timelines keeps a few
-        /// hundred bytes for each instead of every iterator's buffers.
-        case series(RecurrenceSet, zone: ZoneRules, near: Int64, after: Int64?, duration: Int64, replaced: Set<Int64>)
+        /// occurrence after `after` (the last one fired), so a daemon holding thousands of
+        /// timelines keeps a few hundred bytes for each instead of every iterator's buffers.
+        case series(Series, after: Int64?)
+    }
+
+    /// What a series timeline restarts its iterator from; boxed, so that the timelines of
+    /// single items do not carry its room.
+    private final class Series: Sendable {
+        let set: RecurrenceSet
+        let zone: ZoneRules
+        /// Where the first step looks: the first occurrence that can fire at or after `from`.
+        let near: Int64
+        let duration: Int64
+        let replaced: Set<Int64>
+
+        init(set: RecurrenceSet, zone: ZoneRules, near: Int64, duration: Int64, replaced: Set<Int64>) {
+            self.set = set
+            self.zone = zone
+            self.near = near
+            self.duration = duration
+            self.replaced = replaced
+        }
     }
 
     public let alarm: Alarm
@@ -59,8 +78,8 @@ public struct AlarmTimeline {
         if case .relative(let offset, let relation) = alarm.trigger, event.isRecurring {
             // The first occurrence that can fire at or after `from` starts at from − offset (− duration for END).
             let lead = offset + anchorShift + (relation == .end ? duration : 0)
-            source = .series(event.recurrenceSet, zone: zone, near: from.secondsSince1970 - lead, after: nil,
-                             duration: duration, replaced: replaced)
+            source = .series(Series(set: event.recurrenceSet, zone: zone, near: from.secondsSince1970 - lead,
+                                    duration: duration, replaced: replaced), after: nil)
         } else {
             let start = event.start.instant(floatingZone: zone).secondsSince1970
             let step = Self.step(alarm.trigger, start: start, end: start + duration, shift: anchorShift)
@@ -94,14 +113,15 @@ public struct AlarmTimeline {
         case .once(let step):
             source = .once(nil)
             return step
-        case .series(let set, let zone, let near, let after, let duration, let replaced):
-            var iterator = set.occurrences(near: Instant(secondsSince1970: after.map { $0 + 1 } ?? near), floatingZone: zone)
+        case .series(let series, let after):
+            var iterator = series.set.occurrences(near: Instant(secondsSince1970: after.map { $0 + 1 } ?? series.near),
+                                                  floatingZone: series.zone)
             var folded: Int32 = 0
             while let occurrence = iterator.next() {
                 let start = occurrence.instant.secondsSince1970
                 if let after, start <= after { continue }
-                if replaced.contains(start) { continue }
-                let step = Self.step(alarm.trigger, start: start, end: start + duration, shift: anchorShift,
+                if series.replaced.contains(start) { continue }
+                let step = Self.step(alarm.trigger, start: start, end: start + series.duration, shift: anchorShift,
                                      coalescedCount: folded)
                 guard step.fireAt >= from.secondsSince1970 else { continue }
                 if let last = lastFireAt, step.fireAt - last < Self.coalescingSeconds {
@@ -109,7 +129,7 @@ public struct AlarmTimeline {
                     continue
                 }
                 lastFireAt = step.fireAt
-                source = .series(set, zone: zone, near: near, after: start, duration: duration, replaced: replaced)
+                source = .series(series, after: start)
                 return step
             }
             source = .once(nil)
