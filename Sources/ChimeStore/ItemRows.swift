@@ -18,6 +18,28 @@ enum ItemRows {
         while let row = try pairs.next() { detached[row[0], default: []].insert(row[1]) }
         return detached
     }
+    /// Up to this many detached rows are read all at once by ``detachedOverridesIfFew(_:before:)``.
+    static let fewDetachedRows = 1_000
+
+    /// Every detached occurrence in the store that replaces an instant before `before`, when
+    /// there are at most ``fewDetachedRows`` of them (nil when there are more). A store usually
+    /// holds a few: reading them through their partial index costs far less than matching each of
+    /// a window's thousands of candidate series against it, and costs the same whatever the
+    /// store's size. The result may name series that are not candidates; callers look up theirs.
+    static func detachedOverridesIfFew(_ db: Database, before: Int64) throws -> [String: Set<Int64>]? {
+        let sql = "SELECT series_id, recurrence_id FROM item INDEXED BY item_series"
+            + " WHERE series_id IS NOT NULL AND recurrence_id < ? LIMIT ?"
+        var detached: [String: Set<Int64>] = [:]
+        var read = 0
+        let pairs = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [before, fewDetachedRows + 1])
+        while let row = try pairs.next() {
+            read += 1
+            if read > fewDetachedRows { return nil }
+            detached[row[0], default: []].insert(row[1])
+        }
+        return detached
+    }
+
     /// A COUNT-bounded series longer than this is indexed as open-ended (its last end is not computed).
     static let boundedExpansionLimit = 20_000
 
@@ -27,6 +49,57 @@ enum ItemRows {
     /// kept: its row throws each time).
     struct RuleCache {
         var rules: [String: [RecurrenceRule]] = [:]
+        /// Single rules read without their COUNT or UNTIL, by their text without it: most of a
+        /// store's distinct rule texts differ only there (`FREQ=DAILY;COUNT=56;INTERVAL=3`).
+        private var endless: [String: RecurrenceRule] = [:]
+
+        /// The rules of a row's `rrules` text; what ``ListCodec/rules(_:item:)`` reads.
+        mutating func rules(_ text: String, item: String) throws(StoreError) -> [RecurrenceRule] {
+            if let known = rules[text] { return known }
+            let parsed: [RecurrenceRule]
+            if let rule = singleRuleWithEnd(text) { parsed = [rule] } else { parsed = try ListCodec.rules(text, item: item) }
+            rules[text] = parsed
+            return parsed
+        }
+
+        /// A one-rule text with exactly one `COUNT=` or `UNTIL=` part, as the store writes them: the
+        /// rest parsed once per distinct rest, the end added. Nil for anything else (and for any
+        /// text the full parse might read differently), which the full parse then decides.
+        private mutating func singleRuleWithEnd(_ text: String) -> RecurrenceRule? {
+            guard !text.contains("\n") else { return nil }
+            var rest: [Substring] = []
+            var end: RecurrenceEnd?
+            for part in text.split(separator: ";", omittingEmptySubsequences: false) {
+                guard part.hasPrefix("COUNT=") || part.hasPrefix("UNTIL=") else { rest.append(part); continue }
+                guard end == nil, let value = Self.end(part) else { return nil }
+                end = value
+            }
+            guard let end else { return nil }
+            let key = rest.joined(separator: ";")
+            let open: RecurrenceRule
+            if let known = endless[key] { open = known } else {
+                guard let parsed = try? RecurrenceRule(parsing: key), parsed.end == .never else { return nil }
+                endless[key] = parsed
+                open = parsed
+            }
+            return try? open.with(end: end)
+        }
+
+        /// `COUNT=n` (plain digits) or `UNTIL=` a basic date or date-time, read as the parser does.
+        private static func end(_ part: Substring) -> RecurrenceEnd? {
+            let value = part.dropFirst(6)
+            if part.hasPrefix("COUNT=") {
+                guard (1...10).contains(value.utf8.count), value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                      let n = Int(value) else { return nil }
+                return .count(n)
+            }
+            switch BasicDateTime.parse(value) {
+            case .date(let d)?: return .until(.date(d))
+            case .local(let l)?: return .until(.local(l))
+            case .utc(let l)?: return .until(.utc(Instant(utc: l)))
+            case nil: return nil
+            }
+        }
     }
 
     static func event(_ row: Row, alarms: [Alarm]) throws(StoreError) -> Event {
@@ -49,15 +122,7 @@ enum ItemRows {
         event.url = row[ItemColumns.url]
         event.location = row[ItemColumns.location]
         let ruleText: String = row[ItemColumns.rrules]
-        if !ruleText.isEmpty {
-            if let known = cache.rules[ruleText] {
-                event.recurrenceRules = known
-            } else {
-                let parsed = try ListCodec.rules(ruleText, item: id)
-                cache.rules[ruleText] = parsed
-                event.recurrenceRules = parsed
-            }
-        }
+        if !ruleText.isEmpty { event.recurrenceRules = try cache.rules(ruleText, item: id) }
         event.recurrenceDates = try ListCodec.dates(row[ItemColumns.rdates], item: id)
         event.exceptionDates = try ListCodec.dates(row[ItemColumns.exdates], item: id)
         event.creationDate = Instant(secondsSince1970: row[ItemColumns.created])

@@ -8,8 +8,7 @@ struct OccurrenceMerger {
     /// Per-series state, kept in parallel arrays so that advancing one series mutates its
     /// iterator in place instead of copying a struct full of references (retain/release
     /// traffic dominated the one-year agenda before).
-    private var templates: [Event] = []
-    /// The same events boxed once, for ``EventOccurrence`` (shared, not copied per occurrence).
+    /// The events, boxed once: shared by every ``EventOccurrence`` (not copied per occurrence).
     private var sources: [StoredEvent] = []
     private var iterators: [OccurrenceIterator?] = []
     /// Start of the pending occurrence, and the instant the series scheduled it at.
@@ -57,9 +56,10 @@ struct OccurrenceMerger {
         }
         let alarms = predicate.includesAlarms
             ? try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments) : [:]
-        // Detached occurrences of the candidate series only, and only those that replace an
-        // instant before the window's end (later ones cannot matter here).
-        let detached = try ItemRows.detachedOverrides(db, seriesFilter: filter, arguments: arguments, before: hi)
+        // Detached occurrences that replace an instant before the window's end (later ones cannot
+        // matter here): all of them when the store has few, else those of the candidate series.
+        let detached = try ItemRows.detachedOverridesIfFew(db, before: hi)
+            ?? ItemRows.detachedOverrides(db, seriesFilter: filter, arguments: arguments, before: hi)
 
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY range_start, id"),
                                        arguments: arguments)
@@ -78,8 +78,7 @@ struct OccurrenceMerger {
     private mutating func add(_ event: Event, detached replaced: Set<Int64>) {
         let duration = event.durationSeconds(floatingZone: zone)
         let isRecurring = event.isRecurring
-        let index = templates.count
-        templates.append(event)
+        let index = sources.count
         sources.append(StoredEvent(event: event, duration: duration, zone: zone))
         durations.append(duration)
         recurring.append(isRecurring)
@@ -137,11 +136,11 @@ struct OccurrenceMerger {
         let index = top.source
         guard recurring[index] else {
             pending[index] = nil
-            var event = templates[index]
+            var event = sources[index].event
             event.occurrenceDate = Instant(secondsSince1970: current.scheduled)
             return event
         }
-        let event = templates[index].occurrence(at: Instant(secondsSince1970: current.start), duration: durations[index],
+        let event = sources[index].event.occurrence(at: Instant(secondsSince1970: current.start), duration: durations[index],
                                                 floatingZone: zone)
         advance(index)
         if let next = pending[index] { heap.insert(Entry(start: next.start, source: index)) }
