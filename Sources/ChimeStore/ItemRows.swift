@@ -110,26 +110,31 @@ enum ItemRows {
     /// The same, parsing each distinct RRULE text once per `cache`: a query's candidates share a
     /// few hundred rule texts (`FREQ=DAILY`, `FREQ=WEEKLY;BYDAY=MO`…), and parsing was a sixth of
     /// a one-day agenda.
-    static func event(_ row: Row, alarms: [Alarm], rules cache: inout RuleCache) throws(StoreError) -> Event {
+    ///
+    /// Without `details` (a row read with ``ItemColumns/listing``) the columns a listing never
+    /// shows are left at a new event's defaults.
+    static func event(_ row: Row, alarms: [Alarm], rules cache: inout RuleCache, details: Bool = true) throws(StoreError) -> Event {
         let id: String = row[ItemColumns.id]
         guard let start = try ListCodec.calendarDate(row[ItemColumns.start], column: "start", item: id),
               let end = try ListCodec.calendarDate(row[ItemColumns.end], column: "end", item: id)
         else { throw .corruptRow(table: "item", identifier: id, detail: "event without start or end") }
         var event = Event(identifier: id, title: row[ItemColumns.title], calendar: row[ItemColumns.calendar],
                           start: start, end: end)
-        event.externalIdentifier = row[ItemColumns.externalID]
-        event.notes = row[ItemColumns.notes]
-        event.url = row[ItemColumns.url]
         event.location = row[ItemColumns.location]
         let ruleText: String = row[ItemColumns.rrules]
         if !ruleText.isEmpty { event.recurrenceRules = try cache.rules(ruleText, item: id) }
         event.recurrenceDates = try ListCodec.dates(row[ItemColumns.rdates], item: id)
         event.exceptionDates = try ListCodec.dates(row[ItemColumns.exdates], item: id)
-        event.creationDate = Instant(secondsSince1970: row[ItemColumns.created])
-        event.lastModifiedDate = Instant(secondsSince1970: row[ItemColumns.modified])
         event.alarms = alarms
-        event.sequence = row[ItemColumns.sequence]
-        event.icsExtras = ListCodec.lines(row[ItemColumns.icsExtras] as String)
+        if details {
+            event.externalIdentifier = row[ItemColumns.externalID]
+            event.notes = row[ItemColumns.notes]
+            event.url = row[ItemColumns.url]
+            event.creationDate = Instant(secondsSince1970: row[ItemColumns.created])
+            event.lastModifiedDate = Instant(secondsSince1970: row[ItemColumns.modified])
+            event.sequence = row[ItemColumns.sequence]
+            event.icsExtras = ListCodec.lines(row[ItemColumns.icsExtras] as String)
+        }
         if let series: String = row[ItemColumns.seriesID], let rid: Int64 = row[ItemColumns.recurrenceID] {
             // A detached occurrence answers to its series' identifier, as in EventKit.
             event.identifier = series

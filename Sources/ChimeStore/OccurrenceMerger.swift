@@ -61,18 +61,43 @@ struct OccurrenceMerger {
         let detached = try ItemRows.detachedOverridesIfFew(db, before: hi)
             ?? ItemRows.detachedOverrides(db, seriesFilter: filter, arguments: arguments, before: hi)
 
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY range_start, id"),
+        // The candidates in the order (range_start, id), sorted here: the index hands them over
+        // by range_start already, and SQLite's sort of whole rows cost more than this one.
+        let details = predicate.includesDetails
+        let columns = details ? ItemColumns.list : ItemColumns.listing
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns), range_start FROM item WHERE \(filter)"),
                                        arguments: arguments)
+        let rangeStartColumn = ItemColumns.revision + 1
+        var events: [Event] = []
+        var keys: [(rangeStart: Int64, rowID: String, index: Int)] = []
         var rules = ItemRows.RuleCache()
         while let row = try rows.next() {
             let id: String = row[ItemColumns.id]
             guard let event = unreadable.decode(row, { row throws(StoreError) in
-                try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules)
+                try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules, details: details)
             })
             else { continue }
-            merger.add(event, detached: event.isDetached ? [] : detached[id] ?? [])
+            keys.append((row[rangeStartColumn], id, events.count))
+            events.append(event)
+        }
+        keys.sort { a, b in a.rangeStart != b.rangeStart ? a.rangeStart < b.rangeStart : Self.bytesPrecede(a.rowID, b.rowID) }
+        for key in keys {
+            let event = events[key.index]
+            merger.add(event, detached: event.isDetached ? [] : detached[key.rowID] ?? [])
         }
         return merger
+    }
+
+    /// Whether `a` sorts before `b` by their UTF-8 bytes, as SQLite's BINARY collation orders
+    /// them (String's `<` follows Unicode, which differs outside ASCII).
+    private static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                for i in 0..<min(x.count, y.count) where x[i] != y[i] { return x[i] < y[i] }
+                return x.count < y.count
+            }
+        }
     }
 
     private mutating func add(_ event: Event, detached replaced: Set<Int64>) {
