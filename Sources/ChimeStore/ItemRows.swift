@@ -66,16 +66,7 @@ enum ItemRows {
         /// rest parsed once per distinct rest, the end added. Nil for anything else (and for any
         /// text the full parse might read differently), which the full parse then decides.
         private mutating func singleRuleWithEnd(_ text: String) -> RecurrenceRule? {
-            guard !text.contains("\n") else { return nil }
-            var rest: [Substring] = []
-            var end: RecurrenceEnd?
-            for part in text.split(separator: ";", omittingEmptySubsequences: false) {
-                guard part.hasPrefix("COUNT=") || part.hasPrefix("UNTIL=") else { rest.append(part); continue }
-                guard end == nil, let value = Self.end(part) else { return nil }
-                end = value
-            }
-            guard let end else { return nil }
-            let key = rest.joined(separator: ";")
+            guard let (key, end) = Self.splitEnd(text) else { return nil }
             let open: RecurrenceRule
             if let known = endless[key] { open = known } else {
                 guard let parsed = try? RecurrenceRule(parsing: key), parsed.end == .never else { return nil }
@@ -85,15 +76,44 @@ enum ItemRows {
             return try? open.with(end: end)
         }
 
-        /// `COUNT=n` (plain digits) or `UNTIL=` a basic date or date-time, read as the parser does.
-        private static func end(_ part: Substring) -> RecurrenceEnd? {
-            let value = part.dropFirst(6)
-            if part.hasPrefix("COUNT=") {
-                guard (1...10).contains(value.utf8.count), value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                      let n = Int(value) else { return nil }
-                return .count(n)
+        /// The text without its one `COUNT=`/`UNTIL=` part (and a `;` beside it), and that end;
+        /// nil for several rules, several such parts, or a value the parser would not read so.
+        private static func splitEnd(_ text: String) -> (key: String, end: RecurrenceEnd)? {
+            var text = text
+            return text.withUTF8 { b -> (String, RecurrenceEnd)? in
+                guard !b.contains(UInt8(ascii: "\n")) else { return nil }
+                var found: Range<Int>?
+                var partStart = 0
+                for i in 0...b.count where i == b.count || b[i] == UInt8(ascii: ";") {
+                    if i - partStart > 6, isEndName(b, at: partStart) {
+                        guard found == nil else { return nil }
+                        found = partStart..<i
+                    }
+                    partStart = i + 1
+                }
+                guard let part = found, let end = endValue(b, part) else { return nil }
+                // Drop the part with the `;` before it, or after it when it comes first.
+                let cut = part.lowerBound > 0 ? (part.lowerBound - 1)..<part.upperBound : part.lowerBound..<min(b.count, part.upperBound + 1)
+                let key = String(decoding: UnsafeBufferPointer(rebasing: b[..<cut.lowerBound]), as: UTF8.self)
+                    + String(decoding: UnsafeBufferPointer(rebasing: b[cut.upperBound...]), as: UTF8.self)
+                return (key, end)
             }
-            switch BasicDateTime.parse(value) {
+        }
+
+        private static let endNames = [Array("COUNT=".utf8), Array("UNTIL=".utf8)]
+
+        private static func isEndName(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+            endNames.contains { b[i..<(i + 6)].elementsEqual($0) }
+        }
+
+        /// `COUNT=n` (plain digits) or `UNTIL=` a basic date or date-time, read as the parser does.
+        private static func endValue(_ b: UnsafeBufferPointer<UInt8>, _ part: Range<Int>) -> RecurrenceEnd? {
+            let value = UnsafeBufferPointer(rebasing: b[(part.lowerBound + 6)..<part.upperBound])
+            if b[part.lowerBound] == UInt8(ascii: "C") {
+                guard (1...10).contains(value.count), value.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+                return .count(value.reduce(0) { $0 * 10 + Int($1 - 48) })
+            }
+            switch BasicDateTime.parse(bytes: value) {
             case .date(let d)?: return .until(.date(d))
             case .local(let l)?: return .until(.local(l))
             case .utc(let l)?: return .until(.utc(Instant(utc: l)))
