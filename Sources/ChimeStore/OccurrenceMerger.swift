@@ -68,7 +68,8 @@ struct OccurrenceMerger {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns), range_start FROM item WHERE \(filter)"),
                                        arguments: arguments)
         let rangeStartColumn = ItemColumns.revision + 1
-        var events: [Event] = []
+        // Boxed as they are read: sorting and handing over references copies no Event.
+        var stored: [StoredEvent] = []
         var keys: [(rangeStart: Int64, rowID: String, index: Int)] = []
         var rules = ItemRows.RuleCache()
         while let row = try rows.next() {
@@ -77,13 +78,13 @@ struct OccurrenceMerger {
                 try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules, details: details)
             })
             else { continue }
-            keys.append((row[rangeStartColumn], id, events.count))
-            events.append(event)
+            keys.append((row[rangeStartColumn], id, stored.count))
+            stored.append(StoredEvent(event: event, duration: event.durationSeconds(floatingZone: floatingZone), zone: floatingZone))
         }
         keys.sort { a, b in a.rangeStart != b.rangeStart ? a.rangeStart < b.rangeStart : Self.bytesPrecede(a.rowID, b.rowID) }
         for key in keys {
-            let event = events[key.index]
-            merger.add(event, detached: event.isDetached ? [] : detached[key.rowID] ?? [])
+            let source = stored[key.index]
+            merger.add(source, detached: source.event.isDetached ? [] : detached[key.rowID] ?? [])
         }
         return merger
     }
@@ -100,11 +101,12 @@ struct OccurrenceMerger {
         }
     }
 
-    private mutating func add(_ event: Event, detached replaced: Set<Int64>) {
-        let duration = event.durationSeconds(floatingZone: zone)
+    private mutating func add(_ source: StoredEvent, detached replaced: Set<Int64>) {
+        let event = source.event
+        let duration = source.duration
         let isRecurring = event.isRecurring
         let index = sources.count
-        sources.append(StoredEvent(event: event, duration: duration, zone: zone))
+        sources.append(source)
         durations.append(duration)
         recurring.append(isRecurring)
         detached.append(replaced)
