@@ -10,6 +10,11 @@ public struct EventPredicate: Hashable, Sendable {
     /// Whether the events come with their alarms. A caller that never looks at them (a listing)
     /// sets this to false and the alarm rows are not read at all.
     public var includesAlarms: Bool = true
+    /// Whether the events come with what a listing never shows: notes, URL, the external
+    /// identifier, creation and modification dates, SEQUENCE and preserved iCalendar lines. A
+    /// listing sets this to false and those columns are not read (the events have the defaults
+    /// of a new ``Event`` there, the external identifier equal to the identifier).
+    public var includesDetails: Bool = true
 
     public init(start: Instant, end: Instant, calendars: [String]? = nil, includesAlarms: Bool = true) {
         self.start = start

@@ -9,6 +9,14 @@ enum ItemColumns {
         rrules, rdates, exdates, series_id, recurrence_id, completed_series_id, priority, completed, \
         completion_date, created, modified, sequence, ics_extras, revision
         """
+    /// ``list`` with what a listing never shows read as NULL (the positions stay): notes, URL,
+    /// the external identifier, creation and change dates, SEQUENCE, preserved iCalendar lines
+    /// and the reminder columns. Long notes are then neither read nor sorted.
+    static let listing = """
+        id, calendar_id, kind, NULL, title, NULL, NULL, location, start, "end", NULL, \
+        rrules, rdates, exdates, series_id, recurrence_id, NULL, NULL, NULL, \
+        NULL, NULL, NULL, NULL, NULL, NULL
+        """
     static let id = 0, calendar = 1, kind = 2, externalID = 3, title = 4, notes = 5, url = 6, location = 7
     static let start = 8, end = 9, due = 10, rrules = 11, rdates = 12, exdates = 13, seriesID = 14
     static let recurrenceID = 15, completedSeriesID = 16, priority = 17, completed = 18, completionDate = 19

@@ -18,6 +18,28 @@ enum ItemRows {
         while let row = try pairs.next() { detached[row[0], default: []].insert(row[1]) }
         return detached
     }
+    /// Up to this many detached rows are read all at once by ``detachedOverridesIfFew(_:before:)``.
+    static let fewDetachedRows = 1_000
+
+    /// Every detached occurrence in the store that replaces an instant before `before`, when
+    /// there are at most ``fewDetachedRows`` of them (nil when there are more). A store usually
+    /// holds a few: reading them through their partial index costs far less than matching each of
+    /// a window's thousands of candidate series against it, and costs the same whatever the
+    /// store's size. The result may name series that are not candidates; callers look up theirs.
+    static func detachedOverridesIfFew(_ db: Database, before: Int64) throws -> [String: Set<Int64>]? {
+        let sql = "SELECT series_id, recurrence_id FROM item INDEXED BY item_series"
+            + " WHERE series_id IS NOT NULL AND recurrence_id < ? LIMIT ?"
+        var detached: [String: Set<Int64>] = [:]
+        var read = 0
+        let pairs = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [before, fewDetachedRows + 1])
+        while let row = try pairs.next() {
+            read += 1
+            if read > fewDetachedRows { return nil }
+            detached[row[0], default: []].insert(row[1])
+        }
+        return detached
+    }
+
     /// A COUNT-bounded series longer than this is indexed as open-ended (its last end is not computed).
     static let boundedExpansionLimit = 20_000
 
@@ -27,6 +49,77 @@ enum ItemRows {
     /// kept: its row throws each time).
     struct RuleCache {
         var rules: [String: [RecurrenceRule]] = [:]
+        /// Single rules read without their COUNT or UNTIL, by their text without it: most of a
+        /// store's distinct rule texts differ only there (`FREQ=DAILY;COUNT=56;INTERVAL=3`).
+        private var endless: [String: RecurrenceRule] = [:]
+
+        /// The rules of a row's `rrules` text; what ``ListCodec/rules(_:item:)`` reads.
+        mutating func rules(_ text: String, item: String) throws(StoreError) -> [RecurrenceRule] {
+            if let known = rules[text] { return known }
+            let parsed: [RecurrenceRule]
+            if let rule = singleRuleWithEnd(text) { parsed = [rule] } else { parsed = try ListCodec.rules(text, item: item) }
+            rules[text] = parsed
+            return parsed
+        }
+
+        /// A one-rule text with exactly one `COUNT=` or `UNTIL=` part, as the store writes them: the
+        /// rest parsed once per distinct rest, the end added. Nil for anything else (and for any
+        /// text the full parse might read differently), which the full parse then decides.
+        private mutating func singleRuleWithEnd(_ text: String) -> RecurrenceRule? {
+            guard let (key, end) = Self.splitEnd(text) else { return nil }
+            let open: RecurrenceRule
+            if let known = endless[key] { open = known } else {
+                guard let parsed = try? RecurrenceRule(parsing: key), parsed.end == .never else { return nil }
+                endless[key] = parsed
+                open = parsed
+            }
+            return try? open.with(end: end)
+        }
+
+        /// The text without its one `COUNT=`/`UNTIL=` part (and a `;` beside it), and that end;
+        /// nil for several rules, several such parts, or a value the parser would not read so.
+        private static func splitEnd(_ text: String) -> (key: String, end: RecurrenceEnd)? {
+            var text = text
+            return text.withUTF8 { b -> (String, RecurrenceEnd)? in
+                guard !b.contains(UInt8(ascii: "\n")) else { return nil }
+                var found: Range<Int>?
+                var partStart = 0
+                for i in 0...b.count where i == b.count || b[i] == UInt8(ascii: ";") {
+                    if i - partStart > 6, isEndName(b, at: partStart) {
+                        guard found == nil else { return nil }
+                        found = partStart..<i
+                    }
+                    partStart = i + 1
+                }
+                guard let part = found, let end = endValue(b, part) else { return nil }
+                // Drop the part with the `;` before it, or after it when it comes first.
+                let cut = part.lowerBound > 0 ? (part.lowerBound - 1)..<part.upperBound : part.lowerBound..<min(b.count, part.upperBound + 1)
+                let key = String(decoding: UnsafeBufferPointer(rebasing: b[..<cut.lowerBound]), as: UTF8.self)
+                    + String(decoding: UnsafeBufferPointer(rebasing: b[cut.upperBound...]), as: UTF8.self)
+                return (key, end)
+            }
+        }
+
+        private static let endNames = [Array("COUNT=".utf8), Array("UNTIL=".utf8)]
+
+        private static func isEndName(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+            endNames.contains { b[i..<(i + 6)].elementsEqual($0) }
+        }
+
+        /// `COUNT=n` (plain digits) or `UNTIL=` a basic date or date-time, read as the parser does.
+        private static func endValue(_ b: UnsafeBufferPointer<UInt8>, _ part: Range<Int>) -> RecurrenceEnd? {
+            let value = UnsafeBufferPointer(rebasing: b[(part.lowerBound + 6)..<part.upperBound])
+            if b[part.lowerBound] == UInt8(ascii: "C") {
+                guard (1...10).contains(value.count), value.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+                return .count(value.reduce(0) { $0 * 10 + Int($1 - 48) })
+            }
+            switch BasicDateTime.parse(bytes: value) {
+            case .date(let d)?: return .until(.date(d))
+            case .local(let l)?: return .until(.local(l))
+            case .utc(let l)?: return .until(.utc(Instant(utc: l)))
+            case nil: return nil
+            }
+        }
     }
 
     static func event(_ row: Row, alarms: [Alarm]) throws(StoreError) -> Event {
@@ -37,34 +130,31 @@ enum ItemRows {
     /// The same, parsing each distinct RRULE text once per `cache`: a query's candidates share a
     /// few hundred rule texts (`FREQ=DAILY`, `FREQ=WEEKLY;BYDAY=MO`…), and parsing was a sixth of
     /// a one-day agenda.
-    static func event(_ row: Row, alarms: [Alarm], rules cache: inout RuleCache) throws(StoreError) -> Event {
+    ///
+    /// Without `details` (a row read with ``ItemColumns/listing``) the columns a listing never
+    /// shows are left at a new event's defaults.
+    static func event(_ row: Row, alarms: [Alarm], rules cache: inout RuleCache, details: Bool = true) throws(StoreError) -> Event {
         let id: String = row[ItemColumns.id]
         guard let start = try ListCodec.calendarDate(row[ItemColumns.start], column: "start", item: id),
               let end = try ListCodec.calendarDate(row[ItemColumns.end], column: "end", item: id)
         else { throw .corruptRow(table: "item", identifier: id, detail: "event without start or end") }
         var event = Event(identifier: id, title: row[ItemColumns.title], calendar: row[ItemColumns.calendar],
                           start: start, end: end)
-        event.externalIdentifier = row[ItemColumns.externalID]
-        event.notes = row[ItemColumns.notes]
-        event.url = row[ItemColumns.url]
         event.location = row[ItemColumns.location]
         let ruleText: String = row[ItemColumns.rrules]
-        if !ruleText.isEmpty {
-            if let known = cache.rules[ruleText] {
-                event.recurrenceRules = known
-            } else {
-                let parsed = try ListCodec.rules(ruleText, item: id)
-                cache.rules[ruleText] = parsed
-                event.recurrenceRules = parsed
-            }
-        }
+        if !ruleText.isEmpty { event.recurrenceRules = try cache.rules(ruleText, item: id) }
         event.recurrenceDates = try ListCodec.dates(row[ItemColumns.rdates], item: id)
         event.exceptionDates = try ListCodec.dates(row[ItemColumns.exdates], item: id)
-        event.creationDate = Instant(secondsSince1970: row[ItemColumns.created])
-        event.lastModifiedDate = Instant(secondsSince1970: row[ItemColumns.modified])
         event.alarms = alarms
-        event.sequence = row[ItemColumns.sequence]
-        event.icsExtras = ListCodec.lines(row[ItemColumns.icsExtras] as String)
+        if details {
+            event.externalIdentifier = row[ItemColumns.externalID]
+            event.notes = row[ItemColumns.notes]
+            event.url = row[ItemColumns.url]
+            event.creationDate = Instant(secondsSince1970: row[ItemColumns.created])
+            event.lastModifiedDate = Instant(secondsSince1970: row[ItemColumns.modified])
+            event.sequence = row[ItemColumns.sequence]
+            event.icsExtras = ListCodec.lines(row[ItemColumns.icsExtras] as String)
+        }
         if let series: String = row[ItemColumns.seriesID], let rid: Int64 = row[ItemColumns.recurrenceID] {
             // A detached occurrence answers to its series' identifier, as in EventKit.
             event.identifier = series

@@ -8,8 +8,7 @@ struct OccurrenceMerger {
     /// Per-series state, kept in parallel arrays so that advancing one series mutates its
     /// iterator in place instead of copying a struct full of references (retain/release
     /// traffic dominated the one-year agenda before).
-    private var templates: [Event] = []
-    /// The same events boxed once, for ``EventOccurrence`` (shared, not copied per occurrence).
+    /// The events, boxed once: shared by every ``EventOccurrence`` (not copied per occurrence).
     private var sources: [StoredEvent] = []
     private var iterators: [OccurrenceIterator?] = []
     /// Start of the pending occurrence, and the instant the series scheduled it at.
@@ -57,30 +56,57 @@ struct OccurrenceMerger {
         }
         let alarms = predicate.includesAlarms
             ? try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments) : [:]
-        // Detached occurrences of the candidate series only, and only those that replace an
-        // instant before the window's end (later ones cannot matter here).
-        let detached = try ItemRows.detachedOverrides(db, seriesFilter: filter, arguments: arguments, before: hi)
+        // Detached occurrences that replace an instant before the window's end (later ones cannot
+        // matter here): all of them when the store has few, else those of the candidate series.
+        let detached = try ItemRows.detachedOverridesIfFew(db, before: hi)
+            ?? ItemRows.detachedOverrides(db, seriesFilter: filter, arguments: arguments, before: hi)
 
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY range_start, id"),
+        // The candidates in the order (range_start, id), sorted here: the index hands them over
+        // by range_start already, and SQLite's sort of whole rows cost more than this one.
+        let details = predicate.includesDetails
+        let columns = details ? ItemColumns.list : ItemColumns.listing
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns), range_start FROM item WHERE \(filter)"),
                                        arguments: arguments)
+        let rangeStartColumn = ItemColumns.revision + 1
+        // Boxed as they are read: sorting and handing over references copies no Event.
+        var stored: [StoredEvent] = []
+        var keys: [(rangeStart: Int64, rowID: String, index: Int)] = []
         var rules = ItemRows.RuleCache()
         while let row = try rows.next() {
             let id: String = row[ItemColumns.id]
             guard let event = unreadable.decode(row, { row throws(StoreError) in
-                try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules)
+                try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules, details: details)
             })
             else { continue }
-            merger.add(event, detached: event.isDetached ? [] : detached[id] ?? [])
+            keys.append((row[rangeStartColumn], id, stored.count))
+            stored.append(StoredEvent(event: event, duration: event.durationSeconds(floatingZone: floatingZone), zone: floatingZone))
+        }
+        keys.sort { a, b in a.rangeStart != b.rangeStart ? a.rangeStart < b.rangeStart : Self.bytesPrecede(a.rowID, b.rowID) }
+        for key in keys {
+            let source = stored[key.index]
+            merger.add(source, detached: source.event.isDetached ? [] : detached[key.rowID] ?? [])
         }
         return merger
     }
 
-    private mutating func add(_ event: Event, detached replaced: Set<Int64>) {
-        let duration = event.durationSeconds(floatingZone: zone)
+    /// Whether `a` sorts before `b` by their UTF-8 bytes, as SQLite's BINARY collation orders
+    /// them (String's `<` follows Unicode, which differs outside ASCII).
+    private static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                for i in 0..<min(x.count, y.count) where x[i] != y[i] { return x[i] < y[i] }
+                return x.count < y.count
+            }
+        }
+    }
+
+    private mutating func add(_ source: StoredEvent, detached replaced: Set<Int64>) {
+        let event = source.event
+        let duration = source.duration
         let isRecurring = event.isRecurring
-        let index = templates.count
-        templates.append(event)
-        sources.append(StoredEvent(event: event, duration: duration, zone: zone))
+        let index = sources.count
+        sources.append(source)
         durations.append(duration)
         recurring.append(isRecurring)
         detached.append(replaced)
@@ -137,11 +163,11 @@ struct OccurrenceMerger {
         let index = top.source
         guard recurring[index] else {
             pending[index] = nil
-            var event = templates[index]
+            var event = sources[index].event
             event.occurrenceDate = Instant(secondsSince1970: current.scheduled)
             return event
         }
-        let event = templates[index].occurrence(at: Instant(secondsSince1970: current.start), duration: durations[index],
+        let event = sources[index].event.occurrence(at: Instant(secondsSince1970: current.start), duration: durations[index],
                                                 floatingZone: zone)
         advance(index)
         if let next = pending[index] { heap.insert(Entry(start: next.start, source: index)) }

@@ -58,18 +58,45 @@ extension RecurrenceStart {
 
     /// Reads ``storageText``.
     public init?(storageText text: String) {
-        // Every stored date of every row read passes here: no array of parts is built.
-        guard let semicolon = text.utf8.firstIndex(of: UInt8(ascii: ";")) else {
-            switch BasicDateTime.parse(text[...]) {
-            case .date(let d): self = .allDay(d)
-            case .local(let l): self = .floating(l)
-            case .utc(let l): self = .utc(l)
-            case nil: return nil
+        if let read = Self.storageValue(text) { self = read; return }
+        guard let read = Self.splitStorageValue(text) else { return nil }
+        self = read
+    }
+
+    /// ``init(storageText:)`` for the forms the store writes, read in place (a query decodes two
+    /// per row); nil for anything else, which the general reading then decides.
+    private static func storageValue(_ text: String) -> CalendarDate? {
+        var text = text
+        return text.withUTF8 { bytes -> CalendarDate? in
+            let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            guard semicolon == 8 || semicolon == 15 || semicolon == 16,
+                  let basic = BasicDateTime.parse(bytes: UnsafeBufferPointer(rebasing: bytes[..<semicolon])) else { return nil }
+            if semicolon == bytes.count {
+                switch basic {
+                case .date(let d): return .allDay(d)
+                case .local(let l): return .floating(l)
+                case .utc(let l): return .utc(l)
+                }
             }
-            return
+            let name = bytes[(semicolon + 1)...]
+            guard case .local(let l) = basic, !name.isEmpty, !name.contains(UInt8(ascii: ";")),
+                  let zone = try? ZoneRules.named(String(decoding: UnsafeBufferPointer(rebasing: name), as: UTF8.self))
+            else { return nil }
+            return .zoned(l, zone)
         }
-        guard case .local(let l) = BasicDateTime.parse(text[..<semicolon]),
-              let zone = try? ZoneRules.named(String(text[text.index(after: semicolon)...])) else { return nil }
-        self = .zoned(l, zone)
+    }
+
+    private static func splitStorageValue(_ text: String) -> CalendarDate? {
+        let parts = text.split(separator: ";", maxSplits: 1)
+        guard let first = parts.first, let basic = BasicDateTime.parse(first) else { return nil }
+        switch (basic, parts.count) {
+        case (.date(let d), 1): return .allDay(d)
+        case (.local(let l), 1): return .floating(l)
+        case (.utc(let l), 1): return .utc(l)
+        case (.local(let l), 2):
+            guard let zone = try? ZoneRules.named(String(parts[1])) else { return nil }
+            return .zoned(l, zone)
+        default: return nil
+        }
     }
 }

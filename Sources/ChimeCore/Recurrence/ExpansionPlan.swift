@@ -79,8 +79,9 @@ struct ExpansionPlan: Sendable {
         }
 
         monthMask = byMonth.reduce(0) { $0 | UInt16(1) << $1 }
-        monthDayPositive = byMonthDay.filter { $0 > 0 }.reduce(0) { $0 | UInt32(1) << $1 }
-        monthDayNegative = byMonthDay.filter { $0 < 0 }.reduce(0) { $0 | UInt32(1) << -$1 }
+        // Masks folded without intermediate arrays: a query builds one plan per candidate series.
+        monthDayPositive = byMonthDay.reduce(0) { $1 > 0 ? $0 | UInt32(1) << $1 : $0 }
+        monthDayNegative = byMonthDay.reduce(0) { $1 < 0 ? $0 | UInt32(1) << -$1 : $0 }
         hasMonthDay = !byMonthDay.isEmpty
         hasYearDay = !rule.daysOfTheYear.isEmpty
         // Allocated only for BYYEARDAY: a query builds one plan per candidate series.
@@ -89,36 +90,44 @@ struct ExpansionPlan: Sendable {
         for d in rule.daysOfTheYear { if d > 0 { yp[d] = true } else { yn[-d] = true } }
         yearDayPositive = yp
         yearDayNegative = yn
-        weekNoPositive = rule.weeksOfTheYear.filter { $0 > 0 }.reduce(0) { $0 | UInt64(1) << $1 }
-        weekNoNegative = rule.weeksOfTheYear.filter { $0 < 0 }.reduce(0) { $0 | UInt64(1) << -$1 }
+        weekNoPositive = rule.weeksOfTheYear.reduce(0) { $1 > 0 ? $0 | UInt64(1) << $1 : $0 }
+        weekNoNegative = rule.weeksOfTheYear.reduce(0) { $1 < 0 ? $0 | UInt64(1) << -$1 : $0 }
         hasWeekNo = !rule.weeksOfTheYear.isEmpty
-        plainWeekdays = byDay.filter { $0.weekNumber == 0 }.reduce(0) { $0 | UInt8(1) << $1.dayOfTheWeek.isoIndex }
-        ordinalWeekdays = byDay.filter { $0.weekNumber != 0 }.map { ($0.dayOfTheWeek.isoIndex, $0.weekNumber) }
+        plainWeekdays = byDay.reduce(0) { $1.weekNumber == 0 ? $0 | UInt8(1) << $1.dayOfTheWeek.isoIndex : $0 }
+        ordinalWeekdays = byDay.contains { $0.weekNumber != 0 }
+            ? byDay.filter { $0.weekNumber != 0 }.map { ($0.dayOfTheWeek.isoIndex, $0.weekNumber) } : []
         hasWeekdays = !byDay.isEmpty
         ordinalsWithinMonth = rule.frequency == .monthly || !byMonth.isEmpty
         hasDayFilter = monthMask != 0 || hasMonthDay || hasYearDay || hasWeekNo || hasWeekdays
 
-        let hours = rule.byHour.isEmpty ? [start.hour] : rule.byHour
-        let minutes = rule.byMinute.isEmpty ? [start.minute] : rule.byMinute
-        // A leap second (BYSECOND=60) has no instant on a POSIX time line; such instances are skipped.
-        let seconds = (rule.bySecond.isEmpty ? [start.second] : rule.bySecond).filter { $0 < 60 }
+        // DAILY and coarser without BYHOUR, BYMINUTE or BYSECOND (most series): DTSTART's time
+        // alone, without the lists below.
+        let startTimeOnly = rule.frequency >= .daily && rule.byHour.isEmpty && rule.byMinute.isEmpty && rule.bySecond.isEmpty
         var times: [Int] = []
         var within: [Int] = []
-        switch rule.frequency {
-        case .hourly:
-            for m in minutes { for s in seconds { within.append(m * 60 + s) } }
-        case .minutely:
-            within = seconds
-        case .secondly:
-            within = [0]
-        default:
-            for h in hours { for m in minutes { for s in seconds { times.append(h * 3600 + m * 60 + s) } } }
+        if startTimeOnly {
+            if start.second < 60 { times = [start.hour * 3600 + start.minute * 60 + start.second] }
+        } else {
+            let hours = rule.byHour.isEmpty ? [start.hour] : rule.byHour
+            let minutes = rule.byMinute.isEmpty ? [start.minute] : rule.byMinute
+            // A leap second (BYSECOND=60) has no instant on a POSIX time line; such instances are skipped.
+            let seconds = (rule.bySecond.isEmpty ? [start.second] : rule.bySecond).filter { $0 < 60 }
+            switch rule.frequency {
+            case .hourly:
+                for m in minutes { for s in seconds { within.append(m * 60 + s) } }
+            case .minutely:
+                within = seconds
+            case .secondly:
+                within = [0]
+            default:
+                for h in hours { for m in minutes { for s in seconds { times.append(h * 3600 + m * 60 + s) } } }
+            }
         }
-        timesOfDay = times.sorted()
-        timesWithinPeriod = within.sorted()
+        timesOfDay = times.count > 1 ? times.sorted() : times
+        timesWithinPeriod = within.count > 1 ? within.sorted() : within
         hourLimit = rule.frequency <= .hourly ? rule.byHour.reduce(0) { $0 | UInt32(1) << $1 } : 0
         minuteLimit = rule.frequency <= .minutely ? rule.byMinute.reduce(0) { $0 | UInt64(1) << $1 } : 0
-        let realSeconds = rule.bySecond.filter { $0 < 60 }
+        let realSeconds = rule.bySecond.isEmpty ? [] : rule.bySecond.filter { $0 < 60 }
         secondLimit = rule.frequency == .secondly ? realSeconds.reduce(0) { $0 | UInt64(1) << $1 } : 0
         timesCanMatch = rule.frequency == .secondly ? (rule.bySecond.isEmpty || !realSeconds.isEmpty)
             : !(times.isEmpty && within.isEmpty)

@@ -11,13 +11,14 @@ public enum BasicDateTime: Hashable, Sendable {
     case utc(LocalDateTime)
 
     public static func parse(_ text: some StringProtocol) -> BasicDateTime? {
-        // Read in place when the text is contiguous (always, for native strings): this runs for
-        // every date of every stored row that is read.
+        // Contiguous UTF-8 (almost every String and Substring) is read in place: a store decodes
+        // thousands of these per query, and a copy into an Array was most of the cost.
         if let parsed = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return parsed }
         return Array(text.utf8).withUnsafeBufferPointer { parse(bytes: $0) }
     }
 
-    private static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> BasicDateTime? {
+    /// The same, from UTF-8 bytes.
+    public static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> BasicDateTime? {
         func num(_ from: Int, _ count: Int) -> Int? {
             var v = 0
             for i in from..<(from + count) {

@@ -115,6 +115,7 @@ struct AgendaCommand: ParsableCommand {
                                   headings: headings)
         var predicate = store.predicateForEvents(start: window.start, end: window.end, calendars: calendars)
         predicate.includesAlarms = false
+        predicate.includesDetails = false
         try store.enumerateOccurrences(matching: predicate) { occurrence, _ in
             writer.write(occurrence, to: &out)
         }
