@@ -154,13 +154,21 @@ struct AgendaWriter {
         lastDay = max(firstDay, zone.localTime(at: window.end.adding(-1)).date.daysSinceEpoch)
     }
 
-    /// Per stored event, the text its lines repeat: built once, not once per occurrence.
-    private struct Labels {
+    /// Per stored event, the text its lines repeat: built once, not once per occurrence (a class:
+    /// each line holds one reference, not four strings to retain and release).
+    private final class Labels {
         let title: String
         let calendar: String
         let calendarJSON: String
         /// The short identifier as a line shows it (the reference before any `@…`).
         let shownID: String
+
+        init(title: String, calendar: String, calendarJSON: String, shownID: String) {
+            self.title = title
+            self.calendar = calendar
+            self.calendarJSON = calendarJSON
+            self.shownID = shownID
+        }
     }
     private var labels: [ObjectIdentifier: Labels] = [:]
 
