@@ -145,24 +145,31 @@ struct OccurrenceMerger {
 
     /// The next occurrence as a light value: no `Event` is built for it.
     mutating func nextOccurrence() -> EventOccurrence? {
-        guard let top = heap.popMin(), let current = pending[top.source] else { return nil }
+        guard let top = heap.min, let current = pending[top.source] else { return nil }
         let index = top.source
         let occurrence = EventOccurrence(source: sources[index], start: Instant(secondsSince1970: current.start),
                                          occurrenceDate: Instant(secondsSince1970: current.scheduled))
-        if recurring[index] {
-            advance(index)
-            if let next = pending[index] { heap.insert(Entry(start: next.start, source: index)) }
-        } else {
-            pending[index] = nil
-        }
+        if recurring[index] { advance(index) } else { pending[index] = nil }
+        settleTop(index)
         return occurrence
     }
 
+    /// After the series at the top of the heap moved on: its next occurrence takes its place in
+    /// one sift (not a pop and an insert), or it leaves the heap.
+    private mutating func settleTop(_ index: Int) {
+        if let next = pending[index] {
+            heap.replaceMin(with: Entry(start: next.start, source: index))
+        } else {
+            heap.removeMin()
+        }
+    }
+
     mutating func next() -> Event? {
-        guard let top = heap.popMin(), let current = pending[top.source] else { return nil }
+        guard let top = heap.min, let current = pending[top.source] else { return nil }
         let index = top.source
         guard recurring[index] else {
             pending[index] = nil
+            settleTop(index)
             var event = sources[index].event
             event.occurrenceDate = Instant(secondsSince1970: current.scheduled)
             return event
@@ -170,7 +177,7 @@ struct OccurrenceMerger {
         let event = sources[index].event.occurrence(at: Instant(secondsSince1970: current.start), duration: durations[index],
                                                 floatingZone: zone)
         advance(index)
-        if let next = pending[index] { heap.insert(Entry(start: next.start, source: index)) }
+        settleTop(index)
         return event
     }
 }
