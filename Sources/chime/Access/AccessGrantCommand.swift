@@ -4,7 +4,7 @@ import ChimeStore
 
 extension AccessCommand {
     struct Grant: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Allow an app to use your events or reminders (both when not given).")
+        static let configuration = CommandConfiguration(commandName: "grant", abstract: "Allow an app to use your events or reminders (both when not given).")
         @OptionGroup var options: StoreOptions
         @Argument(help: "The app: flatpak:APP-ID, unit:NAME or exe:/PATH.") var app: String
         @Argument(help: "events or reminders (default: both).") var type: String?

@@ -4,7 +4,7 @@ import ChimeStore
 
 extension AccessCommand {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the apps that were allowed or refused, and when they last used it.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the apps that were allowed or refused, and when they last used it.")
         @OptionGroup var options: StoreOptions
 
         func run() throws {

@@ -4,7 +4,7 @@ import ChimeStore
 
 extension AccessCommand {
     struct Reset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget what was decided for an app: it is asked again next time.")
+        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Forget what was decided for an app: it is asked again next time.")
         @OptionGroup var options: StoreOptions
         @Argument(help: "The app: flatpak:APP-ID, unit:NAME or exe:/PATH.") var app: String
         @Argument(help: "events or reminders (default: both).") var type: String?

@@ -5,6 +5,7 @@ import ChimeStore
 extension AccessCommand {
     struct Revoke: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "Refuse an app your events or reminders (both when not given); it is not asked again.")
         @OptionGroup var options: StoreOptions
         @Argument(help: "The app: flatpak:APP-ID, unit:NAME or exe:/PATH.") var app: String

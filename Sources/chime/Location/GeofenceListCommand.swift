@@ -7,6 +7,7 @@ import Foundation
 extension GeofenceCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the armed fences with their state and distance to the last position.",
             discussion: """
                 Shows every location alarm that is armed now, with the state the daemon saved for it \

@@ -7,6 +7,7 @@ import Foundation
 extension GeofenceCommand {
     struct Simulate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "simulate",
             abstract: "Replay a track against the store and print which location alarms would fire.",
             discussion: """
                 The location preview: the same engine and rules as the daemon (hysteresis, accuracy \

@@ -7,6 +7,7 @@ import Foundation
 extension AccountCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a CalDAV account, find its calendars and sync them once.",
             discussion: """
                 --url may be the server's address (https://cloud.example.org; its /.well-known/caldav is tried), \

@@ -7,6 +7,7 @@ import Foundation
 extension AccountCommand {
     struct Conflicts: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "conflicts",
             abstract: "Show what lost in sync conflicts (the server's version won; yours is kept here).",
             discussion: "--clear forgets them once you have looked. `--full` prints each lost version as iCalendar text, to re-import by hand.")
         @OptionGroup var options: StoreOptions

@@ -6,7 +6,7 @@ import Foundation
 
 extension AccountCommand {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List accounts, their calendars and how the last sync went.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List accounts, their calendars and how the last sync went.")
         @OptionGroup var options: StoreOptions
 
         func run() throws {

@@ -7,6 +7,7 @@ import Foundation
 extension AccountCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove an account and its calendars from this machine (the server keeps them).")
         @OptionGroup var options: StoreOptions
         @Argument(help: "The account.") var name: String

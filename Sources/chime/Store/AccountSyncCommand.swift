@@ -6,7 +6,7 @@ import Foundation
 
 extension AccountCommand {
     struct Sync: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Sync one account (or all) now and print what moved.")
+        static let configuration = CommandConfiguration(commandName: "sync", abstract: "Sync one account (or all) now and print what moved.")
         @OptionGroup var options: StoreOptions
         @Argument(help: "The account (default: every account).") var name: String?
 

@@ -5,7 +5,7 @@ import Foundation
 
 extension CalendarCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a calendar, or a reminder list with --type reminders.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a calendar, or a reminder list with --type reminders.")
         @OptionGroup var options: StoreOptions
         @Argument(help: "The title.") var title: String
         @Option(help: "What it holds.") var type: Kind = .events

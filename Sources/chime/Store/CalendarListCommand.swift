@@ -5,7 +5,7 @@ import Foundation
 
 extension CalendarCommand {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List calendars (events) and lists (reminders).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List calendars (events) and lists (reminders).")
         @OptionGroup var options: StoreOptions
 
         func run() throws {

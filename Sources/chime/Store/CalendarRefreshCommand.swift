@@ -7,7 +7,7 @@ import Foundation
 
 extension CalendarCommand {
     struct Refresh: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Fetch subscribed calendars again now (all, or one by name).")
+        static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Fetch subscribed calendars again now (all, or one by name).")
         @OptionGroup var options: StoreOptions
         @Argument(help: "The subscribed calendar (default: all of them).") var name: String?
 

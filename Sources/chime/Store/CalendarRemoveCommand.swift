@@ -6,6 +6,7 @@ import Foundation
 extension CalendarCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove a calendar or list and everything in it.",
             discussion: """
                 Says how many items go and asks first; without a terminal to ask on, --yes is needed.

@@ -5,7 +5,7 @@ import Foundation
 
 extension CalendarCommand {
     struct Rename: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a calendar or list.")
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a calendar or list.")
         @OptionGroup var options: StoreOptions
         @Argument(help: "Current title or ID.") var name: String
         @Argument(help: "New title.") var newTitle: String

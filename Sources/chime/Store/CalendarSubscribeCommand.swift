@@ -8,6 +8,7 @@ import Foundation
 extension CalendarCommand {
     struct Subscribe: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "subscribe",
             abstract: "Subscribe to a published calendar (webcal:// or https:// .ics): read-only, refreshed.",
             discussion: """
                 Holidays, a sports fixture list, a colleague's published calendar. The feed is read the way \
