@@ -84,10 +84,12 @@ final class GLibMainLoopThread: @unchecked Sendable {
         return result
     }
 
-    /// Stops accepting work, lets queued work finish, quits the loop and joins the thread. Idempotent;
-    /// must not be called on the loop thread.
+    /// Stops accepting work, lets queued work finish, quits the loop and joins the thread.
+    /// Idempotent. Called on the loop thread itself (an owner whose last reference went away in
+    /// work or a signal handler running there), it cannot join: the loop quits once that work
+    /// returns and the thread ends on its own.
     func stop() {
-        precondition(!isCurrent, "GLibMainLoopThread.stop() called on its own thread")
+        let onLoopThread = isCurrent
         let thread = gate.withLock { gate -> ThreadHandle? in
             guard gate.accepting else { return nil }
             gate.accepting = false
@@ -100,7 +102,12 @@ final class GLibMainLoopThread: @unchecked Sendable {
             defer { gate.thread = nil }
             return gate.thread
         }
-        if let thread { g_thread_join(thread.pointer) }
+        guard let thread else { return }
+        if onLoopThread {
+            g_thread_unref(thread.pointer)   // the quit above ran at once; nobody joins this thread
+        } else {
+            g_thread_join(thread.pointer)
+        }
     }
 }
 
