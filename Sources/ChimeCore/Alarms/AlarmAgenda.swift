@@ -101,6 +101,11 @@ public struct AlarmAgenda {
     /// Gives back the room the slot arrays grew into while items were added (up to half of them,
     /// as arrays double): a long-lived agenda, such as the daemon's after its start, keeps only
     /// what it holds.
+    ///
+    /// ```swift
+    /// for source in sources { agenda.add(source.item, replaced: source.replaced) }
+    /// agenda.releaseUnusedCapacity()
+    /// ```
     public mutating func releaseUnusedCapacity() {
         func exact<T>(_ array: [T]) -> [T] {
             var copy: [T] = []
