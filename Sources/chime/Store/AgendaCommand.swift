@@ -162,12 +162,46 @@ struct AgendaWriter {
         let calendarJSON: String
         /// The short identifier as a line shows it (the reference before any `@…`).
         let shownID: String
+        /// For `--json`: the parts of an occurrence's object that are the same for every occurrence
+        /// of the event, escaped once.
+        let json: JSONParts?
 
-        init(title: String, calendar: String, calendarJSON: String, shownID: String) {
+        init(title: String, calendar: String, calendarJSON: String, shownID: String, json: JSONParts?) {
             self.title = title
             self.calendar = calendar
             self.calendarJSON = calendarJSON
             self.shownID = shownID
+            self.json = json
+        }
+    }
+
+    /// An occurrence object of `--json`, cut where it varies by occurrence: `ref` then the
+    /// occurrence date, `item` through `calendar_id`, the start and the end (the local and UTC
+    /// times, then `timeTail`), the occurrence date, `tail` through `"days":[`.
+    private struct JSONParts {
+        /// `{"ref":"ID` (the identifier escaped, the string not closed).
+        let ref: String
+        /// `","id":…,"kind":"event","title":…,"calendar":…,"calendar_id":…` (closes `ref`).
+        let item: String
+        /// `","all_day":false,"time_zone":…}` after a timed start's or end's UTC time.
+        let timeTail: String
+        /// `","detached":…,"location":…,"days":[` after the occurrence date.
+        let tail: String
+
+        init(_ event: Event, calendarTitle: String) {
+            func json(_ text: String) -> String {
+                var out = OutputBuffer(toStandardOutput: false)
+                out.appendJSON(text)
+                return out.pendingText
+            }
+            let id = json(event.identifier)
+            ref = "{\"ref\":" + id.dropLast()
+            item = "\",\"id\":" + id + ",\"kind\":\"event\",\"title\":" + json(event.title) + ",\"calendar\":" + json(calendarTitle)
+                + ",\"calendar_id\":" + (event.calendarIdentifier.map(json) ?? "null")
+            let zone = event.start.timeZone.map { json($0.identifier) } ?? (event.start.isFloating ? "null" : "\"UTC\"")
+            timeTail = "\",\"all_day\":false,\"time_zone\":" + zone + "}"
+            tail = "\",\"detached\":" + (event.isDetached ? "true" : "false") + ",\"location\":"
+                + (event.location.map(json) ?? "null") + ",\"days\":["
         }
     }
     private var labels: [ObjectIdentifier: Labels] = [:]
@@ -191,30 +225,30 @@ struct AgendaWriter {
         if let known = labels[key] { label = known } else {
             let calendar = o.source.event.calendarIdentifier.flatMap { titles[$0] } ?? ""
             label = Labels(title: DisplayText.itemTitle(o.source.event.title), calendar: DisplayText.singleLine(calendar), calendarJSON: calendar,
-                           shownID: DisplayText.singleLine(ItemReference.short(o.source.event.identifier)))
+                           shownID: DisplayText.singleLine(ItemReference.short(o.source.event.identifier)),
+                           json: json ? JSONParts(o.source.event, calendarTitle: calendar) : nil)
             labels[key] = label
         }
-        if json {
-            let reference = ItemReference.text(identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
-                                               allDay: allDay, zone: zone, short: false)
-            // The occurrence shape of docs/json.md, written byte by byte (this runs once per
-            // occurrence); its times match ItemFormat.json(_:zone:), which a test checks.
+        if json, let parts = label.json {
+            // The occurrence shape of docs/json.md; its times match ItemFormat.json(_:zone:), which
+            // a test checks. What is the same for every occurrence of the event was escaped once.
             out.append(count == 0 ? JSONText.documentOpening + "\"occurrences\":[\n" : ",\n")
-            out.append("{\"ref\":"); out.appendJSON(reference)
-            out.append(",\"id\":"); out.appendJSON(o.source.event.identifier)
-            out.append(",\"kind\":\"event\",\"title\":"); out.appendJSON(o.source.event.title)
-            out.append(",\"calendar\":"); out.appendJSON(label.calendarJSON)
-            out.append(",\"calendar_id\":")
-            if let id = o.source.event.calendarIdentifier { out.appendJSON(id) } else { out.append("null") }
-            let ownZone = o.source.event.start.timeZone
-            let floating = o.source.event.start.isFloating
-            out.append(",\"start\":"); appendTime(start, startInstant, allDay: allDay, floating: floating, zone: ownZone, &out)
-            out.append(",\"end\":"); appendTime(end, endInstant, allDay: allDay, floating: floating, zone: ownZone, &out)
+            out.append(parts.ref)
+            if o.isOccurrenceOfSeries {
+                // ReferenceText.occurrenceText: the date on the agenda's clock for all-day, else UTC.
+                out.append(byte: 64)
+                if allDay {
+                    out.appendBasic(days: zone.localTime(at: o.occurrenceDate).date.daysSinceEpoch)
+                } else {
+                    out.appendBasic(localSeconds: o.occurrenceDate.secondsSince1970)
+                    out.append(byte: 90)
+                }
+            }
+            out.append(parts.item)
+            out.append(",\"start\":"); appendTime(start, startInstant, allDay: allDay, tail: parts.timeTail, &out)
+            out.append(",\"end\":"); appendTime(end, endInstant, allDay: allDay, tail: parts.timeTail, &out)
             out.append(",\"occurrence\":\""); appendUTC(o.occurrenceDate, &out)
-            out.append("\",\"detached\":"); out.append(o.source.event.isDetached ? "true" : "false")
-            out.append(",\"location\":")
-            if let location = o.source.event.location { out.appendJSON(location) } else { out.append("null") }
-            out.append(",\"days\":[")
+            out.append(parts.tail)
             for day in shownFirst...shownLast {
                 if day > shownFirst { out.append(byte: 44) }
                 let d = CivilDate(daysSinceEpoch: day)
@@ -328,18 +362,16 @@ struct AgendaWriter {
         out.append(date: (date.year, date.month, date.day), hour: l.hour, minute: l.minute, second: l.second)
     }
 
-    /// A time: `{"local":…,"utc":…,"all_day":…,"time_zone":…}` (see ItemFormat.json(_:zone:)).
-    private func appendTime(_ local: LocalDateTime, _ instant: Instant, allDay: Bool, floating: Bool, zone own: ZoneRules?,
-                            _ out: inout OutputBuffer) {
+    /// A time: `{"local":…,"utc":…,"all_day":…,"time_zone":…}` (see ItemFormat.json(_:zone:));
+    /// a timed one ends with its event's ``JSONParts/timeTail``.
+    private func appendTime(_ local: LocalDateTime, _ instant: Instant, allDay: Bool, tail: String, _ out: inout OutputBuffer) {
         out.append("{\"local\":\""); appendLocal(local, allDay: allDay, &out)
         if allDay {
             out.append("\",\"utc\":null,\"all_day\":true,\"time_zone\":null}")
             return
         }
         out.append("\",\"utc\":\""); appendUTC(instant, &out)
-        out.append("\",\"all_day\":false,\"time_zone\":")
-        if let own { out.appendJSON(own.identifier) } else { out.append(floating ? "null" : "\"UTC\"") }
-        out.append(byte: 125)
+        out.append(tail)
     }
 
     private func appendUTC(_ i: Instant, _ out: inout OutputBuffer) {
