@@ -6,9 +6,11 @@ import Testing
 /// The agenda's lean bookkeeping (a series keeps its rules, not an iterator; a pending firing is
 /// kept without its item) gives the same firings as walking the series directly.
 @Suite struct AlarmAgendaTests {
-    @Test func seriesTimelineGivesEveryOccurrenceOnceAndCopiesGoOnAlone() throws {
+    /// COUNT rules keep their iterator between steps (they cannot jump ahead); other rules restart one.
+    @Test(arguments: ["FREQ=DAILY;COUNT=40;BYDAY=MO,TU,WE,TH,FR", "FREQ=DAILY;UNTIL=20270115T000000Z;BYDAY=MO,TU,WE,TH,FR"])
+    func seriesTimelineGivesEveryOccurrenceOnceAndCopiesGoOnAlone(rule: String) throws {
         var event = Event(title: "Standup", calendar: "work", start: at(2026, 11, 2, 9), duration: 900)
-        event.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=40;BYDAY=MO,TU,WE,TH,FR")]
+        event.recurrenceRules = [try RecurrenceRule(parsing: rule)]
         event.exceptionDates = [.local(LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 24), hour: 9, minute: 0, second: 0))]
         let alarm = Alarm.relative(-600)
         let moved = utc(2026, 11, 26, 9).secondsSince1970        // a detached copy replaces the 26th
@@ -31,6 +33,21 @@ import Testing
         var rest: [Instant] = []
         while var c = copy, let firing = c.next() { rest.append(firing.occurrenceStart!); copy = c }
         #expect(rest == Array(expected.dropFirst(3)))
+    }
+
+    /// A long COUNT series previewed over a week: each step goes on from the last, it does not
+    /// count from DTSTART again (that made this preview quadratic).
+    @Test func aLongCountedSeriesIsWalkedOnce() throws {
+        var event = Event(title: "Ticker", calendar: "work", start: at(2026, 11, 1), duration: 30)
+        event.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=MINUTELY;COUNT=200000")]
+        event.alarms = [.relative(0)]
+        let from = utc(2026, 12, 15)
+        let started = ContinuousClock.now
+        let firings = AlarmAgenda.firings(of: [(.event(event), [])], zone: .utc, from: from, to: from.adding(7 * 86_400))
+        #expect(firings.count == 7 * 1440 + 1)
+        #expect(firings.first?.fireAt == from)
+        // Walking the 200,000 minutes once takes milliseconds; from DTSTART at every step, minutes.
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test func releasingUnusedCapacityChangesNoFiring() throws {

@@ -35,6 +35,16 @@ public struct AlarmTimeline {
         /// occurrence after `after` (the last one fired), so a daemon holding thousands of
         /// timelines keeps a few hundred bytes for each instead of every iterator's buffers.
         case series(Series, after: Int64?)
+        /// A series with a COUNT rule keeps its iterator: COUNT is counted from DTSTART, so a fresh
+        /// iterator would walk every earlier occurrence again at each step.
+        case counted(Series, IteratorBox)
+    }
+
+    /// An iterator kept between steps, boxed so that other timelines do not carry its room;
+    /// copied before a step when a copy of the timeline shares it.
+    private final class IteratorBox {
+        var iterator: OccurrenceIterator
+        init(_ iterator: OccurrenceIterator) { self.iterator = iterator }
     }
 
     /// What a series timeline restarts its iterator from; boxed, so that the timelines of
@@ -78,8 +88,14 @@ public struct AlarmTimeline {
         if case .relative(let offset, let relation) = alarm.trigger, event.isRecurring {
             // The first occurrence that can fire at or after `from` starts at from − offset (− duration for END).
             let lead = offset + anchorShift + (relation == .end ? duration : 0)
-            source = .series(Series(set: event.recurrenceSet, zone: zone, near: from.secondsSince1970 - lead,
-                                    duration: duration, replaced: replaced), after: nil)
+            let series = Series(set: event.recurrenceSet, zone: zone, near: from.secondsSince1970 - lead,
+                                duration: duration, replaced: replaced)
+            if event.recurrenceRules.contains(where: { if case .count = $0.end { true } else { false } }) {
+                source = .counted(series, IteratorBox(series.set.occurrences(near: Instant(secondsSince1970: series.near),
+                                                                             floatingZone: zone)))
+            } else {
+                source = .series(series, after: nil)
+            }
         } else {
             let start = event.start.instant(floatingZone: zone).secondsSince1970
             let step = Self.step(alarm.trigger, start: start, end: start + duration, shift: anchorShift)
@@ -116,25 +132,40 @@ public struct AlarmTimeline {
         case .series(let series, let after):
             var iterator = series.set.occurrences(near: Instant(secondsSince1970: after.map { $0 + 1 } ?? series.near),
                                                   floatingZone: series.zone)
-            var folded: Int32 = 0
-            while let occurrence = iterator.next() {
-                let start = occurrence.instant.secondsSince1970
-                if let after, start <= after { continue }
-                if series.replaced.contains(start) { continue }
-                let step = Self.step(alarm.trigger, start: start, end: start + series.duration, shift: anchorShift,
-                                     coalescedCount: folded)
-                guard step.fireAt >= from.secondsSince1970 else { continue }
-                if let last = lastFireAt, step.fireAt - last < Self.coalescingSeconds {
-                    folded += 1
-                    continue
-                }
-                lastFireAt = step.fireAt
-                source = .series(series, after: start)
-                return step
+            guard let step = nextStep(of: series, from: &iterator, after: after) else {
+                source = .once(nil)
+                return nil
             }
-            source = .once(nil)
-            return nil
+            source = .series(series, after: step.start)
+            return step
+        case .counted(let series, var box):
+            source = .once(nil)   // drops this timeline's reference, so a box it alone holds is changed in place
+            if !isKnownUniquelyReferenced(&box) { box = IteratorBox(box.iterator) }
+            guard let step = nextStep(of: series, from: &box.iterator, after: nil) else { return nil }
+            source = .counted(series, box)
+            return step
         }
+    }
+
+    /// The next firing of `series` that `iterator` reaches (occurrences up to `after` skipped),
+    /// with the ones less than ``coalescingSeconds`` after the previous firing folded into it.
+    private mutating func nextStep(of series: Series, from iterator: inout OccurrenceIterator, after: Int64?) -> Step? {
+        var folded: Int32 = 0
+        while let occurrence = iterator.next() {
+            let start = occurrence.instant.secondsSince1970
+            if let after, start <= after { continue }
+            if series.replaced.contains(start) { continue }
+            let step = Self.step(alarm.trigger, start: start, end: start + series.duration, shift: anchorShift,
+                                 coalescedCount: folded)
+            guard step.fireAt >= from.secondsSince1970 else { continue }
+            if let last = lastFireAt, step.fireAt - last < Self.coalescingSeconds {
+                folded += 1
+                continue
+            }
+            lastFireAt = step.fireAt
+            return step
+        }
+        return nil
     }
 
     /// The firing a step stands for.
