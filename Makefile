@@ -28,12 +28,13 @@ SWIFT     ?= swift
 # SecretServiceTests) and libsecret-tools (secret-tool, which checks what Chime stored there).
 # BUILD_PACKAGES are what `make install` needs to build chime (the Swift toolchain aside); their runtime
 # libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0, libcurl4, libsecret-1-0) are what the installed
-# binary loads; libcurl4 is opened (dlopen) on the first CalDAV request rather than linked, so that commands
-# and the daemon without an account do not load it and the TLS, Kerberos and LDAP libraries it needs;
+# binary loads; libcurl4 and libsecret-1-0 are opened (dlopen) on the first CalDAV request and the first
+# password call rather than linked, so that commands and the daemon without an account do not load them and
+# the TLS, Kerberos, LDAP and libgcrypt libraries they need (so the build needs no libsecret headers);
 # libcanberra0 plays alarm sounds where the notification server plays none: not linked but loaded
 # (dlopen) on the first sound, so the build needs no headers for it, only the runtime library for the sounds.
 # python3 writes the man page. man-db and groff-base: the install test renders the man page.
-BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev libcanberra0 libsecret-1-dev python3
+BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev libcanberra0 libsecret-1-0 python3
 APT_PACKAGES := $(BUILD_PACKAGES) libical-dev libnotify-bin \
 	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux man-db groff-base radicale \
 	gnome-keyring libsecret-tools

@@ -86,11 +86,13 @@ let package = Package(
         // FoundationXML (libxml2). URLSession is not used: on Linux it spins a core while it waits.
         .target(name: "CCurlShim"),
         // Passwords kept in the desktop's Secret Service (GNOME Keyring, KeePassXC …) through libsecret
-        // (Debian libsecret-1-dev), so that none is ever stored in plain text.
+        // (Debian libsecret-1-0), so that none is ever stored in plain text. It is opened with dlopen on
+        // the first password call, not linked (CLibsecret/shim.h declares the calls), so commands and
+        // a daemon without CalDAV accounts do not load it and libgcrypt; GIO's headers are what it builds on.
         .systemLibrary(
             name: "CLibsecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
         ),
         .target(name: "ChimeCalDAV", dependencies: ["ChimeCore", "ChimeICS", "ChimeStore", "CCurlShim", "CLibsecret"]),
 

@@ -30,7 +30,7 @@ public struct SecretService: SecretStore {
         let found = withTimeout { chime_secret_lookup(key.account, key.url, key.user, $0, &error) }
         if let failure = Self.message(of: &error) { throw .failed(failure) }
         guard let found else { return nil }
-        defer { secret_password_free(found) }  // libsecret wipes the memory before freeing it
+        defer { chime_secret_password_free(found) }  // libsecret wipes the memory before freeing it
         return String(cString: found)
     }
 
@@ -57,6 +57,7 @@ public struct SecretService: SecretStore {
     }
 
     private func start() throws(SecretStoreError) {
+        if let problem = chime_secret_library_problem() { throw .unavailable(String(cString: problem)) }
         var error: UnsafeMutablePointer<GError>?
         if chime_secret_service_start(gint(startTimeout * 1000), &error) == 0 {
             throw .unavailable(Self.message(of: &error) ?? "the session bus did not answer")
