@@ -37,19 +37,18 @@ enum BatchExpansion {
             out.append(id)
             out.append(bytes: #","local":["#.utf8)
             for (i, local) in expansion.local.enumerated() {
-                if i > 0 { out.append(byte: UInt8(ascii: ",")) }
                 if expansion.isAllDay {
+                    if i > 0 { out.append(byte: UInt8(ascii: ",")) }
                     out.append(byte: UInt8(ascii: "\""))
                     out.appendBasic(days: Int(local))
                     out.append(byte: UInt8(ascii: "\""))
                 } else {
-                    out.appendBasic(localSeconds: local, quoted: true, utc: false)
+                    out.appendBasic(localSeconds: local, quoted: true, utc: false, comma: i > 0)
                 }
             }
             out.append(bytes: #"],"utc":["#.utf8)
             for (i, utc) in expansion.utc.enumerated() {
-                if i > 0 { out.append(byte: UInt8(ascii: ",")) }
-                out.appendBasic(localSeconds: utc, quoted: true, utc: true)
+                out.appendBasic(localSeconds: utc, quoted: true, utc: true, comma: i > 0)
             }
             out.append(bytes: "]}\n".utf8)
         } catch let error as LineError {
@@ -137,13 +136,14 @@ enum BatchExpansion {
         expansion.isAllDay = isAllDay
         expansion.local.reserveCapacity(min(maxCount, 1024))
         expansion.utc.reserveCapacity(min(maxCount, 1024))
+        var offsetHint = -2
         for o in set.occurrences(floatingZone: zone) {
             if expansion.utc.count >= maxCount || o.instant.secondsSince1970 > untilInstant { break }
             if !hasLimit && expansion.utc.count == unlimitedCap {
                 throw LineError("more than \(unlimitedCap) occurrences: give limit.count or limit.until_utc")
             }
             let t = o.instant.secondsSince1970
-            expansion.local.append(isAllDay ? Int64(o.date.daysSinceEpoch) : t + Int64(zone.offset(at: o.instant)))
+            expansion.local.append(isAllDay ? Int64(o.date.daysSinceEpoch) : t + Int64(zone.offset(at: o.instant, hint: &offsetHint)))
             expansion.utc.append(t)
         }
     }

@@ -26,15 +26,17 @@ import Testing
         let start = LocalDateTime(year: 2028, month: 2, day: 27, hour: 22, minute: 30).localSeconds
         for step in stride(from: Int64(0), through: 4 * 86_400, by: 5_400) {
             let s = start + step
-            out.appendBasic(localSeconds: s, quoted: true, utc: step % 2 == 0)
+            let comma = step % 3 == 0
+            out.appendBasic(localSeconds: s, quoted: true, utc: step % 2 == 0, comma: comma)
             out.appendBasic(localSeconds: s)
-            expected += "\"" + LocalDateTime(localSeconds: s).basicFormat + (step % 2 == 0 ? "Z" : "") + "\""
+            expected += (comma ? "," : "") + "\"" + LocalDateTime(localSeconds: s).basicFormat + (step % 2 == 0 ? "Z" : "") + "\""
                 + LocalDateTime(localSeconds: s).basicFormat
         }
         // Before year 0: the slow path, same bytes as the calendar's own text.
         let ancient = LocalDateTime(year: -1, month: 12, day: 31, hour: 23, minute: 59, second: 59).localSeconds
-        out.appendBasic(localSeconds: ancient, quoted: true, utc: true)
+        out.appendBasic(localSeconds: ancient, quoted: true, utc: true, comma: true)
         #expect(out.pendingText.hasPrefix(expected))
         #expect(out.pendingText.dropFirst(expected.utf8.count).hasSuffix("1231T235959Z\""))
+        #expect(out.pendingText.dropFirst(expected.utf8.count).hasPrefix(",\""))
     }
 }

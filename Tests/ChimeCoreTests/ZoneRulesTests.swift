@@ -9,6 +9,20 @@ struct ZoneRulesTests {
 
     /// Foundation takes its rules from ICU's own copy of tzdata, not /usr/share/zoneinfo: an
     /// independent reading of the same rules. Both must agree at every quarter hour of 2026.
+    /// The hinted offset (for instants read in order) is the offset, whatever the hint held:
+    /// hours in order across each change, then jumps back and forth, before the table and past it.
+    @Test(arguments: zones)
+    func hintedOffsetIsTheOffset(name: String) throws {
+        let zone = try ZoneRules.named(name)
+        var hint = -2
+        var instants: [Int64] = Array(stride(from: Int64(1_700_000_000), to: 1_900_000_000, by: 3_599))
+        instants += [-4_000_000_000, 0, 1_800_000_000, 1_000_000_000, 1_800_000_001, 20_000_000_000, 1_700_000_000, -1]
+        for t in instants {
+            let instant = Instant(secondsSince1970: t)
+            #expect(zone.offset(at: instant, hint: &hint) == zone.offset(at: instant), "\(name) at \(t)")
+        }
+    }
+
     @Test(arguments: zones)
     func offsetsAgreeWithFoundationEveryQuarterHourOf2026(_ name: String) throws {
         let rules = try ZoneRules.named(name)

@@ -101,6 +101,27 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
         return i < 0 ? initialOffset : offsetsAfter[i]
     }
 
+    /// ``offset(at:)`` for instants read mostly in increasing order (a series' occurrences):
+    /// `hint` keeps the table entry the last call found, so the next one in the same period is
+    /// answered without a search. Start `hint` at any value; the result does not depend on it.
+    ///
+    /// ```swift
+    /// var hint = -2
+    /// for o in occurrences { print(o.instant.secondsSince1970 + Int64(zone.offset(at: o.instant, hint: &hint))) }
+    /// ```
+    public func offset(at instant: Instant, hint: inout Int) -> Int32 {
+        let t = instant.secondsSince1970
+        if t >= tableEnd, let rule = footer { return ZoneRules.footerOffset(rule, utc: t) }
+        let h = hint
+        if h >= -1, h < transitionsUTC.count, h < 0 || transitionsUTC[h] <= t,
+           h + 1 >= transitionsUTC.count || t < transitionsUTC[h + 1] {
+            return h < 0 ? initialOffset : offsetsAfter[h]
+        }
+        let i = lastIndex(in: transitionsUTC, atOrBefore: t)
+        hint = i
+        return i < 0 ? initialOffset : offsetsAfter[i]
+    }
+
     /// The wall-clock reading of an instant in this zone.
     public func localTime(at instant: Instant) -> LocalDateTime {
         LocalDateTime(localSeconds: instant.secondsSince1970 + Int64(offset(at: instant)))
