@@ -159,17 +159,15 @@ struct AgendaWriter {
     private final class Labels {
         let title: String
         let calendar: String
-        let calendarJSON: String
         /// The short identifier as a line shows it (the reference before any `@…`).
         let shownID: String
         /// For `--json`: the parts of an occurrence's object that are the same for every occurrence
         /// of the event, escaped once.
         let json: JSONParts?
 
-        init(title: String, calendar: String, calendarJSON: String, shownID: String, json: JSONParts?) {
+        init(title: String, calendar: String, shownID: String, json: JSONParts?) {
             self.title = title
             self.calendar = calendar
-            self.calendarJSON = calendarJSON
             self.shownID = shownID
             self.json = json
         }
@@ -189,11 +187,8 @@ struct AgendaWriter {
         let tail: String
 
         init(_ event: Event, calendarTitle: String) {
-            func json(_ text: String) -> String {
-                var out = OutputBuffer(toStandardOutput: false)
-                out.appendJSON(text)
-                return out.pendingText
-            }
+            // Once per event: JSONText.string escapes as OutputBuffer.appendJSON does.
+            let json = JSONText.string
             let id = json(event.identifier)
             ref = "{\"ref\":" + id.dropLast()
             item = "\",\"id\":" + id + ",\"kind\":\"event\",\"title\":" + json(event.title) + ",\"calendar\":" + json(calendarTitle)
@@ -224,7 +219,7 @@ struct AgendaWriter {
         let label: Labels
         if let known = labels[key] { label = known } else {
             let calendar = o.source.event.calendarIdentifier.flatMap { titles[$0] } ?? ""
-            label = Labels(title: DisplayText.itemTitle(o.source.event.title), calendar: DisplayText.singleLine(calendar), calendarJSON: calendar,
+            label = Labels(title: DisplayText.itemTitle(o.source.event.title), calendar: DisplayText.singleLine(calendar),
                            shownID: DisplayText.singleLine(ItemReference.short(o.source.event.identifier)),
                            json: json ? JSONParts(o.source.event, calendarTitle: calendar) : nil)
             labels[key] = label
@@ -234,16 +229,7 @@ struct AgendaWriter {
             // a test checks. What is the same for every occurrence of the event was escaped once.
             out.append(count == 0 ? JSONText.documentOpening + "\"occurrences\":[\n" : ",\n")
             out.append(parts.ref)
-            if o.isOccurrenceOfSeries {
-                // ReferenceText.occurrenceText: the date on the agenda's clock for all-day, else UTC.
-                out.append(byte: 64)
-                if allDay {
-                    out.appendBasic(days: zone.localTime(at: o.occurrenceDate).date.daysSinceEpoch)
-                } else {
-                    out.appendBasic(localSeconds: o.occurrenceDate.secondsSince1970)
-                    out.append(byte: 90)
-                }
-            }
+            appendOccurrenceSuffix(o, &out)
             out.append(parts.item)
             out.append(",\"start\":"); appendTime(start, startInstant, allDay: allDay, tail: parts.timeTail, &out)
             out.append(",\"end\":"); appendTime(end, endInstant, allDay: allDay, tail: parts.timeTail, &out)
@@ -342,18 +328,23 @@ struct AgendaWriter {
         out.append(byte: 32); out.append(byte: 32)
         if color { out.append("\u{1b}[2m") }
         out.append(label.shownID)
-        if o.isOccurrenceOfSeries {
-            // ReferenceText.occurrenceText: the date on the agenda's clock for all-day, else UTC.
-            out.append(byte: 64)
-            if o.isAllDay {
-                out.appendBasic(days: zone.localTime(at: o.occurrenceDate).date.daysSinceEpoch)
-            } else {
-                out.appendBasic(localSeconds: o.occurrenceDate.secondsSince1970)
-                out.append(byte: 90)
-            }
-        }
+        appendOccurrenceSuffix(o, &out)
         if color { out.append("\u{1b}[0m") }
         out.append(byte: 10)
+    }
+
+    /// `@` and the occurrence, after an identifier, for an occurrence of a series (nothing
+    /// otherwise): ReferenceText.occurrenceText's form, the date on the agenda's clock for all-day,
+    /// else the UTC start.
+    private func appendOccurrenceSuffix(_ o: EventOccurrence, _ out: inout OutputBuffer) {
+        guard o.isOccurrenceOfSeries else { return }
+        out.append(byte: 64)
+        if o.isAllDay {
+            out.appendBasic(days: zone.localTime(at: o.occurrenceDate).date.daysSinceEpoch)
+        } else {
+            out.appendBasic(localSeconds: o.occurrenceDate.secondsSince1970)
+            out.append(byte: 90)
+        }
     }
 
     private func appendLocal(_ l: LocalDateTime, allDay: Bool, _ out: inout OutputBuffer) {
