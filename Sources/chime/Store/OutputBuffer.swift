@@ -136,30 +136,29 @@ struct OutputBuffer {
             if quoted { append(byte: UInt8(ascii: "\"")) }
             return
         }
-        let h = rest / 3600, m = rest / 60 % 60, sec = rest % 60
         let lead = (comma ? 1 : 0) + (quoted ? 1 : 0)
         let n = 15 + lead + (quoted ? 1 : 0) + (utc ? 1 : 0)
         write(n) { p in
             if comma { p[0] = UInt8(ascii: ",") }
             if quoted { p[lead - 1] = UInt8(ascii: "\""); p[n - 1] = UInt8(ascii: "\"") }
             UnsafeMutableRawPointer(p + lead).storeBytes(of: date, as: UInt64.self)
-            let t = p + lead + 8
-            t[0] = UInt8(ascii: "T")
-            t[1] = UInt8(48 + h / 10); t[2] = UInt8(48 + h % 10)
-            t[3] = UInt8(48 + m / 10); t[4] = UInt8(48 + m % 10)
-            t[5] = UInt8(48 + sec / 10); t[6] = UInt8(48 + sec % 10)
-            if utc { t[7] = UInt8(ascii: "Z") }
+            Self.writeTime(rest, at: p + lead + 8)
+            if utc { p[lead + 15] = UInt8(ascii: "Z") }
         }
     }
 
     private mutating func appendTime(_ rest: Int) {
+        write(7) { Self.writeTime(rest, at: $0) }
+    }
+
+    /// `THHMMSS` for `rest` seconds into the day, at `p`.
+    @inline(__always)
+    private static func writeTime(_ rest: Int, at p: UnsafeMutablePointer<UInt8>) {
         let h = rest / 3600, m = rest / 60 % 60, sec = rest % 60
-        write(7) { p in
-            p[0] = UInt8(ascii: "T")
-            p[1] = UInt8(48 + h / 10); p[2] = UInt8(48 + h % 10)
-            p[3] = UInt8(48 + m / 10); p[4] = UInt8(48 + m % 10)
-            p[5] = UInt8(48 + sec / 10); p[6] = UInt8(48 + sec % 10)
-        }
+        p[0] = UInt8(ascii: "T")
+        p[1] = UInt8(48 + h / 10); p[2] = UInt8(48 + h % 10)
+        p[3] = UInt8(48 + m / 10); p[4] = UInt8(48 + m % 10)
+        p[5] = UInt8(48 + sec / 10); p[6] = UInt8(48 + sec % 10)
     }
 
     /// RFC 5545 DATE form of a day counted from 1970-01-01: `YYYYMMDD` (what `CivilDate.basicFormat` gives).
