@@ -79,7 +79,8 @@ struct OccurrenceMerger {
             })
             else { continue }
             keys.append((row[rangeStartColumn], id, stored.count))
-            stored.append(StoredEvent(event: event, duration: event.durationSeconds(floatingZone: floatingZone), zone: floatingZone))
+            stored.append(StoredEvent(event: event, duration: event.durationSeconds(floatingZone: floatingZone), zone: floatingZone,
+                                      ordinal: stored.count))
         }
         keys.sort { a, b in a.rangeStart != b.rangeStart ? a.rangeStart < b.rangeStart : Self.bytesPrecede(a.rowID, b.rowID) }
         for key in keys {
@@ -191,11 +192,24 @@ public final class StoredEvent: Sendable {
     public let duration: Int64
     /// The zone the query read floating times and all-day dates in.
     public let floatingZone: ZoneRules
+    /// This event's position among the stored events of its query, from 0: a caller that keeps
+    /// something per event (a listing's labels) keeps it in an array indexed by this.
+    public let ordinal: Int
+    /// `event.isRecurring` and `event.isAllDay`, read once: a listing asks for each several
+    /// times per occurrence.
+    public let isRecurring: Bool
+    public let isAllDay: Bool
+    /// The zone a timed occurrence's end is read on (the end's own, else `floatingZone`).
+    let endZone: ZoneRules
 
-    init(event: Event, duration: Int64, zone: ZoneRules) {
+    init(event: Event, duration: Int64, zone: ZoneRules, ordinal: Int) {
         self.event = event
         self.duration = duration
         self.floatingZone = zone
+        self.ordinal = ordinal
+        isRecurring = event.isRecurring
+        isAllDay = event.isAllDay
+        endZone = event.end.zone(floatingZone: zone)
     }
 }
 
@@ -213,33 +227,36 @@ public struct EventOccurrence: Sendable {
 
     /// Whether this is one occurrence of a series (or a detached one): what decides whether a
     /// reference names the occurrence (`ID@…`) or the event alone.
-    public var isOccurrenceOfSeries: Bool { source.event.isRecurring || source.event.isDetached }
+    public var isOccurrenceOfSeries: Bool { source.isRecurring || source.event.isDetached }
 
-    public var isAllDay: Bool { source.event.isAllDay }
+    public var isAllDay: Bool { source.isAllDay }
 
     /// The first day, on the floating clock (what an all-day occurrence shows).
     public var startDay: CivilDate {
-        guard source.event.isRecurring else { return source.event.start.local.date }
+        guard source.isRecurring else { return source.event.start.local.date }
         return source.floatingZone.localTime(at: start).date
     }
 
     /// When this occurrence ends (for all-day ones: the start of the day after its last), the
     /// same instant as ``event``'s end, computed without building it.
     public var end: Instant {
-        let zone = source.floatingZone
-        if source.event.isAllDay {
-            return CalendarDate.allDay(startDay.adding(days: Int(source.duration / 86_400))).instant(floatingZone: zone)
+        if source.isAllDay {
+            return CalendarDate.allDay(startDay.adding(days: Int(source.duration / 86_400))).instant(floatingZone: source.floatingZone)
         }
-        guard source.event.isRecurring else { return source.event.end.instant(floatingZone: zone) }
-        let end = Instant(secondsSince1970: start.secondsSince1970 + source.duration)
-        return source.event.end.with(instant: end, floatingZone: zone).instant(floatingZone: zone)
+        guard source.isRecurring else { return source.event.end.instant(floatingZone: source.floatingZone) }
+        // The event's end moved to start + duration and read back on its clock: the wall time
+        // there, then that wall time's instant (in an overlap, its first one), as
+        // `Event.occurrence(at:…)` gives it, without building the dates between.
+        let zone = source.endZone, end = Instant(secondsSince1970: start.secondsSince1970 + source.duration)
+        let wall = end.secondsSince1970 + Int64(zone.offset(at: end))
+        return Instant(secondsSince1970: zone.instantSeconds(forLocalSeconds: wall))
     }
 
     /// The full ``Event`` for this occurrence, as ``EventStore/enumerateEvents(matching:using:)``
     /// gives it (built on each call).
     public var event: Event {
         let e = source.event
-        guard e.isRecurring else {
+        guard source.isRecurring else {
             var single = e
             single.occurrenceDate = occurrenceDate
             return single

@@ -199,31 +199,50 @@ struct AgendaWriter {
                 + (event.location.map(json) ?? "null") + ",\"days\":["
         }
     }
-    private var labels: [ObjectIdentifier: Labels] = [:]
+    /// Per stored event (by ``StoredEvent/ordinal``), its labels once built.
+    private var labels: [Labels?] = []
+    /// Table slots of the agenda zone's offsets for starts and for ends (see ZoneRules.offset(at:hint:)):
+    /// occurrences come in start order, so the next lookup mostly hits the same slot.
+    private var startHint = -2, endHint = -2
+
+    private mutating func label(_ o: EventOccurrence) -> Labels {
+        let ordinal = o.source.ordinal
+        if ordinal < labels.count, let known = labels[ordinal] { return known }
+        let calendar = o.source.event.calendarIdentifier.flatMap { titles[$0] } ?? ""
+        let label = Labels(title: DisplayText.itemTitle(o.source.event.title), calendar: DisplayText.singleLine(calendar),
+                           shownID: DisplayText.singleLine(ItemReference.short(o.source.event.identifier)),
+                           json: json ? JSONParts(o.source.event, calendarTitle: calendar) : nil)
+        if ordinal >= labels.count { labels.append(contentsOf: repeatElement(nil, count: ordinal + 1 - labels.count)) }
+        labels[ordinal] = label
+        return label
+    }
 
     mutating func write(_ o: EventOccurrence, to out: inout OutputBuffer) {
         // Fields are read through `o.source.event.…`; binding the Event to a local would copy it.
+        // Times are wall-clock seconds on the agenda's clock (`start`, `end`); a date is made of
+        // one only where it is written.
         let allDay = o.isAllDay
         let startInstant = o.start
         let endInstant = o.end
-        let start = allDay ? LocalDateTime(date: o.startDay) : zone.localTime(at: startInstant)
-        let end = allDay ? LocalDateTime(date: o.startDay.adding(days: Int(o.source.duration / 86_400))) : zone.localTime(at: endInstant)
-        // The last day the occurrence covers: an all-day end is exclusive, a timed one ending at
-        // midnight does not reach into that day.
-        let startDay = start.date.daysSinceEpoch
-        let endDay = allDay ? end.date.daysSinceEpoch - 1
-            : (endInstant > startInstant ? zone.localTime(at: endInstant.adding(-1)).date.daysSinceEpoch : startDay)
+        let start: Int64, end: Int64, endDay: Int
+        if allDay {
+            let first = Int64(o.startDay.daysSinceEpoch)
+            start = first * 86_400
+            end = (first + o.source.duration / 86_400) * 86_400
+            // An all-day end is exclusive.
+            endDay = Int(end / 86_400) - 1
+        } else {
+            start = startInstant.secondsSince1970 + Int64(zone.offset(at: startInstant, hint: &startHint))
+            end = endInstant.secondsSince1970 + Int64(zone.offset(at: endInstant, hint: &endHint))
+            // A timed one ending at midnight does not reach into that day.
+            let lastSecond = endInstant.adding(-1)
+            endDay = endInstant > startInstant
+                ? Self.day(lastSecond.secondsSince1970 + Int64(zone.offset(at: lastSecond, hint: &endHint))) : Self.day(start)
+        }
+        let startDay = Self.day(start)
         let coveredLast = max(startDay, endDay)
         let shownFirst = max(startDay, firstDay), shownLast = max(shownFirst, min(coveredLast, lastDay))
-        let key = ObjectIdentifier(o.source)
-        let label: Labels
-        if let known = labels[key] { label = known } else {
-            let calendar = o.source.event.calendarIdentifier.flatMap { titles[$0] } ?? ""
-            label = Labels(title: DisplayText.itemTitle(o.source.event.title), calendar: DisplayText.singleLine(calendar),
-                           shownID: DisplayText.singleLine(ItemReference.short(o.source.event.identifier)),
-                           json: json ? JSONParts(o.source.event, calendarTitle: calendar) : nil)
-            labels[key] = label
-        }
+        let label = label(o)
         if json, let parts = label.json {
             // The occurrence shape of docs/json.md; its times match ItemFormat.json(_:zone:), which
             // a test checks. What is the same for every occurrence of the event was escaped once.
@@ -237,8 +256,8 @@ struct AgendaWriter {
             out.append(parts.tail)
             for day in shownFirst...shownLast {
                 if day > shownFirst { out.append(byte: 44) }
-                let d = CivilDate(daysSinceEpoch: day)
-                out.append(byte: 34); out.append(date: (d.year, d.month, d.day)); out.append(byte: 34)
+                out.append(byte: 34); out.appendExtended(days: day)
+                out.append(byte: 34)
             }
             out.append("]}")
         } else {
@@ -252,13 +271,18 @@ struct AgendaWriter {
                     + label.calendar.count + 6 + DisplayText.singleLine(ItemReference.text(
                         identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
                         allDay: allDay, zone: zone, short: true)).count)
-                let line = Line(occurrence: o, day: day, startDay: startDay, coveredLast: coveredLast, start: start, end: end,
-                                label: label, title: title)
+                let line = Line(occurrence: o, day: day, startDay: startDay, coveredLast: coveredLast,
+                                startMinute: Self.minuteOfDay(start), endMinute: Self.minuteOfDay(end), label: label, title: title)
                 if day == shownFirst { append(line, &out) } else { continuations.append((count, line)) }
             }
         }
         count += 1
     }
+
+    /// The day (since 1970-01-01) of a wall-clock reading in seconds.
+    private static func day(_ wall: Int64) -> Int { Int(wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400) }
+
+    private static func minuteOfDay(_ wall: Int64) -> Int { Int(wall - Int64(day(wall)) * 86_400) / 60 }
 
     mutating func finish(_ out: inout OutputBuffer) {
         if json { out.append(count == 0 ? JSONText.documentOpening + "\"occurrences\":[]}\n" : "\n]}\n"); return }
@@ -295,7 +319,8 @@ struct AgendaWriter {
     private struct Line {
         let occurrence: EventOccurrence
         let day: Int, startDay: Int, coveredLast: Int
-        let start: LocalDateTime, end: LocalDateTime
+        /// The start's and end's minutes into their days.
+        let startMinute: Int, endMinute: Int
         let label: Labels
         /// The title as shown: fitted to the terminal, whole when piped.
         let title: String
@@ -303,19 +328,19 @@ struct AgendaWriter {
 
     /// Writes `line` and its newline, piece by piece into the buffer (no String per line).
     private func append(_ line: Line, _ out: inout OutputBuffer) {
-        let (o, day, startDay, coveredLast, start, end, label) =
-            (line.occurrence, line.day, line.startDay, line.coveredLast, line.start, line.end, line.label)
+        let (o, day, startDay, coveredLast, label) = (line.occurrence, line.day, line.startDay, line.coveredLast, line.label)
+        let (startHour, startMinute) = line.startMinute.quotientAndRemainder(dividingBy: 60)
+        let (endHour, endMinute) = line.endMinute.quotientAndRemainder(dividingBy: 60)
         let total = coveredLast - startDay + 1
         out.append(byte: 32); out.append(byte: 32)
         if o.isAllDay || (day != startDay && day != coveredLast) {
             out.append("all day      ")
         } else if total == 1 {
-            out.append(hour: start.hour, minute: start.minute); out.append(byte: 45); out.append(hour: end.hour, minute: end.minute)
-            out.append(byte: 32); out.append(byte: 32)
+            out.append(hour: startHour, minute: startMinute, to: endHour, minute: endMinute)
         } else if day == startDay {
-            out.append(hour: start.hour, minute: start.minute); out.append(" →      ")
+            out.append(hour: startHour, minute: startMinute); out.append(" →      ")
         } else {
-            out.append("→ "); out.append(hour: end.hour, minute: end.minute); out.append("      ")
+            out.append("→ "); out.append(hour: endHour, minute: endMinute); out.append("      ")
         }
         out.append(line.title)
         if total > 1 {
@@ -347,26 +372,22 @@ struct AgendaWriter {
         }
     }
 
-    private func appendLocal(_ l: LocalDateTime, allDay: Bool, _ out: inout OutputBuffer) {
-        let date = l.date
-        guard !allDay else { out.append(date: (date.year, date.month, date.day)); return }
-        out.append(date: (date.year, date.month, date.day), hour: l.hour, minute: l.minute, second: l.second)
-    }
-
     /// A time: `{"local":…,"utc":…,"all_day":…,"time_zone":…}` (see ItemFormat.json(_:zone:));
-    /// a timed one ends with its event's ``JSONParts/timeTail``.
-    private func appendTime(_ local: LocalDateTime, _ instant: Instant, allDay: Bool, tail: String, _ out: inout OutputBuffer) {
-        out.append("{\"local\":\""); appendLocal(local, allDay: allDay, &out)
+    /// a timed one ends with its event's ``JSONParts/timeTail``. `wall` is its wall-clock seconds.
+    private func appendTime(_ wall: Int64, _ instant: Instant, allDay: Bool, tail: String, _ out: inout OutputBuffer) {
+        out.append("{\"local\":\"")
         if allDay {
+            out.appendExtended(days: Self.day(wall))
             out.append("\",\"utc\":null,\"all_day\":true,\"time_zone\":null}")
             return
         }
+        out.appendExtended(localSeconds: wall)
         out.append("\",\"utc\":\""); appendUTC(instant, &out)
         out.append(tail)
     }
 
     private func appendUTC(_ i: Instant, _ out: inout OutputBuffer) {
-        appendLocal(i.utc, allDay: false, &out)
+        out.appendExtended(localSeconds: i.secondsSince1970)
         out.append(byte: UInt8(ascii: "Z"))
     }
 }

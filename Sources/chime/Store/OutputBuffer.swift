@@ -115,6 +115,42 @@ struct OutputBuffer {
         append(hour, width: 2); append(byte: 58); append(minute, width: 2)
     }
 
+    /// `HH:MM-HH:MM` and two spaces, in one write: an agenda line's time column.
+    mutating func append(hour: Int, minute: Int, to endHour: Int, minute endMinute: Int) {
+        write(13) { p in
+            p[0] = UInt8(48 + hour / 10); p[1] = UInt8(48 + hour % 10); p[2] = 58
+            p[3] = UInt8(48 + minute / 10); p[4] = UInt8(48 + minute % 10); p[5] = 45
+            p[6] = UInt8(48 + endHour / 10); p[7] = UInt8(48 + endHour % 10); p[8] = 58
+            p[9] = UInt8(48 + endMinute / 10); p[10] = UInt8(48 + endMinute % 10); p[11] = 32; p[12] = 32
+        }
+    }
+
+    /// `YYYY-MM-DD` for a day counted from 1970-01-01.
+    mutating func appendExtended(days: Int) {
+        let d = civilDate(days)
+        append(date: (d.year, d.month, d.day))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` for a wall-clock reading in seconds since 1970-01-01T00:00:00.
+    mutating func appendExtended(localSeconds s: Int64) {
+        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
+        let rest = Int(s - days * 86_400)
+        let d = civilDate(Int(days))
+        append(date: (d.year, d.month, d.day), hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60)
+    }
+
+    /// The last two days converted, as (days, date): an `agenda --json` line writes local and UTC
+    /// times, which fall on two days for part of each day away from UTC.
+    private var recentDates: ((Int, CivilDate), (Int, CivilDate)) = ((Int.min, CivilDate(daysSinceEpoch: 0)), (Int.min, CivilDate(daysSinceEpoch: 0)))
+
+    private mutating func civilDate(_ days: Int) -> CivilDate {
+        if recentDates.0.0 == days { return recentDates.0.1 }
+        if recentDates.1.0 == days { swap(&recentDates.0, &recentDates.1); return recentDates.0.1 }
+        let d = CivilDate(daysSinceEpoch: days)
+        recentDates = ((days, d), recentDates.0)
+        return d
+    }
+
     /// RFC 5545 basic form of a wall-clock reading given as seconds since 1970-01-01T00:00:00 on
     /// that clock: `YYYYMMDDTHHMMSS` (what `LocalDateTime.basicFormat` gives), without a String.
     mutating func appendBasic(localSeconds s: Int64) {
