@@ -154,24 +154,33 @@ struct AgendaWriter {
         lastDay = max(firstDay, zone.localTime(at: window.end.adding(-1)).date.daysSinceEpoch)
     }
 
-    /// Per stored event, the text its lines repeat: built once, not once per occurrence (a class:
-    /// each line holds one reference, not four strings to retain and release).
-    private final class Labels {
-        let title: String
-        let calendar: String
+    /// Per stored event, where the text its lines repeat lies in `arena`: built once, not once
+    /// per occurrence, and plain ranges, so a line retains and releases nothing for it (with a
+    /// class or strings here, reference counting was a sixth of a year's `--json`).
+    private struct Labels {
+        let title: Range<Int>
+        let calendar: Range<Int>
         /// The short identifier as a line shows it (the reference before any `@…`).
-        let shownID: String
-        /// For `--json`: the parts of an occurrence's object that are the same for every occurrence
-        /// of the event, escaped once.
-        let json: JSONParts?
-
-        init(title: String, calendar: String, shownID: String, json: JSONParts?) {
-            self.title = title
-            self.calendar = calendar
-            self.shownID = shownID
-            self.json = json
-        }
+        let shownID: Range<Int>
+        /// For `--json` (else empty): the parts of an occurrence's object that are the same for
+        /// every occurrence of the event, escaped once (see ``JSONParts``).
+        let ref: Range<Int>, item: Range<Int>, timeTail: Range<Int>, tail: Range<Int>
     }
+
+    /// The bytes ``Labels`` point into.
+    private var arena: [UInt8] = []
+
+    private mutating func store(_ text: String) -> Range<Int> {
+        let start = arena.count
+        arena.append(contentsOf: text.utf8)
+        return start..<arena.count
+    }
+
+    private func append(_ range: Range<Int>, _ out: inout OutputBuffer) {
+        arena.withUnsafeBufferPointer { out.append(bytes: UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    private func text(_ range: Range<Int>) -> String { String(decoding: arena[range], as: UTF8.self) }
 
     /// An occurrence object of `--json`, cut where it varies by occurrence: `ref` then the
     /// occurrence date, `item` through `calendar_id`, the start and the end (the local and UTC
@@ -208,10 +217,13 @@ struct AgendaWriter {
     private mutating func label(_ o: EventOccurrence) -> Labels {
         let ordinal = o.source.ordinal
         if ordinal < labels.count, let known = labels[ordinal] { return known }
-        let calendar = o.source.event.calendarIdentifier.flatMap { titles[$0] } ?? ""
-        let label = Labels(title: DisplayText.itemTitle(o.source.event.title), calendar: DisplayText.singleLine(calendar),
-                           shownID: DisplayText.singleLine(ItemReference.short(o.source.event.identifier)),
-                           json: json ? JSONParts(o.source.event, calendarTitle: calendar) : nil)
+        let event = o.source.event
+        let calendar = event.calendarIdentifier.flatMap { titles[$0] } ?? ""
+        let parts = json ? JSONParts(event, calendarTitle: calendar) : nil
+        let label = Labels(title: store(DisplayText.itemTitle(event.title)), calendar: store(DisplayText.singleLine(calendar)),
+                           shownID: store(DisplayText.singleLine(ItemReference.short(event.identifier))),
+                           ref: store(parts?.ref ?? ""), item: store(parts?.item ?? ""),
+                           timeTail: store(parts?.timeTail ?? ""), tail: store(parts?.tail ?? ""))
         if ordinal >= labels.count { labels.append(contentsOf: repeatElement(nil, count: ordinal + 1 - labels.count)) }
         labels[ordinal] = label
         return label
@@ -243,17 +255,17 @@ struct AgendaWriter {
         let coveredLast = max(startDay, endDay)
         let shownFirst = max(startDay, firstDay), shownLast = max(shownFirst, min(coveredLast, lastDay))
         let label = label(o)
-        if json, let parts = label.json {
+        if json {
             // The occurrence shape of docs/json.md; its times match ItemFormat.json(_:zone:), which
             // a test checks. What is the same for every occurrence of the event was escaped once.
             out.append(count == 0 ? JSONText.documentOpening + "\"occurrences\":[\n" : ",\n")
-            out.append(parts.ref)
+            append(label.ref, &out)
             appendOccurrenceSuffix(o, &out)
-            out.append(parts.item)
-            out.append(",\"start\":"); appendTime(start, startInstant, allDay: allDay, tail: parts.timeTail, &out)
-            out.append(",\"end\":"); appendTime(end, endInstant, allDay: allDay, tail: parts.timeTail, &out)
+            append(label.item, &out)
+            out.append(",\"start\":"); appendTime(start, startInstant, allDay: allDay, tail: label.timeTail, &out)
+            out.append(",\"end\":"); appendTime(end, endInstant, allDay: allDay, tail: label.timeTail, &out)
             out.append(",\"occurrence\":\""); appendUTC(o.occurrenceDate, &out)
-            out.append(parts.tail)
+            append(label.tail, &out)
             for day in shownFirst...shownLast {
                 if day > shownFirst { out.append(byte: 44) }
                 out.append(byte: 34); out.appendExtended(days: day)
@@ -267,8 +279,10 @@ struct AgendaWriter {
             for day in shownFirst...shownLast {
                 // The columns besides the title: the time (15), the day note, "  [calendar]  ", the
                 // reference; measured only where the title is fitted (on a terminal).
-                let title = LineFit.title(label.title, rest: 15 + (total > 1 ? " (day \(day - startDay + 1)/\(total))".count : 0)
-                    + label.calendar.count + 6 + DisplayText.singleLine(ItemReference.text(
+                // Piped, the title is written whole from `arena`: no String per line.
+                let title = LineFit.width == nil ? nil : LineFit.title(text(label.title), rest: 15
+                    + (total > 1 ? " (day \(day - startDay + 1)/\(total))".count : 0)
+                    + text(label.calendar).count + 6 + DisplayText.singleLine(ItemReference.text(
                         identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
                         allDay: allDay, zone: zone, short: true)).count)
                 let line = Line(occurrence: o, day: day, startDay: startDay, coveredLast: coveredLast,
@@ -322,8 +336,8 @@ struct AgendaWriter {
         /// The start's and end's minutes into their days.
         let startMinute: Int, endMinute: Int
         let label: Labels
-        /// The title as shown: fitted to the terminal, whole when piped.
-        let title: String
+        /// The title fitted to the terminal; nil when piped (the whole title from `arena`).
+        let title: String?
     }
 
     /// Writes `line` and its newline, piece by piece into the buffer (no String per line).
@@ -342,17 +356,17 @@ struct AgendaWriter {
         } else {
             out.append("→ "); out.append(hour: endHour, minute: endMinute); out.append("      ")
         }
-        out.append(line.title)
+        if let fitted = line.title { out.append(fitted) } else { append(label.title, &out) }
         if total > 1 {
             out.append(" (day "); out.append(day - startDay + 1); out.append(byte: 47); out.append(total); out.append(byte: 41)
         }
         out.append(byte: 32); out.append(byte: 32)
         if color { out.append("\u{1b}[36m") }
-        out.append(byte: 91); out.append(label.calendar); out.append(byte: 93)
+        out.append(byte: 91); append(label.calendar, &out); out.append(byte: 93)
         if color { out.append("\u{1b}[0m") }
         out.append(byte: 32); out.append(byte: 32)
         if color { out.append("\u{1b}[2m") }
-        out.append(label.shownID)
+        append(label.shownID, &out)
         appendOccurrenceSuffix(o, &out)
         if color { out.append("\u{1b}[0m") }
         out.append(byte: 10)
@@ -374,7 +388,7 @@ struct AgendaWriter {
 
     /// A time: `{"local":…,"utc":…,"all_day":…,"time_zone":…}` (see ItemFormat.json(_:zone:));
     /// a timed one ends with its event's ``JSONParts/timeTail``. `wall` is its wall-clock seconds.
-    private func appendTime(_ wall: Int64, _ instant: Instant, allDay: Bool, tail: String, _ out: inout OutputBuffer) {
+    private func appendTime(_ wall: Int64, _ instant: Instant, allDay: Bool, tail: Range<Int>, _ out: inout OutputBuffer) {
         out.append("{\"local\":\"")
         if allDay {
             out.appendExtended(days: Self.day(wall))
@@ -383,7 +397,7 @@ struct AgendaWriter {
         }
         out.appendExtended(localSeconds: wall)
         out.append("\",\"utc\":\""); appendUTC(instant, &out)
-        out.append(tail)
+        append(tail, &out)
     }
 
     private func appendUTC(_ i: Instant, _ out: inout OutputBuffer) {
