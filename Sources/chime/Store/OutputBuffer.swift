@@ -127,28 +127,58 @@ struct OutputBuffer {
 
     /// `YYYY-MM-DD` for a day counted from 1970-01-01.
     mutating func appendExtended(days: Int) {
-        let d = civilDate(days)
-        append(date: (d.year, d.month, d.day))
+        guard let digits = extendedDigits(days) else {
+            let d = CivilDate(daysSinceEpoch: days)
+            append(date: (d.year, d.month, d.day))
+            return
+        }
+        write(10) { p in
+            UnsafeMutableRawPointer(p).storeBytes(of: digits.head, as: UInt64.self)
+            UnsafeMutableRawPointer(p + 8).storeBytes(of: digits.day, as: UInt16.self)
+        }
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` for a wall-clock reading in seconds since 1970-01-01T00:00:00.
     mutating func appendExtended(localSeconds s: Int64) {
-        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
-        let rest = Int(s - days * 86_400)
-        let d = civilDate(Int(days))
-        append(date: (d.year, d.month, d.day), hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60)
+        let days = Int(s >= 0 ? s / 86_400 : (s - 86_399) / 86_400)
+        let rest = Int(s - Int64(days) * 86_400)
+        guard let digits = extendedDigits(days) else {
+            let d = CivilDate(daysSinceEpoch: days)
+            append(date: (d.year, d.month, d.day), hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60)
+            return
+        }
+        write(19) { p in
+            UnsafeMutableRawPointer(p).storeBytes(of: digits.head, as: UInt64.self)
+            UnsafeMutableRawPointer(p + 8).storeBytes(of: digits.day, as: UInt16.self)
+            let h = rest / 3600, m = rest / 60 % 60, sec = rest % 60
+            p[10] = UInt8(ascii: "T"); p[11] = UInt8(48 + h / 10); p[12] = UInt8(48 + h % 10)
+            p[13] = 58; p[14] = UInt8(48 + m / 10); p[15] = UInt8(48 + m % 10)
+            p[16] = 58; p[17] = UInt8(48 + sec / 10); p[18] = UInt8(48 + sec % 10)
+        }
     }
 
-    /// The last two days converted, as (days, date): an `agenda --json` line writes local and UTC
-    /// times, which fall on two days for part of each day away from UTC.
-    private var recentDates: ((Int, CivilDate), (Int, CivilDate)) = ((Int.min, CivilDate(daysSinceEpoch: 0)), (Int.min, CivilDate(daysSinceEpoch: 0)))
+    /// `YYYY-MM-DD` as bytes in memory order: `YYYY-MM-` and `DD`.
+    private typealias ExtendedDigits = (head: UInt64, day: UInt16)
 
-    private mutating func civilDate(_ days: Int) -> CivilDate {
-        if recentDates.0.0 == days { return recentDates.0.1 }
-        if recentDates.1.0 == days { swap(&recentDates.0, &recentDates.1); return recentDates.0.1 }
+    /// The last two days written in the extended form: an `agenda --json` line writes local and
+    /// UTC times, which fall on two days for part of each day away from UTC.
+    private var recentDays: ((days: Int, digits: ExtendedDigits?), (days: Int, digits: ExtendedDigits?)) = ((Int.min, nil), (Int.min, nil))
+
+    /// Nil outside the years 0…9999.
+    private mutating func extendedDigits(_ days: Int) -> ExtendedDigits? {
+        if recentDays.0.days == days { return recentDays.0.digits }
+        if recentDays.1.days == days { swap(&recentDays.0, &recentDays.1); return recentDays.0.digits }
         let d = CivilDate(daysSinceEpoch: days)
-        recentDates = ((days, d), recentDates.0)
-        return d
+        var digits: ExtendedDigits?
+        if (0...9999).contains(d.year) {
+            let y = d.year
+            let head = UInt64(48 + y / 1000) | UInt64(48 + y / 100 % 10) << 8 | UInt64(48 + y / 10 % 10) << 16
+                | UInt64(48 + y % 10) << 24 | UInt64(45) << 32 | UInt64(48 + d.month / 10) << 40
+                | UInt64(48 + d.month % 10) << 48 | UInt64(45) << 56
+            digits = (head, UInt16(48 + d.day / 10) | UInt16(48 + d.day % 10) << 8)
+        }
+        recentDays = ((days, digits), recentDays.0)
+        return digits
     }
 
     /// RFC 5545 basic form of a wall-clock reading given as seconds since 1970-01-01T00:00:00 on
