@@ -192,13 +192,24 @@ public final class EventStore: Sendable {
         if queued.isEmpty { return }
         try write { db, stamp in
             // A large batch (an import) touches more pages than SQLite's default 2 MB cache holds;
-            // spilled pages are written to the WAL mid-transaction and again at commit. A larger
-            // cache for this transaction only keeps a long-lived reader's memory as it was.
-            let previous = queued.count >= Self.largeBatch ? try Int.fetchOne(db, sql: "PRAGMA cache_size") : nil
-            if previous != nil { try db.execute(sql: "PRAGMA cache_size = -\(Self.largeBatchCacheKiB)") }
-            defer { if let previous { try? db.execute(sql: "PRAGMA cache_size = \(previous)") } }
-            for w in queued { try w(db, stamp) }
+            // spilled pages are written to the WAL mid-transaction and again at commit.
+            if queued.count >= Self.largeBatch {
+                try Self.withLargeCache(db) { for w in queued { try w(db, stamp) } }
+            } else {
+                for w in queued { try w(db, stamp) }
+            }
         }
+    }
+
+    /// Runs `body` with a page cache of ``largeBatchCacheKiB`` on `db`'s connection, then gives
+    /// the connection its previous size back (which frees the pages over it): for work that reads
+    /// or writes most of the store at once, where the default 2 MB cache would read each page
+    /// many times, while a long-lived process's memory afterwards stays as it was.
+    static func withLargeCache<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        let previous = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2_000
+        try db.execute(sql: "PRAGMA cache_size = -\(largeBatchCacheKiB)")
+        defer { try? db.execute(sql: "PRAGMA cache_size = \(previous)") }
+        return try body()
     }
 
     /// Queued writes from which ``commit()`` gives its transaction a larger page cache.

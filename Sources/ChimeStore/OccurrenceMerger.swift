@@ -1,5 +1,6 @@
 import ChimeCore
 import GRDB
+import HeapModule
 
 /// Merges the occurrences of many series (and single events, and detached occurrences) into one
 /// stream sorted by start, holding one pending occurrence per series in a min-heap.
@@ -17,8 +18,13 @@ struct OccurrenceMerger {
     /// Instants replaced by detached occurrences, per series.
     private var detached: [Set<Int64>] = []
 
-    /// Each series' pending start, by (start, position): the merge order.
-    private var heap = MergeHeap()
+    private struct Entry: Comparable {
+        let start: Int64
+        let source: Int
+        static func < (a: Entry, b: Entry) -> Bool { (a.start, a.source) < (b.start, b.source) }
+    }
+
+    private var heap = Heap<Entry>()
     private let from: Int64
     private let to: Int64
     private let zone: ZoneRules
@@ -116,7 +122,7 @@ struct OccurrenceMerger {
             let start = event.start.instant(floatingZone: zone).secondsSince1970
             if overlaps(start, duration) { pending[index] = (start, event.occurrenceDate?.secondsSince1970 ?? start) }
         }
-        if let p = pending[index] { heap.insert(start: p.start, stream: index) }
+        if let p = pending[index] { heap.insert(Entry(start: p.start, source: index)) }
     }
 
     private func overlaps(_ start: Int64, _ duration: Int64) -> Bool {
@@ -140,8 +146,8 @@ struct OccurrenceMerger {
 
     /// The next occurrence as a light value: no `Event` is built for it.
     mutating func nextOccurrence() -> EventOccurrence? {
-        guard let top = heap.min, let current = pending[top.stream] else { return nil }
-        let index = top.stream
+        guard let top = heap.min, let current = pending[top.source] else { return nil }
+        let index = top.source
         let occurrence = EventOccurrence(source: sources[index], start: Instant(secondsSince1970: current.start),
                                          occurrenceDate: Instant(secondsSince1970: current.scheduled))
         if recurring[index] { advance(index) } else { pending[index] = nil }
@@ -153,15 +159,15 @@ struct OccurrenceMerger {
     /// one sift (not a pop and an insert), or it leaves the heap.
     private mutating func settleTop(_ index: Int) {
         if let next = pending[index] {
-            heap.replaceMin(start: next.start, stream: index)
+            heap.replaceMin(with: Entry(start: next.start, source: index))
         } else {
             heap.removeMin()
         }
     }
 
     mutating func next() -> Event? {
-        guard let top = heap.min, let current = pending[top.stream] else { return nil }
-        let index = top.stream
+        guard let top = heap.min, let current = pending[top.source] else { return nil }
+        let index = top.source
         guard recurring[index] else {
             pending[index] = nil
             settleTop(index)
