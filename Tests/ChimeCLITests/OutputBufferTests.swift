@@ -39,4 +39,39 @@ import Testing
         #expect(out.pendingText.dropFirst(expected.utf8.count).hasSuffix("1231T235959Z\""))
         #expect(out.pendingText.dropFirst(expected.utf8.count).hasPrefix(",\""))
     }
+
+    /// The extended forms (`agenda --json`) keep the last two days' digits: local and UTC times
+    /// alternate between two days, and a cached day must never be written for another.
+    @Test func extendedDatesAndTimesMatchTheCalendar() {
+        var out = OutputBuffer(toStandardOutput: false)
+        var expected = ""
+        func extended(_ l: LocalDateTime) -> String {
+            let d = l.date
+            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            let year = String(repeating: "0", count: max(0, 4 - String(d.year).count)) + String(d.year)
+            return "\(year)-\(two(d.month))-\(two(d.day))T\(two(l.hour)):\(two(l.minute)):\(two(l.second))"
+        }
+        // A local time and a UTC time five hours later, hour by hour across a year end and a
+        // leap day, then days alone, in and out of order.
+        let start = LocalDateTime(year: 2027, month: 12, day: 30, hour: 17, minute: 5, second: 9).localSeconds
+        for step in stride(from: Int64(0), through: 70 * 86_400, by: 3_600) {
+            let local = start + step, utc = local + 5 * 3_600
+            out.appendExtended(localSeconds: local); out.append(byte: 32)
+            out.appendExtended(localSeconds: utc); out.append(byte: 32)
+            expected += extended(LocalDateTime(localSeconds: local)) + " " + extended(LocalDateTime(localSeconds: utc)) + " "
+        }
+        let first = CivilDate(year: 2028, month: 2, day: 27).daysSinceEpoch
+        for d in [first, first + 1, first + 2, first, -1, 0, first + 2, 2_932_896] {
+            out.appendExtended(days: d); out.append(byte: 32)
+            expected += String(extended(LocalDateTime(date: CivilDate(daysSinceEpoch: d))).prefix(10)) + " "
+        }
+        #expect(out.pendingText == expected)
+    }
+
+    @Test func timeColumnIsOneWriteOfTwoTimes() {
+        var out = OutputBuffer(toStandardOutput: false)
+        out.append(hour: 9, minute: 5, to: 23, minute: 59)
+        out.append(hour: 0, minute: 0, to: 0, minute: 0)
+        #expect(out.pendingText == "09:05-23:59  00:00-00:00  ")
+    }
 }
