@@ -16,53 +16,109 @@
 /// try store.save(standUp, span: .thisEvent)
 /// ```
 public struct Event: CalendarItem {
-    public package(set) var identifier: String
-    public var calendarIdentifier: String?
-    public var externalIdentifier: String
-    public var title: String
-    public var notes: String?
-    public var url: String?
-    public var location: String?
-    public var alarms: [Alarm]
-    public var recurrenceRules: [RecurrenceRule]
+    /// What every occurrence of a series shares, held once and copied on the first change to a
+    /// shared copy: a one-year query builds 170,000 occurrences, and copying fifteen fields (a
+    /// dozen references to retain) for each was most of its time.
+    private var shared: SeriesFields
+
+    public package(set) var identifier: String {
+        get { shared.identifier }
+        _modify { unshare(); yield &shared.identifier }
+    }
+    public var calendarIdentifier: String? {
+        get { shared.calendarIdentifier }
+        _modify { unshare(); yield &shared.calendarIdentifier }
+    }
+    public var externalIdentifier: String {
+        get { shared.externalIdentifier }
+        _modify { unshare(); yield &shared.externalIdentifier }
+    }
+    public var title: String {
+        get { shared.title }
+        _modify { unshare(); yield &shared.title }
+    }
+    public var notes: String? {
+        get { shared.notes }
+        _modify { unshare(); yield &shared.notes }
+    }
+    public var url: String? {
+        get { shared.url }
+        _modify { unshare(); yield &shared.url }
+    }
+    public var location: String? {
+        get { shared.location }
+        _modify { unshare(); yield &shared.location }
+    }
+    public var alarms: [Alarm] {
+        get { shared.alarms }
+        _modify { unshare(); yield &shared.alarms }
+    }
+    public var recurrenceRules: [RecurrenceRule] {
+        get { shared.recurrenceRules }
+        _modify { unshare(); yield &shared.recurrenceRules }
+    }
     /// Extra dates of the series (RDATE).
-    public var recurrenceDates: [RecurrenceDate]
+    public var recurrenceDates: [RecurrenceDate] {
+        get { shared.recurrenceDates }
+        _modify { unshare(); yield &shared.recurrenceDates }
+    }
     /// Dates removed from the series (EXDATE); `remove(_, span: .thisEvent)` adds to them.
-    public var exceptionDates: [RecurrenceDate]
+    public var exceptionDates: [RecurrenceDate] {
+        get { shared.exceptionDates }
+        _modify { unshare(); yield &shared.exceptionDates }
+    }
     public var start: CalendarDate
     /// Exclusive end, the same kind of value as `start`.
     public var end: CalendarDate
-    public var creationDate: Instant?
-    public var lastModifiedDate: Instant?
+    public var creationDate: Instant? {
+        get { shared.creationDate }
+        _modify { unshare(); yield &shared.creationDate }
+    }
+    public var lastModifiedDate: Instant? {
+        get { shared.lastModifiedDate }
+        _modify { unshare(); yield &shared.lastModifiedDate }
+    }
     /// For a fetched occurrence: the instant the series scheduled it at. Nil for a new event.
     public var occurrenceDate: Instant?
     /// True for an occurrence that was changed on its own (a detached occurrence).
     public var isDetached: Bool
     /// iCalendar SEQUENCE: the revision number an importer compares.
-    public var sequence: Int = 0
+    public var sequence: Int {
+        get { shared.sequence }
+        _modify { unshare(); yield &shared.sequence }
+    }
     /// iCalendar content lines Chime does not model (unknown properties, parameters' owners and
     /// components), kept verbatim (unfolded) so an export writes them back.
-    public var icsExtras: [String] = []
+    public var icsExtras: [String] {
+        get { shared.icsExtras }
+        _modify { unshare(); yield &shared.icsExtras }
+    }
 
     public init(identifier: String = newIdentifier(), title: String, calendar: String? = nil,
                 start: CalendarDate, end: CalendarDate) {
-        self.identifier = identifier
-        self.calendarIdentifier = calendar
-        self.externalIdentifier = identifier
-        self.title = title
-        self.notes = nil
-        self.url = nil
-        self.location = nil
-        self.alarms = []
-        self.recurrenceRules = []
-        self.recurrenceDates = []
-        self.exceptionDates = []
+        shared = SeriesFields(identifier: identifier, calendarIdentifier: calendar, title: title)
         self.start = start
         self.end = end
-        self.creationDate = nil
-        self.lastModifiedDate = nil
         self.occurrenceDate = nil
         self.isDetached = false
+    }
+
+    /// Gives this value its own ``SeriesFields`` before one of them changes.
+    private mutating func unshare() {
+        if !isKnownUniquelyReferenced(&shared) { shared = shared.copy() }
+    }
+
+    public static func == (a: Event, b: Event) -> Bool {
+        a.start == b.start && a.end == b.end && a.occurrenceDate == b.occurrenceDate && a.isDetached == b.isDetached
+            && (a.shared === b.shared || a.shared.hasSameFields(as: b.shared))
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(start)
+        hasher.combine(end)
+        hasher.combine(occurrenceDate)
+        hasher.combine(isDetached)
+        shared.hash(into: &hasher)
     }
 
     /// An event lasting `duration` seconds (days of 86,400 s for all-day events).
@@ -134,5 +190,76 @@ extension String {
         while let c = s.first, c.isWhitespace { s.removeFirst() }
         while let c = s.last, c.isWhitespace { s.removeLast() }
         return s
+    }
+}
+
+/// ``Event``'s fields that are the same for every occurrence of a series. Only ever changed
+/// through an `Event` that holds the sole reference (see `Event.unshare()`), so sharing it
+/// between values, and threads, is safe.
+private final class SeriesFields: @unchecked Sendable {
+    var identifier: String
+    var calendarIdentifier: String?
+    var externalIdentifier: String
+    var title: String
+    var notes: String?
+    var url: String?
+    var location: String?
+    var alarms: [Alarm] = []
+    var recurrenceRules: [RecurrenceRule] = []
+    var recurrenceDates: [RecurrenceDate] = []
+    var exceptionDates: [RecurrenceDate] = []
+    var creationDate: Instant?
+    var lastModifiedDate: Instant?
+    var sequence = 0
+    var icsExtras: [String] = []
+
+    init(identifier: String, calendarIdentifier: String?, title: String) {
+        self.identifier = identifier
+        self.calendarIdentifier = calendarIdentifier
+        self.externalIdentifier = identifier
+        self.title = title
+    }
+
+    func copy() -> SeriesFields {
+        let c = SeriesFields(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title)
+        c.externalIdentifier = externalIdentifier
+        c.notes = notes
+        c.url = url
+        c.location = location
+        c.alarms = alarms
+        c.recurrenceRules = recurrenceRules
+        c.recurrenceDates = recurrenceDates
+        c.exceptionDates = exceptionDates
+        c.creationDate = creationDate
+        c.lastModifiedDate = lastModifiedDate
+        c.sequence = sequence
+        c.icsExtras = icsExtras
+        return c
+    }
+
+    func hasSameFields(as o: SeriesFields) -> Bool {
+        identifier == o.identifier && calendarIdentifier == o.calendarIdentifier && externalIdentifier == o.externalIdentifier
+            && title == o.title && notes == o.notes && url == o.url && location == o.location && alarms == o.alarms
+            && recurrenceRules == o.recurrenceRules && recurrenceDates == o.recurrenceDates && exceptionDates == o.exceptionDates
+            && creationDate == o.creationDate && lastModifiedDate == o.lastModifiedDate && sequence == o.sequence
+            && icsExtras == o.icsExtras
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+        hasher.combine(calendarIdentifier)
+        hasher.combine(externalIdentifier)
+        hasher.combine(title)
+        hasher.combine(notes)
+        hasher.combine(url)
+        hasher.combine(location)
+        hasher.combine(alarms)
+        hasher.combine(recurrenceRules)
+        hasher.combine(recurrenceDates)
+        hasher.combine(exceptionDates)
+        hasher.combine(creationDate)
+        hasher.combine(lastModifiedDate)
+        hasher.combine(sequence)
+        hasher.combine(icsExtras)
     }
 }
