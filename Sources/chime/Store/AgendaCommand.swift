@@ -190,9 +190,9 @@ struct AgendaWriter {
         let ref: String
         /// `","id":…,"kind":"event","title":…,"calendar":…,"calendar_id":…` (closes `ref`).
         let item: String
-        /// `","all_day":false,"time_zone":…}` after a timed start's or end's UTC time.
+        /// `Z","all_day":false,"time_zone":…}` after a timed start's or end's UTC time.
         let timeTail: String
-        /// `","detached":…,"location":…,"days":[` after the occurrence date.
+        /// `Z","detached":…,"location":…,"days":[` after the occurrence date (UTC).
         let tail: String
 
         init(_ event: Event, calendarTitle: String) {
@@ -203,8 +203,8 @@ struct AgendaWriter {
             item = "\",\"id\":" + id + ",\"kind\":\"event\",\"title\":" + json(event.title) + ",\"calendar\":" + json(calendarTitle)
                 + ",\"calendar_id\":" + (event.calendarIdentifier.map(json) ?? "null")
             let zone = event.start.timeZone.map { json($0.identifier) } ?? (event.start.isFloating ? "null" : "\"UTC\"")
-            timeTail = "\",\"all_day\":false,\"time_zone\":" + zone + "}"
-            tail = "\",\"detached\":" + (event.isDetached ? "true" : "false") + ",\"location\":"
+            timeTail = "Z\",\"all_day\":false,\"time_zone\":" + zone + "}"
+            tail = "Z\",\"detached\":" + (event.isDetached ? "true" : "false") + ",\"location\":"
                 + (event.location.map(json) ?? "null") + ",\"days\":["
         }
     }
@@ -262,9 +262,9 @@ struct AgendaWriter {
             append(label.ref, &out)
             appendOccurrenceSuffix(o, &out)
             append(label.item, &out)
-            out.append(",\"start\":"); appendTime(start, startInstant, allDay: allDay, tail: label.timeTail, &out)
-            out.append(",\"end\":"); appendTime(end, endInstant, allDay: allDay, tail: label.timeTail, &out)
-            out.append(",\"occurrence\":\""); appendUTC(o.occurrenceDate, &out)
+            appendTime(",\"start\":{\"local\":\"", start, startInstant, allDay: allDay, tail: label.timeTail, &out)
+            appendTime(",\"end\":{\"local\":\"", end, endInstant, allDay: allDay, tail: label.timeTail, &out)
+            out.append(",\"occurrence\":\""); out.appendExtended(localSeconds: o.occurrenceDate.secondsSince1970)
             append(label.tail, &out)
             for day in shownFirst...shownLast {
                 if day > shownFirst { out.append(byte: 44) }
@@ -386,22 +386,19 @@ struct AgendaWriter {
         }
     }
 
-    /// A time: `{"local":…,"utc":…,"all_day":…,"time_zone":…}` (see ItemFormat.json(_:zone:));
-    /// a timed one ends with its event's ``JSONParts/timeTail``. `wall` is its wall-clock seconds.
-    private func appendTime(_ wall: Int64, _ instant: Instant, allDay: Bool, tail: Range<Int>, _ out: inout OutputBuffer) {
-        out.append("{\"local\":\"")
+    /// A time: `{"local":…,"utc":…,"all_day":…,"time_zone":…}` (see ItemFormat.json(_:zone:)),
+    /// after `opening` (its key and `{"local":"`); a timed one ends with its event's
+    /// ``JSONParts/timeTail``. `wall` is its wall-clock seconds.
+    private func appendTime(_ opening: StaticString, _ wall: Int64, _ instant: Instant, allDay: Bool, tail: Range<Int>,
+                            _ out: inout OutputBuffer) {
+        out.append(bytes: UnsafeBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
         if allDay {
             out.appendExtended(days: Self.day(wall))
             out.append("\",\"utc\":null,\"all_day\":true,\"time_zone\":null}")
             return
         }
         out.appendExtended(localSeconds: wall)
-        out.append("\",\"utc\":\""); appendUTC(instant, &out)
+        out.append("\",\"utc\":\""); out.appendExtended(localSeconds: instant.secondsSince1970)
         append(tail, &out)
-    }
-
-    private func appendUTC(_ i: Instant, _ out: inout OutputBuffer) {
-        out.appendExtended(localSeconds: i.secondsSince1970)
-        out.append(byte: UInt8(ascii: "Z"))
     }
 }

@@ -4,28 +4,53 @@ import Glibc
 /// Bytes for stdout, written in 64 KiB blocks: a one-year agenda is 170,000 lines, and printing
 /// them one `print` at a time would cost more than computing them.
 struct OutputBuffer {
-    /// Bytes `0..<count` are pending; the rest is room to write into without an append each.
-    private var storage: [UInt8]
+    /// Bytes `0..<count` of `bytes` are pending; the rest is room to write into. A plain
+    /// allocation rather than an array: a one-year `agenda --json` makes 30 writes per
+    /// occurrence, and each array access checked the array's uniqueness. Copies of a buffer share
+    /// its bytes: pass it `inout`, as every writer does.
+    private let bytes: Bytes
     private var count = 0
     private static let blockSize = 1 << 16
 
     /// False: everything stays in the buffer (``pendingText``), for an answer sent elsewhere (D-Bus).
     private let flushesToStandardOutput: Bool
 
+    /// The allocation, freed with the last buffer that holds it.
+    private final class Bytes {
+        var base: UnsafeMutablePointer<UInt8>
+        var capacity: Int
+
+        init(capacity: Int) {
+            base = .allocate(capacity: capacity)
+            self.capacity = capacity
+        }
+
+        /// Makes room for at least `needed` bytes, keeping the first `used`.
+        func grow(to needed: Int, keeping used: Int) {
+            let larger = max(needed, capacity * 2)
+            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+            fresh.update(from: base, count: used)
+            base.deallocate()
+            base = fresh
+            capacity = larger
+        }
+
+        deinit { base.deallocate() }
+    }
+
     init(toStandardOutput: Bool = true) {
-        storage = [UInt8](repeating: 0, count: Self.blockSize + 4096)
+        bytes = Bytes(capacity: Self.blockSize + 4096)
         flushesToStandardOutput = toStandardOutput
     }
 
     /// What is written and not yet flushed, as text: for in-process tests of the writers.
-    var pendingText: String { String(decoding: storage[0..<count], as: UTF8.self) }
+    var pendingText: String { String(decoding: UnsafeBufferPointer(start: bytes.base, count: count), as: UTF8.self) }
 
     /// Writes `n` bytes through `body` at the end, growing the storage if it is short.
     @inline(__always)
     private mutating func write(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
-        if count + n > storage.count { storage.append(contentsOf: repeatElement(0, count: max(n, storage.count))) }
-        let at = count
-        storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + at) }
+        if count + n > bytes.capacity { bytes.grow(to: count + n, keeping: count) }
+        body(bytes.base + count)
         count += n
     }
 
@@ -283,7 +308,7 @@ struct OutputBuffer {
         var offset = 0
         let end = count
         while offset < end {
-            let written = storage.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, end - offset) }
+            let written = Glibc.write(1, bytes.base + offset, end - offset)
             if written <= 0 { if errno == EINTR { continue }; break }
             offset += written
         }
