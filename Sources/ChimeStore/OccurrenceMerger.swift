@@ -24,7 +24,16 @@ struct OccurrenceMerger {
         static func < (a: Entry, b: Entry) -> Bool { (a.start, a.source) < (b.start, b.source) }
     }
 
+    /// The merge order is kept in two parts: series whose pending start falls in the current
+    /// bucket of time sit in a small heap; later ones wait in their bucket, a list threaded
+    /// through `nextInBucket` (-1 ends it). With one heap of every series, the heap's sifts were
+    /// the largest part of a one-year agenda (12 % of it, 3,000 series); an hour's bucket holds
+    /// a few dozen.
     private var heap = Heap<Entry>()
+    private var bucketHeads: [Int]
+    private var nextInBucket: [Int] = []
+    private var currentBucket = 0
+    private let bucketSeconds: Int64
     private let from: Int64
     private let to: Int64
     private let zone: ZoneRules
@@ -33,6 +42,42 @@ struct OccurrenceMerger {
         self.from = from
         self.to = to
         self.zone = zone
+        // Hours, or longer for windows of more than 65,536 hours (7.5 years).
+        bucketSeconds = max(3_600, (to - from) / 65_536 + 1)
+        bucketHeads = Array(repeating: -1, count: Int(max(0, to - from) / bucketSeconds) + 1)
+    }
+
+    /// The bucket of a pending start (starts before the window, of occurrences already under
+    /// way, go to the first).
+    private func bucket(_ start: Int64) -> Int {
+        start <= from ? 0 : min(bucketHeads.count - 1, Int((start - from) / bucketSeconds))
+    }
+
+    /// Puts a series with a pending start into the merge order.
+    private mutating func schedule(_ index: Int, start: Int64) {
+        let b = bucket(start)
+        if b <= currentBucket {
+            heap.insert(Entry(start: start, source: index))
+        } else {
+            nextInBucket[index] = bucketHeads[b]
+            bucketHeads[b] = index
+        }
+    }
+
+    /// The earliest pending entry, moving on to the next non-empty bucket when the current one
+    /// is done.
+    private mutating func top() -> Entry? {
+        while heap.isEmpty {
+            currentBucket += 1
+            guard currentBucket < bucketHeads.count else { return nil }
+            var index = bucketHeads[currentBucket]
+            bucketHeads[currentBucket] = -1
+            while index >= 0 {
+                if let p = pending[index] { schedule(index, start: p.start) }
+                index = nextInBucket[index]
+            }
+        }
+        return heap.min
     }
 
     /// Reads the candidate rows in one read transaction; expansion then happens lazily.
@@ -112,6 +157,7 @@ struct OccurrenceMerger {
         recurring.append(isRecurring)
         detached.append(replaced)
         pending.append(nil)
+        nextInBucket.append(-1)
         if isRecurring {
             // Start expanding one occurrence-length before the window, not at the series' beginning.
             iterators.append(event.recurrenceSet.occurrences(near: Instant(secondsSince1970: from - max(duration, 0)),
@@ -122,7 +168,7 @@ struct OccurrenceMerger {
             let start = event.start.instant(floatingZone: zone).secondsSince1970
             if overlaps(start, duration) { pending[index] = (start, event.occurrenceDate?.secondsSince1970 ?? start) }
         }
-        if let p = pending[index] { heap.insert(Entry(start: p.start, source: index)) }
+        if let p = pending[index] { schedule(index, start: p.start) }
     }
 
     private func overlaps(_ start: Int64, _ duration: Int64) -> Bool {
@@ -146,7 +192,7 @@ struct OccurrenceMerger {
 
     /// The next occurrence as a light value: no `Event` is built for it.
     mutating func nextOccurrence() -> EventOccurrence? {
-        guard let top = heap.min, let current = pending[top.source] else { return nil }
+        guard let top = top(), let current = pending[top.source] else { return nil }
         let index = top.source
         let occurrence = EventOccurrence(source: sources[index], start: Instant(secondsSince1970: current.start),
                                          occurrenceDate: Instant(secondsSince1970: current.scheduled))
@@ -156,17 +202,19 @@ struct OccurrenceMerger {
     }
 
     /// After the series at the top of the heap moved on: its next occurrence takes its place in
-    /// one sift (not a pop and an insert), or it leaves the heap.
+    /// one sift (not a pop and an insert) when it falls in the current bucket, else it leaves the
+    /// heap for its bucket (or for good).
     private mutating func settleTop(_ index: Int) {
-        if let next = pending[index] {
+        if let next = pending[index], bucket(next.start) <= currentBucket {
             heap.replaceMin(with: Entry(start: next.start, source: index))
         } else {
             heap.removeMin()
+            if let next = pending[index] { schedule(index, start: next.start) }
         }
     }
 
     mutating func next() -> Event? {
-        guard let top = heap.min, let current = pending[top.source] else { return nil }
+        guard let top = top(), let current = pending[top.source] else { return nil }
         let index = top.source
         guard recurring[index] else {
             pending[index] = nil
