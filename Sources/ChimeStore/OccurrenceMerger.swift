@@ -233,6 +233,17 @@ struct OccurrenceMerger {
 
 /// A stored event as a query read it: a series, a single event or a detached occurrence, shared
 /// by every ``EventOccurrence`` it produced.
+///
+/// ```swift
+/// // Something per event, built on its first occurrence: an array indexed by `ordinal`.
+/// var titles: [String?] = []
+/// try store.enumerateOccurrences(matching: week) { o, _ in
+///     let n = o.source.ordinal
+///     if n >= titles.count { titles += Array(repeating: nil, count: n + 1 - titles.count) }
+///     if titles[n] == nil { titles[n] = o.source.event.title.uppercased() }
+///     print(o.start, titles[n]!, o.source.isAllDay ? "(all day)" : "")
+/// }
+/// ```
 public final class StoredEvent: Sendable {
     /// The event as stored (for a series: its first occurrence's dates, its rules).
     public let event: Event

@@ -59,6 +59,40 @@ struct EventOccurrenceTests {
         #expect(withoutAlarms.map { var e = $0; e.alarms = [.relative(-600)]; return e } == events)
     }
 
+    /// The merge keeps series in hour buckets and only the current hour's in a heap: a series
+    /// that comes back within its hour (every 7 minutes), ties between series (the same start),
+    /// an occurrence under way when the window opens, and a window of more than 65,536 hours
+    /// (longer buckets) must all still come out in start order, each series' occurrences those
+    /// of its own expansion.
+    @Test func startOrderAcrossBucketsAndTies() throws {
+        try save("minutes", .utc(local(2026, 11, 2, 8, 3)), minutes: 5, rule: "FREQ=MINUTELY;INTERVAL=7;COUNT=400")
+        try save("hourly", .utc(local(2026, 11, 2, 8, 10)), rule: "FREQ=HOURLY;COUNT=100")
+        try save("daily A", .utc(local(2026, 11, 1, 9)), rule: "FREQ=DAILY")
+        try save("daily B", .utc(local(2026, 11, 1, 9)), rule: "FREQ=DAILY")
+        try save("under way", .utc(local(2026, 10, 31, 22)), minutes: 4 * 60)
+        try save("yearly", .zoned(local(2026, 12, 31, 23, 30), berlin), rule: "FREQ=YEARLY")
+        let everything = try t.store.events(matching: t.store.predicateForEvents(start: utc(2026, 10, 1), end: utc(2036, 1, 1)))
+        for (from, to) in [(utc(2026, 11, 1), utc(2026, 11, 9)), (utc(2026, 11, 1), utc(2036, 1, 1))] {
+            let window = t.store.predicateForEvents(start: from, end: to)
+            var seen: [(title: String, start: Int64)] = []
+            try t.store.enumerateOccurrences(matching: window) { o, _ in seen.append((o.source.event.title, o.start.secondsSince1970)) }
+            #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.start <= $1.start })
+            // Ties come in one order throughout: daily A and daily B are saved one after the other.
+            let a = seen.indices.filter { seen[$0].title == "daily A" }, b = seen.indices.filter { seen[$0].title == "daily B" }
+            #expect(a.count == b.count && !a.isEmpty)
+            #expect(zip(a, b).allSatisfy { $0 < $1 } || zip(a, b).allSatisfy { $0 > $1 })
+            for title in ["minutes", "hourly", "daily A", "yearly"] {
+                let stored = try #require(everything.first { $0.title == title })
+                let series = try #require(try t.store.event(withIdentifier: stored.identifier))
+                let duration = series.durationSeconds(floatingZone: berlin)
+                let expected = series.recurrenceSet.occurrences(floatingZone: berlin).prefix { $0.instant < to }
+                    .filter { $0.instant.secondsSince1970 + duration > from.secondsSince1970 }.map(\.instant.secondsSince1970)
+                #expect(seen.filter { $0.title == title }.map(\.start) == Array(expected), "\(title)")
+            }
+            #expect(seen.contains { $0.title == "under way" })
+        }
+    }
+
     @Test func stopEndsEarly() throws {
         try save("daily", .utc(local(2026, 11, 1, 9)), rule: "FREQ=DAILY")
         var seen = 0
