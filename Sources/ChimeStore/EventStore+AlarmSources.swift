@@ -43,6 +43,8 @@ extension EventStore {
         let identifiers = try read { db in
             try Set(String.fetchAll(db, sql: "SELECT DISTINCT item_id FROM alarm WHERE proximity IS NOT NULL"))
         }
+        // (Past SQLite's bound-parameter limit, the whole filter after all.)
+        if identifiers.count > 10_000 { return try alarmSources(from: from, filter: nil, location: true) }
         return try locationAlarmSources(from: from, identifiers: identifiers)
     }
 
@@ -86,37 +88,30 @@ extension EventStore {
             }
             let whereClause = clauses.joined(separator: " AND ")
             let statementArguments = StatementArguments(arguments)
-            let everything = filter == nil && !location
-            func readAll() throws {
-                let alarms: [String: [Alarm]], replaced: [String: Set<Int64>]
-                if everything {
-                    // The daemon's start reads nearly every item: one plain scan of the alarm table and
-                    // of the detached rows costs less than evaluating the item filter twice more.
-                    alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item")
-                    replaced = try ItemRows.detachedOverrides(db, seriesFilter: "1", arguments: [])
-                } else {
-                    alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(whereClause)",
-                                                 arguments: statementArguments)
-                    replaced = try ItemRows.detachedOverrides(db, seriesFilter: whereClause, arguments: statementArguments)
-                }
-
-                var rules = ItemRows.RuleCache()
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(whereClause)",
-                                               arguments: statementArguments)
-                while let row = try rows.next() {
-                    let id: String = row[ItemColumns.id]
-                    guard let item = unreadable.decode(row, { row throws(StoreError) in
-                        try ItemRows.item(row, alarms: alarms[id] ?? [], rules: &rules)
-                    }) else { continue }
-                    let detachedOverrides: Set<Int64>
-                    if case .event(let e) = item, e.isRecurring { detachedOverrides = replaced[id] ?? [] } else { detachedOverrides = [] }
-                    body(AlarmSource(item: item, replaced: detachedOverrides))
-                }
+            let alarms: [String: [Alarm]], replaced: [String: Set<Int64>]
+            if filter == nil && !location {
+                // The daemon's start reads nearly every item: one plain scan of the alarm table and
+                // of the detached rows costs less than evaluating the item filter twice more.
+                alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item")
+                replaced = try ItemRows.detachedOverrides(db, seriesFilter: "1", arguments: [])
+            } else {
+                alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(whereClause)",
+                                             arguments: statementArguments)
+                replaced = try ItemRows.detachedOverrides(db, seriesFilter: whereClause, arguments: statementArguments)
             }
-            // The daemon's start reads every item, and the filter's subqueries visit the alarm table
-            // once per item: with SQLite's default 2 MB cache a 10,000-event store's pages were read
-            // from the file a dozen times over.
-            if everything { try EventStore.withLargeCache(db, readAll) } else { try readAll() }
+
+            var rules = ItemRows.RuleCache()
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(whereClause)",
+                                           arguments: statementArguments)
+            while let row = try rows.next() {
+                let id: String = row[ItemColumns.id]
+                guard let item = unreadable.decode(row, { row throws(StoreError) in
+                    try ItemRows.item(row, alarms: alarms[id] ?? [], rules: &rules)
+                }) else { continue }
+                let detachedOverrides: Set<Int64>
+                if case .event(let e) = item, e.isRecurring { detachedOverrides = replaced[id] ?? [] } else { detachedOverrides = [] }
+                body(AlarmSource(item: item, replaced: detachedOverrides))
+            }
         }
     }
 }
