@@ -4,7 +4,8 @@
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <poll.h>
-// malloc_trim: the daemon gives back the heap its start-up freed.
+// malloc_trim: the daemon gives back the heap its start-up freed; mallopt: a command's heap grows
+// in large steps.
 #include <malloc.h>
 
 // Names the calling thread (at most 15 bytes, longer names are cut): pthread_setname_np needs
