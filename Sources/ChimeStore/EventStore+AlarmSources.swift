@@ -89,7 +89,16 @@ extension EventStore {
             let whereClause = clauses.joined(separator: " AND ")
             let statementArguments = StatementArguments(arguments)
             let alarms: [String: [Alarm]], replaced: [String: Set<Int64>]
-            if filter == nil && !location {
+            let everything = filter == nil && !location
+            if everything {
+                // The start's read visits every page, some many times (the filter's subqueries
+                // look up each item's alarms), more than SQLite's 2 MB cache holds: read through
+                // a memory map for this read only (a long-lived store has none), unmapped after
+                // it, so neither copies of pages nor the map stay behind.
+                try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            }
+            defer { if everything { try? db.execute(sql: "PRAGMA mmap_size = 0") } }
+            if everything {
                 // The daemon's start reads nearly every item: one plain scan of the alarm table and
                 // of the detached rows costs less than evaluating the item filter twice more.
                 alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item")
