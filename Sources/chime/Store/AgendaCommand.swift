@@ -208,7 +208,8 @@ struct AgendaWriter {
                 + (event.location.map(json) ?? "null") + ",\"days\":["
         }
     }
-    /// Per stored event (by ``StoredEvent/ordinal``), its labels once built.
+    /// Per stored event (by ``StoredEvent/ordinal``), its labels once built: a writer serves one
+    /// query, whose ordinals these are.
     private var labels: [Labels?] = []
     /// Table slots of the agenda zone's offsets for starts and for ends (see ZoneRules.offset(at:hint:)):
     /// occurrences come in start order, so the next lookup mostly hits the same slot.
