@@ -25,9 +25,19 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     public init(localSeconds s: Int64) {
-        let days = Int(s >= 0 ? s / 86_400 : (s - 86_399) / 86_400)
+        let days = Self.day(ofLocalSeconds: s)
         let rest = Int(s - Int64(days) * 86_400)
         self.init(date: CivilDate(daysSinceEpoch: days), hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60)
+    }
+
+    /// The day (counted from 1970-01-01) of a wall-clock reading in seconds since
+    /// 1970-01-01T00:00:00, rounding down before 1970.
+    ///
+    /// ```swift
+    /// LocalDateTime.day(ofLocalSeconds: -1)   // -1: 1969-12-31
+    /// ```
+    @inline(__always) public static func day(ofLocalSeconds s: Int64) -> Int {
+        Int(s >= 0 ? s / 86_400 : (s - 86_399) / 86_400)
     }
 
     /// Wall-clock seconds since 1970-01-01T00:00:00.

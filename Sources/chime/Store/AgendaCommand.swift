@@ -294,8 +294,7 @@ struct AgendaWriter {
         count += 1
     }
 
-    /// The day (since 1970-01-01) of a wall-clock reading in seconds.
-    private static func day(_ wall: Int64) -> Int { Int(wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400) }
+    private static func day(_ wall: Int64) -> Int { LocalDateTime.day(ofLocalSeconds: wall) }
 
     private static func minuteOfDay(_ wall: Int64) -> Int { Int(wall - Int64(day(wall)) * 86_400) / 60 }
 

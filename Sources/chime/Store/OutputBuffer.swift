@@ -165,7 +165,7 @@ struct OutputBuffer {
 
     /// `YYYY-MM-DDTHH:MM:SS` for a wall-clock reading in seconds since 1970-01-01T00:00:00.
     mutating func appendExtended(localSeconds s: Int64) {
-        let days = Int(s >= 0 ? s / 86_400 : (s - 86_399) / 86_400)
+        let days = LocalDateTime.day(ofLocalSeconds: s)
         let rest = Int(s - Int64(days) * 86_400)
         guard let digits = extendedDigits(days) else {
             let d = CivilDate(daysSinceEpoch: days)
@@ -185,25 +185,11 @@ struct OutputBuffer {
     /// `YYYY-MM-DD` as bytes in memory order: `YYYY-MM-` and `DD`.
     private typealias ExtendedDigits = (head: UInt64, day: UInt16)
 
-    /// The last two days written in the extended form: an `agenda --json` line writes local and
-    /// UTC times, which fall on two days for part of each day away from UTC.
-    private var recentDays: ((days: Int, digits: ExtendedDigits?), (days: Int, digits: ExtendedDigits?)) = ((Int.min, nil), (Int.min, nil))
-
-    /// Nil outside the years 0…9999.
+    /// The basic form's digits with the dashes put in; nil outside the years 0…9999.
     private mutating func extendedDigits(_ days: Int) -> ExtendedDigits? {
-        if recentDays.0.days == days { return recentDays.0.digits }
-        if recentDays.1.days == days { swap(&recentDays.0, &recentDays.1); return recentDays.0.digits }
-        let d = CivilDate(daysSinceEpoch: days)
-        var digits: ExtendedDigits?
-        if (0...9999).contains(d.year) {
-            let y = d.year
-            let head = UInt64(48 + y / 1000) | UInt64(48 + y / 100 % 10) << 8 | UInt64(48 + y / 10 % 10) << 16
-                | UInt64(48 + y % 10) << 24 | UInt64(45) << 32 | UInt64(48 + d.month / 10) << 40
-                | UInt64(48 + d.month % 10) << 48 | UInt64(45) << 56
-            digits = (head, UInt16(48 + d.day / 10) | UInt16(48 + d.day % 10) << 8)
-        }
-        recentDays = ((days, digits), recentDays.0)
-        return digits
+        guard let b = dateDigits(days: days) else { return nil }
+        let dash: UInt64 = 45
+        return (b & 0xFFFF_FFFF | dash << 32 | (b >> 32 & 0xFFFF) << 40 | dash << 56, UInt16(truncatingIfNeeded: b >> 48))
     }
 
     /// RFC 5545 basic form of a wall-clock reading given as seconds since 1970-01-01T00:00:00 on
@@ -216,12 +202,12 @@ struct OutputBuffer {
     /// `Z`, in one write: an item of `expand --batch`'s arrays, written 1.5 million times for the
     /// benchmark's batch.
     mutating func appendBasic(localSeconds s: Int64, quoted: Bool, utc: Bool, comma: Bool = false) {
-        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
-        let rest = Int(s - days * 86_400)
-        guard let date = dateDigits(days: Int(days)) else {
+        let days = LocalDateTime.day(ofLocalSeconds: s)
+        let rest = Int(s - Int64(days) * 86_400)
+        guard let date = dateDigits(days: days) else {
             if comma { append(byte: UInt8(ascii: ",")) }
             if quoted { append(byte: UInt8(ascii: "\"")) }
-            appendBasic(days: Int(days))
+            appendBasic(days: days)
             appendTime(rest)
             if utc { append(byte: UInt8(ascii: "Z")) }
             if quoted { append(byte: UInt8(ascii: "\"")) }
@@ -261,17 +247,22 @@ struct OutputBuffer {
         write(8) { p in UnsafeMutableRawPointer(p).storeBytes(of: date, as: UInt64.self) }
     }
 
-    /// The last day written: consecutive occurrences mostly fall on the same day or the next, and
-    /// converting a day count to a date was a sixth of a batch's time.
-    private var lastDay: (days: Int, day: Int, digits: UInt64?) = (Int.min, 0, nil)
+    /// The last two days written, the latest first: consecutive occurrences mostly fall on the
+    /// same day or the next (converting a day count to a date was a sixth of a batch's time),
+    /// and an `agenda --json` line writes local and UTC times, which fall on two days for part
+    /// of each day away from UTC.
+    private typealias CachedDay = (days: Int, day: Int, digits: UInt64?)
+    private var recentDays: (CachedDay, CachedDay) = ((Int.min, 0, nil), (Int.min, 0, nil))
 
     /// `YYYYMMDD` as 8 ASCII bytes in memory order (little-endian), or nil outside the years 0…9999.
     private mutating func dateDigits(days: Int) -> UInt64? {
-        if days == lastDay.days { return lastDay.digits }
-        if days == lastDay.days &+ 1, lastDay.day < 28, let digits = lastDay.digits {
-            let day = lastDay.day + 1
+        if days == recentDays.0.days { return recentDays.0.digits }
+        if days == recentDays.1.days { swap(&recentDays.0, &recentDays.1); return recentDays.0.digits }
+        let latest = recentDays.0
+        if days == latest.days &+ 1, latest.day < 28, let digits = latest.digits {
+            let day = latest.day + 1
             let next = digits & 0x0000_FFFF_FFFF_FFFF | UInt64(48 + day / 10) << 48 | UInt64(48 + day % 10) << 56
-            lastDay = (days, day, next)
+            recentDays = ((days, day, next), latest)
             return next
         }
         let d = CivilDate(daysSinceEpoch: days)
@@ -282,7 +273,7 @@ struct OutputBuffer {
                 | UInt64(48 + y % 10) << 24 | UInt64(48 + d.month / 10) << 32 | UInt64(48 + d.month % 10) << 40
                 | UInt64(48 + d.day / 10) << 48 | UInt64(48 + d.day % 10) << 56
         }
-        lastDay = (days, d.day, digits)
+        recentDays = ((days, d.day, digits), latest)
         return digits
     }
 
