@@ -90,16 +90,16 @@ public final class BusService: Sendable {
         self.connection = connection
     }
 
-    /// Connects to the session bus (`$DBUS_SESSION_BUS_ADDRESS`), exports the object and takes
-    /// `busName`. Throws when there is no session bus, the XML does not define the interface, or
-    /// another process owns the name.
+    /// Connects to the session bus (`$DBUS_SESSION_BUS_ADDRESS`, or the bus at `address`), exports
+    /// the object and takes `busName`. Throws when there is no session bus, the XML does not define
+    /// the interface, or another process owns the name.
     public static func start(busName: String, objectPath: String, interfaceXML: String, interfaceName: String,
-                             handler: any BusMethodHandler) throws(BusError) -> BusService {
+                             handler: any BusMethodHandler, address: String? = nil) throws(BusError) -> BusService {
         let loopThread = GLibMainLoopThread(name: "chime-dbus")
         let (stream, continuation) = AsyncStream.makeStream(of: BusEvent.self)
         let opened: Result<(SendablePointer, LoopConfined<ServiceState>), BusError>? = loopThread.perform {
             let connection: OpaquePointer
-            switch openSessionBusConnection() {
+            switch openSessionBusConnection(address: address) {
             case .success(let opened): connection = opened.raw
             case .failure(let failure): return .failure(failure)
             }
@@ -177,10 +177,10 @@ public final class BusService: Sendable {
 
 /// A private connection to the session bus (`$DBUS_SESSION_BUS_ADDRESS`), not GLib's shared one:
 /// libnotify keeps that, and a connection closing must not take the process with it. Call on the
-/// loop thread that will own it.
-func openSessionBusConnection() -> Result<SendablePointer, BusError> {
+/// loop thread that will own it. `address`: a bus other than the session's (a test's own).
+func openSessionBusConnection(address given: String? = nil) -> Result<SendablePointer, BusError> {
     var error: UnsafeMutablePointer<GError>?
-    guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+    guard let address = given.map({ g_strdup($0) }) ?? g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
         return .failure(BusError("NoSessionBus", "no session bus: \(takeMessage(of: &error))"))
     }
     defer { g_free(address) }
@@ -208,6 +208,8 @@ private final class ServiceState {
     var registration: guint = 0
     var subscriptions: [guint] = []
     var callers: [String: BusCaller] = [:]
+    /// The `NameOwnerChanged` subscription of each caller being identified or known.
+    var callerWatches: [String: guint] = [:]
     var notificationServer: String?
     var closed = false
 
@@ -243,15 +245,12 @@ private final class ServiceState {
         return registration == 0 ? BusError("BadInterface", takeMessage(of: &error)) : nil
     }
 
+    /// Only signals Chime acts on reach it: the notification server's name changing hands and its
+    /// own signals, and (``watchVanishing(of:)``) the end of a caller's connection. Every client
+    /// that connects to the session bus changes some name's owner; a desktop's apps coming and going
+    /// would each wake an idle daemon if it listened to them all.
     func subscribeToBusSignals() {
-        subscriptions.append(g_dbus_connection_signal_subscribe(
-            connection, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus",
-            nil, G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, userData in
-                guard let parameters else { return }
-                let values = GVariantCoding.values(ofTuple: parameters)
-                guard values.count == 3, case .string(let name) = values[0], case .string(let newOwner) = values[2] else { return }
-                ServiceState.from(userData).ownerChanged(name: name, newOwner: newOwner)
-            }, unretained, nil))
+        subscriptions.append(subscribeToOwnerChanges(of: "org.freedesktop.Notifications"))
         subscriptions.append(g_dbus_connection_signal_subscribe(
             connection, nil, "org.freedesktop.Notifications", nil, "/org/freedesktop/Notifications",
             nil, G_DBUS_SIGNAL_FLAGS_NONE, { _, sender, _, _, signal, parameters, userData in
@@ -259,6 +258,31 @@ private final class ServiceState {
                 ServiceState.from(userData).notificationSignal(sender: String(cString: sender), name: String(cString: signal),
                                                                values: GVariantCoding.values(ofTuple: parameters))
             }, unretained, nil))
+    }
+
+    /// `NameOwnerChanged` for one name (the bus daemon matches its first argument).
+    private func subscribeToOwnerChanges(of name: String) -> guint {
+        g_dbus_connection_signal_subscribe(
+            connection, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus",
+            name, G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, userData in
+                guard let parameters else { return }
+                let values = GVariantCoding.values(ofTuple: parameters)
+                guard values.count == 3, case .string(let name) = values[0], case .string(let newOwner) = values[2] else { return }
+                ServiceState.from(userData).ownerChanged(name: name, newOwner: newOwner)
+            }, unretained, nil)
+    }
+
+    /// Listens for `caller`'s connection closing, once. Asked before its credentials are: the bus
+    /// handles one connection's messages in order, so either the credentials call fails (the caller
+    /// is already gone) or the signal comes after the answer.
+    private func watchVanishing(of caller: String) {
+        guard callerWatches[caller] == nil else { return }
+        callerWatches[caller] = subscribeToOwnerChanges(of: caller)
+    }
+
+    private func forget(_ caller: String) {
+        callers[caller] = nil
+        if let watch = callerWatches.removeValue(forKey: caller) { g_dbus_connection_signal_unsubscribe(connection, watch) }
     }
 
     func requestName(_ name: String) -> BusError? {
@@ -281,7 +305,8 @@ private final class ServiceState {
         guard !closed else { return }
         closed = true
         if registration != 0 { g_dbus_connection_unregister_object(connection, registration) }
-        for id in subscriptions { g_dbus_connection_signal_unsubscribe(connection, id) }
+        for id in subscriptions + callerWatches.values { g_dbus_connection_signal_unsubscribe(connection, id) }
+        callerWatches = [:]
         var error: UnsafeMutablePointer<GError>?
         _ = g_dbus_connection_close_sync(connection, nil, &error)
         _ = takeMessage(of: &error)
@@ -313,6 +338,7 @@ private final class ServiceState {
     /// the name goes away (a unique name is never reused).
     func identify(_ sender: String, then done: @escaping @Sendable (BusCaller?) -> Void) {
         if let known = callers[sender] { return done(known) }
+        watchVanishing(of: sender)
         let pending = PendingIdentity(sender: sender, state: self, done: done)
         g_dbus_connection_call(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                "GetConnectionCredentials", GVariantCoding.tuple([.string(sender)]),
@@ -322,11 +348,15 @@ private final class ServiceState {
             let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
             guard let reply else {
                 _ = takeMessage(of: &error)
+                pending.state.forget(pending.sender)
                 return pending.done(nil)
             }
             defer { g_variant_unref(reply) }
             let credentials = GVariantCoding.credentials(reply)
-            guard let pid = credentials.processID, let app = AppIdentity.ofProcess(pid) else { return pending.done(nil) }
+            guard let pid = credentials.processID, let app = AppIdentity.ofProcess(pid) else {
+                pending.state.forget(pending.sender)
+                return pending.done(nil)
+            }
             let caller = BusCaller(uniqueName: pending.sender, processID: pid, userID: credentials.userID, app: app)
             pending.state.callers[pending.sender] = caller
             pending.done(caller)
@@ -336,7 +366,7 @@ private final class ServiceState {
     func ownerChanged(name: String, newOwner: String) {
         if name == "org.freedesktop.Notifications" { notificationServer = newOwner.isEmpty ? nil : newOwner }
         guard name.hasPrefix(":"), newOwner.isEmpty else { return }
-        callers[name] = nil
+        forget(name)
         events.yield(.peerVanished(uniqueName: name))
     }
 

@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeStore
 import Foundation
+import GRDB
 import Testing
 
 /// The daemon's store (`longLived: true`) reads its start through a memory map opened for that
@@ -34,6 +35,14 @@ import Testing
                 _ = try writer.save(e, commit: false)
             }
             try writer.commit()
+        }
+        // The writer's close usually does this; under a loaded test run a connection of its may
+        // close later, leaving the pages in the WAL, where no map is used to read them.
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         }
         let daemon = try EventStore(path: path, floatingZone: .utc, longLived: true)
         var timed: [String] = []

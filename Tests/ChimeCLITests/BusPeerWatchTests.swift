@@ -1,0 +1,65 @@
+import ChimeDesktop
+import Foundation
+import Synchronization
+import Testing
+
+/// ``BusService`` hears a caller's connection close, and only its callers': programs that merely
+/// connect to the same bus are no concern of it (and would each wake an idle daemon).
+@Suite struct BusPeerWatchTests {
+    static let interface = "io.github.chime.PeerWatchTest"
+    static let xml = """
+        <node><interface name="\(interface)"><method name="Hello"><arg type="s" direction="out"/></method></interface></node>
+        """
+
+    /// Answers `Hello` with the caller's unique name.
+    struct Greeter: BusMethodHandler {
+        func handle(_ method: String, _ arguments: [BusValue], from caller: BusCaller) async throws(BusError) -> [BusValue] {
+            [.string(caller.uniqueName)]
+        }
+    }
+
+    /// The first event within `seconds`, or nil.
+    func firstEvent(of service: BusService, within seconds: Double) async -> BusEvent? {
+        await withTaskGroup(of: BusEvent?.self) { group in
+            group.addTask {
+                for await event in service.events { return event }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aCallerLeavingIsHeardAndAStrangerLeavingIsNot() async throws {
+        let bus = try PrivateSessionBus()
+        let service = try BusService.start(busName: "io.github.chime.PeerWatchTest", objectPath: "/io/github/chime/PeerWatchTest",
+                                           interfaceXML: Self.xml, interfaceName: Self.interface, handler: Greeter(),
+                                           address: bus.address)
+        defer { service.stop() }
+        let gdbus = "gdbus call --address '\(bus.address)' "
+        // Strangers come and go first: were they heard, the first event would name one of them.
+        for _ in 0..<3 {
+            #expect(ServiceSandbox.shell(gdbus + "--dest org.freedesktop.DBus --object-path /org/freedesktop/DBus "
+                                         + "--method org.freedesktop.DBus.ListNames").status == 0)
+        }
+        let hello = ServiceSandbox.shell(gdbus + "--dest io.github.chime.PeerWatchTest --object-path /io/github/chime/PeerWatchTest "
+                                         + "--method \(Self.interface).Hello")
+        #expect(hello.status == 0, "\(hello.output)")
+        let caller = hello.output.split(separator: "'").dropFirst().first.map(String.init)
+        #expect(caller?.hasPrefix(":") == true, "\(hello.output)")
+        let event = await firstEvent(of: service, within: 10)
+        #expect(event == caller.map { .peerVanished(uniqueName: $0) }, "first event: \(String(describing: event))")
+        // The caller's watch went with it: a new caller is identified afresh and heard leaving too.
+        let again = ServiceSandbox.shell(gdbus + "--dest io.github.chime.PeerWatchTest --object-path /io/github/chime/PeerWatchTest "
+                                         + "--method \(Self.interface).Hello")
+        let second = again.output.split(separator: "'").dropFirst().first.map(String.init)
+        #expect(second != nil && second != caller, "\(again.output)")
+        let next = await firstEvent(of: service, within: 10)
+        #expect(next == second.map { .peerVanished(uniqueName: $0) }, "second event: \(String(describing: next))")
+    }
+}
