@@ -15,6 +15,8 @@ trap finish EXIT
 "$HERE/svc-up.sh" "$RUN" >&2 || exit 1
 # shellcheck source=/dev/null
 source "$RUN/env"
+# The tests' own temporary folders go into the sandbox too, so a passing run leaves nothing in /tmp.
+mkdir -p "$RUN/tmp" && export TMPDIR="$RUN/tmp"
 
 # CMD runs in the background so that a signal sent to this script alone (CI timeouts send TERM)
 # interrupts `wait` at once; it is passed on to CMD as TERM (a background command ignores INT),
