@@ -161,7 +161,7 @@ let package = Package(
                     exclude: ["Corpus"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore"]),
         .testTarget(name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeScheduler", "ChimeCore"]),
-        .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore", "ChimeDaemon", "ChimeDesktop", "ChimeCalDAV",
+        .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore", "ChimeDaemon", "ChimeDesktop", "ChimeCalDAV", "ChimeTestSupport",
                                                     "ChimeScheduler", .product(name: "GRDB", package: "GRDB.swift"),
                                                     .product(name: "Logging", package: "swift-log")], exclude: ["Snapshots"]),
         .testTarget(name: "ChimeCalDAVTests", dependencies: ["ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore"]),

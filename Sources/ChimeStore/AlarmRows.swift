@@ -24,18 +24,26 @@ enum AlarmRows {
         }
     }
 
-    /// Alarms of the items the `itemFilter` SQL selects (`SELECT id FROM item WHERE …`), by item.
-    static func fetch(_ db: Database, itemFilter: String, arguments: StatementArguments = []) throws -> [String: [Alarm]] {
+    /// Alarms of the items the `itemFilter` SQL selects (`SELECT id FROM item WHERE …`), or of
+    /// every item (nil), by item.
+    static func fetch(_ db: Database, itemFilter: String?, arguments: StatementArguments = []) throws -> [String: [Alarm]] {
         // Cached: the same few filters come back on every query of a long-lived store.
         let statement = try db.cachedStatement(sql: """
             SELECT item_id, absolute_date, relative_offset, related_to_end, location_title, latitude, longitude, radius, proximity,
                    ics_extras
-            FROM alarm WHERE item_id IN (\(itemFilter)) ORDER BY item_id, position
+            FROM alarm \(itemFilter.map { "WHERE item_id IN (\($0)) " } ?? "")ORDER BY item_id, position
             """)
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         var result: [String: [Alarm]] = [:]
+        // Rows come by item: each item's alarms are gathered, then stored with one hash of its identifier.
+        var item = "", alarms: [Alarm] = []
         while let row = try rows.next() {
-            let item: String = row[0]
+            let next: String = row[0]
+            if next != item {
+                if !alarms.isEmpty { result[item] = alarms }
+                item = next
+                alarms = []
+            }
             var alarm: Alarm
             if let absolute: Int64 = row[1] {
                 alarm = .absolute(Instant(secondsSince1970: absolute))
@@ -48,8 +56,9 @@ enum AlarmRows {
                 throw StoreError.corruptRow(table: "alarm", identifier: item, detail: "no trigger")
             }
             alarm.icsExtras = ListCodec.lines(row[9] as String)
-            result[item, default: []].append(alarm)
+            alarms.append(alarm)
         }
+        if !alarms.isEmpty { result[item] = alarms }
         return result
     }
 }

@@ -90,18 +90,17 @@ extension EventStore {
             let statementArguments = StatementArguments(arguments)
             let alarms: [String: [Alarm]], replaced: [String: Set<Int64>]
             let everything = filter == nil && !location
-            if everything {
-                // The start's read visits every page, some many times (the filter's subqueries
-                // look up each item's alarms), more than SQLite's 2 MB cache holds: read through
-                // a memory map for this read only (a long-lived store has none), unmapped after
-                // it, so neither copies of pages nor the map stay behind.
-                try db.execute(sql: "PRAGMA mmap_size = 268435456")
-            }
             defer { if everything { try? db.execute(sql: "PRAGMA mmap_size = 0") } }
             if everything {
-                // The daemon's start reads nearly every item: one plain scan of the alarm table and
-                // of the detached rows costs less than evaluating the item filter twice more.
-                alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item")
+                // The start's read visits every page, more than SQLite's 2 MB cache holds: read
+                // through a memory map for this read only (a long-lived store has none), unmapped
+                // after it, so neither copies of pages nor the map stay behind.
+                try db.execute(sql: "PRAGMA mmap_size = 268435456")
+                // It reads nearly every item: the alarms and detached rows of all of them in plain
+                // scans, and the items in one more, with the filter decided here from the alarms
+                // already read (``keepsEveryItemRow``). SQLite evaluating the filter's two
+                // subqueries per row cost five times the scan.
+                alarms = try AlarmRows.fetch(db, itemFilter: nil)
                 replaced = try ItemRows.detachedOverrides(db, seriesFilter: "1", arguments: [])
             } else {
                 alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(whereClause)",
@@ -110,16 +109,38 @@ extension EventStore {
             }
 
             var rules = ItemRows.RuleCache()
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(whereClause)",
-                                           arguments: statementArguments)
+            let rows = everything
+                ? try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list), range_end FROM item WHERE kind = 'event' OR completed = 0")
+                : try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(whereClause)", arguments: statementArguments)
+            let lo = from.secondsSince1970 - ItemRows.floatingMargin
             while let row = try rows.next() {
                 let id: String = row[ItemColumns.id]
+                let itemAlarms = alarms[id] ?? []
+                if everything, !Self.keepsEveryItemRow(row, alarms: itemAlarms, lo: lo, from: from.secondsSince1970) { continue }
                 guard let item = unreadable.decode(row, { row throws(StoreError) in
-                    try ItemRows.item(row, alarms: alarms[id] ?? [], rules: &rules)
+                    try ItemRows.item(row, alarms: itemAlarms, rules: &rules)
                 }) else { continue }
                 let detachedOverrides: Set<Int64>
                 if case .event(let e) = item, e.isRecurring { detachedOverrides = replaced[id] ?? [] } else { detachedOverrides = [] }
                 body(AlarmSource(item: item, replaced: detachedOverrides))
+            }
+        }
+    }
+
+    /// The timed-source filter of ``forEachAlarmSource(from:filter:location:_:)``'s SQL, decided for
+    /// a row of the whole-store read (reminders not completed, and events read with their
+    /// `range_end` after the item columns): a reminder that is not completed; an event with a
+    /// timed alarm that has not ended before `lo`, or whose alarms fire after it did (absolute ones
+    /// from `from` on, after-start ones).
+    private static func keepsEveryItemRow(_ row: Row, alarms: [Alarm], lo: Int64, from: Int64) -> Bool {
+        if (row[ItemColumns.kind] as String) == "reminder" { return true }
+        guard alarms.contains(where: { $0.structuredLocation == nil }) else { return false }
+        guard let end: Int64 = row[ItemColumns.count], end < lo else { return true }
+        return alarms.contains { alarm in
+            switch alarm.trigger {
+            case .absolute(let instant): instant.secondsSince1970 >= from
+            case .relative(let offset, _): offset > 0
+            case .location: false
             }
         }
     }

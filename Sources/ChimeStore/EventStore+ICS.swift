@@ -275,7 +275,8 @@ extension EventStore {
                 filter = "calendar_id IN (\(calendars.map { _ in "?" }.joined(separator: ",")))"
                 arguments = StatementArguments(calendars.map(\.identifier))
             }
-            let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments)
+            let alarms = try AlarmRows.fetch(db, itemFilter: calendars == nil ? nil : "SELECT id FROM item WHERE \(filter)",
+                                             arguments: arguments)
             // The order is the store's contents, not its random ids: two exports of the same items are the same file.
             let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY series_id IS NOT NULL, created, external_id, kind, recurrence_id, id",
                                            arguments: arguments)

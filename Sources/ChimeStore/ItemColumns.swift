@@ -21,6 +21,8 @@ enum ItemColumns {
     static let start = 8, end = 9, due = 10, rrules = 11, rdates = 12, exdates = 13, seriesID = 14
     static let recurrenceID = 15, completedSeriesID = 16, priority = 17, completed = 18, completionDate = 19
     static let created = 20, modified = 21, sequence = 22, icsExtras = 23, revision = 24
+    /// How many columns ``list`` names: a column selected after them is at this position.
+    static let count = revision + 1
 }
 
 /// Text forms of the list columns.

@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeDaemon
 import ChimeStore
+import ChimeTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -91,8 +92,8 @@ struct DaemonTests {
         let tasks = "/proc/\(daemon.process.processIdentifier)/task"
         func threads() -> [(tid: String, name: String, switches: Int)] {
             ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).map { tid in
-                let name = ((try? String(contentsOfFile: "\(tasks)/\(tid)/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
-                let status = (try? String(contentsOfFile: "\(tasks)/\(tid)/status", encoding: .utf8)) ?? ""
+                let name = ((try? ProcFile.text("\(tasks)/\(tid)/comm")) ?? "").trimmingCharacters(in: .newlines)
+                let status = (try? ProcFile.text("\(tasks)/\(tid)/status")) ?? ""
                 let switches = status.split(separator: "\n").filter { $0.hasPrefix("voluntary_ctxt_switches") || $0.hasPrefix("nonvoluntary_ctxt_switches") }
                     .compactMap { $0.split(separator: "\t").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }.reduce(0, +)
                 return (tid, name, switches)
@@ -105,7 +106,7 @@ struct DaemonTests {
         // queues' ("com.apple.root.default-qos" …) are the monitored ones; serial queues (swift-service-
         // lifecycle's signal source) run on "….overcommit" ones, which libdispatch does not monitor.
         #expect(!names.contains { $0.hasSuffix("-qos") }, "libdispatch global-queue workers: \(names)")
-        let maps = (try? String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/maps", encoding: .utf8)) ?? ""
+        let maps = (try? ProcFile.text("/proc/\(daemon.process.processIdentifier)/maps")) ?? ""
         #expect(!maps.isEmpty)
         #expect(!maps.contains("libcanberra"), "libcanberra is loaded only for a sound")
         #expect(bus.hasOwner("io.github.chime.Chime"), "the daemon serves on the test's bus: \(daemon.stderrText)")

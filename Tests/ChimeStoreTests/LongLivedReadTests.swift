@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeStore
+import ChimeTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -11,7 +12,7 @@ import Testing
 @Suite struct LongLivedReadTests {
     /// Lines of /proc/self/maps that map exactly `path` (not its -shm or -wal).
     func mappings(of path: String) throws -> [Substring] {
-        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        let maps = try ProcFile.text("/proc/self/maps")
         return maps.split(separator: "\n").filter { $0.hasSuffix(" " + path) }
     }
 
