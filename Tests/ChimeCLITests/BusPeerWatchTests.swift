@@ -18,6 +18,14 @@ import Testing
         }
     }
 
+    /// A command run on a thread of its own: the service's handler needs Swift's shared pool,
+    /// which waiting for gdbus there would hold.
+    func shell(_ command: String) async -> (status: Int32, output: String) {
+        await withCheckedContinuation { done in
+            Thread.detachNewThread { done.resume(returning: ServiceSandbox.shell(command)) }
+        }
+    }
+
     /// The first event within `seconds`, or nil.
     func firstEvent(of service: BusService, within seconds: Double) async -> BusEvent? {
         await withTaskGroup(of: BusEvent?.self) { group in
@@ -44,10 +52,10 @@ import Testing
         let gdbus = "gdbus call --address '\(bus.address)' "
         // Strangers come and go first: were they heard, the first event would name one of them.
         for _ in 0..<3 {
-            #expect(ServiceSandbox.shell(gdbus + "--dest org.freedesktop.DBus --object-path /org/freedesktop/DBus "
+            #expect(await shell(gdbus + "--dest org.freedesktop.DBus --object-path /org/freedesktop/DBus "
                                          + "--method org.freedesktop.DBus.ListNames").status == 0)
         }
-        let hello = ServiceSandbox.shell(gdbus + "--dest io.github.chime.PeerWatchTest --object-path /io/github/chime/PeerWatchTest "
+        let hello = await shell(gdbus + "--dest io.github.chime.PeerWatchTest --object-path /io/github/chime/PeerWatchTest "
                                          + "--method \(Self.interface).Hello")
         #expect(hello.status == 0, "\(hello.output)")
         let caller = hello.output.split(separator: "'").dropFirst().first.map(String.init)
@@ -55,7 +63,7 @@ import Testing
         let event = await firstEvent(of: service, within: 10)
         #expect(event == caller.map { .peerVanished(uniqueName: $0) }, "first event: \(String(describing: event))")
         // The caller's watch went with it: a new caller is identified afresh and heard leaving too.
-        let again = ServiceSandbox.shell(gdbus + "--dest io.github.chime.PeerWatchTest --object-path /io/github/chime/PeerWatchTest "
+        let again = await shell(gdbus + "--dest io.github.chime.PeerWatchTest --object-path /io/github/chime/PeerWatchTest "
                                          + "--method \(Self.interface).Hello")
         let second = again.output.split(separator: "'").dropFirst().first.map(String.init)
         #expect(second != nil && second != caller, "\(again.output)")
