@@ -358,6 +358,8 @@ private final class ServiceState {
                 return pending.done(nil)
             }
             let caller = BusCaller(uniqueName: pending.sender, processID: pid, userID: credentials.userID, app: app)
+            // (Watched again if a failed lookup of the same caller, made meanwhile, dropped the watch.)
+            pending.state.watchVanishing(of: pending.sender)
             pending.state.callers[pending.sender] = caller
             pending.done(caller)
         }, Unmanaged.passRetained(pending).toOpaque())

@@ -112,7 +112,7 @@ struct OccurrenceMerger {
         let columns = details ? ItemColumns.list : ItemColumns.listing
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns), range_start FROM item WHERE \(filter)"),
                                        arguments: arguments)
-        let rangeStartColumn = ItemColumns.revision + 1
+        let rangeStartColumn = ItemColumns.count
         // Boxed as they are read: sorting and handing over references copies no Event.
         var stored: [StoredEvent] = []
         var keys: [(rangeStart: Int64, rowID: String, index: Int)] = []
