@@ -101,7 +101,7 @@ extension EventStore {
                 // already read (``keepsEveryItemRow``). SQLite evaluating the filter's two
                 // subqueries per row cost five times the scan.
                 alarms = try AlarmRows.fetch(db, itemFilter: nil)
-                replaced = try ItemRows.detachedOverrides(db, seriesFilter: "1", arguments: [])
+                replaced = try ItemRows.detachedOverrides(db, seriesFilter: nil, arguments: [])
             } else {
                 alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(whereClause)",
                                              arguments: statementArguments)

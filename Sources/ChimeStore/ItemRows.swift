@@ -6,13 +6,15 @@ enum ItemRows {
     /// Floating times are stored read as UTC; the true instant is at most this far either side.
     static let floatingMargin: Int64 = 14 * 3600
 
-    /// The detached occurrences of the series an `item` WHERE clause selects: series identifier →
-    /// the instants they replace (only those before `before`, when given). One query for the
-    /// candidates alone, never a scan of every detached row in the store.
-    static func detachedOverrides(_ db: Database, seriesFilter: String, arguments: StatementArguments,
+    /// The detached occurrences of the series an `item` WHERE clause selects, or of every series
+    /// (nil): series identifier → the instants they replace (only those before `before`, when
+    /// given). With a filter, one query for the candidates alone, never a scan of every detached
+    /// row in the store.
+    static func detachedOverrides(_ db: Database, seriesFilter: String?, arguments: StatementArguments,
                                   before: Int64? = nil) throws -> [String: Set<Int64>] {
         let sql = "SELECT series_id, recurrence_id FROM item WHERE series_id IS NOT NULL"
-            + (before == nil ? "" : " AND recurrence_id < ?") + " AND series_id IN (SELECT id FROM item WHERE \(seriesFilter))"
+            + (before == nil ? "" : " AND recurrence_id < ?")
+            + (seriesFilter.map { " AND series_id IN (SELECT id FROM item WHERE \($0))" } ?? "")
         var detached: [String: Set<Int64>] = [:]
         let pairs = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: before.map { [$0] + arguments } ?? arguments)
         while let row = try pairs.next() { detached[row[0], default: []].insert(row[1]) }
