@@ -6,6 +6,11 @@ enum AlarmRows {
     static func replace(_ alarms: [Alarm], of item: String, in db: Database) throws {
         // Cached statements: an import writes thousands of these in one transaction.
         try db.cachedStatement(sql: "DELETE FROM alarm WHERE item_id = ?").execute(arguments: [item])
+        try insert(alarms, of: item, in: db)
+    }
+
+    /// The alarms of an item that has none stored.
+    static func insert(_ alarms: [Alarm], of item: String, in db: Database) throws {
         for (position, alarm) in alarms.enumerated() {
             var absolute: Int64?, offset: Int64?, relatedToEnd = false
             var place: StructuredLocation?, proximity: String?

@@ -114,11 +114,7 @@ extension EventStore {
         try event.validate()
         try Self.checkWritable(db, calendarID: event.calendarIdentifier, for: .event)
         guard let master = try Self.fetchMaster(db, event.identifier) else {
-            var fresh = event
-            fresh.isDetached = false
-            fresh.occurrenceDate = nil
-            try ItemRows.upsert(fresh, rowID: event.identifier, series: nil, created: stamp, modified: stamp, in: db)
-            try Journal.record(db, .event, event.identifier, .inserted)
+            try insert(event, stamp: stamp, in: db)
             return event
         }
         let created = master.creationDate ?? stamp
@@ -164,6 +160,17 @@ extension EventStore {
             first.occurrenceDate = successor.start.instant(floatingZone: zone)
             return first
         }
+    }
+
+    /// Stores an event the store does not hold yet, as a series of its own, into a calendar the
+    /// caller has checked (``checkWritable(_:calendarID:for:)``). Without `journaled`, the caller
+    /// records it in the change journal (an import records all its new events at once).
+    static func insert(_ event: Event, stamp: Instant, journaled: Bool = true, in db: Database) throws {
+        var fresh = event
+        fresh.isDetached = false
+        fresh.occurrenceDate = nil
+        try ItemRows.upsert(fresh, rowID: event.identifier, series: nil, created: stamp, modified: stamp, isNewRow: true, in: db)
+        if journaled { try Journal.record(db, .event, event.identifier, .inserted) }
     }
 
     static func detachedRowID(_ series: String, _ occurrence: Instant) -> String { "\(series)/\(occurrence.secondsSince1970)" }

@@ -124,6 +124,12 @@ extension EventStore {
         // Series first (overrides need them), with cancelled occurrences folded in as EXDATEs.
         var seriesByUID: [String: Event] = [:]
         var prepared: [ICSItem] = []
+        // The items the store does not hold yet: stored by a plain insert (their calendar is
+        // checked once, below), without looking each one up first.
+        var isNew: [Bool] = []
+        // Per UID, once: a file of 10,000 series and thousands of overrides would otherwise
+        // compare every pair.
+        let cancellations = Dictionary(grouping: parsed.overrides.filter(\.isCancelled), by: \.uid)
         let scope = Self.calendarScope(target)
         let known = try storedUIDs(in: scope)
         for var entry in parsed.items {
@@ -154,7 +160,7 @@ extension EventStore {
             case .event(var e):
                 e.identifier = existing?.item.identifier ?? e.identifier
                 e.calendarIdentifier = eventCalendar
-                for o in parsed.overrides where o.uid == entry.uid && o.isCancelled {
+                for o in cancellations[entry.uid] ?? [] {
                     e.exceptionDates.append(Self.exceptionDate(o.recurrenceID, of: e))
                     report.cancelledOccurrences += 1
                 }
@@ -171,13 +177,25 @@ extension EventStore {
                 if alarm.structuredLocation != nil { report.locationAlarms += 1 } else { report.alarms += 1 }
             }
             prepared.append(entry)
+            isNew.append(existing == nil)
         }
-        for entry in prepared {
+        if zip(prepared, isNew).contains(where: { entry, isNew in if isNew, case .event = entry.item { true } else { false } }) {
+            try perform(commit: false) { db, _ in try Self.checkWritable(db, calendarID: eventCalendar, for: .event) }
+        }
+        var insertedEvents: [String] = []
+        for (entry, isNew) in zip(prepared, isNew) {
             switch entry.item {
+            case .event(let e) where isNew:
+                insertedEvents.append(e.identifier)
+                try perform(commit: false) { db, stamp in try Self.insert(e, stamp: stamp, journaled: false, in: db) }
             case .event(let e): try save(e, span: .thisEvent, commit: false)
             case .reminder(let r): try save(r, commit: false)
             }
         }
+        if !insertedEvents.isEmpty {
+            try perform(commit: false) { [insertedEvents] db, _ in try Journal.record(db, .event, insertedEvents, .inserted) }
+        }
+        let preparedUIDs = Set(prepared.map(\.uid))
         let zone = floatingZone
         // A RANGE=THISANDFUTURE override splits its series; the RECURRENCE-IDs of later overrides
         // still name original instances, which now belong to the new series, moved as the split
@@ -191,7 +209,7 @@ extension EventStore {
                 let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID", "no event with UID \(o.uid) for this override")
                 if lenient { report.skipped.append(problem); continue } else { throw problem }
             }
-            guard prepared.contains(where: { $0.uid == o.uid }) else { continue }    // series unchanged: keep its overrides
+            guard preparedUIDs.contains(o.uid) else { continue }    // series unchanged: keep its overrides
             // A DATE-TIME RECURRENCE-ID on an all-day series (Outlook) names the day.
             let rid: CalendarDate = master.isAllDay && !o.recurrenceID.isAllDay ? .allDay(o.recurrenceID.local.date) : o.recurrenceID
             if rid != o.recurrenceID {

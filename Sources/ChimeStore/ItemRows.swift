@@ -219,8 +219,10 @@ enum ItemRows {
     // MARK: Writing
 
     /// Inserts or updates an event row (a series, a single event, or a detached occurrence).
+    /// Writes an event's row and its alarms; `isNewRow` when the store has no row `rowID` (then
+    /// there are no stored alarms to remove).
     static func upsert(_ e: Event, rowID: String, series: (id: String, recurrence: Instant)?, created: Instant,
-                       modified: Instant, in db: Database) throws {
+                       modified: Instant, isNewRow: Bool = false, in db: Database) throws {
         let (rangeStart, rangeEnd) = bounds(of: e)
         let days = dayMasks(of: e)
         try upsert(db, values: [
@@ -235,7 +237,7 @@ enum ItemRows {
             days.weekdays, days.monthDays, days.months,
             e.sequence, ListCodec.lines(e.icsExtras),
         ])
-        try AlarmRows.replace(e.alarms, of: rowID, in: db)
+        if isNewRow { try AlarmRows.insert(e.alarms, of: rowID, in: db) } else { try AlarmRows.replace(e.alarms, of: rowID, in: db) }
     }
 
     static func upsert(_ r: Reminder, created: Instant, modified: Instant, in db: Database) throws {

@@ -49,6 +49,38 @@ import Testing
         #expect(report.eventsAdded == 1 && report.skipped.map(\.line) == [63])
     }
 
+    /// An import of many new events journals each one (in statements of many rows), so the
+    /// daemon and other readers hear of every event, past the statement's size.
+    @Test func anImportJournalsEveryNewEvent() throws {
+        let t = try TemporaryStore()
+        let before = try t.store.changeSet(after: 0).lastSequence
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+        for n in 0..<600 {
+            text += "BEGIN:VEVENT\r\nUID:journal-\(n)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261201T\(String(format: "%02d", n % 24))0000Z\r\n"
+                + "DURATION:PT30M\r\nSUMMARY:Event \(n)\r\nEND:VEVENT\r\n"
+        }
+        text += "END:VCALENDAR\r\n"
+        let report = try t.store.importICS(Array(text.utf8), file: "many.ics")
+        #expect(report.eventsAdded == 600)
+        let changes = try t.store.changeSet(after: before)
+        let stored = Set(try t.store.allItems(in: nil).map(\.identifier))
+        #expect(changes.inserted.intersection(stored).count == 600)
+        #expect(changes.changes.filter { $0.entity == .event }.count == 600)
+    }
+
+    /// Writing into a read-only calendar is refused for the whole file, as it was item by item.
+    @Test func anImportIntoAReadOnlyCalendarStoresNothing() throws {
+        let t = try TemporaryStore()
+        _ = try t.store.addSubscription(url: "https://example.org/feed.ics", title: "Feed", refreshSeconds: 3_600)
+        let before = try t.snapshot()
+        let refusal = #expect(throws: (any Error).self) {
+            try t.store.importICS(try Fixture.bytes("google.ics"), file: "g.ics", into: .existing("Feed"))
+        }
+        #expect(refusal.map { "\($0)".contains("does not allow modifications") } == true, "\(String(describing: refusal))")
+        #expect(try t.snapshot() == before)
+        #expect(!t.store.hasUncommittedChanges)
+    }
+
     @Test func dryRunStoresNothing() throws {
         let t = try TemporaryStore()
         let before = try t.snapshot()
