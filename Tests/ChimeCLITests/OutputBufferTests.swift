@@ -68,6 +68,31 @@ import Testing
         #expect(out.pendingText == expected)
     }
 
+    /// `JSONText.string` (labels built once per event) and the byte writer's `appendJSON` (each
+    /// occurrence's fields) write the same JSON for plain text, text needing escapes and text
+    /// outside ASCII, whichever of their fast paths takes it.
+    @Test func jsonStringsAreTheSameFromBothWriters() {
+        let quote = "\"", backslash = "\\"
+        let cases: [(String, String)] = [
+            ("Stand-up", quote + "Stand-up" + quote),
+            ("", quote + quote),
+            ("say " + quote + "hi" + quote, quote + "say " + backslash + quote + "hi" + backslash + quote + quote),
+            ("back" + backslash + "slash", quote + "back" + backslash + backslash + "slash" + quote),
+            ("two\nlines\ttab\r", quote + "two" + backslash + "nlines" + backslash + "ttab" + backslash + "r" + quote),
+            ("bell\u{07}", quote + "bell" + backslash + "u0007" + quote),
+            ("del\u{7F}", quote + "del" + backslash + "u007f" + quote),
+            ("Café ☕", quote + "Café ☕" + quote),
+            ("C1\u{85}", quote + "C1" + backslash + "u0085" + quote),
+            ("bidi\u{202E}txt", quote + "bidi" + backslash + "u202etxt" + quote),
+        ]
+        for (text, expected) in cases {
+            #expect(JSONText.string(text) == expected, "\(text.debugDescription)")
+            var out = OutputBuffer(toStandardOutput: false)
+            out.appendJSON(text)
+            #expect(out.pendingText == expected, "\(text.debugDescription)")
+        }
+    }
+
     @Test func timeColumnIsOneWriteOfTwoTimes() {
         var out = OutputBuffer(toStandardOutput: false)
         out.append(hour: 9, minute: 5, to: 23, minute: 59)
