@@ -179,21 +179,33 @@ extension EventStore {
             prepared.append(entry)
             isNew.append(existing == nil)
         }
-        if zip(prepared, isNew).contains(where: { entry, isNew in if isNew, case .event = entry.item { true } else { false } }) {
-            try perform(commit: false) { db, _ in try Self.checkWritable(db, calendarID: eventCalendar, for: .event) }
+        var insertedEvents: [String] = [], insertedReminders: [String] = []
+        for (entry, isNew) in zip(prepared, isNew) where isNew {
+            switch entry.item {
+            case .event(let e): insertedEvents.append(e.identifier)
+            case .reminder(let r): insertedReminders.append(r.identifier)
+            }
         }
-        var insertedEvents: [String] = []
+        if !insertedEvents.isEmpty || !insertedReminders.isEmpty {
+            let (checkEvents, checkReminders) = (!insertedEvents.isEmpty, !insertedReminders.isEmpty)
+            try perform(commit: false) { db, _ in
+                if checkEvents { try Self.checkWritable(db, calendarID: eventCalendar, for: .event) }
+                if checkReminders { try Self.checkWritable(db, calendarID: reminderList, for: .reminder) }
+            }
+        }
         for (entry, isNew) in zip(prepared, isNew) {
             switch entry.item {
             case .event(let e) where isNew:
-                insertedEvents.append(e.identifier)
                 try perform(commit: false) { db, stamp in try Self.insert(e, stamp: stamp, journaled: false, in: db) }
+            case .reminder(let r) where isNew:
+                try perform(commit: false) { db, stamp in try Self.insert(r, stamp: stamp, journaled: false, in: db) }
             case .event(let e): try save(e, span: .thisEvent, commit: false)
             case .reminder(let r): try save(r, commit: false)
             }
         }
-        if !insertedEvents.isEmpty {
-            try perform(commit: false) { [insertedEvents] db, _ in try Journal.record(db, .event, insertedEvents, .inserted) }
+        try perform(commit: false) { [insertedEvents, insertedReminders] db, _ in
+            try Journal.record(db, .event, insertedEvents, .inserted)
+            try Journal.record(db, .reminder, insertedReminders, .inserted)
         }
         let preparedUIDs = Set(prepared.map(\.uid))
         let zone = floatingZone

@@ -141,8 +141,7 @@ extension EventStore {
                       in db: Database) throws -> Reminder {
         try reminder.validate()
         try checkWritable(db, calendarID: reminder.calendarIdentifier, for: .reminder)
-        var next = reminder
-        if next.isCompleted { next.completionDate = next.completionDate ?? stamp } else { next.completionDate = nil }
+        var next = completionStamped(reminder, stamp: stamp)
         let created = stored?.creationDate ?? stamp
         func asStored(_ r: Reminder) throws -> Reminder {
             var r = r
@@ -182,6 +181,21 @@ extension EventStore {
         try ItemRows.upsert(next, created: created, modified: stamp, in: db)
         try Journal.record(db, .reminder, next.identifier, stored == nil ? .inserted : .updated)
         return try asStored(next)
+    }
+
+    /// A completed reminder keeps its completion date, else gets `stamp`; an incomplete one has none.
+    static func completionStamped(_ reminder: Reminder, stamp: Instant) -> Reminder {
+        var r = reminder
+        if r.isCompleted { r.completionDate = r.completionDate ?? stamp } else { r.completionDate = nil }
+        return r
+    }
+
+    /// Stores a reminder the store does not hold yet, into a list the caller has checked
+    /// (``checkWritable(_:calendarID:for:)``). Without `journaled`, the caller records it in the
+    /// change journal (an import records all its new reminders at once).
+    static func insert(_ reminder: Reminder, stamp: Instant, journaled: Bool = true, in db: Database) throws {
+        try ItemRows.upsert(completionStamped(reminder, stamp: stamp), created: stamp, modified: stamp, isNewRow: true, in: db)
+        if journaled { try Journal.record(db, .reminder, reminder.identifier, .inserted) }
     }
 
     /// Removes a reminder (a series with all its future instances; completed copies stay).

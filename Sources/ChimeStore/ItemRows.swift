@@ -240,7 +240,7 @@ enum ItemRows {
         if isNewRow { try AlarmRows.insert(e.alarms, of: rowID, in: db) } else { try AlarmRows.replace(e.alarms, of: rowID, in: db) }
     }
 
-    static func upsert(_ r: Reminder, created: Instant, modified: Instant, in db: Database) throws {
+    static func upsert(_ r: Reminder, created: Instant, modified: Instant, isNewRow: Bool = false, in db: Database) throws {
         let anchor = (r.dueDate ?? r.startDate)?.instant(floatingZone: .utc).secondsSince1970
         try upsert(db, values: [
             r.identifier, r.calendarIdentifier, "reminder", r.externalIdentifier,
@@ -254,7 +254,7 @@ enum ItemRows {
             nil, nil, nil,
             r.sequence, ListCodec.lines(r.icsExtras),
         ])
-        try AlarmRows.replace(r.alarms, of: r.identifier, in: db)
+        if isNewRow { try AlarmRows.insert(r.alarms, of: r.identifier, in: db) } else { try AlarmRows.replace(r.alarms, of: r.identifier, in: db) }
     }
 
     /// The columns every upsert writes, in the order of its values.

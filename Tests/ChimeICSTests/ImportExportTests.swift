@@ -49,9 +49,9 @@ import Testing
         #expect(report.eventsAdded == 1 && report.skipped.map(\.line) == [63])
     }
 
-    /// An import of many new events journals each one (in statements of many rows), so the
-    /// daemon and other readers hear of every event, past the statement's size.
-    @Test func anImportJournalsEveryNewEvent() throws {
+    /// An import of many new events and to-dos journals each one (in statements of many rows), so
+    /// the daemon and other readers hear of every item, past the statement's size.
+    @Test func anImportJournalsEveryNewItem() throws {
         let t = try TemporaryStore()
         let before = try t.store.changeSet(after: 0).lastSequence
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
@@ -59,13 +59,24 @@ import Testing
             text += "BEGIN:VEVENT\r\nUID:journal-\(n)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261201T\(String(format: "%02d", n % 24))0000Z\r\n"
                 + "DURATION:PT30M\r\nSUMMARY:Event \(n)\r\nEND:VEVENT\r\n"
         }
+        for n in 0..<300 {
+            text += "BEGIN:VTODO\r\nUID:todo-\(n)\r\nDTSTAMP:20261101T000000Z\r\nDUE:20261202T090000Z\r\nSUMMARY:To-do \(n)\r\n"
+                + (n % 3 == 0 ? "STATUS:COMPLETED\r\nCOMPLETED:20261101T120000Z\r\n" : "") + "END:VTODO\r\n"
+        }
         text += "END:VCALENDAR\r\n"
         let report = try t.store.importICS(Array(text.utf8), file: "many.ics")
-        #expect(report.eventsAdded == 600)
+        #expect(report.eventsAdded == 600 && report.remindersAdded == 300)
         let changes = try t.store.changeSet(after: before)
         let stored = Set(try t.store.allItems(in: nil).map(\.identifier))
-        #expect(changes.inserted.intersection(stored).count == 600)
+        #expect(stored.count == 900)
+        #expect(changes.inserted.intersection(stored).count == 900)
         #expect(changes.changes.filter { $0.entity == .event }.count == 600)
+        #expect(changes.changes.filter { $0.entity == .reminder }.count == 300)
+        // A completed to-do keeps the file's completion date; the others have none.
+        let reminders = try t.store.allItems(in: nil).compactMap { if case .reminder(let r) = $0 { r } else { nil } }
+        #expect(reminders.filter(\.isCompleted).count == 100)
+        let completedAt = Instant(utc: LocalDateTime(year: 2026, month: 11, day: 1, hour: 12))
+        #expect(reminders.allSatisfy { $0.completionDate == ($0.isCompleted ? completedAt : nil) })
     }
 
     /// Writing into a read-only calendar is refused for the whole file, as it was item by item.
