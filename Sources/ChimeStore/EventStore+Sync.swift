@@ -282,25 +282,37 @@ extension EventStore {
 
     private static func signatures(_ db: Database, calendars: [String], uid: String?) throws -> [String: String] {
         guard !calendars.isEmpty else { return [:] }
-        let marks = calendars.map { _ in "?" }.joined(separator: ",")
         var arguments = StatementArguments(calendars)
-        // One UID: its series or reminder and the series' detached rows, found by index.
-        var uidFilter = ""
-        if let uid {
-            uidFilter = " AND (i.external_id = ? OR i.series_id IN (SELECT id FROM item WHERE external_id = ?))"
-            arguments += [uid, uid]
-        }
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT uid, group_concat(mark, ',') FROM (
-                SELECT coalesce(m.external_id, i.external_id) AS uid, i.id || ':' || i.revision || ':' || i.modified AS mark
-                FROM item i LEFT JOIN item m ON m.id = i.series_id
-                WHERE i.calendar_id IN (\(marks))\(uidFilter) ORDER BY i.id)
-            GROUP BY uid
-            """, arguments: arguments)
+        if let uid { arguments += [uid, uid] }
+        let rows = try Row.fetchCursor(db, sql: signaturesSQL(calendarCount: calendars.count, oneUID: uid != nil), arguments: arguments)
         var result: [String: String] = [:]
         while let row = try rows.next() { result[row[0]] = row[1] }
         if let uid { return result.filter { $0.key == uid } }
         return result
+    }
+
+    /// The signatures' query: of every item in the calendars, or (`oneUID`) of one UID's series or
+    /// reminder and the series' detached rows, found by the UID's index. The unary `+` keeps
+    /// SQLite from reading the calendar's index instead, which walked every item of the calendar
+    /// for each UID a sync pass looked at.
+    static func signaturesSQL(calendarCount: Int, oneUID: Bool) -> String {
+        let marks = Array(repeating: "?", count: calendarCount).joined(separator: ",")
+        let filter = oneUID ? "+i.calendar_id IN (\(marks)) AND (i.external_id = ? OR i.series_id IN (SELECT id FROM item WHERE external_id = ?))"
+                            : "i.calendar_id IN (\(marks))"
+        return """
+            SELECT uid, group_concat(mark, ',') FROM (
+                SELECT coalesce(m.external_id, i.external_id) AS uid, i.id || ':' || i.revision || ':' || i.modified AS mark
+                FROM item i LEFT JOIN item m ON m.id = i.series_id
+                WHERE \(filter) ORDER BY i.id)
+            GROUP BY uid
+            """
+    }
+
+    /// The rows of one UID in the calendars (its series or reminder, the series' detached rows),
+    /// by the UID's index (see ``signaturesSQL(calendarCount:oneUID:)``).
+    static func resourceFilter(calendarCount: Int) -> String {
+        let marks = Array(repeating: "?", count: calendarCount).joined(separator: ",")
+        return "+calendar_id IN (\(marks)) AND (external_id = ? OR series_id IN (SELECT id FROM item WHERE external_id = ? AND calendar_id IN (\(marks))))"
     }
 
     /// The local item of a UID in a collection as one iCalendar resource, with the signature it
@@ -310,8 +322,7 @@ extension EventStore {
         guard !calendars.isEmpty else { return nil }
         return try read { db in
             guard let signature = try Self.signatures(db, calendars: calendars, uid: uid)[uid] else { return nil }
-            let marks = calendars.map { _ in "?" }.joined(separator: ",")
-            let filter = "calendar_id IN (\(marks)) AND (external_id = ? OR series_id IN (SELECT id FROM item WHERE external_id = ? AND calendar_id IN (\(marks))))"
+            let filter = Self.resourceFilter(calendarCount: calendars.count)
             let arguments = StatementArguments(calendars) + [uid, uid] + StatementArguments(calendars)
             let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments)
             let rows = try Row.fetchAll(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY series_id IS NOT NULL, created, id",
