@@ -218,9 +218,8 @@ enum ItemRows {
 
     // MARK: Writing
 
-    /// Inserts or updates an event row (a series, a single event, or a detached occurrence).
-    /// Writes an event's row and its alarms; `isNewRow` when the store has no row `rowID` (then
-    /// there are no stored alarms to remove).
+    /// Inserts or updates an event row (a series, a single event, or a detached occurrence) and
+    /// its alarms; `isNewRow` when the store has no row `rowID` (no stored alarms to remove).
     static func upsert(_ e: Event, rowID: String, series: (id: String, recurrence: Instant)?, created: Instant,
                        modified: Instant, isNewRow: Bool = false, in db: Database) throws {
         let (rangeStart, rangeEnd) = bounds(of: e)
