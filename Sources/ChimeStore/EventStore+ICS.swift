@@ -123,10 +123,9 @@ extension EventStore {
 
         // Series first (overrides need them), with cancelled occurrences folded in as EXDATEs.
         var seriesByUID: [String: Event] = [:]
-        var prepared: [ICSItem] = []
-        // The items the store does not hold yet: stored by a plain insert (their calendar is
-        // checked once, below), without looking each one up first.
-        var isNew: [Bool] = []
+        // Each with whether the store holds it yet: new ones are stored by a plain insert (their
+        // calendar checked once, below), without looking each one up first.
+        var prepared: [(entry: ICSItem, isNew: Bool)] = []
         // Per UID, once: a file of 10,000 series and thousands of overrides would otherwise
         // compare every pair.
         let cancellations = Dictionary(grouping: parsed.overrides.filter(\.isCancelled), by: \.uid)
@@ -177,11 +176,10 @@ extension EventStore {
             for alarm in entry.item.alarms {
                 if alarm.structuredLocation != nil { report.locationAlarms += 1 } else { report.alarms += 1 }
             }
-            prepared.append(entry)
-            isNew.append(existing == nil)
+            prepared.append((entry, existing == nil))
         }
         var insertedEvents: [String] = [], insertedReminders: [String] = []
-        for (entry, isNew) in zip(prepared, isNew) where isNew {
+        for (entry, isNew) in prepared where isNew {
             switch entry.item {
             case .event(let e): insertedEvents.append(e.identifier)
             case .reminder(let r): insertedReminders.append(r.identifier)
@@ -194,7 +192,7 @@ extension EventStore {
                 if checkReminders { try Self.checkWritable(db, calendarID: reminderList, for: .reminder) }
             }
         }
-        for (entry, isNew) in zip(prepared, isNew) {
+        for (entry, isNew) in prepared {
             switch entry.item {
             case .event(let e) where isNew:
                 try perform(commit: false) { db, stamp in try Self.insert(e, stamp: stamp, journaled: false, in: db) }
@@ -208,7 +206,7 @@ extension EventStore {
             try Journal.record(db, .event, insertedEvents, .inserted)
             try Journal.record(db, .reminder, insertedReminders, .inserted)
         }
-        let preparedUIDs = Set(prepared.map(\.uid))
+        let preparedUIDs = Set(prepared.map(\.entry.uid))
         let zone = floatingZone
         // A RANGE=THISANDFUTURE override splits its series; the RECURRENCE-IDs of later overrides
         // still name original instances, which now belong to the new series, moved as the split

@@ -27,8 +27,7 @@ enum Journal {
     static let retained: Int64 = 10_000
 
     static func record(_ db: Database, _ entity: ChangeEntity, _ identifier: String, _ kind: ChangeKind) throws {
-        try db.cachedStatement(sql: "INSERT INTO change (entity, identifier, kind) VALUES (?, ?, ?)").execute(
-                       arguments: [entity.rawValue, identifier, kind.rawValue])
+        try record(db, entity, [identifier], kind)
     }
 
     /// The same entry for many identifiers, many rows per statement: each INSERT also updates
@@ -44,9 +43,7 @@ enum Journal {
             var arguments: [(any DatabaseValueConvertible)?] = []
             arguments.reserveCapacity(3 * chunk.count)
             for identifier in chunk { arguments += [entity.rawValue, identifier, kind.rawValue] }
-            // Full chunks share one cached statement; the last, shorter one is prepared once.
-            let statement = chunk.count == rowsPerStatement ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-            try statement.execute(arguments: StatementArguments(arguments))
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
             start += chunk.count
         }
     }

@@ -1,3 +1,4 @@
+@testable import chime
 import ChimeDesktop
 import Foundation
 import Synchronization
@@ -26,23 +27,6 @@ import Testing
         }
     }
 
-    /// The first event within `seconds`, or nil.
-    func firstEvent(of service: BusService, within seconds: Double) async -> BusEvent? {
-        await withTaskGroup(of: BusEvent?.self) { group in
-            group.addTask {
-                for await event in service.events { return event }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-    }
-
     @Test(.timeLimit(.minutes(1))) func aCallerLeavingIsHeardAndAStrangerLeavingIsNot() async throws {
         let bus = try PrivateSessionBus()
         let service = try BusService.start(busName: "io.github.chime.PeerWatchTest", objectPath: "/io/github/chime/PeerWatchTest",
@@ -60,14 +44,14 @@ import Testing
         #expect(hello.status == 0, "\(hello.output)")
         let caller = hello.output.split(separator: "'").dropFirst().first.map(String.init)
         #expect(caller?.hasPrefix(":") == true, "\(hello.output)")
-        let event = await firstEvent(of: service, within: 10)
+        let event = await service.events.first(within: 10)
         #expect(event == caller.map { .peerVanished(uniqueName: $0) }, "first event: \(String(describing: event))")
         // The caller's watch went with it: a new caller is identified afresh and heard leaving too.
         let again = await shell(gdbus + "--dest io.github.chime.PeerWatchTest --object-path /io/github/chime/PeerWatchTest "
                                          + "--method \(Self.interface).Hello")
         let second = again.output.split(separator: "'").dropFirst().first.map(String.init)
         #expect(second != nil && second != caller, "\(again.output)")
-        let next = await firstEvent(of: service, within: 10)
+        let next = await service.events.first(within: 10)
         #expect(next == second.map { .peerVanished(uniqueName: $0) }, "second event: \(String(describing: next))")
     }
 }

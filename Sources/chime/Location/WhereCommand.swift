@@ -49,20 +49,7 @@ struct WhereCommand: AsyncParsableCommand {
         guard let provider else { throw InputError("location is \"none\": no provider to ask (use --location)") }
         defer { provider.shutdown() }
         provider.request(TrackingRequest(accuracy: .exact, distanceThresholdMetres: 0, timeThresholdSeconds: 0, reason: "chime where"))
-        let seconds = timeout
-        let answer = await withTaskGroup(of: LocationUpdate?.self) { group in
-            group.addTask {
-                for await update in provider.updates { return update }
-                return .unavailable("\(provider.name) gave no position")
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        let answer = await provider.updates.first(within: Double(timeout), ifEnded: .unavailable("\(provider.name) gave no position"))
         switch answer {
         case .fix(let fix)?:
             if output.json {
@@ -77,7 +64,7 @@ struct WhereCommand: AsyncParsableCommand {
         case .unavailable(let reason)?:
             throw InputError("no position from \(provider.name): \(reason)")
         case nil:
-            throw InputError("no position from \(provider.name) within \(seconds) s")
+            throw InputError("no position from \(provider.name) within \(timeout) s")
         }
     }
 }
