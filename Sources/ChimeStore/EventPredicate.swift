@@ -35,13 +35,18 @@ extension EventStore {
         EventPredicate(start: start, end: end, calendars: calendars?.map(\.identifier))
     }
 
-    /// Every occurrence the predicate matches, sorted by start (then by series order).
-    public func events(matching predicate: EventPredicate) throws(StoreError) -> [Event] {
-        var result: [Event] = []
-        let merger = try OccurrenceMerger.reading(predicate, from: self)
-        var events = merger
-        while let event = events.next() { result.append(event) }
-        return result
+    /// Every occurrence the predicate matches, sorted by start (then by series order), as a
+    /// collection of ``Event``s that builds each one when it is read (see ``EventList``).
+    ///
+    /// ```swift
+    /// let today = try store.events(matching: store.predicateForEvents(start: midnight, end: nextMidnight))
+    /// if let next = today.first(where: { $0.start.instant(floatingZone: .utc) >= now }) { print(next.title) }
+    /// ```
+    public func events(matching predicate: EventPredicate) throws(StoreError) -> EventList {
+        var merger = try OccurrenceMerger.reading(predicate, from: self)
+        var slots: [OccurrenceSlot] = []
+        while let slot = merger.nextSlot() { slots.append(slot) }
+        return EventList(sources: merger.sources, slots: slots)
     }
 
     /// Streams the predicate's occurrences in start order without building the whole list; set
@@ -58,7 +63,7 @@ extension EventStore {
     public func enumerateEvents(matching predicate: EventPredicate, using body: (Event, inout Bool) throws -> Void) throws {
         var merger = try OccurrenceMerger.reading(predicate, from: self)
         var stop = false
-        while !stop, let event = merger.next() { try body(event, &stop) }
+        while !stop, let occurrence = merger.nextOccurrence() { try body(occurrence.event, &stop) }
     }
 
     /// The same occurrences as ``enumerateEvents(matching:using:)``, in the same order, as light

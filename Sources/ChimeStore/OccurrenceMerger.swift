@@ -9,7 +9,7 @@ struct OccurrenceMerger {
     /// iterator in place instead of copying a struct full of references (retain/release
     /// traffic dominated the one-year agenda before).
     /// The events, boxed once: shared by every ``EventOccurrence`` (not copied per occurrence).
-    private var sources: [StoredEvent] = []
+    private(set) var sources: [StoredEvent] = []
     private var iterators: [OccurrenceIterator?] = []
     /// Start of the pending occurrence, and the instant the series scheduled it at.
     private var pending: [(start: Int64, scheduled: Int64)?] = []
@@ -190,15 +190,19 @@ struct OccurrenceMerger {
         iterators[index] = nil
     }
 
-    /// The next occurrence as a light value: no `Event` is built for it.
-    mutating func nextOccurrence() -> EventOccurrence? {
+    /// The next occurrence as its series' position in ``sources``, its start and the instant its
+    /// series scheduled it at: nothing is retained for it.
+    mutating func nextSlot() -> OccurrenceSlot? {
         guard let top = top(), let current = pending[top.source] else { return nil }
         let index = top.source
-        let occurrence = EventOccurrence(source: sources[index], start: Instant(secondsSince1970: current.start),
-                                         occurrenceDate: Instant(secondsSince1970: current.scheduled))
         if recurring[index] { advance(index) } else { pending[index] = nil }
         settleTop(index)
-        return occurrence
+        return OccurrenceSlot(source: Int32(truncatingIfNeeded: index), start: current.start, scheduled: current.scheduled)
+    }
+
+    /// The next occurrence as a light value: no `Event` is built for it.
+    mutating func nextOccurrence() -> EventOccurrence? {
+        nextSlot().map { EventOccurrence(source: sources[Int($0.source)], slot: $0) }
     }
 
     /// After the series at the top of the heap moved on: its next occurrence takes its place in
@@ -213,22 +217,14 @@ struct OccurrenceMerger {
         }
     }
 
-    mutating func next() -> Event? {
-        guard let top = top(), let current = pending[top.source] else { return nil }
-        let index = top.source
-        guard recurring[index] else {
-            pending[index] = nil
-            settleTop(index)
-            var event = sources[index].event
-            event.occurrenceDate = Instant(secondsSince1970: current.scheduled)
-            return event
-        }
-        let event = sources[index].event.occurrence(at: Instant(secondsSince1970: current.start), duration: durations[index],
-                                                floatingZone: zone)
-        advance(index)
-        settleTop(index)
-        return event
-    }
+}
+
+/// One occurrence as a query's merge hands it over: which of the query's stored events, when it
+/// starts, and the instant its series scheduled it at (seconds since 1970).
+struct OccurrenceSlot: Sendable {
+    let source: Int32
+    let start: Int64
+    let scheduled: Int64
 }
 
 /// A stored event as a query read it: a series, a single event or a detached occurrence, shared
@@ -283,6 +279,12 @@ public struct EventOccurrence: Sendable {
     /// The instant the series scheduled it at (`start`, unless a detached occurrence was moved);
     /// what ``Event/occurrenceDate`` holds and occurrence references name.
     public let occurrenceDate: Instant
+
+    init(source: StoredEvent, slot: OccurrenceSlot) {
+        self.source = source
+        start = Instant(secondsSince1970: slot.start)
+        occurrenceDate = Instant(secondsSince1970: slot.scheduled)
+    }
 
     /// Whether this is one occurrence of a series (or a detached one): what decides whether a
     /// reference names the occurrence (`ID@…`) or the event alone.

@@ -106,6 +106,12 @@ if only == nil || only == "store" {
     func queryCount() -> Int {
         do { return try store.events(matching: window).count } catch { fail("events(matching:): \(error)") }
     }
+    // The list builds an Event where one is read: this reads every one of them.
+    func queryEveryEvent() -> Int {
+        var n = 0
+        do { for event in try store.events(matching: window) { n &+= event.title.utf8.count } } catch { fail("events(matching:): \(error)") }
+        return n
+    }
     func streamedCount() -> Int {
         var n = 0
         do { try store.enumerateEvents(matching: window) { _, _ in n += 1 } } catch { fail("enumerateEvents: \(error)") }
@@ -158,7 +164,7 @@ if only == nil || only == "store" {
         calcurseCount = CalcurseCount.occurrences(calcursePath, calcurseArgs, environment: environment, scratch: dir + "/calcurse-count.txt")
     }
 
-    var query = Sample(), streamed = Sample(), first = Sample(), lookup = Sample(), agendaText = Sample(), agendaJSON = Sample(), calcurse = Sample()
+    var query = Sample(), queryRead = Sample(), streamed = Sample(), first = Sample(), lookup = Sample(), agendaText = Sample(), agendaJSON = Sample(), calcurse = Sample()
     var light = Sample(), dayQuery = Sample(), weekQuery = Sample(), agendaDay = Sample(), agendaWeek = Sample()
     var calcurseDay = Sample(), calcurseWeek = Sample()
     let dayArgs = ["agenda", "--from", from, "--days", "1"], weekArgs = ["agenda", "--from", from, "--days", "7"]
@@ -171,6 +177,7 @@ if only == nil || only == "store" {
     var sink = 0
     for run in 0..<runs {
         query.add(seconds(clock.measure { sink &+= queryCount() }) * 1e3)
+        queryRead.add(seconds(clock.measure { sink &+= queryEveryEvent() }) * 1e3)
         streamed.add(seconds(clock.measure { sink &+= streamedCount() }) * 1e3)
         light.add(seconds(clock.measure { sink &+= lightCount() }) * 1e3)
         dayQuery.add(seconds(clock.measure { sink &+= count(dayWindow) }) * 1e3)
@@ -220,6 +227,7 @@ if only == nil || only == "store" {
     lines.append("")
     let rate = Double(chimeCount) / (query.median / 1e3)
     lines.append(padRight("one-year events(matching:)", 40) + "\(ms(query))   \(fixed(rate / 1e6, 2))M occ/s   \(grouped(chimeCount)) occurrences")
+    lines.append(padRight("one-year events(matching:), every Event", 40) + "\(ms(queryRead))   \(fixed(Double(chimeCount) / queryRead.median / 1e3, 2))M occ/s   each Event built and its title read")
     lines.append(padRight("one-year enumerateEvents (count only)", 40) + "\(ms(streamed))   \(fixed(Double(chimeCount) / streamed.median / 1e3, 2))M occ/s")
     lines.append(padRight("one-year enumerateOccurrences (light)", 40) + "\(ms(light))   \(fixed(Double(chimeCount) / light.median / 1e3, 2))M occ/s   no Event built, no alarm rows")
     lines.append(padRight("enumerateEvents to first occurrence", 40) + ms(first, 2))

@@ -17,7 +17,7 @@ import Testing
     }
 
     static func window(_ t: TemporaryStore, _ from: String, _ to: String) throws -> [Event] {
-        try t.store.events(matching: t.store.predicateForEvents(start: instant(from), end: instant(to)))
+        Array(try t.store.events(matching: t.store.predicateForEvents(start: instant(from), end: instant(to))))
     }
 
     // Thursdays at 20:00; Europe's change to summer time is on Sunday 2026-03-29.

@@ -35,10 +35,19 @@ struct EventOccurrenceTests {
         moved.end = .zoned(local(2026, 10, 23, 11), berlin)
         try t.store.save(moved, span: .thisEvent)
 
-        let events = try t.store.events(matching: window)
+        let list = try t.store.events(matching: window)
+        let events = Array(list)
         var occurrences: [EventOccurrence] = []
         try t.store.enumerateOccurrences(matching: window) { o, _ in occurrences.append(o) }
+        var streamed: [Event] = []
+        try t.store.enumerateEvents(matching: window) { e, _ in streamed.append(e) }
         #expect(occurrences.count == events.count)
+        #expect(streamed == events)
+        // The list's light values are the stream's, position by position.
+        for (i, o) in occurrences.enumerated() {
+            let light = list.occurrence(at: i)
+            #expect(light.source.event == o.source.event && light.start == o.start && light.occurrenceDate == o.occurrenceDate)
+        }
         #expect(events.contains { $0.isDetached })
         for (o, e) in zip(occurrences, events) {
             #expect(o.event == e)

@@ -19,7 +19,7 @@ struct SpanTests {
     }
 
     var december: [Event] {
-        get throws { try t.store.events(matching: t.store.predicateForEvents(start: utc(2026, 12, 1), end: utc(2027, 1, 1))) }
+        get throws { Array(try t.store.events(matching: t.store.predicateForEvents(start: utc(2026, 12, 1), end: utc(2027, 1, 1)))) }
     }
 
     func occurrence(day: Int) throws -> Event {
