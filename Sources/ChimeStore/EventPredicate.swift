@@ -87,7 +87,9 @@ extension EventStore {
 extension OccurrenceMerger {
     /// The merger for `predicate`, its rows read in one transaction of `store`.
     static func reading(_ predicate: EventPredicate, from store: EventStore) throws(StoreError) -> OccurrenceMerger {
-        let zone = store.floatingZone, unreadable = store.unreadable
-        return try store.read { db in try OccurrenceMerger.load(db, predicate: predicate, floatingZone: zone, unreadable: unreadable) }
+        let zone = store.floatingZone, unreadable = store.unreadable, decoded = store.decodedEvents
+        return try store.read { db in
+            try OccurrenceMerger.load(db, predicate: predicate, floatingZone: zone, unreadable: unreadable, decoded: decoded)
+        }
     }
 }

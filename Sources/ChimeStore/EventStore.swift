@@ -34,6 +34,8 @@ public final class EventStore: Sendable {
     /// Serializes reads of a `longLived` store (the daemon).
     let readGate: NSLock?
     let unreadable = UnreadableRows()
+    /// Events window queries decoded, kept while the file is unchanged.
+    let decodedEvents = DecodedEvents()
 
     typealias PendingWrite = @Sendable (Database, Instant) throws -> Void
 

@@ -82,7 +82,7 @@ struct OccurrenceMerger {
 
     /// Reads the candidate rows in one read transaction; expansion then happens lazily.
     static func load(_ db: Database, predicate: EventPredicate, floatingZone: ZoneRules,
-                     unreadable: UnreadableRows) throws -> OccurrenceMerger {
+                     unreadable: UnreadableRows, decoded: DecodedEvents) throws -> OccurrenceMerger {
         var merger = OccurrenceMerger(from: predicate.start.secondsSince1970, to: predicate.end.secondsSince1970, zone: floatingZone)
         let lo = merger.from - ItemRows.floatingMargin, hi = merger.to + ItemRows.floatingMargin
         var filter = "kind = 'event' AND range_start < ? AND (range_end IS NULL OR range_end >= ?)"
@@ -99,23 +99,53 @@ struct OccurrenceMerger {
             filter += " AND calendar_id IN (\(calendars.map { _ in "?" }.joined(separator: ",")))"
             arguments += StatementArguments(calendars)
         }
-        let alarms = predicate.includesAlarms
-            ? try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments) : [:]
         // Detached occurrences that replace an instant before the window's end (later ones cannot
         // matter here): all of them when the store has few, else those of the candidate series.
         let detached = try ItemRows.detachedOverridesIfFew(db, before: hi)
             ?? ItemRows.detachedOverrides(db, seriesFilter: filter, arguments: arguments, before: hi)
 
-        // The candidates in the order (range_start, id), sorted here: the index hands them over
-        // by range_start already, and SQLite's sort of whole rows cost more than this one.
-        let details = predicate.includesDetails
-        let columns = details ? ItemColumns.list : ItemColumns.listing
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns), range_start FROM item WHERE \(filter)"),
-                                       arguments: arguments)
-        let rangeStartColumn = ItemColumns.count
-        // Boxed as they are read: sorting and handing over references copies no Event.
+        // Boxed once: sorting and handing over references copies no Event. The merge takes them
+        // in the order (range_start, id).
         var stored: [StoredEvent] = []
         var keys: [(rangeStart: Int64, rowID: String, index: Int)] = []
+        func take(_ event: Event, id: String, rangeStart: Int64) {
+            keys.append((rangeStart, id, stored.count))
+            stored.append(StoredEvent(event: event, duration: event.durationSeconds(floatingZone: floatingZone), zone: floatingZone,
+                                      ordinal: stored.count))
+        }
+
+        // Events decoded by an earlier query of the unchanged file are taken as they are: the
+        // candidates then come from the window index alone (rowid, range_start), and only the
+        // rows not kept are read. Otherwise every candidate row is read. From a store's second
+        // query on, what is read is kept for the next.
+        let details = predicate.includesDetails
+        let key = try DecodedEvents.key(db)
+        let keeping = decoded.countQuery()
+        let contents = DecodedEvents.Contents(details: details, alarms: predicate.includesAlarms)
+        var rowFilter = filter, rowArguments = arguments
+        if decoded.holds(key: key, contents: contents) {
+            var candidates: [(rowid: Int64, rangeStart: Int64)] = []
+            let found = try Row.fetchCursor(db.cachedStatement(sql: "SELECT rowid, range_start FROM item WHERE \(filter)"),
+                                            arguments: arguments)
+            while let row = try found.next() { candidates.append((row[0], row[1])) }
+            let entries = decoded.lookup(candidates.map(\.rowid), key: key, contents: contents)
+            var missing: [String] = []
+            for (i, candidate) in candidates.enumerated() {
+                if let entry = entries?[i] {
+                    take(entry.event, id: entry.id, rangeStart: candidate.rangeStart)
+                } else {
+                    missing.append(String(candidate.rowid))
+                }
+            }
+            (rowFilter, rowArguments) = missing.isEmpty ? ("0", [])
+                : ("rowid IN (SELECT value FROM json_each(?))", [JSONText.array(missing)])
+        }
+        let alarms = contents.alarms && rowFilter != "0"
+            ? try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(rowFilter)", arguments: rowArguments) : [:]
+        var read: [(rowid: Int64, entry: DecodedEvents.Entry)] = []
+        let columns = details ? ItemColumns.list : ItemColumns.listing
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns), range_start, rowid FROM item WHERE \(rowFilter)"),
+                                       arguments: rowArguments)
         var rules = ItemRows.RuleCache()
         while let row = try rows.next() {
             let id: String = row[ItemColumns.id]
@@ -123,10 +153,10 @@ struct OccurrenceMerger {
                 try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules, details: details)
             })
             else { continue }
-            keys.append((row[rangeStartColumn], id, stored.count))
-            stored.append(StoredEvent(event: event, duration: event.durationSeconds(floatingZone: floatingZone), zone: floatingZone,
-                                      ordinal: stored.count))
+            take(event, id: id, rangeStart: row[ItemColumns.count])
+            if keeping { read.append((row[ItemColumns.count + 1], DecodedEvents.Entry(id: id, event: event))) }
         }
+        if keeping { decoded.keep(read, key: key, contents: contents) }
         keys.sort { a, b in a.rangeStart != b.rangeStart ? a.rangeStart < b.rangeStart : Self.bytesPrecede(a.rowID, b.rowID) }
         for key in keys {
             let source = stored[key.index]

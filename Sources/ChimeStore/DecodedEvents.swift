@@ -1,0 +1,98 @@
+import ChimeCore
+import GRDB
+import Synchronization
+
+/// Events a window query decoded, kept for the next query of the same store while the file is
+/// unchanged: an app that asks for this week, then the next, then this week again decodes each
+/// stored event once, not on every query.
+///
+/// The entries belong to one reader connection and its `PRAGMA data_version`, which SQLite
+/// raises whenever another connection (this store's writer, another process) commits: any write
+/// anywhere empties the cache, so an entry is never older than the file. They are keyed by
+/// rowid, which the window index carries, so a query finds its candidates without reading their
+/// rows. At most ``capacity`` events are kept, and only from a store's second query on: a
+/// command that makes one query (most of `chime`'s) does not pay for keeping.
+final class DecodedEvents: Sendable {
+    struct Entry {
+        /// The row's identifier (the detached occurrences and the merge order use it).
+        let id: String
+        let event: Event
+    }
+
+    /// What the entries were read under: another connection or version starts afresh.
+    struct Key {
+        weak var connection: Database?
+        let dataVersion: Int64
+
+        func matches(_ other: Key) -> Bool {
+            connection != nil && connection === other.connection && dataVersion == other.dataVersion
+        }
+    }
+
+    /// What the events were read with (``EventPredicate/includesDetails`` and
+    /// ``EventPredicate/includesAlarms``): each combination is kept apart, so a listing and a
+    /// full query of the same store do not empty each other's.
+    struct Contents: Hashable {
+        let details: Bool
+        let alarms: Bool
+    }
+
+    /// Enough for a year of a 10,000-event store many times over; a 100,000-event store's year
+    /// is read without keeping all of it.
+    static let capacity = 50_000
+
+    private struct State: @unchecked Sendable {
+        var key: Key?
+        var entries: [Contents: [Int64: Entry]] = [:]
+        var count = 0
+        var queries = 0
+    }
+    private let state = Mutex<State>(State())
+
+    /// The key of a read of `db` (inside its read transaction).
+    static func key(_ db: Database) throws -> Key {
+        Key(connection: db, dataVersion: try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? -1)
+    }
+
+    /// The entries of `rowids` kept under `key` with `contents`, nil where none is; nil when
+    /// nothing is kept for them (then reading the rows in one go is cheaper).
+    func lookup(_ rowids: [Int64], key: Key, contents: Contents) -> [Entry?]? {
+        state.withLock { s in
+            guard let kept = s.key, kept.matches(key), let entries = s.entries[contents] else { return nil }
+            return rowids.map { entries[$0] }
+        }
+    }
+
+    /// How many events are kept (for tests).
+    var count: Int { state.withLock { $0.count } }
+
+    /// Whether anything is kept under `key` with `contents`.
+    func holds(key: Key, contents: Contents) -> Bool {
+        state.withLock { s in s.key?.matches(key) == true && s.entries[contents] != nil }
+    }
+
+    /// Counts a query; true from the store's second on, when what it decodes is worth keeping.
+    func countQuery() -> Bool {
+        state.withLock { s in
+            s.queries += 1
+            return s.queries > 1
+        }
+    }
+
+    /// Keeps `new` under `key`, beside what is kept under the same key (in place of it otherwise).
+    func keep(_ new: [(rowid: Int64, entry: Entry)], key: Key, contents: Contents) {
+        if new.isEmpty { return }
+        state.withLock { s in
+            if s.key?.matches(key) != true {
+                s.key = key
+                s.entries = [:]
+                s.count = 0
+            }
+            var entries = s.entries.removeValue(forKey: contents) ?? [:]
+            for (rowid, entry) in new where s.count < Self.capacity {
+                if entries.updateValue(entry, forKey: rowid) == nil { s.count += 1 }
+            }
+            s.entries[contents] = entries
+        }
+    }
+}
