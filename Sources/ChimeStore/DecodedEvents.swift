@@ -48,6 +48,12 @@ final class DecodedEvents: Sendable {
         var queries = 0
     }
     private let state = Mutex<State>(State())
+    private let keeps: Bool
+
+    /// `keeps` false: nothing is ever kept.
+    init(keeps: Bool = true) {
+        self.keeps = keeps
+    }
 
     /// The key of a read of `db` (inside its read transaction).
     static func key(_ db: Database) throws -> Key {
@@ -73,7 +79,8 @@ final class DecodedEvents: Sendable {
 
     /// Counts a query; true from the store's second on, when what it decodes is worth keeping.
     func countQuery() -> Bool {
-        state.withLock { s in
+        guard keeps else { return false }
+        return state.withLock { s in
             s.queries += 1
             return s.queries > 1
         }

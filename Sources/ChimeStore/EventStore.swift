@@ -34,8 +34,9 @@ public final class EventStore: Sendable {
     /// Serializes reads of a `longLived` store (the daemon).
     let readGate: NSLock?
     let unreadable = UnreadableRows()
-    /// Events window queries decoded, kept while the file is unchanged.
-    let decodedEvents = DecodedEvents()
+    /// Events window queries decoded, kept while the file is unchanged (not in a `longLived`
+    /// store: the daemon stays small while it waits).
+    let decodedEvents: DecodedEvents
 
     typealias PendingWrite = @Sendable (Database, Instant) throws -> Void
 
@@ -50,7 +51,9 @@ public final class EventStore: Sendable {
     ///     counted in its resident memory; others map it, for faster queries on a large store),
     ///     and takes its reads one at a time: GRDB's reader pool guards itself with a concurrent
     ///     dispatch queue, and two reads meeting there can start a libdispatch worker, and with it
-    ///     a pool monitor that wakes the process every second for good.
+    ///     a pool monitor that wakes the process every second for good. Nor does it keep the
+    ///     events its window queries decoded for the next query (other stores do, from their
+    ///     second query on, until the file changes), so its memory stays what it is at start.
     /// - Throws: ``StoreError`` when the file is not a Chime store, was written by a newer schema,
     ///   or cannot be created. A file that is not a Chime store is never modified.
     public convenience init(path: String, floatingZone: ZoneRules? = nil,
@@ -101,6 +104,7 @@ public final class EventStore: Sendable {
         }
         self.pool = pool
         self.readGate = longLived ? NSLock() : nil
+        self.decodedEvents = DecodedEvents(keeps: !longLived)
         self.watcher = ChangeWatcher(pool: pool, path: path, readGate: readGate)
     }
 

@@ -93,4 +93,11 @@ struct DecodedEventsTests {
         }
         #expect(t.store.decodedEvents.count == 2)
     }
+
+    @Test func aLongLivedStoreKeepsNothing() throws {
+        try save("review", utc(2026, 12, 10, 15))
+        let daemons = try EventStore(path: t.path, floatingZone: .utc, longLived: true)
+        for _ in 0..<3 { #expect(try daemons.events(matching: december).map(\.title) == ["review"]) }
+        #expect(daemons.decodedEvents.count == 0)
+    }
 }
