@@ -37,8 +37,9 @@ final class DecodedEvents: Sendable {
         let alarms: Bool
     }
 
-    /// Enough for a year of a 10,000-event store many times over; a 100,000-event store's year
-    /// is read without keeping all of it.
+    /// Enough for a year of a 10,000-event store many times over (about 5,600 events); a
+    /// 100,000-event store's year is read without keeping all of it. A kept event costs what its
+    /// text costs, a few hundred bytes for most (tens of megabytes when full).
     static let capacity = 50_000
 
     private struct State: @unchecked Sendable {
@@ -46,6 +47,7 @@ final class DecodedEvents: Sendable {
         var entries: [Contents: [Int64: Entry]] = [:]
         var count = 0
         var queries = 0
+        var rowsReadByLastQuery = 0
     }
     private let state = Mutex<State>(State())
     private let keeps: Bool
@@ -61,7 +63,8 @@ final class DecodedEvents: Sendable {
     }
 
     /// The entries of `rowids` kept under `key` with `contents`, nil where none is; nil when
-    /// nothing is kept for them (then reading the rows in one go is cheaper).
+    /// nothing is kept under that key and contents (another connection or version, or nothing
+    /// kept yet).
     func lookup(_ rowids: [Int64], key: Key, contents: Contents) -> [Entry?]? {
         state.withLock { s in
             guard let kept = s.key, kept.matches(key), let entries = s.entries[contents] else { return nil }
@@ -69,8 +72,13 @@ final class DecodedEvents: Sendable {
         }
     }
 
-    /// How many events are kept (for tests).
+    /// How many events are kept, and how many rows the last query read (for tests).
     var count: Int { state.withLock { $0.count } }
+    var rowsReadByLastQuery: Int { state.withLock { $0.rowsReadByLastQuery } }
+
+    func noteRowsRead(_ n: Int) {
+        state.withLock { $0.rowsReadByLastQuery = n }
+    }
 
     /// Whether anything is kept under `key` with `contents`.
     func holds(key: Key, contents: Contents) -> Bool {
@@ -86,15 +94,16 @@ final class DecodedEvents: Sendable {
         }
     }
 
-    /// Keeps `new` under `key`, beside what is kept under the same key (in place of it otherwise).
+    /// Keeps `new` under `key`, beside what is kept under the same key (in place of it otherwise:
+    /// what no longer matches the file is let go even when nothing new came).
     func keep(_ new: [(rowid: Int64, entry: Entry)], key: Key, contents: Contents) {
-        if new.isEmpty { return }
         state.withLock { s in
             if s.key?.matches(key) != true {
                 s.key = key
                 s.entries = [:]
                 s.count = 0
             }
+            if new.isEmpty { return }
             var entries = s.entries.removeValue(forKey: contents) ?? [:]
             for (rowid, entry) in new where s.count < Self.capacity {
                 if entries.updateValue(entry, forKey: rowid) == nil { s.count += 1 }

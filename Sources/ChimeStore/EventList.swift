@@ -13,9 +13,14 @@ import ChimeCore
 /// print(week.count, "occurrences")
 /// for event in week.prefix(5) { print(event.start, event.title) }
 /// let busy = week.filter { !$0.isAllDay }       // an [Event], as before
-/// let light = week.occurrence(at: 0)            // no Event built: start, end, stored event
+/// if !week.isEmpty {
+///     let light = week.occurrence(at: 0)        // no Event built: start, end, stored event
+///     print(light.start, light.end, light.source.event.title)
+/// }
 /// ```
-public struct EventList: RandomAccessCollection, Sendable {
+///
+/// Two lists are equal when they hold equal events in the same order.
+public struct EventList: RandomAccessCollection, Equatable, Sendable {
     /// The stored events the occurrences come from, each shared by all of its occurrences.
     let sources: [StoredEvent]
     let slots: [OccurrenceSlot]
@@ -30,6 +35,8 @@ public struct EventList: RandomAccessCollection, Sendable {
 
     /// The occurrence at `position`, built as an ``Event`` (as ``EventOccurrence/event`` builds it).
     public subscript(position: Int) -> Event { occurrence(at: position).event }
+
+    public static func == (a: EventList, b: EventList) -> Bool { a.elementsEqual(b) }
 
     /// The occurrence at `position` as a light value: no ``Event`` is built.
     public func occurrence(at position: Int) -> EventOccurrence {

@@ -40,7 +40,7 @@ extension EventStore {
     ///
     /// ```swift
     /// let today = try store.events(matching: store.predicateForEvents(start: midnight, end: nextMidnight))
-    /// if let next = today.first(where: { $0.start.instant(floatingZone: .utc) >= now }) { print(next.title) }
+    /// if let next = today.first(where: { $0.start.instant(floatingZone: store.floatingZone) >= now }) { print(next.title) }
     /// ```
     public func events(matching predicate: EventPredicate) throws(StoreError) -> EventList {
         var merger = try OccurrenceMerger.reading(predicate, from: self)

@@ -116,46 +116,54 @@ struct OccurrenceMerger {
 
         // Events decoded by an earlier query of the unchanged file are taken as they are: the
         // candidates then come from the window index alone (rowid, range_start), and only the
-        // rows not kept are read. Otherwise every candidate row is read. From a store's second
-        // query on, what is read is kept for the next.
+        // rows not kept are read. Otherwise (or when fewer than half are kept: then one read of
+        // every row costs less than one seek per missing row) every candidate row is read. From
+        // a store's second query on, what is read is kept for the next.
         let details = predicate.includesDetails
         let key = try DecodedEvents.key(db)
         let keeping = decoded.countQuery()
         let contents = DecodedEvents.Contents(details: details, alarms: predicate.includesAlarms)
-        var rowFilter = filter, rowArguments = arguments
+        var rowFilter = filter, rowArguments = arguments, rowsToRead = true
         if decoded.holds(key: key, contents: contents) {
             var candidates: [(rowid: Int64, rangeStart: Int64)] = []
             let found = try Row.fetchCursor(db.cachedStatement(sql: "SELECT rowid, range_start FROM item WHERE \(filter)"),
                                             arguments: arguments)
             while let row = try found.next() { candidates.append((row[0], row[1])) }
             let entries = decoded.lookup(candidates.map(\.rowid), key: key, contents: contents)
-            var missing: [String] = []
-            for (i, candidate) in candidates.enumerated() {
-                if let entry = entries?[i] {
-                    take(entry.event, id: entry.id, rangeStart: candidate.rangeStart)
-                } else {
-                    missing.append(String(candidate.rowid))
+            if let entries, entries.count(where: { $0 != nil }) * 2 >= candidates.count {
+                var missing: [String] = []
+                for (candidate, entry) in zip(candidates, entries) {
+                    if let entry {
+                        take(entry.event, id: entry.id, rangeStart: candidate.rangeStart)
+                    } else {
+                        missing.append(String(candidate.rowid))
+                    }
                 }
+                rowsToRead = !missing.isEmpty
+                (rowFilter, rowArguments) = ("rowid IN (SELECT value FROM json_each(?))", [JSONText.array(missing)])
             }
-            (rowFilter, rowArguments) = missing.isEmpty ? ("0", [])
-                : ("rowid IN (SELECT value FROM json_each(?))", [JSONText.array(missing)])
         }
-        let alarms = contents.alarms && rowFilter != "0"
-            ? try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(rowFilter)", arguments: rowArguments) : [:]
         var read: [(rowid: Int64, entry: DecodedEvents.Entry)] = []
-        let columns = details ? ItemColumns.list : ItemColumns.listing
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns), range_start, rowid FROM item WHERE \(rowFilter)"),
-                                       arguments: rowArguments)
-        var rules = ItemRows.RuleCache()
-        while let row = try rows.next() {
-            let id: String = row[ItemColumns.id]
-            guard let event = unreadable.decode(row, { row throws(StoreError) in
-                try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules, details: details)
-            })
-            else { continue }
-            take(event, id: id, rangeStart: row[ItemColumns.count])
-            if keeping { read.append((row[ItemColumns.count + 1], DecodedEvents.Entry(id: id, event: event))) }
+        var rowsRead = 0
+        if rowsToRead {
+            let alarms = contents.alarms
+                ? try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(rowFilter)", arguments: rowArguments) : [:]
+            let columns = details ? ItemColumns.list : ItemColumns.listing
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns), range_start, rowid FROM item WHERE \(rowFilter)"),
+                                           arguments: rowArguments)
+            var rules = ItemRows.RuleCache()
+            while let row = try rows.next() {
+                let id: String = row[ItemColumns.id]
+                guard let event = unreadable.decode(row, { row throws(StoreError) in
+                    try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules, details: details)
+                })
+                else { continue }
+                take(event, id: id, rangeStart: row[ItemColumns.count])
+                rowsRead += 1
+                if keeping { read.append((row[ItemColumns.count + 1], DecodedEvents.Entry(id: id, event: event))) }
+            }
         }
+        decoded.noteRowsRead(rowsRead)
         if keeping { decoded.keep(read, key: key, contents: contents) }
         keys.sort { a, b in a.rangeStart != b.rangeStart ? a.rangeStart < b.rangeStart : Self.bytesPrecede(a.rowID, b.rowID) }
         for key in keys {

@@ -42,6 +42,7 @@ struct DecodedEventsTests {
         // A week inside December reads no row again: both are kept already.
         let week = t.store.predicateForEvents(start: utc(2026, 12, 7), end: utc(2026, 12, 14))
         #expect(try titles(week) == ["standup", "standup", "review"])
+        #expect(t.store.decodedEvents.rowsReadByLastQuery == 0)
         #expect(t.store.decodedEvents.count == 2)
     }
 
@@ -99,5 +100,57 @@ struct DecodedEventsTests {
         let daemons = try EventStore(path: t.path, floatingZone: .utc, longLived: true)
         for _ in 0..<3 { #expect(try daemons.events(matching: december).map(\.title) == ["review"]) }
         #expect(daemons.decodedEvents.count == 0)
+    }
+
+    /// Some candidates kept, some read: the rows read are only the missing ones, their alarms
+    /// come with them, and the list is the one a new store's first query (nothing kept) gives,
+    /// ties and a moved occurrence included.
+    @Test func keptAndReadEventsMergeAsANewStoreWouldGiveThem() throws {
+        let standup = try save("standup", utc(2026, 12, 1, 9), rule: "FREQ=DAILY;COUNT=20")
+        try save("tie A", utc(2026, 12, 3, 12))
+        try save("tie B", utc(2026, 12, 3, 12))
+        // A moved occurrence: a detached row of its own.
+        var moved = try #require(try t.store.events(matching: december).first { $0.start == .utc(local(2026, 12, 2, 9)) })
+        moved.start = .utc(local(2026, 12, 2, 11))
+        moved.end = .utc(local(2026, 12, 2, 12))
+        try t.store.save(moved, span: .thisEvent)
+        try save("party", utc(2026, 12, 18, 19), notes: "bring a dish")
+
+        let firstWeek = t.store.predicateForEvents(start: utc(2026, 12, 1), end: utc(2026, 12, 7))
+        for _ in 0..<2 { _ = try t.store.events(matching: firstWeek) }
+        #expect(t.store.decodedEvents.count == 4)   // the series, its moved occurrence, both ties
+        let month = try t.store.events(matching: december)
+        #expect(t.store.decodedEvents.rowsReadByLastQuery == 1)   // the party alone
+        let fresh = try EventStore(path: t.path, floatingZone: .utc)
+        let expected = try fresh.events(matching: december)
+        #expect(month == expected)
+        #expect(month.map(\.title).filter { $0 == "standup" }.count == 20)
+        #expect(month.contains { $0.title == "party" && $0.notes == "bring a dish" && $0.alarms == [.relative(-600)] })
+        #expect(month.contains { $0.identifier == standup.identifier && $0.isDetached && $0.start == .utc(local(2026, 12, 2, 11)) })
+        let ties = month.indices.filter { month[$0].title.hasPrefix("tie") }
+        #expect(ties.count == 2 && ties[1] == ties[0] + 1)
+        #expect(ties.map { month[$0].title } == ties.map { expected[$0].title })
+    }
+
+    /// When fewer than half of the candidates are kept, every row is read in one go (one seek per
+    /// missing row would cost more).
+    @Test func aQueryWithFewKeptReadsEveryRow() throws {
+        try save("first", utc(2026, 12, 1, 9))
+        for day in 10...14 { try save("later \(day)", utc(2026, 12, day, 9)) }
+        let firstDay = t.store.predicateForEvents(start: utc(2026, 12, 1), end: utc(2026, 12, 2))
+        for _ in 0..<2 { _ = try t.store.events(matching: firstDay) }
+        #expect(t.store.decodedEvents.count == 1)
+        #expect(try t.store.events(matching: december).count == 6)
+        #expect(t.store.decodedEvents.rowsReadByLastQuery == 6)
+    }
+
+    /// After a write, what was kept is let go by the next query, even one that reads nothing.
+    @Test func whatNoLongerMatchesTheFileIsLetGo() throws {
+        try save("review", utc(2026, 12, 10, 15))
+        for _ in 0..<2 { _ = try t.store.events(matching: december) }
+        #expect(t.store.decodedEvents.count == 1)
+        try save("later", utc(2030, 1, 10, 15))
+        _ = try t.store.events(matching: t.store.predicateForEvents(start: utc(2029, 1, 1), end: utc(2029, 1, 2)))
+        #expect(t.store.decodedEvents.count == 0)
     }
 }
