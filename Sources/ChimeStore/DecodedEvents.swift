@@ -57,9 +57,10 @@ final class DecodedEvents: Sendable {
         self.keeps = keeps
     }
 
-    /// The key of a read of `db` (inside its read transaction).
+    /// The key of a read of `db` (inside its read transaction); the statement is cached, as every
+    /// window query asks.
     static func key(_ db: Database) throws -> Key {
-        Key(connection: db, dataVersion: try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? -1)
+        Key(connection: db, dataVersion: try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? -1)
     }
 
     /// The entries of `rowids` kept under `key` with `contents`, nil where none is; nil when

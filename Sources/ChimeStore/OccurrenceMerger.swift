@@ -254,7 +254,6 @@ struct OccurrenceMerger {
             if let next = pending[index] { schedule(index, start: next.start) }
         }
     }
-
 }
 
 /// One occurrence as a query's merge hands it over: which of the query's stored events, when it

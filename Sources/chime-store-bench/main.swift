@@ -238,12 +238,13 @@ if only == nil || only == "store" {
     var lines: [String] = []
     lines.append("Window 2026-06-01 .. 2027-06-01 (UTC): Chime \(grouped(chimeCount)) occurrences; \(calcurseName) \(grouped(calcurseCount)) occurrences (\(calcurseCount - chimeCount >= 0 ? "+" : "")\(grouped(calcurseCount - chimeCount)); approximate mapping, see notes)")
     lines.append("")
-    let rate = Double(chimeCount) / (query.median / 1e3)
-    lines.append(padRight("one-year events(matching:)", 40) + "\(ms(query))   \(fixed(rate / 1e6, 2))M occ/s   \(grouped(chimeCount)) occurrences; the store queried before, its decoded events kept")
-    lines.append(padRight("one-year events(matching:), new store", 40) + "\(ms(queryCold))   \(fixed(Double(chimeCount) / queryCold.median / 1e3, 2))M occ/s   the store's first query: nothing decoded is kept yet")
-    lines.append(padRight("one-year events(matching:), every Event", 40) + "\(ms(queryRead))   \(fixed(Double(chimeCount) / queryRead.median / 1e3, 2))M occ/s   each Event built and its title read")
-    lines.append(padRight("one-year enumerateEvents (count only)", 40) + "\(ms(streamed))   \(fixed(Double(chimeCount) / streamed.median / 1e3, 2))M occ/s")
-    lines.append(padRight("one-year enumerateOccurrences (light)", 40) + "\(ms(light))   \(fixed(Double(chimeCount) / light.median / 1e3, 2))M occ/s   no Event built, no alarm rows")
+    /// A one-year query's occurrences per second, from its median.
+    func perSecond(_ s: Sample) -> String { fixed(Double(chimeCount) / s.median / 1e3, 2) + "M occ/s" }
+    lines.append(padRight("one-year events(matching:)", 40) + "\(ms(query))   \(perSecond(query))   \(grouped(chimeCount)) occurrences; the store queried before, its decoded events kept")
+    lines.append(padRight("one-year events(matching:), new store", 40) + "\(ms(queryCold))   \(perSecond(queryCold))   the store's first query: nothing decoded is kept yet")
+    lines.append(padRight("one-year events(matching:), every Event", 40) + "\(ms(queryRead))   \(perSecond(queryRead))   each Event built and its title read")
+    lines.append(padRight("one-year enumerateEvents (count only)", 40) + "\(ms(streamed))   \(perSecond(streamed))")
+    lines.append(padRight("one-year enumerateOccurrences (light)", 40) + "\(ms(light))   \(perSecond(light))   no Event built, no alarm rows")
     lines.append(padRight("enumerateEvents to first occurrence", 40) + ms(first, 2))
     lines.append(padRight("events(matching:) one day", 40) + "\(ms(dayQuery, 2))   \(grouped(dayCount)) occurrences")
     lines.append(padRight("events(matching:) one week", 40) + "\(ms(weekQuery, 2))   \(grouped(weekCount)) occurrences")
