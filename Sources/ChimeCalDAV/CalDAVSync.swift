@@ -18,6 +18,8 @@ public struct CalDAVSyncReport: Sendable {
     /// Repairs made while reading server copies, and other remarks.
     public var notes: [String] = []
     public var requests = 0
+    /// Collections whose sync failed in this pass (the notes say why).
+    public var failedCollections: [String] = []
 
     public var movedNothing: Bool { pulled == 0 && removedHere == 0 && pushed == 0 && removedThere == 0 }
 }
@@ -124,13 +126,19 @@ public struct CalDAVSync: Sendable {
             } catch let error as CalDAVError where !error.isTransient {
                 if case .authentication = error { throw error }
                 report.notes.append("\(collection.title): \(error)")
+                report.failedCollections.append(collection.title)
             } catch {
                 firstError = firstError ?? error
                 report.notes.append("\(collection.title): \(error)")
+                report.failedCollections.append(collection.title)
             }
         }
         report.requests = server.client.requestCount
         if let firstError, report.movedNothing { throw firstError }
+        // Every calendar failed: that is a failed sync, never "in step".
+        if !collections.isEmpty, report.failedCollections.count == collections.count {
+            throw CalDAVError.malformed(url: account.url, reason: "no calendar could be synced: " + report.notes.joined(separator: "; "))
+        }
         return report
     }
 

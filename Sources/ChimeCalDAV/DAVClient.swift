@@ -86,12 +86,23 @@ public final class DAVClient: Sendable {
     private static let curlProblem: String? = chime_curl_load().map { String(cString: $0) }
 
     /// Sends one request; follows up to five redirects. A 401 throws ``CalDAVError/authentication(url:user:)``.
+    ///
+    /// Only http and https are spoken, and followed: a redirect to another scheme (`file:`, `gopher:`)
+    /// or from https down to http is refused, and the credentials go only to the origin (scheme, host
+    /// and port) the request was made to, never to one a redirect names. A header value carrying a
+    /// line break or NUL (an ETag a server sent, sent back in `If-Match`) is refused rather than sent.
     public func send(_ method: String, _ url: URL, body: String? = nil, headers: [String: String] = [:]) async throws(CalDAVError) -> DAVResponse {
         if let problem = Self.curlProblem { throw .unreachable(url: url.absoluteString, reason: problem) }
+        guard HTTPOrigin(url) != nil else {
+            throw .input("\(DAVClient.shown(url.absoluteString)): only http and https addresses can be used")
+        }
+        for (name, value) in headers where !HTTPOrigin.isSafeHeaderValue(value) {
+            throw .malformed(url: url.absoluteString, reason: "refused to send header \(name): its value holds a line break or NUL")
+        }
         var target = url
         for _ in 0..<5 {
             var fields = ["Expect": ""]    // no 100-continue round trip
-            if let authorization { fields["Authorization"] = authorization }
+            if let authorization, HTTPOrigin(target) == HTTPOrigin(url) { fields["Authorization"] = authorization }
             if body != nil {
                 fields["Content-Type"] = method == "PUT" ? "text/calendar; charset=utf-8" : "application/xml; charset=utf-8"
             }
@@ -113,12 +124,44 @@ public final class DAVClient: Sendable {
             if response.status == 401 { throw .authentication(url: target.absoluteString, user: user) }
             if [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"],
                let next = URL(string: location, relativeTo: target)?.absoluteURL {
+                guard let to = HTTPOrigin(next) else {
+                    throw .malformed(url: target.absoluteString, reason: "redirected to \(DAVClient.shown(next.absoluteString)): "
+                        + "only http and https redirects are followed")
+                }
+                guard to.scheme == "https" || HTTPOrigin(target)?.scheme != "https" else {
+                    throw .malformed(url: target.absoluteString, reason: "redirected from https to \(DAVClient.shown(next.absoluteString)): "
+                        + "a redirect that drops encryption is not followed")
+                }
                 target = next
                 continue
             }
             return response
         }
         throw .malformed(url: url.absoluteString, reason: "more than five redirects")
+    }
+
+    /// A server-given address as an error shows it: at most 200 characters.
+    static func shown(_ text: String) -> String {
+        text.count <= 200 ? text : String(text.prefix(200)) + "…"
+    }
+}
+
+/// Where a request goes, as far as who may see its credentials is concerned: scheme, host, port.
+/// Only http and https have one (nil for every other scheme).
+struct HTTPOrigin: Hashable {
+    let scheme: String, host: String, port: Int
+
+    init?(_ url: URL) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+        self.scheme = scheme
+        self.host = host
+        self.port = url.port ?? (scheme == "https" ? 443 : 80)
+    }
+
+    /// A header value that cannot end its header line or start another (RFC 9110 §5.5).
+    static func isSafeHeaderValue(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
     }
 }
 
@@ -175,6 +218,9 @@ private final class CurlRequest: @unchecked Sendable {
             _ = chime_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 10)
             _ = chime_curl_setopt_long(handle, CURLOPT_TIMEOUT, timeout)
             _ = chime_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+            // http and https only, also if a later change let libcurl follow a redirect itself.
+            _ = chime_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+            _ = chime_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
             _ = chime_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")      // gzip when the server offers it
             _ = chime_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
             _ = chime_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in

@@ -73,24 +73,59 @@ struct BusLifecycle: Service {
     let logger: Logger
 
     func run() async throws {
-        let service: BusService
+        var service: BusService
         do {
-            service = try BusService.start(busName: ChimeBusName.name, objectPath: ChimeBusName.objectPath,
-                                           interfaceXML: api.interfaceXML, interfaceName: ChimeBusName.interface, handler: api)
+            service = try start()
         } catch {
             logger.notice("the D-Bus service is off (\(error.message)); alarms go on without it")
             // A service that returns ends the whole group: wait for the daemon's own end instead.
             try? await gracefulShutdown()
             return
         }
-        defer { service.stop() }
-        api.attach(service, respond: { [sink] in sink.respond($0) })
         logger.info("D-Bus service ready", metadata: ["name": "\(ChimeBusName.name)"])
-        try await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { for await changes in store.changes { await api.storeChanged(changes) } }
-                group.addTask { for await event in service.events { await api.busEvent(event) } }
-                await group.waitForAll()
+        // The bus can drop the connection (a message over its limit, the bus daemon restarting); the
+        // name is then gone for every app, so the service says so and takes it again.
+        while let reason = await serve(service) {
+            service.stop()
+            logger.warning("the D-Bus connection closed (\(reason)); taking \(ChimeBusName.name) again")
+            var wait = Duration.milliseconds(250)
+            while true {
+                do {
+                    service = try start()
+                    break
+                } catch {
+                    logger.warning("the D-Bus service cannot start again yet (\(error.message)); retrying in \(wait)")
+                    try await Task.sleep(for: wait)
+                    wait = min(wait * 2, .seconds(60))
+                }
+            }
+            logger.info("D-Bus service ready", metadata: ["name": "\(ChimeBusName.name)"])
+        }
+        service.stop()
+    }
+
+    private func start() throws(BusError) -> BusService {
+        let service = try BusService.start(busName: ChimeBusName.name, objectPath: ChimeBusName.objectPath,
+                                           interfaceXML: api.interfaceXML, interfaceName: ChimeBusName.interface, handler: api)
+        api.attach(service, respond: { [sink] in sink.respond($0) })
+        return service
+    }
+
+    /// Feeds the API until the daemon shuts down (nil) or the connection closes (why).
+    private func serve(_ service: BusService) async -> String? {
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: String?.self) { group in
+                group.addTask { for await changes in store.changes { await api.storeChanged(changes) }; return nil }
+                group.addTask {
+                    for await event in service.events {
+                        if case .connectionClosed(let reason) = event { await api.busEvent(event); return reason }
+                        await api.busEvent(event)
+                    }
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
             }
         }
     }

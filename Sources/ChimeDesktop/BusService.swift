@@ -25,6 +25,43 @@ public struct BusError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(name): \(message)" }
 }
 
+/// What a reply may hold. A message over the bus's limit (128 MiB by default, 32 MiB on some
+/// systems) makes the bus daemon drop the sender's connection, and with it the service's name for
+/// every app: so an error never echoes a caller's argument whole, and an answer larger than any
+/// bus takes is refused with an error that says so.
+public enum BusLimits {
+    /// The longest error message sent, in UTF-8 bytes.
+    public static let errorMessageBytes = 1024
+    /// The largest answer sent (the strings it carries, in UTF-8 bytes), well inside 32 MiB.
+    public static let replyBytes = 16 * 1_048_576
+
+    /// `message` cut to at most ``errorMessageBytes`` bytes on a character boundary, marked with "…".
+    public static func bounded(_ message: String) -> String {
+        guard message.utf8.count > errorMessageBytes else { return message }
+        var cut = ""
+        var bytes = 0
+        for character in message {
+            let length = character.utf8.count
+            guard bytes + length <= errorMessageBytes - 3 else { break }
+            cut.append(character)
+            bytes += length
+        }
+        return cut + "…"
+    }
+
+    /// About how many bytes `values` take in a message (their text; numbers count 8).
+    public static func size(of values: [BusValue]) -> Int {
+        values.reduce(0) { total, value in
+            switch value {
+            case .string(let s), .objectPath(let s): total + s.utf8.count
+            case .strings(let list): total + list.reduce(0) { $0 + $1.utf8.count + 4 }
+            case .fields(let fields): total + fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 8 }
+            case .int64, .uint32, .uint64, .bool: total + 8
+            }
+        }
+    }
+}
+
 /// Who called: the bus connection and the app behind it, as the desktop knows it.
 public struct BusCaller: Hashable, Sendable {
     /// The caller's unique connection name (`:1.42`): where replies and its signals go.
@@ -49,6 +86,9 @@ public enum BusEvent: Hashable, Sendable {
     case notificationAction(id: UInt32, key: String)
     /// The notification went away without a button.
     case notificationClosed(id: UInt32)
+    /// The service's own connection to the bus closed (the bus daemon dropped it, or stopped): the
+    /// name is gone for every app until the service is started again. The last event.
+    case connectionClosed(reason: String)
 }
 
 /// Answers the method calls of one D-Bus interface. Called off the GLib thread, once per call;
@@ -120,6 +160,7 @@ public final class BusService: Sendable {
                 return .failure(failure)
             }
             state.subscribeToBusSignals()
+            state.watchConnection()
             if let failure = state.requestName(busName) {
                 state.close()
                 return .failure(failure)
@@ -149,7 +190,10 @@ public final class BusService: Sendable {
         }
     }
 
-    /// Shows a notification through the desktop's notification server (`Notify`), never expiring,
+    /// How long a question stays on screen unanswered before the server closes it.
+    public static let promptExpirySeconds: Int32 = 240
+
+    /// Shows a notification through the desktop's notification server (`Notify`), expiring after ``promptExpirySeconds``,
     /// with one button per `(key, label)`; clicks and closes arrive as ``events``. Returns its id.
     public func notify(summary: String, body: String, actions: [(key: String, label: String)]) async throws(BusError) -> UInt32 {
         let result: Result<UInt32, BusError> = await withCheckedContinuation { waiter in
@@ -212,6 +256,7 @@ private final class ServiceState {
     var callerWatches: [String: guint] = [:]
     var notificationServer: String?
     var closed = false
+    var closedHandler: gulong = 0
 
     init(connection: OpaquePointer, handler: any BusMethodHandler, events: AsyncStream<BusEvent>.Continuation) {
         self.connection = connection
@@ -260,6 +305,26 @@ private final class ServiceState {
             }, unretained, nil))
     }
 
+    /// The connection's "closed" signal: the bus dropped it (a message over its limit, the bus
+    /// daemon going away). Reported as the stream's last event, so that the owner can log it and
+    /// start the service again; nothing else would notice that the name is gone.
+    func watchConnection() {
+        // g_signal_connect is a macro; this is its expansion. Signature of "closed":
+        // (GDBusConnection*, gboolean remote_peer_vanished, GError*, gpointer).
+        let onClosed: @convention(c) (UnsafeMutableRawPointer?, gboolean, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> Void = {
+            _, remoteVanished, error, userData in
+            let state = ServiceState.from(userData)
+            guard !state.closed else { return }
+            let reason = error.flatMap { $0.pointee.message.map { String(cString: $0) } }
+                ?? (remoteVanished != 0 ? "the bus closed the connection" : "the connection was closed")
+            state.events.yield(.connectionClosed(reason: reason))
+            state.events.finish()
+        }
+        // Unretained: the state outlives the connection's signal (close() disconnects it first).
+        closedHandler = g_signal_connect_data(UnsafeMutableRawPointer(connection), "closed",
+                                              unsafeBitCast(onClosed, to: GCallback.self), unretained, nil, GConnectFlags(rawValue: 0))
+    }
+
     /// `NameOwnerChanged` for one name (the bus daemon matches its first argument).
     private func subscribeToOwnerChanges(of name: String) -> guint {
         g_dbus_connection_signal_subscribe(
@@ -304,6 +369,7 @@ private final class ServiceState {
     func close() {
         guard !closed else { return }
         closed = true
+        if closedHandler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), closedHandler) }
         if registration != 0 { g_dbus_connection_unregister_object(connection, registration) }
         for id in subscriptions + callerWatches.values { g_dbus_connection_signal_unsubscribe(connection, id) }
         callerWatches = [:]
@@ -326,9 +392,15 @@ private final class ServiceState {
             Task {
                 do throws(BusError) {
                     let values = try await handler.handle(method, arguments, from: caller)
+                    let size = BusLimits.size(of: values)
+                    guard size <= BusLimits.replyBytes else {
+                        throw BusError("org.freedesktop.DBus.Error.LimitsExceeded",
+                                       "the answer would be \(size / 1_048_576) MiB, more than a reply may hold "
+                                       + "(\(BusLimits.replyBytes / 1_048_576) MiB): ask for less (a shorter window)")
+                    }
                     g_dbus_method_invocation_return_value(invocation.raw, GVariantCoding.tuple(values))
                 } catch {
-                    g_dbus_method_invocation_return_dbus_error(invocation.raw, error.name, error.message)
+                    g_dbus_method_invocation_return_dbus_error(invocation.raw, error.name, BusLimits.bounded(error.message))
                 }
             }
         }
@@ -388,10 +460,12 @@ private final class ServiceState {
             return done(.failure(BusError("NoNotificationServer", "no notification server answers: \(takeMessage(of: &error))")))
         }
         let flatActions = actions.flatMap { [$0.key, $0.label] }
+        // Normal urgency and an expiry: a question is never critical, and never stays on screen for
+        // ever (an unanswered one closes, and the app may ask again).
         let hints = GVariantCoding.vardict([("desktop-entry", g_variant_new_string("chime")),
-                                            ("urgency", g_variant_new_byte(2))])
+                                            ("urgency", g_variant_new_byte(1))])
         let arguments = GVariantCoding.tuple([.string("Chime"), .uint32(0), .string("chime"), .string(summary), .string(body),
-                                              .strings(flatActions)], then: [hints, g_variant_new_int32(0)])
+                                              .strings(flatActions)], then: [hints, g_variant_new_int32(BusService.promptExpirySeconds * 1000)])
         let box = Unmanaged.passRetained(NotifyReply(done: done)).toOpaque()
         g_dbus_connection_call(connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
                                "org.freedesktop.Notifications", "Notify", arguments, chime_type_notify_reply(),

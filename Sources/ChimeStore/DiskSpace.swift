@@ -45,7 +45,18 @@ extension StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? ItemValidationError { return .invalid(error) }
         if let full = DiskSpace.fullDiskError(error, path: path) { return full }
-        if let db = error as? DatabaseError, db.resultCode == .SQLITE_READONLY { return .readOnly(path: path) }
+        if let db = error as? DatabaseError, db.resultCode == .SQLITE_READONLY { return .readOnly(at: path) }
         return .database(path: path, resultCode: (error as? DatabaseError)?.extendedResultCode.rawValue, message: "\(error)")
+    }
+}
+
+extension StoreError {
+    /// ``readOnly(path:)``, or ``readOnlyFileSystem(path:)`` when the mount is what refuses (the
+    /// advice differs: chmod cannot help there).
+    static func readOnly(at path: String) -> StoreError {
+        var info = statvfs()
+        let folder = (path as NSString).deletingLastPathComponent
+        if statvfs(folder.isEmpty ? "." : folder, &info) == 0, info.f_flag & UInt(ST_RDONLY) != 0 { return .readOnlyFileSystem(path: path) }
+        return .readOnly(path: path)
     }
 }

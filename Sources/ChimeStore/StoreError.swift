@@ -20,6 +20,11 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case diskFull(path: String, freeBytes: UInt64)
     /// The store file (or its folder) is not writable: it can be read, not changed.
     case readOnly(path: String)
+    /// The file system holding the store is mounted read-only.
+    case readOnlyFileSystem(path: String)
+    /// The store file has more than one name (hard links): SQLite keys its write-ahead log by the
+    /// name a store was opened through, so writes through two names would be acknowledged and lost.
+    case hardLinked(path: String, links: Int)
     case unknownItem(String)
     case unknownCalendar(String)
     /// The calendar mirrors a CalDAV collection: removing it here would remove its items on the server.
@@ -52,6 +57,11 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the disk holding \(p) is full (\(free) bytes free): free some space; nothing was changed"
         case .readOnly(let p):
             return "\(p) is read-only: Chime can show what it holds but not change it (make it writable: chmod u+w \(p))"
+        case .readOnlyFileSystem(let p):
+            return "\(p) is on a read-only file system: Chime can show what it holds but not change it (remount it writable, or copy the store elsewhere)"
+        case .hardLinked(let p, let n):
+            return "\(p) has \(n) names (hard links); writes through one name would be lost to the others, "
+                + "so Chime opens a store through one name only: remove the other links (find / -samefile \(p)) or open a copy"
         case .unknownItem(let id): return "no event or reminder with identifier \"\(id)\""
         case .unknownCalendar(let c): return "no calendar \"\(c)\""
         case .syncedCalendar(let t, let a):

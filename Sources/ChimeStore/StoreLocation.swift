@@ -55,6 +55,7 @@ public enum StoreLocation {
         default: throw .notAFile(path: path, kind: "a device, socket or pipe")
         }
         if info.st_uid != geteuid() { throw .notOwned(path: path, owner: info.st_uid) }
+        if info.st_nlink > 1 { throw .hardLinked(path: path, links: Int(info.st_nlink)) }
         return true
     }
 

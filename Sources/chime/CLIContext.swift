@@ -2,9 +2,22 @@ import ChimeCore
 import ChimeStore
 import Foundation
 
+/// What a typed date is read against: the instant "now", the zone words such as "tomorrow" are
+/// read on, and how `12/01` reads. A command takes ``CLIContext/command`` (fixed for its
+/// milliseconds of life); the daemon's D-Bus service makes one per call from its clock and the
+/// zone of that moment, so that a call on the third day of its life reads "tomorrow" from that day.
+struct InputContext: Sendable {
+    var now: Instant
+    var zone: ZoneRules
+    var numericDateOrder: DateExpression.NumericDateOrder
+}
+
 /// Time for the command line: the system clock and zone, or `CHIME_NOW` (an ISO 8601 instant)
 /// for reproducible output in tests and documentation.
 enum CLIContext {
+    /// The context of this command: ``now``, ``zone`` and ``numericDateOrder``.
+    static var command: InputContext { InputContext(now: now, zone: zone, numericDateOrder: numericDateOrder) }
+
     /// The system zone; a `$TZ` that names no zone is said once on stderr, never silently UTC.
     static let zone: ZoneRules = {
         let (zone, origin) = SystemZone.resolve()
@@ -44,10 +57,11 @@ enum CLIContext {
     /// Parses a date option; `option` names it in the error. Words such as `tomorrow` or a bare
     /// time count from `relativeTo` (default: now): an end typed after a start counts from the start.
     /// `civilZone`: the zone words such as `today` are read on (default: the system zone).
-    static func date(_ text: String, option: String, relativeTo: Instant? = nil, on civilZone: ZoneRules? = nil) throws -> DateValue {
-        let zone = civilZone ?? self.zone
+    static func date(_ text: String, option: String, relativeTo: Instant? = nil, on civilZone: ZoneRules? = nil,
+                     context: InputContext = CLIContext.command) throws -> DateValue {
+        let zone = civilZone ?? context.zone
         let value: DateValue
-        do { value = try DateExpression.parse(text, now: relativeTo ?? now, zone: zone, numericOrder: numericDateOrder) } catch {
+        do { value = try DateExpression.parse(text, now: relativeTo ?? context.now, zone: zone, numericOrder: context.numericDateOrder) } catch {
             throw InputError("\(option): \(error)")
         }
         do { try OptionBounds.check(option, text: text, instant: value.instant(in: zone)) } catch { throw InputError("\(error)") }
@@ -60,14 +74,15 @@ enum CLIContext {
 
     /// A date option as an item date: a date → all-day, a wall time → on `tz` (default the
     /// system zone; `floating` keeps it floating), an instant → on `tz` too.
-    static func calendarDate(_ text: String, option: String, tz: String?, relativeTo: Instant? = nil) throws -> CalendarDate {
-        var zone: ZoneRules? = self.zone
+    static func calendarDate(_ text: String, option: String, tz: String?, relativeTo: Instant? = nil,
+                             context: InputContext = CLIContext.command) throws -> CalendarDate {
+        var zone: ZoneRules? = context.zone
         if let tz {
             do {
                 if case .zone(let named) = try ZoneArgument(tz) { zone = named } else { zone = nil }
             } catch { throw InputError("--tz: \(error)") }
         }
-        switch try date(text, option: option, relativeTo: relativeTo) {
+        switch try date(text, option: option, relativeTo: relativeTo, context: context) {
         case .date(let d): return .allDay(d)
         case .local(let l):
             guard let zone else { return .floating(l) }
@@ -78,7 +93,7 @@ enum CLIContext {
             if lower.hasPrefix("in ") || lower.hasPrefix("+") || lower.hasPrefix("-") || lower.trimmingCharacters(in: .whitespaces) == "now" {
                 i = Instant(secondsSince1970: i.secondsSince1970 - ((i.secondsSince1970 % 60) + 60) % 60)
             }
-            guard let zone else { return .floating(self.zone.localTime(at: i)) }
+            guard let zone else { return .floating(context.zone.localTime(at: i)) }
             return .wallTime(at: i, in: zone)
         }
     }

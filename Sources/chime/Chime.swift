@@ -18,8 +18,8 @@ enum ChimeEntry {
 }
 
 struct Chime: AsyncParsableCommand {
-    /// Runs the command, then warns about stored items its queries had to skip (after the
-    /// output, on stderr, so pipes and `--json` stay clean).
+    /// Runs the command, folds what it wrote into the store file, then warns about stored items its
+    /// queries had to skip (after the output, on stderr, so pipes and `--json` stay clean).
     static func main() async {
         var command: ParsableCommand
         if let unknown = CommandSuggestion.unknownSubcommand(in: Array(CommandLine.arguments.dropFirst()), root: Chime.self) {
@@ -36,10 +36,10 @@ struct Chime: AsyncParsableCommand {
         do {
             if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
         } catch {
-            StoreOptions.reportUnreadableItems()
+            StoreOptions.finish()
             exit(withError: error)
         }
-        StoreOptions.reportUnreadableItems()
+        StoreOptions.finish()
     }
 
     static let configuration = CommandConfiguration(

@@ -53,11 +53,17 @@ struct BusServiceTests {
             return !line.isEmpty
         }) else { return false }
         let id = line.split(separator: "\t").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) } ?? "?"
-        guard poll(10, { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) != "0" }) else { return false }
         try? "[\(id),\(action)]".write(toFile: run + "/dmenu-choice", atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: run + "/dmenu-choice") }
-        _ = shell("dunstctl context")
-        return poll(10) { ((try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? "").contains("[\(id),\(action)]") }
+        // dunst logs a notification when it arrives but lists it in its menu only once it is on screen,
+        // which can be later (an earlier prompt still closing, the display queue): open the menu until it
+        // offers this notification's action, which the fake dmenu then picks.
+        let menuLog = run + "/dmenu-input.log"
+        return poll(20) {
+            if ((try? String(contentsOfFile: menuLog, encoding: .utf8)) ?? "").contains("[\(id),\(action)]") { return true }
+            _ = shell("dunstctl context")
+            return ServiceSandbox.poll(1) { ((try? String(contentsOfFile: menuLog, encoding: .utf8)) ?? "").contains("[\(id),\(action)]") }
+        }
     }
 
     func startDaemon(_ storePath: String) throws -> DaemonProcess {
@@ -99,7 +105,8 @@ struct BusServiceTests {
         #expect(click("allow", onNotificationContaining: "Allow gdbus (\(alpha)) to use your calendar events?", run: run, after: start),
                 "no prompt for alpha; daemon: \(daemon.stderrText)")
         #expect(poll(10) { call(alpha, "GetAuthorizationStatus", "event").output.contains("('authorized',)") })
-        let events = call(alpha, "Events", "0 4102444800")
+        let now = Int64(Date().timeIntervalSince1970)
+        let events = call(alpha, "Events", "\(now) \(now + 30 * 86_400)")
         #expect(events.status == 0 && events.output.contains(title), "\(events.output)")
         // Events only: reminders are another right.
         #expect(call(alpha, "Reminders", "false").output.contains("NotAuthorized"))

@@ -141,6 +141,33 @@ struct StoreCommandTests {
         }
     }
 
+    /// `remove ID@<instant>` on an event that does not repeat removed the whole event and said
+    /// "(this occurrence)"; a 100 KB reference met SQLite's "LIKE or GLOB pattern too complex".
+    @Test func anOccurrenceThatDoesNotExistIsRefusedAndReferencesAreBounded() throws {
+        let s = StoreSession()
+        let id = try s.add("event", "Dentist", "--start", "2026-11-24T10:00", "--duration", "1h")
+        let wrong = try s.run("remove", "\(id)@20261125T090000Z")
+        #expect(wrong.status != 0 && wrong.stderr.contains("does not repeat") && wrong.stderr.contains("no occurrence at"), "\(wrong.stderr)")
+        #expect(try s.run("show", id).stdout.contains("Dentist"), "the event is still there")
+        let huge = try s.run("show", String(repeating: "x", count: 100_000))
+        #expect(huge.status != 0 && huge.stderr.contains("too long"), "\(huge.stderr.prefix(300))")
+        #expect(huge.stderr.utf8.count < 500)
+        // Its own start is its one occurrence.
+        let right = try s.run("remove", "\(id)@20261124T090000Z")
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(try s.run("show", id).status != 0)
+    }
+
+    /// After a writing command, the store file alone (a backup without `-wal`) holds what it wrote.
+    @Test func aWritingCommandLeavesItsWritesInTheStoreFileItself() throws {
+        let s = StoreSession()
+        for n in 0..<6 { _ = try s.add("reminder", "Backed up \(n)") }
+        let backup = s.folder + "/backup.sqlite"
+        try FileManager.default.copyItem(atPath: s.path, toPath: backup)
+        let listed = try CLI.run(["reminders", "--store", backup], environment: ["TZ": "Europe/Berlin", "CHIME_NOW": "2026-11-20T12:00:00Z"])
+        for n in 0..<6 { #expect(listed.stdout.contains("Backed up \(n)"), "\(listed.stdout)\(listed.stderr)") }
+    }
+
     @Test func aCorruptStoreIsRefusedAndLeftUntouched() throws {
         let s = StoreSession()
         try FileManager.default.createDirectory(atPath: s.folder + "/data", withIntermediateDirectories: true)

@@ -112,4 +112,42 @@ struct ZoneRulesTests {
         #expect(throws: TZifData.ParseError.self) { try TZifData(bytes: Array("not a tzif file".utf8)) }
         #expect(throws: TZifData.ParseError.self) { try TZifData(bytes: Array("TZif2".utf8) + [UInt8](repeating: 0, count: 10)) }
     }
+
+    /// Zone arithmetic is total: any Int64 an app sends over D-Bus (a window ending at Int64.max,
+    /// starting at Int64.min) is read without an overflow trap, which took the daemon down before.
+    /// Dates a calendar can hold read as before.
+    @Test(arguments: zones + ["UTC"])
+    func everyInt64IsReadWithoutATrap(name: String) throws {
+        let zone = try ZoneRules.named(name)
+        let extremes: [Int64] = [.min, .min + 1, .min + 86_399, -(1 << 62), -(1 << 45) - 1, -1, 0,
+                                 (1 << 45) + 1, 1 << 62, .max - 86_400, .max - 1, .max, 9_223_372_036_854_775_000]
+        var hint = -2
+        for t in extremes {
+            let instant = Instant(secondsSince1970: t)
+            let local = zone.localTime(at: instant)
+            #expect(zone.offsetBounds.contains(zone.offset(at: instant)), "\(name) at \(t)")
+            #expect(zone.offset(at: instant, hint: &hint) == zone.offset(at: instant), "\(name) at \(t)")
+            _ = zone.instant(for: local)
+            _ = zone.instantSeconds(forLocalSeconds: t)
+            _ = zone.resolve(localSeconds: t, hint: &hint)
+            _ = LocalDateTime(localSeconds: t).localSeconds
+            _ = instant.utc.basicFormat
+            #expect((t < 0) == (LocalDateTime(localSeconds: t).date.year < 1970), "\(t)")
+        }
+        _ = zone.offsetChanges(after: .max - 10, through: .max)
+        _ = zone.tableChanges(after: .min, through: .min + 100)
+        // Nothing a calendar can hold is moved by the clamping.
+        let farFuture = LocalDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59)
+        #expect(zone.localTime(at: zone.instant(for: farFuture)) == farFuture)
+        let yearZero = LocalDateTime(year: 0, month: 1, day: 1)
+        #expect(LocalDateTime(localSeconds: yearZero.localSeconds) == yearZero)
+    }
+
+    @Test func dayOfLocalSecondsRoundsDownWithoutOverflow() {
+        #expect(LocalDateTime.day(ofLocalSeconds: -1) == -1)
+        #expect(LocalDateTime.day(ofLocalSeconds: -86_400) == -1)
+        #expect(LocalDateTime.day(ofLocalSeconds: -86_401) == -2)
+        #expect(LocalDateTime.day(ofLocalSeconds: 86_399) == 0)
+        #expect(LocalDateTime.day(ofLocalSeconds: .min) == Int(Int64.min / 86_400) - 1)
+    }
 }

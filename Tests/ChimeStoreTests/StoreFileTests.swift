@@ -72,6 +72,42 @@ struct StoreFileTests {
         #expect(message.contains("use --store \(target)"), "\(message)")
     }
 
+    /// SQLite keys the write-ahead log by the name a store was opened through: writes through a
+    /// second name (a hard link) were acknowledged and then lost at the next checkpoint.
+    @Test func refusesAStoreFileWithASecondNameThroughEitherName() throws {
+        let t = try TestStore()
+        let second = t.folder + "/second.sqlite"
+        #expect(link(t.path, second) == 0)
+        #expect(throws: StoreError.hardLinked(path: second, links: 2)) { try EventStore(path: second) }
+        #expect(throws: StoreError.hardLinked(path: t.path, links: 2)) { try EventStore(path: t.path) }
+        #expect(StoreError.hardLinked(path: second, links: 2).description.contains("remove the other links"))
+        unlink(second)
+        _ = try EventStore(path: t.path)
+    }
+
+    /// After a command wrote, the store file alone (a backup that leaves out `-wal`) holds it.
+    @Test func aFoldedWriteAheadLogLeavesEverythingInTheFileItself() throws {
+        let t = try TestStore()
+        let list = try t.store.defaultCalendarForNewReminders().identifier
+        for n in 0..<6 { _ = try t.store.save(Reminder(title: "Written \(n)", calendar: list)) }
+        var info = stat()
+        #expect(stat(t.path + "-wal", &info) == 0 && info.st_size > 0, "the writes are in the log first")
+        t.store.foldWriteAheadLog()
+        let backup = t.folder + "/backup.sqlite"
+        try FileManager.default.copyItem(atPath: t.path, toPath: backup)   // the file alone, no -wal
+        let restored = try EventStore(path: backup, floatingZone: .utc)
+        let titles = try restored.reminders(matching: restored.predicateForIncompleteReminders(dueStart: nil, dueEnd: nil, calendars: nil)).map(\.title)
+        #expect(Set(titles) == Set((0..<6).map { "Written \($0)" }))
+    }
+
+    @Test func aReadOnlyFileSystemIsNamedAsSuch() {
+        // A writable folder's store is only read-only by its mode: chmod is the advice there.
+        #expect(StoreError.readOnly(at: FileManager.default.temporaryDirectory.path + "/chime.sqlite")
+                == .readOnly(path: FileManager.default.temporaryDirectory.path + "/chime.sqlite"))
+        #expect(StoreError.readOnlyFileSystem(path: "/mnt/chime.sqlite").description.contains("read-only file system"))
+        #expect(!StoreError.readOnlyFileSystem(path: "/mnt/chime.sqlite").description.contains("chmod"))
+    }
+
     @Test func refusesASymbolicLinkToARealStoreNamingTheRealFile() throws {
         let t = try TestStore()
         let link = t.folder + "/link.sqlite"

@@ -24,7 +24,11 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         self.init(date: CivilDate(year: year, month: month, day: day), hour: hour, minute: minute, second: second)
     }
 
-    public init(localSeconds s: Int64) {
+    /// The wall-clock reading `s` seconds from 1970-01-01T00:00:00. Total: a value beyond
+    /// ``computableSeconds`` (more than a million years away) reads as that range's end, so no
+    /// `Int64` traps here or in ``localSeconds`` afterwards.
+    public init(localSeconds given: Int64) {
+        let s = min(max(given, Self.computableSeconds.lowerBound), Self.computableSeconds.upperBound)
         let days = Self.day(ofLocalSeconds: s)
         let rest = Int(s - Int64(days) * 86_400)
         self.init(date: CivilDate(daysSinceEpoch: days), hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60)
@@ -37,8 +41,14 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     /// LocalDateTime.day(ofLocalSeconds: -1)   // -1: 1969-12-31
     /// ```
     @inline(__always) public static func day(ofLocalSeconds s: Int64) -> Int {
-        Int(s >= 0 ? s / 86_400 : (s - 86_399) / 86_400)
+        // Floor division written so that no Int64 overflows (`s - 86_399` would, near Int64.min).
+        Int(s >= 0 ? s / 86_400 : -1 - (-1 - s) / 86_400)
     }
+
+    /// The seconds (either side of 1970) that calendar arithmetic is done on: about ±1.1 million
+    /// years, far beyond any date a calendar can hold (0000–9999), far inside `Int64`, so that
+    /// days × 86,400 plus any UTC offset never overflows. Readings beyond are clamped to it.
+    public static let computableSeconds: ClosedRange<Int64> = -(1 << 45)...(1 << 45)
 
     /// Wall-clock seconds since 1970-01-01T00:00:00.
     @inline(__always) public var localSeconds: Int64 {

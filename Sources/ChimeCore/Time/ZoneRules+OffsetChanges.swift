@@ -21,10 +21,11 @@ extension ZoneRules {
     /// ```
     func offsetChanges(after start: Int64, through end: Int64, step: Int64 = 6 * 3600) -> [OffsetChange] {
         var result: [OffsetChange] = []
-        var t = start
+        var t = ZoneRules.computable(start)
+        let end = ZoneRules.computable(end)
         var current = offset(at: Instant(secondsSince1970: t))
         while t < end {
-            let next = min(t + step, end)
+            let next = end - t > step ? t + step : end
             let sampled = offset(at: Instant(secondsSince1970: next))
             guard sampled != current else { t = next; continue }
             // offset(lo) == current, offset(hi) != current: bisect to the first changed second.

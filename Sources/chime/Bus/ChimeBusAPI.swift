@@ -24,6 +24,11 @@ final class ChimeBusAPI: DaemonBusAPI {
         var prompts: [UInt32: Prompt] = [:]
         var promptKeys: [String: UInt32] = [:]
         var nextHandle = 1
+        /// The prompt being posted (between the check and the server's answer with its id).
+        var posting: String?
+        /// When prompts were shown, overall and per app (for the rate limits).
+        var promptTimes: [Int64] = []
+        var promptTimesByApp: [String: [Int64]] = [:]
         /// When each app's use was last written (at most once a minute, so reads stay reads).
         var lastNoted: [String: Int64] = [:]
     }
@@ -39,6 +44,13 @@ final class ChimeBusAPI: DaemonBusAPI {
     /// A question left unanswered this long is withdrawn and asked anew: a notification server
     /// that restarted forgets it without a word, and a request must never wait on it for ever.
     static let promptLifetimeSeconds: Int64 = 300
+    /// Prompts are a door any local program can knock on (asking needs no access, and an identity
+    /// costs a hard link): at most one on screen at a time, at most this many per app and overall
+    /// in ``promptWindowSeconds``, shown at normal urgency and expiring, so that the notification
+    /// server is never wedged by them and an alarm never waits behind one.
+    static let promptsPerApp = 3, promptsOverall = 10
+    static let promptWindowSeconds: Int64 = 600
+    static let busy = errorPrefix + "Busy"
 
     init(store: EventStore) { self.store = store }
 
@@ -66,7 +78,11 @@ final class ChimeBusAPI: DaemonBusAPI {
                 // What a client missed since the sequence it last saw (a Changed signal's, or Subscribe's).
                 let types = try allowedTypes(caller)
                 let set = try store.changeSet(after: Int64(clamping: after))
-                let visible = set.changes.filter { $0.entity == .calendar || types.contains($0.entity == .event ? .event : .reminder) }
+                let calendarTypes = try calendarEntityTypes()
+                let visible = set.changes.filter { change in
+                    change.entity == .calendar ? calendarTypes[change.identifier].map(types.contains) ?? false
+                                               : types.contains(change.entity == .event ? .event : .reminder)
+                }
                 return [.string(JSONText.document([
                     ("last_sequence", "\(set.lastSequence)"), ("truncated", set.isTruncated ? "true" : "false"),
                     ("changes", JSONText.array(visible.map { c in
@@ -82,10 +98,10 @@ final class ChimeBusAPI: DaemonBusAPI {
                 return [.string(try ItemFormat.calendarsDocument(store, of: EntityType.allCases.filter(types.contains)))]
             case ("Events", .int64(let start)?, .int64(let end)?):
                 try require(caller, .event)
-                guard end > start else { throw BusError(Self.invalidArgs, "the window is empty: end must be after start") }
+                try Self.checkWindow(start, end)
                 var out = OutputBuffer(toStandardOutput: false)
                 try AgendaCommand.render(store, window: (Instant(secondsSince1970: start), Instant(secondsSince1970: end)),
-                                         calendars: nil, json: true, into: &out)
+                                         calendars: nil, json: true, zone: SystemZone.current(), into: &out)
                 return [.string(out.pendingText)]
             case ("Reminders", .bool(let completed)?, nil):
                 try require(caller, .reminder)
@@ -105,12 +121,12 @@ final class ChimeBusAPI: DaemonBusAPI {
                 guard (1...Int64(OptionBounds.hours.upperBound)).contains(Int64(hours)) else {
                     throw BusError(Self.invalidArgs, "hours must be 1…\(OptionBounds.hours.upperBound), not \(hours)")
                 }
-                let now = EventStore.systemNow()
-                let listing = try AlarmsCommand.listing(store, zone: SystemZone.current(), from: now, to: now.adding(Int64(hours) * 3600))
+                let now = store.clock(), zone = SystemZone.current()
+                let listing = try AlarmsCommand.listing(store, zone: zone, from: now, to: now.adding(Int64(hours) * 3600))
                 let firings = listing.firings.filter { types.contains($0.item.kind == .event ? .event : .reminder) }
                 let armed = listing.armed.filter { types.contains($0.item.kindName == "event" ? .event : .reminder) }
                 var out = OutputBuffer(toStandardOutput: false)
-                AlarmsWriter(zone: SystemZone.current()).json(firings, states: listing.states, armed: armed, to: &out)
+                AlarmsWriter(zone: zone).json(firings, states: listing.states, armed: armed, to: &out)
                 return [.string(out.pendingText)]
             case ("AddEvent", .fields(let fields)?, nil):
                 try require(caller, .event)
@@ -156,6 +172,21 @@ final class ChimeBusAPI: DaemonBusAPI {
         }
     }
 
+    /// An `Events` window as the command line bounds its own: both ends dates a calendar can hold
+    /// (years 0000–9999), end after start, at most ten years long ("window too large").
+    static func checkWindow(_ start: Int64, _ end: Int64) throws(BusError) {
+        let writable = OptionBounds.instants.lowerBound.secondsSince1970...OptionBounds.instants.upperBound.secondsSince1970
+        guard writable.contains(start), writable.contains(end) else {
+            throw BusError(invalidArgs, "the window must lie between 0000-01-01 and 9999-12-31 "
+                + "(seconds \(writable.lowerBound)…\(writable.upperBound) since 1970), not \(start)…\(end)")
+        }
+        guard end > start else { throw BusError(invalidArgs, "the window is empty: end must be after start") }
+        let longest = Int64(OptionBounds.tenYearsInDays) * 86_400
+        guard end - start <= longest else {
+            throw BusError(invalidArgs, "window too large: \((end - start) / 86_400) days, at most \(OptionBounds.tenYearsInDays)")
+        }
+    }
+
     // MARK: Access
 
     static let errorPrefix = "io.github.chime.Chime1.Error."
@@ -198,7 +229,7 @@ final class ChimeBusAPI: DaemonBusAPI {
     }
 
     private func noteUse(_ caller: BusCaller, _ entity: EntityType) {
-        let now = EventStore.systemNow().secondsSince1970, key = "\(caller.app.id) \(entity.rawValue)"
+        let now = store.clock().secondsSince1970, key = "\(caller.app.id) \(entity.rawValue)"
         let due = state.withLock { s -> Bool in
             guard (s.lastNoted[key] ?? 0) < now - 60 else { return false }
             s.lastNoted[key] = now
@@ -214,7 +245,7 @@ final class ChimeBusAPI: DaemonBusAPI {
         guard current == .notDetermined else { return [.objectPath(ChimeBusName.objectPath + "/request/0"), .string(current.rawValue)] }
         let key = "\(caller.app.id) \(entity.rawValue)"
         // One prompt per app and entity type: a second request joins the open one.
-        let now = EventStore.systemNow().secondsSince1970
+        let now = store.clock().secondsSince1970
         let (joined, expired, service) = state.withLock { s -> (String?, UInt32?, BusService?) in
             guard let id = s.promptKeys[key], var prompt = s.prompts[id] else { return (nil, nil, s.service) }
             guard prompt.askedAt > now - Self.promptLifetimeSeconds else {
@@ -229,6 +260,10 @@ final class ChimeBusAPI: DaemonBusAPI {
         if let expired { service?.closeNotification(expired) }
         if let joined { return [.objectPath(joined), .string(current.rawValue)] }
         guard let service else { throw BusError(Self.noPrompt, "the service is not ready") }
+        if let refusal = reservePrompt(key, app: caller.app.id, now: now, service: service) {
+            throw BusError(Self.busy, refusal + "; or run: chime access grant \(caller.app.id) \(entity.plural)")
+        }
+        defer { state.withLock { if $0.posting == key { $0.posting = nil } } }
         let what = entity == .event ? "calendar events" : "reminders"
         let id: UInt32
         do {
@@ -249,6 +284,33 @@ final class ChimeBusAPI: DaemonBusAPI {
             return handle
         }
         return [.objectPath(handle), .string(current.rawValue)]
+    }
+
+    /// Takes the one prompt slot for `key`, or says why not (another question is on screen, or the
+    /// app or everyone asked too often lately). Prompts past their lifetime are withdrawn first.
+    private func reservePrompt(_ key: String, app: String, now: Int64, service: BusService) -> String? {
+        let (refusal, stale) = state.withLock { s -> (String?, [UInt32]) in
+            let stale = s.prompts.filter { $0.value.askedAt <= now - Self.promptLifetimeSeconds }.map(\.key)
+            for id in stale { if let p = s.prompts.removeValue(forKey: id) { s.promptKeys["\(p.app.id) \(p.entity.rawValue)"] = nil } }
+            if s.posting != nil || !s.prompts.isEmpty {
+                return ("another question is waiting for the user's answer; ask again once it is answered", stale)
+            }
+            let since = now - Self.promptWindowSeconds
+            s.promptTimes.removeAll { $0 <= since }
+            s.promptTimesByApp[app, default: []].removeAll { $0 <= since }
+            if s.promptTimesByApp[app, default: []].count >= Self.promptsPerApp {
+                return ("\(app) asked \(Self.promptsPerApp) times in \(Self.promptWindowSeconds / 60) minutes; ask again later", stale)
+            }
+            if s.promptTimes.count >= Self.promptsOverall {
+                return ("apps asked \(Self.promptsOverall) times in \(Self.promptWindowSeconds / 60) minutes; ask again later", stale)
+            }
+            s.promptTimes.append(now)
+            s.promptTimesByApp[app, default: []].append(now)
+            s.posting = key
+            return (nil, stale)
+        }
+        for id in stale { service.closeNotification(id) }
+        return refusal
     }
 
     func busEvent(_ event: BusEvent) async {
@@ -275,6 +337,9 @@ final class ChimeBusAPI: DaemonBusAPI {
         case .notificationClosed(let id):
             // Closed without an answer: nothing is decided, the app may ask again.
             if let prompt = takePrompt(id) { answer(prompt, .notDetermined) }
+        case .connectionClosed:
+            // The daemon takes the name again on a new connection; subscribers must subscribe anew.
+            state.withLock { $0.subscribers = [:] }
         }
     }
 
@@ -298,12 +363,22 @@ final class ChimeBusAPI: DaemonBusAPI {
     func storeChanged(_ changes: ChangeSet) async {
         let (service, subscribers) = state.withLock { ($0.service, Array($0.subscribers.values)) }
         guard let service, !subscribers.isEmpty else { return }
+        // A calendar's change counts for the entity type the calendar holds (a new reminder list is
+        // news to reminder apps only); one no longer known (removed) counts for both.
+        let calendarTypes = (try? calendarEntityTypes()) ?? [:]
         var touched = Set<String>()
-        for change in changes.changes { touched.insert(change.entity.rawValue) }
+        for change in changes.changes {
+            if change.entity == .calendar {
+                if let type = calendarTypes[change.identifier] { touched.insert(type.rawValue) }
+                else { for type in EntityType.allCases { touched.insert(type.rawValue) } }
+            } else {
+                touched.insert(change.entity.rawValue)
+            }
+        }
         for subscriber in subscribers {
             // Access is read again at each signal: a revoked app hears nothing more.
             let allowed = EntityType.allCases.filter { (try? status(subscriber, $0)) == .authorized }
-            let visible = allowed.map(\.rawValue).filter { touched.contains($0) || touched.contains("calendar") }
+            let visible = allowed.map(\.rawValue).filter { touched.contains($0) }
             guard !visible.isEmpty || changes.isTruncated && !allowed.isEmpty else { continue }
             service.emit("Changed", [.uint64(UInt64(max(0, changes.lastSequence))), .strings(visible)], to: subscriber.uniqueName)
         }
@@ -337,8 +412,9 @@ final class ChimeBusAPI: DaemonBusAPI {
         guard let key = FiringKey(parsing: keyText) else {
             throw BusError(Self.invalidArgs, "\"\(keyText)\" is not a firing key (ITEM@YYYYMMDDTHHMMSSZ#ALARM, as AlarmFired gives them)")
         }
-        _ = try allowedTypes(caller)
-        guard let item = try store.calendarItem(withIdentifier: key.item) else {
+        let types = try allowedTypes(caller)
+        // An item the caller may not see is answered as one that does not exist.
+        guard let item = try store.calendarItem(withIdentifier: key.item), types.contains(item.entityType) else {
             throw BusError(Self.invalidArgs, "no item \(key.item) (removed?)")
         }
         try require(caller, item.entityType)
@@ -377,7 +453,7 @@ final class ChimeBusAPI: DaemonBusAPI {
             return json(.event(saved), titles: try calendarTitles(.event))
         case .reminder(let r):
             try checkFields(fields, allowed: ["title", "notes", "location", "url", "due", "priority"])
-            let due = try fields["due"].map { try CLIContext.calendarDate($0, option: "due", tz: "floating") }
+            let due = try fields["due"].map { try CLIContext.calendarDate($0, option: "due", tz: "floating", context: inputContext()) }
             let saved = try store.modifyReminder(identifier: r.identifier) { r in
                 try common(&r)
                 r.sequence += 1
@@ -389,6 +465,19 @@ final class ChimeBusAPI: DaemonBusAPI {
             }
             return json(.reminder(saved), titles: try calendarTitles(.reminder))
         }
+    }
+
+    /// What dates in this call are read against: the daemon's clock and the zone of this moment
+    /// (never the values of the daemon's first call: it runs for days, and the zone may change).
+    private func inputContext() -> InputContext {
+        InputContext(now: store.clock(), zone: SystemZone.current(), numericDateOrder: CLIContext.numericDateOrder)
+    }
+
+    /// The entity type each known calendar holds, by calendar identifier.
+    private func calendarEntityTypes() throws -> [String: EntityType] {
+        var types: [String: EntityType] = [:]
+        for type in EntityType.allCases { for c in try store.calendars(for: type) { types[c.identifier] = type } }
+        return types
     }
 
     private func calendarTitles(_ type: EntityType) throws -> [String: String] {
@@ -404,8 +493,11 @@ final class ChimeBusAPI: DaemonBusAPI {
 
     /// The item a reference names, once the caller is known to have access to its kind.
     private func resolve(_ reference: String, _ caller: BusCaller) throws -> AnyCalendarItem {
-        _ = try allowedTypes(caller)
-        let item = try ItemReference(reference).resolve(in: store)
+        let types = try allowedTypes(caller)
+        // Only among what the caller may see: an events-only app learns nothing of reminders, not
+        // even whether one with this ID or title exists.
+        let kinds = Set(types.map { $0 == .event ? ItemReference.Kind.event : .reminder })
+        let item = try ItemReference(reference).resolve(in: store, among: kinds)
         try require(caller, item.entityType)
         return item
     }
@@ -437,7 +529,7 @@ final class ChimeBusAPI: DaemonBusAPI {
         let target = try EventTarget.calendar(fields["calendar"], in: store)
         var event = try AddEventCommand.event(title: title, start: startText, end: fields["end"], duration: fields["duration"],
                                               tz: fields["time_zone"], allDay: fields["all_day"] == "true", calendar: target.identifier,
-                                              names: ("start", "end", "duration"))
+                                              names: ("start", "end", "duration"), context: inputContext())
         event.notes = fields["notes"]
         event.location = fields["location"]
         event.url = fields["url"]
@@ -451,8 +543,9 @@ final class ChimeBusAPI: DaemonBusAPI {
         let target = try ReminderTarget.list(fields["list"], in: store)
         var reminder = Reminder(title: title, calendar: target.identifier)
         let tz = fields["time_zone"] ?? "floating"
-        reminder.dueDate = try fields["due"].map { try CLIContext.calendarDate($0, option: "due", tz: tz) }
-        reminder.startDate = try fields["start"].map { try CLIContext.calendarDate($0, option: "start", tz: tz) }
+        let context = inputContext()
+        reminder.dueDate = try fields["due"].map { try CLIContext.calendarDate($0, option: "due", tz: tz, context: context) }
+        reminder.startDate = try fields["start"].map { try CLIContext.calendarDate($0, option: "start", tz: tz, context: context) }
         reminder.notes = fields["notes"]
         if let text = fields["priority"] {
             guard let priority = Int(text), (0...9).contains(priority) else {

@@ -62,7 +62,11 @@ struct AccountCommand: AsyncParsableCommand {
             print("\(account): the server has no calendars for this user yet; make one in its web interface, then `chime account sync`")
         }
         let requests = report.requests == 1 ? "1 request" : "\(report.requests) requests"
-        if report.movedNothing {
+        if !report.failedCollections.isEmpty {
+            print("\(account): \(report.failedCollections.count) of \(report.collections) calendars could not be synced (see the notes); "
+                  + "from the others \(report.pulled) from the server, \(report.removedHere) removed here; "
+                  + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(requests))")
+        } else if report.movedNothing {
             print("\(account): in step, nothing to move (\(requests))")
         } else {
             print("\(account): \(report.pulled) from the server, \(report.removedHere) removed here; "

@@ -83,16 +83,17 @@ struct AddEventCommand: ParsableCommand {
     /// them, an end's words counted from the start, an all-day end as the last day included.
     /// `names`: what errors call the three values (`--start` here, `start` for the D-Bus service's fields).
     static func event(title: String, start: String, end: String?, duration: String?, tz: String?, allDay: Bool,
-                      calendar: String, names: (start: String, end: String, duration: String) = ("--start", "--end", "--duration")) throws -> Event {
-        var startDate = try CLIContext.calendarDate(start, option: names.start, tz: tz)
+                      calendar: String, names: (start: String, end: String, duration: String) = ("--start", "--end", "--duration"),
+                      context: InputContext = CLIContext.command) throws -> Event {
+        var startDate = try CLIContext.calendarDate(start, option: names.start, tz: tz, context: context)
         if allDay { startDate = .allDay(startDate.local.date) }
         if let end {
             // `--start "mon 9:00" --end "wed 17:00"`: the end's words count from the start; a time
             // alone is on the start's day (`--start "fri 10:00" --end 9:00` is an error, not Saturday).
-            let after = startDate.instant(floatingZone: CLIContext.zone)
+            let after = startDate.instant(floatingZone: context.zone)
             var endDate = DateExpression.isTimeOfDay(end)
-                ? try EditCommand.keepingDate(of: startDate, end, option: names.end, tz: tz)
-                : try CLIContext.calendarDate(end, option: names.end, tz: tz, relativeTo: after)
+                ? try EditCommand.keepingDate(of: startDate, end, option: names.end, tz: tz, context: context)
+                : try CLIContext.calendarDate(end, option: names.end, tz: tz, relativeTo: after, context: context)
             // An all-day end is the last day, included: --start "Dec 15" --end "Dec 17" is three days.
             if startDate.isAllDay { endDate = .allDay(endDate.local.date.adding(days: 1)) }
             return Event(title: title, calendar: calendar, start: startDate, end: endDate)

@@ -108,10 +108,11 @@ struct AgendaCommand: ParsableCommand {
 
     /// The agenda into `out` (which flushes to stdout when full, or keeps it all for the D-Bus service).
     static func render(_ store: EventStore, window: (start: Instant, end: Instant), calendars: [ChimeCore.Calendar]?,
-                       json: Bool, headings: Bool = true, color: Bool = false, into out: inout OutputBuffer) throws {
+                       json: Bool, headings: Bool = true, color: Bool = false, zone: ZoneRules = CLIContext.zone,
+                       into out: inout OutputBuffer) throws {
         var titles: [String: String] = [:]
         for c in try store.calendars(for: .event) { titles[c.identifier] = c.title }
-        var writer = AgendaWriter(zone: CLIContext.zone, json: json, titles: titles, window: window, color: color,
+        var writer = AgendaWriter(zone: zone, json: json, titles: titles, window: window, color: color,
                                   headings: headings)
         var predicate = store.predicateForEvents(start: window.start, end: window.end, calendars: calendars)
         predicate.includesAlarms = false

@@ -154,14 +154,16 @@ struct EditCommand: ParsableCommand {
 
     /// A new time alone (`--start 10:00`) keeps the item's own day, as moving an entry in a
     /// calendar app does; anything with a date is read as usual.
-    static func keepingDate(of current: CalendarDate, _ text: String, option: String, tz: String?) throws -> CalendarDate {
-        guard DateExpression.isTimeOfDay(text) else { return try CLIContext.calendarDate(text, option: option, tz: tz) }
-        let zone = CLIContext.zone
+    static func keepingDate(of current: CalendarDate, _ text: String, option: String, tz: String?,
+                            context: InputContext = CLIContext.command) throws -> CalendarDate {
+        guard DateExpression.isTimeOfDay(text) else { return try CLIContext.calendarDate(text, option: option, tz: tz, context: context) }
+        let zone = context.zone
         // The item's own day: an all-day or floating date as written, a zoned time on its own clock.
         let day = current.isAllDay || current.timeZone == nil ? current.local.date
             : current.timeZone!.localTime(at: current.instant(floatingZone: zone)).date
         // Read the time as the first such time after that day's midnight.
-        return try CLIContext.calendarDate(text, option: option, tz: tz, relativeTo: zone.instant(for: LocalDateTime(date: day)).adding(-1))
+        return try CLIContext.calendarDate(text, option: option, tz: tz, relativeTo: zone.instant(for: LocalDateTime(date: day)).adding(-1),
+                                           context: context)
     }
 
     private func report(_ item: AnyCalendarItem, store: EventStore, wholeSeries: Bool = false, movedTo calendar: String? = nil) {

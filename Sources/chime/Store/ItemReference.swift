@@ -31,6 +31,9 @@ struct ItemReference {
         }
     }
 
+    /// The longest reference read, in UTF-8 bytes (a title may be a reference).
+    static let maximumLength = 1024
+
     /// Characters of the ID human views print.
     static let shortLength = 8
 
@@ -41,6 +44,11 @@ struct ItemReference {
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         identifier = parts[0].trimmingCharacters(in: .whitespaces)
         guard !identifier.isEmpty else { throw InputError("ID: empty identifier") }
+        // A reference is an ID, a prefix of one or a title: bounded, so that a 10 MB argument is a clear
+        // refusal (not SQLite's "LIKE or GLOB pattern too complex") and an error never echoes it whole.
+        guard identifier.utf8.count <= Self.maximumLength else {
+            throw InputError("ID: \(identifier.utf8.count) bytes is too long for an ID, a prefix of one or a title (at most \(Self.maximumLength))")
+        }
         guard parts.count == 2 else { occurrence = nil; return }
         switch BasicDateTime.parse(parts[1].uppercased()) {
         case .utc(let l)?: occurrence = .instant(Instant(utc: l))
@@ -80,15 +88,21 @@ struct ItemReference {
     /// The full identifier this reference names: the ID itself, the one item whose ID starts
     /// with it (any case), or the one item with this title; otherwise an error that lists the
     /// candidates.
-    func resolvedIdentifier(in store: EventStore) throws -> String {
-        if try store.calendarItem(withIdentifier: identifier) != nil { return identifier }
+    ///
+    /// `among` limits the search to items of those kinds (what a D-Bus caller may see): an item of
+    /// another kind is not found, listed or counted, so the answer tells nothing about it.
+    func resolvedIdentifier(in store: EventStore, among kinds: Set<Kind> = [.event, .reminder]) throws -> String {
+        let visible: (String) -> Bool = { kinds.contains($0 == "event" ? .event : .reminder) }
+        if let exact = try store.calendarItem(withIdentifier: identifier), kinds.contains(exact.entityType == .event ? .event : .reminder) {
+            return identifier
+        }
         let shown = DisplayText.singleLine(identifier)
-        let byPrefix = try store.items(identifierPrefix: identifier)
+        let byPrefix = try store.items(identifierPrefix: identifier).filter { visible($0.kind) }
         if byPrefix.count == 1 { return byPrefix[0].identifier }
         if byPrefix.count > 1 {
             throw InputError("ID \"\(shown)\" is ambiguous: it starts \(Self.list(byPrefix)); type more of it")
         }
-        let byTitle = try store.items(titleContaining: identifier).filter { $0.title.lowercased() == identifier.lowercased() }
+        let byTitle = try store.items(titleContaining: identifier).filter { $0.title.lowercased() == identifier.lowercased() && visible($0.kind) }
         if byTitle.count == 1 { return byTitle[0].identifier }
         if byTitle.count > 1 {
             throw InputError("\"\(shown)\" is the title of \(byTitle.count) items: \(Self.list(byTitle)); use an ID")
@@ -111,13 +125,22 @@ struct ItemReference {
     }
 
     /// The item, with a recurring event resolved to the named occurrence (or its first one).
-    func resolve(in store: EventStore) throws -> AnyCalendarItem {
-        let id = try resolvedIdentifier(in: store)
+    func resolve(in store: EventStore, among kinds: Set<Kind> = [.event, .reminder]) throws -> AnyCalendarItem {
+        let id = try resolvedIdentifier(in: store, among: kinds)
         guard let item = try store.calendarItem(withIdentifier: id) else {
             throw InputError("no event or reminder with ID \"\(DisplayText.singleLine(identifier))\" (see `chime agenda` or `chime reminders`)")
         }
         guard let occurrence, case .event(var event) = item else { return item }
         let at = occurrence.instant(in: store.floatingZone)
+        // An event that does not repeat has one occurrence, at its start: any other instant names
+        // nothing (before, `remove ID@…` removed the whole event and called it "this occurrence").
+        if !event.isRecurring && !event.isDetached {
+            let start = event.start.instant(floatingZone: store.floatingZone)
+            guard at == start else {
+                throw InputError("event \"\(DisplayText.itemTitle(event.title))\" does not repeat: it has no occurrence at "
+                    + "\(Self.occurrenceText(at, allDay: event.isAllDay, zone: store.floatingZone)); name it by its ID alone (\(Self.short(event.identifier)))")
+            }
+        }
         event.occurrenceDate = at
         guard try store.refresh(&event) else {
             throw InputError("event \"\(DisplayText.itemTitle(event.title))\" has no occurrence at \(Self.occurrenceText(at, allDay: event.isAllDay, zone: store.floatingZone))")

@@ -55,6 +55,13 @@ struct StoreOptions: ParsableArguments {
 
     private static let opened = Mutex<[EventStore]>([])
 
+    /// As a command ends: its writes folded into the store file (a backup of the file alone holds
+    /// them), then one warning per stored item its queries skipped, with the way to remove it.
+    static func finish() {
+        for store in opened.withLock({ $0 }) { store.foldWriteAheadLog() }
+        reportUnreadableItems()
+    }
+
     /// One warning per stored item that the command's queries skipped, with the way to remove it.
     static func reportUnreadableItems() {
         for store in opened.withLock({ $0 }) {

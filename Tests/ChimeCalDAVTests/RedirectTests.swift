@@ -1,0 +1,99 @@
+@testable import ChimeCalDAV
+import Foundation
+import Testing
+
+/// The HTTP client against a real server on loopback (Tests/harness/redirect-server.py) that
+/// redirects where a hostile server would: the password never reaches another origin, only http
+/// and https are followed, and a header value with a line break is never sent.
+@Suite struct RedirectTests {
+    /// The two listeners' ports and the log of what they received; stops them at the end.
+    final class Servers {
+        let process = Process()
+        let input = Pipe()
+        let log: String
+        let first: Int, second: Int
+
+        init() throws {
+            log = FileManager.default.temporaryDirectory.appendingPathComponent("chime-redirect-\(UUID().uuidString).log").path
+            FileManager.default.createFile(atPath: log, contents: nil)
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("harness/redirect-server.py").path
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script, log]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = input
+            try process.run()
+            // One line once both listen: the state to wait for.
+            var line = Data()
+            while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+            let ports = try JSONSerialization.jsonObject(with: line) as? [String: Int] ?? [:]
+            first = try #require(ports["first"])
+            second = try #require(ports["second"])
+        }
+
+        func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(first)\(path)")! }
+
+        /// What each request carried: listener, path, Authorization.
+        var requests: [(listener: String, path: String, authorization: String?)] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+                guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+                return (o["listener"] as? String ?? "", o["path"] as? String ?? "", o["authorization"] as? String)
+            }
+        }
+
+        deinit {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: log)
+        }
+    }
+
+    @Test func credentialsGoToTheSameOriginOnlyNeverToAnotherPort() async throws {
+        let servers = try Servers()
+        let client = DAVClient(user: "ann", password: "s3cret")
+        let same = try await client.send("PROPFIND", servers.url("/to-same-origin"))
+        #expect(same.status == 200)
+        let other = try await client.send("PROPFIND", servers.url("/to-other-port"))
+        #expect(other.status == 200)
+        let requests = servers.requests
+        #expect(requests.filter { $0.listener == "first" }.allSatisfy { $0.authorization?.hasPrefix("Basic ") == true }, "\(requests)")
+        let leaked = requests.filter { $0.listener == "second" }
+        #expect(leaked.count == 1 && leaked.allSatisfy { $0.authorization == nil }, "the password went to another port: \(leaked)")
+    }
+
+    @Test(arguments: ["/to-file", "/to-gopher"])
+    func redirectsToOtherSchemesAreRefused(path: String) async throws {
+        let servers = try Servers()
+        let client = DAVClient(user: "ann", password: "s3cret")
+        do {
+            let answer = try await client.send("PROPFIND", servers.url(path))
+            Issue.record("followed to another scheme: HTTP \(answer.status), \(answer.text.prefix(80))")
+        } catch {
+            #expect("\(error)".contains("only http and https redirects are followed"), "\(error)")
+            #expect(!"\(error)".contains("root:"), "a file's content reached the message: \(error)")
+        }
+        #expect(!servers.requests.contains { $0.listener == "second" }, "the gopher redirect reached the second port")
+    }
+
+    @Test func aHeaderValueWithALineBreakIsNotSent() async throws {
+        let servers = try Servers()
+        let client = DAVClient(user: "ann", password: "s3cret")
+        await #expect(throws: CalDAVError.self) {
+            _ = try await client.send("DELETE", servers.url("/landing"), headers: ["If-Match": "\"e1\"\r\nX-Injected: yes"])
+        }
+        #expect(servers.requests.isEmpty)
+        await #expect(throws: CalDAVError.self) { _ = try await client.send("GET", URL(string: "file:///etc/passwd")!) }
+    }
+
+    @Test func originsAndHeaderValues() {
+        #expect(HTTPOrigin(URL(string: "https://Dav.Example.org/cal/")!) == HTTPOrigin(URL(string: "https://dav.example.org:443/x")!))
+        #expect(HTTPOrigin(URL(string: "http://dav.example.org/")!) != HTTPOrigin(URL(string: "https://dav.example.org/")!))
+        #expect(HTTPOrigin(URL(string: "http://dav.example.org:8080/")!) != HTTPOrigin(URL(string: "http://dav.example.org/")!))
+        #expect(HTTPOrigin(URL(string: "file:///etc/passwd")!) == nil)
+        #expect(HTTPOrigin(URL(string: "gopher://127.0.0.1:70/_x")!) == nil)
+        #expect(HTTPOrigin.isSafeHeaderValue("W/\"abc-123\""))
+        #expect(!HTTPOrigin.isSafeHeaderValue("\"a\"\r\nX: y"))
+        #expect(!HTTPOrigin.isSafeHeaderValue("\"a\"\u{0}"))
+    }
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Two HTTP listeners on loopback for the redirect tests of Chime's HTTP client.
+
+The first answers every request with a redirect chosen by its path:
+  /to-other-port  -> 307 to the second listener (another origin)
+  /to-same-origin -> 307 to /landing on itself
+  /to-file        -> 307 file:///etc/passwd
+  /to-gopher      -> 307 gopher://127.0.0.1:<second port>/_hello
+  /landing        -> 200
+The second answers 200 to everything. Both append one JSON line per request to the log given as
+the first argument: the listener, the path and the Authorization header (or null). Prints
+{"first": PORT, "second": PORT} on one line once both listen.
+"""
+import http.server
+import json
+import sys
+import threading
+
+log_path = sys.argv[1]
+lock = threading.Lock()
+
+
+def record(listener, handler):
+    with lock, open(log_path, "a") as log:
+        log.write(json.dumps({"listener": listener, "path": handler.path,
+                              "authorization": handler.headers.get("Authorization")}) + "\n")
+
+
+class Second(http.server.BaseHTTPRequestHandler):
+    def answer(self):
+        record("second", self)
+        length = int(self.headers.get("Content-Length") or 0)
+        if length:
+            self.rfile.read(length)
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    do_GET = do_PUT = do_PROPFIND = do_REPORT = do_DELETE = answer
+
+    def log_message(self, *args):
+        pass
+
+
+second = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Second)
+
+
+class First(Second):
+    def answer(self):
+        record("first", self)
+        length = int(self.headers.get("Content-Length") or 0)
+        if length:
+            self.rfile.read(length)
+        targets = {
+            "/to-other-port": "http://127.0.0.1:%d/landing" % second.server_address[1],
+            "/to-same-origin": "/landing",
+            "/to-file": "file:///etc/passwd",
+            "/to-gopher": "gopher://127.0.0.1:%d/_hello" % second.server_address[1],
+        }
+        if self.path in targets:
+            self.send_response(307)
+            self.send_header("Location", targets[self.path])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    do_GET = do_PUT = do_PROPFIND = do_REPORT = do_DELETE = answer
+
+
+first = http.server.ThreadingHTTPServer(("127.0.0.1", 0), First)
+for server in (first, second):
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+print(json.dumps({"first": first.server_address[1], "second": second.server_address[1]}), flush=True)
+sys.stdin.read()  # until the test closes our stdin
