@@ -317,14 +317,24 @@ public final class AlarmScheduler {
     /// retried notification. Nothing here stops the notification: a refusal or a failure is logged.
     private func startCommands(for claimed: [AlarmFiring]) {
         guard !claimed.isEmpty else { return }
-        let names: [String: String]
-        do { names = try store.alarmCommands(forItems: Set(claimed.map(\.key.item))) } catch {
+        let links: [String: AlarmCommandLink]
+        do { links = try store.alarmCommandLinks(forItems: Set(claimed.map(\.key.item))) } catch {
             logger.error("could not read which commands the alarms run; none started", metadata: ["error": "\(error)"])
             return
         }
         for firing in claimed {
-            guard let name = names[firing.key.item] else { continue }
+            guard let link = links[firing.key.item] else { continue }
+            let name = link.name
             let metadata: Logger.Metadata = ["command": "\(name)", "title": "\(firing.item.title)", "key": "\(firing.key)"]
+            // A file, a server or a D-Bus app changed when this fires since the user linked the
+            // command: it does not get to run it. The notification shows as always.
+            if link.isRetimed {
+                let reason = "the item was re-timed by an import, a sync or a D-Bus app since `chime` linked the command; "
+                    + "to run it again: chime edit \(link.linkedItem.prefix(8)) --alarm-command \(name)"
+                logger.warning("refused to run the alarm's command: \(reason)", metadata: metadata)
+                onEvent?(.commandRefused(firing.key, name: name, reason: reason))
+                continue
+            }
             switch settings.commands.decision(for: name) {
             case .refused(let reason):
                 logger.warning("refused to run the alarm's command: \(reason)", metadata: metadata)

@@ -7,6 +7,13 @@ import GRDB
 /// never reads it. Only `chime add/edit --alarm-command` calls ``setAlarmCommand(_:forItem:)``, so a
 /// command can come from the user alone. Deleting the item deletes its entry.
 ///
+/// The link also keeps the item's *timing* when the user made it (start, end, due, rules, dates,
+/// time alarms, moved occurrences). An import, a server or a D-Bus app may still re-time the item
+/// (a file carrying its UID with `RRULE:FREQ=MINUTELY`): then ``alarmCommandLinks(forItems:)``
+/// reports the link as re-timed and the daemon does not run the command until the user's own
+/// command line confirms it (`chime edit`, which calls ``confirmAlarmCommandTiming(forItem:)``).
+/// Completing a repeating reminder moves it along its own rule and keeps the link.
+///
 /// ```swift
 /// try store.setAlarmCommand("backup", forItem: event.identifier)
 /// try store.alarmCommands(forItems: [event.identifier])   // [event.identifier: "backup"]
@@ -19,9 +26,9 @@ extension EventStore {
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE id = ?", arguments: [item]) == true else { return false }
             if let name {
                 try db.execute(sql: """
-                    INSERT INTO alarm_command (item_id, name) VALUES (?, ?)
-                    ON CONFLICT (item_id) DO UPDATE SET name = excluded.name
-                    """, arguments: [item, name])
+                    INSERT INTO alarm_command (item_id, name, timing) VALUES (?, ?, ?)
+                    ON CONFLICT (item_id) DO UPDATE SET name = excluded.name, timing = excluded.timing
+                    """, arguments: [item, name, try Self.timingSignature(db, item: item)])
             } else {
                 try db.execute(sql: "DELETE FROM alarm_command WHERE item_id = ?", arguments: [item])
             }
@@ -30,18 +37,87 @@ extension EventStore {
         guard found else { throw .unknownItem(item) }
     }
 
-    /// The command names of those of `items` that have one (a detached occurrence: its own, else its series').
+    /// The command names of those of `items` that have one (a detached occurrence: its own, else its
+    /// series'), re-timed or not (``alarmCommandLinks(forItems:)`` tells).
     public func alarmCommands(forItems items: Set<String>) throws(StoreError) -> [String: String] {
+        try alarmCommandLinks(forItems: items).mapValues(\.name)
+    }
+
+    /// The command links of those of `items` that have one (a detached occurrence: its own, else its
+    /// series'), each with whether its item was re-timed since the user's command line last linked
+    /// or confirmed it (then the daemon does not run it).
+    public func alarmCommandLinks(forItems items: Set<String>) throws(StoreError) -> [String: AlarmCommandLink] {
         guard !items.isEmpty else { return [:] }
         return try read { db in
-            // A detached occurrence runs its series' command unless it has one of its own.
             let rows = try Row.fetchAll(db, sql: """
-                SELECT i.id, COALESCE(own.name, series.name) FROM item i
+                SELECT i.id, COALESCE(own.item_id, series.item_id), COALESCE(own.name, series.name),
+                       CASE WHEN own.item_id IS NOT NULL THEN own.timing ELSE series.timing END
+                FROM item i
                 LEFT JOIN alarm_command own ON own.item_id = i.id
                 LEFT JOIN alarm_command series ON series.item_id = i.series_id
                 WHERE i.id IN (\(items.map { _ in "?" }.joined(separator: ","))) AND COALESCE(own.name, series.name) IS NOT NULL
                 """, arguments: StatementArguments(Array(items)))
-            return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { a, _ in a })
+            var links: [String: AlarmCommandLink] = [:]
+            for row in rows {
+                let holder: String = row[1], kept: String? = row[3]
+                let now = try Self.timingSignature(db, item: holder)
+                links[row[0]] = AlarmCommandLink(name: row[2], linkedItem: holder, isRetimed: kept != now)
+            }
+            return links
         }
     }
+
+    /// Takes the item's present timing as the one its command link was made for: the user's own
+    /// command line changed it (`chime edit`). Nothing happens when the item (or its series) has no link.
+    public func confirmAlarmCommandTiming(forItem item: String) throws(StoreError) {
+        try write { db, _ in try Self.confirmAlarmCommandTiming(db, item: item) }
+    }
+
+    /// ``confirmAlarmCommandTiming(forItem:)`` inside a transaction (a completion moving a repeating
+    /// reminder along its own rule).
+    static func confirmAlarmCommandTiming(_ db: Database, item: String) throws {
+        let holders = try String.fetchAll(db, sql: """
+            SELECT item_id FROM alarm_command
+            WHERE item_id = ? OR item_id = (SELECT series_id FROM item WHERE id = ?)
+            """, arguments: [item, item])
+        for holder in holders {
+            try db.execute(sql: "UPDATE alarm_command SET timing = ? WHERE item_id = ?",
+                           arguments: [try timingSignature(db, item: holder), holder])
+        }
+    }
+
+    /// What decides when `item`'s alarms fire, as one short text: its dates, rules, excluded and
+    /// added dates, time alarms and the starts of its moved occurrences, hashed (FNV-1a, stable
+    /// across processes, unlike `Hasher`).
+    static func timingSignature(_ db: Database, item: String) throws -> String {
+        var parts: [String] = []
+        if let row = try Row.fetchOne(db, sql: #"SELECT start, "end", due, rrules, rdates, exdates FROM item WHERE id = ?"#, arguments: [item]) {
+            for column in 0..<6 { parts.append((row[column] as String?) ?? "") }
+        }
+        parts += try String.fetchAll(db, sql: """
+            SELECT position || ':' || COALESCE(absolute_date, '') || ',' || COALESCE(relative_offset, '') || ',' || related_to_end
+            FROM alarm WHERE item_id = ? AND proximity IS NULL ORDER BY position
+            """, arguments: [item])
+        parts += try String.fetchAll(db, sql: """
+            SELECT recurrence_id || '=' || COALESCE(start, '') || ',' || COALESCE(due, '')
+            FROM item WHERE series_id = ? ORDER BY recurrence_id
+            """, arguments: [item])
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in parts.joined(separator: "\u{1F}").utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+/// An item's link to a command of the daemon's config (see ``EventStore/alarmCommandLinks(forItems:)``).
+public struct AlarmCommandLink: Hashable, Sendable {
+    /// The `[commands]` entry.
+    public var name: String
+    /// The item the link belongs to (the series, for a moved occurrence that has none of its own).
+    public var linkedItem: String
+    /// True when something other than the user's command line (an import, a sync, a D-Bus app)
+    /// changed when the item's alarms fire since the link was made: the command is not run.
+    public var isRetimed: Bool
 }

@@ -55,8 +55,9 @@ extension StoreError {
     /// advice differs: chmod cannot help there).
     static func readOnly(at path: String) -> StoreError {
         var info = statvfs()
-        let folder = (path as NSString).deletingLastPathComponent
-        if statvfs(folder.isEmpty ? "." : folder, &info) == 0, info.f_flag & UInt(ST_RDONLY) != 0 { return .readOnlyFileSystem(path: path) }
+        // The folder by hand: Foundation's deletingLastPathComponent traps on some paths.
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        if statvfs(folder, &info) == 0, info.f_flag & UInt(ST_RDONLY) != 0 { return .readOnlyFileSystem(path: path) }
         return .readOnly(path: path)
     }
 }

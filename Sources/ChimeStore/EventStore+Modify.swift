@@ -64,6 +64,8 @@ extension EventStore {
             done.isCompleted = true
             Self.markModified(&done, at: stamp)
             let saved = try Self.write(done, over: stored, copyID: copyID, stamp: stamp, zone: zone, in: db)
+            // Along its own rule: an alarm command stays linked to the next instance.
+            try Self.confirmAlarmCommandTiming(db, item: identifier)
             guard saved.identifier != identifier, case .reminder(let series)? = try ItemRows.fetchItem(db, id: identifier) else {
                 return .completed(saved, next: nil)
             }
@@ -90,7 +92,9 @@ extension EventStore {
             var open = stored
             open.isCompleted = false
             Self.markModified(&open, at: stamp)
-            return .reopened(try Self.write(open, over: stored, copyID: copyID, stamp: stamp, zone: zone, in: db))
+            let reopened = try Self.write(open, over: stored, copyID: copyID, stamp: stamp, zone: zone, in: db)
+            try Self.confirmAlarmCommandTiming(db, item: reopened.identifier)
+            return .reopened(reopened)
         }
     }
 

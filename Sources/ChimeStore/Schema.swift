@@ -257,6 +257,15 @@ enum Schema {
                 """)
             try ItemRows.fillDayMasks(db)
         }
+        migrator.registerMigration("v12: the timing an alarm command was linked for") { db in
+            // The item's timing when the user linked the command (EventStore.timingSignature): an
+            // import, a server or a D-Bus app that re-times the item does not get to run the command.
+            try db.execute(sql: "ALTER TABLE alarm_command ADD COLUMN timing TEXT")
+            for item in try String.fetchAll(db, sql: "SELECT item_id FROM alarm_command") {
+                try db.execute(sql: "UPDATE alarm_command SET timing = ? WHERE item_id = ?",
+                               arguments: [try EventStore.timingSignature(db, item: item), item])
+            }
+        }
         return migrator
     }()
 }

@@ -18,6 +18,8 @@ public struct StoreInspection: Hashable, Sendable {
     /// CalDAV accounts and subscribed calendars, with how their last sync or refresh went.
     public var accounts: [SyncAccount] = []
     public var subscriptions: [CalendarSubscription] = []
+    /// What SQLite's `PRAGMA quick_check` found wrong (at most five lines); empty for a sound file.
+    public var damage: [String] = []
 
     /// Nil when nothing is at `path`; throws ``StoreError`` when the path is a link, a folder,
     /// another user's file, not an SQLite database, another program's database, or a newer schema.
@@ -35,6 +37,13 @@ public struct StoreInspection: Hashable, Sendable {
                 let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
                 if tables.contains("sync_account") { found.accounts = try EventStore.syncAccounts(db) }
                 if tables.contains("subscription") { found.subscriptions = try EventStore.subscriptions(db) }
+                // A damaged page stops every query that meets it: say so here, not "ok".
+                do {
+                    let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(5)")
+                    found.damage = verdict == ["ok"] ? [] : verdict
+                } catch let error as DatabaseError {
+                    found.damage = [error.message ?? "\(error)"]
+                }
                 return found
             }
         } catch let error as StoreError {

@@ -329,6 +329,15 @@ struct BusServiceTests {
         } catch {
             #expect(error.name == "io.github.chime.Chime1.Error.InvalidArgs")
         }
+        // A well-formed key this daemon never showed is said to be one, not answered OK.
+        let madeUp = key.replacingOccurrences(of: #"@\d{8}T\d{6}Z"#, with: "@20300101T090000Z", options: .regularExpression)
+        #expect(madeUp != key)
+        do {
+            try await client.dismiss(madeUp)
+            Issue.record("a key never shown was answered")
+        } catch {
+            #expect(error.name == "io.github.chime.Chime1.Error.InvalidArgs" && error.message.contains("was not shown"), "\(error)")
+        }
         let edited = try await client.edit(String(reminder.identifier.prefix(8)), ["title": "Stretch and walk", "priority": "1"])
         #expect(edited.contains("\"title\":\"Stretch and walk\"") && edited.contains("\"priority\":1"), "\(edited)")
         let stored = try #require(try store.reminder(withIdentifier: reminder.identifier))

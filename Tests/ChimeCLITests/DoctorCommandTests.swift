@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeDaemon
 import ChimeStore
 import Foundation
@@ -217,6 +218,28 @@ struct DoctorCommandTests {
         #expect(file.hasPrefix("warn  store file"))
         #expect(file.contains("mode 0644"))
         #expect(file.contains(" — fix: chmod 600 \(store)"), "\(file)")
+    }
+
+    /// 4 KiB of noise in the middle of a store: doctor said "ok" while agenda and export failed.
+    @Test func aDamagedStoreFailsTheCheckAndNamesTheRecovery() throws {
+        let store = folder + "/chime.sqlite"
+        let opened = try EventStore(path: store, floatingZone: .utc)
+        let list = try opened.defaultCalendarForNewReminders().identifier
+        for n in 0..<2_000 { _ = try opened.save(Reminder(title: "Reminder \(n) " + String(repeating: "x", count: 200), calendar: list), commit: false) }
+        try opened.commit()
+        opened.foldWriteAheadLog()
+        var info = stat()
+        #expect(stat(store, &info) == 0 && info.st_size > 400_000, "a store of many pages")
+        let file = try #require(FileHandle(forWritingAtPath: store))
+        try file.seek(toOffset: UInt64(info.st_size / 2 / 4096 * 4096))
+        file.write(Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }))
+        try file.close()
+        let r = try CLI.run(["doctor", "--store", store, "--json"], environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + deadSocket()])
+        let check = try #require(try checks(r.stdout)["store schema"], "\(r.stdout)")
+        #expect(check["status"] as? String == "fail", "\(check)")
+        #expect((check["detail"] as? String)?.contains("damaged") == true, "\(check)")
+        #expect((check["fix"] as? String)?.contains(".recover") == true, "\(check)")
+        #expect(r.status != 0)
     }
 
     @Test func aRunningDaemonIsNamedWithItsPID() throws {

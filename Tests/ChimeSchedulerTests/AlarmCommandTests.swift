@@ -147,4 +147,65 @@ final class RecordingRunner: CommandRunner {
         #expect(try h.store.alarmCommands(forItems: [e.identifier]).isEmpty)
         #expect(throws: StoreError.unknownItem("nope")) { try h.store.setAlarmCommand("backup", forItem: "nope") }
     }
+
+    /// A file carrying the item's UID with `RRULE:FREQ=MINUTELY;COUNT=3` re-timed an item the user
+    /// had linked to a command, which then ran three times. Now the re-timed item's alarms show, and
+    /// the command waits until the user's own command line confirms the new timing.
+    @Test func anImportThatRetimesALinkedItemDoesNotRunItsCommand() throws {
+        let (h, runner, events) = try harness(commands: Self.allowed)
+        let e = try h.addEvent("Back up", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        try h.store.setAlarmCommand("backup", forItem: e.identifier)
+        #expect(try h.store.alarmCommandLinks(forItems: [e.identifier])[e.identifier]?.isRetimed == false)
+        let ics = """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//test//EN\r
+            BEGIN:VEVENT\r
+            UID:\(e.externalIdentifier)\r
+            DTSTAMP:20261101T000000Z\r
+            SEQUENCE:5\r
+            DTSTART:20261120T130000Z\r
+            DURATION:PT1H\r
+            RRULE:FREQ=MINUTELY;COUNT=3\r
+            SUMMARY:Back up\r
+            BEGIN:VALARM\r
+            ACTION:DISPLAY\r
+            DESCRIPTION:Back up\r
+            TRIGGER:PT0S\r
+            END:VALARM\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        _ = try h.store.importICS(Array(ics.utf8), file: "retime.ics")
+        let link = try #require(try h.store.alarmCommandLinks(forItems: [e.identifier])[e.identifier])
+        #expect(link.isRetimed && link.name == "backup")
+        try start(h, runner: runner, events: events)
+        try h.advance(to: utc(2026, 11, 20, 13, 3))
+        #expect(h.sink.titles.count == 3, "the alarms still show: \(h.sink.titles)")
+        #expect(runner.started.isEmpty, "ran \(runner.started.count)×")
+        let refusals = events.events.compactMap { event -> String? in
+            if case .commandRefused(_, _, let reason) = event { return reason }
+            return nil
+        }
+        #expect(refusals.count == 3 && refusals.allSatisfy { $0.contains("re-timed") && $0.contains("--alarm-command backup") }, "\(refusals)")
+        // The user's own command line confirms it: the link is whole again.
+        try h.store.confirmAlarmCommandTiming(forItem: e.identifier)
+        #expect(try h.store.alarmCommandLinks(forItems: [e.identifier])[e.identifier]?.isRetimed == false)
+    }
+
+    /// Completing a repeating reminder moves it along its own rule: its command stays linked.
+    @Test func completingARepeatingReminderKeepsItsCommandLinked() throws {
+        let h = try SchedulerHarness()
+        var r = Reminder(title: "Water", calendar: try h.store.defaultCalendarForNewReminders().identifier)
+        r.dueDate = .utc(utc(2026, 11, 21, 9).utc)
+        r.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY")]
+        r = try h.store.save(r)
+        try h.store.setAlarmCommand("backup", forItem: r.identifier)
+        _ = try h.store.complete(reminderWithIdentifier: r.identifier)
+        #expect(try h.store.alarmCommandLinks(forItems: [r.identifier])[r.identifier]?.isRetimed == false)
+        // A change of its due date from anywhere else is a re-timing.
+        _ = try h.store.modifyReminder(identifier: r.identifier) { $0.dueDate = .utc(utc(2026, 11, 25, 3).utc) }
+        #expect(try h.store.alarmCommandLinks(forItems: [r.identifier])[r.identifier]?.isRetimed == true)
+    }
 }

@@ -83,6 +83,16 @@ public enum Doctor {
             guard let found = try StoreInspection.inspect(path: path) else {
                 return DoctorCheck(name: "store schema", status: .ok, detail: "not created yet")
             }
+            if let first = found.damage.first {
+                let recovered = path + ".recovered"
+                return DoctorCheck(
+                    name: "store schema", status: .fail,
+                    detail: "the file is damaged (SQLite's quick_check: \(first)\(found.damage.count > 1 ? ", …" : "")); "
+                        + "queries that meet the damaged part fail, and the daemon skips what it cannot read",
+                    fix: "sqlite3 \(shellQuoted(path)) .recover | sqlite3 \(shellQuoted(recovered)) "
+                        + "&& chime agenda --store \(shellQuoted(recovered)) (then use it: mv it over the old file with no daemon running); "
+                        + "or rebuild from an export: chime import FILE.ics --store NEW")
+            }
             if found.schemaVersion == 0 {
                 return DoctorCheck(name: "store schema", status: .ok, detail: "an empty file; the first command that opens it makes it a Chime store (schema v\(found.currentSchemaVersion))")
             }

@@ -29,6 +29,8 @@ final class ChimeBusAPI: DaemonBusAPI {
         /// When prompts were shown, overall and per app (for the rate limits).
         var promptTimes: [Int64] = []
         var promptTimesByApp: [String: [Int64]] = [:]
+        /// The firing keys this daemon showed (key text → when), which Snooze and Dismiss may answer.
+        var shownKeys: [String: Int64] = [:]
         /// When each app's use was last written (at most once a minute, so reads stay reads).
         var lastNoted: [String: Int64] = [:]
     }
@@ -51,6 +53,8 @@ final class ChimeBusAPI: DaemonBusAPI {
     static let promptsPerApp = 3, promptsOverall = 10
     static let promptWindowSeconds: Int64 = 600
     static let busy = errorPrefix + "Busy"
+    /// How many shown firing keys are remembered for Snooze and Dismiss.
+    static let shownKeysKept = 10_000
 
     init(store: EventStore) { self.store = store }
 
@@ -385,7 +389,17 @@ final class ChimeBusAPI: DaemonBusAPI {
     }
 
     func alarmDelivered(_ notification: AlarmNotification) {
-        let (service, subscribers) = state.withLock { ($0.service, Array($0.subscribers.values)) }
+        let now = store.clock().secondsSince1970
+        let (service, subscribers) = state.withLock { s in
+            for key in notification.keys { s.shownKeys[key.description] = now }
+            if s.shownKeys.count > Self.shownKeysKept {
+                // The oldest go first: a key is answerable for as long as an alarm stays relevant.
+                for (key, _) in s.shownKeys.sorted(by: { $0.value < $1.value }).prefix(s.shownKeys.count - Self.shownKeysKept) {
+                    s.shownKeys[key] = nil
+                }
+            }
+            return (s.service, Array(s.subscribers.values))
+        }
         guard let service, !subscribers.isEmpty else { return }
         let entity: EntityType? = notification.kind == "event" ? .event : notification.kind == "reminder" ? .reminder : nil
         let body = JSONText.document([
@@ -418,6 +432,11 @@ final class ChimeBusAPI: DaemonBusAPI {
             throw BusError(Self.invalidArgs, "no item \(key.item) (removed?)")
         }
         try require(caller, item.entityType)
+        // Only what was shown can be answered: a made-up key is said to be one, not answered "OK".
+        guard state.withLock({ $0.shownKeys[key.description] != nil }) else {
+            throw BusError(Self.invalidArgs, "\(key) was not shown by this daemon (keys come from AlarmFired; "
+                + "an alarm shown before the daemon restarted is answered on its notification)")
+        }
         guard let respond = state.withLock({ $0.respond }) else { throw BusError(Self.failed, "the scheduler is not running") }
         var keyed = response
         keyed.keys = [key]

@@ -149,7 +149,7 @@ struct EditCommand: ParsableCommand {
                 report(.reminder(stored), store: store)
             }
         }
-        if !changed { print("No change.") }
+        if changed { try store.confirmAlarmCommandTiming(forItem: identifier) } else { print("No change.") }
     }
 
     /// A new time alone (`--start 10:00`) keeps the item's own day, as moving an entry in a

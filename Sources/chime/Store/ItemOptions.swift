@@ -76,8 +76,11 @@ struct ItemOptions: ParsableArguments {
 
     /// Records --alarm-command (or --no-alarm-command) beside the saved item, and says on stderr when
     /// the user's config does not list the name yet (the daemon would refuse it).
+    ///
+    /// Without either option, the item's present timing is confirmed for the command it already
+    /// runs: the user's own edit re-timed it (an import, a sync or a D-Bus app would not be).
     func applyCommand(toItem identifier: String, in store: EventStore) throws {
-        guard changesCommand else { return }
+        guard changesCommand else { return try store.confirmAlarmCommandTiming(forItem: identifier) }
         try store.setAlarmCommand(alarmCommand, forItem: identifier)
         guard let alarmCommand else { return }
         let path = DaemonConfiguration.defaultPath()

@@ -32,7 +32,7 @@ struct ShowCommand: ParsableCommand {
         let occurrenceAsked = reference.occurrence != nil
         let calendarID: String? = switch item { case .event(let e): e.calendarIdentifier; case .reminder(let r): r.calendarIdentifier }
         let calendarTitle = try calendarID.flatMap { try store.calendar(withIdentifier: $0)?.title }
-        let command = try store.alarmCommands(forItems: [item.identifier])[item.identifier]
+        let command = try store.alarmCommandLinks(forItems: [item.identifier])[item.identifier]
         if options.json { print(ItemFormat.document(item, calendarTitle: calendarTitle, zone: CLIContext.zone)); return }
         let zone = CLIContext.zone
         var lines: [(String, String)] = []
@@ -75,7 +75,7 @@ struct ShowCommand: ParsableCommand {
         }
     }
 
-    private func details(_ item: AnyCalendarItem, _ calendarTitle: String?, command: String?) -> [(String, String)] {
+    private func details(_ item: AnyCalendarItem, _ calendarTitle: String?, command: AlarmCommandLink?) -> [(String, String)] {
         var lines: [(String, String)] = [("Calendar", calendarTitle ?? "?")]
         for r in item.recurrenceRules { lines.append(("Repeats", ItemFormat.words(r))) }
         // One line per alarm, in the item's order (a reminder's implicit due-time alarm last).
@@ -93,7 +93,12 @@ struct ShowCommand: ParsableCommand {
             }
             lines.append(("Alarm", kept))
         }
-        if let command { lines.append(("Command", "\(command) (from [commands] in config.toml, run by the daemon when an alarm fires)")) }
+        if let command {
+            lines.append(("Command", command.isRetimed
+                ? "\(command.name) (not run: the item was re-timed by an import, a sync or an app since you linked it; "
+                    + "`chime edit \(command.linkedItem.prefix(8)) --alarm-command \(command.name)` runs it again)"
+                : "\(command.name) (from [commands] in config.toml, run by the daemon when an alarm fires)"))
+        }
         if let l = i.location { lines.append(("Location", l)) }
         if let n = i.notes { lines.append(("Notes", n)) }
         if let u = i.url { lines.append(("URL", u)) }
