@@ -119,6 +119,9 @@ public final class DAVClient: Sendable {
             let response: DAVResponse
             switch outcome {
             case .success(let r): response = r
+            case .failure(let failure) where failure.tooLarge:
+                throw .malformed(url: target.absoluteString, reason: "the answer is larger than \(Self.maximumBodyBytes / 1_048_576) MiB, "
+                    + "more than Chime reads of one answer (a calendar this large is not supported); nothing of it was used")
             case .failure(let failure): throw .unreachable(url: target.absoluteString, reason: failure.reason)
             }
             if response.status == 401 { throw .authentication(url: target.absoluteString, user: user) }
@@ -139,6 +142,11 @@ public final class DAVClient: Sendable {
         }
         throw .malformed(url: url.absoluteString, reason: "more than five redirects")
     }
+
+    /// The most of one answer's body that is read. Parsing holds a few times the body, so an
+    /// unbounded answer (a hostile or broken server's 1 GB) would get the daemon killed; the largest
+    /// real calendars are a few MB.
+    public static let maximumBodyBytes = 64 * 1_048_576
 
     /// A server-given address as an error shows it: at most 200 characters.
     static func shown(_ text: String) -> String {
@@ -165,7 +173,11 @@ struct HTTPOrigin: Hashable {
     }
 }
 
-private struct CurlFailure: Error { let reason: String }
+private struct CurlFailure: Error {
+    let reason: String
+    /// The body passed ``DAVClient/maximumBodyBytes`` and the transfer was stopped.
+    var tooLarge = false
+}
 
 /// An easy handle kept across requests (libcurl keeps its connections with it). One transfer at
 /// a time: a lock held for the transfer, which runs on a thread of its own.
@@ -195,6 +207,8 @@ private final class CurlRequest: @unchecked Sendable {
     let method: String, url: String, body: [UInt8]?, headers: [String: String], timeout: Int
     var received = Data()
     var fields: [String: String] = [:]
+    /// Set when the body passed ``DAVClient/maximumBodyBytes`` (the transfer is stopped there).
+    var tooLarge = false
 
     init(method: String, url: String, body: [UInt8]?, headers: [String: String], timeout: Int) {
         self.method = method
@@ -225,6 +239,10 @@ private final class CurlRequest: @unchecked Sendable {
             _ = chime_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
             _ = chime_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
                 let request = Unmanaged<CurlRequest>.fromOpaque(context!).takeUnretainedValue()
+                guard request.received.count + size * count <= DAVClient.maximumBodyBytes else {
+                    request.tooLarge = true
+                    return 0   // anything but size * count stops the transfer (CURLE_WRITE_ERROR)
+                }
                 if let data { request.received.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count) }
                 return size * count
             }
@@ -247,6 +265,7 @@ private final class CurlRequest: @unchecked Sendable {
                 return chime_curl_easy_perform(handle)
             }
         }
+        if tooLarge { return .failure(CurlFailure(reason: "answer too large", tooLarge: true)) }
         guard code == CURLE_OK else {
             let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .failure(CurlFailure(reason: Self.describe(code, detail: detail)))

@@ -60,7 +60,8 @@ public enum Daemon {
         var syncLogger = Logger(label: "chime.sync")
         syncLogger.logLevel = configuration.logLevel
         let sync = SyncService(store: store, settings: configuration.sync, logger: syncLogger)
-        var services: [any Service] = [LifecycleAdapter(service: service), SyncLifecycle(service: sync)]
+        var services: [any Service] = [LifecycleAdapter(service: service), SyncLifecycle(service: sync),
+                                       StoreFileWatch(store: store, logger: logger)]
         if let bus, let announcing { services.append(BusLifecycle(api: bus, store: store, sink: announcing, logger: logger)) }
         let group = ServiceGroup(services: services,
                                  gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
@@ -119,6 +120,24 @@ private struct LifecycleAdapter: Service {
     let service: SchedulerService
     func run() async throws {
         try await cancelWhenGracefulShutdown { try await service.run() }
+    }
+}
+
+/// Ends the daemon when its store file is deleted or replaced under it: SQLite would go on with the
+/// deleted file, where no command's change arrives and no new alarm fires (a `chime add` after the
+/// deletion creates a new store). Ending with an error (status 1) lets the unit's
+/// `Restart=on-failure` start the daemon again on the file now at that path.
+private struct StoreFileWatch: Service {
+    let store: EventStore
+    let logger: Logger
+    func run() async throws {
+        let why: String? = await cancelWhenGracefulShutdown {
+            for await why in store.fileReplacements { return why }
+            return nil
+        }
+        guard let why else { return }
+        logger.error("the store file changed under the daemon (\(why)); stopping, to start again on the file at that path")
+        throw DaemonError.storeReplaced(why)
     }
 }
 

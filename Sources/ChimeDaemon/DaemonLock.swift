@@ -110,6 +110,8 @@ public enum DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The configuration file cannot be used (unreadable, not TOML, a value out of range). The
     /// geofence commands read it too, for the same settings as the daemon.
     case configuration(ConfigurationError)
+    /// The store file was deleted or replaced while the daemon ran.
+    case storeReplaced(String)
 
     /// The exit status of `chime daemon` refused because another daemon holds the store: not 1,
     /// so a service manager can tell "already running" from a failure. Config/chime.service lists
@@ -130,6 +132,7 @@ public enum DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notifierUnavailable(let message): return "--notifier libnotify: \(message)"
         case .locationUnavailable(let message): return "location: \(message)"
         case .configuration(let error): return "configuration: \(error)"
+        case .storeReplaced(let why): return "\(why) while the daemon ran; start it again to follow the file now at that path"
         }
     }
 }

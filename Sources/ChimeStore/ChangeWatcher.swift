@@ -23,11 +23,17 @@ final class ChangeWatcher: Sendable {
         var nextToken = 0
         var thread: Thread?
         var stopped = false
+        /// Told once when the store's file is deleted or replaced under this process.
+        var replacementWatchers: [AsyncStream<String>.Continuation] = []
+        var replaced = false
     }
 
     private let pool: DatabasePool
     private let directory: String
     private let fileName: String
+    private let path: String
+    /// The file's identity (device, inode) when the store was opened.
+    private let identity: (device: UInt64, inode: UInt64)?
     private let state = Mutex(State())
     /// pipe: [read end, write end]; the write end wakes the thread.
     private let wakeRead: Int32
@@ -42,6 +48,9 @@ final class ChangeWatcher: Sendable {
         let url = URL(fileURLWithPath: path)
         self.directory = url.deletingLastPathComponent().path
         self.fileName = url.lastPathComponent
+        self.path = path
+        var info = stat()
+        identity = stat(path, &info) == 0 ? (UInt64(info.st_dev), UInt64(info.st_ino)) : nil
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
         for fd in fds {
@@ -61,16 +70,53 @@ final class ChangeWatcher: Sendable {
         let token = state.withLock { s -> Int in
             s.nextToken += 1
             s.subscribers[s.nextToken] = Subscriber(after: sequence, continuation: continuation)
-            if s.thread == nil && !s.stopped {
-                let thread = Thread { [self] in run() }
-                thread.name = "chime.store-watcher"
-                s.thread = thread
-                thread.start()
-            }
+            startThread(&s)
             return s.nextToken
         }
         poke()
         return token
+    }
+
+    private func startThread(_ s: inout State) {
+        guard s.thread == nil && !s.stopped else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "chime.store-watcher"
+        s.thread = thread
+        thread.start()
+    }
+
+    /// The store's file deleted or replaced (another inode at its path) while this process has
+    /// it open: the one event, with what happened, then the stream ends. SQLite goes on with the
+    /// deleted file, so nothing written to it reaches anyone else.
+    func fileReplacements() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        state.withLock { s in
+            s.replacementWatchers.append(continuation)
+            startThread(&s)
+        }
+        poke()
+        return stream
+    }
+
+    /// Why the file at the store's path is no longer the one opened, or nil while it is.
+    private func replacement() -> String? {
+        guard let identity else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "\(path) was deleted" }
+        return (UInt64(info.st_dev), UInt64(info.st_ino)) == identity ? nil : "\(path) was replaced by another file"
+    }
+
+    private func reportReplacement() {
+        guard let why = replacement() else { return }
+        let watchers = state.withLock { s -> [AsyncStream<String>.Continuation] in
+            guard !s.replaced else { return [] }
+            s.replaced = true
+            return s.replacementWatchers
+        }
+        for watcher in watchers {
+            watcher.yield(why)
+            watcher.finish()
+        }
     }
 
     func unsubscribe(_ token: Int) {
@@ -84,12 +130,13 @@ final class ChangeWatcher: Sendable {
     }
 
     func stop() {
-        let subscribers = state.withLock { s -> [Subscriber] in
+        let (subscribers, watchers) = state.withLock { s -> ([Subscriber], [AsyncStream<String>.Continuation]) in
             s.stopped = true
-            defer { s.subscribers.removeAll() }
-            return Array(s.subscribers.values)
+            defer { s.subscribers.removeAll(); s.replacementWatchers.removeAll() }
+            return (Array(s.subscribers.values), s.replacementWatchers)
         }
         for s in subscribers { s.continuation.finish() }
+        for w in watchers { w.finish() }
         poke()
     }
 
@@ -97,7 +144,7 @@ final class ChangeWatcher: Sendable {
         let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         defer { if inotify >= 0 { close(inotify) } }
         if inotify >= 0 {
-            _ = inotify_add_watch(inotify, directory, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE))
+            _ = inotify_add_watch(inotify, directory, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM))
         }
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         // Index into `Self.recheckDelays` of the next look after a burst; nil: sleep until an event.
@@ -126,6 +173,7 @@ final class ChangeWatcher: Sendable {
             } else {
                 continue
             }
+            reportReplacement()
             deliver()
         }
     }

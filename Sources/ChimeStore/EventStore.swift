@@ -117,6 +117,15 @@ public final class EventStore: Sendable {
 
     deinit { watcher.stop() }
 
+    /// Says once when this store's file is deleted or replaced by another file while the store is
+    /// open (then the stream ends). SQLite goes on reading and writing the deleted file, which no
+    /// other process sees: a long-lived process (the daemon) stops and starts again on the new one.
+    ///
+    /// ```swift
+    /// for await why in store.fileReplacements { logger.error("\(why)"); break }
+    /// ```
+    public var fileReplacements: AsyncStream<String> { watcher.fileReplacements() }
+
     /// Copies what the write-ahead log holds into the store file itself (SQLite's passive
     /// checkpoint, which never waits for another process's reader). SQLite does this on its own only
     /// once the log passes 1,000 pages, so after a few `chime add` runs the file alone held nothing

@@ -97,4 +97,27 @@ struct DaemonStoreFileTests {
         #expect(second.stderr.contains("\(other) has 2 names (hard links)"), "\(second.stderr)")
         #expect(first.process.isRunning)
     }
+
+    /// The store deleted under a running daemon: it kept the deleted file, logged nothing, and the
+    /// next `chime add` made a new store whose alarm never fired. Now it says so and stops with a
+    /// failure, which the unit's Restart=on-failure turns into a start on the new file.
+    @Test(arguments: ["delete", "replace"])
+    func aStoreDeletedOrReplacedUnderTheDaemonStopsItWithTheReason(how: String) throws {
+        _ = try EventStore(path: storePath, floatingZone: .utc)
+        let daemon = try DaemonProcess(store: storePath, folder: folder)
+        defer { daemon.stop() }
+        #expect(daemon.wait(timeout: 20) { $0.stderrText.contains("scheduled, sleeping") }, "\(daemon.stderrText)")
+        if how == "delete" {
+            #expect(unlink(storePath) == 0)
+        } else {
+            let other = folder + "/other.sqlite"
+            _ = try EventStore(path: other, floatingZone: .utc)
+            #expect(rename(other, storePath) == 0)
+        }
+        let stopped = daemon.wait(timeout: 20) { !$0.process.isRunning }
+        #expect(stopped, "the daemon went on with the old file: \(daemon.stderrText)")
+        #expect(daemon.process.terminationStatus == 1)
+        #expect(daemon.stderrText.contains(how == "delete" ? "\(storePath) was deleted" : "\(storePath) was replaced by another file"),
+                "\(daemon.stderrText)")
+    }
 }

@@ -102,4 +102,14 @@ import Testing
         #expect(OpenableURL.check(nil) == nil)
         #expect(OpenableURL.check("https://" + String(repeating: "a", count: 5000)) == nil)
     }
+
+    /// A calendar's `mailto:` link reached xdg-open with `attach=/etc/shadow`, which mail programs
+    /// read as a file to attach: only the message's own fields go through.
+    @Test func aMailtoLinkLosesItsAttachments() {
+        #expect(OpenableURL.check("mailto:ann@example.org?attach=/etc/shadow") == "mailto:ann@example.org")
+        #expect(OpenableURL.check("mailto:ann@example.org?subject=Hi&ATTACHMENT=file:///home/me/.ssh/id_ed25519&body=See%20you")
+                == "mailto:ann@example.org?subject=Hi&body=See%20you")
+        #expect(OpenableURL.check("mailto:ann@example.org?%61ttach=/etc/passwd&cc=bob@example.org") == "mailto:ann@example.org?cc=bob@example.org")
+        #expect(OpenableURL.check("mailto:ann@example.org") == "mailto:ann@example.org")
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Opens an item's URL when the user activates its notification (clicks the body or "Open").
 ///
 /// The daemon uses ``XDGOpener`` (ChimeDesktop), which runs `xdg-open URL`; tests use a recording
@@ -48,11 +50,26 @@ public enum OpenableURL {
         let scheme = url[..<colon].lowercased()
         let rest = url[url.index(after: colon)...]
         guard schemes.contains(scheme), !rest.isEmpty else { return nil }
-        if scheme != "mailto" {
-            // "http:" alone or "https:foo" is no web address; require the "//host" form.
-            guard rest.hasPrefix("//"), rest.count > 2 else { return nil }
-        }
+        if scheme == "mailto" { return mailtoWithoutAttachments(url) }
+        // "http:" alone or "https:foo" is no web address; require the "//host" form.
+        guard rest.hasPrefix("//"), rest.count > 2 else { return nil }
         return url
+    }
+
+    /// The header fields a `mailto:` link may carry to the mail program (RFC 6068); others, above
+    /// all `attach`/`attachment`, which Thunderbird and Evolution read as files to attach
+    /// (`mailto:x@example.org?attach=/etc/shadow`), are dropped.
+    public static let mailtoFields: Set<String> = ["to", "cc", "bcc", "subject", "body", "in-reply-to"]
+
+    /// `url` with only the ``mailtoFields`` in its query, names compared after percent-decoding
+    /// (`%61ttach` is `attach`).
+    static func mailtoWithoutAttachments(_ url: String) -> String {
+        guard let question = url.firstIndex(of: "?") else { return url }
+        let kept = url[url.index(after: question)...].split(separator: "&").filter { field in
+            let name = String(field.prefix { $0 != "=" })
+            return mailtoFields.contains((name.removingPercentEncoding ?? name).lowercased())
+        }
+        return String(url[..<question]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
     }
 }
 

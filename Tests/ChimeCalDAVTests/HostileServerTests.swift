@@ -2,10 +2,11 @@
 import Foundation
 import Testing
 
-/// The HTTP client against a real server on loopback (Tests/harness/redirect-server.py) that
-/// redirects where a hostile server would: the password never reaches another origin, only http
-/// and https are followed, and a header value with a line break is never sent.
-@Suite struct RedirectTests {
+/// The HTTP client against a real server on loopback (Tests/harness/hostile-http-server.py) that
+/// answers as a hostile one would: the password never reaches another origin, only http and https
+/// are followed, a header value with a line break is never sent, and a body larger than any
+/// calendar is not read to the end.
+@Suite struct HostileServerTests {
     /// The two listeners' ports and the log of what they received; stops them at the end.
     final class Servers {
         let process = Process()
@@ -14,10 +15,10 @@ import Testing
         let first: Int, second: Int
 
         init() throws {
-            log = FileManager.default.temporaryDirectory.appendingPathComponent("chime-redirect-\(UUID().uuidString).log").path
+            log = FileManager.default.temporaryDirectory.appendingPathComponent("chime-hostile-http-\(UUID().uuidString).log").path
             FileManager.default.createFile(atPath: log, contents: nil)
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("harness/redirect-server.py").path
+                .appendingPathComponent("harness/hostile-http-server.py").path
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", script, log]
             let output = Pipe()
@@ -95,5 +96,18 @@ import Testing
         #expect(HTTPOrigin.isSafeHeaderValue("W/\"abc-123\""))
         #expect(!HTTPOrigin.isSafeHeaderValue("\"a\"\r\nX: y"))
         #expect(!HTTPOrigin.isSafeHeaderValue("\"a\"\u{0}"))
+    }
+
+    /// A 300 MB answer once grew the daemon to 1.9 GB: reading stops at the cap, and the error says so.
+    @Test func aBodyLargerThanTheCapIsRefusedNotHeld() async throws {
+        let servers = try Servers()
+        let client = DAVClient(timeout: 30)
+        do {
+            let answer = try await client.send("GET", servers.url("/huge"))
+            Issue.record("read \(answer.body.count) bytes")
+        } catch {
+            #expect("\(error)".contains("larger than \(DAVClient.maximumBodyBytes / 1_048_576) MiB"), "\(error)")
+            #expect(!error.isTransient, "retrying will not make it smaller")
+        }
     }
 }

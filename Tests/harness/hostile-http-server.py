@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Two HTTP listeners on loopback for the redirect tests of Chime's HTTP client.
+"""Two HTTP listeners on loopback that answer as a hostile server would, for the tests of Chime's
+HTTP client (Tests/ChimeCalDAVTests/HostileServerTests.swift).
 
-The first answers every request with a redirect chosen by its path:
+The first answers by path:
   /to-other-port  -> 307 to the second listener (another origin)
   /to-same-origin -> 307 to /landing on itself
   /to-file        -> 307 file:///etc/passwd
   /to-gopher      -> 307 gopher://127.0.0.1:<second port>/_hello
   /landing        -> 200
+  /huge           -> 200 with a body of 80 MiB, sent without Content-Length
 The second answers 200 to everything. Both append one JSON line per request to the log given as
 the first argument: the listener, the path and the Authorization header (or null). Prints
 {"first": PORT, "second": PORT} on one line once both listen.
@@ -58,6 +60,17 @@ class First(Second):
             "/to-file": "file:///etc/passwd",
             "/to-gopher": "gopher://127.0.0.1:%d/_hello" % second.server_address[1],
         }
+        if self.path == "/huge":
+            self.send_response(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            chunk = b"x" * (1 << 20)
+            try:
+                for _ in range(80):
+                    self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client stopped reading, as it should
+            return
         if self.path in targets:
             self.send_response(307)
             self.send_header("Location", targets[self.path])
