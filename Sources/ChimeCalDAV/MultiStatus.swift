@@ -34,6 +34,12 @@ public struct MultiStatus: Sendable {
         guard parser.parse() else {
             throw MultiStatusError(reason: parser.parserError.map { "\($0.localizedDescription)" } ?? "not XML")
         }
+        // Foundation's parser on Linux reports success for a document cut off mid-element: the
+        // answer counts only when its root, a DAV: multistatus, was closed.
+        guard reader.root == "{DAV:}multistatus" else {
+            throw MultiStatusError(reason: reader.root.map { "its root is \($0), not DAV: multistatus" } ?? "it holds no XML element")
+        }
+        guard reader.closedRoot else { throw MultiStatusError(reason: "it ends before its XML does (cut off)") }
         return reader.result
     }
 
@@ -48,6 +54,9 @@ public struct MultiStatusError: Error, Sendable { public var reason: String }
 
 private final class Reader: NSObject, XMLParserDelegate {
     var result = MultiStatus()
+    /// The document element, and whether its end tag came.
+    var root: String?
+    var closedRoot = false
     private var stack: [String] = []
     private var text = ""
     private var response: MultiStatus.Response?
@@ -58,6 +67,7 @@ private final class Reader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
         let key = "{\(namespaceURI ?? "")}\(name)"
+        if root == nil { root = key }
         stack.append(key)
         text = ""
         switch key {
@@ -79,6 +89,7 @@ private final class Reader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         let key = "{\(namespaceURI ?? "")}\(name)"
         stack.removeLast()
+        if stack.isEmpty { closedRoot = true }
         let parent = stack.last ?? ""
         let grandparent = stack.count >= 2 ? stack[stack.count - 2] : ""
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -42,11 +42,20 @@ public struct AppIdentity: Hashable, Sendable, CustomStringConvertible {
 
     /// The identity of a running process, from `/proc`; nil when nothing could be read (it exited,
     /// or belongs to another user): such a caller is refused, not guessed.
-    public static func ofProcess(_ pid: UInt32, proc: String = "/proc") -> AppIdentity? {
+    ///
+    /// A `/.flatpak-info` counts only as the host's own record confirms it (as xdg-desktop-portal
+    /// requires): Flatpak keeps each running sandbox's info file and `bwrapinfo.json` in
+    /// `$XDG_RUNTIME_DIR/.flatpak/INSTANCE/`, and the caller's file must be that instance's, byte for
+    /// byte. A file forged under a chroot in a user namespace of one's own has no such record: that
+    /// caller is known by its executable. (No mount-namespace comparison: a Flatpak app reaches the
+    /// bus through xdg-dbus-proxy, which runs in a sandbox of its own with the same info file.)
+    public static func ofProcess(_ pid: UInt32, proc: String = "/proc",
+                                 runtimeDirectory: String? = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]) -> AppIdentity? {
         let base = "\(proc)/\(pid)"
         // The process's own root: for a Flatpak app, its sandbox, where Flatpak puts the app's ID.
         let processRoot = "\(base)/root"
-        let flatpakInfo = try? String(contentsOfFile: processRoot + "/.flatpak-info", encoding: .utf8)
+        var flatpakInfo = regularFileText(processRoot + "/.flatpak-info")
+        if let info = flatpakInfo, !isRealFlatpakInstance(info: info, runtimeDirectory: runtimeDirectory) { flatpakInfo = nil }
         let cgroup = try? String(contentsOfFile: "\(base)/cgroup", encoding: .utf8)
         let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(base)/exe")
         return resolve(flatpakInfo: flatpakInfo, cgroup: cgroup, executable: executable)
@@ -62,18 +71,44 @@ public struct AppIdentity: Hashable, Sendable, CustomStringConvertible {
         return AppIdentity(source: .exe, name: path)
     }
 
-    /// `name=` of the `[Application]` group of a `.flatpak-info` file.
-    static func flatpakAppID(fromInfo text: String) -> String? {
-        var inApplication = false
+    /// The text of a regular file (not a device, FIFO or folder that would block or mislead), at most 64 KiB.
+    static func regularFileText(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 65_536 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count >= 0 else { return nil }
+        return String(decoding: bytes.prefix(count), as: UTF8.self)
+    }
+
+    /// Whether a `.flatpak-info` is the one Flatpak on this host keeps for a running sandbox: its
+    /// `[Instance] instance-id` names a folder of `$XDG_RUNTIME_DIR/.flatpak/` holding
+    /// `bwrapinfo.json` and an `info` file with the same bytes.
+    static func isRealFlatpakInstance(info: String, runtimeDirectory: String?) -> Bool {
+        guard let instance = iniValue(info, group: "Instance", key: "instance-id"),
+              !instance.isEmpty, !instance.contains("/"), instance != "..", instance != ".",
+              let runtimeDirectory else { return false }
+        let folder = runtimeDirectory + "/.flatpak/" + instance
+        return regularFileText(folder + "/bwrapinfo.json") != nil && regularFileText(folder + "/info") == info
+    }
+
+    /// `key=` of `[group]` in an INI-style text.
+    static func iniValue(_ text: String, group: String, key: String) -> String? {
+        var inGroup = false
         for raw in text.split(whereSeparator: \.isNewline) {
             let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("[") { inApplication = line == "[Application]"; continue }
-            if inApplication, line.hasPrefix("name=") {
-                let id = String(line.dropFirst("name=".count))
-                return id.isEmpty ? nil : id
-            }
+            if line.hasPrefix("[") { inGroup = line == "[\(group)]"; continue }
+            if inGroup, line.hasPrefix(key + "=") { return String(line.dropFirst(key.count + 1)) }
         }
         return nil
+    }
+
+    /// `name=` of the `[Application]` group of a `.flatpak-info` file.
+    static func flatpakAppID(fromInfo text: String) -> String? {
+        iniValue(text, group: "Application", key: "name").flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The app unit of the unified (`0::`) cgroup line, as systemd's desktop convention names them:

@@ -494,6 +494,42 @@ struct CalDAVSyncTests {
         #expect(try sync(a, "home").stdout.contains("nothing to move"))
     }
 
+    /// Every calendar's answer unreadable (a proxy garbling each REPORT): the sync said "in step,
+    /// nothing to move" and exited 0. A sync that failed says so and exits non-zero.
+    @Test func aSyncWhereEveryCalendarFailedIsAFailure() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let port = try Self.closedPort()
+        let switchFile = FileManager.default.temporaryDirectory.appendingPathComponent("chime-garble-\(UUID().uuidString)").path
+        let proxy = Process()
+        proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        proxy.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../harness/caldav-fault-proxy.py").standardized.path, "\(port)", home.url, "garble-reports:" + switchFile]
+        try proxy.run()
+        defer { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit(); unlink(switchFile) }
+        let proxied = CalDAVHome(url: "http://127.0.0.1:\(port)/", user: home.user, password: home.password)
+        let a = StoreSession()
+        var added = try proxied.addAccount("home", to: a)
+        for _ in 0..<100 where added.stderr.contains("no answer") || added.stderr.contains("connect") {
+            usleep(50_000)      // the proxy is still starting
+            added = try proxied.addAccount("home", to: a)
+        }
+        #expect(added.status == 0, "\(added.stderr)")
+        // Both calendars change on the server (another machine), so that the next pass asks each for
+        // its changes, and each answer is garbled.
+        let b = StoreSession()
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        _ = try b.add("reminder", "Changed there", "--list", "Todo")
+        _ = try b.add("event", "Changed there too", "--start", "2026-11-23T09:00", "--calendar", "Work")
+        _ = try sync(b, "laptop")
+        FileManager.default.createFile(atPath: switchFile, contents: Data())
+        let failed = try a.run("account", "sync", "home")
+        #expect(failed.status != 0, "\(failed.stdout)\(failed.stderr)")
+        #expect(!failed.stdout.contains("in step"), "\(failed.stdout)")
+        #expect(failed.stderr.contains("no calendar could be synced"), "\(failed.stderr)")
+    }
+
     /// A server without RFC 6578 (the harness's Radicale behind a proxy that refuses
     /// sync-collection with 403): every pass lists the members' ETags with PROPFIND instead, and
     /// changes, additions and removals made on the server still arrive, once each.
@@ -504,7 +540,7 @@ struct CalDAVSyncTests {
         let proxy = Process()
         proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         proxy.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../harness/no-sync-collection-proxy.py").standardized.path, "\(port)", home.url]
+            .appendingPathComponent("../harness/caldav-fault-proxy.py").standardized.path, "\(port)", home.url, "no-sync-collection"]
         try proxy.run()
         defer { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit() }
         let limited = CalDAVHome(url: "http://127.0.0.1:\(port)/", user: home.user, password: home.password)

@@ -62,4 +62,21 @@ import Testing
     @Test func anAnswerThatIsNotXMLIsRefusedWithAReason() {
         #expect(throws: MultiStatusError.self) { try MultiStatus.parse(Data("502 Bad Gateway".utf8)) }
     }
+
+    /// A garbled or cut-off answer was read as an empty one ("in step, nothing to move"): Foundation's
+    /// parser on Linux says a document cut off mid-element parsed. Such an answer is an error now.
+    @Test func aCutOffOrForeignAnswerIsAnError() {
+        for (body, why) in [(#"<?xml version="1.0"?><multistatus xmlns="DAV:"><response><href>/x</"#, "cut off"),
+                            (#"<?xml version="1.0"?><multistatus xmlns="DAV:"><response><href>/x</href>"#, "cut off"),
+                            (#"<?xml version="1.0"?><error xmlns="DAV:"><valid-sync-token/></error>"#, "not DAV: multistatus"),
+                            ("", "no XML element")] {
+            do {
+                let parsed = try MultiStatus.parse(Data(body.utf8))
+                Issue.record("\(body) parsed: \(parsed.responses.count) responses")
+            } catch {
+                #expect(error.reason.contains(why) || why == "no XML element", "\(body): \(error.reason)")
+            }
+        }
+        #expect((try? MultiStatus.parse(Data(#"<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"/>"#.utf8))) != nil)
+    }
 }

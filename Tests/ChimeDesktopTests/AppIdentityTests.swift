@@ -46,4 +46,38 @@ struct AppIdentityTests {
         #expect(app.source == .exe || app.source == .unit)
         if app.source == .exe { #expect(app.name == (try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))) }
     }
+
+    /// A `/.flatpak-info` forged under a chroot in a user namespace of one's own was taken for
+    /// `flatpak:org.gnome.Calendar`, and that name reached the consent prompt. It counts now only
+    /// when the host's record of the instance (`$XDG_RUNTIME_DIR/.flatpak/ID/`) holds the same file;
+    /// else the caller is its executable. (A fake `/proc` and runtime folder.)
+    @Test func aFlatpakInfoCountsOnlyWhenTheHostsRecordOfTheInstanceHoldsIt() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-identity-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let proc = root + "/proc", runtime = root + "/run", fm = FileManager.default
+        try fm.createDirectory(atPath: proc + "/100/root", withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: proc + "/100/exe", withDestinationPath: "/usr/bin/forger")
+        let info = "[Application]\nname=org.gnome.Calendar\n\n[Instance]\ninstance-id=1234567\n"
+        try info.write(toFile: proc + "/100/root/.flatpak-info", atomically: true, encoding: .utf8)
+        func identity() -> String? { AppIdentity.ofProcess(100, proc: proc, runtimeDirectory: runtime)?.id }
+        // No record of instance 1234567 on the host: forged.
+        #expect(identity() == "exe:/usr/bin/forger")
+        let record = runtime + "/.flatpak/1234567"
+        try fm.createDirectory(atPath: record, withIntermediateDirectories: true)
+        try #"{"child-pid": 200}"#.write(toFile: record + "/bwrapinfo.json", atomically: true, encoding: .utf8)
+        // The host's record holds another app's file: forged too.
+        try info.replacingOccurrences(of: "org.gnome.Calendar", with: "org.example.Other")
+            .write(toFile: record + "/info", atomically: true, encoding: .utf8)
+        #expect(identity() == "exe:/usr/bin/forger")
+        // The same file: the sandbox Flatpak made.
+        try info.write(toFile: record + "/info", atomically: true, encoding: .utf8)
+        #expect(identity() == "flatpak:org.gnome.Calendar")
+        // An instance ID that climbs out of the runtime folder is no instance.
+        try info.replacingOccurrences(of: "1234567", with: "../../x").write(toFile: proc + "/100/root/.flatpak-info", atomically: true, encoding: .utf8)
+        #expect(identity() == "exe:/usr/bin/forger")
+        // A FIFO planted as the info file is not read (it would block the bus thread).
+        try fm.removeItem(atPath: proc + "/100/root/.flatpak-info")
+        #expect(mkfifo(proc + "/100/root/.flatpak-info", 0o600) == 0)
+        #expect(identity() == "exe:/usr/bin/forger")
+    }
 }

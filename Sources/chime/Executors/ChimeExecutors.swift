@@ -1,4 +1,9 @@
 @_spi(ExperimentalCustomExecutors) import _Concurrency
+
+// The executors below use Swift 6.3's ExecutorFactory: say so plainly on an older compiler.
+#if !compiler(>=6.3)
+#error("Chime needs Swift 6.3 or later (the command line's executors use the ExecutorFactory interface 6.3 added)")
+#endif
 import Glibc
 
 /// Chime's own main and default executors, so that a `chime daemon` with nothing to do has no

@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""no-sync-collection-proxy.py PORT UPSTREAM: a CalDAV server without RFC 6578.
+"""caldav-fault-proxy.py PORT UPSTREAM FAULT: the harness's Radicale with one fault.
 
-Forwards every request to UPSTREAM (the harness's Radicale) unchanged, except a REPORT
-sync-collection, which it refuses with 403 as a server that does not implement it would.
-Lets the sync's fallback (a PROPFIND listing of every member's ETag) run against a real server.
+Forwards every request to UPSTREAM unchanged, except:
+  FAULT no-sync-collection: a REPORT sync-collection is refused with 403, as a server without
+      RFC 6578 does. Lets the sync's fallback (a PROPFIND listing of every member's ETag) run
+      against a real server.
+  FAULT garble-reports:FILE: once FILE exists, every REPORT is answered 207 with a body that is
+      not XML, as a broken server or middlebox sends. Discovery (PROPFIND) still works.
 """
 import http.client
 import sys
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import os
+
 PORT = int(sys.argv[1])
 UPSTREAM = urllib.parse.urlsplit(sys.argv[2])
+FAULT = sys.argv[3]
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -20,7 +26,15 @@ class Handler(BaseHTTPRequestHandler):
     def forward(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
-        if self.command == "REPORT" and b"sync-collection" in body:
+        if FAULT.startswith("garble-reports:") and self.command == "REPORT" and os.path.exists(FAULT.split(":", 1)[1]):
+            reply = b"<?xml version=\"1.0\"?><multistatus xmlns=\"DAV:\"><response><href>/x</"
+            self.send_response(207)
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply)
+            return
+        if FAULT == "no-sync-collection" and self.command == "REPORT" and b"sync-collection" in body:
             reply = b'<?xml version="1.0"?><error xmlns="DAV:"><supported-report/></error>'
             self.send_response(403)
             self.send_header("Content-Type", "application/xml")
