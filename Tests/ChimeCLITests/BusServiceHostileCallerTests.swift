@@ -111,4 +111,65 @@ extension BusServiceTests {
         #expect(daemon.stop() == 0, "daemon: \(daemon.stderrText)")
         _ = shell("dunstctl close-all")
     }
+
+    /// A bus with a small message limit (64 KiB, where the harness's is 128 MiB) drops the daemon's
+    /// connection when an answer exceeds it: the name vanished for every app, nothing was logged and
+    /// nothing reconnected. Now the daemon logs the drop, takes the name again, and answers.
+    @Test(.timeLimit(.minutes(2))) func aConnectionTheBusDropsIsLoggedAndTheNameTakenAgain() throws {
+        guard sandbox() != nil else { return }
+        let (storePath, store, _) = try seededStore()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let now = Int64(Date().timeIntervalSince1970)
+        for n in 0..<300 {
+            _ = try store.save(Event(title: "Event \(n) " + String(repeating: "w", count: 300), calendar: calendar,
+                                     start: .utc(Instant(secondsSince1970: now + 3_600 + Int64(n) * 600).utc), duration: 600), commit: false)
+        }
+        try store.commit()
+        // A private session bus whose messages may be at most 64 KiB.
+        let busFolder = folder + "/small-bus"
+        try FileManager.default.createDirectory(atPath: busFolder, withIntermediateDirectories: true)
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(busFolder)/bus</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+              <limit name="max_message_size">65536</limit>
+            </busconfig>
+            """.write(toFile: busFolder + "/bus.conf", atomically: true, encoding: .utf8)
+        let bus = Process()
+        bus.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        bus.arguments = ["dbus-daemon", "--config-file=\(busFolder)/bus.conf", "--nofork", "--print-address"]
+        let address = Pipe()
+        bus.standardOutput = address
+        try bus.run()
+        defer { kill(bus.processIdentifier, SIGKILL); bus.waitUntilExit() }
+        var line = Data()
+        while let byte = try address.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        let busAddress = String(decoding: line, as: UTF8.self)
+        #expect(busAddress.hasPrefix("unix:"), "\(busAddress)")
+
+        let viewer = try app("big-reader")
+        #expect(try CLI.run(["access", "grant", "exe:\(viewer)", "events", "--store", storePath]).status == 0)
+        let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "stdout", "--location", "none"],
+                                       environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress], folder: folder, name: "small-bus-daemon")
+        defer { daemon.stop() }
+        func onSmallBus(_ method: String, _ arguments: String) -> (status: Int32, output: String) {
+            shell("DBUS_SESSION_BUS_ADDRESS='\(busAddress)' '\(viewer)' call --session --dest \(Self.name) --object-path \(Self.path) "
+                  + "--method \(Self.interface).\(method) \(arguments)")
+        }
+        #expect(daemon.wait(timeout: 20) { $0.stderrText.contains("D-Bus service ready") }, "\(daemon.stderrText)")
+        // About 200 KB of agenda: more than this bus carries in one message.
+        let big = onSmallBus("Events", "\(now) \(now + 7 * 86_400)")
+        #expect(big.status != 0, "\(big.output.prefix(200))")
+        let back = daemon.wait(timeout: 30) { d in
+            d.stderrText.contains("the D-Bus connection closed") && d.stderrText.components(separatedBy: "D-Bus service ready").count >= 3
+        }
+        #expect(back, "no reconnect: \(daemon.stderrText)")
+        #expect(onSmallBus("GetAuthorizationStatus", "event").output.contains("('authorized',)"), "the name answers again")
+        #expect(daemon.process.isRunning)
+        #expect(daemon.stop() == 0, "daemon: \(daemon.stderrText)")
+    }
 }
