@@ -95,7 +95,9 @@ struct BusLifecycle: Service {
                     break
                 } catch {
                     logger.warning("the D-Bus service cannot start again yet (\(error.message)); retrying in \(wait)")
-                    try await Task.sleep(for: wait)
+                    // The daemon's shutdown ends the wait (and the service) at once.
+                    let pause = wait
+                    do { try await cancelWhenGracefulShutdown { try await Task.sleep(for: pause) } } catch { return }
                     wait = min(wait * 2, .seconds(60))
                 }
             }

@@ -301,7 +301,12 @@ final class ChimeBusAPI: DaemonBusAPI {
             }
             let since = now - Self.promptWindowSeconds
             s.promptTimes.removeAll { $0 <= since }
-            s.promptTimesByApp[app, default: []].removeAll { $0 <= since }
+            // Only apps that were shown a question lately are kept (at most promptsOverall of them):
+            // a flood of identities that were refused leaves nothing behind.
+            s.promptTimesByApp = s.promptTimesByApp.compactMapValues { times in
+                let recent = times.filter { $0 > since }
+                return recent.isEmpty ? nil : recent
+            }
             if s.promptTimesByApp[app, default: []].count >= Self.promptsPerApp {
                 return ("\(app) asked \(Self.promptsPerApp) times in \(Self.promptWindowSeconds / 60) minutes; ask again later", stale)
             }
