@@ -33,6 +33,8 @@ public final class EventStore: Sendable {
     public var clock: @Sendable () -> Instant { now }
     let pending = Mutex<[PendingWrite]>([])
     let watcher: ChangeWatcher
+    /// Whether this store committed a write (``foldWriteAheadLog()`` does nothing for a reader).
+    private let hasWritten = Mutex(false)
     /// Serializes reads of a `longLived` store (the daemon).
     let readGate: NSLock?
     let unreadable = UnreadableRows()
@@ -129,8 +131,8 @@ public final class EventStore: Sendable {
     /// Copies what the write-ahead log holds into the store file itself (SQLite's passive
     /// checkpoint, which never waits for another process's reader). SQLite does this on its own only
     /// once the log passes 1,000 pages, so after a few `chime add` runs the file alone held nothing
-    /// they wrote: a backup of `chime.sqlite` without its `-wal` lost them. A command that wrote calls
-    /// this as it ends; with nothing in the log it costs a `stat`.
+    /// they wrote: a backup of `chime.sqlite` without its `-wal` lost them. A command calls this as it
+    /// ends; it does something only when this store wrote (a reader leaves the file alone).
     ///
     /// ```swift
     /// _ = try store.save(reminder)
@@ -138,7 +140,7 @@ public final class EventStore: Sendable {
     /// ```
     public func foldWriteAheadLog() {
         var info = stat()
-        guard !pool.configuration.readonly, stat(path + "-wal", &info) == 0, info.st_size > 0 else { return }
+        guard hasWritten.withLock({ $0 }), !pool.configuration.readonly, stat(path + "-wal", &info) == 0, info.st_size > 0 else { return }
         try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
@@ -177,6 +179,7 @@ public final class EventStore: Sendable {
                 return value
             }
             watcher.poke()
+            hasWritten.withLock { $0 = true }
             return result
         } catch {
             throw .from(error, path: path)
