@@ -202,8 +202,12 @@ public struct CalDAVServer: Sendable {
         return String(line.prefix(200))
     }
 
+    /// A server-given href as a URL; nil for one that leaves https for http or http(s) for another
+    /// scheme (the password would go out in clear, or nowhere it should), as redirects are refused.
     static func resolve(_ href: String, against base: URL) -> URL? {
-        URL(string: encodePath(href), relativeTo: base)?.absoluteURL
+        guard let url = URL(string: encodePath(href), relativeTo: base)?.absoluteURL, let to = HTTPOrigin(url) else { return nil }
+        if base.scheme?.lowercased() == "https" && to.scheme != "https" { return nil }
+        return url
     }
 
     /// Percent-encodes what a path may not hold as is.

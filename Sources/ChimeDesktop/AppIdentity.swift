@@ -50,7 +50,7 @@ public struct AppIdentity: Hashable, Sendable, CustomStringConvertible {
     /// caller is known by its executable. (No mount-namespace comparison: a Flatpak app reaches the
     /// bus through xdg-dbus-proxy, which runs in a sandbox of its own with the same info file.)
     public static func ofProcess(_ pid: UInt32, proc: String = "/proc",
-                                 runtimeDirectory: String? = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]) -> AppIdentity? {
+                                 runtimeDirectory: String? = AppIdentity.runtimeDirectory()) -> AppIdentity? {
         let base = "\(proc)/\(pid)"
         // The process's own root: for a Flatpak app, its sandbox, where Flatpak puts the app's ID.
         let processRoot = "\(base)/root"
@@ -71,9 +71,18 @@ public struct AppIdentity: Hashable, Sendable, CustomStringConvertible {
         return AppIdentity(source: .exe, name: path)
     }
 
-    /// The text of a regular file (not a device, FIFO or folder that would block or mislead), at most 64 KiB.
+    /// `$XDG_RUNTIME_DIR`, else the folder systemd-logind makes for this user (a daemon started
+    /// without the variable still finds Flatpak's records there).
+    public static func runtimeDirectory() -> String {
+        if let given = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !given.isEmpty { return given }
+        return "/run/user/\(getuid())"
+    }
+
+    /// The text of a regular file (not a device, FIFO or folder that would block or mislead), at most
+    /// 64 KiB. A symbolic link as the last component is not followed: under `/proc/PID/root` an
+    /// absolute link would resolve against this process's root, not the caller's.
     static func regularFileText(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()

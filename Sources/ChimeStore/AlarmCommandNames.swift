@@ -73,17 +73,47 @@ extension EventStore {
         try write { db, _ in try Self.confirmAlarmCommandTiming(db, item: item) }
     }
 
-    /// ``confirmAlarmCommandTiming(forItem:)`` inside a transaction (a completion moving a repeating
-    /// reminder along its own rule).
+    /// ``confirmAlarmCommandTiming(forItem:)`` inside a transaction.
     static func confirmAlarmCommandTiming(_ db: Database, item: String) throws {
-        let holders = try String.fetchAll(db, sql: """
-            SELECT item_id FROM alarm_command
-            WHERE item_id = ? OR item_id = (SELECT series_id FROM item WHERE id = ?)
-            """, arguments: [item, item])
+        for holder in try linkHolders(db, item: item) {
+            try db.execute(sql: "UPDATE alarm_command SET timing = ? WHERE item_id = ?",
+                           arguments: [try timingSignature(db, item: holder), holder])
+        }
+    }
+
+    /// The links of `item` (its own, its series') whose kept timing is the item's present one: read
+    /// before a change that moves an item along its own rule (a completion, the user's removal of an
+    /// occurrence), so that only those are confirmed after it. A link a file, server or app had
+    /// already re-timed stays re-timed: completing the item does not approve that.
+    static func currentLinks(_ db: Database, item: String) throws -> [String] {
+        try linkHolders(db, item: item).filter { holder in
+            try String.fetchOne(db, sql: "SELECT timing FROM alarm_command WHERE item_id = ?", arguments: [holder])
+                == timingSignature(db, item: holder)
+        }
+    }
+
+    /// Confirms the timing of `holders` (from ``currentLinks(_:item:)``) after the change.
+    static func confirmAlarmCommandTiming(_ db: Database, holders: [String]) throws {
         for holder in holders {
             try db.execute(sql: "UPDATE alarm_command SET timing = ? WHERE item_id = ?",
                            arguments: [try timingSignature(db, item: holder), holder])
         }
+    }
+
+    /// ``confirmAlarmCommandTiming(forItem:)`` for a change that moves the item along its own rule:
+    /// only links that were current before `change` are confirmed after it.
+    public func keepingAlarmCommandTiming<T>(forItem item: String, _ change: () throws -> T) throws -> T {
+        let current = try read { db in try Self.currentLinks(db, item: item) }
+        let result = try change()
+        if !current.isEmpty { try write { db, _ in try Self.confirmAlarmCommandTiming(db, holders: current) } }
+        return result
+    }
+
+    private static func linkHolders(_ db: Database, item: String) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT item_id FROM alarm_command
+            WHERE item_id = ? OR item_id = (SELECT series_id FROM item WHERE id = ?)
+            """, arguments: [item, item])
     }
 
     /// What decides when `item`'s alarms fire, as one short text: its dates, rules, excluded and
@@ -94,14 +124,22 @@ extension EventStore {
         if let row = try Row.fetchOne(db, sql: #"SELECT start, "end", due, rrules, rdates, exdates FROM item WHERE id = ?"#, arguments: [item]) {
             for column in 0..<6 { parts.append((row[column] as String?) ?? "") }
         }
-        parts += try String.fetchAll(db, sql: """
-            SELECT position || ':' || COALESCE(absolute_date, '') || ',' || COALESCE(relative_offset, '') || ',' || related_to_end
-            FROM alarm WHERE item_id = ? AND proximity IS NULL ORDER BY position
-            """, arguments: [item])
-        parts += try String.fetchAll(db, sql: """
-            SELECT recurrence_id || '=' || COALESCE(start, '') || ',' || COALESCE(due, '')
+        // Every alarm, time or place (a location alarm runs the command too), of the item and of
+        // its moved occurrences.
+        let alarmText = """
+            position || ':' || COALESCE(absolute_date, '') || ',' || COALESCE(relative_offset, '') || ',' || related_to_end
+                || ',' || COALESCE(proximity, '') || ',' || COALESCE(latitude, '') || ',' || COALESCE(longitude, '')
+                || ',' || COALESCE(radius, '')
+            """
+        parts += try String.fetchAll(db, sql: "SELECT \(alarmText) FROM alarm WHERE item_id = ? ORDER BY position", arguments: [item])
+        for (occurrence, recurrenceID) in try Row.fetchAll(db, sql: """
+            SELECT id, recurrence_id || '=' || COALESCE(start, '') || ',' || COALESCE(due, '')
             FROM item WHERE series_id = ? ORDER BY recurrence_id
-            """, arguments: [item])
+            """, arguments: [item]).map({ ($0[0] as String, $0[1] as String) }) {
+            parts.append(recurrenceID)
+            parts += try String.fetchAll(db, sql: "SELECT \(alarmText) FROM alarm WHERE item_id = ? ORDER BY position",
+                                         arguments: [occurrence])
+        }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in parts.joined(separator: "\u{1F}").utf8 {
             hash ^= UInt64(byte)

@@ -25,7 +25,8 @@ final class ChangeWatcher: Sendable {
         var stopped = false
         /// Told once when the store's file is deleted or replaced under this process.
         var replacementWatchers: [AsyncStream<String>.Continuation] = []
-        var replaced = false
+        /// Why the file was found replaced, once it was.
+        var replaced: String?
     }
 
     private let pool: DatabasePool
@@ -90,9 +91,14 @@ final class ChangeWatcher: Sendable {
     /// deleted file, so nothing written to it reaches anyone else.
     func fileReplacements() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-        state.withLock { s in
-            s.replacementWatchers.append(continuation)
+        let already = state.withLock { s -> String? in
+            if s.replaced == nil { s.replacementWatchers.append(continuation) }
             startThread(&s)
+            return s.replaced
+        }
+        if let already {
+            continuation.yield(already)
+            continuation.finish()
         }
         poke()
         return stream
@@ -109,8 +115,9 @@ final class ChangeWatcher: Sendable {
     private func reportReplacement() {
         guard let why = replacement() else { return }
         let watchers = state.withLock { s -> [AsyncStream<String>.Continuation] in
-            guard !s.replaced else { return [] }
-            s.replaced = true
+            guard s.replaced == nil else { return [] }
+            s.replaced = why
+            defer { s.replacementWatchers.removeAll() }
             return s.replacementWatchers
         }
         for watcher in watchers {

@@ -16,9 +16,12 @@ extension EventStore {
     /// ```swift
     /// try store.items(identifierPrefix: "6f1c")   // [ItemMatch(identifier: "6F1C…", kind: "event", title: "Stand-up")]
     /// ```
-    public func items(identifierPrefix prefix: String, limit: Int = 10) throws(StoreError) -> [ItemMatch] {
+    ///
+    /// `kinds`: only items of these kinds (`"event"`, `"reminder"`), chosen before the limit applies.
+    public func items(identifierPrefix prefix: String, kinds: Set<String> = ["event", "reminder"],
+                      limit: Int = 10) throws(StoreError) -> [ItemMatch] {
         guard !prefix.isEmpty, !prefix.contains(where: { $0 == "%" || $0 == "_" || $0 == "\\" }) else { return [] }
-        return try matches(where: "id LIKE :pattern ESCAPE '\\'", ["pattern": prefix + "%"], limit: limit)
+        return try matches(where: "id LIKE :pattern ESCAPE '\\'", ["pattern": prefix + "%"], kinds: kinds, limit: limit)
     }
 
     /// Items whose title contains `text`, ignoring case (ASCII), newest change first; at most `limit`.
@@ -26,17 +29,23 @@ extension EventStore {
     /// ```swift
     /// try store.items(titleContaining: "dentist")
     /// ```
-    public func items(titleContaining text: String, limit: Int = 50) throws(StoreError) -> [ItemMatch] {
+    public func items(titleContaining text: String, kinds: Set<String> = ["event", "reminder"],
+                      limit: Int = 50) throws(StoreError) -> [ItemMatch] {
         let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
-        return try matches(where: "title LIKE :pattern ESCAPE '\\'", ["pattern": "%" + escaped + "%"], limit: limit)
+        return try matches(where: "title LIKE :pattern ESCAPE '\\'", ["pattern": "%" + escaped + "%"], kinds: kinds, limit: limit)
     }
 
-    private func matches(where condition: String, _ arguments: [String: String], limit: Int) throws(StoreError) -> [ItemMatch] {
-        try read { db in
+    private func matches(where condition: String, _ arguments: [String: String], kinds: Set<String>, limit: Int) throws(StoreError) -> [ItemMatch] {
+        let kinds = kinds.intersection(["event", "reminder"])
+        guard !kinds.isEmpty else { return [] }
+        var arguments = arguments
+        for (n, kind) in kinds.sorted().enumerated() { arguments["kind\(n)"] = kind }
+        let kindList = (0..<kinds.count).map { ":kind\($0)" }.joined(separator: ", ")
+        return try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, kind, title FROM item
-                WHERE series_id IS NULL AND \(condition)
+                WHERE series_id IS NULL AND kind IN (\(kindList)) AND \(condition)
                 ORDER BY modified DESC LIMIT \(max(1, limit))
                 """, arguments: StatementArguments(arguments)).map {
                 ItemMatch(identifier: $0["id"], kind: $0["kind"], title: $0["title"])

@@ -60,12 +60,14 @@ extension EventStore {
                                                     current: stored.isCompleted ? nil : current)
             }
             if stored.isCompleted { return .alreadyCompleted(stored) }
+            // Along its own rule: a command link that was current stays linked to the next instance
+            // (one something else had re-timed stays re-timed).
+            let currentLinks = try Self.currentLinks(db, item: identifier)
             var done = stored
             done.isCompleted = true
             Self.markModified(&done, at: stamp)
             let saved = try Self.write(done, over: stored, copyID: copyID, stamp: stamp, zone: zone, in: db)
-            // Along its own rule: an alarm command stays linked to the next instance.
-            try Self.confirmAlarmCommandTiming(db, item: identifier)
+            try Self.confirmAlarmCommandTiming(db, holders: currentLinks)
             guard saved.identifier != identifier, case .reminder(let series)? = try ItemRows.fetchItem(db, id: identifier) else {
                 return .completed(saved, next: nil)
             }
@@ -89,11 +91,14 @@ extension EventStore {
                 throw StoreError.unknownItem(identifier)
             }
             if !stored.isCompleted { return .alreadyIncomplete(stored) }
+            // Reopening moves a repeating reminder back along its rule: as for a completion, only a
+            // link that was current is confirmed afterwards.
+            let currentLinks = try Self.currentLinks(db, item: stored.seriesIdentifier ?? identifier)
             var open = stored
             open.isCompleted = false
             Self.markModified(&open, at: stamp)
             let reopened = try Self.write(open, over: stored, copyID: copyID, stamp: stamp, zone: zone, in: db)
-            try Self.confirmAlarmCommandTiming(db, item: reopened.identifier)
+            try Self.confirmAlarmCommandTiming(db, holders: currentLinks)
             return .reopened(reopened)
         }
     }

@@ -66,6 +66,21 @@ extension BusServiceTests {
         var answers: [String] = []
         for prefix in "0123456789ABCDEF" { answers.append(call(viewer, "Item", "'\(prefix)'").output) }
         #expect(!answers.contains { $0.contains("SECRET") }, "\(answers.filter { $0.contains("SECRET") })")
+        // Ten reminders newer than the one event sharing an ID's first character: the event is found
+        // by that prefix alone (the reminders are not counted, nor do they push it out of the search).
+        let event = try store.save(Event(title: "Visible event", calendar: try store.defaultCalendarForNewEvents().identifier,
+                                         start: .utc(Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 86_400).utc),
+                                         duration: 600))
+        let first = String(event.identifier.prefix(1))
+        for n in 0..<12 {
+            _ = try store.save(Reminder(identifier: first + String(UUID().uuidString.dropFirst()), title: "SECRET newer \(n)", calendar: list))
+        }
+        let events = try store.events(matching: store.predicateForEvents(start: Instant(secondsSince1970: 0),
+                                                                      end: Instant(secondsSince1970: 4_102_444_800), calendars: nil))
+        let sharing = events.filter { $0.identifier.hasPrefix(first) }.count
+        let byFirst = call(viewer, "Item", "'\(first)'").output
+        #expect(!byFirst.contains("SECRET"), "\(byFirst)")
+        if sharing == 1 { #expect(byFirst.contains("Visible event"), "\(byFirst)") }
         // A reminder's exact title names nothing either (the answer repeats only what was typed).
         let byTitle = call(viewer, "Item", "'SECRET reminder no 3'").output
         #expect(byTitle.contains("no event or reminder with ID or title") && !byTitle.contains("no 17"), "\(byTitle)")

@@ -208,4 +208,30 @@ final class RecordingRunner: CommandRunner {
         _ = try h.store.modifyReminder(identifier: r.identifier) { $0.dueDate = .utc(utc(2026, 11, 25, 3).utc) }
         #expect(try h.store.alarmCommandLinks(forItems: [r.identifier])[r.identifier]?.isRetimed == true)
     }
+
+    /// Completing or reopening a reminder that something else re-timed does not approve the new
+    /// timing (an app could otherwise edit the due date, then complete and reopen it); a place
+    /// alarm added elsewhere re-times the item too (it runs the command as well).
+    @Test func aCompletionDoesNotApproveATimingSomethingElseChanged() throws {
+        let h = try SchedulerHarness()
+        var r = Reminder(title: "Water", calendar: try h.store.defaultCalendarForNewReminders().identifier)
+        r.dueDate = .utc(utc(2026, 11, 21, 9).utc)
+        r.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY")]
+        r = try h.store.save(r)
+        try h.store.setAlarmCommand("backup", forItem: r.identifier)
+        _ = try h.store.modifyReminder(identifier: r.identifier) { $0.dueDate = .utc(utc(2026, 11, 21, 3).utc) }
+        #expect(try h.store.alarmCommandLinks(forItems: [r.identifier])[r.identifier]?.isRetimed == true)
+        guard case .completed(let done, _) = try h.store.complete(reminderWithIdentifier: r.identifier) else {
+            Issue.record("not completed"); return
+        }
+        #expect(try h.store.alarmCommandLinks(forItems: [r.identifier])[r.identifier]?.isRetimed == true, "completing approved it")
+        _ = try h.store.uncomplete(reminderWithIdentifier: done.identifier)
+        #expect(try h.store.alarmCommandLinks(forItems: [r.identifier])[r.identifier]?.isRetimed == true, "reopening approved it")
+
+        try h.store.confirmAlarmCommandTiming(forItem: r.identifier)
+        _ = try h.store.modifyReminder(identifier: r.identifier) {
+            $0.alarms.append(.location(StructuredLocation(title: "Home", latitude: 52.52, longitude: 13.40), .enter))
+        }
+        #expect(try h.store.alarmCommandLinks(forItems: [r.identifier])[r.identifier]?.isRetimed == true, "a place alarm added elsewhere")
+    }
 }

@@ -84,7 +84,8 @@ final class ChimeBusAPI: DaemonBusAPI {
                 let set = try store.changeSet(after: Int64(clamping: after))
                 let calendarTypes = try calendarEntityTypes()
                 let visible = set.changes.filter { change in
-                    change.entity == .calendar ? calendarTypes[change.identifier].map(types.contains) ?? false
+                    // A calendar no longer known (removed) counts for both kinds, as in the Changed signal.
+                    change.entity == .calendar ? calendarTypes[change.identifier].map(types.contains) ?? true
                                                : types.contains(change.entity == .event ? .event : .reminder)
                 }
                 return [.string(JSONText.document([
@@ -347,8 +348,15 @@ final class ChimeBusAPI: DaemonBusAPI {
             // Closed without an answer: nothing is decided, the app may ask again.
             if let prompt = takePrompt(id) { answer(prompt, .notDetermined) }
         case .connectionClosed:
-            // The daemon takes the name again on a new connection; subscribers must subscribe anew.
-            state.withLock { $0.subscribers = [:] }
+            // The daemon takes the name again on a new connection: nothing may be sent on the old
+            // one meanwhile, subscribers must subscribe anew, and questions asked on it are gone.
+            state.withLock { s in
+                s.service = nil
+                s.subscribers = [:]
+                s.prompts = [:]
+                s.promptKeys = [:]
+                s.posting = nil
+            }
         }
     }
 

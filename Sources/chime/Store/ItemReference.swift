@@ -92,17 +92,17 @@ struct ItemReference {
     /// `among` limits the search to items of those kinds (what a D-Bus caller may see): an item of
     /// another kind is not found, listed or counted, so the answer tells nothing about it.
     func resolvedIdentifier(in store: EventStore, among kinds: Set<Kind> = [.event, .reminder]) throws -> String {
-        let visible: (String) -> Bool = { kinds.contains($0 == "event" ? .event : .reminder) }
+        let kindNames = Set(kinds.map { $0 == .event ? "event" : "reminder" })
         if let exact = try store.calendarItem(withIdentifier: identifier), kinds.contains(exact.entityType == .event ? .event : .reminder) {
             return identifier
         }
         let shown = DisplayText.singleLine(identifier)
-        let byPrefix = try store.items(identifierPrefix: identifier).filter { visible($0.kind) }
+        let byPrefix = try store.items(identifierPrefix: identifier, kinds: kindNames)
         if byPrefix.count == 1 { return byPrefix[0].identifier }
         if byPrefix.count > 1 {
             throw InputError("ID \"\(shown)\" is ambiguous: it starts \(Self.list(byPrefix)); type more of it")
         }
-        let byTitle = try store.items(titleContaining: identifier).filter { $0.title.lowercased() == identifier.lowercased() && visible($0.kind) }
+        let byTitle = try store.items(titleContaining: identifier, kinds: kindNames).filter { $0.title.lowercased() == identifier.lowercased() }
         if byTitle.count == 1 { return byTitle[0].identifier }
         if byTitle.count > 1 {
             throw InputError("\"\(shown)\" is the title of \(byTitle.count) items: \(Self.list(byTitle)); use an ID")

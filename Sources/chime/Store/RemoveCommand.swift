@@ -28,7 +28,8 @@ struct RemoveCommand: ParsableCommand {
         switch item {
         case .event(var e):
             if reference.occurrence == nil { e.occurrenceDate = nil }
-            try store.remove(e, span: span.span)
+            // The user's own removal of occurrences keeps a command link that was current.
+            try store.keepingAlarmCommandTiming(forItem: e.identifier) { try store.remove(e, span: span.span) }
             if !options.json {
                 let what = reference.occurrence == nil ? (e.isRecurring ? " (the whole series; ID@OCCURRENCE removes one)" : "")
                     : (span == .this ? " (this occurrence)" : " (this and later occurrences)")
