@@ -194,14 +194,20 @@ final class RecordingRunner: CommandRunner {
         #expect(try h.store.alarmCommandLinks(forItems: [e.identifier])[e.identifier]?.isRetimed == false)
     }
 
-    /// Completing a repeating reminder moves it along its own rule: its command stays linked.
-    @Test func completingARepeatingReminderKeepsItsCommandLinked() throws {
+    /// A daily reminder, due 2026-11-21 09:00 UTC, whose alarms run "backup".
+    private func dailyReminderRunningBackup() throws -> (SchedulerHarness, Reminder) {
         let h = try SchedulerHarness()
         var r = Reminder(title: "Water", calendar: try h.store.defaultCalendarForNewReminders().identifier)
         r.dueDate = .utc(utc(2026, 11, 21, 9).utc)
         r.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY")]
         r = try h.store.save(r)
         try h.store.setAlarmCommand("backup", forItem: r.identifier)
+        return (h, r)
+    }
+
+    /// Completing a repeating reminder moves it along its own rule: its command stays linked.
+    @Test func completingARepeatingReminderKeepsItsCommandLinked() throws {
+        let (h, r) = try dailyReminderRunningBackup()
         _ = try h.store.complete(reminderWithIdentifier: r.identifier)
         #expect(try h.store.alarmCommandLinks(forItems: [r.identifier])[r.identifier]?.isRetimed == false)
         // A change of its due date from anywhere else is a re-timing.
@@ -213,12 +219,7 @@ final class RecordingRunner: CommandRunner {
     /// timing (an app could otherwise edit the due date, then complete and reopen it); a place
     /// alarm added elsewhere re-times the item too (it runs the command as well).
     @Test func aCompletionDoesNotApproveATimingSomethingElseChanged() throws {
-        let h = try SchedulerHarness()
-        var r = Reminder(title: "Water", calendar: try h.store.defaultCalendarForNewReminders().identifier)
-        r.dueDate = .utc(utc(2026, 11, 21, 9).utc)
-        r.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY")]
-        r = try h.store.save(r)
-        try h.store.setAlarmCommand("backup", forItem: r.identifier)
+        let (h, r) = try dailyReminderRunningBackup()
         _ = try h.store.modifyReminder(identifier: r.identifier) { $0.dueDate = .utc(utc(2026, 11, 21, 3).utc) }
         #expect(try h.store.alarmCommandLinks(forItems: [r.identifier])[r.identifier]?.isRetimed == true)
         guard case .completed(let done, _) = try h.store.complete(reminderWithIdentifier: r.identifier) else {
