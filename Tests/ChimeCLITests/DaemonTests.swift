@@ -88,7 +88,6 @@ struct DaemonTests {
         let daemon = try DaemonProcess(store: storePath, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], folder: folder)
         defer { daemon.stop() }
         #expect(daemon.wait(timeout: 20) { $0.notifications.count >= 1 }, "\(daemon.stderrText)")
-        usleep(1_000_000)       // the delivery's bookkeeping done, the next sleep begun
         let tasks = "/proc/\(daemon.process.processIdentifier)/task"
         func threads() -> [(tid: String, name: String, switches: Int)] {
             ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).map { tid in
@@ -99,7 +98,19 @@ struct DaemonTests {
                 return (tid, name, switches)
             }
         }
-        let before = threads()
+        // The delivery's bookkeeping done and the next sleep begun: a state, not a time. On a loaded
+        // machine that takes longer than any fixed pause, so wait until no thread of the daemon has
+        // been switched to for a whole second (at most 30 s), then count.
+        var before = threads()
+        var quietSince = Date()
+        let settleDeadline = Date().addingTimeInterval(30)
+        while Date() < settleDeadline && Date().timeIntervalSince(quietSince) < 1 {
+            usleep(100_000)
+            let now = threads()
+            if now.map(\.switches).reduce(0, +) != before.map(\.switches).reduce(0, +) || now.count != before.count { quietSince = Date() }
+            before = now
+        }
+        #expect(Date().timeIntervalSince(quietSince) >= 1, "the daemon never went quiet after its delivery: \(before)")
         let names = before.map(\.name)
         #expect(names.contains("chime-pool-0"), "\(names)")
         // libdispatch names its workers after their root queue, cut to the last 15 bytes: the global
