@@ -75,10 +75,7 @@ extension EventStore {
 
     /// ``confirmAlarmCommandTiming(forItem:)`` inside a transaction.
     static func confirmAlarmCommandTiming(_ db: Database, item: String) throws {
-        for holder in try linkHolders(db, item: item) {
-            try db.execute(sql: "UPDATE alarm_command SET timing = ? WHERE item_id = ?",
-                           arguments: [try timingSignature(db, item: holder), holder])
-        }
+        try confirmAlarmCommandTiming(db, holders: linkHolders(db, item: item))
     }
 
     /// The links of `item` (its own, its series') whose kept timing is the item's present one: read

@@ -23,25 +23,20 @@ FAULT = sys.argv[3]
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
+    def answer(self, status, reply):
+        self.send_response(status)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
     def forward(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         if FAULT.startswith("garble-reports:") and self.command == "REPORT" and os.path.exists(FAULT.split(":", 1)[1]):
-            reply = b"<?xml version=\"1.0\"?><multistatus xmlns=\"DAV:\"><response><href>/x</"
-            self.send_response(207)
-            self.send_header("Content-Type", "application/xml")
-            self.send_header("Content-Length", str(len(reply)))
-            self.end_headers()
-            self.wfile.write(reply)
-            return
+            return self.answer(207, b"<?xml version=\"1.0\"?><multistatus xmlns=\"DAV:\"><response><href>/x</")
         if FAULT == "no-sync-collection" and self.command == "REPORT" and b"sync-collection" in body:
-            reply = b'<?xml version="1.0"?><error xmlns="DAV:"><supported-report/></error>'
-            self.send_response(403)
-            self.send_header("Content-Type", "application/xml")
-            self.send_header("Content-Length", str(len(reply)))
-            self.end_headers()
-            self.wfile.write(reply)
-            return
+            return self.answer(403, b'<?xml version="1.0"?><error xmlns="DAV:"><supported-report/></error>')
         upstream = http.client.HTTPConnection(UPSTREAM.hostname, UPSTREAM.port, timeout=30)
         headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "keep-alive")}
         upstream.request(self.command, self.path, body=body, headers=headers)

@@ -28,7 +28,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     /// ``computableSeconds`` (more than a million years away) reads as that range's end, so no
     /// `Int64` traps here or in ``localSeconds`` afterwards.
     public init(localSeconds given: Int64) {
-        let s = min(max(given, Self.computableSeconds.lowerBound), Self.computableSeconds.upperBound)
+        let s = Self.computable(given)
         let days = Self.day(ofLocalSeconds: s)
         let rest = Int(s - Int64(days) * 86_400)
         self.init(date: CivilDate(daysSinceEpoch: days), hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60)
@@ -49,6 +49,12 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     /// years, far beyond any date a calendar can hold (0000–9999), far inside `Int64`, so that
     /// days × 86,400 plus any UTC offset never overflows. Readings beyond are clamped to it.
     public static let computableSeconds: ClosedRange<Int64> = -(1 << 45)...(1 << 45)
+
+    /// `t` within ``computableSeconds``: two comparisons; dates a calendar can hold are never changed.
+    @inline(__always)
+    static func computable(_ t: Int64) -> Int64 {
+        min(max(t, computableSeconds.lowerBound), computableSeconds.upperBound)
+    }
 
     /// Wall-clock seconds since 1970-01-01T00:00:00.
     @inline(__always) public var localSeconds: Int64 {

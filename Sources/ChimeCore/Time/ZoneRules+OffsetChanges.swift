@@ -21,8 +21,8 @@ extension ZoneRules {
     /// ```
     func offsetChanges(after start: Int64, through end: Int64, step: Int64 = 6 * 3600) -> [OffsetChange] {
         var result: [OffsetChange] = []
-        var t = ZoneRules.computable(start)
-        let end = ZoneRules.computable(end)
+        var t = LocalDateTime.computable(start)
+        let end = LocalDateTime.computable(end)
         var current = offset(at: Instant(secondsSince1970: t))
         while t < end {
             let next = end - t > step ? t + step : end

@@ -95,7 +95,7 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
 
     /// UTC offset (seconds east) in effect at an instant.
     public func offset(at instant: Instant) -> Int32 {
-        let t = Self.computable(instant.secondsSince1970)
+        let t = LocalDateTime.computable(instant.secondsSince1970)
         if t >= tableEnd, let rule = footer { return ZoneRules.footerOffset(rule, utc: t) }
         let i = lastIndex(in: transitionsUTC, atOrBefore: t)
         return i < 0 ? initialOffset : offsetsAfter[i]
@@ -110,7 +110,7 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
     /// for o in occurrences { print(o.instant.secondsSince1970 + Int64(zone.offset(at: o.instant, hint: &hint))) }
     /// ```
     public func offset(at instant: Instant, hint: inout Int) -> Int32 {
-        let t = Self.computable(instant.secondsSince1970)
+        let t = LocalDateTime.computable(instant.secondsSince1970)
         if t >= tableEnd, let rule = footer { return ZoneRules.footerOffset(rule, utc: t) }
         let h = hint
         if h >= -1, h < transitionsUTC.count, h < 0 || transitionsUTC[h] <= t,
@@ -122,17 +122,11 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
         return i < 0 ? initialOffset : offsetsAfter[i]
     }
 
-    /// The wall-clock reading of an instant in this zone.
+    /// The wall-clock reading of an instant in this zone. Every conversion here is total: an
+    /// instant or wall time a million years away (`Int64.max` from a D-Bus caller) reads as the end
+    /// of ``LocalDateTime/computableSeconds`` instead of overflowing.
     public func localTime(at instant: Instant) -> LocalDateTime {
-        LocalDateTime(localSeconds: Self.computable(instant.secondsSince1970) + Int64(offset(at: instant)))
-    }
-
-    /// `t` within ``LocalDateTime/computableSeconds``: every conversion here is total, an instant or
-    /// wall time a million years away (`Int64.max` from a D-Bus caller) reads as that range's end
-    /// instead of overflowing. Two comparisons; dates a calendar can hold are never changed.
-    @inline(__always)
-    static func computable(_ t: Int64) -> Int64 {
-        min(max(t, LocalDateTime.computableSeconds.lowerBound), LocalDateTime.computableSeconds.upperBound)
+        LocalDateTime(localSeconds: LocalDateTime.computable(instant.secondsSince1970) + Int64(offset(at: instant)))
     }
 
     /// The instant of a wall-clock time (gap → offset before the gap; overlap → first instant).
@@ -144,7 +138,7 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
     /// so a run of increasing local times costs a comparison or two instead of a search.
     @inline(__always)
     public func instantSeconds(forLocalSeconds given: Int64, hint: inout Int) -> Int64 {
-        let l = Self.computable(given)
+        let l = LocalDateTime.computable(given)
         if l >= tableEnd, let rule = footer { return ZoneRules.footerInstant(rule, local: l) }
         let keys = localKeys
         let n = keys.count
@@ -163,7 +157,7 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
     /// re-orders them.
     @inline(__always)
     func resolve(localSeconds given: Int64, hint: inout Int) -> (instant: Int64, movedByGap: Bool) {
-        let l = Self.computable(given)
+        let l = LocalDateTime.computable(given)
         if l >= tableEnd, let rule = footer {
             let instant = ZoneRules.footerInstant(rule, local: l)
             return (instant, instant + Int64(ZoneRules.footerOffset(rule, utc: instant)) != l)
