@@ -20,6 +20,9 @@ public struct CalDAVSyncReport: Sendable {
     public var requests = 0
     /// Collections whose sync failed in this pass (the notes say why).
     public var failedCollections: [String] = []
+    /// Local changes the server refused in this pass (the notes say which and why); they stay
+    /// here and are sent again on the next pass.
+    public var refused = 0
 
     public var movedNothing: Bool { pulled == 0 && removedHere == 0 && pushed == 0 && removedThere == 0 }
 }
@@ -171,6 +174,13 @@ public struct CalDAVSync: Sendable {
             }
         }
         if full { gone += resources.keys.filter { !listed.contains($0) } }
+        // A copy left aside because another name showed its UID: fetched again when that name
+        // goes, so it shows the item in the same pass (never a gap the push would fill).
+        let goneUIDs = Set(gone.compactMap { resources[$0]?.uid }.filter { !$0.isEmpty })
+        if !goneUIDs.isEmpty {
+            let pending = Set(changed + gone)
+            changed += resources.values.filter { $0.isForeign && goneUIDs.contains($0.uid) && !pending.contains($0.href) }.map(\.href).sorted()
+        }
         let fetched = changed.isEmpty ? [:] : try await server.fetch(changed, in: url)
         gone += changed.filter { fetched[$0] == nil && resources[$0] != nil }
 
@@ -337,6 +347,7 @@ public struct CalDAVSync: Sendable {
                 pass.removedOnServer.append(href)
             default:
                 report.notes.append("\(collection.title): could not send \(DisplayText.singleLine(local.items.first?.title ?? uid)): HTTP \(status)")
+                report.refused += 1
             }
         }
         for row in changes.removed {
@@ -358,6 +369,7 @@ public struct CalDAVSync: Sendable {
                 report.notes.append("\(collection.title): \(row.uid) was changed on the server after it was removed here: it comes back")
             default:
                 report.notes.append("\(collection.title): could not remove \(row.href) on the server: HTTP \(status)")
+                report.refused += 1
             }
         }
         let applied = try store.applySync(pass, collection: collection)

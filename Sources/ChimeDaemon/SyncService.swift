@@ -121,10 +121,10 @@ public struct SyncService: Sendable {
             let report = try await CalDAVSync.sync(account, store: store, interactive: false, discover: discover, clock: now)
             for note in report.notes { logger.notice("\(note)", metadata: ["account": "\(account.name)"]) }
             for conflict in report.conflicts { logger.warning("sync conflict: \(conflict)", metadata: ["account": "\(account.name)"]) }
-            let level: Logger.Level = report.movedNothing ? .debug : .info
+            let level: Logger.Level = report.movedNothing && report.refused == 0 ? .debug : .info
             logger.log(level: level, "synced", metadata: [
                 "account": "\(account.name)", "pulled": "\(report.pulled)", "removed_here": "\(report.removedHere)",
-                "pushed": "\(report.pushed)", "removed_there": "\(report.removedThere)", "requests": "\(report.requests)"])
+                "pushed": "\(report.pushed)", "removed_there": "\(report.removedThere)", "refused": "\(report.refused)", "requests": "\(report.requests)"])
             return .done
         } catch {
             logger.warning("sync failed: \(error)", metadata: ["account": "\(account.name)"])

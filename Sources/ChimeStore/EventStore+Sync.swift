@@ -348,9 +348,16 @@ extension EventStore {
         // href → the UID its local items are stored under, and whether Chime keeps an item for it.
         var pulledUIDs: [(pull: SyncApplication.Pulled, uid: String, foreign: Bool)] = []
         let resources = try syncResources(collection: collection.id)
+        // One UID, one resource (RFC 4791 §5.3.2.1): a server that let a second name hold a UID
+        // another name here shows (a client that re-uploaded under a new name, a server without the
+        // check) has that copy left on the server, said, and never shown or sent twice. The name
+        // already recorded shows the item, else the first name in order.
+        let removedHrefs = Set(pass.removedOnServer)
+        var shownBy: [String: String] = [:]
+        for r in resources.values where !r.isForeign && !r.uid.isEmpty && !removedHrefs.contains(r.href) { shownBy[r.uid] = r.href }
         // Every pulled copy is read first and imported as one file: one lookup of the stored UIDs.
         var batch = ICSParseResult(items: [], overrides: [], skipped: [])
-        for pull in pass.pulled {
+        for pull in pass.pulled.sorted(by: { $0.href < $1.href }) {
             let name = pull.href.split(separator: "/").last.map(String.init) ?? pull.href
             var parsed: ICSParseResult
             do {
@@ -363,6 +370,11 @@ extension EventStore {
             applied.notes += (parsed.repairs + parsed.skipped).map(\.description)
             guard let uid = parsed.items.first?.uid ?? parsed.overrides.first?.uid else {
                 pulledUIDs.append((pull, "", true))
+                continue
+            }
+            if let other = shownBy[uid], other != pull.href {
+                applied.notes.append("\(name) holds \(uid), which \(other) holds too: shown from \(other) only; \(name) is left on the server as it is")
+                pulledUIDs.append((pull, uid, true))
                 continue
             }
             // One UID per resource (RFC 4791 §4.1); anything else in it stays on the server only.
@@ -382,6 +394,7 @@ extension EventStore {
                 pulledUIDs.append((pull, uid, true))
                 continue
             }
+            shownBy[uid] = pull.href
             // A server that cut an alarm it could not keep (Radicale cuts unknown values at their
             // first comma: Apple's geo:LAT,LON loses its longitude) must not take the complete local
             // location alarm with it.
@@ -411,10 +424,11 @@ extension EventStore {
         let calendars = collection.calendarIdentifiers
         let removed = pass.removedOnServer.compactMap { href in resources[href].map { (href, $0.uid) } }
         let stamp = now()
-        let pulledResources = pulledUIDs
+        let pulledResources = pulledUIDs, stillShown = shownBy
         try perform(commit: false) { db, _ in
             for (href, uid) in removed {
-                try Self.deleteLocalItems(uid: uid, calendars: calendars, in: db)
+                // Another name still shows this UID (a copy under two names): its items stay.
+                if stillShown[uid] == nil { try Self.deleteLocalItems(uid: uid, calendars: calendars, in: db) }
                 try db.execute(sql: "DELETE FROM sync_resource WHERE collection_id = ? AND href = ?", arguments: [collection.id, href])
             }
             for href in pass.deletedOnServer {

@@ -607,6 +607,51 @@ struct CalDAVSyncTests {
         #expect(pushLine?.contains("requests=2") == true, "\(daemon.stderrText)")
     }
 
+    /// A server that let one UID be stored under two names (Radicale refuses the PUT; its folder
+    /// does not): one item here, shown from the first name; edits go to that name only; the other
+    /// copy is named in a note and left alone; and when the first goes, the second shows the item.
+    @Test func oneUIDUnderTwoNamesIsOneItemAndNeitherCopyIsLost() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let client = DAVClient(user: home.user, password: home.password)
+        let event = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:dup-uid-1\r\n"
+            + "DTSTAMP:20261201T000000Z\r\nDTSTART:20261210T100000Z\r\nDTEND:20261210T110000Z\r\nSUMMARY:Review\r\n"
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+        let put = try await client.send("PUT", home.homeURL.appendingPathComponent("work/a-first.ics"), body: event,
+                                        headers: ["Content-Type": "text/calendar"])
+        #expect(put.status == 201)
+        // The second name, written into Radicale's folder behind its UID check.
+        let users = try #require(ProcessInfo.processInfo.environment["CALDAV_USERS"])
+        let folder = (users as NSString).deletingLastPathComponent + "/collections/collection-root/\(home.user)/work/"
+        try event.replacingOccurrences(of: "SUMMARY:Review", with: "SUMMARY:Review (second copy)")
+            .write(toFile: folder + "b-second.ics", atomically: true, encoding: .utf8)
+
+        let a = StoreSession()
+        let added = try home.addAccount("home", to: a)
+        #expect(added.status == 0 && added.stderr.contains("b-second.ics"), "\(added.stdout)\(added.stderr)")
+        func titles() throws -> [String] {
+            try #require(try a.json("agenda", "--from", "2026-12-10", "--days", "1") as? [[String: Any]]).compactMap { $0["title"] as? String }
+        }
+        #expect(try titles() == ["Review"])
+        // An edit goes to the first name, and the sync says it is in step.
+        #expect(try a.run("edit", "Review", "--title", "Design review").status == 0)
+        let pushed = try sync(a, "home")
+        #expect(pushed.stdout.contains("1 sent") && !pushed.stderr.contains("HTTP"), "\(pushed.stdout)\(pushed.stderr)")
+        #expect(try sync(a, "home").stdout.contains("nothing to move"))
+        let onServer = try await home.members(of: "work")
+        #expect(onServer.count == 2)
+        #expect(onServer.first { $0.key.hasSuffix("a-first.ics") }?.value.contains("SUMMARY:Design review") == true, "\(onServer)")
+        #expect(onServer.first { $0.key.hasSuffix("b-second.ics") }?.value.contains("SUMMARY:Review (second copy)") == true, "\(onServer)")
+        #expect(try titles() == ["Design review"])
+        // The first name removed by another client: the second copy shows the item, nothing is sent back.
+        let removed = try await client.send("DELETE", home.homeURL.appendingPathComponent("work/a-first.ics"))
+        #expect(removed.status == 204 || removed.status == 200)
+        _ = try sync(a, "home")
+        #expect(try titles() == ["Review (second copy)"])
+        #expect(try await home.members(of: "work").count == 1)
+        #expect(try sync(a, "home").stdout.contains("nothing to move"))
+    }
+
     @Test func nothingOnTheServerIsLostByRemovingThingsHere() async throws {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])

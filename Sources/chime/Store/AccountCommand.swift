@@ -49,7 +49,7 @@ struct AccountCommand: AsyncParsableCommand {
         for note in report.notes { FileHandle.standardError.write(Data("note: \(account): \(note)\n".utf8)) }
         return JSONText.object([
                 ("account", JSONText.string(account)), ("pulled", "\(report.pulled)"), ("removed_here", "\(report.removedHere)"),
-                ("pushed", "\(report.pushed)"), ("removed_there", "\(report.removedThere)"),
+                ("pushed", "\(report.pushed)"), ("removed_there", "\(report.removedThere)"), ("refused", "\(report.refused)"),
                 ("new_calendars", JSONText.array(report.newCollections.map(JSONText.string))),
                 ("conflicts", JSONText.array(report.conflicts.map(JSONText.string))), ("requests", "\(report.requests)"),
             ])
@@ -66,11 +66,14 @@ struct AccountCommand: AsyncParsableCommand {
             print("\(account): \(report.failedCollections.count) of \(report.collections) calendars could not be synced (see the notes); "
                   + "from the others \(report.pulled) from the server, \(report.removedHere) removed here; "
                   + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(requests))")
-        } else if report.movedNothing {
+        } else if report.movedNothing && report.refused == 0 {
             print("\(account): in step, nothing to move (\(requests))")
         } else {
             print("\(account): \(report.pulled) from the server, \(report.removedHere) removed here; "
                   + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(requests))")
+        }
+        if report.refused > 0 {
+            print("\(account): the server refused \(report.refused) change(s) (see the notes); kept here and sent again on the next sync")
         }
         for c in report.conflicts { print("\(account): conflict: \(DisplayText.singleLine(c))") }
         if !report.conflicts.isEmpty { print("`chime account conflicts` shows what lost; nothing was thrown away.") }
