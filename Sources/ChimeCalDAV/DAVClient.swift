@@ -124,6 +124,13 @@ public final class DAVClient: Sendable {
                     + "more than Chime reads of one answer (a calendar this large is not supported); nothing of it was used")
             case .failure(let failure): throw .unreachable(url: target.absoluteString, reason: failure.reason)
             }
+            if response.status == 401, let asking = HTTPOrigin(target), asking != HTTPOrigin(url) {
+                // The password was never offered there: "refused the password" would send the user
+                // to check a password that is right.
+                throw .malformed(url: url.absoluteString, reason: "redirected to \(asking), which asks for a password (HTTP 401); "
+                    + "Chime sends the password only to \(HTTPOrigin(url).map(String.init(describing:)) ?? url.absoluteString), "
+                    + "the address the account was added with: if the server moved, remove the account and add it with the new address")
+            }
             if response.status == 401 { throw .authentication(url: target.absoluteString, user: user) }
             if [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"],
                let next = URL(string: location, relativeTo: target)?.absoluteURL {
@@ -156,8 +163,10 @@ public final class DAVClient: Sendable {
 
 /// Where a request goes, as far as who may see its credentials is concerned: scheme, host, port.
 /// Only http and https have one (nil for every other scheme).
-struct HTTPOrigin: Hashable {
+struct HTTPOrigin: Hashable, CustomStringConvertible {
     let scheme: String, host: String, port: Int
+
+    var description: String { "\(scheme)://\(host):\(port)" }
 
     init?(_ url: URL) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",

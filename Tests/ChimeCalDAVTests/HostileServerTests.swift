@@ -63,6 +63,21 @@ import Testing
         #expect(leaked.count == 1 && leaked.allSatisfy { $0.authorization == nil }, "the password went to another port: \(leaked)")
     }
 
+    /// The other origin asks for a password it was never given: the error says so, and does not
+    /// send the user to check a password that is right.
+    @Test func aPasswordAskedForAfterARedirectElsewhereIsNotCalledRefused() async throws {
+        let servers = try Servers()
+        do {
+            _ = try await DAVClient(user: "ann", password: "s3cret").send("PROPFIND", servers.url("/to-other-port-asking"))
+            Issue.record("a 401 from another origin was taken as an answer")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains("asks for a password") && text.contains("only to http://127.0.0.1:"), "\(text)")
+            #expect(!text.contains("refused the password"), "\(text)")
+        }
+        #expect(servers.requests.filter { $0.listener == "second" }.allSatisfy { $0.authorization == nil })
+    }
+
     @Test(arguments: ["/to-file", "/to-gopher"])
     func redirectsToOtherSchemesAreRefused(path: String) async throws {
         let servers = try Servers()

@@ -4,12 +4,13 @@ HTTP client (Tests/ChimeCalDAVTests/HostileServerTests.swift).
 
 The first answers by path:
   /to-other-port  -> 307 to the second listener (another origin)
+  /to-other-port-asking -> 307 to /asks-password on the second listener
   /to-same-origin -> 307 to /landing on itself
   /to-file        -> 307 file:///etc/passwd
   /to-gopher      -> 307 gopher://127.0.0.1:<second port>/_hello
   /landing        -> 200
   /huge           -> 200 with a body of 80 MiB, sent without Content-Length
-The second answers 200 to everything. Both append one JSON line per request to the log given as
+The second answers 401 to /asks-password and 200 to everything else. Both append one JSON line per request to the log given as
 the first argument: the listener, the path and the Authorization header (or null). Prints
 {"first": PORT, "second": PORT} on one line once both listen.
 """
@@ -34,6 +35,12 @@ class Second(http.server.BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         if length:
             self.rfile.read(length)
+        if self.path == "/asks-password":
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="elsewhere"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         self.send_response(200)
         self.send_header("Content-Length", "2")
         self.end_headers()
@@ -56,6 +63,7 @@ class First(Second):
             self.rfile.read(length)
         targets = {
             "/to-other-port": "http://127.0.0.1:%d/landing" % second.server_address[1],
+            "/to-other-port-asking": "http://127.0.0.1:%d/asks-password" % second.server_address[1],
             "/to-same-origin": "/landing",
             "/to-file": "file:///etc/passwd",
             "/to-gopher": "gopher://127.0.0.1:%d/_hello" % second.server_address[1],
