@@ -57,11 +57,16 @@ enum CLIContext {
     /// Parses a date option; `option` names it in the error. Words such as `tomorrow` or a bare
     /// time count from `relativeTo` (default: now): an end typed after a start counts from the start.
     /// `civilZone`: the zone words such as `today` are read on (default: the system zone).
+    /// `wallClock`: the zone the wall time will be placed in (an item's `--tz`), where "the next
+    /// such time still ahead" is judged.
     static func date(_ text: String, option: String, relativeTo: Instant? = nil, on civilZone: ZoneRules? = nil,
-                     context: InputContext = CLIContext.command) throws -> DateValue {
+                     wallClock: ZoneRules? = nil, context: InputContext = CLIContext.command) throws -> DateValue {
         let zone = civilZone ?? context.zone
         let value: DateValue
-        do { value = try DateExpression.parse(text, now: relativeTo ?? context.now, zone: zone, numericOrder: context.numericDateOrder) } catch {
+        do {
+            value = try DateExpression.parse(text, now: relativeTo ?? context.now, zone: zone, numericOrder: context.numericDateOrder,
+                                             wallClock: wallClock)
+        } catch {
             throw InputError("\(option): \(error)")
         }
         do { try OptionBounds.check(option, text: text, instant: value.instant(in: zone)) } catch { throw InputError("\(error)") }
@@ -74,7 +79,7 @@ enum CLIContext {
 
     /// A date option as an item date: a date → all-day, a wall time → on `tz` (default the
     /// system zone; `floating` keeps it floating), an instant → on `tz` too.
-    static func calendarDate(_ text: String, option: String, tz: String?, relativeTo: Instant? = nil,
+    static func calendarDate(_ text: String, option: String, tz: String?, relativeTo: Instant? = nil, on civilZone: ZoneRules? = nil,
                              context: InputContext = CLIContext.command) throws -> CalendarDate {
         var zone: ZoneRules? = context.zone
         if let tz {
@@ -82,15 +87,14 @@ enum CLIContext {
                 if case .zone(let named) = try ZoneArgument(tz) { zone = named } else { zone = nil }
             } catch { throw InputError("--tz: \(error)") }
         }
-        switch try date(text, option: option, relativeTo: relativeTo, context: context) {
+        switch try date(text, option: option, relativeTo: relativeTo, on: civilZone, wallClock: zone, context: context) {
         case .date(let d): return .allDay(d)
         case .local(let l):
             guard let zone else { return .floating(l) }
             return .wallTime(l, in: zone)
         case .instant(var i):
             // `in 2 hours`, `now`, `+30m` on an item: whole minutes, as calendars keep times.
-            let lower = text.lowercased()
-            if lower.hasPrefix("in ") || lower.hasPrefix("+") || lower.hasPrefix("-") || lower.trimmingCharacters(in: .whitespaces) == "now" {
+            if DateExpression.isOffset(text) || text.lowercased().trimmingCharacters(in: .whitespaces) == "now" {
                 i = Instant(secondsSince1970: i.secondsSince1970 - ((i.secondsSince1970 % 60) + 60) % 60)
             }
             guard let zone else { return .floating(context.zone.localTime(at: i)) }

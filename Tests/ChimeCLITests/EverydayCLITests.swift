@@ -123,12 +123,48 @@ struct EverydayCLITests {
         _ = try s.add("reminder", "Rent", "--due", "Dec 20")
         #expect(try s.run("edit", "rent", "--due", "18:00").stdout.hasPrefix("Saved \"Rent\", due Sun 2026-12-20 18:00"))
         let backwards = try s.run("add", "event", "Backwards", "--start", "fri 10:00", "--end", "9:00")
-        #expect(backwards.status != 0 && backwards.stderr.contains("is before start"), "\(backwards.stdout)\(backwards.stderr)")
+        #expect(backwards.status != 0 && backwards.stderr.contains("before the start") && backwards.stderr.contains("\"sat 9:00\""),
+                "\(backwards.stdout)\(backwards.stderr)")
         let undated = try s.run("add", "reminder", "Undated", "--alarm", "15m")
         #expect(undated.status != 0 && undated.stderr.contains("this reminder has none; give --due"), "\(undated.stderr)")
         let words = try s.run("add", "event", "Words", "--start", "fri 10:00", "--alarm", "15 min", "--alarm", "1 hour before")
         #expect(words.stdout.contains("Alarm: Fri 2026-11-27 09:45 (15 min before)") && words.stdout.contains("(1 h before)"), "\(words.stdout)")
         #expect(try s.run("add", "event", "X", "--start", "9.30").stderr.contains("not a date; for a time write 9:30"))
+    }
+
+    /// An end names its day as the start does: day words count from now, a bare time from the
+    /// start's day (past midnight for a short evening), an offset from the start, a weekday alone
+    /// from the start's day; an item in another zone keeps its weekday (a week late before).
+    @Test func anEndMeansTheDayItsWordsName() throws {
+        let s = StoreSession()   // Friday 2026-11-20 13:00 in Berlin
+        func ends(_ arguments: String...) throws -> String {
+            let r = try s.run(["add", "event", "E"] + arguments)
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            let id = try #require(r.stdout.split(separator: "\n").last { $0.hasPrefix("ID ") }?.dropFirst(3))
+            let shown = try s.run("show", String(id)).stdout
+            _ = try s.run("remove", String(id))
+            return shown.split(separator: "\n").filter { $0.hasPrefix("Starts:") || $0.hasPrefix("Ends:") }
+                .map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().joined(separator: " ") }.joined(separator: " – ")
+        }
+        #expect(try ends("--start", "tomorrow 9:00", "--end", "tomorrow 10:00") == "Sat 2026-11-21 09:00 – Sat 2026-11-21 10:00")
+        #expect(try ends("--start", "tomorrow 23:00", "--end", "1:00") == "Sat 2026-11-21 23:00 – Sun 2026-11-22 01:00")
+        #expect(try ends("--start", "tomorrow 9:00", "--end", "+90m") == "Sat 2026-11-21 09:00 – Sat 2026-11-21 10:30")
+        #expect(try ends("--start", "tomorrow 9:00", "--end", "fri 10:00") == "Sat 2026-11-21 09:00 – Fri 2026-11-27 10:00")
+        #expect(try ends("--start", "sat 11:15", "--end", "sat 14:05") == "Sat 2026-11-21 11:15 – Sat 2026-11-21 14:05")
+        // Written in New York, shown in Berlin: the same Saturday.
+        let brunch = try s.run("add", "event", "NY brunch", "--start", "sat 11:15", "--end", "sat 14:05", "--tz", "America/New_York")
+        #expect(brunch.stdout.hasPrefix("Added event \"NY brunch\" to Calendar: Sat 2026-11-21 17:15 (11:15 America/New_York) – 20:05\n"),
+                "\(brunch.stdout)")
+        // From a Tuesday, Monday to Wednesday is next week's.
+        let tuesday = StoreSession(now: "2026-11-24T12:00:00Z")
+        let conference = try tuesday.run("add", "event", "Conference", "--start", "mon 9:00", "--end", "wed 17:00")
+        #expect(conference.stdout.contains("Mon 2026-11-30 09:00 – Wed 2026-12-02 17:00"), "\(conference.stdout)")
+        // The same with edit: a day word in --end is that day.
+        let id = try s.add("event", "Review", "--start", "tomorrow 9:00")
+        #expect(try s.run("edit", id, "--end", "tomorrow 11:00").status == 0)
+        #expect(try s.run("show", id).stdout.contains("Ends:      Sat 2026-11-21 11:00"))
+        let refused = try s.run("edit", id, "--end", "today 8:00")
+        #expect(refused.status != 0 && refused.stderr.contains("before the start, Sat 2026-11-21 09:00"), "\(refused.stderr)")
     }
 
     /// A repeating reminder and its completed copy share a title: `complete` by title takes the

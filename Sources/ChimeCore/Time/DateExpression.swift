@@ -78,8 +78,11 @@ public enum DateExpression {
     }
 
     /// Reads `text`; see ``DateExpression`` for the forms.
+    ///
+    /// - Parameter wallClock: the zone the result's wall time will be placed in, when not `zone`
+    ///   (an item written in another zone): "the next such time still ahead" is judged there.
     public static func parse(_ text: String, now: Instant, zone: ZoneRules,
-                             numericOrder: NumericDateOrder = .unknown) throws(DateExpressionError) -> DateValue {
+                             numericOrder: NumericDateOrder = .unknown, wallClock: ZoneRules? = nil) throws(DateExpressionError) -> DateValue {
         var s = Substring(text.lowercased())
         while s.first?.isWhitespace == true { s.removeFirst() }
         while s.last?.isWhitespace == true { s.removeLast() }
@@ -90,7 +93,7 @@ public enum DateExpression {
                 // Not ISO 8601 or RFC 5545 (`2026-12-1`, `12/01`, `9:30`): read as a phrase.
                 do throws(Reason) { return try absolute(s) } catch { if error.text != Reason.notADate.text { throw error } }
             }
-            return try phrase(s, now: now, zone: zone, order: numericOrder)
+            return try phrase(s, now: now, zone: zone, wallClock: wallClock ?? zone, order: numericOrder)
         } catch {
             throw DateExpressionError(text: text, reason: error.text)
         }
@@ -110,6 +113,27 @@ public enum DateExpression {
         guard words.count == 1 else { return false }
         if words[0] == "noon" || words[0] == "midnight" { return true }
         return (try? timeOfDay(Substring(words[0]), hourAlone: text.lowercased().hasPrefix("at"))) != nil
+    }
+
+    /// True when `text` names its day by a weekday alone (`wed`, `wed 17:00`, not `next wed`):
+    /// a day that is read as the first such day from some point, so an event's end can be read
+    /// from its start's day.
+    ///
+    /// ```swift
+    /// DateExpression.namesBareWeekday("wed 17:00")   // true
+    /// DateExpression.namesBareWeekday("tomorrow")    // false
+    /// ```
+    public static func namesBareWeekday(_ text: String) -> Bool {
+        let words = text.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," })
+        return words.indices.contains { i in
+            weekday(String(words[i])) != nil && (i == 0 || (words[i - 1] != "next" && words[i - 1] != "this"))
+        }
+    }
+
+    /// True when `text` is a length counted from a point (`+1h`, `-30m`, `in 2 hours`).
+    public static func isOffset(_ text: String) -> Bool {
+        let lower = text.lowercased().drop { $0.isWhitespace }
+        return lower.hasPrefix("+") || lower.hasPrefix("-") || lower.hasPrefix("in ")
     }
 
     /// A signed length of time in the offset form (`15m`, `-1h30m`, `+2d`), in seconds; no
@@ -351,7 +375,8 @@ public enum DateExpression {
 
     /// A date, a time, or both, in the words people type: `today`, `tomorrow at 9`, `fri 5pm`,
     /// `next monday`, `Dec 1`, `1 Dec 2026`, `12/01`, `01.12.`, `9:30pm`, `noon`, `in 2 hours`.
-    private static func phrase(_ text: Substring, now: Instant, zone: ZoneRules, order: NumericDateOrder) throws(Reason) -> DateValue {
+    private static func phrase(_ text: Substring, now: Instant, zone: ZoneRules, wallClock: ZoneRules,
+                               order: NumericDateOrder) throws(Reason) -> DateValue {
         let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
         guard let first = words.first else { throw .notADate }
         if words == ["now"] { return .instant(now) }
@@ -424,12 +449,12 @@ public enum DateExpression {
         case (let day?, nil): return .date(day)
         case (let day?, let (h, m, s)?):
             var local = LocalDateTime(date: day, hour: h, minute: m, second: s)
-            if weekdayAhead && zone.instant(for: local) <= now { local.date = day.adding(days: 7) }
+            if weekdayAhead && wallClock.instant(for: local) <= now { local.date = day.adding(days: 7) }
             return .local(local)
         case (nil, let (h, m, s)?):
             // A time alone is the next such time: today's if still ahead, else tomorrow's.
             var local = LocalDateTime(date: today, hour: h, minute: m, second: s)
-            if zone.instant(for: local) <= now { local.date = today.adding(days: 1) }
+            if wallClock.instant(for: local) <= now { local.date = today.adding(days: 1) }
             return .local(local)
         case (nil, nil): throw .notADate
         }

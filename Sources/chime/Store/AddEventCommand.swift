@@ -27,7 +27,7 @@ struct AddEventCommand: ParsableCommand {
     @OptionGroup var options: StoreOptions
     @Argument(help: "The title (with --edit: optional, filled into the form).") var title: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("Start (with --edit: optional).", valueName: "date")) var start: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("End (for all-day events: the last day, included).", valueName: "date")) var end: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("End: a day word as in --start (\"tomorrow 10:00\"), or a time, offset (+90m) or weekday counted from the start; for all-day events the last day, included.", valueName: "date")) var end: String?
     @Option(help: ArgumentHelp("Length instead of --end: 45m, 1h30m, 2d (default 1h, or 1 day all-day).", valueName: "duration"))
     var duration: String?
     @Flag(help: "An all-day event (times are dropped).") var allDay = false
@@ -80,7 +80,7 @@ struct AddEventCommand: ParsableCommand {
     }
 
     /// The event the options describe (also the D-Bus service's `AddEvent`): dates as people type
-    /// them, an end's words counted from the start, an all-day end as the last day included.
+    /// them, the end read as ``EventEnd`` reads it.
     /// `names`: what errors call the three values (`--start` here, `start` for the D-Bus service's fields).
     static func event(title: String, start: String, end: String?, duration: String?, tz: String?, allDay: Bool,
                       calendar: String, names: (start: String, end: String, duration: String) = ("--start", "--end", "--duration"),
@@ -88,14 +88,7 @@ struct AddEventCommand: ParsableCommand {
         var startDate = try CLIContext.calendarDate(start, option: names.start, tz: tz, context: context)
         if allDay { startDate = .allDay(startDate.local.date) }
         if let end {
-            // `--start "mon 9:00" --end "wed 17:00"`: the end's words count from the start; a time
-            // alone is on the start's day (`--start "fri 10:00" --end 9:00` is an error, not Saturday).
-            let after = startDate.instant(floatingZone: context.zone)
-            var endDate = DateExpression.isTimeOfDay(end)
-                ? try EditCommand.keepingDate(of: startDate, end, option: names.end, tz: tz, context: context)
-                : try CLIContext.calendarDate(end, option: names.end, tz: tz, relativeTo: after, context: context)
-            // An all-day end is the last day, included: --start "Dec 15" --end "Dec 17" is three days.
-            if startDate.isAllDay { endDate = .allDay(endDate.local.date.adding(days: 1)) }
+            let endDate = try EventEnd.read(end, start: startDate, option: names.end, tz: tz, context: context)
             return Event(title: title, calendar: calendar, start: startDate, end: endDate)
         }
         let length = try duration.map { try Durations.seconds($0, option: names.duration) } ?? (startDate.isAllDay ? 86_400 : 3600)

@@ -99,9 +99,8 @@ struct EditCommand: ParsableCommand {
             }
         }
         if let end {
-            e.end = try Self.keepingDate(of: e.start, end, option: "--end", tz: tz ?? e.start.timeZone?.identifier)
-            // An all-day end is the last day, included (stored as the day after, as iCalendar does).
-            if e.isAllDay { e.end = .allDay(e.end.local.date.adding(days: 1)) }
+            e.end = try EventEnd.read(end, start: e.start, option: "--end", tz: tz ?? e.start.timeZone?.identifier ?? (e.start.isFloating ? "floating" : nil),
+                                      context: CLIContext.command)
         }
         if noRepeat { e.recurrenceRules = [] }
         try item.apply(to: &e, replacingAlarms: !item.alarms.isEmpty || item.at != nil)
@@ -153,17 +152,19 @@ struct EditCommand: ParsableCommand {
     }
 
     /// A new time alone (`--start 10:00`) keeps the item's own day, as moving an entry in a
-    /// calendar app does; anything with a date is read as usual.
+    /// calendar app does; anything with a date is read as usual. `fromItemsDay`: any phrase is
+    /// read from that day (a weekday alone is then the first such day on or after it).
     static func keepingDate(of current: CalendarDate, _ text: String, option: String, tz: String?,
-                            context: InputContext = CLIContext.command) throws -> CalendarDate {
-        guard DateExpression.isTimeOfDay(text) else { return try CLIContext.calendarDate(text, option: option, tz: tz, context: context) }
-        let zone = context.zone
-        // The item's own day: an all-day or floating date as written, a zoned time on its own clock.
-        let day = current.isAllDay || current.timeZone == nil ? current.local.date
-            : current.timeZone!.localTime(at: current.instant(floatingZone: zone)).date
-        // Read the time as the first such time after that day's midnight.
-        return try CLIContext.calendarDate(text, option: option, tz: tz, relativeTo: zone.instant(for: LocalDateTime(date: day)).adding(-1),
-                                           context: context)
+                            context: InputContext = CLIContext.command, fromItemsDay: Bool = false) throws -> CalendarDate {
+        guard fromItemsDay || DateExpression.isTimeOfDay(text) else {
+            return try CLIContext.calendarDate(text, option: option, tz: tz, context: context)
+        }
+        // The item's own day on its own clock (an all-day or floating date as written).
+        let clock = current.zone(floatingZone: context.zone)
+        let day = clock.localTime(at: current.instant(floatingZone: context.zone)).date
+        // Read as the first such time after that day's midnight.
+        return try CLIContext.calendarDate(text, option: option, tz: tz, relativeTo: clock.instant(for: LocalDateTime(date: day)).adding(-1),
+                                           on: clock, context: context)
     }
 
     private func report(_ item: AnyCalendarItem, store: EventStore, wholeSeries: Bool = false, movedTo calendar: String? = nil) {

@@ -1,0 +1,51 @@
+import ChimeCore
+
+/// How an event's end reads when it is typed after its start (`--end`, the D-Bus service's `end`).
+///
+/// Words that name a day mean what they mean in the start: `tomorrow`, `next fri` and a date
+/// count from now, so `--start "tomorrow 9:00" --end "tomorrow 10:00"` is one hour. What can only
+/// be counted from a point counts from the start: a bare time is on the start's day, or the next
+/// day when it is not after the start and that makes at most 12 hours (`--start "23:00" --end 1:00`
+/// is two hours; `--start 10:00 --end 9:00` is refused as a likely slip); an offset
+/// (`+1h`, `in 90 min`) is added to the start; a weekday alone is the first such day on or after
+/// the start's day (`--start "mon 9:00" --end "wed 17:00"`). An all-day end is the last day,
+/// included. An end before the start is refused, both shown as the user will see them.
+///
+/// ```swift
+/// let end = try EventEnd.read("10:00", start: start, option: "--end", tz: nil, context: CLIContext.command)
+/// ```
+enum EventEnd {
+    static func read(_ text: String, start: CalendarDate, option: String, tz: String?, context: InputContext) throws -> CalendarDate {
+        let startInstant = start.instant(floatingZone: context.zone)
+        var end: CalendarDate
+        var hint = ""
+        if DateExpression.isTimeOfDay(text) {
+            end = try EditCommand.keepingDate(of: start, text, option: option, tz: tz, context: context)
+            if !start.isAllDay, end.instant(floatingZone: context.zone) <= startInstant {
+                let nextDay = end.with(local: LocalDateTime(date: end.local.date.adding(days: 1), hour: end.local.hour,
+                                                            minute: end.local.minute, second: end.local.second))
+                // Past midnight only when that makes a short evening (23:00 to 1:00); `--start 10:00
+                // --end 9:00` is more likely a slip than a 23-hour event.
+                if nextDay.instant(floatingZone: context.zone).secondsSince1970 - startInstant.secondsSince1970 <= 12 * 3600 {
+                    end = nextDay
+                } else {
+                    hint = "; for an end on a later day give the day too: \"tomorrow \(text)\", \"sat \(text)\""
+                }
+            }
+        } else if DateExpression.isOffset(text) {
+            end = try CLIContext.calendarDate(text, option: option, tz: tz, relativeTo: startInstant, context: context)
+        } else if DateExpression.namesBareWeekday(text) {
+            end = try EditCommand.keepingDate(of: start, text, option: option, tz: tz, context: context, fromItemsDay: true)
+        } else {
+            end = try CLIContext.calendarDate(text, option: option, tz: tz, context: context)
+        }
+        // Stored as the day after, as iCalendar does: --start "Dec 15" --end "Dec 17" is three days.
+        if start.isAllDay { end = .allDay(end.local.date.adding(days: 1)) }
+        guard end.instant(floatingZone: context.zone) >= startInstant || (start.isAllDay && end.local.date > start.local.date) else {
+            let shownEnd: CalendarDate = start.isAllDay ? .allDay(end.local.date.adding(days: -1)) : end
+            throw InputError("\(option) \"\(text)\" is \(ItemFormat.human(shownEnd, zone: context.zone)), "
+                             + "before the start, \(ItemFormat.human(start, zone: context.zone))" + hint)
+        }
+        return end
+    }
+}
