@@ -186,6 +186,18 @@ final class LibnotifyConnection {
         }
     }
 
+    /// Closes the notifications whose every key is in `keys`; their "closed" signal is not an answer.
+    func withdraw(_ keys: Set<FiringKey>) {
+        for entry in shown.values.sorted(by: { $0.id < $1.id }) where !entry.keys.isEmpty && entry.keys.allSatisfy(keys.contains) {
+            entry.isAnswered = true
+            var error: UnsafeMutablePointer<GError>?
+            if notify_notification_close(entry.handle, &error) == 0 {
+                _ = takeMessage(of: &error)
+                forget(entry)  // no "closed" signal will come for it
+            }
+        }
+    }
+
     /// The server closed the notification: the user dismissed it, it expired, or we closed it.
     fileprivate func closed(_ entry: ShownNotification) {
         guard shown[entry.id] != nil else { return }

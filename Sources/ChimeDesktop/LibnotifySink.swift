@@ -1,4 +1,5 @@
 import CLibnotify
+import ChimeCore
 import ChimeScheduler
 import Synchronization
 
@@ -145,6 +146,18 @@ public final class LibnotifySink: NotificationSink {
         try outcome.get()
         // After the server took it, so a refused notification does not ring for nothing.
         if case .player(let name) = server.soundRoute(for: n) { soundPlayer?.play(name) }
+    }
+
+    /// Closes every notification on screen all of whose keys are in `keys` (their alarms are
+    /// over). A close that the server refuses leaves it shown; nothing is reported as the user's answer.
+    ///
+    /// ```swift
+    /// sink.withdraw([key])
+    /// ```
+    public func withdraw(_ keys: Set<FiringKey>) {
+        guard !keys.isEmpty else { return }
+        let connection = self.connection
+        _ = loopThread.perform { connection.value.current.withdraw(keys) }
     }
 
     /// Lets go of the server and finishes ``responses``. Notifications on screen stay there: an alarm

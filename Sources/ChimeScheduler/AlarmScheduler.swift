@@ -119,6 +119,8 @@ public final class AlarmScheduler {
             snoozes.insert(Snooze(until: until.secondsSince1970, key: entry.key))
             shown[entry.key] = try restoredNotification(entry)
         }
+        // Completed, removed or moved while no daemon ran (here or on another machine): not shown again.
+        try withdrawOverAlarms(of: nil)
         // Claimed by an earlier run that ended before the server answered: show them now.
         for entry in try store.unconfirmedDeliveries() { unshown.append(try restoredNotification(entry)) }
         if !unshown.isEmpty { retryAt = now }
@@ -391,6 +393,7 @@ public final class AlarmScheduler {
                 for s in sources { agenda.add(s.item, replaced: s.replaced, from: checkedUntil) }
                 reportUnreadableItems()
             }
+            try withdrawOverAlarms(of: changes.isTruncated || changes.changes.contains { $0.entity == .calendar } ? nil : ids)
         } catch {
             // The change is not lost: the whole agenda is read again at the retry.
             needsRebuild = true
@@ -401,6 +404,36 @@ public final class AlarmScheduler {
         logger.debug("rescheduled", metadata: ["items": "\(ids.count)", "next": "\(next.map { "\($0)" } ?? "none")"])
         onEvent?(.rescheduled(ids, next: next))
         try processDue()
+    }
+
+    /// Shown or snoozed alarms of these items (every item with nil) that are over: the item was
+    /// completed, removed or cancelled, or the occurrence moved, here or on another machine (a
+    /// sync's change arrives here too). Their snoozes are dropped, the ledger says so, and their
+    /// notifications leave the screen. A title or note edit leaves them as they are.
+    private func withdrawOverAlarms(of ids: Set<String>?) throws(StoreError) {
+        let affected = shown.filter { ids?.contains($0.key.item) ?? true }
+        guard !affected.isEmpty else { return }
+        let earliest = affected.values.map(\.fireAt).min()!
+        let sources = try store.alarmSources(from: earliest.adding(-1), identifiers: Set(affected.keys.map(\.item)))
+        var over: [FiringKey] = []
+        // A summary of missed alarms stands for many; it is answered as a whole.
+        for (key, note) in affected where note.kind != "missed" {
+            let still = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone,
+                                            from: note.fireAt.adding(-1), to: note.fireAt, defaults: settings.alarmDefaults)
+            if still.contains(where: { $0.key == key }) { continue }
+            // A place's alarm is no timed firing: over only when its item is gone or done.
+            if let item = try store.calendarItem(withIdentifier: key.item),
+               item.alarms.contains(where: { $0.trigger.locationKeyText == key.alarm }) {
+                if case .reminder(let r) = item, r.isCompleted {} else { continue }
+            }
+            over.append(key)
+        }
+        guard !over.isEmpty else { return }
+        try store.withdraw(over, now: clock.now())
+        for key in over { shown[key] = nil }
+        sink.withdraw(Set(over))
+        logger.info("withdrew alarms whose item changed", metadata: ["keys": "\(over)"])
+        onEvent?(.withdrawn(over))
     }
 
     /// The wall clock was set, the machine resumed, or the zone changed: recompute what depends
@@ -552,6 +585,8 @@ public enum SchedulerEvent: Sendable {
     case deliveryFailed(AlarmNotification, String)
     case missed([FiringKey])
     case rescheduled(Set<String>, next: Instant?)
+    /// Shown or snoozed alarms whose item was completed, removed, cancelled or moved.
+    case withdrawn([FiringKey])
     case clockChanged(Instant)
     case responded(NotificationResponse)
     /// An item's command was allowed and started for this firing.

@@ -123,11 +123,21 @@ extension EventStore {
 
     /// The user closed the notification.
     public func dismiss(_ keys: [FiringKey], now: Instant) throws(StoreError) {
+        try settle(keys, from: "'delivered'", now: now)
+    }
+
+    /// The alarms' items were completed, removed, cancelled or moved since they rang: shown or
+    /// snoozed, they are over (recorded as dismissed), so neither a snooze nor a restart shows them again.
+    public func withdraw(_ keys: [FiringKey], now: Instant) throws(StoreError) {
+        try settle(keys, from: "'delivered', 'snoozed'", now: now)
+    }
+
+    private func settle(_ keys: [FiringKey], from states: String, now: Instant) throws(StoreError) {
         try write { db, _ in
             for key in keys {
                 try db.execute(sql: """
                     UPDATE alarm_ledger SET state = 'dismissed', snoozed_until = NULL, updated = ?
-                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'delivered'
+                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state IN (\(states))
                     """, arguments: [now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
             }
         }

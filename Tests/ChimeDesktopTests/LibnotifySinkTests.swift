@@ -139,6 +139,26 @@ import Testing
         #expect(await nextResponse(of: sink) == NotificationResponse(keys: [Self.key], kind: .dismissed))
     }
 
+    /// The item was completed elsewhere: the notification leaves the screen, and that is not
+    /// reported as the user's dismissal (the next answer heard is the next notification's).
+    @Test func aWithdrawnNotificationLeavesTheScreenAndIsNoAnswer() async throws {
+        guard let sandbox = ServiceSandbox.current() else { return }
+        try sandbox.dunstctl("close-all")
+        let sink = try LibnotifySink.connect()
+        defer { sink.shutdown() }
+        try await Self.show(Self.reminder(Self.uniqueSummary("Call the bank")), on: sink, in: sandbox)
+        sink.withdraw([FiringKey(item: "another", occurrence: Self.key.occurrence, alarm: "-900")])
+        #expect(try await poll(timeout: .seconds(1)) { try sandbox.displayedCount() == 0 } == false, "withdrew another key's notification")
+        sink.withdraw([Self.key])
+        #expect(try await poll { try sandbox.displayedCount() == 0 })
+        let other = FiringKey(item: "6F1C-desktop-other", occurrence: Self.key.occurrence, alarm: "-900")
+        var next = Self.reminder(Self.uniqueSummary("Gym"))
+        next.keys = [other]
+        try await Self.show(next, on: sink, in: sandbox)
+        try sandbox.dunstctl("close-all")
+        #expect(await nextResponse(of: sink) == NotificationResponse(keys: [other], kind: .dismissed))
+    }
+
     @Test func withoutActionsTheDefaultClickReportsNothing() async throws {
         guard let sandbox = ServiceSandbox.current() else { return }
         try sandbox.dunstctl("close-all")

@@ -68,6 +68,76 @@ import Testing
         #expect(h.scheduler.nextDeadline() == nil)
     }
 
+    // MARK: Alarms that are over
+
+    /// Snoozed, then completed elsewhere (the CLI, another machine's sync): the snooze does not
+    /// ring, the ledger says it is over, and it stays over after a restart.
+    @Test func aSnoozedReminderCompletedElsewhereDoesNotRingAgain() async throws {
+        let h = try SchedulerHarness()
+        h.settings.snoozeChoices = [.minutes(1)]
+        var r = try h.addReminder("Call the bank", due: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        let key = h.sink.delivered[0].keys[0]
+        try h.scheduler.respond(NotificationResponse(keys: [key], kind: .snooze))
+        let sequence = try h.store.currentChangeSequence()
+        r = try #require(try h.store.reminder(withIdentifier: r.identifier))
+        r.isCompleted = true
+        _ = try h.store.save(r)
+        try h.scheduler.apply(try await h.pendingChanges(after: sequence))
+        #expect(h.sink.withdrawn == [key])
+        #expect(try h.store.ledgerEntries(for: [key])[key]?.state == .dismissed)
+        try h.advance(to: utc(2026, 11, 20, 13, 5))
+        #expect(h.sink.titles == ["Call the bank"])
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13, 10))
+        #expect(h.sink.titles == ["Call the bank"])
+    }
+
+    /// Removed or moved: the notification on screen goes. A new title leaves it.
+    @Test func anOnScreenAlarmLeavesWhenItsEventIsMovedOrRemovedNotWhenRenamed() async throws {
+        let h = try SchedulerHarness()
+        var moved = try h.addEvent("Standup", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        let removed = try h.addEvent("Lunch", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        var renamed = try h.addEvent("Review", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        #expect(h.sink.titles.sorted() == ["Lunch", "Review", "Standup"])
+        func key(_ title: String) -> FiringKey { h.sink.delivered.first { $0.summary == title }!.keys[0] }
+        var sequence = try h.store.currentChangeSequence()
+        renamed.title = "Design review"
+        _ = try h.store.save(renamed)
+        try h.scheduler.apply(try await h.pendingChanges(after: sequence))
+        #expect(h.sink.withdrawn.isEmpty)
+        sequence = try h.store.currentChangeSequence()
+        moved.start = at(2026, 11, 20, 15)
+        moved.end = at(2026, 11, 20, 16)
+        _ = try h.store.save(moved)
+        try h.store.remove(removed)
+        try h.scheduler.apply(try await h.pendingChanges(after: sequence))
+        #expect(Set(h.sink.withdrawn) == [key("Standup"), key("Lunch")])
+        #expect(try h.store.ledgerEntries(for: [key("Review")])[key("Review")]?.state == .delivered)
+        // The moved event rings at its new time.
+        try h.advance(to: utc(2026, 11, 20, 15))
+        #expect(h.sink.titles.filter { $0 == "Standup" }.count == 2)
+    }
+
+    /// Completed while no daemon ran: the snooze restored at start is over, not shown.
+    @Test func aSnoozeWhoseReminderWasCompletedWhileStoppedIsNotRestored() throws {
+        let h = try SchedulerHarness()
+        h.settings.snoozeChoices = [.minutes(5)]
+        var r = try h.addReminder("Stretch", due: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .snooze))
+        r = try #require(try h.store.reminder(withIdentifier: r.identifier))
+        r.isCompleted = true
+        _ = try h.store.save(r)
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13, 10))
+        #expect(h.sink.titles == ["Stretch"])
+    }
+
     // MARK: Snooze choices
 
     @Test func theDefaultChoicesAreTenMinutesAndAnHourOneButtonEach() throws {

@@ -141,4 +141,11 @@ public protocol NotificationSink: AnyObject, Sendable {
     var responses: AsyncStream<NotificationResponse> { get }
     /// Closes the connection to the server and finishes ``responses``.
     func shutdown()
+    /// Takes off the screen every notification all of whose keys are given: their alarms are
+    /// over (the item was completed, removed, cancelled or moved). Best effort; the default does nothing.
+    func withdraw(_ keys: Set<FiringKey>)
+}
+
+extension NotificationSink {
+    public func withdraw(_ keys: Set<FiringKey>) {}
 }

@@ -19,6 +19,11 @@ final class RecordingSink: NotificationSink {
 
     func shutdown() { continuation.finish() }
 
+    private let withdrawals = Mutex<[Set<FiringKey>]>([])
+    func withdraw(_ keys: Set<FiringKey>) { withdrawals.withLock { $0.append(keys) } }
+    /// Every key the scheduler took off the screen, in order.
+    var withdrawn: [FiringKey] { withdrawals.withLock { $0.flatMap { $0.sorted { "\($0)" < "\($1)" } } } }
+
     /// The user clicks or closes a notification.
     func answer(_ response: NotificationResponse) { continuation.yield(response) }
 
