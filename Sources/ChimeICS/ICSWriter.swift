@@ -62,13 +62,29 @@ struct ItemWriter {
         lines += texts(e.title, e.notes, e.location, e.url)
         lines.append(date("DTSTART", e.start))
         lines.append(date("DTEND", e.end))
-        lines += e.recurrenceRules.map { "RRULE:" + $0.rfc5545 }
+        lines += e.recurrenceRules.map { rule($0, start: e.start) }
         lines += recurrenceDates("RDATE", e.recurrenceDates, start: e.start)
         lines += recurrenceDates("EXDATE", e.exceptionDates, start: e.start)
         lines += e.icsExtras
         lines += e.alarms.flatMap { alarm($0, title: e.title) }
         lines.append("END:VEVENT")
         return lines
+    }
+
+    /// An RRULE whose UNTIL has DTSTART's value type, as RFC 5545 §3.3.10 requires: a day typed
+    /// as the end of a timed series (`weekly until 2027-03-01`) is its last second there, in UTC
+    /// for a zoned start; a time that ends an all-day series is its day.
+    private func rule(_ r: RecurrenceRule, start: CalendarDate?) -> String {
+        var end = r.end
+        switch (r.end, start) {
+        case (.until(.date(let d)), let start?) where !start.isAllDay:
+            let last = LocalDateTime(date: d, hour: 23, minute: 59, second: 59)
+            end = start.isFloating ? .until(.local(last)) : .until(.utc(start.zone(floatingZone: floatingZone).instant(for: last)))
+        case (.until(.local(let l)), let start?) where start.isAllDay: end = .until(.date(l.date))
+        case (.until(.utc(let i)), let start?) where start.isAllDay: end = .until(.date(floatingZone.localTime(at: i).date))
+        default: break
+        }
+        return "RRULE:" + ((try? r.with(end: end)) ?? r).rfc5545
     }
 
     mutating func todo(_ r: Reminder) -> [String] {
@@ -82,7 +98,7 @@ struct ItemWriter {
             lines.append("STATUS:COMPLETED")
             if let c = r.completionDate { lines.append("COMPLETED:" + c.utcBasicFormat) }
         }
-        lines += r.recurrenceRules.map { "RRULE:" + $0.rfc5545 }
+        lines += r.recurrenceRules.map { rule($0, start: r.startDate ?? r.dueDate) }
         lines += r.icsExtras
         lines += r.alarms.flatMap { alarm($0, title: r.title) }
         lines.append("END:VTODO")

@@ -1,3 +1,4 @@
+import ChimeCore
 import ArgumentParser
 
 /// "Did you mean …?" for a mistyped subcommand (`chime agnda`), before the argument parser
@@ -30,34 +31,15 @@ enum CommandSuggestion {
             let hasDefault = command.configuration.defaultSubcommand.map { ObjectIdentifier($0) != ObjectIdentifier(OverviewCommand.self) } ?? false
             var names: [String] = []
             for child in children where child.configuration.shouldDisplay { names.append(child._commandName) }
-            var best: (name: String, distance: Int)?
-            for name in names {
-                let d = distance(word.lowercased(), name)
-                if d <= max(2, word.count / 3), d < (best?.distance ?? .max) { best = (name, d) }
-            }
+            let best = EditDistance.closest(to: word.lowercased(), in: names)
             if hasDefault && best == nil { return nil }
             let place = path.joined(separator: " ")
             var message = "'\(word)' is not a \(place) command."
-            if let best { message += " Did you mean '\(place) \(best.name)'?" }
+            if let best { message += " Did you mean '\(place) \(best)'?" }
             message += " Run '\(place) --help' for the list."
             return message
         }
         return nil
     }
 
-    /// Levenshtein distance, with a swap of two neighbours counting once (`agnda`, `agneda`).
-    static func distance(_ a: String, _ b: String) -> Int {
-        let x = Array(a), y = Array(b)
-        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
-        var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
-        for i in 0...x.count { d[i][0] = i }
-        for j in 0...y.count { d[0][j] = j }
-        for i in 1...x.count {
-            for j in 1...y.count {
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
-            }
-        }
-        return d[x.count][y.count]
-    }
 }

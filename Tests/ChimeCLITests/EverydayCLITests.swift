@@ -167,6 +167,45 @@ struct EverydayCLITests {
         #expect(refused.status != 0 && refused.stderr.contains("before the start, Sat 2026-11-21 09:00"), "\(refused.stderr)")
     }
 
+    /// A reminder list is a calendar (EventKit): `--calendar` names it too, and a wrong name says
+    /// which lists there are.
+    @Test func aReminderTakesCalendarAndAWrongNameListsTheChoices() throws {
+        let s = StoreSession()
+        #expect(try s.run("calendar", "add", "Work").status == 0)
+        #expect(try s.run("calendar", "add", "Errands", "--type", "reminders").status == 0)
+        let added = try s.run("add", "reminder", "Buy stamps", "--calendar", "Errands")
+        #expect(added.status == 0 && added.stdout.hasPrefix("Added reminder \"Buy stamps\" to Errands"), "\(added.stdout)\(added.stderr)")
+        let wrong = try s.run("add", "reminder", "Buy stamps", "--calendar", "Work")
+        #expect(wrong.status != 0 && wrong.stderr.contains("no reminder list \"Work\" (\"Work\" holds events only); lists: ")
+                && wrong.stderr.contains("\"Errands\""), "\(wrong.stderr)")
+        let typo = try s.run("add", "event", "Standup", "--start", "tomorrow 9:00", "--calendar", "Wrok")
+        #expect(typo.status != 0 && typo.stderr.contains("calendars: \"Work\""), "\(typo.stderr)")
+    }
+
+    /// Phrases a new user typed that were refused, the README's own "last Friday of each month"
+    /// among them; and a misspelt day gets a did-you-mean, as commands do.
+    @Test func phrasesPeopleTypeForRepeatsLengthsAndDays() throws {
+        let s = StoreSession()   // Friday 2026-11-20 13:00 in Berlin
+        let review = try s.run("add", "event", "Review", "--start", "2026-11-27 15:00", "--duration", "1.5h", "--repeat", "last friday of the month")
+        #expect(review.stdout.contains("Fri 2026-11-27 15:00 – 16:30") && review.stdout.contains("Repeats: monthly on the last Friday"),
+                "\(review.stdout)\(review.stderr)")
+        let gym = try s.run("add", "event", "Gym", "--start", "tue 18:00", "--duration", "90 min", "--repeat", "every other tuesday")
+        #expect(gym.stdout.contains("18:00 – 19:30") && gym.stdout.contains("Repeats: every 2 weeks on Tuesday"), "\(gym.stdout)\(gym.stderr)")
+        let rent = try s.run("add", "reminder", "Rent", "--due", "2026-12-15", "--repeat", "monthly on the 15th")
+        #expect(rent.stdout.contains("Repeats: monthly on the 15th"), "\(rent.stdout)\(rent.stderr)")
+        let course = try s.run("add", "event", "Course", "--start", "mon 19:00", "--repeat", "weekly until 2027-03-01")
+        #expect(course.stdout.contains("Repeats: weekly, until 2027-03-01"), "\(course.stdout)\(course.stderr)")
+        // The last meeting is on the day named, and the file says it as RFC 5545 wants (UTC, end of that day).
+        let export = try s.run("export")
+        #expect(export.stdout.contains("RRULE:FREQ=WEEKLY;UNTIL=20270301T225959Z"), "\(export.stdout)")
+        let agenda = try s.run("agenda", "--from", "2027-02-22", "--days", "14").stdout
+        #expect(agenda.contains("Mon 2027-03-01") && !agenda.contains("Mon 2027-03-08"), "\(agenda)")
+        let tonight = try s.run("add", "event", "Dinner", "--start", "tonight 8pm")
+        #expect(tonight.stdout.contains("Fri 2026-11-20 20:00"), "\(tonight.stdout)\(tonight.stderr)")
+        let typo = try s.run("add", "event", "Dentist", "--start", "tomorow 9:00")
+        #expect(typo.status != 0 && typo.stderr.contains("did you mean \"tomorrow\"?"), "\(typo.stderr)")
+    }
+
     /// A repeating reminder and its completed copy share a title: `complete` by title takes the
     /// open one, `uncomplete` by title the one done last.
     @Test func completeAndUncompleteByTitleTakeTheOneThatFits() throws {

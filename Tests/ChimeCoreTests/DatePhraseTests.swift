@@ -43,6 +43,10 @@ struct DatePhraseTests {
         ("2026-12-1", date(2026, 12, 1)), ("2026-12-1 9:00", local(2026, 12, 1, 9)), ("2026/12/01", date(2026, 12, 1)),
         ("01.12.", date(2026, 12, 1)), ("1.12.2026", date(2026, 12, 1)), ("13/01", date(2027, 1, 13)),
         ("12/25/2026", date(2026, 12, 25)),
+        // Evenings and next week/month (Friday 2026-11-20).
+        ("tonight 8pm", local(2026, 11, 20, 20)), ("tonight at 8", local(2026, 11, 20, 20)), ("tonight 9:30", local(2026, 11, 20, 21, 30)),
+        ("tonight", local(2026, 11, 20, 20)), ("tonight 22:00", local(2026, 11, 20, 22)),
+        ("next week", date(2026, 11, 23)), ("next week 9:00", local(2026, 11, 23, 9)), ("next month", date(2026, 12, 1)),
     ] as [(String, DateValue)])
     func phrasesInNewYork(text: String, expected: DateValue) throws {
         #expect(try parse(text) == expected, "\(text)")
@@ -104,6 +108,7 @@ struct DatePhraseTests {
     @Test(arguments: [
         ("9", "9 is not a time"), ("fri 9", "9 is not a time"), ("13pm", "no such time of day as 13pm"),
         ("tomorrow tomorrow", "not a date"), ("9am 10am", "not a date"), ("next", "`next` takes a weekday"),
+        ("tomorow", "not a date; did you mean \"tomorrow\"?"), ("thrusday 9:00", "not a date; did you mean \"thursday\"?"),
         ("Dec", "a month takes a day"), ("Feb 30", "no such calendar date"), ("in 2 parsecs", "after `in`"),
         ("12/01/26", "write the year with four digits"), ("31/31", "no such calendar date"),
     ])

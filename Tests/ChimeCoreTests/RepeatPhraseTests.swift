@@ -18,12 +18,27 @@ struct RepeatPhraseTests {
         ("every 2 weeks on mon,thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH", "every 2 weeks on Monday and Thursday", true),
         ("every 3 days", "FREQ=DAILY;INTERVAL=3", "every 3 days", true),
         ("weekly 10 times", "FREQ=WEEKLY;COUNT=10", "weekly, 10 times", true),
-        ("FREQ=MONTHLY;BYDAY=-1FR", "FREQ=MONTHLY;BYDAY=-1FR", "monthly on the last Friday", false),
+        ("FREQ=MONTHLY;BYDAY=-1FR", "FREQ=MONTHLY;BYDAY=-1FR", "monthly on the last Friday", true),
+        // What people type (the README itself says "the last Friday of each month").
+        ("every other tuesday", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU", "every 2 weeks on Tuesday", true),
+        ("every other week", "FREQ=WEEKLY;INTERVAL=2", "every 2 weeks", true),
+        ("last friday of the month", "FREQ=MONTHLY;BYDAY=-1FR", "monthly on the last Friday", true),
+        ("the last Friday of each month", "FREQ=MONTHLY;BYDAY=-1FR", "monthly on the last Friday", true),
+        ("first monday of every month", "FREQ=MONTHLY;BYDAY=1MO", "monthly on the 1st Monday", true),
+        ("every month on the 2nd tuesday", "FREQ=MONTHLY;BYDAY=2TU", "monthly on the 2nd Tuesday", true),
+        ("monthly on the 15th", "FREQ=MONTHLY;BYMONTHDAY=15", "monthly on the 15th", true),
+        ("on the 1st and 15th of each month", "FREQ=MONTHLY;BYMONTHDAY=1,15", "monthly on the 1st and 15th", true),
+        ("weekly until 2027-03-01", "FREQ=WEEKLY;UNTIL=20270301", "weekly, until 2027-03-01", true),
     ])
     func aPhraseIsARuleAndIsSaidBack(phrase: String, rrule: String, words: String, readsBack: Bool) throws {
         let rule = try RecurrenceRule(phrase: phrase)
         #expect(rule.rfc5545 == rrule)
         #expect(rule.summary == words)
         #expect(((try? RecurrenceRule(phrase: words)) == rule) == readsBack, "\"\(words)\" and \(rrule)")
+    }
+
+    @Test(arguments: ["every other", "last of the month", "weekly until march", "weekly until 2027-02-30", "every 2 weeks on the 15th"])
+    func aPhraseThatSaysTooLittleIsRefused(phrase: String) {
+        #expect(throws: RecurrenceRuleError.self) { try RecurrenceRule(phrase: phrase) }
     }
 }

@@ -2,12 +2,15 @@
 extension RecurrenceRule {
     /// The forms ``init(phrase:)`` reads, for help texts and errors.
     public static let phraseForms = "daily, weekdays, weekly, monthly, yearly, \"every 2 weeks on mon,thu\", "
-        + "\"every 3 days\", \"weekly 10 times\", or an RRULE such as FREQ=MONTHLY;BYDAY=-1FR"
+        + "\"every other tuesday\", \"last friday of the month\", \"monthly on the 15th\", \"every 3 days\", "
+        + "\"weekly 10 times\", \"weekly until 2027-03-01\", or an RRULE such as FREQ=MONTHLY;BYDAY=-1FR"
 
     /// Reads a repeat phrase, or an RRULE when the text has `=`:
     /// `daily`, `weekdays`, `weekends`, `weekly`, `fortnightly`, `monthly`, `yearly`,
     /// `every day|week|month|year`, `every 2 weeks`, `every mon,thu`, `weekly on mon and thu`,
-    /// each optionally ending in `N times`.
+    /// `every other tuesday`, `last friday of the month`, `first monday of every month`,
+    /// `monthly on the 1st and 15th`, each optionally ending in `N times` or `until YYYY-MM-DD`
+    /// (that day included).
     ///
     /// ```swift
     /// try RecurrenceRule(phrase: "every 2 weeks on mon,thu").rfc5545   // "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"
@@ -20,18 +23,30 @@ extension RecurrenceRule {
         }
         let bad = RecurrenceRuleError.syntax(text, reason: "not a repeat; use \(Self.phraseForms)")
         var words = text.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," })
-            .map(String.init).filter { $0 != "and" && $0 != "on" }
-        var count: Int?
+            .map(String.init).filter { !["and", "on", "the", "of", "each"].contains($0) }
+        var end = RecurrenceEnd.never
         if words.count >= 2, words.last == "times" || words.last == "time", let n = Int(words[words.count - 2]), n > 0 {
-            count = n
+            end = .count(n)
             words.removeLast(2)
             if words.last == "for" { words.removeLast() }
+        } else if words.count >= 2, words[words.count - 2] == "until" {
+            guard let day = Self.isoDate(words[words.count - 1]) else {
+                throw RecurrenceRuleError.syntax(text, reason: "`until` takes a date written 2027-03-01")
+            }
+            end = .until(.date(day))
+            words.removeLast(2)
         }
         let weekdays: [Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday]
         var frequency: RecurrenceFrequency?
         var interval = 1
         var days: [Weekday] = []
+        var positioned: [RecurrenceDayOfWeek] = []   // last friday, 2nd tuesday (of the month)
+        var monthDays: [Int] = []                    // the 1st, the 15th
         var i = 0
+        // After "last friday" or "the 15th": "month" or "every month" only says what it is of.
+        func skipOfTheMonth() {
+            if i < words.count, words[i] == "month" { i += 1 } else if i + 1 < words.count, words[i] == "every", words[i + 1] == "month" { i += 2 }
+        }
         let units: [String: RecurrenceFrequency] = [
             "hour": .hourly, "day": .daily, "week": .weekly, "month": .monthly, "year": .yearly]
         let adverbs: [String: (RecurrenceFrequency, Int)] = [
@@ -43,9 +58,28 @@ extension RecurrenceRule {
             if frequency == nil, let (f, n) = adverbs[word] { (frequency, interval) = (f, n); continue }
             if frequency == nil, word == "weekdays" || word == "weekday" { frequency = .weekly; days = weekdays; continue }
             if frequency == nil, word == "weekends" || word == "weekend" { frequency = .weekly; days = [.saturday, .sunday]; continue }
+            if let n = Self.ordinal(word), i < words.count, let day = Weekday(word: words[i]) {
+                guard frequency == nil || frequency == .monthly else { throw bad }
+                frequency = .monthly
+                positioned.append(RecurrenceDayOfWeek(day, weekNumber: n))
+                i += 1
+                skipOfTheMonth()
+                continue
+            }
+            if let n = Self.dayOfMonth(word) {
+                guard frequency == nil || frequency == .monthly else { throw bad }
+                frequency = .monthly
+                monthDays.append(n)
+                skipOfTheMonth()
+                continue
+            }
             if word == "every" && frequency == nil {
                 guard i < words.count else { throw bad }
-                if let n = Int(words[i]) {
+                if words[i] == "other" {
+                    guard i + 1 < words.count else { throw bad }
+                    interval = 2
+                    i += 1
+                } else if let n = Int(words[i]) {
                     guard n > 0, i + 1 < words.count else { throw bad }
                     interval = n
                     i += 1
@@ -54,7 +88,7 @@ extension RecurrenceRule {
                 if unit.hasSuffix("s") && units[String(unit.dropLast())] != nil { unit.removeLast() }
                 if let f = units[unit] { frequency = f; i += 1; continue }
                 if unit == "weekday" { frequency = .weekly; days = weekdays; i += 1; continue }
-                if Weekday(word: unit) != nil, interval == 1 { frequency = .weekly; continue }
+                if Weekday(word: unit) != nil { frequency = .weekly; continue }
                 throw bad
             }
             if let day = Weekday(word: word.hasSuffix("s") && Weekday(word: word) == nil ? String(word.dropLast()) : word) {
@@ -66,8 +100,31 @@ extension RecurrenceRule {
             throw bad
         }
         guard let frequency else { throw bad }
-        try self.init(frequency, interval: interval, daysOfTheWeek: days.map { RecurrenceDayOfWeek($0) },
-                      end: count.map { .count($0) } ?? .never)
+        try self.init(frequency, interval: interval, daysOfTheWeek: days.map { RecurrenceDayOfWeek($0) } + positioned,
+                      daysOfTheMonth: monthDays, end: end)
+    }
+
+    /// `2027-03-01`, a real day.
+    private static func isoDate(_ word: String) -> CivilDate? {
+        let parts = word.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        let date = CivilDate(year: y, month: m, day: d)
+        return date.isValid ? date : nil
+    }
+
+    /// `first`…`fifth`, `1st`…`5th`, `last`: a weekday's place in its month.
+    private static func ordinal(_ word: String) -> Int? {
+        if word == "last" { return -1 }
+        if let n = ["first", "second", "third", "fourth", "fifth"].firstIndex(of: word) { return n + 1 }
+        guard let n = dayOfMonth(word), n <= 5 else { return nil }
+        return n
+    }
+
+    /// `1st`, `2nd`, `15th`, `31st`: a day of the month, written with its suffix.
+    private static func dayOfMonth(_ word: String) -> Int? {
+        guard word.count >= 3, ["st", "nd", "rd", "th"].contains(String(word.suffix(2))),
+              let n = Int(word.dropLast(2)), (1...31).contains(n) else { return nil }
+        return n
     }
 
     /// The rule in English: `every 2 weeks on Monday and Thursday`, `monthly on the last Friday`,

@@ -258,6 +258,10 @@ public enum DateExpression {
         return .instant(Instant(secondsSince1970: seconds))
     }
 
+    /// The words a phrase is made of, for "did you mean …?".
+    private static let vocabulary = ["today", "tomorrow", "yesterday", "tonight", "noon", "midnight", "next", "this", "week", "month",
+                                     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] + monthNames
+
     private static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august",
                                      "september", "october", "november", "december"]
 
@@ -384,6 +388,7 @@ public enum DateExpression {
         let today = zone.localTime(at: now).date
         var day: CivilDate?
         var weekdayAhead = false   // a bare weekday with a time names the next such time still ahead
+        var evening = false        // `tonight`: 8 means 20:00, and no time means 20:00
         var time: (Int, Int, Int)?
         var i = 0
         var afterAt = false
@@ -405,10 +410,21 @@ public enum DateExpression {
             case "today": try setDay(today); continue
             case "tomorrow": try setDay(today.adding(days: 1)); continue
             case "yesterday": try setDay(today.adding(days: -1)); continue
+            case "tonight": try setDay(today); evening = true; continue
             case "noon": try setTime((12, 0, 0)); continue
             case "midnight": try setTime((0, 0, 0)); continue
+            case "next" where nextWord == "week":   // the next week's Monday
+                i += 1
+                try setDay(today.adding(days: 7 - today.weekday.isoIndex))
+                continue
+            case "next" where nextWord == "month":
+                i += 1
+                try setDay(today.month == 12 ? CivilDate(year: today.year + 1, month: 1, day: 1) : CivilDate(year: today.year, month: today.month + 1, day: 1))
+                continue
             case "next", "this":
-                guard let nextWord, let target = weekday(nextWord) else { throw Reason("`\(word)` takes a weekday: \(word) friday") }
+                guard let nextWord, let target = weekday(nextWord) else {
+                    throw Reason("`\(word)` takes a weekday, `week` or `month`: \(word) friday")
+                }
                 i += 1
                 let ahead = (target - today.weekday.isoIndex + 7) % 7
                 try setDay(today.adding(days: word == "next" && ahead == 0 ? 7 : ahead))
@@ -442,8 +458,15 @@ public enum DateExpression {
             var timeWord = word
             if nextWord == "am" || nextWord == "pm" { timeWord += nextWord!; i += 1 }
             let body = timeWord.hasSuffix("am") || timeWord.hasSuffix("pm") ? timeWord.dropLast(2) : Substring(timeWord)
-            guard !body.isEmpty, body.allSatisfy({ $0 == ":" || ("0"..."9").contains($0) }) else { throw .notADate }
+            guard !body.isEmpty, body.allSatisfy({ $0 == ":" || ("0"..."9").contains($0) }) else {
+                if let near = EditDistance.closest(to: word, in: vocabulary) { throw Reason("not a date; did you mean \"\(near)\"?") }
+                throw .notADate
+            }
             try setTime(try timeOfDay(Substring(timeWord), hourAlone: afterAt))
+        }
+        if evening {
+            if let (h, m, s) = time, (1...11).contains(h) { time = (h + 12, m, s) }
+            time = time ?? (20, 0, 0)
         }
         switch (day, time) {
         case (let day?, nil): return .date(day)

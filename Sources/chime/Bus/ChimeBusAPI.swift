@@ -558,7 +558,7 @@ final class ChimeBusAPI: DaemonBusAPI {
         try checkFields(fields, allowed: ["title", "start", "end", "duration", "all_day", "calendar", "notes", "location", "url", "time_zone"])
         let title = try requiredTitle(fields)
         guard let startText = fields["start"] else { throw BusError(Self.invalidArgs, "an event needs a start (field \"start\")") }
-        let target = try EventTarget.calendar(fields["calendar"], in: store)
+        let target = try EventTarget.calendar(fields["calendar"], in: store, option: "calendar", sayingOtherKind: false)
         var event = try AddEventCommand.event(title: title, start: startText, end: fields["end"], duration: fields["duration"],
                                               tz: fields["time_zone"], allDay: fields["all_day"] == "true", calendar: target.identifier,
                                               names: ("start", "end", "duration"), context: inputContext())
@@ -572,7 +572,7 @@ final class ChimeBusAPI: DaemonBusAPI {
     private func addReminder(_ fields: [String: String]) throws -> String {
         try checkFields(fields, allowed: ["title", "due", "start", "list", "notes", "priority", "time_zone"])
         let title = try requiredTitle(fields)
-        let target = try ReminderTarget.list(fields["list"], in: store)
+        let target = try ReminderTarget.list(fields["list"], in: store, option: "list", sayingOtherKind: false)
         var reminder = Reminder(title: title, calendar: target.identifier)
         let tz = fields["time_zone"] ?? "floating"
         let context = inputContext()

@@ -10,21 +10,37 @@ struct AddCommand: ParsableCommand {
 }
 
 enum EventTarget {
-    static func calendar(_ name: String?, in store: EventStore) throws -> ChimeCore.Calendar {
+    /// `sayingOtherKind`: whether the error may say that a reminder list has the name (not to an
+    /// app that may see events only).
+    static func calendar(_ name: String?, in store: EventStore, option: String = "--calendar",
+                         sayingOtherKind: Bool = true) throws -> ChimeCore.Calendar {
         guard let name else { return try store.defaultCalendarForNewEvents() }
-        guard let c = try store.calendar(named: name, for: .event) else {
-            throw InputError("--calendar: no event calendar \"\(name)\" (create it with `chime calendar add \"\(name)\"`)")
-        }
-        return c
+        if let c = try store.calendar(named: name, for: .event) { return c }
+        throw InputError("\(option): " + (try CalendarChoice.missing(name, kind: .event, in: store, sayingOtherKind: sayingOtherKind)))
     }
 }
 
 enum ReminderTarget {
-    static func list(_ name: String?, in store: EventStore) throws -> ChimeCore.Calendar {
+    static func list(_ name: String?, in store: EventStore, option: String = "--list",
+                     sayingOtherKind: Bool = true) throws -> ChimeCore.Calendar {
         guard let name else { return try store.defaultCalendarForNewReminders() }
-        guard let c = try store.calendar(named: name, for: .reminder) else {
-            throw InputError("--list: no reminder list \"\(name)\" (create it with `chime calendar add \"\(name)\" --type reminders`)")
+        if let c = try store.calendar(named: name, for: .reminder) { return c }
+        throw InputError("\(option): " + (try CalendarChoice.missing(name, kind: .reminder, in: store, sayingOtherKind: sayingOtherKind)))
+    }
+}
+
+/// What a calendar name that names none says: which there are, whether the name is one of the
+/// other kind, and how to make it.
+enum CalendarChoice {
+    static func missing(_ name: String, kind: EntityType, in store: EventStore, sayingOtherKind: Bool) throws -> String {
+        let what = kind == .event ? "event calendar" : "reminder list"
+        let existing = try store.calendars(for: kind).map { "\"\(DisplayText.singleLine($0.title))\"" }
+        var text = "no \(what) \"\(DisplayText.singleLine(name))\""
+        let other: EntityType = kind == .event ? .reminder : .event
+        if sayingOtherKind, try store.calendar(named: name, for: other) != nil {
+            text += " (\"\(DisplayText.singleLine(name))\" holds \(other == .event ? "events" : "reminders") only)"
         }
-        return c
+        text += existing.isEmpty ? "" : "; \(kind == .event ? "calendars" : "lists"): " + existing.joined(separator: ", ")
+        return text + "; create it with `chime calendar add \"\(name)\"\(kind == .event ? "" : " --type reminders")`"
     }
 }

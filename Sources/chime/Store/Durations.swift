@@ -4,15 +4,31 @@ import Foundation
 /// Durations and alarm offsets on the command line: `15m`, `1h30m`, `-15m`, `2d`, `1w`, or an
 /// RFC 5545 DURATION (`-PT15M`, `P1D`).
 enum Durations {
-    static let accepted = "15m, 1h30m, -10m, 2d, 1w, or -PT15M"
+    static let accepted = "15m, 1h30m, 90 min, 1.5h, -10m, 2d, 1w, or -PT15M"
 
     static func seconds(_ text: String, option: String) throws -> Int64 {
         let t = text.filter { !$0.isWhitespace }
         if let iso = ISODuration.seconds(t) { return iso }
-        guard let seconds = try? DateExpression.offsetSeconds(t) else {
-            throw InputError("\(option): \"\(text)\" is not a duration (use \(accepted))")
+        if let seconds = try? DateExpression.offsetSeconds(t) { return seconds }
+        let words = text.lowercased().trimmingCharacters(in: .whitespaces)
+        // `90 min`, `1 hour 30 minutes`: the words `in 2 hours` takes for dates.
+        if case .instant(let i)? = try? DateExpression.parse("in " + words, now: Instant(secondsSince1970: 0), zone: .utc) {
+            return i.secondsSince1970
         }
-        return seconds
+        if let seconds = fraction(words) { return seconds }
+        throw InputError("\(option): \"\(text)\" is not a duration (use \(accepted))")
+    }
+
+    /// `1.5h`, `2,5 hours`, `0.5 d`: a decimal amount of one unit, to the whole minute.
+    private static func fraction(_ text: String) -> Int64? {
+        let number = text.prefix { $0.isNumber || $0 == "." || $0 == "," }
+        let unit = text.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
+        let units: [String: Double] = ["m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
+                                       "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
+                                       "d": 86_400, "day": 86_400, "days": 86_400, "w": 604_800, "week": 604_800, "weeks": 604_800]
+        guard let scale = units[unit], let amount = Double(number.replacingOccurrences(of: ",", with: ".")),
+              amount.isFinite, amount >= 0, amount < 1e7 else { return nil }
+        return Int64((amount * scale / 60).rounded()) * 60
     }
 
     static let alarmAccepted = "15m, 1h30m, 1d (before), +15m or 'after 15m' (after), 0 (at the time)"
@@ -31,10 +47,6 @@ enum Durations {
         t = t.trimmingCharacters(in: .whitespaces)
         if t.hasPrefix("+") { after = true; t.removeFirst() } else if t.hasPrefix("-") { t.removeFirst() }
         if t == "0" { return 0 }
-        // `15 min`, `1 hour`, `2 days`: the words `in 2 hours` takes for dates.
-        if t.contains(" "), case .instant(let i)? = try? DateExpression.parse("in " + t, now: Instant(secondsSince1970: 0), zone: .utc) {
-            return after ? i.secondsSince1970 : -i.secondsSince1970
-        }
         let seconds = try Durations.seconds(t, option: "--alarm")
         guard seconds >= 0 else { throw InputError("--alarm: \"\(text)\" has two signs") }
         return after ? seconds : -seconds

@@ -75,7 +75,7 @@ struct EditCommand: ParsableCommand {
             try item.applyCommand(toItem: identifier, in: store)
             report(.event(saved), store: store, wholeSeries: reference.occurrence == nil, movedTo: target?.title)
         case .reminder:
-            let target = try calendar.map { try ReminderTarget.list($0, in: store) }
+            let target = try calendar.map { try ReminderTarget.list($0, in: store, option: "--calendar") }
             let saved = try store.modifyReminder(identifier: identifier) { r in
                 try change(&r)
                 if let target { r.calendarIdentifier = target.identifier }
