@@ -279,6 +279,15 @@ struct EverydayCLITests {
         let firstLine = try String(contentsOfFile: s.folder + "/first-line.txt", encoding: .utf8)
         #expect(firstLine.hasPrefix("# error: start: \"2026-02-30 10:00\": no such calendar date"), "\(firstLine)")
         #expect(try s.run("export").stdout.contains("SEQUENCE:2"))
+        // Only the start line moved: the event keeps its hour, as `edit --start` does (it had
+        // become 22 hours long, or "end before start").
+        let moved = try edit("sed -i 's/^start: .*/start: 2026-11-25 16:00/' \"$1\"")
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(try s.run("show", String(id.prefix(8))).stdout.contains("Ends:      Wed 2026-11-25 17:00"))
+        // A script that brings back the same error twice stops instead of reopening for ever.
+        let stuck = try edit("sed -i 's/^start: .*/start: 2026-02-30 10:00/' \"$1\"")
+        #expect(stuck.status != 0 && stuck.stderr.contains("no such calendar date") && stuck.stderr.contains("nothing was saved"),
+                "\(stuck.stderr)")
     }
 
     /// A notification snoozed in the daemon comes back later: `chime alarms` lists it in the window

@@ -88,15 +88,9 @@ struct EditCommand: ParsableCommand {
 
     private func change(_ e: inout Event) throws {
         if let title { e.title = title }
-        var duration = e.durationSeconds(floatingZone: CLIContext.zone)
         if let start {
-            let wasAllDay = e.isAllDay
-            e.start = try Self.keepingDate(of: e.start, start, option: "--start", tz: tz ?? e.start.timeZone?.identifier)
-            if wasAllDay && !e.isAllDay { duration = 3600 }   // a day given a time becomes an hour, as in add
-            if e.isAllDay { e.end = .allDay(e.start.local.date.adding(days: max(1, Int(duration / 86_400)))) } else {
-                e.end = e.start.with(instant: Instant(secondsSince1970: e.start.instant(floatingZone: CLIContext.zone).secondsSince1970 + duration),
-                                     floatingZone: CLIContext.zone)
-            }
+            EventEnd.move(&e, to: try Self.keepingDate(of: e.start, start, option: "--start", tz: tz ?? e.start.timeZone?.identifier),
+                          zone: CLIContext.zone)
         }
         if let end {
             e.end = try EventEnd.read(end, start: e.start, option: "--end", tz: tz ?? e.start.timeZone?.identifier ?? (e.start.isFloating ? "floating" : nil),

@@ -39,12 +39,14 @@ struct EditForm {
     /// the form comes back unchanged (or, with `emptyIsUnchanged`, with every value empty).
     static func session(_ original: EditForm, emptyIsUnchanged: Bool = false, save: (EditForm) throws -> Void) throws -> Bool {
         var text = original.text
+        var lastError: String?
         while true {
             let saved = try edit(text)
             // Quit without a change after an error: give up rather than ask again.
             if saved == text && text.hasPrefix("# error: ") {
                 throw InputError(String(text.prefix { $0 != "\n" }.dropFirst("# error: ".count)) + "; nothing was saved")
             }
+            defer { lastError = text.hasPrefix("# error: ") ? String(text.prefix { $0 != "\n" }) : nil }
             do {
                 let form = try EditForm(parsing: saved)
                 if form.fields.map(\.value) == original.fields.map(\.value) && form.fields.map(\.key) == original.fields.map(\.key) {
@@ -54,6 +56,9 @@ struct EditForm {
                 try save(form)
                 return true
             } catch where error is CLIError || error is StoreError {
+                // An editor run by a script (no terminal) that brings the same error back twice
+                // would be reopened for ever.
+                if isatty(STDIN_FILENO) == 0, lastError == "# error: \(error)" { throw InputError("\(error); nothing was saved") }
                 // Back to the editor with what was typed and the reason on top.
                 text = "# error: \(error)\n" + saved.split(separator: "\n", omittingEmptySubsequences: false)
                     .filter { !$0.hasPrefix("# error: ") }.joined(separator: "\n")
@@ -140,10 +145,18 @@ struct EditForm {
         let tz = value("zone").flatMap { $0.isEmpty ? nil : $0 }
         if value("start") != original.value("start") || value("end") != original.value("end") || value("zone") != original.value("zone") {
             guard let start = value("start"), !start.isEmpty else { throw InputError("start: an event needs a start") }
-            e.start = try CLIContext.calendarDate(start, option: "start", tz: tz)
-            if let end = value("end"), !end.isEmpty {
-                e.end = try CLIContext.calendarDate(end, option: "end", tz: tz, relativeTo: e.start.instant(floatingZone: CLIContext.zone))
-                if e.start.isAllDay, !e.end.isAllDay { e.end = .allDay(e.end.local.date) }
+            let newStart = try CLIContext.calendarDate(start, option: "start", tz: tz)
+            if let end = value("end"), !end.isEmpty, end != original.value("end") {
+                e.start = newStart
+                if e.start.isAllDay {
+                    // The form shows an all-day end as stored: the day after the last.
+                    e.end = .allDay(try CLIContext.calendarDate(end, option: "end", tz: tz).local.date)
+                } else {
+                    e.end = try EventEnd.read(end, start: e.start, option: "end", tz: tz, context: CLIContext.command)
+                }
+            } else {
+                // The end line as it was: the event keeps its length, as `edit --start` does.
+                EventEnd.move(&e, to: newStart, zone: CLIContext.zone)
             }
         }
     }

@@ -48,4 +48,17 @@ enum EventEnd {
         }
         return end
     }
+
+    /// Moves an event to `start`, keeping its length (a day given a time becomes an hour, as in
+    /// `add`): what `edit --start` and a form whose end line is unchanged do.
+    static func move(_ e: inout Event, to start: CalendarDate, zone: ZoneRules) {
+        var duration = e.durationSeconds(floatingZone: zone)
+        if e.isAllDay && !start.isAllDay { duration = 3600 }
+        e.start = start
+        if start.isAllDay {
+            e.end = .allDay(start.local.date.adding(days: max(1, Int(duration / 86_400))))
+        } else {
+            e.end = start.with(instant: Instant(secondsSince1970: start.instant(floatingZone: zone).secondsSince1970 + duration), floatingZone: zone)
+        }
+    }
 }
