@@ -106,6 +106,25 @@ extension EventStore {
         }
     }
 
+    /// The occurrences of a series that were changed on their own (detached), each with its
+    /// `occurrenceDate` (the instant it replaces), in order.
+    ///
+    /// ```swift
+    /// let moved = try store.detachedOccurrences(ofSeries: standup.identifier)
+    /// ```
+    public func detachedOccurrences(ofSeries identifier: String) throws(StoreError) -> [Event] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE series_id = ? AND kind = 'event' ORDER BY recurrence_id",
+                             arguments: [identifier]).map { row in
+                let rowID: String = row[ItemColumns.id]
+                var event = try ItemRows.event(row, alarms: try AlarmRows.fetch(db, itemFilter: "SELECT ?", arguments: [rowID])[rowID] ?? [])
+                event.isDetached = true
+                event.occurrenceDate = (row["recurrence_id"] as Int64?).map(Instant.init(secondsSince1970:))
+                return event
+            }
+        }
+    }
+
     // MARK: Helpers (inside a transaction)
 
     /// Writes `event` (see ``save(_:span:commit:)``) inside a transaction; returns it as saved.
@@ -211,12 +230,7 @@ extension EventStore {
     }
 
     static func isOccurrence(_ master: Event, _ instant: Instant, zone: ZoneRules) -> Bool {
-        var iterator = master.recurrenceSet.occurrences(near: instant, floatingZone: zone)
-        while let o = iterator.next() {
-            if o.instant == instant { return true }
-            if o.instant > instant { return false }
-        }
-        return false
+        master.hasOccurrence(at: instant, floatingZone: zone)
     }
 
     static func requireOccurrence(_ master: Event, _ instant: Instant, zone: ZoneRules, in db: Database) throws {
@@ -225,8 +239,9 @@ extension EventStore {
         throw ItemValidationError.notAnOccurrence(instant.description)
     }
 
-    /// Updates a series (or single event) as a whole. Moving a series' start drops its detached
-    /// occurrences: the instants they replaced no longer exist.
+    /// Updates a series (or single event) as a whole. Moving a series' start moves its detached
+    /// and removed occurrences with it (``Event/placeOfOccurrence(at:inMoved:floatingZone:)``); one that has no
+    /// place in the moved series is dropped, and the caller can name it by comparing before and after.
     static func replaceSeries(_ master: Event, with edited: Event, created: Instant, stamp: Instant, zone: ZoneRules,
                               in db: Database) throws {
         var whole = edited
@@ -251,13 +266,42 @@ extension EventStore {
                 whole.end = edited.end.with(instant: Instant(secondsSince1970: end), floatingZone: zone)
             }
         }
-        if whole.start != master.start {
-            try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [master.identifier])
-        } else {
-            try carrySeriesChanges(from: master, to: whole, stamp: stamp, in: db)
+        if whole.start != master.start && master.isRecurring {
+            if whole.exceptionDates == master.exceptionDates {
+                let rest = whole.start.zone(floatingZone: zone)
+                whole.exceptionDates = master.exceptionDates.compactMap { exdate -> RecurrenceDate? in
+                    if case .date = exdate, !master.isAllDay { return exdate }   // a whole day stays removed
+                    var unremoved = whole
+                    unremoved.exceptionDates = []
+                    guard let moved = master.placeOfOccurrence(at: ItemRows.instant(of: exdate, in: master.start), inMoved: unremoved, floatingZone: zone) else { return nil }
+                    if case .allDay = whole.start { return .date(rest.localTime(at: moved).date) }
+                    return whole.start.timeZone == nil && !whole.start.isFloating ? .instant(moved) : .local(rest.localTime(at: moved))
+                }
+            }
+            try moveDetached(of: master, to: whole, stamp: stamp, zone: zone, in: db)
         }
+        if master.isRecurring { try carrySeriesChanges(from: master, to: whole, stamp: stamp, in: db) }
         try ItemRows.upsert(whole, rowID: master.identifier, series: nil, created: created, modified: stamp, in: db)
         try Journal.record(db, .event, master.identifier, .updated)
+    }
+
+    /// Gives each detached occurrence of `old` its place in `new` (its start moved); one with no
+    /// place is dropped.
+    static func moveDetached(of old: Event, to new: Event, stamp: Instant, zone: ZoneRules, in db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE series_id = ?", arguments: [old.identifier])
+        var taken: Set<Instant> = []
+        for row in rows {
+            let rowID: String = row[ItemColumns.id]
+            guard let recurrence: Int64 = row["recurrence_id"] else { continue }
+            let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT ?", arguments: [rowID])[rowID] ?? []
+            var detached = try ItemRows.event(row, alarms: alarms)
+            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [rowID])
+            guard let moved = old.placeOfOccurrence(at: Instant(secondsSince1970: recurrence), inMoved: new, floatingZone: zone),
+                  taken.insert(moved).inserted else { continue }
+            detached.occurrenceDate = moved
+            try ItemRows.upsert(detached, rowID: detachedRowID(old.identifier, moved), series: (old.identifier, moved),
+                                created: detached.creationDate ?? stamp, modified: stamp, in: db)
+        }
     }
 
     /// A change to a whole series reaches its detached occurrences for every field they did not

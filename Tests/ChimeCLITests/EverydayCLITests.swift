@@ -206,6 +206,30 @@ struct EverydayCLITests {
         #expect(typo.status != 0 && typo.stderr.contains("did you mean \"tomorrow\"?"), "\(typo.stderr)")
     }
 
+    /// Editing a weekday stand-up by title: a new time keeps its days, its moved occurrence and its
+    /// removed one; a new first day says what it drops and, without a terminal, needs --span all.
+    @Test func movingASeriesKeepsWhatItCanAndNamesWhatItDrops() throws {
+        let s = StoreSession(now: "2026-12-04T12:00:00Z")   // Friday
+        let id = try s.add("event", "Standup", "--start", "mon 9:00", "--duration", "15m", "--repeat", "weekdays")
+        #expect(try s.run("edit", "\(id)@20261208T080000Z", "--start", "11:00").status == 0)   // Tuesday's, moved
+        #expect(try s.run("remove", "\(id)@20261210T080000Z").status == 0)                    // Thursday's, cancelled
+        func week() throws -> [String] {
+            try #require(try s.json("agenda", "--from", "2026-12-07", "--days", "5") as? [[String: Any]])
+                .compactMap { ($0["start"] as? [String: Any])?["local"] as? String }
+        }
+        let retimed = try s.run("edit", "Standup", "--start", "10:15")
+        #expect(retimed.status == 0 && !retimed.stdout.contains("Dropped"), "\(retimed.stdout)\(retimed.stderr)")
+        #expect(try week() == ["2026-12-07T10:15:00", "2026-12-08T11:00:00", "2026-12-09T10:15:00", "2026-12-11T10:15:00"])
+        let refused = try s.run("edit", "Standup", "--start", "wed 10:15")
+        #expect(refused.status != 0, "\(refused.stdout)")
+        #expect(refused.stderr.contains("drops the 2 occurrences (Mon 2026-12-07 10:15, Tue 2026-12-08 10:15) before it")
+                && refused.stderr.contains("the changed occurrence of Tue 2026-12-08") && refused.stderr.contains("--span all"), "\(refused.stderr)")
+        #expect(try week().count == 4)
+        let moved = try s.run("edit", "Standup", "--start", "wed 10:15", "--span", "all")
+        #expect(moved.status == 0 && moved.stdout.contains("Dropped the changed occurrence of Tue 2026-12-08"), "\(moved.stdout)\(moved.stderr)")
+        #expect(try week() == ["2026-12-09T10:15:00", "2026-12-11T10:15:00"])
+    }
+
     /// A repeating reminder and its completed copy share a title: `complete` by title takes the
     /// open one, `uncomplete` by title the one done last.
     @Test func completeAndUncompleteByTitleTakeTheOneThatFits() throws {

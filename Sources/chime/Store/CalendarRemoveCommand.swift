@@ -27,11 +27,7 @@ extension CalendarCommand {
             let noun = calendar.entityType == .event ? (count == 1 ? "event" : "events") : (count == 1 ? "reminder" : "reminders")
             let what = "\"\(DisplayText.singleLine(calendar.title))\" and its \(count) \(noun)"
             if count > 0 && !yes {
-                guard isatty(STDIN_FILENO) == 1 else {
-                    throw InputError("this removes \(what); run it again with --yes to confirm")
-                }
-                FileHandle.standardError.write(Data("Remove \(what)? [y/N] ".utf8))
-                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased().trimmingCharacters(in: .whitespaces)) else {
+                guard try Confirmation.ask("Remove \(what)?", refusal: "this removes \(what); run it again with --yes to confirm") else {
                     print("Kept \"\(DisplayText.singleLine(calendar.title))\".")
                     return
                 }

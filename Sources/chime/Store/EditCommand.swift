@@ -4,7 +4,8 @@ import ChimeStore
 
 /// `--span`: which occurrences of a recurring event a change applies to.
 enum SpanArgument: String, ExpressibleByArgument, CaseIterable {
-    case this, future
+    /// `all`: the whole series, confirmed (a start moved to another day drops what it names).
+    case this, future, all
     var span: Span { self == .this ? .thisEvent : .futureEvents }
 }
 
@@ -43,7 +44,8 @@ struct EditCommand: ParsableCommand {
     @Option(help: "New priority, 0…9 (reminders).") var priority: Int?
     @Option(help: ArgumentHelp("Move to this calendar (events) or list (reminders), by name or ID.", valueName: "name")) var calendar: String?
     @Flag(help: "Stop repeating (drops every recurrence rule).") var noRepeat = false
-    @Option(help: "For one occurrence of a recurring event: this one, or this and all later ones.") var span: SpanArgument = .this
+    @Option(help: "For one occurrence of a recurring event: this one, or this and all later ones; 'all' confirms moving a whole series to another day.")
+    var span: SpanArgument = .this
     @OptionGroup var item: ItemOptions
 
     func validate() throws {
@@ -63,8 +65,16 @@ struct EditCommand: ParsableCommand {
         switch try reference.kind(in: store) {
         case .event:
             let target = try calendar.map { try EventTarget.calendar($0, in: store) }
+            if self.span == .all && reference.occurrence != nil {
+                throw InputError("--span all changes a whole series: name it without @…, or use --span this or future")
+            }
             // Without @OCCURRENCE the whole series changes: that is --span future on its first occurrence.
             let span = reference.occurrence == nil ? Span.futureEvents : self.span.span
+            var dropped: [Event] = []
+            if reference.occurrence == nil, start != nil || end != nil || tz != nil {
+                guard let lost = try seriesMoveLosses(identifier, store: store) else { print("Kept \"\(id)\" as it was."); return }
+                dropped = lost
+            }
             let saved = try store.modifyEvent(identifier: identifier, occurrence: reference.occurrence?.instant(in: store.floatingZone),
                                               span: span) { e in
                 try change(&e)
@@ -74,6 +84,9 @@ struct EditCommand: ParsableCommand {
             // The command belongs to the whole item (series), as the alarms it runs with do.
             try item.applyCommand(toItem: identifier, in: store)
             report(.event(saved), store: store, wholeSeries: reference.occurrence == nil, movedTo: target?.title)
+            if !dropped.isEmpty && !options.json {
+                print("Dropped the changed \(Self.occurrencesText(dropped)): no such day in the moved series")
+            }
         case .reminder:
             let target = try calendar.map { try ReminderTarget.list($0, in: store, option: "--calendar") }
             let saved = try store.modifyReminder(identifier: identifier) { r in
@@ -143,6 +156,45 @@ struct EditCommand: ParsableCommand {
             }
         }
         if changed { try store.confirmAlarmCommandTiming(forItem: identifier) } else { print("No change.") }
+    }
+
+    /// What moving a whole series as the options say would lose: the changed occurrences with no
+    /// place in the moved series (returned, named after saving) and, when its first day moves
+    /// later, the occurrences before it. Anything lost is said and asked about (without a
+    /// terminal: refused unless `--span all`); nil when the user said no.
+    private func seriesMoveLosses(_ identifier: String, store: EventStore) throws -> [Event]? {
+        guard let first = try store.event(withIdentifier: identifier), first.isRecurring else { return [] }
+        var moved = first
+        try change(&moved)
+        let zone = store.floatingZone
+        let detached = try store.detachedOccurrences(ofSeries: identifier)
+        let dropped = detached.filter { d in d.occurrenceDate.map { first.placeOfOccurrence(at: $0, inMoved: moved, floatingZone: zone) == nil } ?? false }
+        // Occurrences on days before the moved start's day are gone (a new time the same day is not a loss).
+        let clock = moved.start.zone(floatingZone: zone)
+        let firstDay = first.start.instant(floatingZone: zone)
+        let newFirstDay = clock.instant(for: LocalDateTime(date: clock.localTime(at: moved.start.instant(floatingZone: zone)).date))
+        let skipped = newFirstDay > firstDay
+            ? try store.events(matching: store.predicateForEvents(start: firstDay, end: newFirstDay))
+                .filter { $0.identifier == identifier && ($0.occurrenceDate ?? $0.start.instant(floatingZone: zone)) < newFirstDay }
+            : []
+        guard (!dropped.isEmpty || !skipped.isEmpty) && span != .all else { return dropped }
+        var losses: [String] = []
+        if !skipped.isEmpty { losses.append("the \(Self.occurrencesText(skipped)) before it") }
+        if !dropped.isEmpty { losses.append("the changed \(Self.occurrencesText(dropped)), which would have no day in it") }
+        let what = "\"\(DisplayText.itemTitle(first.title))\" repeats (\(first.recurrenceRules.first.map(ItemFormat.words) ?? "")); "
+            + "moving it to start \(ItemFormat.human(moved.start, zone: CLIContext.zone)) drops " + losses.joined(separator: " and ")
+        let refusal = what + ". To change the time only, give a time (--start 10:15); to change it from one day on: "
+            + "chime edit \(identifier.prefix(8))@OCCURRENCE --span future … (as `chime agenda` shows it); to move the whole series anyway: --span all"
+        return try Confirmation.ask(what + ". Move the whole series?", refusal: refusal) ? dropped : nil
+    }
+
+    /// `occurrence of Tue 2026-12-08 09:00`, `3 occurrences (Mon 2026-12-07 09:00, …)`.
+    static func occurrencesText(_ events: [Event]) -> String {
+        let dates = events.prefix(3).map { e in
+            ItemFormat.human(e.occurrenceDate.map { e.start.with(instant: $0, floatingZone: CLIContext.zone) } ?? e.start, zone: CLIContext.zone)
+        }
+        let list = dates.joined(separator: ", ") + (events.count > 3 ? ", …" : "")
+        return events.count == 1 ? "occurrence of \(list)" : "\(events.count) occurrences (\(list))"
     }
 
     /// A new time alone (`--start 10:00`) keeps the item's own day, as moving an entry in a
