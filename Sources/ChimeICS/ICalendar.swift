@@ -13,6 +13,21 @@ public enum ICalendar {
     /// writes only its instances, as they came.
     public static let standInSeriesMarker = "X-MOZ-FAKED-MASTER:1"
 
+    /// Names an item's calendar in an export of several calendars (iCalendar has one calendar per
+    /// file), so an import into the defaults puts each item back where it was.
+    public static let calendarMarker = "X-CHIME-CALENDAR"
+
+    /// The marker line for a calendar title.
+    public static func calendarMarkerLine(_ title: String) -> String { calendarMarker + ":" + ICSText.escape(title) }
+
+    /// Takes the calendar marker out of an item's kept lines, giving its title (nil: none).
+    public static func takeCalendarMarker(_ extras: inout [String]) -> String? {
+        guard let index = extras.firstIndex(where: { $0.hasPrefix(calendarMarker + ":") }) else { return nil }
+        let title = ICSText.unescape(String(extras[index].dropFirst(calendarMarker.count + 1)))
+        extras.removeAll { $0.hasPrefix(calendarMarker + ":") || $0.hasPrefix(calendarMarker + ";") }
+        return title
+    }
+
     /// The component tree of a file (structure only): the VCALENDAR.
     public static func parseComponents(_ bytes: [UInt8], file: String = "<input>") throws(ICSError) -> ICSComponent {
         let lines = try ContentLines.parse(bytes, file: file)

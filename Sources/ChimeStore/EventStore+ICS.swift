@@ -120,6 +120,31 @@ extension EventStore {
         let (eventCalendar, reminderList) = try calendars(for: target, events: hasEvents, reminders: hasReminders,
                                                           properties: parsed.calendarProperties, commit: false)
         defer { if dryRun { reset() } }
+        // An export of several calendars names each item's (X-CHIME-CALENDAR): into the defaults
+        // each goes back to the calendar of that name, made when missing; otherwise the target says.
+        for i in parsed.overrides.indices { _ = ICalendar.takeCalendarMarker(&parsed.overrides[i].event.icsExtras) }
+        var homes: [String: String] = [:]   // "event:Title" / "reminder:Title" → calendar ID
+        func home(_ entry: inout ICSItem) throws -> String? {
+            var title: String?
+            switch entry.item {
+            case .event(var e): title = ICalendar.takeCalendarMarker(&e.icsExtras); entry.item = .event(e)
+            case .reminder(var r): title = ICalendar.takeCalendarMarker(&r.icsExtras); entry.item = .reminder(r)
+            }
+            guard case .defaults = target, let title = Self.calendarTitle(title) else { return nil }
+            let kind: EntityType = if case .event = entry.item { .event } else { .reminder }
+            let key = "\(kind.rawValue):\(title)"
+            if let id = homes[key] { return id }
+            let id: String
+            if let existing = try calendar(named: title, for: kind) {
+                id = existing.identifier
+            } else {
+                let made = ChimeCore.Calendar(title: title, entityType: kind)
+                try saveCalendar(made, commit: false)
+                id = made.identifier
+            }
+            homes[key] = id
+            return id
+        }
 
         // Series first (overrides need them), with cancelled occurrences folded in as EXDATEs.
         var seriesByUID: [String: Event] = [:]
@@ -133,6 +158,8 @@ extension EventStore {
         let known = try storedUIDs(in: scope)
         let storedCopies = try storedItems(parsed.items.filter { known.contains(Self.uidKey($0.uid, $0.item)) }, in: scope)
         for var entry in parsed.items {
+            let ownHome = try home(&entry)
+            let eventCalendar = ownHome ?? eventCalendar, reminderList = ownHome ?? reminderList
             let existing = storedCopies[Self.uidKey(entry.uid, entry.item)]
             if let existing, authoritative, case .event(let stored) = existing.item {
                 // The file's overrides replace the stored detached occurrences.
@@ -187,9 +214,11 @@ extension EventStore {
         }
         if !insertedEvents.isEmpty || !insertedReminders.isEmpty {
             let (checkEvents, checkReminders) = (!insertedEvents.isEmpty, !insertedReminders.isEmpty)
+            let homeIDs = homes.map { ($0.value, $0.key.hasPrefix("event:") ? EntityType.event : .reminder) }
             try perform(commit: false) { db, _ in
                 if checkEvents { try Self.checkWritable(db, calendarID: eventCalendar, for: .event) }
                 if checkReminders { try Self.checkWritable(db, calendarID: reminderList, for: .reminder) }
+                for (id, kind) in homeIDs { try Self.checkWritable(db, calendarID: id, for: kind) }
             }
         }
         for (entry, isNew) in prepared {

@@ -24,6 +24,34 @@ struct ImportNewCalendarTests {
         return all.map { "\($0["title"] as? String ?? "?") \($0["kind"] as? String ?? "?")" }.sorted()
     }
 
+    /// Export then import on a new machine: every item goes back to a calendar of its own
+    /// calendar's name (they all went to the default one before), and a second round trip adds
+    /// nothing and repeats no marker.
+    @Test func exportThenImportKeepsEachItemsCalendar() throws {
+        let a = StoreSession()
+        #expect(try a.run("calendar", "add", "Work").status == 0)
+        #expect(try a.run("calendar", "add", "Family, and friends").status == 0)
+        #expect(try a.run("calendar", "add", "Errands", "--type", "reminders").status == 0)
+        _ = try a.add("event", "Standup", "--start", "mon 9:00", "--calendar", "Work", "--repeat", "weekdays")
+        _ = try a.add("event", "Dinner", "--start", "sat 19:00", "--calendar", "Family, and friends")
+        _ = try a.add("reminder", "Stamps", "--due", "tomorrow", "--list", "Errands")
+        let export = try a.run("export")
+        #expect(export.stdout.contains("X-CHIME-CALENDAR:Family\\, and friends"), "\(export.stdout)")
+        let b = StoreSession()
+        try FileManager.default.createDirectory(atPath: b.folder, withIntermediateDirectories: true)
+        try export.stdout.write(toFile: b.folder + "/all.ics", atomically: true, encoding: .utf8)
+        #expect(try b.run("import", b.folder + "/all.ics").status == 0)
+        let kept = try Self.calendars(b)
+        #expect(kept.contains("Work event") && kept.contains("Family, and friends event") && kept.contains("Errands reminder"), "\(kept)")
+        let work = try b.run("agenda", "--from", "2026-11-23", "--days", "1", "--calendar", "Work").stdout
+        #expect(work.contains("Standup"), "\(work)")
+        #expect(try b.run("reminders", "--list", "Errands").stdout.contains("Stamps"))
+        let again = try b.run("export").stdout
+        #expect(again.components(separatedBy: "X-CHIME-CALENDAR").count == export.stdout.components(separatedBy: "X-CHIME-CALENDAR").count)
+        let second = try b.json("import", b.folder + "/all.ics") as? [String: Any]
+        #expect(second?["events_added"] as? Int == 0 && second?["todos_added"] as? Int == 0, "\(second ?? [:])")
+    }
+
     @Test func withoutANameTheFilesCalendarNameIsUsed() throws {
         let s = StoreSession()
         let path = try Self.file(s, "export-2026.ics", calendarName: "Public holidays \\, Berlin")

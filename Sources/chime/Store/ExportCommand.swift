@@ -13,7 +13,9 @@ struct ExportCommand: ParsableCommand {
             a VTIMEZONE for every zone used, detached occurrences as RECURRENCE-ID components, \
             reminders as VTODOs, each UID once (a UID in two calendars is written from the one \
             with the newer copy, with a warning), location alarms the way Apple writes them plus RFC 9074 \
-            PROXIMITY, and every property kept from an import written back.
+            PROXIMITY, and every property kept from an import written back. Exporting several \
+            calendars into one file names each item's calendar (X-CHIME-CALENDAR), so \
+            `chime import` puts it back in a calendar of that name.
 
             Examples:
               chime export -o all.ics
@@ -50,6 +52,21 @@ struct ExportCommand: ParsableCommand {
             for d in duplicates {
                 FileHandle.standardError.write(Data((DisplayText.singleLine(
                     "warning: UID \(d.uid) is in \(([d.kept] + d.leftOut).map(name).joined(separator: " and ")): wrote the copy in \(name(d.kept)) (highest SEQUENCE, then newest); `--calendar` exports each one") + "\n").utf8))
+            }
+        }
+        if only == nil {
+            // Several calendars in one file: each item names its own, for `chime import` to put it back.
+            let titles = Dictionary(try EntityType.allCases.flatMap { try store.calendars(for: $0) }.map { ($0.identifier, $0.title) }) { a, _ in a }
+            items = items.map { item in
+                switch item {
+                case .event(var e) where !e.isDetached:
+                    if let t = e.calendarIdentifier.flatMap({ titles[$0] }) { e.icsExtras.append(ICalendar.calendarMarkerLine(t)) }
+                    return .event(e)
+                case .reminder(var r):
+                    if let t = r.calendarIdentifier.flatMap({ titles[$0] }) { r.icsExtras.append(ICalendar.calendarMarkerLine(t)) }
+                    return .reminder(r)
+                default: return item
+                }
             }
         }
         let bytes = ICalendar.serialize(items, calendarName: only?.title,
