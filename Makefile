@@ -170,7 +170,7 @@ install: release
 	install -Dm644 README.md "$(DESTDIR)$(DOCDIR)/README.md"
 	install -Dm644 Config/config.toml "$(DESTDIR)$(DOCDIR)/config.example.toml"
 	install -Dm644 Config/geoclue-chime.conf "$(DESTDIR)$(DOCDIR)/geoclue-chime.conf"
-	@Config/post-install.sh "$(DESTDIR)" "$(BINDIR)" "$(DOCDIR)"
+	@Config/post-install.sh "$(DESTDIR)" "$(BINDIR)" "$(DOCDIR)" "$(USERUNITDIR)"
 
 uninstall:
 	rm -f $(foreach f,$(INSTALLED_FILES),"$(DESTDIR)$(f)")

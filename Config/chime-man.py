@@ -11,6 +11,7 @@ minutes on a 2-core machine, on top of the release build), and its mdoc page run
 example lines together and makes man warn about every blank line ("mdoc warning: Empty input line").
 """
 import json
+import re
 import subprocess
 import sys
 
@@ -22,6 +23,11 @@ def esc(text):
     return "\n".join("\\&" + line if line.startswith((".", "'")) else line for line in text.split("\n"))
 
 
+def prose(text):
+    """esc(), with Markdown code spans (`chime edit`) in bold as man pages write commands."""
+    return re.sub(r"`([^`\n]+)`", r"\\fB\1\\fR", esc(text))
+
+
 def paragraphs(text):
     """Discussion text: indented lines (examples) kept as they are, the rest filled."""
     out, literal = [], False
@@ -30,12 +36,12 @@ def paragraphs(text):
             if not literal:
                 out += [".nf", ".RS 2"]
                 literal = True
-            out.append(esc(line.strip()))
+            out.append(prose(line.strip()))
         else:
             if literal:
                 out += [".RE", ".fi"]
                 literal = False
-            out.append(".PP" if not line.strip() else esc(line))
+            out.append(".PP" if not line.strip() else prose(line))
     if literal:
         out += [".RE", ".fi"]
     return out
@@ -67,9 +73,9 @@ def arguments(args, root=False):
         text = arg.get("abstract", "")
         if arg.get("defaultValue"):
             text += " (default: " + arg["defaultValue"] + ")"
-        out.append(esc(text) if text else "\\&")
+        out.append(prose(text) if text else "\\&")
         if arg.get("discussion"):
-            out.append(esc(arg["discussion"] if isinstance(arg["discussion"], str) else ""))
+            out.append(prose(arg["discussion"] if isinstance(arg["discussion"], str) else ""))
     return out
 
 
@@ -95,7 +101,7 @@ def subcommands(path, command):
         name = path + [sub["commandName"]]
         out += [".SS " + esc(" ".join(name)), usage(name, sub), ".PP"]
         if sub.get("abstract"):
-            out.append(esc(sub["abstract"]))
+            out.append(prose(sub["abstract"]))
         if sub.get("discussion"):
             out += [".PP"] + paragraphs(sub["discussion"])
         out += arguments(sub.get("arguments"))

@@ -237,7 +237,7 @@ final class LibnotifyConnection {
     static let iconName = "chime"
 
     /// What a notification left on screen at shutdown says below its body: its buttons are gone.
-    static let stoppedNote = "(Chime stopped: open Chime to snooze or complete)"
+    static let stoppedNote = "(Chime stopped; its buttons are gone until systemctl --user start chime)"
 
     /// Lets go of libnotify without closing anything on screen: alarms must stay visible after the
     /// daemon stops. (`notify_uninit` closes every notification it still tracks that never expires,

@@ -162,8 +162,8 @@ public final class LibnotifySink: NotificationSink {
 
     /// Lets go of the server and finishes ``responses``. Notifications on screen stay there: an alarm
     /// must remain visible after the daemon stops. Their buttons would answer nobody, so each is
-    /// shown again in place without them, its body ending in "(Chime stopped: open Chime to snooze or
-    /// complete)". Idempotent.
+    /// shown again in place without them, its body ending in "(Chime stopped; its buttons are gone
+    /// until systemctl --user start chime)". Idempotent.
     ///
     /// ```swift
     /// sink.shutdown()

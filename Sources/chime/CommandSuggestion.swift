@@ -6,6 +6,8 @@ import ArgumentParser
 enum CommandSuggestion {
     /// The message for the first word that should name a subcommand and names none, if any.
     static func unknownSubcommand(in arguments: [String], root: ParsableCommand.Type) -> String? {
+        // The shells' completion scripts call `chime ---completion …`: the parser's own business.
+        if arguments.first == "---completion" { return nil }
         // `chime --color always agenda today`: options before the command name are not read.
         if let first = arguments.first, first.hasPrefix("-"), !["-h", "--help", "--version"].contains(first),
            let at = arguments.firstIndex(where: { word in root.configuration.subcommands.contains { $0._commandName == word } }) {

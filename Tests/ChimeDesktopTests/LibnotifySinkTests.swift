@@ -212,7 +212,7 @@ import Testing
         }
         try #require(lines.count == 2, "dunst logged \(lines)")
         let original = lines.first { $0.contains("body=Due 17:00\t") }
-        let reshown = lines.first { $0.contains("body=Due 17:00\\n(Chime stopped: open Chime to snooze or complete)\t") }
+        let reshown = lines.first { $0.contains("body=Due 17:00\\n(Chime stopped; its buttons are gone until systemctl --user start chime)\t") }
         try #require(original != nil && reshown != nil, "dunst logged \(lines)")
         let ids = [original, reshown].map { $0?.split(separator: "\t").first { $0.hasPrefix("id=") } }
         #expect(ids[0] != nil && ids[0] == ids[1], "replaced in place: \(ids)")

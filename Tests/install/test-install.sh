@@ -124,6 +124,17 @@ head -1 "$COMPLETIONS/zsh/site-functions/_chime" | grep -qx "#compdef chime" || 
 grep -q "^complete -c 'chime'" "$COMPLETIONS/fish/vendor_completions.d/chime.fish" || fail "fish completion has no complete -c 'chime'"
 ok "bash loads the completion (complete -p chime); zsh and fish files have their headers (neither shell is installed here)"
 
+# What bash offers while a line is typed: the store's titles for an item, its calendar names for --calendar.
+CHIME_STORE="$T/completion.sqlite" TZ=UTC "$BIN" add event Dentist --start 2026-12-10T09:00 --create >/dev/null
+CHIME_STORE="$T/completion.sqlite" "$BIN" calendar add Work >/dev/null
+offered=$(CHIME_STORE="$T/completion.sqlite" PATH="$T/root/usr/local/bin:$PATH" bash -c '
+    . "$1/bash-completion/completions/chime"
+    COMP_WORDS=(chime show ""); COMP_CWORD=2; COMP_LINE="chime show "; COMP_POINT=${#COMP_LINE}; _chime chime "" show
+    COMP_WORDS=(chime agenda --calendar W); COMP_CWORD=3; COMP_LINE="chime agenda --calendar W"; COMP_POINT=${#COMP_LINE}; _chime chime W --calendar
+    printf "%s " "${COMPREPLY[@]}"' sh "$COMPLETIONS")
+[ "$offered" = "Dentist Work " ] || fail "bash completion offered '$offered', not the title Dentist and the calendar Work"
+ok "bash completes an item's title after 'chime show' and a calendar name after --calendar"
+
 PAGE="$T/root/usr/local/share/man/man1/chime.1"
 MANPAGER=cat MANWIDTH=100 man -l "$PAGE" >"$T/man.txt" 2>"$T/man.err" || { cat "$T/man.err"; fail "man -l"; }
 [ ! -s "$T/man.err" ] || { cat "$T/man.err"; fail "man -l printed warnings"; }
@@ -131,6 +142,7 @@ for heading in NAME SYNOPSIS DESCRIPTION COMMANDS "   chime daemon" "   chime ad
     grep -q "^$heading" "$T/man.txt" || fail "man page lacks '$heading'"
 done
 grep -q "chime $VERSION" "$T/man.txt" || fail "man page does not carry the version"
+if grep -n '`' "$T/man.txt" | head -3 | grep .; then fail "man page shows Markdown backticks"; fi
 warnings=$(groff -man -ww -z "$PAGE" 2>&1) && [ -z "$warnings" ] || { echo "$warnings"; fail "groff warnings"; }
 ok "man -l renders chime(1) ($(wc -l <"$T/man.txt") lines, every subcommand, no groff warnings)"
 

@@ -30,7 +30,11 @@ extension Doctor {
     }
 
     /// GeoClue2 on the system bus. Absent is a warning: timed alarms work, location alarms do not.
-    public static func geoClueCheck(_ answer: Result<DesktopServiceProbe.GeoCluePresence, DesktopServiceProbe.Problem>) -> DoctorCheck {
+    /// `installed`: whether the system bus knows how to start GeoClue (its D-Bus service file),
+    /// so a silence says "installed but not answering", not "install it".
+    public static func geoClueCheck(_ answer: Result<DesktopServiceProbe.GeoCluePresence, DesktopServiceProbe.Problem>,
+                                    installed: Bool = FileManager.default.fileExists(
+                                        atPath: "/usr/share/dbus-1/system-services/org.freedesktop.GeoClue2.service")) -> DoctorCheck {
         switch answer {
         case .success(.running):
             return DoctorCheck(name: "geoclue", status: .ok, detail: "GeoClue2 is running on the system bus")
@@ -39,7 +43,8 @@ extension Doctor {
         case .failure(let problem):
             return DoctorCheck(name: "geoclue", status: .warn,
                                detail: "GeoClue2 does not answer (\(problem)); location alarms cannot fire, timed alarms work",
-                               fix: "sudo apt install geoclue-2.0")
+                               fix: installed ? "GeoClue2 is installed but not answering: systemctl status geoclue; journalctl -u geoclue"
+                                   : "sudo apt install geoclue-2.0")
         }
     }
 

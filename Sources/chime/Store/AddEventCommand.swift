@@ -32,7 +32,8 @@ struct AddEventCommand: ParsableCommand {
     var duration: String?
     @Flag(help: "An all-day event (times are dropped).") var allDay = false
     @Option(help: ArgumentHelp("Time zone of --start/--end: an IANA name, UTC or floating.", valueName: "zone")) var tz: String?
-    @Option(help: ArgumentHelp("Calendar name or ID (default: the default calendar).", valueName: "name")) var calendar: String?
+    @Option(help: ArgumentHelp("Calendar name or ID (default: the default calendar).", valueName: "name"),
+            completion: .custom(ShellCompletion.calendars)) var calendar: String?
     @OptionGroup var item: ItemOptions
     @Flag(help: "Write the event in $VISUAL or $EDITOR, in the form `chime edit` opens, filled with the options given.")
     var edit = false

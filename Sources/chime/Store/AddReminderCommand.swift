@@ -31,7 +31,8 @@ struct AddReminderCommand: ParsableCommand {
     var tz: String = "floating"
     @Option(help: "Priority: 0 none, 1 (highest) … 9 (lowest); 1–4 high, 5 medium, 6–9 low.") var priority: Int = 0
     @Option(name: [.long, .customLong("calendar")],
-            help: ArgumentHelp("Reminder list name or ID (default: the default list); --calendar says the same.", valueName: "name"))
+            help: ArgumentHelp("Reminder list name or ID (default: the default list); --calendar says the same.", valueName: "name"),
+            completion: .custom(ShellCompletion.calendars))
     var list: String?
     @OptionGroup var item: ItemOptions
     @Flag(help: "Write the reminder in $VISUAL or $EDITOR, in the form `chime edit` opens, filled with the options given.")

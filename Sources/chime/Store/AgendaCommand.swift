@@ -42,7 +42,8 @@ struct AgendaCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Window length in days, when --to is not given (default 7).", valueName: "n"))
     var days: Int?
 
-    @Option(name: .customLong("calendar"), help: ArgumentHelp("Only this calendar (name or ID); repeatable.", valueName: "name"))
+    @Option(name: .customLong("calendar"), help: ArgumentHelp("Only this calendar (name or ID); repeatable.", valueName: "name"),
+            completion: .custom(ShellCompletion.calendars))
     var calendars: [String] = []
 
     func validate() throws {

@@ -13,7 +13,7 @@ struct CompleteCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @OptionGroup var bus: ViaBusOption
-    @Argument(help: "Reminder ID, or ID@YYYYMMDDTHHMMSSZ.") var id: String
+    @Argument(help: "Reminder ID, or ID@YYYYMMDDTHHMMSSZ.", completion: .custom(ShellCompletion.items)) var id: String
 
     func run() throws {
         if bus.viaBus { let id = id; return try bus.run(needing: .reminder) { try await $0.complete(id) } }

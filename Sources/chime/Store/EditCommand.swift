@@ -35,14 +35,15 @@ struct EditCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
-    @Argument(help: "ID (or its start), ID@OCCURRENCE, or a title.") var id: String
+    @Argument(help: "ID (or its start), ID@OCCURRENCE, or a title.", completion: .custom(ShellCompletion.items)) var id: String
     @Option(help: "New title.") var title: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("New start (events; the end moves with it unless --end is given).", valueName: "date")) var start: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("New end (events).", valueName: "date")) var end: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("New due date (reminders).", valueName: "date")) var due: String?
     @Option(help: ArgumentHelp("Time zone for the new dates.", valueName: "zone")) var tz: String?
     @Option(help: "New priority, 0…9 (reminders).") var priority: Int?
-    @Option(help: ArgumentHelp("Move to this calendar (events) or list (reminders), by name or ID.", valueName: "name")) var calendar: String?
+    @Option(help: ArgumentHelp("Move to this calendar (events) or list (reminders), by name or ID.", valueName: "name"),
+            completion: .custom(ShellCompletion.calendars)) var calendar: String?
     @Flag(help: "Stop repeating (drops every recurrence rule).") var noRepeat = false
     @Option(help: "For one occurrence of a recurring event: this one, or this and all later ones; 'all' confirms moving a whole series to another day.")
     var span: SpanArgument = .this

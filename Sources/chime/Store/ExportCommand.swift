@@ -24,7 +24,8 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var storePath: StorePathOption
 
-    @Option(name: .customLong("calendar"), help: ArgumentHelp("Only this calendar or list (name or ID); repeatable.", valueName: "name"))
+    @Option(name: .customLong("calendar"), help: ArgumentHelp("Only this calendar or list (name or ID); repeatable.", valueName: "name"),
+            completion: .custom(ShellCompletion.calendars))
     var calendars: [String] = []
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))

@@ -20,7 +20,8 @@ struct RemindersCommand: ParsableCommand {
     @OptionGroup var bus: ViaBusOption
     @Flag(help: "Completed reminders, most recent first.") var completed = false
     @Option(help: ArgumentHelp("Only incomplete reminders due before this.", valueName: "date")) var dueBefore: String?
-    @Option(name: .customLong("list"), help: ArgumentHelp("Only this list (name or ID); repeatable.", valueName: "name"))
+    @Option(name: .customLong("list"), help: ArgumentHelp("Only this list (name or ID); repeatable.", valueName: "name"),
+            completion: .custom(ShellCompletion.calendars))
     var lists: [String] = []
 
     func validate() throws {

@@ -12,7 +12,7 @@ struct RemoveCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
-    @Argument(help: "ID (or its start), ID@OCCURRENCE, or a title.") var id: String
+    @Argument(help: "ID (or its start), ID@OCCURRENCE, or a title.", completion: .custom(ShellCompletion.items)) var id: String
     @Option(help: "For one occurrence of a recurring event: this one, or this and all later ones.") var span: SpanArgument = .this
 
     func run() throws {

@@ -21,7 +21,7 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var options: StoreOptions
     @OptionGroup var colorOption: ColorOption
     @OptionGroup var bus: ViaBusOption
-    @Argument(help: "ID (or its start), ID@OCCURRENCE, or a title.") var id: String
+    @Argument(help: "ID (or its start), ID@OCCURRENCE, or a title.", completion: .custom(ShellCompletion.items)) var id: String
 
     func run() throws {
         colorOption.apply()

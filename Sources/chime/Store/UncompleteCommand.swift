@@ -9,7 +9,7 @@ struct UncompleteCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @OptionGroup var bus: ViaBusOption
-    @Argument(help: "Reminder ID (of the completed copy, for a repeating reminder).") var id: String
+    @Argument(help: "Reminder ID (of the completed copy, for a repeating reminder).", completion: .custom(ShellCompletion.items)) var id: String
 
     func run() throws {
         if bus.viaBus { let id = id; return try bus.run(needing: .reminder) { try await $0.complete(id, done: false) } }
