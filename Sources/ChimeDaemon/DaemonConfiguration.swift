@@ -74,6 +74,16 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 c.scheduler.alarmDefaults.allDayTimeOfDay = try timeOfDay(v, at) },
             "command_timeout_seconds": { c, v, at throws(ConfigurationError) in
                 c.scheduler.commands.timeoutSeconds = try integer(v, at, in: 1...86_400) },
+            "invitations": { c, v, at throws(ConfigurationError) in
+                c.scheduler.alarmDefaults.invitations = try choice(v, at, AlarmDefaults.InvitationAlarms.allCases) },
+        ],
+        "identity": [
+            "addresses": { c, v, at throws(ConfigurationError) in
+                guard let array = v.array, let texts = Optional(array.compactMap(\.string)), texts.count == array.count,
+                      texts.allSatisfy({ $0.contains("@") || $0.contains(":") }) else {
+                    throw ConfigurationError(key: at, message: "must be a list of addresses such as [\"ana@example.org\"], not \(v.debugDescription)")
+                }
+                c.scheduler.alarmDefaults.identity.add(texts) },
         ],
         "notifications": [
             "notifier": { c, v, at throws(ConfigurationError) in

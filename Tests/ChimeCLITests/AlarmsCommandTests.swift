@@ -121,4 +121,39 @@ import Testing
         #expect(alarms.dropFirst().elementsEqual(["Alarm:     command alarm from a file (never run or shown by Chime)",
                                                   "Alarm:     X-SPEAK alarm (not shown by Chime)"]), "\(alarms)")
     }
+
+    /// A Google calendar of invitations (the user is ana.lima@example.org, written once with
+    /// capitals): the accepted, the tentative and the unanswered ring; the declined and the
+    /// cancelled do not, and a series' declined and cancelled occurrences do not either. With
+    /// `invitations = "accepted"` the tentative one is quiet too. Attendee lines leave as they came.
+    @Test func declinedAndCancelledMeetingsDoNotRing() throws {
+        let s = StoreSession(now: "2026-12-05T12:00:00Z")
+        let fixture = #filePath.replacingOccurrences(of: "ChimeCLITests/AlarmsCommandTests.swift", with: "ChimeICSTests/Fixtures/google-invitations.ics")
+        let config = s.folder + "/config"
+        try FileManager.default.createDirectory(atPath: config + "/chime", withIntermediateDirectories: true)
+        try "[identity]\naddresses = [\"mailto:ana.lima@example.org\"]\n".write(toFile: config + "/chime/config.toml", atomically: true, encoding: .utf8)
+        var env = s.environment
+        env["XDG_CONFIG_HOME"] = config
+        #expect(try CLI.run(["import", fixture], environment: env).status == 0)
+        func ringing() throws -> [String] {
+            let r = try CLI.run(["alarms", "--from", "2026-12-07T00:00:00Z", "--hours", "120", "--json"], environment: env)
+            #expect(r.status == 0, "\(r.stderr)")
+            let alarms = try #require(try JSONDocument.body(r.stdout) as? [String: Any])["alarms"] as? [[String: Any]] ?? []
+            return alarms.map { "\($0["title"] as? String ?? "?") \(($0["occurrence"] as? String ?? "").prefix(10))" }
+        }
+        #expect(try ringing() == ["Standup 2026-12-07", "Accepted review 2026-12-08", "Tentative lunch talk 2026-12-08",
+                                  "Standup 2026-12-10", "Standup 2026-12-11"])
+        let show = try CLI.run(["show", "Declined sync"], environment: env).stdout
+        #expect(show.contains("Organizer: Bob Stone <bob.stone@example.org>") && show.contains("you (declined, does not ring)"), "\(show)")
+        #expect(try CLI.run(["show", "Cancelled planning"], environment: env).stdout.contains("Status:    cancelled: it does not ring"))
+        let room = try CLI.run(["show", "Accepted review"], environment: env).stdout
+        #expect(room.contains("Room 4.1 <c_room41@resource.calendar.google.com> (resource, accepted)"), "\(room)")
+        try "[alarms]\ninvitations = \"accepted\"\n[identity]\naddresses = [\"ana.lima@example.org\"]\n"
+            .write(toFile: config + "/chime/config.toml", atomically: true, encoding: .utf8)
+        #expect(try !ringing().contains("Tentative lunch talk 2026-12-08"))
+        // Every attendee parameter leaves as it came.
+        let export = try CLI.run(["export"], environment: env).stdout.replacingOccurrences(of: "\r\n ", with: "")
+        #expect(export.contains("ATTENDEE;CUTYPE=RESOURCE;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=Room 4.1;X-NUM-GUESTS=0:mailto:c_room41@resource.calendar.google.com\r\n"),
+                "\(export)")
+    }
 }

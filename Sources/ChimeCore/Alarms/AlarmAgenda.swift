@@ -52,6 +52,9 @@ public struct AlarmAgenda {
     /// recurring event that detached occurrences override. Firings before `start` (default: the
     /// agenda's ``from``) are skipped: an item changed at noon does not fire its morning alarms.
     public mutating func add(_ item: AnyCalendarItem, replaced: Set<Int64> = [], from start: Instant? = nil) {
+        // Cancelled, or declined by the user: nothing of it rings (its occurrences that are
+        // overrides of their own decide for themselves).
+        guard defaults.rings(item) else { return }
         let from = max(start ?? self.from, self.from)
         switch item {
         case .event(let event):

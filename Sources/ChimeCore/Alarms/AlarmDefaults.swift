@@ -16,7 +16,34 @@ public struct AlarmDefaults: Hashable, Sendable {
     /// Seconds after local midnight from which relative alarms of all-day items count (default 09:00).
     public var allDayTimeOfDay: Int64 = 9 * 3600
 
+    /// Who the user is, to tell their answer to an invitation (empty: nobody knows, so
+    /// invitations ring as any event does).
+    public var identity = Identity()
+    /// Which invitations ring: all but the declined (default), or only the accepted.
+    public var invitations = InvitationAlarms.all
+
+    public enum InvitationAlarms: String, Hashable, Sendable, CaseIterable { case all, accepted }
+
     public init() {}
+
+    /// Whether an item's alarms may ring at all: never for a cancelled event, occurrence or
+    /// to-do, nor for an invitation the user declined (or, with `invitations = accepted`, did
+    /// not accept). Decided per item, so an override decides for its own occurrence.
+    ///
+    /// ```swift
+    /// defaults.identity = Identity(["ana@example.org"])
+    /// defaults.rings(.event(declinedMeeting))   // false
+    /// ```
+    public func rings(_ item: AnyCalendarItem) -> Bool {
+        if item.base.isCancelled { return false }
+        guard let answer = item.base.answer(of: identity) else { return true }
+        switch (answer, invitations) {
+        case (.declined, _), (.delegated, _): return false
+        case (.accepted, _), (.completed, _), (.inProcess, _): return true
+        case (.needsAction, .all), (.tentative, .all): return true
+        case (.needsAction, .accepted), (.tentative, .accepted): return false
+        }
+    }
 
     /// The settings that keep the RFC 5545 reading: no implicit alarm, all-day alarms from midnight.
     public static let literal: AlarmDefaults = {

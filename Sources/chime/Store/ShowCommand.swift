@@ -44,6 +44,8 @@ struct ShowCommand: ParsableCommand {
             lines.append(("Ends", e.isAllDay ? ItemFormat.human(.allDay(e.end.local.date.adding(days: -1)), zone: zone)
                                              : ItemFormat.human(e.end, zone: zone)))
             if e.isDetached { lines.append(("Detached", "this occurrence was changed on its own")) }
+            if e.status != .none { lines.append(("Status", e.status == .cancelled ? "cancelled: it does not ring" : e.status.rawValue)) }
+            lines += Self.invitation(.event(e), identity: AlarmEcho.defaults.identity)
             if !e.exceptionDates.isEmpty { lines.append(("Except", e.exceptionDates.map { Self.human($0, of: e, zone: zone) }.joined(separator: ", "))) }
             lines += details(.event(e), calendarTitle, command: command)
             // ID alone names the series; ID@OCCURRENCE the occurrence asked for.
@@ -62,6 +64,28 @@ struct ShowCommand: ParsableCommand {
             lines.append(("ID", r.identifier))
         }
         for (label, value) in lines { print("\((label + ":").padding(toLength: 10)) \(DisplayText.singleLine(value))") }
+    }
+
+    /// The organizer and attendees with their answers, the user's marked: `Organizer: Bob Stone
+    /// <bob@example.org>`, `Attendees: you (declined: does not ring), Room 4.1 (room, accepted)`.
+    static func invitation(_ item: AnyCalendarItem, identity: Identity) -> [(String, String)] {
+        func who(_ p: Participant) -> String {
+            if p.isCurrentUser(identity) { return "you" }
+            let address = p.address.lowercased().hasPrefix("mailto:") ? String(p.address.dropFirst(7)) : p.address
+            return p.name.map { "\($0) <\(address)>" } ?? address
+        }
+        var lines: [(String, String)] = []
+        if let organizer = item.base.organizer { lines.append(("Organizer", who(organizer))) }
+        let attendees = item.base.attendees
+        if !attendees.isEmpty {
+            lines.append(("Attendees", attendees.map { p in
+                var notes = [p.kind == .person || p.kind == .unknown ? nil : p.kind.rawValue,
+                             p.role == .optional ? "optional" : nil, p.status.rawValue].compactMap { $0 }
+                if p.isCurrentUser(identity) && !AlarmEcho.defaults.rings(item) { notes.append("does not ring") }
+                return "\(who(p)) (\(notes.joined(separator: ", ")))"
+            }.joined(separator: "; ")))
+        }
+        return lines
     }
 
     /// An excluded occurrence as the agenda would show it: `Mon 2026-10-26 10:00`.
