@@ -21,18 +21,25 @@ public struct CalDAVServer: Sendable {
 
     /// Finds the principal and calendar home from what the user typed: the URL itself, else its
     /// `/.well-known/caldav` (RFC 6764).
-    public func discover(_ given: URL) async throws(CalDAVError) -> (principal: URL, home: URL) {
+    public func discover(_ given: URL) async throws(CalDAVError) -> (principal: URL, home: URL, addresses: [String]) {
         var lastError: CalDAVError?
         var candidates = [given]
         if let wellKnown = URL(string: "/.well-known/caldav", relativeTo: given)?.absoluteURL { candidates.append(wellKnown) }
         for start in candidates {
             do {
                 let principal = try await href(of: "current-user-principal", at: start, namespace: MultiStatus.dav) ?? start
-                guard let home = try await href(of: "calendar-home-set", at: principal, namespace: MultiStatus.caldav) else {
+                let body = """
+                    <?xml version="1.0" encoding="utf-8"?>
+                    <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-home-set/><C:calendar-user-address-set/></D:prop></D:propfind>
+                    """
+                let answer = try await multistatus("PROPFIND", principal, body: body, headers: ["Depth": "0"]).responses.first
+                guard let value = answer?.properties["{\(MultiStatus.caldav)}calendar-home-set"], !value.isEmpty,
+                      let home = Self.resolve(value, against: principal) else {
                     lastError = .malformed(url: principal.absoluteString, reason: "no calendar-home-set: is this a CalDAV server?")
                     continue
                 }
-                return (principal, home)
+                // Who the user is on this server (RFC 6638 §2.4.1): their mailto: and other addresses.
+                return (principal, home, answer?.hrefLists["{\(MultiStatus.caldav)}calendar-user-address-set"] ?? [])
             } catch {
                 if case .authentication = error { throw error }
                 lastError = error
@@ -42,6 +49,16 @@ public struct CalDAVServer: Sendable {
             throw .malformed(url: given.absoluteString, reason: "no CalDAV server answers here (\(method) answered HTTP \(status) at this URL and at /.well-known/caldav); check --url")
         }
         throw lastError ?? .malformed(url: given.absoluteString, reason: "not a CalDAV server")
+    }
+
+    /// The principal's `calendar-user-address-set` (RFC 6638 §2.4.1): the user's calendar addresses.
+    public func addresses(of principal: URL) async throws(CalDAVError) -> [String] {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-user-address-set/></D:prop></D:propfind>
+            """
+        let answer = try await multistatus("PROPFIND", principal, body: body, headers: ["Depth": "0"]).responses.first
+        return answer?.hrefLists["{\(MultiStatus.caldav)}calendar-user-address-set"] ?? []
     }
 
     private func href(of property: String, at url: URL, namespace: String) async throws(CalDAVError) -> URL? {

@@ -69,8 +69,15 @@ public struct CalDAVSync: Sendable {
             let found = try await server.discover(given)
             account.principal = found.principal.absoluteString
             account.home = found.home.absoluteString
+            account.addresses = found.addresses
             try store.saveSyncAccount(account)
             home = found.home
+        }
+        // An account added before its addresses were asked for: ask once (one request).
+        if account.addresses == nil, let principal = account.principal.flatMap(URL.init(string:)),
+           let found = try? await server.addresses(of: principal) {
+            account.addresses = found
+            try store.saveSyncAccount(account)
         }
         let remote = try await server.collections(home: home)
         let known = Set(try store.syncCollections(account: account.name).map(\.url))

@@ -15,6 +15,8 @@ public struct MultiStatus: Sendable {
         /// Properties found (status 200), by `{namespace}name`; text, or for an href-valued
         /// property its href, or for a component set the names joined by ",".
         public var properties: [String: String] = [:]
+        /// Every href of an href-valued property, in order (`calendar-user-address-set` lists several).
+        public var hrefLists: [String: [String]] = [:]
         /// Names of the resource types (`{DAV:}collection`, `{urn:ietf:params:xml:ns:caldav}calendar`).
         public var resourceTypes: Set<String> = []
     }
@@ -61,6 +63,7 @@ private final class Reader: NSObject, XMLParserDelegate {
     private var text = ""
     private var response: MultiStatus.Response?
     private var found: [String: String] = [:]
+    private var foundHrefs: [String: [String]] = [:]
     private var types: Set<String> = []
     private var propstatStatus: Int?
 
@@ -72,7 +75,7 @@ private final class Reader: NSObject, XMLParserDelegate {
         text = ""
         switch key {
         case "{DAV:}response": response = MultiStatus.Response(href: "")
-        case "{DAV:}propstat": found = [:]; types = []; propstatStatus = nil
+        case "{DAV:}propstat": found = [:]; foundHrefs = [:]; types = []; propstatStatus = nil
         case "{\(MultiStatus.caldav)}comp":
             if let component = attributes["name"], stack.count >= 2 {
                 let owner = stack[stack.count - 2]
@@ -103,6 +106,7 @@ private final class Reader: NSObject, XMLParserDelegate {
         case ("{DAV:}propstat", _):
             if propstatStatus == nil || propstatStatus == 200 {
                 for (k, v) in found { response?.properties[k] = v }
+                for (k, v) in foundHrefs { response?.hrefLists[k, default: []] += v }
                 response?.resourceTypes.formUnion(types)
             }
         case ("{DAV:}response", _):
@@ -112,6 +116,7 @@ private final class Reader: NSObject, XMLParserDelegate {
             result.syncToken = trimmed
         case ("{DAV:}href", _) where grandparent == "{DAV:}prop":
             found[parent] = trimmed.removingPercentEncoding ?? trimmed
+            foundHrefs[parent, default: []].append(trimmed.removingPercentEncoding ?? trimmed)
         case ("{\(MultiStatus.caldav)}calendar-data", "{DAV:}prop"):
             found[key] = text      // untrimmed: the iCalendar text as sent
         case (_, "{DAV:}prop"):

@@ -104,8 +104,9 @@ public final class AlarmScheduler {
         let from = min(max(checkpoint, graceStart), now)
         // One pass over the store fills both the agenda and, after downtime beyond the grace
         // window, the agenda of firings too old to show; the items themselves are not kept.
-        var old = checkpoint < graceStart ? AlarmAgenda(zone: zone, from: checkpoint, defaults: settings.alarmDefaults) : nil
-        var fresh = AlarmAgenda(zone: zone, from: from, defaults: settings.alarmDefaults)
+        let defaults = try alarmDefaults()
+        var old = checkpoint < graceStart ? AlarmAgenda(zone: zone, from: checkpoint, defaults: defaults) : nil
+        var fresh = AlarmAgenda(zone: zone, from: from, defaults: defaults)
         try store.forEachAlarmSource(from: min(checkpoint, from)) { source in
             old?.add(source.item, replaced: source.replaced)
             fresh.add(source.item, replaced: source.replaced)
@@ -142,8 +143,17 @@ public final class AlarmScheduler {
 
     /// Reads every item with alarms that can fire at or after `from` again into a new agenda
     /// that starts at `agendaFrom` (default: `from`).
+    /// The settings' alarm defaults, with the user's addresses on the store's CalDAV servers added
+    /// to who "I" am (read at start and at each full rebuild: a new account brings new calendars,
+    /// and so a rebuild).
+    private func alarmDefaults() throws(StoreError) -> AlarmDefaults {
+        var defaults = settings.alarmDefaults
+        defaults.identity.add(try store.accountAddresses())
+        return defaults
+    }
+
     private func rebuild(from: Instant, agendaFrom: Instant? = nil) throws(StoreError) {
-        var fresh = AlarmAgenda(zone: zone, from: agendaFrom ?? from, defaults: settings.alarmDefaults)
+        var fresh = AlarmAgenda(zone: zone, from: agendaFrom ?? from, defaults: try alarmDefaults())
         try store.forEachAlarmSource(from: from) { fresh.add($0.item, replaced: $0.replaced) }
         fresh.releaseUnusedCapacity()
         agenda = fresh
@@ -415,11 +425,12 @@ public final class AlarmScheduler {
         guard !affected.isEmpty else { return }
         let earliest = affected.values.map(\.fireAt).min()!
         let sources = try store.alarmSources(from: earliest.adding(-1), identifiers: Set(affected.keys.map(\.item)))
+        let defaults = try alarmDefaults()
         var over: [FiringKey] = []
         // A summary of missed alarms stands for many; it is answered as a whole.
         for (key, note) in affected where note.kind != "missed" {
             let still = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone,
-                                            from: note.fireAt.adding(-1), to: note.fireAt, defaults: settings.alarmDefaults)
+                                            from: note.fireAt.adding(-1), to: note.fireAt, defaults: defaults)
             if still.contains(where: { $0.key == key }) { continue }
             // A place's alarm is no timed firing: over only when its item is gone or done.
             if let item = try store.calendarItem(withIdentifier: key.item),

@@ -16,6 +16,9 @@ public struct SyncAccount: Hashable, Sendable {
     /// Discovered: the principal and calendar home URLs.
     public var principal: String?
     public var home: String?
+    /// The user's calendar addresses on the server (`calendar-user-address-set`, RFC 6638):
+    /// who "I" am in the attendee lists of its invitations. Nil until the server was asked.
+    public var addresses: [String]?
     public var lastSync: Instant?
     /// Why the last sync failed, or nil after a good one.
     public var lastError: String?
@@ -159,13 +162,14 @@ extension EventStore {
     public func saveSyncAccount(_ account: SyncAccount) throws(StoreError) {
         try write { db, _ in
             try db.execute(sql: """
-                INSERT INTO sync_account (name, url, username, password_command, principal, home, last_sync, last_error)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO sync_account (name, url, username, password_command, principal, home, last_sync, last_error, addresses)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(name) DO UPDATE SET url = excluded.url, username = excluded.username,
                     password_command = excluded.password_command, principal = excluded.principal, home = excluded.home,
-                    last_sync = excluded.last_sync, last_error = excluded.last_error
+                    last_sync = excluded.last_sync, last_error = excluded.last_error, addresses = excluded.addresses
                 """, arguments: [account.name, account.url, account.username, account.passwordCommand,
-                                 account.principal, account.home, account.lastSync?.secondsSince1970, account.lastError])
+                                 account.principal, account.home, account.lastSync?.secondsSince1970, account.lastError,
+                                 account.addresses?.joined(separator: "\n")])
         }
     }
 
@@ -175,13 +179,20 @@ extension EventStore {
     }
 
     static func syncAccounts(_ db: Database) throws -> [SyncAccount] {
-        try Row.fetchAll(db, sql: "SELECT name, url, username, password_command, principal, home, last_sync, last_error FROM sync_account ORDER BY name")
+        try Row.fetchAll(db, sql: "SELECT name, url, username, password_command, principal, home, last_sync, last_error, addresses FROM sync_account ORDER BY name")
             .map { row in
                 var a = SyncAccount(name: row[0], url: row[1], username: row[2], passwordCommand: row[3], principal: row[4], home: row[5])
                 a.lastSync = (row[6] as Int64?).map(Instant.init(secondsSince1970:))
                 a.lastError = row[7]
+                a.addresses = (row[8] as String?).map { $0.split(separator: "\n").map(String.init) }
                 return a
             }
+    }
+
+    /// Every calendar address the accounts' servers name as the user's: who "I" am in
+    /// invitations, beside `[identity] addresses` in the configuration.
+    public func accountAddresses() throws(StoreError) -> [String] {
+        try syncAccounts().flatMap { $0.addresses ?? [] }
     }
 
     /// Records the outcome of a sync of the account (nil error: it succeeded).

@@ -266,6 +266,10 @@ enum Schema {
                                arguments: [try EventStore.timingSignature(db, item: item), item])
             }
         }
+        migrator.registerMigration("v13: the user's calendar addresses on each account's server") { db in
+            // RFC 6638 calendar-user-address-set, newline-separated; NULL until the server was asked.
+            try db.execute(sql: "ALTER TABLE sync_account ADD COLUMN addresses TEXT")
+        }
         return migrator
     }()
 }

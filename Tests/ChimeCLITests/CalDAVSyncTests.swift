@@ -652,6 +652,44 @@ struct CalDAVSyncTests {
         #expect(try sync(a, "home").stdout.contains("nothing to move"))
     }
 
+    /// Who "I" am comes from the server (RFC 6638 calendar-user-address-set, set on Xandikos by
+    /// PROPPATCH as a server admin would), with no configuration: a meeting declined by that
+    /// address does not ring, one accepted does.
+    @Test func theServersAddressesSayWhoIAmSoADeclinedMeetingDoesNotRing() async throws {
+        let home = try CalDAVHome.on(.xandikos)
+        let client = DAVClient(user: home.user, password: home.password)
+        let principal = URL(string: home.url)!.appendingPathComponent("alice/")
+        let set = try await client.send("PROPPATCH", principal, body: """
+            <?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>
+            <C:calendar-user-address-set><D:href>mailto:Ana.Lima@example.org</D:href><D:href>mailto:ana@work.example</D:href></C:calendar-user-address-set>
+            </D:prop></D:set></D:propertyupdate>
+            """)
+        #expect(set.status == 207, "\(set.text)")
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        func meeting(_ uid: String, _ title: String, hour: Int, answer: String) -> String {
+            ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Google Inc//Google Calendar 70.9054//EN", "BEGIN:VEVENT",
+             "DTSTART:20261208T\(hour)0000Z", "DTEND:20261208T\(hour)3000Z", "DTSTAMP:20261201T080000Z",
+             "ORGANIZER;CN=Bob Stone:mailto:bob.stone@example.org", "UID:\(uid)",
+             "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=\(answer);CN=Ana Lima:mailto:ana.lima@example.org",
+             "SUMMARY:\(title)", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT10M", "END:VALARM",
+             "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        }
+        for (uid, title, hour, answer) in [("m-accepted", "Accepted review", 10, "ACCEPTED"), ("m-declined", "Declined sync", 12, "DECLINED")] {
+            let put = try await client.send("PUT", home.homeURL.appendingPathComponent("work/\(uid).ics"), body: meeting(uid, title, hour: hour, answer: answer),
+                                            headers: ["Content-Type": "text/calendar"])
+            #expect((200..<300).contains(put.status), "\(put.status) \(put.text)")
+        }
+        let a = StoreSession(now: "2026-12-05T12:00:00Z")
+        try FileManager.default.createDirectory(atPath: a.folder + "/no-config", withIntermediateDirectories: true)
+        var env = a.environment
+        env["XDG_CONFIG_HOME"] = a.folder + "/no-config"
+        #expect(try CLI.run(["account", "add", "work", "--url", home.url, "--user", home.user, "--password-command", "echo \(home.password)"],
+                            environment: env).status == 0)
+        let r = try CLI.run(["alarms", "--from", "2026-12-08T00:00:00Z", "--hours", "24"], environment: env)
+        #expect(r.stdout.contains("Accepted review") && !r.stdout.contains("Declined sync"), "\(r.stdout)\(r.stderr)")
+        #expect(try CLI.run(["show", "Declined sync"], environment: env).stdout.contains("you (declined, does not ring)"))
+    }
+
     @Test func nothingOnTheServerIsLostByRemovingThingsHere() async throws {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])

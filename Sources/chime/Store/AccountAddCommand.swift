@@ -64,7 +64,7 @@ extension AccountCommand {
             }
             // Nothing is kept until the server has answered: a typo leaves no account behind.
             let client = DAVClient(user: user, password: password)
-            let found: (principal: URL, home: URL)
+            let found: (principal: URL, home: URL, addresses: [String])
             do {
                 found = try await CalDAVServer(client: client).discover(URL(string: url)!)
             } catch {
@@ -73,6 +73,7 @@ extension AccountCommand {
             var saved = account
             saved.principal = found.principal.absoluteString
             saved.home = found.home.absoluteString
+            saved.addresses = found.addresses
             if passwordCommand == nil {
                 do { try secrets.store(password, for: account.secretKey) } catch {
                     throw InputError("account \"\(name)\" not added: the password could not be kept: \(error)")

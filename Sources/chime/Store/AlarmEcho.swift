@@ -13,6 +13,13 @@ enum AlarmEcho {
         (try? DaemonConfiguration.load(path: DaemonConfiguration.defaultPath(), explicit: false))?.scheduler.alarmDefaults
             ?? AlarmDefaults()
 
+    /// ``defaults`` with the user's addresses on the store's CalDAV servers added to who "I" am.
+    static func defaults(for store: EventStore) -> AlarmDefaults {
+        var d = defaults
+        d.identity.add((try? store.accountAddresses()) ?? [])
+        return d
+    }
+
     /// `Alarm: Wed 2026-11-25 09:45 (15 min before)`, one line per alarm, or why nothing fires.
     static func lines(for item: AnyCalendarItem, now: Instant, zone: ZoneRules) -> [String] {
         let defaults = self.defaults

@@ -76,7 +76,7 @@ struct AlarmsCommand: ParsableCommand {
         -> (firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource]) {
         let sources = try store.alarmSources(from: start)
         let firings = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: start, to: end,
-                                         defaults: AlarmEcho.defaults)
+                                         defaults: AlarmEcho.defaults(for: store))
             .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
         return (firings, try store.ledgerEntries(for: firings.map(\.key)), try store.locationAlarmSources(from: start))
     }

@@ -45,7 +45,7 @@ struct ShowCommand: ParsableCommand {
                                              : ItemFormat.human(e.end, zone: zone)))
             if e.isDetached { lines.append(("Detached", "this occurrence was changed on its own")) }
             if e.status != .none { lines.append(("Status", e.status == .cancelled ? "cancelled: it does not ring" : e.status.rawValue)) }
-            lines += Self.invitation(.event(e), identity: AlarmEcho.defaults.identity)
+            lines += Self.invitation(.event(e), defaults: AlarmEcho.defaults(for: store))
             if !e.exceptionDates.isEmpty { lines.append(("Except", e.exceptionDates.map { Self.human($0, of: e, zone: zone) }.joined(separator: ", "))) }
             lines += details(.event(e), calendarTitle, command: command)
             // ID alone names the series; ID@OCCURRENCE the occurrence asked for.
@@ -68,7 +68,8 @@ struct ShowCommand: ParsableCommand {
 
     /// The organizer and attendees with their answers, the user's marked: `Organizer: Bob Stone
     /// <bob@example.org>`, `Attendees: you (declined: does not ring), Room 4.1 (room, accepted)`.
-    static func invitation(_ item: AnyCalendarItem, identity: Identity) -> [(String, String)] {
+    static func invitation(_ item: AnyCalendarItem, defaults: AlarmDefaults) -> [(String, String)] {
+        let identity = defaults.identity
         func who(_ p: Participant) -> String {
             if p.isCurrentUser(identity) { return "you" }
             let address = p.address.lowercased().hasPrefix("mailto:") ? String(p.address.dropFirst(7)) : p.address
@@ -81,7 +82,7 @@ struct ShowCommand: ParsableCommand {
             lines.append(("Attendees", attendees.map { p in
                 var notes = [p.kind == .person || p.kind == .unknown ? nil : p.kind.rawValue,
                              p.role == .optional ? "optional" : nil, p.status.rawValue].compactMap { $0 }
-                if p.isCurrentUser(identity) && !AlarmEcho.defaults.rings(item) { notes.append("does not ring") }
+                if p.isCurrentUser(identity) && !defaults.rings(item) { notes.append("does not ring") }
                 return "\(who(p)) (\(notes.joined(separator: ", ")))"
             }.joined(separator: "; ")))
         }
