@@ -46,7 +46,9 @@ struct DoctorCommand: ParsableCommand {
             systemctl.flatMap { Doctor.runBounded($0, ["--user"] + arguments, timeout: 2) }
         })
         checks.append(Doctor.zoneCheck(SystemZone.resolve(environment: environment)))
-        if let found = (try? StoreInspection.inspect(path: path)) ?? nil {
+        let found = (try? StoreInspection.inspect(path: path)) ?? nil
+        checks.append(Doctor.identityCheck(configured: Array(AlarmEcho.defaults.identity.addresses), accounts: found?.accounts ?? []))
+        if let found {
             checks += Doctor.syncChecks(accounts: found.accounts, subscriptions: found.subscriptions, now: CLIContext.clock()) { account in
                 (try? SecretService().lookup(account.secretKey)) != nil
             }

@@ -142,6 +142,16 @@ struct DoctorCheckTests {
         #expect(missing.fix != nil)
     }
 
+    /// Doctor says which addresses are "you" in invitations and where each comes from.
+    @Test func identitySaysWhichAddressesAreYou() {
+        var account = SyncAccount(name: "work", url: "https://dav.example.org", username: "ana")
+        let none = Doctor.identityCheck(configured: [], accounts: [account])
+        #expect(none.status == .ok && none.detail.contains("declined ones too") && none.detail.contains("[identity] addresses"))
+        account.addresses = ["mailto:ana@work.example"]
+        let both = Doctor.identityCheck(configured: ["ana@example.org"], accounts: [account])
+        #expect(both.detail == "you are ana@example.org (config.toml); mailto:ana@work.example (account work)", "\(both.detail)")
+    }
+
     @Test func geoCluePermissionFromTheConfigFiles() {
         let base = (path: "/etc/geoclue/geoclue.conf", text: "[agent]\nwhitelist=gnome-shell;geoclue-demo-agent\n[wifi]\nenable=true\n")
         let none = Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: false, installed: Doctor.Installed(executable: nil))

@@ -52,6 +52,26 @@ extension Doctor {
         return DoctorCheck(name: "systemd unit", status: .ok, detail: detail)
     }
 
+    /// Which calendar addresses are "you" in invitations, and where each comes from: the
+    /// configuration's `[identity] addresses` and each CalDAV account's server. None known is a
+    /// note, not a fault: invitations then ring as any event does, declined ones too.
+    ///
+    /// ```swift
+    /// Doctor.identityCheck(configured: ["ana@example.org"], accounts: accounts)
+    /// ```
+    public static func identityCheck(configured: [String], accounts: [SyncAccount]) -> DoctorCheck {
+        var sources = configured.isEmpty ? [] : ["\(configured.sorted().joined(separator: ", ")) (config.toml)"]
+        for account in accounts where !(account.addresses ?? []).isEmpty {
+            sources.append("\(account.addresses!.joined(separator: ", ")) (account \(account.name))")
+        }
+        guard !sources.isEmpty else {
+            return DoctorCheck(name: "identity", status: .ok,
+                               detail: "no calendar address of yours is known, so invitations ring as any event, declined ones too "
+                                   + "(set [identity] addresses = [\"you@example.org\"] in config.toml, or add a CalDAV account whose server names them)")
+        }
+        return DoctorCheck(name: "identity", status: .ok, detail: "you are " + sources.joined(separator: "; "))
+    }
+
     /// The zone floating times and all-day dates follow, and where it came from.
     public static func zoneCheck(_ resolved: (zone: ZoneRules, origin: SystemZone.Origin)) -> DoctorCheck {
         let name = resolved.zone.identifier
