@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeDesktop
 import ChimeScheduler
 import ChimeStore
@@ -59,6 +60,8 @@ final class AnnouncingSink: NotificationSink {
         // An item's details (shown on request) are no alarm firing: nothing to announce.
         if notification.kind != AlarmNotification.detailsKind { announce(notification) }
     }
+
+    func withdraw(_ keys: Set<FiringKey>) { inner.withdraw(keys) }
 
     func shutdown() { inner.shutdown() }
 }

@@ -79,6 +79,53 @@ struct DesktopDaemonTests {
         _ = shell("dunstctl close-all")
     }
 
+    /// Snoozed in the server, then completed with `chime complete` in a terminal: the snooze is
+    /// over (it would have rung again), and a second alarm on screen leaves it when its reminder
+    /// is completed too. Before, both rang on.
+    @Test func completingFromTheCommandLineEndsTheSnoozeAndTakesTheAlarmOffTheScreen() throws {
+        guard let run = sandbox() else { return }
+        _ = shell("dunstctl close-all")
+        let storePath = folder + "/chime.sqlite"
+        let store = try EventStore(path: storePath, floatingZone: .utc)
+        let list = try store.defaultCalendarForNewReminders().identifier
+        let due = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 3)
+        var titles: [String] = []
+        for name in ["Call the bank", "Water plants"] {
+            var r = Reminder(title: "\(name) \(UUID().uuidString.prefix(6))", calendar: list)
+            r.dueDate = .utc(due.utc)
+            titles.append(try store.save(r).title)
+        }
+        let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "libnotify"], folder: folder)
+        defer { daemon.stop() }
+        let log = run + "/notifications.log"
+        func logLine(_ title: String) -> String {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").last { $0.contains("summary=\(title)") }.map(String.init) ?? ""
+        }
+        #expect(poll(20) { !logLine(titles[0]).isEmpty && !logLine(titles[1]).isEmpty }, "daemon: \(daemon.stderrText)")
+        #expect(poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "2" })
+        // Snooze the first from the server's menu.
+        let id = logLine(titles[0]).split(separator: "\t").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) } ?? "?"
+        try "[\(id),snooze:10m]".write(toFile: run + "/dmenu-choice", atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: run + "/dmenu-choice") }
+        var snoozed = false
+        for _ in 0..<10 where !snoozed {
+            _ = shell("dunstctl context")
+            snoozed = poll(2) { ((try? store.ledgerEntries(state: .snoozed)) ?? []).count == 1 }
+        }
+        #expect(snoozed, "the snooze was not recorded; daemon: \(daemon.stderrText)")
+        // Both completed in a terminal.
+        let env = ["CHIME_STORE": storePath, "TZ": "UTC"]
+        for title in titles { #expect(try CLI.run(["complete", title], environment: env).status == 0) }
+        let over = poll(15) {
+            ((try? store.ledgerEntries(state: .snoozed)) ?? []).isEmpty
+                && shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+        }
+        #expect(over, "still snoozed (\(((try? store.ledgerEntries(state: .snoozed)) ?? []).count)) or on screen (\(shell("dunstctl count displayed").output)); daemon: \(daemon.stderrText)")
+        #expect(daemon.stderrText.contains("withdrew alarms whose item changed"), "\(daemon.stderrText)")
+        #expect(daemon.stop() == 0)
+        _ = shell("dunstctl close-all")
+    }
+
     /// "Show" (the default action, a click on the body) on an alarm without a URL: the alarm is
     /// acknowledged and the item appears in full in a second notification, with its ID.
     @Test func showClickedInTheServerShowsTheItemInANotificationOfItsOwn() throws {

@@ -27,6 +27,8 @@ final class RefusingSink: NotificationSink {
         if refused { throw DeliveryError("The connection is closed") }
     }
 
+    func withdraw(_ keys: Set<FiringKey>) {}
+
     func shutdown() {}
     func refuse(_ count: Int) { state.withLock { $0.failuresLeft = count } }
     var titles: [String] { state.withLock { $0.accepted.map(\.summary) } }

@@ -142,10 +142,7 @@ public protocol NotificationSink: AnyObject, Sendable {
     /// Closes the connection to the server and finishes ``responses``.
     func shutdown()
     /// Takes off the screen every notification all of whose keys are given: their alarms are
-    /// over (the item was completed, removed, cancelled or moved). Best effort; the default does nothing.
+    /// over (the item was completed, removed, cancelled or moved). Best effort. No default: a
+    /// sink that wraps another passes it on, or the alarm stays on screen.
     func withdraw(_ keys: Set<FiringKey>)
-}
-
-extension NotificationSink {
-    public func withdraw(_ keys: Set<FiringKey>) {}
 }

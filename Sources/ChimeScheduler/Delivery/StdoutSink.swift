@@ -34,6 +34,9 @@ public final class StdoutSink: NotificationSink {
         }
     }
 
+    /// Lines already written stay written: the ledger (and `chime alarms`) says the alarm is over.
+    public func withdraw(_ keys: Set<FiringKey>) {}
+
     public func shutdown() { continuation.finish() }
 
     /// The JSON line for one notification (no trailing newline).
