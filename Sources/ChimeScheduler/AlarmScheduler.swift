@@ -107,7 +107,10 @@ public final class AlarmScheduler {
         let defaults = try alarmDefaults()
         var old = checkpoint < graceStart ? AlarmAgenda(zone: zone, from: checkpoint, defaults: defaults) : nil
         var fresh = AlarmAgenda(zone: zone, from: from, defaults: defaults)
-        try store.forEachAlarmSource(from: min(checkpoint, from)) { source in
+        try forEachAlarmSource(from: min(checkpoint, from), restart: {
+            old = old.map { _ in AlarmAgenda(zone: zone, from: checkpoint, defaults: defaults) }
+            fresh = AlarmAgenda(zone: zone, from: from, defaults: defaults)
+        }) { source in
             old?.add(source.item, replaced: source.replaced)
             fresh.add(source.item, replaced: source.replaced)
         }
@@ -152,9 +155,27 @@ public final class AlarmScheduler {
         return defaults
     }
 
+    /// Every alarm source from `from`; on a damaged file (a malformed page), `restart` drops
+    /// what was added and every item that can still be read is read again, one group at a time,
+    /// and the ones that could not be are logged: the alarms that can ring still ring.
+    private func forEachAlarmSource(from: Instant, restart: () -> Void, _ body: (AlarmSource) -> Void) throws(StoreError) {
+        do {
+            try store.forEachAlarmSource(from: from, body)
+        } catch where EventStore.isDamage(error) {
+            restart()
+            let skipped = try store.forEachAlarmSourceSalvaging(from: from, body)
+            logger.error("the store is damaged: read the items that could be read; `chime doctor` names the recovery",
+                         metadata: ["skipped": "\(skipped.count)", "skipped_items": "\(skipped.prefix(20).joined(separator: ","))",
+                                    "error": "\(error)"])
+        }
+    }
+
     private func rebuild(from: Instant, agendaFrom: Instant? = nil) throws(StoreError) {
-        var fresh = AlarmAgenda(zone: zone, from: agendaFrom ?? from, defaults: try alarmDefaults())
-        try store.forEachAlarmSource(from: from) { fresh.add($0.item, replaced: $0.replaced) }
+        let defaults = try alarmDefaults()
+        var fresh = AlarmAgenda(zone: zone, from: agendaFrom ?? from, defaults: defaults)
+        try forEachAlarmSource(from: from, restart: { fresh = AlarmAgenda(zone: zone, from: agendaFrom ?? from, defaults: defaults) }) {
+            fresh.add($0.item, replaced: $0.replaced)
+        }
         fresh.releaseUnusedCapacity()
         agenda = fresh
         reportUnreadableItems()

@@ -34,6 +34,42 @@ extension EventStore {
         try forEachAlarmSource(from: from, filter: nil, location: false, body)
     }
 
+    /// ``forEachAlarmSource(from:_:)`` on a damaged file (SQLite's "malformed" on a page): the
+    /// items are found through the ID index and read a few at a time, an unreadable group one
+    /// by one, so every item on an intact page still reaches `body`. Returns the identifiers that
+    /// could not be read; throws only when not even the list of items can be read.
+    ///
+    /// ```swift
+    /// let skipped = try store.forEachAlarmSourceSalvaging(from: now) { agenda.add($0.item, replaced: $0.replaced) }
+    /// ```
+    public func forEachAlarmSourceSalvaging(from: Instant, _ body: (AlarmSource) -> Void) throws(StoreError) -> [String] {
+        // The ID index is a b-tree of its own: it still lists the items whose rows sit on a bad page.
+        // Detached occurrences ("SERIES/SECONDS") come with their series.
+        let ids: [String] = try read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM item INDEXED BY sqlite_autoindex_item_1")
+        }.filter { !$0.contains("/") }
+        var skipped: [String] = []
+        var start = 0
+        while start < ids.count {
+            let group = Array(ids[start..<min(start + 100, ids.count)])
+            start += group.count
+            if let sources = try? alarmSources(from: from, identifiers: Set(group)) {
+                sources.forEach(body)
+                continue
+            }
+            for id in group {
+                if let sources = try? alarmSources(from: from, identifiers: [id]) { sources.forEach(body) } else { skipped.append(id) }
+            }
+        }
+        return skipped
+    }
+
+    /// Whether an error is SQLite's "database disk image is malformed" (a damaged page).
+    public static func isDamage(_ error: StoreError) -> Bool {
+        if case .database(_, let code?, _) = error { return code & 0xff == 11 }   // SQLITE_CORRUPT
+        return false
+    }
+
     /// Items with location (geofence) alarms that can still fire at or after `from`, chosen the
     /// same way; they are armed, not timed.
     public func locationAlarmSources(from: Instant) throws(StoreError) -> [AlarmSource] {

@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeStore
 import Foundation
+import GRDB
 import Glibc
 import Testing
 
@@ -119,5 +120,43 @@ struct DaemonStoreFileTests {
         #expect(daemon.process.terminationStatus == 1)
         #expect(daemon.stderrText.contains(how == "delete" ? "\(storePath) was deleted" : "\(storePath) was replaced by another file"),
                 "\(daemon.stderrText)")
+    }
+
+    /// 4 KiB of noise on a page of a store of 500 reminders: the daemon refused to start (every
+    /// alarm lost). It starts on the items that can be read, says how many it skipped, and rings
+    /// one of the readable ones.
+    @Test func aDamagedStoreStartsOnWhatCanBeReadAndSaysWhatNot() throws {
+        let due = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 4)
+        do {
+            let store = try EventStore(path: storePath, floatingZone: .utc)
+            let list = try store.defaultCalendarForNewReminders().identifier
+            for n in 0..<500 {
+                var r = Reminder(title: "Reminder \(n) " + String(repeating: "x", count: 800), calendar: list)
+                r.dueDate = .utc(due.adding(Int64(n / 100)).utc)
+                _ = try store.save(r, commit: false)
+            }
+            try store.commit()
+        }
+        // A page that holds item rows, in the middle (SQLite's dbstat names each page's table).
+        let (page, size) = try DatabaseQueue(path: storePath).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            let leaves = try Int.fetchAll(db, sql: "SELECT pageno FROM dbstat WHERE name = 'item' AND pagetype = 'leaf' ORDER BY pageno")
+            return (leaves[leaves.count / 2], try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096)
+        }
+        let file = try #require(FileHandle(forWritingAtPath: storePath))
+        try file.seek(toOffset: UInt64((page - 1) * size))
+        file.write(Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }))
+        try file.close()
+        let daemon = try DaemonProcess(store: storePath, folder: folder)
+        defer { daemon.stop() }
+        #expect(daemon.wait(timeout: 20) { $0.stderrText.contains("scheduled, sleeping") }, "\(daemon.stderrText)")
+        let log = daemon.stderrText
+        #expect(log.contains("the store is damaged: read the items that could be read"), "\(log)")
+        let skipped = log.split(separator: " ").first { $0.hasPrefix("skipped=") }.flatMap { Int($0.dropFirst(8)) } ?? -1
+        #expect((1..<500).contains(skipped), "skipped \(skipped): \(log)")
+        // A readable reminder rings (the first one's page is the file's start, far from the damage).
+        // (Notification titles are shortened: the start names it.)
+        #expect(daemon.wait(timeout: 20) { $0.notifications.contains { ($0["title"] as? String)?.hasPrefix("Reminder 0 ") == true } },
+                "\(daemon.stdoutLines.prefix(3))")
     }
 }
