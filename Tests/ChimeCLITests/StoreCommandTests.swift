@@ -121,6 +121,24 @@ struct StoreCommandTests {
         try Snapshot.check(redactIDs(r.stdout), named: "show-reminder.txt")
     }
 
+    /// The store's folder on a real read-only mount (a bind mount remounted read-only, in a mount
+    /// namespace of its own): reading works, and a write says "read-only file system", not chmod.
+    @Test func aReadOnlyMountReadsAndRefusesWritesSayingWhy() throws {
+        let s = StoreSession()
+        _ = try s.add("reminder", "Water plants", "--due", "2026-11-21T09:00")
+        let folder = (s.path as NSString).deletingLastPathComponent
+        func readOnly(_ arguments: String...) throws -> CLIResult {
+            try CLI.run(["-m", "sh", "-c", "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && shift && exec \"$@\"", "sh",
+                         folder, CLI.binary.path] + arguments, environment: s.environment, executable: "/usr/bin/unshare")
+        }
+        let listed = try readOnly("reminders")
+        #expect(listed.status == 0 && listed.stdout.contains("Water plants"), "\(listed.stdout)\(listed.stderr)")
+        let refused = try readOnly("add", "reminder", "Buy stamps")
+        #expect(refused.status != 0 && refused.stderr.contains("read-only file system") && !refused.stderr.contains("chmod"),
+                "\(refused.stdout)\(refused.stderr)")
+        #expect(!(try s.run("reminders").stdout.contains("Buy stamps")))
+    }
+
     @Test func badInputGetsOneClearLineAndExitStatusOne() throws {
         let s = StoreSession()
         let cases: [([String], String)] = [
