@@ -28,11 +28,7 @@ public struct CalDAVServer: Sendable {
         for start in candidates {
             do {
                 let principal = try await href(of: "current-user-principal", at: start, namespace: MultiStatus.dav) ?? start
-                let body = """
-                    <?xml version="1.0" encoding="utf-8"?>
-                    <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-home-set/><C:calendar-user-address-set/></D:prop></D:propfind>
-                    """
-                let answer = try await multistatus("PROPFIND", principal, body: body, headers: ["Depth": "0"]).responses.first
+                let answer = try await caldavProperties(["calendar-home-set", "calendar-user-address-set"], of: principal)
                 guard let value = answer?.properties["{\(MultiStatus.caldav)}calendar-home-set"], !value.isEmpty,
                       let home = Self.resolve(value, against: principal) else {
                     lastError = .malformed(url: principal.absoluteString, reason: "no calendar-home-set: is this a CalDAV server?")
@@ -53,12 +49,17 @@ public struct CalDAVServer: Sendable {
 
     /// The principal's `calendar-user-address-set` (RFC 6638 §2.4.1): the user's calendar addresses.
     public func addresses(of principal: URL) async throws(CalDAVError) -> [String] {
+        try await caldavProperties(["calendar-user-address-set"], of: principal)?.hrefLists["{\(MultiStatus.caldav)}calendar-user-address-set"] ?? []
+    }
+
+    /// One resource's CalDAV properties (a Depth 0 PROPFIND).
+    private func caldavProperties(_ names: [String], of url: URL) async throws(CalDAVError) -> MultiStatus.Response? {
+        let props = names.map { "<C:\($0)/>" }.joined()
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
-            <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-user-address-set/></D:prop></D:propfind>
+            <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop>\(props)</D:prop></D:propfind>
             """
-        let answer = try await multistatus("PROPFIND", principal, body: body, headers: ["Depth": "0"]).responses.first
-        return answer?.hrefLists["{\(MultiStatus.caldav)}calendar-user-address-set"] ?? []
+        return try await multistatus("PROPFIND", url, body: body, headers: ["Depth": "0"]).responses.first
     }
 
     private func href(of property: String, at url: URL, namespace: String) async throws(CalDAVError) -> URL? {

@@ -144,8 +144,6 @@ public final class AlarmScheduler {
         onEvent?(.missed(missed.map(\.key)))
     }
 
-    /// Reads every item with alarms that can fire at or after `from` again into a new agenda
-    /// that starts at `agendaFrom` (default: `from`).
     /// The settings' alarm defaults, with the user's addresses on the store's CalDAV servers added
     /// to who "I" am (read at start and at each full rebuild: a new account brings new calendars,
     /// and so a rebuild).
@@ -170,6 +168,8 @@ public final class AlarmScheduler {
         }
     }
 
+    /// Reads every item with alarms that can fire at or after `from` again into a new agenda
+    /// that starts at `agendaFrom` (default: `from`).
     private func rebuild(from: Instant, agendaFrom: Instant? = nil) throws(StoreError) {
         let defaults = try alarmDefaults()
         var fresh = AlarmAgenda(zone: zone, from: agendaFrom ?? from, defaults: defaults)
@@ -444,15 +444,15 @@ public final class AlarmScheduler {
     private func withdrawOverAlarms(of ids: Set<String>?) throws(StoreError) {
         let affected = shown.filter { ids?.contains($0.key.item) ?? true }
         guard !affected.isEmpty else { return }
-        let earliest = affected.values.map(\.fireAt).min()!
-        let sources = try store.alarmSources(from: earliest.adding(-1), identifiers: Set(affected.keys.map(\.item)))
-        let defaults = try alarmDefaults()
+        let times = affected.values.map(\.fireAt)
+        let sources = try store.alarmSources(from: times.min()!.adding(-1), identifiers: Set(affected.keys.map(\.item)))
+        // The items' firings now, over the span of the affected ones: a key still among them rings on.
+        let still = Set(AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: times.min()!.adding(-1),
+                                            to: times.max()!, defaults: try alarmDefaults()).map(\.key))
         var over: [FiringKey] = []
         // A summary of missed alarms stands for many; it is answered as a whole.
         for (key, note) in affected where note.kind != "missed" {
-            let still = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone,
-                                            from: note.fireAt.adding(-1), to: note.fireAt, defaults: defaults)
-            if still.contains(where: { $0.key == key }) { continue }
+            if still.contains(key) { continue }
             // A place's alarm is no timed firing: over only when its item is gone or done.
             if let item = try store.calendarItem(withIdentifier: key.item),
                item.alarms.contains(where: { $0.trigger.locationKeyText == key.alarm }) {

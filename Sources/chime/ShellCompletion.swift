@@ -30,8 +30,7 @@ enum ShellCompletion {
 
     /// The store the line names, if its file exists (completing never creates one).
     static func existingStore(_ words: [String]) -> EventStore? {
-        let given = storePath(in: words) ?? ProcessInfo.processInfo.environment["CHIME_STORE"].flatMap { $0.isEmpty ? nil : $0 }
-        let path = given ?? StoreLocation.defaultPath()
+        let path = StoreOptions.resolvedPath(storePath(in: words)).path
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         return try? StoreOptions.open(path, creating: false)
     }

@@ -35,10 +35,16 @@ struct StoreOptions: ParsableArguments {
         try Self.open(store, creating: creating || create)
     }
 
+    /// The store file: `given` (--store), else $CHIME_STORE (`explicit` is whichever was set),
+    /// else the default path.
+    static func resolvedPath(_ given: String?) -> (path: String, explicit: String?) {
+        let explicit = given ?? ProcessInfo.processInfo.environment["CHIME_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        return (explicit ?? StoreLocation.defaultPath(), explicit)
+    }
+
     /// ``open(creating:)`` for a command that declares its own `--store` (`export`).
     static func open(_ given: String?, creating: Bool) throws -> EventStore {
-        let explicit = given ?? ProcessInfo.processInfo.environment["CHIME_STORE"].flatMap { $0.isEmpty ? nil : $0 }
-        let path = explicit ?? StoreLocation.defaultPath()
+        let (path, explicit) = resolvedPath(given)
         var info = stat()
         if let explicit, !creating, lstat(explicit, &info) != 0, errno == ENOENT {
             let source = given != nil ? "--store" : "$CHIME_STORE"
