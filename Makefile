@@ -44,7 +44,7 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # debug build and seconds here. Preconditions and overflow traps stay on in -O builds.
 TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 
-.PHONY: deps build-deps pydeps build test test-install check-docs demo tour bench fuzz clean release install uninstall
+.PHONY: check deps build-deps pydeps build test test-install check-docs demo tour bench fuzz clean release install uninstall
 
 deps: PACKAGES = $(APT_PACKAGES)
 build-deps: PACKAGES = $(BUILD_PACKAGES)
@@ -81,6 +81,14 @@ test: check-docs build
 	Tests/harness/with-services.sh sh -c '$(SWIFT) test $(TEST_FLAGS) --skip-build $(foreach s,$(SERVER_SUITES),--skip $(s)) \
 		$(foreach s,$(SERVER_SUITES),&& $(SWIFT) test $(TEST_FLAGS) --skip-build --filter $(s))'
 	$(MAKE) --no-print-directory test-install
+
+# The fast loop while changing code: a debug build (.build), then the tests of the modules that need no
+# system service (the pure core, iCalendar, output shapes, the scheduler in virtual time, the store on a
+# real SQLite file). No sandbox, no install; `make test` runs everything.
+CHECK_MODULES := ChimeCoreTests|ChimeICSTests|ChimeFormatTests|ChimeSchedulerTests|ChimeStoreTests
+check: build-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel --filter '$(CHECK_MODULES)'
 
 # Links, cited files, machine paths and tracker references in the documentation; config defaults quoted in
 # docs/configuration.md against Config/config.toml. Needs only sh tools and git.

@@ -6,7 +6,8 @@ import PackageDescription
 // ← ChimeStore (SQLite), and above the store two branches that meet in ChimeDaemon:
 //   ChimeStore ← ChimeScheduler ← ChimeDesktop (libnotify, GeoClue)
 //   ChimeStore ← ChimeCalDAV (CalDAV sync on libcurl, passwords in libsecret; needs only Store, ICS and Core)
-// ← ChimeDaemon ← chime (CLI).
+//   ChimeStore ← ChimeFormat (how values are typed and read, every output shape: the CLI's and the bus's)
+// ← ChimeDaemon (with its D-Bus service) ← chime (CLI).
 // libical appears only in test and benchmark targets, as the independent peer engine.
 let package = Package(
     name: "Chime",
@@ -18,6 +19,7 @@ let package = Package(
         .library(name: "ChimeScheduler", targets: ["ChimeScheduler"]),
         .library(name: "ChimeDesktop", targets: ["ChimeDesktop"]),
         .library(name: "ChimeCalDAV", targets: ["ChimeCalDAV"]),
+        .library(name: "ChimeFormat", targets: ["ChimeFormat"]),
         .executable(name: "chime", targets: ["chime"]),
     ],
     dependencies: [
@@ -96,7 +98,13 @@ let package = Package(
         ),
         .target(name: "ChimeCalDAV", dependencies: ["ChimeCore", "ChimeICS", "ChimeStore", "CCurlShim", "CLibsecret"]),
 
-        // `chime daemon`: configuration (TOML), single-instance lock, services and signals.
+        // Chime's one voice: how dates, durations and references are typed and read (by the command
+        // line and the D-Bus service alike, against a per-call clock and zone), and every output shape
+        // (the byte writer, text views, JSON documents, references). Pure apart from stdout.
+        .target(name: "ChimeFormat", dependencies: ["ChimeCore", "ChimeStore"]),
+
+        // `chime daemon`: configuration (TOML), single-instance lock, services and signals, and its
+        // D-Bus service (the same JSON shapes as the command line's --json, through ChimeFormat).
         .target(
             name: "ChimeDaemon",
             dependencies: [
@@ -106,6 +114,7 @@ let package = Package(
                 "ChimeStore",
                 "ChimeCore",
                 "ChimeCalDAV",
+                "ChimeFormat",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -124,6 +133,7 @@ let package = Package(
                 "ChimeDaemon",
                 "ChimeDesktop",
                 "ChimeCalDAV",
+                "ChimeFormat",
                 "ChimeICS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -164,6 +174,7 @@ let package = Package(
         .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore", "ChimeDaemon", "ChimeDesktop", "ChimeCalDAV", "ChimeTestSupport",
                                                     "ChimeScheduler", .product(name: "GRDB", package: "GRDB.swift"),
                                                     .product(name: "Logging", package: "swift-log")], exclude: ["Snapshots"]),
+        .testTarget(name: "ChimeFormatTests", dependencies: ["ChimeFormat", "ChimeStore", "ChimeCore"]),
         .testTarget(name: "ChimeCalDAVTests", dependencies: ["ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore"]),
     ]
 )

@@ -8,7 +8,7 @@ import Logging
 import ServiceLifecycle
 
 /// `chime daemon`: opens the store, takes the one-daemon-per-store lock on its file, picks the notifier,
-/// and runs the scheduler until SIGTERM or SIGINT.
+/// and runs the scheduler until SIGTERM or SIGINT; with `busService`, its D-Bus service too.
 ///
 /// ```swift
 /// try await Daemon.run(storePath: path, configuration: DaemonConfiguration(), notifier: nil)
@@ -16,7 +16,7 @@ import ServiceLifecycle
 public enum Daemon {
     public static func run(storePath: String, configuration: DaemonConfiguration,
                            notifier override: DaemonConfiguration.Notifier?, location: LocationSource? = nil,
-                           replaySpeed: ReplayProvider.Speed = .realTime, busAPI: (@Sendable (EventStore) -> any DaemonBusAPI)? = nil) async throws {
+                           replaySpeed: ReplayProvider.Speed = .realTime, busService: Bool = false) async throws {
         let started = ContinuousClock.now
         var logger = Logger(label: "chime")
         logger.logLevel = configuration.logLevel
@@ -24,7 +24,7 @@ public enum Daemon {
         let store = try EventStore(path: storePath, longLived: true)
         let lock = try DaemonLock.acquire(forStore: storePath)
         defer { lock.release() }
-        let bus = busAPI?(store)
+        let bus: (any DaemonBusAPI)? = busService ? ChimeBusAPI(store: store, alarmDefaults: configuration.scheduler.alarmDefaults) : nil
         let deliveredSink = try makeSink(override ?? configuration.notifier, logger: logger, soundPlayer: soundPlayer(logger: logger))
         defer { deliveredSink.shutdown() }
         let announcing = bus.map { api in AnnouncingSink(deliveredSink, announce: { api.alarmDelivered($0) }) }

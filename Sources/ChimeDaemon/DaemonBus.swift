@@ -5,11 +5,11 @@ import ChimeStore
 import Logging
 import ServiceLifecycle
 
-/// What the daemon's D-Bus service answers with: the method handler (the command-line tool's,
-/// so that replies have the shapes of its `--json`), and what it is told while the daemon runs.
+/// What the daemon's D-Bus service answers with: the method handler (replies in the shapes of the
+/// command line's `--json`, written by ChimeFormat), and what it is told while the daemon runs.
 ///
 /// ```swift
-/// try await Daemon.run(storePath: path, configuration: configuration, notifier: nil, busAPI: { ChimeBusAPI(store: $0) })
+/// try await Daemon.run(storePath: path, configuration: configuration, notifier: nil, busService: true)
 /// ```
 public protocol DaemonBusAPI: BusMethodHandler {
     /// The interface's introspection XML (`Config/io.github.chime.Chime1.xml`).

@@ -148,9 +148,7 @@ public final class AlarmScheduler {
     /// to who "I" am (read at start and at each full rebuild: a new account brings new calendars,
     /// and so a rebuild).
     private func alarmDefaults() throws(StoreError) -> AlarmDefaults {
-        var defaults = settings.alarmDefaults
-        defaults.identity.add(try store.accountAddresses())
-        return defaults
+        try store.alarmDefaults(settings.alarmDefaults)
     }
 
     /// Every alarm source from `from`; on a damaged file (a malformed page), `restart` drops

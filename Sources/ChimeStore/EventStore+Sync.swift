@@ -195,6 +195,14 @@ extension EventStore {
         try syncAccounts().flatMap { $0.addresses ?? [] }
     }
 
+    /// `defaults` with the user's addresses on the accounts' servers added to who "I" am: what the
+    /// scheduler, `chime alarms` and the D-Bus service decide ringing with.
+    public func alarmDefaults(_ defaults: AlarmDefaults) throws(StoreError) -> AlarmDefaults {
+        var d = defaults
+        d.identity.add(try accountAddresses())
+        return d
+    }
+
     /// Records the outcome of a sync of the account (nil error: it succeeded).
     public func recordSyncOutcome(account: String, at: Instant, error: String?) throws(StoreError) {
         try write { db, _ in

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeFormat
 import Foundation
 import Glibc
 

@@ -1,3 +1,4 @@
+import ChimeFormat
 import Foundation
 import Glibc
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeDaemon
+import ChimeFormat
 import ChimeScheduler
 import ChimeStore
 import Foundation
@@ -64,7 +65,7 @@ struct DaemonCommand: AsyncParsableCommand {
             guard let factor = Double(speed), factor.isFinite, factor > 0 else {
                 throw ArgumentParser.ValidationError("--speed must be a number above 0 or \"max\", not \"\(speed)\"")
             }
-            try OptionBounds.check("--speed", factor, OptionBounds.speed, shown: speed)
+            try OptionBounds.check("--speed", factor, ValueBounds.speed, shown: speed)
             return factor == 1 ? .realTime : .scaled(factor)
         }
     }
@@ -90,7 +91,7 @@ struct DaemonCommand: AsyncParsableCommand {
             try await Daemon.run(storePath: storePath.store ?? StoreLocation.defaultPath(), configuration: configuration,
                                  notifier: notifier.flatMap(DaemonConfiguration.Notifier.init(rawValue:)),
                                  location: try location.map { try LocationSource(parsing: $0) }, replaySpeed: try replaySpeed,
-                                 busAPI: { ChimeBusAPI(store: $0) })
+                                 busService: true)
         } catch let error as DaemonError where error.exitStatus != 1 {
             // The same one line as other errors, with its own exit status (see DaemonError.exitStatus).
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

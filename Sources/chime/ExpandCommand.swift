@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeFormat
 import Foundation
 
 struct ExpandCommand: ParsableCommand {
@@ -76,7 +77,7 @@ struct ExpandCommand: ParsableCommand {
             return
         }
         guard dtstart != nil else { throw ValidationError("--dtstart is required (or use --batch)") }
-        if let count { try OptionBounds.check("--count", count, OptionBounds.count) }
+        if let count { try OptionBounds.check("--count", count, ValueBounds.count) }
     }
 
     func run() throws {

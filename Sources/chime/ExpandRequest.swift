@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeFormat
 import Foundation
 
 /// `chime expand` options turned into a recurrence set and a window, with errors that name the option.

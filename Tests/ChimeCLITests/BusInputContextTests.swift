@@ -4,7 +4,8 @@ import ChimeStore
 import Foundation
 import Synchronization
 import Testing
-@testable import chime
+@testable import ChimeDaemon
+import ChimeFormat
 
 /// The daemon's D-Bus API reads dates against its clock and zone at each call, never against
 /// values fixed at its first call: a daemon runs for days. In-process, on a store with a clock

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Testing
 import ChimeDesktop
+@testable import ChimeDaemon
 @testable import chime
 
 /// `chime daemon` as a D-Bus service on the harness's private session bus (Tests/harness, which

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeCore
 import ChimeDesktop
+import ChimeFormat
 import ChimeStore
 import Dispatch
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeFormat
 import ChimeScheduler
 import ChimeStore
 import Foundation

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeFormat
 import ChimeStore
 
 /// The text and JSON of `chime geofence simulate` and `chime geofence list`.

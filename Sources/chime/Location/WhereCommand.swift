@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeCore
 import ChimeDaemon
+import ChimeFormat
 import ChimeScheduler
 import Foundation
 
@@ -32,7 +33,7 @@ struct WhereCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONOption
 
     func validate() throws {
-        try OptionBounds.check("--timeout", timeout, OptionBounds.timeoutSeconds)
+        try OptionBounds.check("--timeout", timeout, ValueBounds.timeoutSeconds)
     }
 
     func run() async throws {

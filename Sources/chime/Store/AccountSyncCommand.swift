@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeCalDAV
 import ChimeCore
+import ChimeFormat
 import ChimeStore
 import Foundation
 

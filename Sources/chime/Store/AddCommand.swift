@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeFormat
 import ChimeStore
 
 struct AddCommand: ParsableCommand {
@@ -7,40 +8,4 @@ struct AddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add an event or a reminder.",
         subcommands: [AddEventCommand.self, AddReminderCommand.self])
-}
-
-enum EventTarget {
-    /// `sayingOtherKind`: whether the error may say that a reminder list has the name (not to an
-    /// app that may see events only).
-    static func calendar(_ name: String?, in store: EventStore, option: String = "--calendar",
-                         sayingOtherKind: Bool = true) throws -> ChimeCore.Calendar {
-        guard let name else { return try store.defaultCalendarForNewEvents() }
-        if let c = try store.calendar(named: name, for: .event) { return c }
-        throw InputError("\(option): " + (try CalendarChoice.missing(name, kind: .event, in: store, sayingOtherKind: sayingOtherKind)))
-    }
-}
-
-enum ReminderTarget {
-    static func list(_ name: String?, in store: EventStore, option: String = "--list",
-                     sayingOtherKind: Bool = true) throws -> ChimeCore.Calendar {
-        guard let name else { return try store.defaultCalendarForNewReminders() }
-        if let c = try store.calendar(named: name, for: .reminder) { return c }
-        throw InputError("\(option): " + (try CalendarChoice.missing(name, kind: .reminder, in: store, sayingOtherKind: sayingOtherKind)))
-    }
-}
-
-/// What a calendar name that names none says: which there are, whether the name is one of the
-/// other kind, and how to make it.
-enum CalendarChoice {
-    static func missing(_ name: String, kind: EntityType, in store: EventStore, sayingOtherKind: Bool) throws -> String {
-        let what = kind == .event ? "event calendar" : "reminder list"
-        let existing = try store.calendars(for: kind).map { "\"\(DisplayText.singleLine($0.title))\"" }
-        var text = "no \(what) \"\(DisplayText.singleLine(name))\""
-        let other: EntityType = kind == .event ? .reminder : .event
-        if sayingOtherKind, try store.calendar(named: name, for: other) != nil {
-            text += " (\"\(DisplayText.singleLine(name))\" holds \(other == .event ? "events" : "reminders") only)"
-        }
-        text += existing.isEmpty ? "" : "; \(kind == .event ? "calendars" : "lists"): " + existing.joined(separator: ", ")
-        return text + "; create it with `chime calendar add \"\(name)\"\(kind == .event ? "" : " --type reminders")`"
-    }
 }

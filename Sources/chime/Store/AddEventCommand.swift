@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeFormat
 import ChimeStore
 
 struct AddEventCommand: ParsableCommand {
@@ -48,7 +49,7 @@ struct AddEventCommand: ParsableCommand {
         if let title, title.allSatisfy(\.isWhitespace) { throw ValidationError("TITLE is empty: give it a name, e.g. chime add event \"Dentist\" …") }
         if end != nil && duration != nil { throw ArgumentParser.ValidationError("use either --end or --duration, not both") }
         if let duration, let seconds = try? Durations.seconds(duration, option: "--duration") {
-            try OptionBounds.check("--duration", text: duration, seconds: seconds, OptionBounds.durationSeconds)
+            try OptionBounds.check("--duration", text: duration, seconds: seconds, ValueBounds.durationSeconds)
         }
     }
 
@@ -56,8 +57,8 @@ struct AddEventCommand: ParsableCommand {
         let store = try options.open(creating: true)
         let target = try EventTarget.calendar(calendar, in: store)
         guard !edit else { return try addInEditor(store, target: target) }
-        var event = try Self.event(title: title ?? "", start: start ?? "", end: end, duration: duration, tz: tz, allDay: allDay,
-                                   calendar: target.identifier)
+        var event = try EventInput.event(title: title ?? "", start: start ?? "", end: end, duration: duration, tz: tz, allDay: allDay,
+                                         calendar: target.identifier, context: CLIContext.command)
         try item.apply(to: &event, replacingAlarms: true)
         let saved = try store.save(event)
         try item.applyCommand(toItem: saved.identifier, in: store)
@@ -78,22 +79,5 @@ struct AddEventCommand: ParsableCommand {
             for line in AlarmEcho.lines(for: .event(shown), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
             print("ID \(saved.identifier)")
         }
-    }
-
-    /// The event the options describe (also the D-Bus service's `AddEvent`): dates as people type
-    /// them, the end read as ``EventEnd`` reads it.
-    /// `names`: what errors call the three values (`--start` here, `start` for the D-Bus service's fields).
-    static func event(title: String, start: String, end: String?, duration: String?, tz: String?, allDay: Bool,
-                      calendar: String, names: (start: String, end: String, duration: String) = ("--start", "--end", "--duration"),
-                      context: InputContext = CLIContext.command) throws -> Event {
-        var startDate = try CLIContext.calendarDate(start, option: names.start, tz: tz, context: context)
-        if allDay { startDate = .allDay(startDate.local.date) }
-        if let end {
-            let endDate = try EventEnd.read(end, start: startDate, option: names.end, tz: tz, context: context)
-            return Event(title: title, calendar: calendar, start: startDate, end: endDate)
-        }
-        let length = try duration.map { try Durations.seconds($0, option: names.duration) } ?? (startDate.isAllDay ? 86_400 : 3600)
-        try OptionBounds.check(names.duration, text: duration ?? "", seconds: length, OptionBounds.durationSeconds)
-        return Event(title: title, calendar: calendar, start: startDate, duration: length)
     }
 }

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeFormat
 import ChimeStore
 
 // `chime add event --edit` and `chime add reminder --edit`: the form `chime edit` opens, empty
@@ -13,10 +14,11 @@ extension AddEventCommand {
             guard let startText = form.value("start"), !startText.isEmpty else { throw InputError("start: an event needs a start") }
             let endText = form.value("end").flatMap { $0.isEmpty ? nil : $0 }
             // --duration has no line in the form: it stands while the form gives no end.
-            var event = try Self.event(title: form.value("title") ?? "", start: startText, end: endText,
-                                       duration: endText == nil ? duration : nil,
-                                       tz: form.value("zone").flatMap { $0.isEmpty ? nil : $0 }, allDay: allDay,
-                                       calendar: target.identifier, names: ("start", "end", "duration"))
+            var event = try EventInput.event(title: form.value("title") ?? "", start: startText, end: endText,
+                                             duration: endText == nil ? duration : nil,
+                                             tz: form.value("zone").flatMap { $0.isEmpty ? nil : $0 }, allDay: allDay,
+                                             calendar: target.identifier, names: ("start", "end", "duration"),
+                                             context: CLIContext.command)
             // The dates are read above, as `add` reads them; the rest as `edit` reads a form.
             let dated = blank.with("start", form.value("start")).with("end", form.value("end")).with("zone", form.value("zone"))
             try form.apply(to: &event, original: dated)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeFormat
 import ChimeStore
 
 struct AddReminderCommand: ParsableCommand {
@@ -42,7 +43,7 @@ struct AddReminderCommand: ParsableCommand {
         if !edit, title == nil { throw ValidationError("Missing expected argument '<title>' (or --edit to write the reminder in $EDITOR)") }
         // Imported items may be untitled (RFC 5545); one typed on the command line is a slip.
         if let title, title.allSatisfy(\.isWhitespace) { throw ValidationError("TITLE is empty: give it a name, e.g. chime add reminder \"Call the dentist\" …") }
-        try OptionBounds.check("--priority", priority, OptionBounds.priority)
+        try OptionBounds.check("--priority", priority, ValueBounds.priority)
     }
 
     func run() throws {

@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeDaemon
+import ChimeFormat
 import ChimeStore
 
 /// What `add` and `edit` say back about alarms: each alarm's next firing on the wall clock, so a
@@ -15,9 +16,7 @@ enum AlarmEcho {
 
     /// ``defaults`` with the user's addresses on the store's CalDAV servers added to who "I" am.
     static func defaults(for store: EventStore) -> AlarmDefaults {
-        var d = defaults
-        d.identity.add((try? store.accountAddresses()) ?? [])
-        return d
+        (try? store.alarmDefaults(defaults)) ?? defaults
     }
 
     /// `Alarm: Wed 2026-11-25 09:45 (15 min before)`, one line per alarm, or why nothing fires.
@@ -50,22 +49,9 @@ enum AlarmEcho {
         case .event: anchor = relation == .end ? "the end" : "the start"
         case .reminder: anchor = "the due time"
         }
-        var text = offset == 0 ? "at \(anchor)" : "\(length(abs(offset))) \(offset < 0 ? "before" : "after")"
+        var text = offset == 0 ? "at \(anchor)" : "\(DisplayText.length(abs(offset))) \(offset < 0 ? "before" : "after")"
         if relation == .end && offset != 0 { text += " the end" }
         return text
-    }
-
-    /// `15 min`, `1 h 30 min`, `2 days`, `1 week`.
-    static func length(_ seconds: Int64) -> String {
-        var parts: [String] = []
-        var rest = seconds
-        for (unit, one, many) in [(Int64(604_800), "week", "weeks"), (86_400, "day", "days"), (3600, "h", "h"),
-                                  (60, "min", "min"), (1, "s", "s")] where rest >= unit {
-            let n = rest / unit
-            parts.append("\(n) \(n == 1 ? one : many)")
-            rest %= unit
-        }
-        return parts.joined(separator: " ")
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeFormat
 import ChimeScheduler
 import ChimeStore
 
@@ -41,7 +42,7 @@ struct AlarmsCommand: ParsableCommand {
 
     func validate() throws {
         if to != nil && hours != 24 { throw ArgumentParser.ValidationError("use either --to or --hours, not both") }
-        try OptionBounds.check("--hours", hours, OptionBounds.hours)
+        try OptionBounds.check("--hours", hours, ValueBounds.hours)
     }
 
     func run() throws {
@@ -56,7 +57,8 @@ struct AlarmsCommand: ParsableCommand {
             return try bus.run(needing: nil) { try await $0.upcomingAlarms(hours: hours) }
         }
         let store = try options.open()
-        let (firings, states, armed) = try Self.listing(store, zone: zone, from: start, to: end)
+        let listing = try AlarmListing(store, zone: zone, from: start, to: end, defaults: AlarmEcho.defaults(for: store))
+        let (firings, states, armed) = (listing.firings, listing.states, listing.armed)
         // Snoozed notifications come back within the window: they fire again, so they are listed.
         let snoozed = try store.ledgerEntries(state: .snoozed)
             .filter { ($0.snoozedUntil.map { $0 >= start && $0 <= end }) ?? false }
@@ -68,16 +70,5 @@ struct AlarmsCommand: ParsableCommand {
             writer.text(firings, states: states, armed: armed, snoozed: snoozed, from: start, to: end, into: &out)
         }
         out.flush()
-    }
-
-    /// The firings of the window in time order, their ledger states, and the armed location alarms:
-    /// what `chime alarms` and the D-Bus service's `UpcomingAlarms` list.
-    static func listing(_ store: EventStore, zone: ZoneRules, from start: Instant, to end: Instant) throws
-        -> (firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource]) {
-        let sources = try store.alarmSources(from: start)
-        let firings = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: start, to: end,
-                                         defaults: AlarmEcho.defaults(for: store))
-            .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
-        return (firings, try store.ledgerEntries(for: firings.map(\.key)), try store.locationAlarmSources(from: start))
     }
 }

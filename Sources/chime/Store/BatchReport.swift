@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeFormat
 
 /// One step per account or subscribed calendar, reported in one voice: with --json one document
 /// (`{"chime_json":1,"results":[…]}` with the steps' objects, a failed step as `{KEY: name, "error": …}`;

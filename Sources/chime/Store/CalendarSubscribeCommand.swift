@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeCalDAV
 import ChimeCore
+import ChimeFormat
 import ChimeICS
 import ChimeStore
 import Foundation
@@ -28,8 +29,8 @@ extension CalendarCommand {
         func validate() throws {
             // Too long a period is a usage error, as for every numeric option; too short a one is
             // said in run() (exit 1).
-            if let seconds = try? Durations.seconds(refresh, option: "--refresh"), seconds > OptionBounds.refreshSeconds.upperBound {
-                try OptionBounds.check("--refresh", text: refresh, seconds: seconds, OptionBounds.refreshSeconds)
+            if let seconds = try? Durations.seconds(refresh, option: "--refresh"), seconds > ValueBounds.refreshSeconds.upperBound {
+                try OptionBounds.check("--refresh", text: refresh, seconds: seconds, ValueBounds.refreshSeconds)
             }
         }
 
@@ -37,7 +38,7 @@ extension CalendarCommand {
             let store = try options.open(creating: true)
             let fetch = try FeedRefresh.fetchURL(url)
             let every = try Durations.seconds(refresh, option: "--refresh")
-            guard every >= OptionBounds.refreshSeconds.lowerBound else { throw InputError("--refresh: at least 5m (feeds are not polled faster)") }
+            guard every >= ValueBounds.refreshSeconds.lowerBound else { throw InputError("--refresh: at least 5m (feeds are not polled faster)") }
             // The feed is fetched before anything is stored: a wrong URL leaves no calendar behind.
             let response: DAVResponse
             do { response = try await DAVClient().send("GET", fetch) } catch { throw InputError("\(error)") }

@@ -1,13 +1,9 @@
 import ArgumentParser
 import ChimeCore
+import ChimeFormat
 import ChimeStore
 
-/// `--span`: which occurrences of a recurring event a change applies to.
-enum SpanArgument: String, ExpressibleByArgument, CaseIterable {
-    /// `all`: the whole series, confirmed (a start moved to another day drops what it names).
-    case this, future, all
-    var span: Span { self == .this ? .thisEvent : .futureEvents }
-}
+extension SpanArgument: ExpressibleByArgument {}
 
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,7 +46,7 @@ struct EditCommand: ParsableCommand {
     @OptionGroup var item: ItemOptions
 
     func validate() throws {
-        if let priority { try OptionBounds.check("--priority", priority, OptionBounds.priority) }
+        if let priority { try OptionBounds.check("--priority", priority, ValueBounds.priority) }
     }
 
     func run() throws {
@@ -103,7 +99,7 @@ struct EditCommand: ParsableCommand {
     private func change(_ e: inout Event) throws {
         if let title { e.title = title }
         if let start {
-            EventEnd.move(&e, to: try Self.keepingDate(of: e.start, start, option: "--start", tz: tz ?? e.start.timeZone?.identifier),
+            EventEnd.move(&e, to: try CLIContext.command.keepingDate(of: e.start, start, option: "--start", tz: tz ?? e.start.timeZone?.identifier),
                           zone: CLIContext.zone)
         }
         if let end {
@@ -118,7 +114,7 @@ struct EditCommand: ParsableCommand {
         if let title { r.title = title }
         if let due {
             let tz = tz ?? r.dueDate?.timeZone?.identifier ?? "floating"
-            r.dueDate = try r.dueDate.map { try Self.keepingDate(of: $0, due, option: "--due", tz: tz) }
+            r.dueDate = try r.dueDate.map { try CLIContext.command.keepingDate(of: $0, due, option: "--due", tz: tz) }
                 ?? CLIContext.calendarDate(due, option: "--due", tz: tz)
         }
         if let priority { r.priority = priority }
@@ -196,22 +192,6 @@ struct EditCommand: ParsableCommand {
         }
         let list = dates.joined(separator: ", ") + (events.count > 3 ? ", …" : "")
         return events.count == 1 ? "occurrence of \(list)" : "\(events.count) occurrences (\(list))"
-    }
-
-    /// A new time alone (`--start 10:00`) keeps the item's own day, as moving an entry in a
-    /// calendar app does; anything with a date is read as usual. `fromItemsDay`: any phrase is
-    /// read from that day (a weekday alone is then the first such day on or after it).
-    static func keepingDate(of current: CalendarDate, _ text: String, option: String, tz: String?,
-                            context: InputContext = CLIContext.command, fromItemsDay: Bool = false) throws -> CalendarDate {
-        guard fromItemsDay || DateExpression.isTimeOfDay(text) else {
-            return try CLIContext.calendarDate(text, option: option, tz: tz, context: context)
-        }
-        // The item's own day on its own clock (an all-day or floating date as written).
-        let clock = current.zone(floatingZone: context.zone)
-        let day = clock.localTime(at: current.instant(floatingZone: context.zone)).date
-        // Read as the first such time after that day's midnight.
-        return try CLIContext.calendarDate(text, option: option, tz: tz, relativeTo: clock.instant(for: LocalDateTime(date: day)).adding(-1),
-                                           on: clock, context: context)
     }
 
     private func report(_ item: AnyCalendarItem, store: EventStore, wholeSeries: Bool = false, movedTo calendar: String? = nil) {

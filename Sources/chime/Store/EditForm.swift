@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeFormat
 import ChimeStore
 import Foundation
 import Glibc
@@ -55,7 +56,7 @@ struct EditForm {
                 if emptyIsUnchanged && form.fields.allSatisfy({ $0.value.isEmpty }) { return false }
                 try save(form)
                 return true
-            } catch where error is CLIError || error is StoreError {
+            } catch where error is InputError || error is CLIError || error is StoreError {
                 // An editor run by a script (no terminal) that brings the same error back twice
                 // would be reopened for ever.
                 if isatty(STDIN_FILENO) == 0, lastError == "# error: \(error)" { throw InputError("\(error); nothing was saved") }

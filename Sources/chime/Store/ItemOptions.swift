@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeCore
 import ChimeDaemon
+import ChimeFormat
 import ChimeScheduler
 import ChimeStore
 import Foundation
@@ -55,7 +56,7 @@ struct ItemOptions: ParsableArguments {
         }
         for text in alarms {
             if let seconds = try? Durations.alarmOffset(text) {
-                try OptionBounds.check("--alarm", text: text, seconds: seconds, OptionBounds.offsetSeconds)
+                try OptionBounds.check("--alarm", text: text, seconds: seconds, ValueBounds.offsetSeconds)
             }
         }
         if noAlarm && (!alarms.isEmpty || at != nil) {

@@ -1,6 +1,6 @@
 import ChimeCore
 import Testing
-@testable import chime
+@testable import ChimeFormat
 
 /// The byte writer's dates against ChimeCore's formatting: the writer remembers the last day it
 /// wrote and steps to the next one without a calendar conversion, which must hold across month,

@@ -7,9 +7,9 @@ import Glibc
 ///
 /// Widths count characters: a wide (CJK) character or an emoji counts as one column, so such a
 /// line may still run a little over.
-enum LineFit {
+public enum LineFit {
     /// The width lines are fitted to; nil when standard output is not a terminal.
-    static let width: Int? = {
+    public static let width: Int? = {
         guard isatty(STDOUT_FILENO) == 1 else { return nil }
         if let text = getenv("COLUMNS"), let n = Int(String(cString: text)), n > 0 { return n }
         var size = winsize()
@@ -22,7 +22,7 @@ enum LineFit {
 
     /// `title`, cut to end in "…" when a line whose other parts take `rest` columns would not fit.
     /// `rest` is counted only on a terminal: piped output (a year's agenda) pays nothing for it.
-    static func title(_ title: String, rest: @autoclosure () -> Int) -> String {
+    public static func title(_ title: String, rest: @autoclosure () -> Int) -> String {
         guard let width else { return title }
         let room = max(shortestTitle, width - rest())
         guard title.count > room else { return title }

@@ -13,17 +13,17 @@ import Foundation
 /// - `ID@20261126` — one occurrence of an all-day series, by its date (the same under any `$TZ`).
 ///
 /// Human views print the first ``shortLength`` characters of the ID; JSON prints it whole.
-struct ItemReference {
+public struct ItemReference {
     /// What was typed before `@`: an ID, a prefix of one, or a title.
-    let identifier: String
-    let occurrence: Occurrence?
+    public let identifier: String
+    public let occurrence: Occurrence?
 
-    enum Occurrence: Equatable {
+    public enum Occurrence: Equatable {
         case instant(Instant)
         case day(CivilDate)
 
         /// The occurrence's start as the store keys it (all-day dates at midnight in `zone`).
-        func instant(in zone: ZoneRules) -> Instant {
+        public func instant(in zone: ZoneRules) -> Instant {
             switch self {
             case .instant(let i): return i
             case .day(let d): return zone.instant(for: LocalDateTime(date: d))
@@ -32,15 +32,15 @@ struct ItemReference {
     }
 
     /// The longest reference read, in UTF-8 bytes (a title may be a reference).
-    static let maximumLength = 1024
+    public static let maximumLength = 1024
 
     /// Characters of the ID human views print.
-    static let shortLength = 8
+    public static let shortLength = 8
 
     /// The start of `identifier` human views print.
-    static func short(_ identifier: String) -> String { String(identifier.prefix(shortLength)) }
+    public static func short(_ identifier: String) -> String { String(identifier.prefix(shortLength)) }
 
-    init(_ text: String) throws {
+    public init(_ text: String) throws {
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         identifier = parts[0].trimmingCharacters(in: .whitespaces)
         guard !identifier.isEmpty else { throw InputError("ID: empty identifier") }
@@ -61,29 +61,29 @@ struct ItemReference {
     // MARK: Writing
 
     /// `ID` or `ID@…` for an event as the store returns it (an occurrence of a series, a detached one, or a single event).
-    static func text(_ event: Event, zone: ZoneRules, short: Bool = false) -> String {
+    public static func text(_ event: Event, zone: ZoneRules, short: Bool = false) -> String {
         text(identifier: event.identifier, occurrence: event.isRecurring || event.isDetached ? event.occurrenceDate : nil,
              allDay: event.isAllDay, zone: zone, short: short)
     }
 
     /// `ID` or `ID@occurrence`, from the parts (what the agenda's light occurrences carry).
-    static func text(identifier: String, occurrence: Instant?, allDay: Bool, zone: ZoneRules, short: Bool = false) -> String {
+    public static func text(identifier: String, occurrence: Instant?, allDay: Bool, zone: ZoneRules, short: Bool = false) -> String {
         ReferenceText.text(identifier: short ? Self.short(identifier) : identifier, occurrence: occurrence, allDay: allDay, zone: zone)
     }
 
     /// `ID@…` for an alarm firing: the occurrence it belongs to, for events of a series (as the daemon prints it).
-    static func text(_ firing: AlarmFiring, zone: ZoneRules, short: Bool = false) -> String {
+    public static func text(_ firing: AlarmFiring, zone: ZoneRules, short: Bool = false) -> String {
         let full = ReferenceText.text(firing, zone: zone)
         return short ? Self.short(firing.item.identifier) + full.dropFirst(firing.item.identifier.count) : full
     }
 
-    static func occurrenceText(_ o: Instant, allDay: Bool, zone: ZoneRules) -> String {
+    public static func occurrenceText(_ o: Instant, allDay: Bool, zone: ZoneRules) -> String {
         ReferenceText.occurrenceText(o, allDay: allDay, zone: zone)
     }
 
     // MARK: Reading
 
-    enum Kind { case event, reminder }
+    public enum Kind { case event, reminder }
 
     /// The full identifier this reference names: the ID itself, the one item whose ID starts
     /// with it (any case), or the one item with this title; otherwise an error that lists the
@@ -91,7 +91,7 @@ struct ItemReference {
     ///
     /// `among` limits the search to items of those kinds (what a D-Bus caller may see): an item of
     /// another kind is not found, listed or counted, so the answer tells nothing about it.
-    func resolvedIdentifier(in store: EventStore, among kinds: Set<Kind> = [.event, .reminder]) throws -> String {
+    public func resolvedIdentifier(in store: EventStore, among kinds: Set<Kind> = [.event, .reminder]) throws -> String {
         let kindNames = Set(kinds.map { $0 == .event ? "event" : "reminder" })
         if let exact = try store.calendarItem(withIdentifier: identifier), kinds.contains(exact.entityType == .event ? .event : .reminder) {
             return identifier
@@ -116,7 +116,7 @@ struct ItemReference {
     }
 
     /// Whether the reference names an event or a reminder (that never changes once stored).
-    func kind(in store: EventStore) throws -> Kind {
+    public func kind(in store: EventStore) throws -> Kind {
         switch try store.calendarItem(withIdentifier: try resolvedIdentifier(in: store)) {
         case .event?: return .event
         case .reminder?: return .reminder
@@ -125,7 +125,7 @@ struct ItemReference {
     }
 
     /// The item, with a recurring event resolved to the named occurrence (or its first one).
-    func resolve(in store: EventStore, among kinds: Set<Kind> = [.event, .reminder]) throws -> AnyCalendarItem {
+    public func resolve(in store: EventStore, among kinds: Set<Kind> = [.event, .reminder]) throws -> AnyCalendarItem {
         let id = try resolvedIdentifier(in: store, among: kinds)
         guard let item = try store.calendarItem(withIdentifier: id) else {
             throw InputError("no event or reminder with ID \"\(DisplayText.singleLine(identifier))\" (see `chime agenda` or `chime reminders`)")

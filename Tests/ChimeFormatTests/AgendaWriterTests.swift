@@ -2,7 +2,7 @@ import ChimeCore
 import ChimeStore
 import Foundation
 import Testing
-@testable import chime
+@testable import ChimeFormat
 
 /// The agenda's writer in process, beside the process tests: the lines for days an event covers,
 /// in the order a person reads them, from the light occurrence stream.

@@ -3,10 +3,10 @@ import Foundation
 
 /// Durations and alarm offsets on the command line: `15m`, `1h30m`, `-15m`, `2d`, `1w`, or an
 /// RFC 5545 DURATION (`-PT15M`, `P1D`).
-enum Durations {
-    static let accepted = "15m, 1h30m, 90 min, 1.5h, -10m, 2d, 1w, or -PT15M"
+public enum Durations {
+    public static let accepted = "15m, 1h30m, 90 min, 1.5h, -10m, 2d, 1w, or -PT15M"
 
-    static func seconds(_ text: String, option: String) throws -> Int64 {
+    public static func seconds(_ text: String, option: String) throws(InputError) -> Int64 {
         let t = text.filter { !$0.isWhitespace }
         if let iso = ISODuration.seconds(t) { return iso }
         if let seconds = try? DateExpression.offsetSeconds(t) { return seconds }
@@ -31,13 +31,13 @@ enum Durations {
         return Int64((amount * scale / 60).rounded()) * 60
     }
 
-    static let alarmAccepted = "15m, 1h30m, 1d (before), +15m or 'after 15m' (after), 0 (at the time)"
+    public static let alarmAccepted = "15m, 1h30m, 1d (before), +15m or 'after 15m' (after), 0 (at the time)"
 
     /// An alarm offset as people say it: no sign means *before* (as every calendar app reads
     /// "15 minutes"); `-15m` and `15m before` are the same; `+15m`, `after 15m` and `15m after`
     /// are after; `0` is at the start or due time. RFC 5545 durations (`-PT15M`) keep their sign;
     /// without one they are read as before too.
-    static func alarmOffset(_ text: String) throws -> Int64 {
+    public static func alarmOffset(_ text: String) throws(InputError) -> Int64 {
         var t = text.lowercased().trimmingCharacters(in: .whitespaces)
         var after = false
         for (word, isAfter) in [("after", true), ("before", false)] {

@@ -2,7 +2,7 @@ import ChimeCore
 import ChimeStore
 import Foundation
 import Testing
-@testable import chime
+@testable import ChimeFormat
 
 /// The `chime alarms` writer in process, beside the process tests: each firing's line with the
 /// start it is for, its state in the ledger and the armed location alarms; and the JSON objects.
@@ -90,7 +90,8 @@ struct AlarmsWriterTests {
         var late = Event(title: "Late show", start: at(24, 0, 15), duration: 45 * 60)
         late.alarms = [.relative(-30 * 60)]
         let text = try written([.event(late), .reminder(milkRun())], deliver: ["Late show"], json: true)
-        let document = try #require(try JSONDocument.body(text) as? [String: Any])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(document["chime_json"] as? Int == 1)
         let objects = try #require(document["alarms"] as? [[String: Any]])
         let armed = try #require(document["armed"] as? [[String: Any]])
         #expect(objects.count == 1 && armed.count == 1)

@@ -1,6 +1,6 @@
 import ChimeCore
-import ChimeDaemon
 import ChimeDesktop
+import ChimeFormat
 import ChimeScheduler
 import ChimeStore
 import Foundation
@@ -12,6 +12,8 @@ import Synchronization
 /// one, and only with what each is allowed to see at that moment.
 final class ChimeBusAPI: DaemonBusAPI {
     let store: EventStore
+    /// The daemon's alarm settings (its configuration's `[alarms]`), which decide what `UpcomingAlarms` lists.
+    let alarmDefaults: AlarmDefaults
     var interfaceXML: String { Self.introspectionXML }
     private let state = Mutex(State())
 
@@ -56,7 +58,10 @@ final class ChimeBusAPI: DaemonBusAPI {
     /// How many shown firing keys are remembered for Snooze and Dismiss.
     static let shownKeysKept = 10_000
 
-    init(store: EventStore) { self.store = store }
+    init(store: EventStore, alarmDefaults: AlarmDefaults = AlarmDefaults()) {
+        self.store = store
+        self.alarmDefaults = alarmDefaults
+    }
 
     func attach(_ service: BusService, respond: @escaping @Sendable (NotificationResponse) -> Void) {
         state.withLock {
@@ -105,7 +110,7 @@ final class ChimeBusAPI: DaemonBusAPI {
                 try require(caller, .event)
                 try Self.checkWindow(start, end)
                 var out = OutputBuffer(toStandardOutput: false)
-                try AgendaCommand.render(store, window: (Instant(secondsSince1970: start), Instant(secondsSince1970: end)),
+                try AgendaWriter.render(store, window: (Instant(secondsSince1970: start), Instant(secondsSince1970: end)),
                                          calendars: nil, json: true, zone: SystemZone.current(), into: &out)
                 return [.string(out.pendingText)]
             case ("Reminders", .bool(let completed)?, nil):
@@ -123,11 +128,12 @@ final class ChimeBusAPI: DaemonBusAPI {
                 return [.string(json(item, titles: try calendarTitles(item.entityType)))]
             case ("UpcomingAlarms", .uint32(let hours)?, nil):
                 let types = try allowedTypes(caller)
-                guard (1...Int64(OptionBounds.hours.upperBound)).contains(Int64(hours)) else {
-                    throw BusError(Self.invalidArgs, "hours must be 1…\(OptionBounds.hours.upperBound), not \(hours)")
+                guard (1...Int64(ValueBounds.hours.upperBound)).contains(Int64(hours)) else {
+                    throw BusError(Self.invalidArgs, "hours must be 1…\(ValueBounds.hours.upperBound), not \(hours)")
                 }
                 let now = store.clock(), zone = SystemZone.current()
-                let listing = try AlarmsCommand.listing(store, zone: zone, from: now, to: now.adding(Int64(hours) * 3600))
+                let listing = try AlarmListing(store, zone: zone, from: now, to: now.adding(Int64(hours) * 3600),
+                                               defaults: try store.alarmDefaults(alarmDefaults))
                 let firings = listing.firings.filter { types.contains($0.item.kind == .event ? .event : .reminder) }
                 let armed = listing.armed.filter { types.contains($0.item.kindName == "event" ? .event : .reminder) }
                 var out = OutputBuffer(toStandardOutput: false)
@@ -180,15 +186,15 @@ final class ChimeBusAPI: DaemonBusAPI {
     /// An `Events` window as the command line bounds its own: both ends dates a calendar can hold
     /// (years 0000–9999), end after start, at most ten years long ("window too large").
     static func checkWindow(_ start: Int64, _ end: Int64) throws(BusError) {
-        let writable = OptionBounds.instants.lowerBound.secondsSince1970...OptionBounds.instants.upperBound.secondsSince1970
+        let writable = ValueBounds.instants.lowerBound.secondsSince1970...ValueBounds.instants.upperBound.secondsSince1970
         guard writable.contains(start), writable.contains(end) else {
             throw BusError(invalidArgs, "the window must lie between 0000-01-01 and 9999-12-31 "
                 + "(seconds \(writable.lowerBound)…\(writable.upperBound) since 1970), not \(start)…\(end)")
         }
         guard end > start else { throw BusError(invalidArgs, "the window is empty: end must be after start") }
-        let longest = Int64(OptionBounds.tenYearsInDays) * 86_400
+        let longest = Int64(ValueBounds.tenYearsInDays) * 86_400
         guard end - start <= longest else {
-            throw BusError(invalidArgs, "window too large: \((end - start) / 86_400) days, at most \(OptionBounds.tenYearsInDays)")
+            throw BusError(invalidArgs, "window too large: \((end - start) / 86_400) days, at most \(ValueBounds.tenYearsInDays)")
         }
     }
 
@@ -485,7 +491,7 @@ final class ChimeBusAPI: DaemonBusAPI {
             return json(.event(saved), titles: try calendarTitles(.event))
         case .reminder(let r):
             try checkFields(fields, allowed: ["title", "notes", "location", "url", "due", "priority"])
-            let due = try fields["due"].map { try CLIContext.calendarDate($0, option: "due", tz: "floating", context: inputContext()) }
+            let due = try fields["due"].map { try inputContext().calendarDate($0, option: "due", tz: "floating") }
             let saved = try store.modifyReminder(identifier: r.identifier) { r in
                 try common(&r)
                 r.sequence += 1
@@ -502,7 +508,8 @@ final class ChimeBusAPI: DaemonBusAPI {
     /// What dates in this call are read against: the daemon's clock and the zone of this moment
     /// (never the values of the daemon's first call: it runs for days, and the zone may change).
     private func inputContext() -> InputContext {
-        InputContext(now: store.clock(), zone: SystemZone.current(), numericDateOrder: CLIContext.numericDateOrder)
+        InputContext(now: store.clock(), zone: SystemZone.current(),
+                     numericDateOrder: InputContext.numericDateOrder(environment: ProcessInfo.processInfo.environment))
     }
 
     /// The entity type each known calendar holds, by calendar identifier.
@@ -559,7 +566,7 @@ final class ChimeBusAPI: DaemonBusAPI {
         let title = try requiredTitle(fields)
         guard let startText = fields["start"] else { throw BusError(Self.invalidArgs, "an event needs a start (field \"start\")") }
         let target = try EventTarget.calendar(fields["calendar"], in: store, option: "calendar", sayingOtherKind: false)
-        var event = try AddEventCommand.event(title: title, start: startText, end: fields["end"], duration: fields["duration"],
+        var event = try EventInput.event(title: title, start: startText, end: fields["end"], duration: fields["duration"],
                                               tz: fields["time_zone"], allDay: fields["all_day"] == "true", calendar: target.identifier,
                                               names: ("start", "end", "duration"), context: inputContext())
         event.notes = fields["notes"]
@@ -576,8 +583,8 @@ final class ChimeBusAPI: DaemonBusAPI {
         var reminder = Reminder(title: title, calendar: target.identifier)
         let tz = fields["time_zone"] ?? "floating"
         let context = inputContext()
-        reminder.dueDate = try fields["due"].map { try CLIContext.calendarDate($0, option: "due", tz: tz, context: context) }
-        reminder.startDate = try fields["start"].map { try CLIContext.calendarDate($0, option: "start", tz: tz, context: context) }
+        reminder.dueDate = try fields["due"].map { try context.calendarDate($0, option: "due", tz: tz) }
+        reminder.startDate = try fields["start"].map { try context.calendarDate($0, option: "start", tz: tz) }
         reminder.notes = fields["notes"]
         if let text = fields["priority"] {
             guard let priority = Int(text), (0...9).contains(priority) else {

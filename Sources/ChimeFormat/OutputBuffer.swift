@@ -3,7 +3,7 @@ import Glibc
 
 /// Bytes for stdout, written in 64 KiB blocks: a one-year agenda is 170,000 lines, and printing
 /// them one `print` at a time would cost more than computing them.
-struct OutputBuffer {
+public struct OutputBuffer {
     /// Bytes `0..<count` of `bytes` are pending; the rest is room to write into. A plain
     /// allocation rather than an array: a one-year `agenda --json` makes 30 writes per
     /// occurrence, and each array access checked the array's uniqueness. Copies of a buffer share
@@ -38,13 +38,13 @@ struct OutputBuffer {
         deinit { base.deallocate() }
     }
 
-    init(toStandardOutput: Bool = true) {
+    public init(toStandardOutput: Bool = true) {
         bytes = Bytes(capacity: Self.blockSize + 4096)
         flushesToStandardOutput = toStandardOutput
     }
 
     /// What is written and not yet flushed, as text: for in-process tests of the writers.
-    var pendingText: String { String(decoding: UnsafeBufferPointer(start: bytes.base, count: count), as: UTF8.self) }
+    public var pendingText: String { String(decoding: UnsafeBufferPointer(start: bytes.base, count: count), as: UTF8.self) }
 
     /// Writes `n` bytes through `body` at the end, growing the storage if it is short.
     @inline(__always)
@@ -54,7 +54,7 @@ struct OutputBuffer {
         count += n
     }
 
-    mutating func append(_ s: String) {
+    public mutating func append(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
             write(utf8.count) { p in if let base = utf8.baseAddress { p.update(from: base, count: utf8.count) } }
@@ -62,10 +62,10 @@ struct OutputBuffer {
         flushIfFull()
     }
 
-    mutating func append(byte: UInt8) { write(1) { $0.pointee = byte } }
+    public mutating func append(byte: UInt8) { write(1) { $0.pointee = byte } }
 
     /// `value` in decimal, zero-padded to `width`.
-    mutating func append(_ value: Int, width: Int = 1) {
+    public mutating func append(_ value: Int, width: Int = 1) {
         var v = value.magnitude
         var digits = 1
         var rest = v
@@ -80,7 +80,7 @@ struct OutputBuffer {
     }
 
     /// A JSON string literal.
-    mutating func appendJSON(_ s: String) {
+    public mutating func appendJSON(_ s: String) {
         // DEL, C1 (U+0080–U+009F, lead byte C2) and the bidi overrides (lead byte E2) are escaped too.
         // One pass over the contiguous bytes (a generic `contains` over the UTF-8 view cost a
         // tenth of a one-year `agenda --json`).
@@ -113,13 +113,13 @@ struct OutputBuffer {
     }
 
     /// `YYYY-MM-DD`.
-    mutating func append(date d: (year: Int, month: Int, day: Int)) {
+    public mutating func append(date d: (year: Int, month: Int, day: Int)) {
         append(d.year, width: 4); append(byte: 45); append(d.month, width: 2); append(byte: 45); append(d.day, width: 2)
     }
 
     /// `YYYY-MM-DDTHH:MM:SS`: ``append(date:)``, `T`, ``append(hour:minute:)``, `:SS`, in one write
     /// for the years 0…9999 (a one-year `agenda --json` writes three per occurrence).
-    mutating func append(date d: (year: Int, month: Int, day: Int), hour: Int, minute: Int, second: Int) {
+    public mutating func append(date d: (year: Int, month: Int, day: Int), hour: Int, minute: Int, second: Int) {
         guard (0...9999).contains(d.year) else {
             append(date: d); append(byte: UInt8(ascii: "T")); append(hour: hour, minute: minute); append(byte: 58); append(second, width: 2)
             return
@@ -136,12 +136,12 @@ struct OutputBuffer {
     }
 
     /// `HH:MM`.
-    mutating func append(hour: Int, minute: Int) {
+    public mutating func append(hour: Int, minute: Int) {
         append(hour, width: 2); append(byte: 58); append(minute, width: 2)
     }
 
     /// `HH:MM-HH:MM` and two spaces, in one write: an agenda line's time column.
-    mutating func append(hour: Int, minute: Int, to endHour: Int, minute endMinute: Int) {
+    public mutating func append(hour: Int, minute: Int, to endHour: Int, minute endMinute: Int) {
         write(13) { p in
             p[0] = UInt8(48 + hour / 10); p[1] = UInt8(48 + hour % 10); p[2] = 58
             p[3] = UInt8(48 + minute / 10); p[4] = UInt8(48 + minute % 10); p[5] = 45
@@ -151,7 +151,7 @@ struct OutputBuffer {
     }
 
     /// `YYYY-MM-DD` for a day counted from 1970-01-01.
-    mutating func appendExtended(days: Int) {
+    public mutating func appendExtended(days: Int) {
         guard let digits = extendedDigits(days) else {
             let d = CivilDate(daysSinceEpoch: days)
             append(date: (d.year, d.month, d.day))
@@ -164,7 +164,7 @@ struct OutputBuffer {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` for a wall-clock reading in seconds since 1970-01-01T00:00:00.
-    mutating func appendExtended(localSeconds s: Int64) {
+    public mutating func appendExtended(localSeconds s: Int64) {
         let days = LocalDateTime.day(ofLocalSeconds: s)
         let rest = Int(s - Int64(days) * 86_400)
         guard let digits = extendedDigits(days) else {
@@ -194,14 +194,14 @@ struct OutputBuffer {
 
     /// RFC 5545 basic form of a wall-clock reading given as seconds since 1970-01-01T00:00:00 on
     /// that clock: `YYYYMMDDTHHMMSS` (what `LocalDateTime.basicFormat` gives), without a String.
-    mutating func appendBasic(localSeconds s: Int64) {
+    public mutating func appendBasic(localSeconds s: Int64) {
         appendBasic(localSeconds: s, quoted: false, utc: false)
     }
 
     /// The same, with `comma` a `,` before it, `quoted` inside double quotes, and `utc` followed by
     /// `Z`, in one write: an item of `expand --batch`'s arrays, written 1.5 million times for the
     /// benchmark's batch.
-    mutating func appendBasic(localSeconds s: Int64, quoted: Bool, utc: Bool, comma: Bool = false) {
+    public mutating func appendBasic(localSeconds s: Int64, quoted: Bool, utc: Bool, comma: Bool = false) {
         let days = LocalDateTime.day(ofLocalSeconds: s)
         let rest = Int(s - Int64(days) * 86_400)
         guard let date = dateDigits(days: days) else {
@@ -239,7 +239,7 @@ struct OutputBuffer {
     }
 
     /// RFC 5545 DATE form of a day counted from 1970-01-01: `YYYYMMDD` (what `CivilDate.basicFormat` gives).
-    mutating func appendBasic(days: Int) {
+    public mutating func appendBasic(days: Int) {
         guard let date = dateDigits(days: days) else {
             let d = CivilDate(daysSinceEpoch: days)
             append(d.year, width: 4); append(d.month, width: 2); append(d.day, width: 2); return
@@ -278,23 +278,23 @@ struct OutputBuffer {
     }
 
     /// Bytes already encoded (a literal's `utf8`, a slice of input).
-    mutating func append(bytes more: UnsafeBufferPointer<UInt8>) {
+    public mutating func append(bytes more: UnsafeBufferPointer<UInt8>) {
         write(more.count) { p in if let base = more.baseAddress { p.update(from: base, count: more.count) } }
     }
 
-    mutating func append(bytes more: String.UTF8View) {
+    public mutating func append(bytes more: String.UTF8View) {
         if more.withContiguousStorageIfAvailable({ append(bytes: $0) }) == nil { for b in more { append(byte: b) } }
     }
 
     /// Whether enough is buffered to be worth one `write`: callers that build output in pieces
     /// ask between pieces and flush.
-    var isFull: Bool { flushesToStandardOutput && count >= Self.blockSize }
+    public var isFull: Bool { flushesToStandardOutput && count >= Self.blockSize }
 
-    var isEmpty: Bool { count == 0 }
+    public var isEmpty: Bool { count == 0 }
 
     private mutating func flushIfFull() { if isFull { flush() } }
 
-    mutating func flush() {
+    public mutating func flush() {
         guard flushesToStandardOutput else { return }
         var offset = 0
         let end = count

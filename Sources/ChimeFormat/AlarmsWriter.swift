@@ -3,10 +3,12 @@ import ChimeStore
 
 /// The `chime alarms` output: one line per firing under a heading for its day (or one JSON object
 /// per firing), then the armed location alarms.
-struct AlarmsWriter {
-    let zone: ZoneRules
+public struct AlarmsWriter {
+    public let zone: ZoneRules
 
-    func text(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], snoozed: [LedgerEntry] = [],
+    public init(zone: ZoneRules) { self.zone = zone }
+
+    public func text(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], snoozed: [LedgerEntry] = [],
               from: Instant, to: Instant, into out: inout OutputBuffer) {
         out.append("Alarms \(stamp(from)) – \(stamp(to)) (\(zone.identifier)): \(firings.count)\n")
         // Under a heading for each day, as the agenda lists them: a line keeps to the time, so one
@@ -51,7 +53,7 @@ struct AlarmsWriter {
 
     /// `{"chime_json":1,"alarms":[…],"armed":[…]}`: each firing (docs/json.md's alarm firing),
     /// then each armed location alarm.
-    func json(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], to out: inout OutputBuffer) {
+    public func json(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], to out: inout OutputBuffer) {
         let alarms = firings.map { f in
             JSONText.object(ItemFormat.head(ref: ItemReference.text(f, zone: zone), id: f.item.identifier, kind: f.item.kind.rawValue,
                                             title: f.item.title) + [
@@ -91,6 +93,6 @@ struct AlarmsWriter {
             relation == .end ? "end" : f.item.kind == .event ? "start" : "due"
         }
         if offset == 0 { return "at \(anchor)" }
-        return "\(AlarmEcho.length(abs(offset))) \(offset < 0 ? "before" : "after") \(anchor)"
+        return "\(DisplayText.length(abs(offset))) \(offset < 0 ? "before" : "after") \(anchor)"
     }
 }

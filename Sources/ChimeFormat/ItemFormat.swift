@@ -3,10 +3,10 @@ import ChimeStore
 
 /// How items look on the command line: times on the display zone's wall clock, JSON with a
 /// fixed key order.
-enum ItemFormat {
+public enum ItemFormat {
     /// `2026-11-30 09:00` on the display zone (the date alone for all-day values), plus the
     /// item's own zone when it differs.
-    static func human(_ date: CalendarDate, zone: ZoneRules) -> String {
+    public static func human(_ date: CalendarDate, zone: ZoneRules) -> String {
         switch date {
         case .allDay(let d): return "\(DisplayText.dayHeading(d)) (all day)"
         case .floating(let l): return "\(DisplayText.dayHeading(l.date)) \(DisplayText.hhmm(l)) (floating)"
@@ -22,13 +22,13 @@ enum ItemFormat {
     }
 
     /// A rule said back: its words, and the RRULE when the words are not the rule itself.
-    static func words(_ r: RecurrenceRule) -> String {
+    public static func words(_ r: RecurrenceRule) -> String {
         r.summary == r.rfc5545 ? r.rfc5545 : "\(r.summary) (\(r.rfc5545))"
     }
 
     /// ` – 11:00`, ` – Sat 2026-11-28 09:00`, ` – Thu 2026-12-17` (the last day of an all-day
     /// event): what `add` says after the start, so a surprising end is seen at once.
-    static func until(_ e: Event, zone: ZoneRules) -> String {
+    public static func until(_ e: Event, zone: ZoneRules) -> String {
         if e.isAllDay {
             let last = e.end.local.date.adding(days: -1)
             return last == e.start.local.date ? "" : " – \(DisplayText.dayHeading(last))"
@@ -39,7 +39,7 @@ enum ItemFormat {
 
     /// A weekly rule whose days leave out the start's weekday still has its first occurrence on
     /// the start (RFC 5545 counts DTSTART): say so, since the rule alone would not give that day.
-    static func startOutsideRule(_ e: Event) -> String? {
+    public static func startOutsideRule(_ e: Event) -> String? {
         guard let rule = e.recurrenceRules.first, e.recurrenceRules.count == 1, rule.frequency == .weekly,
               !rule.daysOfTheWeek.isEmpty else { return nil }
         let weekday = e.start.local.date.weekday
@@ -53,7 +53,7 @@ enum ItemFormat {
     /// A time of an item (start, end, due): `local` on the display zone's clock (the date alone
     /// when all-day), `utc` the instant (null when all-day), `time_zone` the zone the item names
     /// (null for all-day and floating times).
-    static func json(_ date: CalendarDate?, zone: ZoneRules) -> String {
+    public static func json(_ date: CalendarDate?, zone: ZoneRules) -> String {
         guard let date else { return "null" }
         let local: String, utc: String
         switch date {
@@ -69,7 +69,7 @@ enum ItemFormat {
     }
 
     /// An excluded occurrence as a time: a date, a wall time on the event's own clock, or an instant.
-    static func json(_ d: RecurrenceDate, of e: Event, zone: ZoneRules) -> String {
+    public static func json(_ d: RecurrenceDate, of e: Event, zone: ZoneRules) -> String {
         switch d {
         case .date(let day): return json(.allDay(day), zone: zone)
         case .local(let l): return json(e.start.timeZone.map { .zoned(l, $0) } ?? .floating(l), zone: zone)
@@ -77,20 +77,20 @@ enum ItemFormat {
         }
     }
 
-    static func json(_ c: ChimeCore.Calendar, source: Source) -> String {
+    public static func json(_ c: ChimeCore.Calendar, source: Source) -> String {
         JSONText.object([("id", JSONText.string(c.identifier)), ("title", JSONText.string(c.title)),
                          ("kind", JSONText.string(c.entityType == .event ? "event" : "reminder")), ("color", JSONText.string(c.color)),
                          ("allows_modifications", c.allowsModifications ? "true" : "false"), ("source", json(source))])
     }
 
     /// Where a calendar lives: `{"id","title","kind"}`, kind `local`, `calDAV` or `subscribed`.
-    static func json(_ s: Source) -> String {
+    public static func json(_ s: Source) -> String {
         JSONText.object([("id", JSONText.string(s.identifier)), ("title", JSONText.string(s.title)), ("kind", JSONText.string(s.kind.rawValue))])
     }
 
     /// Every calendar and list of the store with its source, as `calendar list --json` and the
     /// D-Bus `Calendars` give them.
-    static func calendarsDocument(_ store: EventStore, of types: [EntityType] = EntityType.allCases) throws -> String {
+    public static func calendarsDocument(_ store: EventStore, of types: [EntityType] = EntityType.allCases) throws -> String {
         let all = try types.flatMap { try store.calendars(for: $0) }
         let sources = try store.sourcesByCalendar()
         return JSONText.document([("calendars", JSONText.array(all.map { json($0, source: sources[$0.identifier] ?? .local) }))])
@@ -98,7 +98,7 @@ enum ItemFormat {
 
     /// An alarm, by its `type`: relative (seconds from the start, due time or end; negative is
     /// before), absolute (an instant), or location.
-    static func json(_ a: Alarm) -> String {
+    public static func json(_ a: Alarm) -> String {
         switch a.trigger {
         case .absolute(let i): return JSONText.object([("type", "\"absolute\""), ("at", JSONText.string(i.description))])
         case .relative(let o, let relation):
@@ -110,16 +110,16 @@ enum ItemFormat {
     }
 
     /// The fields that open every item, occurrence, alarm and match: how to name it again, and what it is.
-    static func head(ref: String, id: String, kind: String, title: String) -> [(String, String)] {
+    public static func head(ref: String, id: String, kind: String, title: String) -> [(String, String)] {
         [("ref", JSONText.string(ref)), ("id", JSONText.string(id)), ("kind", JSONText.string(kind)), ("title", JSONText.string(title))]
     }
 
     /// `{"chime_json":1,"item":{…}}`: what `show`, `add`, `edit` and `complete` print with --json.
-    static func document(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules) -> String {
+    public static func document(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules) -> String {
         JSONText.document([("item", json(item, calendarTitle: calendarTitle, zone: zone))])
     }
 
-    static func json(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules) -> String {
+    public static func json(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules) -> String {
         switch item {
         case .event(let e):
             return JSONText.object(head(ref: ItemReference.text(e, zone: zone), id: e.identifier, kind: "event", title: e.title)

@@ -12,15 +12,15 @@ import ChimeCore
 /// included. An end before the start is refused, both shown as the user will see them.
 ///
 /// ```swift
-/// let end = try EventEnd.read("10:00", start: start, option: "--end", tz: nil, context: CLIContext.command)
+/// let end = try EventEnd.read("10:00", start: start, option: "--end", tz: nil, context: context)
 /// ```
-enum EventEnd {
-    static func read(_ text: String, start: CalendarDate, option: String, tz: String?, context: InputContext) throws -> CalendarDate {
+public enum EventEnd {
+    public static func read(_ text: String, start: CalendarDate, option: String, tz: String?, context: InputContext) throws(InputError) -> CalendarDate {
         let startInstant = start.instant(floatingZone: context.zone)
         var end: CalendarDate
         var hint = ""
         if DateExpression.isTimeOfDay(text) {
-            end = try EditCommand.keepingDate(of: start, text, option: option, tz: tz, context: context)
+            end = try context.keepingDate(of: start, text, option: option, tz: tz)
             if !start.isAllDay, end.instant(floatingZone: context.zone) <= startInstant {
                 let nextDay = end.with(local: LocalDateTime(date: end.local.date.adding(days: 1), hour: end.local.hour,
                                                             minute: end.local.minute, second: end.local.second))
@@ -33,11 +33,11 @@ enum EventEnd {
                 }
             }
         } else if DateExpression.isOffset(text) {
-            end = try CLIContext.calendarDate(text, option: option, tz: tz, relativeTo: startInstant, context: context)
+            end = try context.calendarDate(text, option: option, tz: tz, relativeTo: startInstant)
         } else if DateExpression.namesBareWeekday(text) {
-            end = try EditCommand.keepingDate(of: start, text, option: option, tz: tz, context: context, fromItemsDay: true)
+            end = try context.keepingDate(of: start, text, option: option, tz: tz, fromItemsDay: true)
         } else {
-            end = try CLIContext.calendarDate(text, option: option, tz: tz, context: context)
+            end = try context.calendarDate(text, option: option, tz: tz)
         }
         // Stored as the day after, as iCalendar does: --start "Dec 15" --end "Dec 17" is three days.
         if start.isAllDay { end = .allDay(end.local.date.adding(days: 1)) }
@@ -51,7 +51,7 @@ enum EventEnd {
 
     /// Moves an event to `start`, keeping its length (a day given a time becomes an hour, as in
     /// `add`): what `edit --start` and a form whose end line is unchanged do.
-    static func move(_ e: inout Event, to start: CalendarDate, zone: ZoneRules) {
+    public static func move(_ e: inout Event, to start: CalendarDate, zone: ZoneRules) {
         var duration = e.durationSeconds(floatingZone: zone)
         if e.isAllDay && !start.isAllDay { duration = 3600 }
         e.start = start

@@ -1,0 +1,25 @@
+import ChimeCore
+import ChimeStore
+
+/// What `chime alarms` and the D-Bus service's `UpcomingAlarms` list: the firings of a window in
+/// time order, their ledger states, and the armed location alarms.
+///
+/// ```swift
+/// let listing = try AlarmListing(store, zone: zone, from: now, to: now.adding(48 * 3600),
+///                                defaults: try store.alarmDefaults(AlarmDefaults()))
+/// AlarmsWriter(zone: zone).json(listing.firings, states: listing.states, armed: listing.armed, to: &out)
+/// ```
+public struct AlarmListing {
+    public let firings: [AlarmFiring]
+    public let states: [FiringKey: LedgerEntry]
+    public let armed: [AlarmSource]
+
+    /// `defaults`: the alarm settings that decide what rings (with the accounts' addresses).
+    public init(_ store: EventStore, zone: ZoneRules, from start: Instant, to end: Instant, defaults: AlarmDefaults) throws(StoreError) {
+        let sources = try store.alarmSources(from: start)
+        firings = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: start, to: end, defaults: defaults)
+            .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
+        states = try store.ledgerEntries(for: firings.map(\.key))
+        armed = try store.locationAlarmSources(from: start)
+    }
+}

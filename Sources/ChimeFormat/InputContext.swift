@@ -1,0 +1,92 @@
+import ChimeCore
+
+/// What a typed date is read against: the instant "now", the zone words such as "tomorrow" are
+/// read on, and how `12/01` reads. A command makes one for its milliseconds of life; the daemon's
+/// D-Bus service makes one per call from its clock and the zone of that moment, so that a call on
+/// the third day of its life reads "tomorrow" from that day.
+///
+/// ```swift
+/// let context = InputContext(now: store.clock(), zone: SystemZone.current(), numericDateOrder: .dayFirst)
+/// let due = try context.calendarDate("tomorrow 10:00", option: "--due", tz: nil)
+/// ```
+public struct InputContext: Sendable {
+    public var now: Instant
+    public var zone: ZoneRules
+    public var numericDateOrder: DateExpression.NumericDateOrder
+
+    public init(now: Instant, zone: ZoneRules, numericDateOrder: DateExpression.NumericDateOrder) {
+        self.now = now
+        self.zone = zone
+        self.numericDateOrder = numericDateOrder
+    }
+
+    /// How `12/01` reads, from LC_ALL, LC_TIME or LANG (the first set) in `environment`. Month
+    /// first where the locale writes it so (en_US, en_PH, ja, zh, ko); day first for other named
+    /// locales; none (a date valid both ways is refused) for C and POSIX.
+    public static func numericDateOrder(environment: [String: String]) -> DateExpression.NumericDateOrder {
+        let locale = [environment["LC_ALL"], environment["LC_TIME"], environment["LANG"]].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        let name = locale.prefix { $0 != "." && $0 != "@" }
+        if name.isEmpty || name == "C" || name == "POSIX" { return .unknown }
+        if ["en_US", "en_PH"].contains(name) || ["ja", "zh", "ko"].contains(name.prefix(2)) { return .monthFirst }
+        return .dayFirst
+    }
+
+    /// Reads a date; `option` names it in the error. Words such as `tomorrow` or a bare time
+    /// count from `relativeTo` (default: now): an end typed after a start counts from the start.
+    /// `civilZone`: the zone words such as `today` are read on (default: ``zone``).
+    /// `wallClock`: the zone the wall time will be placed in (an item's `--tz`), where "the next
+    /// such time still ahead" is judged.
+    public func date(_ text: String, option: String, relativeTo: Instant? = nil, on civilZone: ZoneRules? = nil,
+                     wallClock: ZoneRules? = nil) throws(InputError) -> DateValue {
+        let zone = civilZone ?? self.zone
+        let value: DateValue
+        do {
+            value = try DateExpression.parse(text, now: relativeTo ?? now, zone: zone, numericOrder: numericDateOrder,
+                                             wallClock: wallClock)
+        } catch {
+            throw InputError("\(option): \(error)")
+        }
+        try ValueBounds.check(option, text: text, instant: value.instant(in: zone))
+        return value
+    }
+
+    /// A date as an item date: a date → all-day, a wall time → on `tz` (default ``zone``;
+    /// `floating` keeps it floating), an instant → on `tz` too.
+    public func calendarDate(_ text: String, option: String, tz: String?, relativeTo: Instant? = nil,
+                             on civilZone: ZoneRules? = nil) throws(InputError) -> CalendarDate {
+        var zone: ZoneRules? = self.zone
+        if let tz {
+            do {
+                if case .zone(let named) = try ZoneArgument(tz) { zone = named } else { zone = nil }
+            } catch { throw InputError("--tz: \(error)") }
+        }
+        switch try date(text, option: option, relativeTo: relativeTo, on: civilZone, wallClock: zone) {
+        case .date(let d): return .allDay(d)
+        case .local(let l):
+            guard let zone else { return .floating(l) }
+            return .wallTime(l, in: zone)
+        case .instant(var i):
+            // `in 2 hours`, `now`, `+30m` on an item: whole minutes, as calendars keep times.
+            if DateExpression.isOffset(text) || text.lowercased().trimmingCharacters(in: .whitespaces) == "now" {
+                i = Instant(secondsSince1970: i.secondsSince1970 - ((i.secondsSince1970 % 60) + 60) % 60)
+            }
+            guard let zone else { return .floating(self.zone.localTime(at: i)) }
+            return .wallTime(at: i, in: zone)
+        }
+    }
+
+    /// A new time alone (`--start 10:00`) keeps the item's own day, as moving an entry in a
+    /// calendar app does; anything with a date is read as usual. `fromItemsDay`: any phrase is
+    /// read from that day (a weekday alone is then the first such day on or after it).
+    public func keepingDate(of current: CalendarDate, _ text: String, option: String, tz: String?,
+                            fromItemsDay: Bool = false) throws(InputError) -> CalendarDate {
+        guard fromItemsDay || DateExpression.isTimeOfDay(text) else {
+            return try calendarDate(text, option: option, tz: tz)
+        }
+        // The item's own day on its own clock (an all-day or floating date as written).
+        let clock = current.zone(floatingZone: zone)
+        let day = clock.localTime(at: current.instant(floatingZone: zone)).date
+        // Read as the first such time after that day's midnight.
+        return try calendarDate(text, option: option, tz: tz, relativeTo: clock.instant(for: LocalDateTime(date: day)).adding(-1), on: clock)
+    }
+}
