@@ -30,7 +30,7 @@ public struct AlarmsWriter {
             } else {
                 what = alarmText(f, from: nil)
             }
-            if let state = states[f.key]?.state { what += "  (\(state.rawValue))" }
+            if let state = Self.state(f, states) { what += "  (\(state))" }
             let reference = DisplayText.singleLine(ItemReference.text(f, zone: zone, short: true))
             let title = LineFit.title(DisplayText.itemTitle(f.item.title), rest: time.count + 2 + what.count + 2 + reference.count)
             out.append(time + title + "  " + what + "  " + Style.reference(reference) + "\n")
@@ -60,7 +60,7 @@ public struct AlarmsWriter {
                 ("fire", JSONText.string(f.fireAt.description)),
                 ("occurrence", f.occurrenceStart.map { JSONText.string($0.description) } ?? "null"),
                 ("alarm", ItemFormat.json(f.alarm)),
-                ("state", JSONText.string((states[f.key]?.state ?? .scheduled).rawValue)),
+                ("state", JSONText.string(Self.state(f, states) ?? FiringState.scheduled.rawValue)),
                 ("key", JSONText.string(f.key.description)),
             ])
         }
@@ -73,6 +73,13 @@ public struct AlarmsWriter {
             }
         }
         out.append(JSONText.document([("alarms", JSONText.array(alarms)), ("armed", JSONText.array(places))]) + "\n")
+    }
+
+    /// The firing's state: this machine's ledger's, else `acknowledged` when another device or
+    /// client answered it (``AlarmFiring/acknowledgedAt``); nil when nothing happened to it yet.
+    static func state(_ f: AlarmFiring, _ states: [FiringKey: LedgerEntry]) -> String? {
+        if let state = states[f.key]?.state, state != .scheduled { return state.rawValue }
+        return f.acknowledgedAt != nil ? "acknowledged" : states[f.key]?.state.rawValue
     }
 
     /// `Mon 2026-11-23 08:50`; with `seconds`, `08:50:30` when the seconds are not zero (alarms fire to the second).

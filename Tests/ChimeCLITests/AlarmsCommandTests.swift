@@ -157,3 +157,63 @@ import Testing
                 "\(export)")
     }
 }
+
+/// Files written by Thunderbird, Apple's clients and Evolution after their alarms were answered
+/// or snoozed there: `chime alarms` lists each answered instance as acknowledged (it will not
+/// ring) and each snooze at its time, as the writing client would ring them.
+@Suite struct AnsweredAlarmFileTests {
+    func alarms(of fixture: String, from: String = "2026-12-07T00:00:00Z") throws -> [String] {
+        let s = StoreSession(now: "2026-12-06T12:00:00Z")
+        let path = #filePath.replacingOccurrences(of: "ChimeCLITests/AlarmsCommandTests.swift", with: "ChimeICSTests/Fixtures/" + fixture)
+        let imported = try s.run("import", path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let r = try s.run("alarms", "--from", from, "--hours", "192", "--json")
+        #expect(r.status == 0, "\(r.stderr)")
+        let list = try #require(try JSONDocument.body(r.stdout) as? [String: Any])["alarms"] as? [[String: Any]] ?? []
+        return list.map { "\($0["title"] as? String ?? "?") \($0["fire"] as? String ?? "?") \($0["state"] as? String ?? "?")" }
+    }
+
+    @Test func thunderbirdClosedAndSnoozedAlarms() throws {
+        #expect(try alarms(of: "thunderbird-answered.ics") == [
+            "Dentist 2026-12-07T08:00:00Z acknowledged",
+            "Dentist 2026-12-07T08:45:00Z acknowledged",
+            "Team call 2026-12-07T12:45:00Z acknowledged",
+            "Team call 2026-12-07T12:56:00Z scheduled",
+            "Yoga 2026-12-07T16:30:00Z acknowledged",
+            "Yoga 2026-12-07T16:41:00Z scheduled",
+            "Yoga 2026-12-14T16:30:00Z scheduled",
+        ])
+    }
+
+    @Test func appleAcknowledgedAndSnoozedAlarmsAndItsNoAlarmMarker() throws {
+        #expect(try alarms(of: "apple-answered.ics") == [
+            "Flight to Lisbon 2026-12-08T05:00:00Z acknowledged",
+            "Flight to Lisbon 2026-12-08T05:15:00Z scheduled",
+        ])
+    }
+
+    @Test func evolutionAcknowledgedTheFirstInstanceOnly() throws {
+        #expect(try alarms(of: "evolution-answered.ics") == [
+            "Stand-up 2026-12-07T07:20:00Z acknowledged",
+            "Stand-up 2026-12-08T07:20:00Z scheduled",
+            "Stand-up 2026-12-09T07:20:00Z scheduled",
+            "Stand-up 2026-12-10T07:20:00Z scheduled",
+            "Stand-up 2026-12-11T07:20:00Z scheduled",
+        ])
+    }
+
+    /// The answers survive export byte for byte, for the clients that wrote them.
+    @Test func answersLeaveAsTheyCame() throws {
+        let s = StoreSession(now: "2026-12-06T12:00:00Z")
+        for fixture in ["thunderbird-answered.ics", "apple-answered.ics"] {
+            let path = #filePath.replacingOccurrences(of: "ChimeCLITests/AlarmsCommandTests.swift", with: "ChimeICSTests/Fixtures/" + fixture)
+            #expect(try s.run("import", path).status == 0)
+        }
+        let export = try s.run("export").stdout.replacingOccurrences(of: "\r\n ", with: "")
+        for line in ["X-MOZ-LASTACK:20261207T124600Z", "X-MOZ-SNOOZE-TIME:20261207T125600Z",
+                     "X-MOZ-SNOOZE-TIME-1796662800000000:20261207T164100Z", "ACKNOWLEDGED:20261208T050500Z",
+                     "RELATED-TO;RELTYPE=SNOOZE:2B0C6A44-1D7E-4F39-8A51-0C9E7B3D1A01", "ACTION:NONE"] {
+            #expect(export.contains(line + "\r\n"), "\(line)")
+        }
+    }
+}

@@ -42,10 +42,15 @@ public struct AlarmAgenda {
     /// Implicit reminder alarms and the all-day time of day (``AlarmDefaults``).
     public let defaults: AlarmDefaults
 
-    public init(zone: ZoneRules, from: Instant, defaults: AlarmDefaults = AlarmDefaults()) {
+    /// Whether instances answered on another device or client are kept (marked with
+    /// ``AlarmFiring/acknowledgedAt``): for listings; the scheduler leaves them out.
+    public let includesAnswered: Bool
+
+    public init(zone: ZoneRules, from: Instant, defaults: AlarmDefaults = AlarmDefaults(), includesAnswered: Bool = false) {
         self.zone = zone
         self.from = from
         self.defaults = defaults
+        self.includesAnswered = includesAnswered
     }
 
     /// Adds the timed alarms of an item. `replaced` lists the occurrence starts (seconds) of a
@@ -56,16 +61,33 @@ public struct AlarmAgenda {
         // overrides of their own decide for themselves).
         guard defaults.rings(item) else { return }
         let from = max(start ?? self.from, self.from)
+        // Answers written by other devices and clients (AlarmAnswers): Thunderbird's for the whole item.
+        let lastAcknowledged = AlarmAnswers.lastAcknowledged(of: item)
+        func answered(_ alarm: Alarm) -> Instant? {
+            switch (alarm.acknowledged, lastAcknowledged) {
+            case (let a?, let b?): return max(a, b)
+            case (let a, let b): return a ?? b
+            }
+        }
+        var alarms = item.alarms
+        if case .reminder(let reminder) = item, let implicit = defaults.implicitAlarm(for: reminder) { alarms.append(implicit) }
+        // Thunderbird's snoozes ring again at their time, as an absolute alarm would (once: an
+        // RFC 9074 snooze alarm at the same time, written beside it, is the same ring).
+        for snooze in AlarmAnswers.mozillaSnoozes(of: item) where !alarms.contains(where: { $0.trigger == .absolute(snooze.until) }) {
+            alarms.append(.absolute(snooze.until))
+        }
         switch item {
         case .event(let event):
-            for alarm in event.alarms {
+            for alarm in alarms {
                 if let t = AlarmTimeline(alarm: alarm, of: event, replaced: replaced, zone: zone, from: from,
-                                         allDayTimeOfDay: defaults.allDayTimeOfDay) { insert(t) }
+                                         allDayTimeOfDay: defaults.allDayTimeOfDay, answeredThrough: answered(alarm),
+                                         includesAnswered: includesAnswered) { insert(t) }
             }
         case .reminder(let reminder):
-            for alarm in reminder.alarms + [defaults.implicitAlarm(for: reminder)].compactMap({ $0 }) {
+            for alarm in alarms {
                 if let t = AlarmTimeline(alarm: alarm, of: reminder, zone: zone, from: from,
-                                         allDayTimeOfDay: defaults.allDayTimeOfDay) { insert(t) }
+                                         allDayTimeOfDay: defaults.allDayTimeOfDay, answeredThrough: answered(alarm),
+                                         includesAnswered: includesAnswered) { insert(t) }
             }
         }
     }
@@ -155,8 +177,9 @@ public struct AlarmAgenda {
 extension AlarmAgenda {
     /// Every firing in `[from, to]`, in order (the preview's list).
     public static func firings(of items: [(item: AnyCalendarItem, replaced: Set<Int64>)], zone: ZoneRules,
-                               from: Instant, to: Instant, defaults: AlarmDefaults = AlarmDefaults()) -> [AlarmFiring] {
-        var agenda = AlarmAgenda(zone: zone, from: from, defaults: defaults)
+                               from: Instant, to: Instant, defaults: AlarmDefaults = AlarmDefaults(),
+                               includesAnswered: Bool = false) -> [AlarmFiring] {
+        var agenda = AlarmAgenda(zone: zone, from: from, defaults: defaults, includesAnswered: includesAnswered)
         for entry in items { agenda.add(entry.item, replaced: entry.replaced) }
         var result: [AlarmFiring] = []
         while let firing = agenda.popNext(through: to) { result.append(firing) }

@@ -19,6 +19,9 @@ public struct AlarmFiring: Hashable, Sendable {
     /// Firings of the same alarm in the minute before this one that were folded into it (a
     /// SECONDLY or MINUTELY series would otherwise notify every few seconds; see ``AlarmTimeline``).
     public var coalescedCount: Int = 0
+    /// Set when this instance was answered on another device or client (``AlarmAnswers``): when.
+    /// Such a firing is never delivered; only listings that ask for them see it.
+    public var acknowledgedAt: Instant?
 
     public init(key: FiringKey, fireAt: Instant, alarm: Alarm, item: ItemSummary,
                 occurrenceStart: Instant?, occurrenceEnd: Instant?) {

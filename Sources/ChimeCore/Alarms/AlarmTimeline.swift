@@ -15,7 +15,10 @@
 ///   alarms of all-day items count from `allDayTimeOfDay` after that midnight (``AlarmDefaults``);
 /// - a series fires at most once per ``coalescingSeconds``: the firings in between are counted
 ///   in the next one shown (``AlarmFiring/coalescedCount``), so a SECONDLY rule from an imported
-///   file makes one notification a minute, not sixty, and no ledger row for each second.
+///   file makes one notification a minute, not sixty, and no ledger row for each second;
+/// - an instance answered on another device or client (at or before `answeredThrough`: the
+///   alarm's `ACKNOWLEDGED`, the item's `X-MOZ-LASTACK`, see ``AlarmAnswers``) does not fire; with
+///   `includesAnswered` it is listed, marked with ``AlarmFiring/acknowledgedAt``.
 public struct AlarmTimeline {
     /// The shortest gap between two firings of one alarm of a series.
     public static let coalescingSeconds: Int64 = 60
@@ -73,14 +76,19 @@ public struct AlarmTimeline {
     /// Added to the anchor of relative alarms: the all-day time of day, else 0.
     private let anchorShift: Int64
     private var lastFireAt: Int64?
+    /// Instances firing at or before this (seconds) were answered elsewhere.
+    private let answeredThrough: Int64?
+    private let includesAnswered: Bool
 
     /// The timeline of `alarm` on `event` (a single event, a series, or a detached occurrence);
     /// nil for location alarms. `replaced` holds the occurrence starts (seconds) that detached
     /// copies override.
     public init?(alarm: Alarm, of event: Event, replaced: Set<Int64> = [], zone: ZoneRules, from: Instant,
-                 allDayTimeOfDay: Int64 = 0) {
+                 allDayTimeOfDay: Int64 = 0, answeredThrough: Instant? = nil, includesAnswered: Bool = false) {
         guard alarm.trigger.keyText != nil else { return nil }
         self.alarm = alarm
+        self.answeredThrough = answeredThrough?.secondsSince1970
+        self.includesAnswered = includesAnswered
         self.item = ItemSummary(event)
         self.from = from
         self.anchorShift = event.isAllDay ? allDayTimeOfDay : 0
@@ -99,14 +107,17 @@ public struct AlarmTimeline {
         } else {
             let start = event.start.instant(floatingZone: zone).secondsSince1970
             let step = Self.step(alarm.trigger, start: start, end: start + duration, shift: anchorShift)
-            source = .once(step.fireAt >= from.secondsSince1970 ? step : nil)
+            source = .once(step.fireAt >= from.secondsSince1970 && !Self.skips(step, answeredThrough: answeredThrough?.secondsSince1970, includesAnswered) ? step : nil)
         }
     }
 
     /// The timeline of `alarm` on `reminder`; nil for location alarms, completed reminders, and
     /// relative alarms on a reminder with no date.
-    public init?(alarm: Alarm, of reminder: Reminder, zone: ZoneRules, from: Instant, allDayTimeOfDay: Int64 = 0) {
+    public init?(alarm: Alarm, of reminder: Reminder, zone: ZoneRules, from: Instant, allDayTimeOfDay: Int64 = 0,
+                 answeredThrough: Instant? = nil, includesAnswered: Bool = false) {
         guard alarm.trigger.keyText != nil, !reminder.isCompleted else { return nil }
+        self.answeredThrough = answeredThrough?.secondsSince1970
+        self.includesAnswered = includesAnswered
         let dueDate = reminder.dueDate ?? reminder.startDate
         let due = dueDate?.instant(floatingZone: zone)
         if case .relative = alarm.trigger, due == nil { return nil }
@@ -115,7 +126,7 @@ public struct AlarmTimeline {
         self.from = from
         self.anchorShift = dueDate?.isAllDay == true ? allDayTimeOfDay : 0
         let step = Self.step(alarm.trigger, start: due?.secondsSince1970, end: nil, shift: anchorShift)
-        source = .once(step.fireAt >= from.secondsSince1970 ? step : nil)
+        source = .once(step.fireAt >= from.secondsSince1970 && !Self.skips(step, answeredThrough: answeredThrough?.secondsSince1970, includesAnswered) ? step : nil)
     }
 
     /// The next firing at or after `from`, or nil when the alarm will not fire again.
@@ -157,7 +168,7 @@ public struct AlarmTimeline {
             if series.replaced.contains(start) { continue }
             let step = Self.step(alarm.trigger, start: start, end: start + series.duration, shift: anchorShift,
                                  coalescedCount: folded)
-            guard step.fireAt >= from.secondsSince1970 else { continue }
+            guard step.fireAt >= from.secondsSince1970, !Self.skips(step, answeredThrough: answeredThrough, includesAnswered) else { continue }
             if let last = lastFireAt, step.fireAt - last < Self.coalescingSeconds {
                 folded += 1
                 continue
@@ -179,7 +190,14 @@ public struct AlarmTimeline {
                                  occurrenceStart: step.start.map(Instant.init(secondsSince1970:)),
                                  occurrenceEnd: step.end.map(Instant.init(secondsSince1970:)))
         firing.coalescedCount = Int(step.coalescedCount)
+        if let answeredThrough, step.fireAt <= answeredThrough { firing.acknowledgedAt = Instant(secondsSince1970: answeredThrough) }
         return firing
+    }
+
+    /// Whether `step` was answered elsewhere and is left out.
+    private static func skips(_ step: Step, answeredThrough: Int64?, _ includesAnswered: Bool) -> Bool {
+        guard let answeredThrough, !includesAnswered else { return false }
+        return step.fireAt <= answeredThrough
     }
 
     private static func step(_ trigger: Alarm.Trigger, start: Int64?, end: Int64?, shift: Int64,

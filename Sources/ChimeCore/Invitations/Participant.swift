@@ -132,17 +132,7 @@ extension CalendarItem {
 
     /// The value of a kept property (`STATUS`, `TRANSP` …), upper-cased; nil when absent.
     func keptValue(_ property: String) -> String? {
-        // Every alarm decision asks (the daemon's start reads every item): lines of other
-        // properties are passed over on their first bytes, without splitting them.
-        let name = Array(property.utf8)
-        for line in icsExtras {
-            let bytes = line.utf8
-            guard bytes.count > name.count,
-                  zip(bytes, name).allSatisfy({ $0 == $1 || ($0 >= 0x61 && $0 <= 0x7A && $0 - 0x20 == $1) }),
-                  let next = bytes.dropFirst(name.count).first, next == UInt8(ascii: ":") || next == UInt8(ascii: ";") else { continue }
-            return Participant.split(line).2.trimmingSpaces().uppercased()
-        }
-        return nil
+        ICalendarText.firstValue(of: property, in: icsExtras)?.uppercased()
     }
 
     /// `STATUS:CANCELLED` (an event, or a to-do).

@@ -16,7 +16,8 @@ struct AlarmsCommand: ParsableCommand {
             all-day and floating times on the system zone's clock ($TZ). Each line shows the fire \
             time (local and UTC), the item's title and reference, the occurrence, the alarm, and \
             its state in the daemon's ledger when it is no longer just scheduled (delivered, \
-            snoozed, dismissed, missed). Location alarms are listed after, as armed: they fire \
+            snoozed, dismissed, missed), or acknowledged when another device or client answered \
+            it (ACKNOWLEDGED, X-MOZ-LASTACK): it will not ring. Location alarms are listed after, as armed: they fire \
             when you cross their geofence, not at a time.
 
             \(CLIContext.dateHelp)
