@@ -532,11 +532,35 @@ public final class AlarmScheduler {
             showDetails(of: response.keys)
             try store.dismiss(response.keys, now: now)
             for key in response.keys { shown[key] = nil }
+            writeAnswers(response.keys, at: now)
         case .dismissed:
             try store.dismiss(response.keys, now: now)
             for key in response.keys { shown[key] = nil }
+            writeAnswers(response.keys, at: now)
         }
         onEvent?(.responded(response))
+    }
+
+    /// Writes the answer into each answered item, so that other devices and clients stop ringing
+    /// it after their next sync (``EventStore/recordAlarmAnswer(item:alarms:at:identity:)``). An
+    /// answer marks every earlier instance of the item answered: while another of its alarms is
+    /// still on screen or snoozed here, the answer stays local. Best effort: the ledger already
+    /// holds the answer here, so a failure is logged.
+    private func writeAnswers(_ keys: [FiringKey], at now: Instant) {
+        guard !keys.isEmpty else { return }
+        let identity = (try? alarmDefaults().identity) ?? settings.alarmDefaults.identity
+        for (item, answered) in Dictionary(grouping: keys, by: \.item) {
+            if shown.keys.contains(where: { $0.item == item }) {
+                logger.info("answer kept here: another alarm of the item is on screen or snoozed", metadata: ["item": "\(item)"])
+                continue
+            }
+            do {
+                let record = try store.recordAlarmAnswer(item: item, alarms: Set(answered.map(\.alarm)), at: now, identity: identity)
+                logger.info("answer recorded", metadata: ["item": "\(item)", "where": "\(record)"])
+            } catch {
+                logger.warning("could not write the answer into the item: \(error)", metadata: ["item": "\(item)"])
+            }
+        }
     }
 
     /// Opens the URL of each notification the keys stand for (once per URL). The URL was checked

@@ -64,4 +64,41 @@ import Testing
         try h.advance(to: utc(2026, 11, 27, 16, 30))
         #expect(h.sink.titles == ["Yoga", "Yoga"])
     }
+
+    /// Dismissed here: the answer is written into the item as other clients read it (the
+    /// alarm's ACKNOWLEDGED, the item's X-MOZ-LASTACK), without a new SEQUENCE, so that another
+    /// machine reading the synced copy does not ring it. Not into an invitation someone else
+    /// organises, and not while another alarm of the item is still snoozed here.
+    @Test func aDismissHereIsWrittenIntoTheItemForOtherDevices() throws {
+        let h = try SchedulerHarness()
+        let mine = try h.addEvent("Dentist", start: at(2026, 11, 20, 13), alarms: [.relative(-600), .relative(0)])
+        var invitation = try h.addEvent("Their meeting", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        invitation.icsExtras = ["ORGANIZER;CN=Bob:mailto:bob@example.org", "ATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.org"]
+        _ = try h.store.save(invitation)
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 12, 50))
+        let early = try #require(h.sink.delivered.first { $0.summary == "Dentist" }).keys
+        try h.scheduler.respond(NotificationResponse(keys: early, kind: .snooze, snooze: .minutes(30)))
+        try h.advance(to: utc(2026, 11, 20, 13))
+        let onTime = try #require(h.sink.delivered.last { $0.summary == "Dentist" }).keys
+        try h.scheduler.respond(NotificationResponse(keys: onTime, kind: .dismissed))
+        var stored = try #require(try h.store.event(withIdentifier: mine.identifier))
+        #expect(!stored.icsExtras.contains { $0.hasPrefix("X-MOZ-LASTACK") }, "the 12:50 alarm is still snoozed here: nothing written")
+        // The snooze comes back and is dismissed: now the answer goes into the item.
+        try h.advance(to: utc(2026, 11, 20, 13, 20))
+        let again = try #require(h.sink.delivered.last { $0.summary == "Dentist" }).keys
+        try h.scheduler.respond(NotificationResponse(keys: again, kind: .dismissed))
+        stored = try #require(try h.store.event(withIdentifier: mine.identifier))
+        #expect(stored.icsExtras.contains("X-MOZ-LASTACK:20261120T132000Z"), "\(stored.icsExtras)")
+        #expect(stored.alarms.first { $0.trigger == .relative(offset: -600, relatedTo: .start) }?.acknowledged == utc(2026, 11, 20, 13, 20))
+        #expect(stored.sequence == mine.sequence)
+        // Another device reading this copy rings neither alarm.
+        #expect(AlarmAgenda.firings(of: [(.event(stored), [])], zone: .utc, from: utc(2026, 11, 20, 12), to: utc(2026, 11, 21)).isEmpty)
+
+        let theirs = try #require(h.sink.delivered.first { $0.summary == "Their meeting" }).keys
+        try h.scheduler.respond(NotificationResponse(keys: theirs, kind: .dismissed))
+        let untouched = try #require(try h.store.event(withIdentifier: invitation.identifier))
+        #expect(!untouched.icsExtras.contains { $0.hasPrefix("X-MOZ-LASTACK") }, "an invitation Bob organises is not written")
+        #expect(untouched.alarms.allSatisfy { $0.acknowledged == nil })
+    }
 }

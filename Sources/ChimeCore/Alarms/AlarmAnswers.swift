@@ -25,18 +25,28 @@ public enum AlarmAnswers {
     /// Thunderbird's snoozes: `(occurrence, until)` for each `X-MOZ-SNOOZE-TIME` (occurrence nil)
     /// and `X-MOZ-SNOOZE-TIME-<µs>` (the occurrence's recurrence id).
     public static func mozillaSnoozes(of item: AnyCalendarItem) -> [(occurrence: Instant?, until: Instant)] {
-        var result: [(Instant?, Instant)] = []
+        mozillaSnoozes(in: item.icsExtras).map { ($0.occurrence, $0.until) }
+    }
+
+    /// The `X-MOZ-SNOOZE-TIME[-µs]` lines among `lines` whose time is at or before `instant`: the
+    /// snoozes an answer given then ends.
+    public static func mozillaSnoozeLines(in lines: [String], dueBy instant: Instant) -> [String] {
+        mozillaSnoozes(in: lines).filter { $0.until <= instant }.map(\.line)
+    }
+
+    private static func mozillaSnoozes(in lines: [String]) -> [(occurrence: Instant?, until: Instant, line: String)] {
+        var result: [(Instant?, Instant, String)] = []
         let prefix = Array("X-MOZ-SNOOZE-TIME".utf8)
-        for line in item.icsExtras {
+        for line in lines {
             let bytes = Array(line.utf8.prefix(64))
             guard bytes.count > prefix.count, zip(bytes, prefix).allSatisfy({ upper($0) == $1 }) else { continue }
             let (name, _, value) = Participant.split(line)
             guard let until = utcInstant(value) else { continue }
             let suffix = name.dropFirst(prefix.count)
             if suffix.isEmpty {
-                result.append((nil, until))
+                result.append((nil, until, line))
             } else if suffix.first == "-", let micros = Int64(suffix.dropFirst()) {
-                result.append((Instant(secondsSince1970: micros / 1_000_000), until))
+                result.append((Instant(secondsSince1970: micros / 1_000_000), until, line))
             }
         }
         return result
