@@ -59,7 +59,7 @@ public enum Daemon {
                                            "pid": "\(ProcessInfo.processInfo.processIdentifier)"])
         var syncLogger = Logger(label: "chime.sync")
         syncLogger.logLevel = configuration.logLevel
-        let sync = SyncService(store: store, settings: configuration.sync, logger: syncLogger)
+        let sync = SyncService(store: store, settings: configuration.sync, logger: syncLogger, onScreen: scheduler.onScreen)
         var services: [any Service] = [LifecycleAdapter(service: service), SyncLifecycle(service: sync),
                                        StoreFileWatch(store: store, logger: logger)]
         if let bus, let announcing { services.append(BusLifecycle(api: bus, store: store, sink: announcing, logger: logger)) }

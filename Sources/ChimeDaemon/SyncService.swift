@@ -1,5 +1,6 @@
 import ChimeCalDAV
 import ChimeCore
+import ChimeScheduler
 import ChimeStore
 import Foundation
 import Logging
@@ -10,6 +11,10 @@ public struct SyncSettings: Hashable, Sendable {
     public var intervalSeconds: Int64 = 300
     /// A pass this long after a local change to a synced calendar (edits in a burst go together).
     public var afterChangeSeconds: Int64 = 3
+    /// While an alarm notification is on screen or snoozed here, a pass this often (one
+    /// sync-collection request per calendar when nothing changed), so that an answer given on
+    /// another device takes it off this screen within seconds.
+    public var whileAlarmShownSeconds: Int64 = 20
     /// While a server does not answer, the next try waits 30 s, then 1, 2, 4 … minutes, at most the interval.
     public var firstRetrySeconds: Int64 = 30
     /// How often a pass also lists the calendar home for calendars made on the server (one
@@ -42,18 +47,30 @@ public struct SyncService: Sendable {
     let logger: Logger
     let now: @Sendable () -> Instant
     let sleep: @Sendable (Int64) async throws -> Void
+    /// The scheduler's notifications: while one is on screen, accounts sync every ``SyncSettings/whileAlarmShownSeconds``.
+    let onScreen: AlarmsOnScreen?
+    /// One pass of one account (tests count passes with their own).
+    let passOverride: (@Sendable (SyncAccount) async -> PassOutcome)?
 
-    public init(store: EventStore, settings: SyncSettings, logger: Logger,
+    public init(store: EventStore, settings: SyncSettings, logger: Logger, onScreen: AlarmsOnScreen? = nil,
                 now: @escaping @Sendable () -> Instant = EventStore.systemNow,
                 sleep: @escaping @Sendable (Int64) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) {
+        self.init(store: store, settings: settings, logger: logger, onScreen: onScreen, now: now, sleep: sleep, pass: nil)
+    }
+
+    init(store: EventStore, settings: SyncSettings, logger: Logger, onScreen: AlarmsOnScreen?,
+         now: @escaping @Sendable () -> Instant, sleep: @escaping @Sendable (Int64) async throws -> Void,
+         pass: (@Sendable (SyncAccount) async -> PassOutcome)?) {
         self.store = store
         self.settings = settings
         self.logger = logger
         self.now = now
         self.sleep = sleep
+        self.onScreen = onScreen
+        self.passOverride = pass
     }
 
-    private enum Wake { case timer, localChange }
+    private enum Wake { case timer, localChange, alarmShown }
 
     public func run() async throws {
         let (wakes, wake) = AsyncStream<Wake>.makeStream()
@@ -65,6 +82,13 @@ public struct SyncService: Sendable {
             }
         }
         defer { watcher.cancel() }
+        // A notification coming on screen starts the quick passes at once.
+        let screenWatcher = Task {
+            guard let onScreen else { return }
+            for await showing in onScreen.changes() where showing { wake.yield(.alarmShown) }
+        }
+        defer { screenWatcher.cancel() }
+        var lastPass: [String: Instant] = [:]
         var failures: [String: Int] = [:]
         var due: [String: Instant] = [:]
         var discovered: [String: Instant] = [:]
@@ -73,12 +97,18 @@ public struct SyncService: Sendable {
         while !Task.isCancelled {
             let accounts = (try? store.syncAccounts()) ?? []
             let start = now()
+            let quick = onScreen?.isShowing == true
             for account in accounts {
                 let periodic = (due[account.name] ?? start) <= start
+                // While an alarm is shown, a server that answers is asked again every few seconds.
+                let quickDue = quick && (failures[account.name] ?? 0) == 0
+                    && (lastPass[account.name]?.secondsSince1970 ?? .min) + settings.whileAlarmShownSeconds <= start.secondsSince1970
                 // A change the sync itself wrote, or one outside synced calendars, sends nothing.
-                guard periodic || (localChange && ((try? store.hasUnsyncedChanges(account: account.name)) ?? false)) else { continue }
+                guard periodic || quickDue
+                        || (localChange && ((try? store.hasUnsyncedChanges(account: account.name)) ?? false)) else { continue }
                 let discover = discovered[account.name].map { now().secondsSince1970 - $0.secondsSince1970 >= settings.discoverySeconds } ?? true
-                let outcome = await pass(account, discover: discover)
+                let outcome = if let passOverride { await passOverride(account) } else { await pass(account, discover: discover) }
+                lastPass[account.name] = now()
                 if outcome == .done && discover { discovered[account.name] = now() }
                 failures[account.name] = outcome == .done ? 0 : (failures[account.name] ?? 0) + 1
                 due[account.name] = now().adding(settings.delay(afterFailures: failures[account.name] ?? 0, refused: outcome == .refused))
@@ -102,7 +132,8 @@ public struct SyncService: Sendable {
                 nextFeed = min(nextFeed ?? at, max(1, at))
             }
             let nextAccount = due.values.min().map { max(0, $0.secondsSince1970 - now().secondsSince1970) }
-            let wait = [nextAccount, nextFeed].compactMap { $0 }.min() ?? settings.intervalSeconds
+            let nextQuick: Int64? = onScreen?.isShowing == true && !accounts.isEmpty ? settings.whileAlarmShownSeconds : nil
+            let wait = [nextAccount, nextFeed, nextQuick].compactMap { $0 }.min() ?? settings.intervalSeconds
             let timer = Task {
                 try? await sleep(wait)
                 if !Task.isCancelled { wake.yield(.timer) }

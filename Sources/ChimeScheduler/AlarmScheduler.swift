@@ -51,7 +51,11 @@ public final class AlarmScheduler {
     }
     private var snoozes = Heap<Snooze>()
     /// Notifications on screen (or snoozed), by key: what "Snooze" shows again.
-    private var shown: [FiringKey: AlarmNotification] = [:]
+    private var shown: [FiringKey: AlarmNotification] = [:] {
+        didSet { onScreen.set(!shown.isEmpty) }
+    }
+    /// Whether any notification is on screen or snoozed, for the services beside the scheduler.
+    public let onScreen = AlarmsOnScreen()
 
     /// Due firings whose decision failed (a store error): tried again at `retryAt`.
     private var undecided: [AlarmFiring] = []

@@ -222,6 +222,35 @@ struct CalDAVSyncTests {
         #expect(uids.count == Set(uids).count && uids.count == onServer.count)
     }
 
+    /// Dismissed on one machine: after a sync each way the other lists it as acknowledged (it will
+    /// not ring there), and the server copy carries the answer in the forms Thunderbird, Apple's
+    /// clients and Evolution read.
+    @Test(arguments: CalDAVServerKind.allCases) func anAlarmDismissedOnOneMachineIsAnsweredOnTheOther(_ kind: CalDAVServerKind) async throws {
+        let home = try CalDAVHome.on(kind)
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let a = StoreSession(zone: "Europe/Berlin", now: "2026-12-07T09:50:00Z"), b = StoreSession(zone: "Europe/Berlin", now: "2026-12-07T09:50:00Z")
+        #expect(try home.addAccount("home", to: a).status == 0)
+        let dentist = try a.add("event", "Dentist", "--start", "2026-12-07T11:00", "--duration", "45m", "--calendar", "Work", "--alarm", "-15m")
+        _ = try sync(a, "home")
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        func states(_ s: StoreSession) throws -> [String] {
+            let r = try s.run("alarms", "--from", "2026-12-07T09:00:00Z", "--hours", "4", "--json")
+            #expect(r.status == 0, "\(r.stderr)")
+            let alarms = try #require(try JSONDocument.body(r.stdout) as? [String: Any])["alarms"] as? [[String: Any]] ?? []
+            return alarms.map { "\($0["title"] as? String ?? "?") \($0["fire"] as? String ?? "?") \($0["state"] as? String ?? "?")" }
+        }
+        #expect(try states(b) == ["Dentist 2026-12-07T09:45:00Z scheduled"])
+        let dismissed = try a.run("dismiss", dentist)
+        #expect(dismissed.status == 0 && dismissed.stdout.contains("other devices stop ringing it"), "\(dismissed.stdout)\(dismissed.stderr)")
+        #expect(try sync(a, "home").stdout.contains("1 sent"))
+        _ = try sync(b, "laptop")
+        #expect(try states(b) == ["Dentist 2026-12-07T09:45:00Z acknowledged"])
+        let copy = try #require(try await home.members(of: "work").values.first).replacingOccurrences(of: "\r\n ", with: "")
+        #expect(copy.contains("X-MOZ-LASTACK:20261207T095000Z") && copy.contains("ACKNOWLEDGED:20261207T095000Z"), "\(copy)")
+        // Nothing left to answer on B: the alarm is answered there too.
+        #expect(try b.run("dismiss", "Dentist").status != 0)
+    }
+
     @Test(arguments: CalDAVServerKind.allCases) func editsOnBothMachinesMergeAndWhatLosesIsKept(_ kind: CalDAVServerKind) async throws {
         let home = try CalDAVHome.on(kind)
         try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])

@@ -1,9 +1,11 @@
 import ChimeCalDAV
 import ChimeCore
-import ChimeDaemon
+@testable import ChimeDaemon
+import ChimeScheduler
 import ChimeStore
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 /// The daemon's sync loop in virtual time: how often it tries an account that fails, and why.
@@ -64,5 +66,36 @@ import Testing
         #expect(failures.gaps("locked").allSatisfy { $0 == 300 } && failures.gaps("locked").count >= 3, "\(failures.gaps("locked"))")
         #expect(failures.messages("locked").first?.contains("password command failed") == true, "\(failures.messages("locked"))")
         #expect(failures.messages("down").first?.contains("no answer") == true, "\(failures.messages("down"))")
+    }
+
+    /// While an alarm is on screen, accounts sync every 20 s (so that an answer given on another
+    /// device takes it off this screen quickly); otherwise every 5 minutes.
+    @Test(arguments: [true, false])
+    func anAlarmOnScreenMakesPassesComeEvery20Seconds(showing: Bool) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-sync-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = try EventStore(path: folder + "/chime.sqlite")
+        try store.saveSyncAccount(SyncAccount(name: "home", url: "http://127.0.0.1:1/", username: "u", passwordCommand: "echo x"))
+        let clock = VirtualClock()
+        let onScreen = AlarmsOnScreen()
+        onScreen.set(showing)
+        let passes = Mutex<[Int64]>([])
+        let service = SyncService(store: store, settings: SyncSettings(), logger: Logger(label: "sync-test"), onScreen: onScreen,
+                                  now: { clock.now() },
+                                  sleep: { s in
+                                      if s == SyncSettings().afterChangeSeconds { try await Task.sleep(for: .seconds(3600)); return }
+                                      clock.advance(s)
+                                  },
+                                  pass: { _ in
+                                      passes.withLock { $0.append(clock.now().secondsSince1970) }
+                                      return .done
+                                  })
+        let loop = Task { try await service.run() }
+        for _ in 0..<400 where passes.withLock({ $0.count }) < 6 { try await Task.sleep(for: .milliseconds(25)) }
+        loop.cancel()
+        let times = passes.withLock { $0 }
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(Array(gaps.prefix(5)) == Array(repeating: showing ? 20 : 300, count: 5), "\(gaps)")
     }
 }

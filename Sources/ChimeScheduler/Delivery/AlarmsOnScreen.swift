@@ -1,0 +1,43 @@
+import Synchronization
+
+/// Whether any of this daemon's alarm notifications is on screen or snoozed, for the services
+/// beside the scheduler: the sync service syncs more often while one is, so that an answer given
+/// on another device takes it off this screen within seconds, not at the next 5-minute pass.
+///
+/// ```swift
+/// for await showing in scheduler.onScreen.changes() where showing { syncSoon() }
+/// ```
+public final class AlarmsOnScreen: Sendable {
+    private struct State {
+        var showing = false
+        var watchers: [Int: AsyncStream<Bool>.Continuation] = [:]
+        var next = 0
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public var isShowing: Bool { state.withLock { $0.showing } }
+
+    /// Each change of ``isShowing`` from now on.
+    public func changes() -> AsyncStream<Bool> {
+        let (stream, continuation) = AsyncStream<Bool>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { s in
+            s.next += 1
+            s.watchers[s.next] = continuation
+            return s.next
+        }
+        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Set by the scheduler whenever its notifications change (and by tests standing in for it).
+    public func set(_ showing: Bool) {
+        let watchers: [AsyncStream<Bool>.Continuation] = state.withLock { s in
+            guard s.showing != showing else { return [] }
+            s.showing = showing
+            return Array(s.watchers.values)
+        }
+        for watcher in watchers { watcher.yield(showing) }
+    }
+}

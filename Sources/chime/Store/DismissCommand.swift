@@ -1,0 +1,70 @@
+import ArgumentParser
+import ChimeCore
+import ChimeFormat
+import ChimeStore
+
+struct DismissCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dismiss",
+        abstract: "Answer alarms that rang: they stop here and, after the next sync, on your other devices.",
+        discussion: """
+            KEY is an alarm firing as `chime alarms --json` prints it ("key"), or as the D-Bus \
+            AlarmFired signal gives it. REF is an item (ID, ID@OCCURRENCE, or a title only one \
+            item has): every alarm of it that rang in the last 24 hours is answered. The answer \
+            is written into the item as other clients read it (ACKNOWLEDGED on the alarm, \
+            X-MOZ-LASTACK on the item) and synced like any edit, so the daemon on another machine \
+            takes its notification off the screen and Thunderbird, Evolution and Apple's clients \
+            do not ring it either. An invitation someone else organises, and a read-only or \
+            subscribed calendar, keep the answer on this machine only.
+
+            Examples:
+              chime dismiss 6F1C2A90                 # the alarms of this item that rang today
+              chime dismiss "6F1C2A90-…@20261207T090000Z#-900"
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "Alarm firing keys or item references.", completion: .custom(ShellCompletion.items)) var targets: [String]
+
+    func validate() throws {
+        if targets.isEmpty { throw ValidationError("Missing expected argument '<targets>' (an alarm key or an item reference)") }
+    }
+
+    func run() throws {
+        let store = try options.open()
+        let now = CLIContext.now
+        let defaults = AlarmEcho.defaults(for: store)
+        var keys: [FiringKey] = []
+        var rang: AlarmListing?
+        for target in targets {
+            if let key = FiringKey(parsing: target) {
+                keys.append(key)
+                continue
+            }
+            let reference = try ItemReference(target)
+            let identifier = try reference.resolvedIdentifier(in: store)
+            let listing = try rang ?? AlarmListing(store, zone: CLIContext.zone, from: now.adding(-86_400), to: now, defaults: defaults)
+            rang = listing
+            let occurrence = reference.occurrence?.instant(in: store.floatingZone)
+            let found = listing.firings.filter {
+                $0.item.identifier == identifier && $0.acknowledgedAt == nil && (occurrence == nil || $0.occurrenceStart == occurrence)
+            }
+            guard !found.isEmpty else {
+                throw InputError("\(DisplayText.singleLine(target)): no alarm of it rang in the last 24 hours that is not answered yet "
+                                 + "(`chime alarms --from yesterday` lists them)")
+            }
+            keys += found.map(\.key)
+        }
+        try store.withdraw(keys, now: now)
+        for (item, answered) in Dictionary(grouping: keys, by: \.item).sorted(by: { $0.key < $1.key }) {
+            let title = try store.calendarItem(withIdentifier: item).map { DisplayText.itemTitle($0.title) } ?? ItemReference.short(item)
+            let record = try store.recordAlarmAnswer(item: item, alarms: Set(answered.map(\.alarm)), at: now, identity: defaults.identity)
+            let count = answered.count == 1 ? "1 alarm" : "\(answered.count) alarms"
+            switch record {
+            case .written: print("Dismissed \(count) of \"\(title)\"; your other devices stop ringing it after their next sync")
+            case .readOnlyCalendar: print("Dismissed \(count) of \"\(title)\" here (its calendar is read-only: other devices still ring it)")
+            case .notOrganizer: print("Dismissed \(count) of \"\(title)\" here (an invitation from someone else: other devices still ring it)")
+            case .unknownItem: print("Dismissed \(count) of an item that is gone (\(ItemReference.short(item)))")
+            }
+        }
+    }
+}
