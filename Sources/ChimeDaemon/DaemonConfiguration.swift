@@ -126,6 +126,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 c.sync.intervalSeconds = Int64(try integer(v, at, in: 1...1440)) * 60 },
             "after_change_seconds": { c, v, at throws(ConfigurationError) in
                 c.sync.afterChangeSeconds = Int64(try integer(v, at, in: 0...600)) },
+            "while_alarm_shown_seconds": { c, v, at throws(ConfigurationError) in
+                c.sync.whileAlarmShownSeconds = Int64(try integer(v, at, in: 5...3600)) },
         ],
         "log": [
             "level": { c, v, at throws(ConfigurationError) in
