@@ -126,6 +126,49 @@ struct DesktopDaemonTests {
         _ = shell("dunstctl close-all")
     }
 
+    /// Two machines on one Radicale: B's daemon shows an alarm; it is dismissed on A (`chime
+    /// dismiss`, then A's sync). B's daemon, syncing every few seconds while the alarm is on
+    /// screen, brings the answer and takes the notification off B's screen.
+    @Test func anAlarmDismissedOnTheOtherMachineLeavesThisScreen() async throws {
+        guard let run = sandbox() else { return }
+        _ = shell("dunstctl close-all")
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let a = StoreSession(zone: "UTC"), b = StoreSession(zone: "UTC")
+        var realTimeA = a.environment, realTimeB = b.environment
+        realTimeA["CHIME_NOW"] = nil
+        realTimeB["CHIME_NOW"] = nil
+        #expect(try home.addAccount("home", to: a).status == 0)
+        let title = "Review \(UUID().uuidString.prefix(6))"
+        let start = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 6)
+        let added = try CLI.run(["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"],
+                                environment: realTimeA)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).status == 0)
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let config = folder + "/config.toml"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "[sync]\nwhile_alarm_shown_seconds = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(store: b.path, arguments: ["--notifier", "libnotify", "--config", config], folder: folder)
+        defer { daemon.stop() }
+        let log = run + "/notifications.log"
+        #expect(poll(30) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("summary=\(title)") }, "daemon: \(daemon.stderrText)")
+        #expect(poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" })
+        // Dismissed on A, which sends the answer.
+        let dismissedAt = Date()
+        let dismissed = try CLI.run(["dismiss", title], environment: realTimeA)
+        #expect(dismissed.status == 0, "\(dismissed.stderr)")
+        #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).stdout.contains("1 sent"))
+        let gone = poll(40) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "0" }
+        #expect(gone, "still on B's screen; daemon: \(daemon.stderrText)")
+        print("dismissed on A -> closed on B: \(String(format: "%.1f", Date().timeIntervalSince(dismissedAt))) s (quick passes every 5 s)")
+        #expect(daemon.stderrText.contains("withdrew alarms whose item changed"), "\(daemon.stderrText)")
+        let storeB = try EventStore(path: b.path, floatingZone: .utc)
+        #expect(try storeB.ledgerEntries(state: .dismissed).count == 1)
+        #expect(daemon.stop() == 0)
+        _ = shell("dunstctl close-all")
+    }
+
     /// "Show" (the default action, a click on the body) on an alarm without a URL: the alarm is
     /// acknowledged and the item appears in full in a second notification, with its ID.
     @Test func showClickedInTheServerShowsTheItemInANotificationOfItsOwn() throws {
