@@ -83,7 +83,7 @@ public struct AgendaWriter {
     private struct JSONParts {
         /// `{"ref":"ID` (the identifier escaped, the string not closed).
         let ref: String
-        /// `","id":…,"kind":"event","title":…,"calendar":…,"calendar_id":…` (closes `ref`).
+        /// `","id":…,"uid":…,"kind":"event","title":…,"calendar":…,"calendar_id":…` (closes `ref`).
         let item: String
         /// `Z","all_day":false,"time_zone":…}` after a timed start's or end's UTC time.
         let timeTail: String
@@ -95,7 +95,7 @@ public struct AgendaWriter {
             let json = JSONText.string
             let id = json(event.identifier)
             ref = "{\"ref\":" + id.dropLast()
-            item = "\",\"id\":" + id + ",\"kind\":\"event\",\"title\":" + json(event.title) + ",\"calendar\":" + json(calendarTitle)
+            item = "\",\"id\":" + id + ",\"uid\":" + json(event.externalIdentifier) + ",\"kind\":\"event\",\"title\":" + json(event.title) + ",\"calendar\":" + json(calendarTitle)
                 + ",\"calendar_id\":" + (event.calendarIdentifier.map(json) ?? "null")
             let zone = event.start.timeZone.map { json($0.identifier) } ?? (event.start.isFloating ? "null" : "\"UTC\"")
             timeTail = "Z\",\"all_day\":false,\"time_zone\":" + zone + "}"

@@ -55,7 +55,7 @@ public struct AlarmsWriter {
     /// then each armed location alarm.
     public func json(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], to out: inout OutputBuffer) {
         let alarms = firings.map { f in
-            JSONText.object(ItemFormat.head(ref: ItemReference.text(f, zone: zone), id: f.item.identifier, kind: f.item.kind.rawValue,
+            JSONText.object(ItemFormat.head(ref: ItemReference.text(f, zone: zone), id: f.item.identifier, uid: f.item.uid, kind: f.item.kind.rawValue,
                                             title: f.item.title) + [
                 ("fire", JSONText.string(f.fireAt.description)),
                 ("occurrence", f.occurrenceStart.map { JSONText.string($0.description) } ?? "null"),
@@ -67,7 +67,7 @@ public struct AlarmsWriter {
         var places: [String] = []
         for source in armed {
             for alarm in source.item.alarms where alarm.structuredLocation != nil {
-                places.append(JSONText.object(ItemFormat.head(ref: source.item.identifier, id: source.item.identifier,
+                places.append(JSONText.object(ItemFormat.head(ref: source.item.identifier, id: source.item.identifier, uid: source.item.base.externalIdentifier,
                                                               kind: source.item.kindName, title: source.item.title)
                     + [("alarm", ItemFormat.json(alarm))]))
             }

@@ -110,8 +110,10 @@ public enum ItemFormat {
     }
 
     /// The fields that open every item, occurrence, alarm and match: how to name it again, and what it is.
-    public static func head(ref: String, id: String, kind: String, title: String) -> [(String, String)] {
-        [("ref", JSONText.string(ref)), ("id", JSONText.string(id)), ("kind", JSONText.string(kind)), ("title", JSONText.string(title))]
+    /// `uid`: the iCalendar UID, the item's name on every machine and client (`id` is this store's).
+    public static func head(ref: String, id: String, uid: String, kind: String, title: String) -> [(String, String)] {
+        [("ref", JSONText.string(ref)), ("id", JSONText.string(id)), ("uid", JSONText.string(uid)), ("kind", JSONText.string(kind)),
+         ("title", JSONText.string(title))]
     }
 
     /// `{"chime_json":1,"item":{…}}`: what `show`, `add`, `edit` and `complete` print with --json.
@@ -122,7 +124,7 @@ public enum ItemFormat {
     public static func json(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules) -> String {
         switch item {
         case .event(let e):
-            return JSONText.object(head(ref: ItemReference.text(e, zone: zone), id: e.identifier, kind: "event", title: e.title)
+            return JSONText.object(head(ref: ItemReference.text(e, zone: zone), id: e.identifier, uid: e.externalIdentifier, kind: "event", title: e.title)
                 + calendar(e, calendarTitle) + [
                 ("start", json(e.start, zone: zone)),
                 ("end", json(e.end, zone: zone)),
@@ -131,7 +133,7 @@ public enum ItemFormat {
                 ("exception_dates", JSONText.array(e.exceptionDates.map { json($0, of: e, zone: zone) })),
             ] + tail(e))
         case .reminder(let r):
-            return JSONText.object(head(ref: r.identifier, id: r.identifier, kind: "reminder", title: r.title)
+            return JSONText.object(head(ref: r.identifier, id: r.identifier, uid: r.externalIdentifier, kind: "reminder", title: r.title)
                 + calendar(r, calendarTitle) + [
                 ("start", json(r.startDate, zone: zone)),
                 ("due", json(r.dueDate, zone: zone)),

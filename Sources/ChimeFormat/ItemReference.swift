@@ -10,13 +10,18 @@ import Foundation
 ///   case, will do (as git reads commit names), and so will a title that only one item has;
 /// - `ID@20261203T090000Z` — one occurrence of a recurring event, by the UTC start it was
 ///   scheduled at (a moved occurrence keeps the start it replaced);
-/// - `ID@20261126` — one occurrence of an all-day series, by its date (the same under any `$TZ`).
+/// - `ID@20261126` — one occurrence of an all-day series, by its date (the same under any `$TZ`);
+/// - the item's iCalendar UID (`4kd7sfk2@google.com`), the same on every machine and client, with
+///   `@OCCURRENCE` after it for one occurrence: an `@` whose rest is no occurrence is part of the name.
 ///
 /// Human views print the first ``shortLength`` characters of the ID; JSON prints it whole.
 public struct ItemReference {
-    /// What was typed before `@`: an ID, a prefix of one, or a title.
+    /// What was typed before the `@` of an occurrence: an ID, a prefix of one, a UID or a title.
     public let identifier: String
     public let occurrence: Occurrence?
+    /// What followed the last `@` when it is no occurrence (the name keeps it): said in the error
+    /// when nothing has that name.
+    private let notAnOccurrence: String?
 
     public enum Occurrence: Equatable {
         case instant(Instant)
@@ -41,20 +46,23 @@ public struct ItemReference {
     public static func short(_ identifier: String) -> String { String(identifier.prefix(shortLength)) }
 
     public init(_ text: String) throws {
-        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        identifier = parts[0].trimmingCharacters(in: .whitespaces)
+        var name = text, occurrence: Occurrence?, notAnOccurrence: String?
+        if let at = text.lastIndex(of: "@") {
+            let suffix = String(text[text.index(after: at)...])
+            switch BasicDateTime.parse(suffix.uppercased()) {
+            case .utc(let l)?: (name, occurrence) = (String(text[..<at]), .instant(Instant(utc: l)))
+            case .date(let d)?: (name, occurrence) = (String(text[..<at]), .day(d))
+            default: notAnOccurrence = suffix
+            }
+        }
+        self.occurrence = occurrence
+        self.notAnOccurrence = notAnOccurrence
+        identifier = name.trimmingCharacters(in: .whitespaces)
         guard !identifier.isEmpty else { throw InputError("ID: empty identifier") }
         // A reference is an ID, a prefix of one or a title: bounded, so that a 10 MB argument is a clear
         // refusal (not SQLite's "LIKE or GLOB pattern too complex") and an error never echoes it whole.
         guard identifier.utf8.count <= Self.maximumLength else {
             throw InputError("ID: \(identifier.utf8.count) bytes is too long for an ID, a prefix of one or a title (at most \(Self.maximumLength))")
-        }
-        guard parts.count == 2 else { occurrence = nil; return }
-        switch BasicDateTime.parse(parts[1].uppercased()) {
-        case .utc(let l)?: occurrence = .instant(Instant(utc: l))
-        case .date(let d)?: occurrence = .day(d)
-        default:
-            throw InputError("ID: \"\(parts[1])\" after @ is not an occurrence (YYYYMMDDTHHMMSSZ, or YYYYMMDD for an all-day one, as `chime agenda` prints)")
         }
     }
 
@@ -97,6 +105,11 @@ public struct ItemReference {
             return identifier
         }
         let shown = DisplayText.singleLine(identifier)
+        let byUID = try store.items(uid: identifier, kinds: kindNames)
+        if byUID.count == 1 { return byUID[0].identifier }
+        if byUID.count > 1 {
+            throw InputError("UID \"\(shown)\" is in \(byUID.count) calendars: \(Self.list(byUID)); use an ID")
+        }
         let byPrefix = try store.items(identifierPrefix: identifier, kinds: kindNames)
         if byPrefix.count == 1 { return byPrefix[0].identifier }
         if byPrefix.count > 1 {
@@ -107,7 +120,11 @@ public struct ItemReference {
         if byTitle.count > 1 {
             throw InputError("\"\(shown)\" is the title of \(byTitle.count) items: \(Self.list(byTitle)); use an ID")
         }
-        throw InputError("no event or reminder with ID or title \"\(shown)\" (see `chime agenda`, `chime reminders` or `chime find \(shown)`)")
+        if let notAnOccurrence {
+            throw InputError("ID: \"\(DisplayText.singleLine(notAnOccurrence))\" after @ is not an occurrence (YYYYMMDDTHHMMSSZ, or YYYYMMDD "
+                             + "for an all-day one, as `chime agenda` prints), and no item has the UID or title \"\(shown)\"")
+        }
+        throw InputError("no event or reminder with ID, UID or title \"\(shown)\" (see `chime agenda`, `chime reminders` or `chime find \(shown)`)")
     }
 
     private static func list(_ matches: [ItemMatch]) -> String {

@@ -7,6 +7,8 @@ public struct ItemMatch: Hashable, Sendable {
     public var identifier: String
     public var kind: String
     public var title: String
+    /// The iCalendar UID.
+    public var uid: String = ""
 }
 
 extension EventStore {
@@ -22,6 +24,18 @@ extension EventStore {
                       limit: Int = 10) throws(StoreError) -> [ItemMatch] {
         guard !prefix.isEmpty, !prefix.contains(where: { $0 == "%" || $0 == "_" || $0 == "\\" }) else { return [] }
         return try matches(where: "id LIKE :pattern ESCAPE '\\'", ["pattern": prefix + "%"], kinds: kinds, limit: limit)
+    }
+
+    /// Items (series and single items) whose iCalendar UID is `uid` (EventKit's
+    /// `calendarItemExternalIdentifier`): the name an item has on every machine and in every
+    /// client, where its local identifier differs per machine. A UID can be in several calendars.
+    ///
+    /// ```swift
+    /// try store.items(uid: "4kd7sfk2@google.com")   // [ItemMatch(identifier: "6F1C…", kind: "event", title: "Stand-up")]
+    /// ```
+    public func items(uid: String, kinds: Set<String> = ["event", "reminder"], limit: Int = 10) throws(StoreError) -> [ItemMatch] {
+        guard !uid.isEmpty else { return [] }
+        return try matches(where: "external_id = :uid", ["uid": uid], kinds: kinds, limit: limit)
     }
 
     /// Items whose title contains `text`, ignoring case (ASCII), newest change first; at most `limit`.
@@ -44,11 +58,11 @@ extension EventStore {
         let kindList = (0..<kinds.count).map { ":kind\($0)" }.joined(separator: ", ")
         return try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, kind, title FROM item
+                SELECT id, kind, title, external_id FROM item
                 WHERE series_id IS NULL AND kind IN (\(kindList)) AND \(condition)
                 ORDER BY modified DESC LIMIT \(max(1, limit))
                 """, arguments: StatementArguments(arguments)).map {
-                ItemMatch(identifier: $0["id"], kind: $0["kind"], title: $0["title"])
+                ItemMatch(identifier: $0["id"], kind: $0["kind"], title: $0["title"], uid: $0["external_id"])
             }
         }
     }

@@ -10,10 +10,10 @@ enum ItemColumns {
         completion_date, created, modified, sequence, ics_extras, revision
         """
     /// ``list`` with what a listing never shows read as NULL (the positions stay): notes, URL,
-    /// the external identifier, creation and change dates, SEQUENCE, preserved iCalendar lines
-    /// and the reminder columns. Long notes are then neither read nor sorted.
+    /// creation and change dates, SEQUENCE, preserved iCalendar lines and the reminder columns.
+    /// Long notes are then neither read nor sorted. The UID is read: every JSON shape names it.
     static let listing = """
-        id, calendar_id, kind, NULL, title, NULL, NULL, location, start, "end", NULL, \
+        id, calendar_id, kind, external_id, title, NULL, NULL, location, start, "end", NULL, \
         rrules, rdates, exdates, series_id, recurrence_id, NULL, NULL, NULL, \
         NULL, NULL, NULL, NULL, NULL, NULL
         """

@@ -148,8 +148,8 @@ enum ItemRows {
         event.recurrenceDates = try ListCodec.dates(row[ItemColumns.rdates], item: id)
         event.exceptionDates = try ListCodec.dates(row[ItemColumns.exdates], item: id)
         event.alarms = alarms
+        event.externalIdentifier = row[ItemColumns.externalID]
         if details {
-            event.externalIdentifier = row[ItemColumns.externalID]
             event.notes = row[ItemColumns.notes]
             event.url = row[ItemColumns.url]
             event.creationDate = Instant(secondsSince1970: row[ItemColumns.created])

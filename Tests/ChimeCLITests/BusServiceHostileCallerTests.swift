@@ -83,12 +83,12 @@ extension BusServiceTests {
         if sharing == 1 { #expect(byFirst.contains("Visible event"), "\(byFirst)") }
         // A reminder's exact title names nothing either (the answer repeats only what was typed).
         let byTitle = call(viewer, "Item", "'SECRET reminder no 3'").output
-        #expect(byTitle.contains("no event or reminder with ID or title") && !byTitle.contains("no 17"), "\(byTitle)")
+        #expect(byTitle.contains("no event or reminder with ID, UID or title") && !byTitle.contains("no 17"), "\(byTitle)")
         // A reminder's own ID reads as an ID that does not exist: no "not authorized" to tell them apart.
         let known = call(viewer, "Item", "'\(secrets[0].identifier)'").output
         let unknown = call(viewer, "Item", "'\(UUID().uuidString)'").output
         for answer in [known, unknown] {
-            #expect(!answer.contains("NotAuthorized") && answer.contains("InvalidArgs") && answer.contains("no event or reminder with ID or title"),
+            #expect(!answer.contains("NotAuthorized") && answer.contains("InvalidArgs") && answer.contains("no event or reminder with ID, UID or title"),
                     "\(answer)")
         }
         // Changes lists no reminder list's ID.

@@ -144,7 +144,7 @@ struct StoreCommandTests {
         let cases: [([String], String)] = [
             (["add", "event", "X", "--start", "2026-02-30T09:00"], "Error: --start: \"2026-02-30T09:00\""),
             (["add", "event", "X", "--start", "tomorrow", "--calendar", "Nope"], "Error: --calendar: no event calendar \"Nope\""),
-            (["show", "0000-missing"], "Error: no event or reminder with ID or title \"0000-missing\""),
+            (["show", "0000-missing"], "Error: no event or reminder with ID, UID or title \"0000-missing\""),
             (["add", "event", "X", "--start", "2026-12-01T10:00", "--end", "2026-12-01T09:00"], "Error: --end \"2026-12-01T09:00\" is Tue 2026-12-01 09:00, before the start, Tue 2026-12-01 10:00"),
             (["add", "reminder", "X", "--at", "Pole@95,0"], "Error: --at: latitude 95.0 is outside -90…90"),
             (["add", "event", "X", "--start", "tomorrow", "--repeat", "FREQ=DAILY;BYMONTHDAY=0"], "Error: --repeat: BYMONTHDAY=0"),

@@ -40,6 +40,8 @@ public struct ItemSummary: Hashable, Sendable {
 
     // Stored words first, the one-byte fields last: the daemon keeps one of these per alarm.
     public var identifier: String
+    /// The item's iCalendar UID, the same on every machine (the identifier is this store's).
+    public var uid = ""
     public var title: String
     public var notes: String?
     public var location: String?
@@ -70,6 +72,7 @@ public struct ItemSummary: Hashable, Sendable {
     public init(_ event: Event) {
         self.init(identifier: event.identifier, kind: .event, title: event.title, notes: event.notes,
                   location: event.location, isAllDay: event.isAllDay, url: event.url)
+        uid = event.externalIdentifier
         isRecurring = event.isRecurring || event.isDetached
         if event.isDetached { scheduledOccurrence = event.occurrenceDate }
     }
@@ -78,6 +81,7 @@ public struct ItemSummary: Hashable, Sendable {
         self.init(identifier: reminder.identifier, kind: .reminder, title: reminder.title, notes: reminder.notes,
                   location: reminder.location, isAllDay: reminder.dueDate?.isAllDay ?? false, priority: reminder.priority,
                   url: reminder.url)
+        uid = reminder.externalIdentifier
     }
 
     /// RFC 5545 priorities 1–4 are "high": their reminders notify as critical.

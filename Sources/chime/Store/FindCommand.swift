@@ -27,7 +27,7 @@ struct FindCommand: ParsableCommand {
         let matches = try store.items(titleContaining: text)
         if options.json {
             print(JSONText.document([("matches", JSONText.array(matches.map {
-                JSONText.object(ItemFormat.head(ref: $0.identifier, id: $0.identifier, kind: $0.kind, title: $0.title))
+                JSONText.object(ItemFormat.head(ref: $0.identifier, id: $0.identifier, uid: $0.uid, kind: $0.kind, title: $0.title))
             }))]))
             return
         }
