@@ -217,3 +217,23 @@ import Testing
         }
     }
 }
+
+/// The UID names an item on every machine: `show`, `edit` and the rest take it, `@` and all, and
+/// with an occurrence after it.
+@Suite struct UIDReferenceTests {
+    @Test func aGoogleUIDWithItsAtSignNamesTheItemAndAnOccurrenceFollowsIt() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")
+        let path = #filePath.replacingOccurrences(of: "ChimeCLITests/AlarmsCommandTests.swift", with: "ChimeICSTests/Fixtures/google.ics")
+        #expect(try s.run("import", path).status == 0)
+        let whole = try s.run("show", "7c1d8e2f9a0b@google.com")
+        #expect(whole.status == 0 && whole.stdout.contains("Office closed"), "\(whole.stdout)\(whole.stderr)")
+        let occurrence = try s.run("show", "4k2p9s0v8j3l1q6r7t5u0w2x4y@google.com@20261103T083000Z", "--json")
+        #expect(occurrence.status == 0, "\(occurrence.stderr)")
+        let item = try #require(try JSONDocument.body(occurrence.stdout) as? [String: Any])
+        #expect(item["uid"] as? String == "4k2p9s0v8j3l1q6r7t5u0w2x4y@google.com")
+        #expect(item["occurrence"] as? String == "2026-11-03T08:30:00Z")
+        #expect((item["ref"] as? String)?.hasSuffix("@20261103T083000Z") == true && item["title"] as? String == "Stand-up")
+        let wrong = try s.run("show", "7c1d8e2f9a0b@google.org")
+        #expect(wrong.status != 0 && wrong.stderr.contains("is not an occurrence") && wrong.stderr.contains("UID"), "\(wrong.stderr)")
+    }
+}
