@@ -195,6 +195,18 @@ public struct CalDAVServer: Sendable {
         }
     }
 
+    /// Moves a member into another collection of the same server (WebDAV MOVE, RFC 4918 §9.9),
+    /// only if it is still the version we know (`If-Match`), never over an existing member
+    /// (`Overwrite: F`): how an item changes calendars on a server that keeps each UID once in a
+    /// whole calendar home (RFC 4791 `no-uid-conflict`, as Cyrus does). Not sent without an ETag.
+    public func move(_ href: String, in collection: URL, to destination: String, in target: URL,
+                     ifMatch etag: String?) async throws(CalDAVError) -> DeleteOutcome {
+        guard let etag else { return .notSent("no ETag is known for it, and Chime never moves without one") }
+        let from = try member(href, in: collection), to = try member(destination, in: target)
+        return .status(try await client.send("MOVE", from, headers: ["Destination": to.absoluteString, "Overwrite": "F",
+                                                                      "If-Match": etag]).status)
+    }
+
     private func member(_ href: String, in collection: URL) throws(CalDAVError) -> URL {
         guard let url = URL(string: Self.encodePath(href), relativeTo: collection)?.absoluteURL else {
             throw .malformed(url: collection.absoluteString, reason: "cannot make a URL of \(href)")

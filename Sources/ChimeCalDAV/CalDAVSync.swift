@@ -129,10 +129,11 @@ public struct CalDAVSync: Sendable {
         }
         report.newCollections = new
         report.collections = collections.count
+        let moves = try Moves(collections, store: store)
         var firstError: Error?
         for collection in collections {
             do {
-                try await sync(collection, into: &report)
+                try await sync(collection, moves: moves, into: &report)
             } catch let error as CalDAVError where !error.isTransient {
                 if case .authentication = error { throw error }
                 report.notes.append("\(collection.title): \(error)")
@@ -141,6 +142,13 @@ public struct CalDAVSync: Sendable {
                 firstError = firstError ?? error
                 report.notes.append("\(collection.title): \(error)")
                 report.failedCollections.append(collection.title)
+            }
+        }
+        // Old copies of moved items held back until their new calendar had them: removed now.
+        for collection in collections where moves.waiting.contains(collection.id) {
+            guard let url = URL(string: collection.url) else { continue }
+            do { try await push(collection, url: url, moves: moves, into: &report) } catch {
+                report.notes.append("\(collection.title): \(error)")
             }
         }
         report.requests = server.client.requestCount
@@ -154,7 +162,7 @@ public struct CalDAVSync: Sendable {
 
     // MARK: One collection
 
-    private func sync(_ collection: SyncCollection, into report: inout CalDAVSyncReport) async throws {
+    private func sync(_ collection: SyncCollection, moves: Moves, into report: inout CalDAVSyncReport) async throws {
         guard let url = URL(string: collection.url) else { throw CalDAVError.input("bad collection URL \(collection.url)") }
         // Its local calendars are gone (removed behind the store's back): nothing here speaks for it,
         // and pushing would remove everything on the server.
@@ -163,7 +171,30 @@ public struct CalDAVSync: Sendable {
             return
         }
         try await pull(collection, url: url, into: &report)
-        try await push(collection, url: url, into: &report)
+        try await push(collection, url: url, moves: moves, into: &report)
+    }
+
+    /// Items moved here between two calendars of the account since the last sync: a UID removed
+    /// from one collection and new in another. The old server copy is removed only once the new
+    /// calendar has accepted the item, so a refusal never leaves the server without it.
+    final class Moves: @unchecked Sendable {
+        /// UID → the collection it left and its row there.
+        var from: [String: (collection: SyncCollection, row: SyncResource)] = [:]
+        /// UIDs the new calendar accepted (by PUT or MOVE).
+        var accepted: Set<String> = []
+        /// Collections that held back the removal of a moved item's old copy.
+        var waiting: Set<Int64> = []
+
+        init(_ collections: [SyncCollection], store: EventStore) throws {
+            guard collections.count > 1 else { return }
+            var left: [String: (SyncCollection, SyncResource)] = [:], arrived: [String: Int64] = [:]
+            for collection in collections where !collection.calendarIdentifiers.isEmpty {
+                let changes = try store.localChanges(of: collection)
+                for row in changes.removed where !row.uid.isEmpty { left[row.uid] = (collection, row) }
+                for uid in changes.changed where changes.synced[uid] == nil { arrived[uid] = collection.id }
+            }
+            for (uid, source) in left where arrived[uid].map({ $0 != source.0.id }) == true { from[uid] = source }
+        }
     }
 
     private func pull(_ collection: SyncCollection, url: URL, into report: inout CalDAVSyncReport) async throws {
@@ -327,7 +358,8 @@ public struct CalDAVSync: Sendable {
         }
     }
 
-    private func push(_ collection: SyncCollection, url: URL, into report: inout CalDAVSyncReport, mergeRefusals: Bool = true) async throws {
+    private func push(_ collection: SyncCollection, url: URL, moves: Moves, into report: inout CalDAVSyncReport,
+                      mergeRefusals: Bool = true) async throws {
         let changes = try store.localChanges(of: collection)
         let byUID = changes.synced
         var pass = SyncApplication(collection: collection.id)
@@ -344,6 +376,12 @@ public struct CalDAVSync: Sendable {
             case 200..<300:
                 pass.pushed.append(.init(href: href, uid: uid, etag: etag, text: text, signature: local.signature))
                 report.pushed += 1
+                if moves.from[uid] != nil { moves.accepted.insert(uid) }
+            case 403 where row == nil && moves.from[uid] != nil, 409 where row == nil && moves.from[uid] != nil:
+                // A server that keeps each UID once per calendar home refuses the new copy while
+                // the old one exists: the old copy is moved over instead.
+                try await move(uid, text: text, signature: local.signature, to: href, in: collection, url: url, moves: moves,
+                               pass: &pass, into: &report, refusal: status)
             case 412 where row != nil:
                 retry.append((href, row!))
             case 412:
@@ -358,6 +396,11 @@ public struct CalDAVSync: Sendable {
             }
         }
         for row in changes.removed {
+            if moves.from[row.uid]?.collection.id == collection.id && !moves.accepted.contains(row.uid) {
+                // Moved to another calendar that has not accepted it yet: the old copy stays until it has.
+                moves.waiting.insert(collection.id)
+                continue
+            }
             let status: Int
             switch try await server.delete(row.href, in: url, ifMatch: row.etag, knownCopy: row.serverCopy) {
             case .status(let s): status = s
@@ -394,7 +437,41 @@ public struct CalDAVSync: Sendable {
             }
             _ = try store.applySync(again, collection: collection)
             report.conflicts += again.conflicts.map { "\(collection.title): \($0.uid): \($0.what)" }
-            try await push(collection, url: url, into: &report, mergeRefusals: false)
+            try await push(collection, url: url, moves: moves, into: &report, mergeRefusals: false)
+        }
+    }
+
+    /// A WebDAV MOVE of a moved item's old copy into its new calendar, then the local version
+    /// over it (conditional on the moved copy's ETag). What cannot be done is said; nothing is
+    /// removed, so the server keeps the item in its old calendar until a later pass succeeds.
+    private func move(_ uid: String, text: String, signature: String, to href: String, in collection: SyncCollection, url: URL,
+                      moves: Moves, pass: inout SyncApplication, into report: inout CalDAVSyncReport, refusal: Int) async throws {
+        guard let source = moves.from[uid], let sourceURL = URL(string: source.collection.url) else { return }
+        let title = DisplayText.singleLine(uid)
+        switch try await server.move(source.row.href, in: sourceURL, to: href, in: url, ifMatch: source.row.etag) {
+        case .status(let status) where (200..<300).contains(status):
+            var left = SyncApplication(collection: source.collection.id)
+            left.deletedOnServer = [source.row.href]
+            _ = try store.applySync(left, collection: source.collection)
+            moves.accepted.insert(uid)
+            let moved = try await server.fetch([href], in: url)[href]
+            let (put, etag) = try await server.put(text, at: href, in: url, ifMatch: moved?.etag ?? source.row.etag)
+            if (200..<300).contains(put) {
+                pass.pushed.append(.init(href: href, uid: uid, etag: etag, text: text, signature: signature))
+            } else {
+                // Moved, but this machine's version is not there yet: recorded as not in step, so the next pass sends it.
+                pass.pushed.append(.init(href: href, uid: uid, etag: moved?.etag, text: moved?.text ?? source.row.serverCopy ?? text, signature: ""))
+            }
+            report.pushed += 1
+            report.notes.append("\(collection.title): \(title) moved here from \(source.collection.title) on the server")
+        case .status(let status):
+            report.refused += 1
+            report.notes.append("\(collection.title): could not move \(title) here from \(source.collection.title): the server refused a copy "
+                                + "(HTTP \(refusal)) and the move (HTTP \(status)); it stays in \(source.collection.title) on the server")
+        case .notSent(let why):
+            report.refused += 1
+            report.notes.append("\(collection.title): could not move \(title) here from \(source.collection.title) (HTTP \(refusal)): \(why); "
+                                + "it stays in \(source.collection.title) on the server")
         }
     }
 

@@ -559,6 +559,55 @@ struct CalDAVSyncTests {
         #expect(failed.stderr.contains("no calendar could be synced"), "\(failed.stderr)")
     }
 
+    /// An event moved to another calendar of the account is never off the server: on a server
+    /// that keeps each UID once per calendar home (as Cyrus, Fastmail's server, does: the
+    /// harness's Radicale behind a proxy that refuses a second copy with 403 no-uid-conflict) it
+    /// goes over with a WebDAV MOVE; a second machine finds it in the new calendar only.
+    @Test(arguments: [false, true]) func anEventMovedBetweenCalendarsIsNeverOffTheServer(uniqueUIDs: Bool) async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        try await home.makeCalendar("family", title: "Family", components: ["VEVENT"])
+        var proxy: Process?
+        var through = home
+        if uniqueUIDs {
+            let port = try Self.closedPort()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../harness/caldav-fault-proxy.py").standardized.path, "\(port)", home.url, "unique-uids"]
+            try process.run()
+            proxy = process
+            through = CalDAVHome(url: "http://127.0.0.1:\(port)/", user: home.user, password: home.password)
+        }
+        defer { if let proxy { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit() } }
+        let a = StoreSession(), b = StoreSession()
+        var added = try through.addAccount("home", to: a)
+        for _ in 0..<100 where added.stderr.contains("no answer") || added.stderr.contains("connect") {
+            usleep(50_000)      // the proxy is still starting
+            added = try through.addAccount("home", to: a)
+        }
+        #expect(added.status == 0, "\(added.stderr)")
+        let dinner = try a.add("event", "Dinner at Rosa's", "--start", "2026-12-05T19:00", "--calendar", "Work")
+        #expect(try sync(a, "home").stdout.contains("1 sent"))
+        #expect(try a.run("edit", dinner, "--calendar", "Family").status == 0)
+        let moved = try sync(a, "home")
+        #expect(moved.stdout.contains("1 sent"), "\(moved.stdout)\(moved.stderr)")
+        if uniqueUIDs { #expect((moved.stdout + moved.stderr).contains("moved here from Work"), "\(moved.stdout)\(moved.stderr)") }
+        func onServer(_ calendar: String) async throws -> [String] {
+            try await home.members(of: calendar).values.compactMap { text in
+                text.split(whereSeparator: \.isNewline).first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) }
+            }
+        }
+        #expect(try await onServer("work") == [])
+        #expect(try await onServer("family") == ["Dinner at Rosa's"])
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let there = try #require(try b.json("agenda", "--from", "2026-12-05", "--days", "1") as? [[String: Any]])
+        #expect(there.map { "\($0["title"] as? String ?? "?") in \($0["calendar"] as? String ?? "?")" } == ["Dinner at Rosa's in Family"])
+        // A second sync has nothing left to do.
+        let again = try sync(a, "home")
+        #expect(again.stdout.contains("in step, nothing to move"), "\(again.stdout)\(again.stderr)")
+    }
+
     /// A server without RFC 6578 (the harness's Radicale behind a proxy that refuses
     /// sync-collection with 403): every pass lists the members' ETags with PROPFIND instead, and
     /// changes, additions and removals made on the server still arrive, once each.
