@@ -54,6 +54,34 @@ extension EventStore {
         }
     }
 
+    /// Makes `identifier` the calendar new items of its kind go to (EventKit's
+    /// `defaultCalendarForNewEvents` and `defaultCalendarForNewReminders()`): with a CalDAV
+    /// account, one of its calendars, so that what is added here reaches the other devices.
+    /// A read-only calendar or a subscription cannot be the default.
+    ///
+    /// ```swift
+    /// try store.setDefaultCalendar(identifier: work.identifier)
+    /// try store.defaultCalendarForNewEvents().title   // "Work"
+    /// ```
+    @discardableResult
+    public func setDefaultCalendar(identifier: String) throws(StoreError) -> ChimeCore.Calendar {
+        try write { db, _ in
+            guard let calendar = try Self.fetchCalendar(db, identifier) else { throw StoreError.unknownCalendar(identifier) }
+            guard calendar.allowsModifications else { throw StoreError.invalid(.readOnlyCalendar(calendar.title)) }
+            let previous = try String.fetchAll(db, sql: "SELECT id FROM calendar WHERE entity_type = ? AND is_default = 1 AND id != ?",
+                                               arguments: [calendar.entityType.rawValue, identifier])
+            try db.execute(sql: "UPDATE calendar SET is_default = (id = ?) WHERE entity_type = ?",
+                           arguments: [identifier, calendar.entityType.rawValue])
+            for id in previous + [identifier] { try Journal.record(db, .calendar, id, .updated) }
+            return calendar
+        }
+    }
+
+    /// Whether `identifier` is where new items of its kind go.
+    public func isDefaultCalendar(identifier: String) throws(StoreError) -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT is_default FROM calendar WHERE id = ?", arguments: [identifier]) ?? false }
+    }
+
     /// Adds or updates a calendar.
     public func saveCalendar(_ calendar: ChimeCore.Calendar, commit: Bool = true) throws(StoreError) {
         guard !calendar.title.allSatisfy(\.isWhitespace) else { throw .invalid(.missingTitle) }

@@ -608,6 +608,33 @@ struct CalDAVSyncTests {
         #expect(again.stdout.contains("in step, nothing to move"), "\(again.stdout)\(again.stderr)")
     }
 
+    /// With a first account, what is added without --calendar goes to one of its calendars (not to
+    /// a calendar on this machine only), and so reaches the other machine; `calendar default` says
+    /// where and changes it.
+    @Test func newItemsGoWhereTheOtherMachineSeesThem() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        try await home.makeCalendar("tasks", title: "Tasks", components: ["VTODO"])
+        let a = StoreSession(), b = StoreSession()
+        _ = try a.add("event", "Made before the account", "--start", "2026-12-04T09:00")
+        let added = try home.addAccount("home", to: a)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("New events go to \"Work\" on home") && added.stdout.contains("New reminders go to \"Tasks\" on home"),
+                "\(added.stdout)")
+        _ = try a.add("event", "Dentist", "--start", "2026-12-05T10:00")
+        _ = try a.add("reminder", "Call the bank", "--due", "2026-12-05T12:00")
+        #expect(try sync(a, "home").stdout.contains("2 sent"))
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let agenda = try #require(try b.json("agenda", "--from", "2026-12-04", "--days", "2") as? [[String: Any]])
+        #expect(agenda.compactMap { $0["title"] as? String } == ["Dentist"], "the event made before the account stays on A only")
+        let reminders = try #require(try b.json("reminders") as? [[String: Any]])
+        #expect(reminders.compactMap { $0["title"] as? String } == ["Call the bank"])
+        let shown = try a.run("calendar", "default")
+        #expect(shown.stdout.contains("New events go to \"Work\" (account home)"), "\(shown.stdout)")
+        let back = try a.run("calendar", "default", "Calendar")
+        #expect(back.status == 0 && back.stdout.contains("New events go to \"Calendar\" (on this machine only)"), "\(back.stdout)\(back.stderr)")
+    }
+
     /// A server without RFC 6578 (the harness's Radicale behind a proxy that refuses
     /// sync-collection with 403): every pass lists the members' ETags with PROPFIND instead, and
     /// changes, additions and removals made on the server still arrive, once each.

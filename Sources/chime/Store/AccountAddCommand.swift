@@ -93,6 +93,24 @@ extension AccountCommand {
             }
             let report = try await AccountCommand.sync(saved, store: store, password: password)
             AccountCommand.printReport(report, account: name, json: options.json)
+            if try store.syncAccounts().count == 1 { try Self.useForNewItems(account: name, store: store, quiet: options.json) }
+        }
+
+        /// The first account: new events and reminders go to its first writable calendar of each
+        /// kind from now on (not to a calendar on this machine only, which the other devices never
+        /// see), and the user is told.
+        static func useForNewItems(account: String, store: EventStore, quiet: Bool) throws {
+            let collections = try store.syncCollections(account: account)
+            for (kind, ids) in [("events", collections.compactMap(\.eventCalendar)), ("reminders", collections.compactMap(\.reminderList))] {
+                let writable = try ids.compactMap { try store.calendar(withIdentifier: $0) }.filter(\.allowsModifications)
+                guard let first = writable.sorted(by: { ($0.title.lowercased(), $0.identifier) < ($1.title.lowercased(), $1.identifier) }).first
+                else { continue }
+                try store.setDefaultCalendar(identifier: first.identifier)
+                if !quiet {
+                    print("New \(kind) go to \"\(DisplayText.singleLine(first.title))\" on \(DisplayText.singleLine(account)) from now on, "
+                          + "so your other devices see them (`chime calendar default NAME` changes it)")
+                }
+            }
         }
 
         /// The first line of standard input, without its line end.

@@ -7,8 +7,8 @@ import Foundation
 struct CalendarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendar",
-        abstract: "List, add, rename and remove calendars and reminder lists.",
-        subcommands: [List.self, Add.self, Rename.self, Remove.self, Subscribe.self, Refresh.self],
+        abstract: "List, add, rename and remove calendars and reminder lists; choose where new items go.",
+        subcommands: [List.self, Add.self, Rename.self, Remove.self, Default.self, Subscribe.self, Refresh.self],
         defaultSubcommand: List.self)
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
