@@ -449,7 +449,8 @@ public struct CalDAVSync: Sendable {
         guard let source = moves.from[uid], let sourceURL = URL(string: source.collection.url) else { return }
         let title = DisplayText.singleLine(uid)
         switch try await server.move(source.row.href, in: sourceURL, to: href, in: url, ifMatch: source.row.etag) {
-        case .status(let status) where (200..<300).contains(status):
+        case .status(let status) where status == 201 || status == 204:
+            // (A 207 is a multi-status of failures for parts of the move: not a move.)
             var left = SyncApplication(collection: source.collection.id)
             left.deletedOnServer = [source.row.href]
             _ = try store.applySync(left, collection: source.collection)

@@ -132,7 +132,8 @@ public struct SyncService: Sendable {
                 nextFeed = min(nextFeed ?? at, max(1, at))
             }
             let nextAccount = due.values.min().map { max(0, $0.secondsSince1970 - now().secondsSince1970) }
-            let nextQuick: Int64? = onScreen?.isShowing == true && !accounts.isEmpty ? settings.whileAlarmShownSeconds : nil
+            let nextQuick: Int64? = onScreen?.isShowing == true && accounts.contains(where: { (failures[$0.name] ?? 0) == 0 })
+                ? settings.whileAlarmShownSeconds : nil
             let wait = [nextAccount, nextFeed, nextQuick].compactMap { $0 }.min() ?? settings.intervalSeconds
             let timer = Task {
                 try? await sleep(wait)

@@ -559,7 +559,8 @@ public final class AlarmScheduler {
                 continue
             }
             do {
-                let record = try store.recordAlarmAnswer(item: item, alarms: Set(answered.map(\.alarm)), at: now, identity: identity)
+                let record = try store.recordAlarmAnswer(item: item, alarms: Set(answered.map(\.alarm)), occurrences: Set(answered.map(\.occurrence)),
+                                                         at: now, identity: identity)
                 logger.info("answer recorded", metadata: ["item": "\(item)", "where": "\(record)"])
             } catch {
                 logger.warning("could not write the answer into the item: \(error)", metadata: ["item": "\(item)"])

@@ -18,14 +18,16 @@ extension EventStore {
     /// Writes that this machine answered (dismissed) alarms of an item, in the forms other
     /// devices and clients read (``AlarmAnswers``): `ACKNOWLEDGED:<at>` on each VALARM whose
     /// trigger is among `alarms` (``FiringKey/alarm``), and `X-MOZ-LASTACK:<at>` on the item (a
-    /// series' master, never a new override); Thunderbird snoozes due by then are dropped. Nothing
-    /// else changes: not the SEQUENCE (an answer is no change of the meeting).
+    /// series' master, never a new override); Thunderbird snoozes due by then are dropped. An
+    /// occurrence among `occurrences` that was changed on its own (a detached row) has its own
+    /// alarms acknowledged too. Nothing else changes: not the SEQUENCE (an answer is no change of
+    /// the meeting).
     ///
     /// ```swift
     /// try store.recordAlarmAnswer(item: key.item, alarms: [key.alarm], at: now, identity: me)   // .written
     /// ```
     @discardableResult
-    public func recordAlarmAnswer(item identifier: String, alarms: Set<String>, at: Instant,
+    public func recordAlarmAnswer(item identifier: String, alarms: Set<String>, occurrences: Set<Instant> = [], at: Instant,
                                   identity: Identity) throws -> AnswerRecord {
         guard let item = try calendarItem(withIdentifier: identifier) else { return .unknownItem }
         if let calendar = item.base.calendarIdentifier, try self.calendar(withIdentifier: calendar)?.allowsModifications == false {
@@ -41,23 +43,48 @@ extension EventStore {
             let dueSnoozes = AlarmAnswers.mozillaSnoozeLines(in: extras, dueBy: at)
             extras.removeAll { dueSnoozes.contains($0) }
         }
-        do {
-            switch item {
-            case .event:
-                try modifyEvent(identifier: identifier, span: .futureEvents) { e in
-                    var alarms = e.alarms
-                    answer(&e.icsExtras, &alarms)
-                    e.alarms = alarms
+        switch item {
+        case .event:
+            // The series' own row, read and written in one transaction: never through an
+            // occurrence (a first occurrence changed on its own would be written over the series).
+            let found: Bool = try write { db, now in
+                guard var master = try Self.fetchMaster(db, identifier) else { return false }
+                var masterAlarms = master.alarms
+                answer(&master.icsExtras, &masterAlarms)
+                master.alarms = masterAlarms
+                Self.markModified(&master, at: now)
+                try ItemRows.upsert(master, rowID: master.identifier, series: nil, created: master.creationDate ?? now,
+                                    modified: now, in: db)
+                // A changed occurrence of its own rings with its own alarms: they are answered there too.
+                let detachedIDs = occurrences.isEmpty ? [] : try String.fetchAll(db, sql: "SELECT id FROM item WHERE series_id = ?",
+                                                                                  arguments: [master.identifier])
+                for rowID in detachedIDs {
+                    guard let row = try ItemRows.fetchRow(db, id: rowID) else { continue }
+                    var detached = try ItemRows.event(row, alarms: try AlarmRows.fetch(db, itemFilter: "?", arguments: [rowID])[rowID] ?? [])
+                    // Named by the start it replaced, or (as its alarms' firings name it) by its own.
+                    guard let scheduled = detached.occurrenceDate ?? (row[ItemColumns.recurrenceID] as Int64?).map(Instant.init(secondsSince1970:)),
+                          occurrences.contains(scheduled) || occurrences.contains(detached.start.instant(floatingZone: floatingZone)) else { continue }
+                    for index in detached.alarms.indices where detached.alarms[index].trigger.keyText.map(alarms.contains) == true {
+                        Self.setLine("ACKNOWLEDGED", to: stamp, in: &detached.alarms[index].icsExtras)
+                    }
+                    Self.markModified(&detached, at: now)
+                    try ItemRows.upsert(detached, rowID: rowID, series: (master.identifier, scheduled), created: detached.creationDate ?? now,
+                                        modified: now, in: db)
                 }
-            case .reminder:
-                try modifyReminder(identifier: identifier) { r in
-                    var alarms = r.alarms
-                    answer(&r.icsExtras, &alarms)
-                    r.alarms = alarms
-                }
+                try Journal.record(db, .event, master.identifier, .updated)
+                return true
             }
-        } catch StoreError.unknownItem {
-            return .unknownItem
+            guard found else { return .unknownItem }
+        case .reminder:
+            do {
+                try modifyReminder(identifier: identifier) { r in
+                    var reminderAlarms = r.alarms
+                    answer(&r.icsExtras, &reminderAlarms)
+                    r.alarms = reminderAlarms
+                }
+            } catch StoreError.unknownItem {
+                return .unknownItem
+            }
         }
         return .written
     }

@@ -101,4 +101,42 @@ import Testing
         #expect(!untouched.icsExtras.contains { $0.hasPrefix("X-MOZ-LASTACK") }, "an invitation Bob organises is not written")
         #expect(untouched.alarms.allSatisfy { $0.acknowledged == nil })
     }
+
+    /// A series whose first occurrence was changed on its own (moved, retitled): a dismiss writes
+    /// the answer on the series' own row and on that occurrence's alarms, and changes nothing else
+    /// (the series keeps its time and title).
+    @Test func aDismissOnAMovedFirstOccurrenceLeavesTheSeriesAsItWas() throws {
+        let h = try SchedulerHarness()
+        let series = try h.addEvent("Standup", start: at(2026, 11, 20, 13), alarms: [.relative(0)], rule: "FREQ=DAILY;COUNT=3")
+        try h.store.modifyEvent(identifier: series.identifier, occurrence: utc(2026, 11, 20, 13), span: .thisEvent) { e in
+            e.title = "Standup (moved)"
+            e.start = at(2026, 11, 20, 15)
+            e.end = at(2026, 11, 20, 16)
+        }
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 15))
+        #expect(h.sink.titles == ["Standup (moved)"])
+        try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .dismissed))
+        // The series, seen through its next occurrence: its time and title as they were, the answer on it.
+        let next = try #require(try h.store.events(matching: h.store.predicateForEvents(start: utc(2026, 11, 21), end: utc(2026, 11, 22), calendars: nil)).first)
+        #expect(next.title == "Standup" && next.start == at(2026, 11, 21, 13), "the series is as it was: \(next.title) \(next.start)")
+        #expect(next.icsExtras.contains("X-MOZ-LASTACK:20261120T150000Z"), "\(next.icsExtras)")
+        let moved = try #require(try h.store.events(matching: h.store.predicateForEvents(start: utc(2026, 11, 20), end: utc(2026, 11, 21), calendars: nil)).first)
+        #expect(moved.title == "Standup (moved)" && moved.alarms.first?.acknowledged == utc(2026, 11, 20, 15), "\(moved.alarms)")
+        try h.advance(to: utc(2026, 11, 21, 13))
+        #expect(h.sink.titles == ["Standup (moved)", "Standup"])
+    }
+
+    /// An answer far ahead (a client with a wrong clock) on a minutely series: the timeline starts
+    /// after it, without walking each answered minute.
+    @Test func anAnswerFarAheadIsSkippedInOneStep() throws {
+        var e = Event(title: "Ping", calendar: "c", start: at(2026, 11, 20, 12), duration: 60)
+        e.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=MINUTELY")]
+        var alarm = Alarm.relative(0)
+        alarm.icsExtras = ["ACKNOWLEDGED:20991231T235900Z"]
+        e.alarms = [alarm]
+        var timeline = try #require(AlarmTimeline(alarm: alarm, of: e, zone: .utc, from: utc(2026, 11, 20, 12),
+                                                  answeredThrough: alarm.acknowledged))
+        #expect(timeline.next()?.fireAt == utc(2100, 1, 1, 0, 0))
+    }
 }

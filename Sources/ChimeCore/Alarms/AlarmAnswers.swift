@@ -38,8 +38,8 @@ public enum AlarmAnswers {
         var result: [(Instant?, Instant, String)] = []
         let prefix = Array("X-MOZ-SNOOZE-TIME".utf8)
         for line in lines {
-            let bytes = Array(line.utf8.prefix(64))
-            guard bytes.count > prefix.count, zip(bytes, prefix).allSatisfy({ upper($0) == $1 }) else { continue }
+            // Other lines are passed over on their first bytes (every item is read at the daemon's start).
+            guard line.utf8.count > prefix.count, zip(line.utf8, prefix).allSatisfy({ upper($0) == $1 }) else { continue }
             let (name, _, value) = Participant.split(line)
             guard let until = utcInstant(value) else { continue }
             let suffix = name.dropFirst(prefix.count)

@@ -96,7 +96,10 @@ public struct AlarmTimeline {
         if case .relative(let offset, let relation) = alarm.trigger, event.isRecurring {
             // The first occurrence that can fire at or after `from` starts at from − offset (− duration for END).
             let lead = offset + anchorShift + (relation == .end ? duration : 0)
-            let series = Series(set: event.recurrenceSet, zone: zone, near: from.secondsSince1970 - lead,
+            // Instances answered elsewhere are not walked one by one: an answer far ahead (a
+            // client with a wrong clock) on a minutely series would be millions of steps.
+            let firstUnanswered = includesAnswered ? nil : answeredThrough.map { $0.secondsSince1970 + 1 }
+            let series = Series(set: event.recurrenceSet, zone: zone, near: max(from.secondsSince1970, firstUnanswered ?? .min) - lead,
                                 duration: duration, replaced: replaced)
             if event.recurrenceRules.contains(where: { if case .count = $0.end { true } else { false } }) {
                 source = .counted(series, IteratorBox(series.set.occurrences(near: Instant(secondsSince1970: series.near),

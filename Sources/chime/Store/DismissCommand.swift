@@ -34,16 +34,19 @@ struct DismissCommand: ParsableCommand {
         let now = CLIContext.now
         let defaults = AlarmEcho.defaults(for: store)
         var keys: [FiringKey] = []
-        var rang: AlarmListing?
+        // What rang in the last 24 hours and is not answered yet: what can be dismissed.
+        let listing = try AlarmListing(store, zone: CLIContext.zone, from: now.adding(-86_400), to: now, defaults: defaults)
         for target in targets {
             if let key = FiringKey(parsing: target) {
+                guard listing.firings.contains(where: { $0.key == key && $0.acknowledgedAt == nil }) else {
+                    throw InputError("\(DisplayText.singleLine(target)): no such alarm rang in the last 24 hours, or it is answered "
+                                     + "already (`chime alarms --from yesterday --json` lists them with their keys)")
+                }
                 keys.append(key)
                 continue
             }
             let reference = try ItemReference(target)
             let identifier = try reference.resolvedIdentifier(in: store)
-            let listing = try rang ?? AlarmListing(store, zone: CLIContext.zone, from: now.adding(-86_400), to: now, defaults: defaults)
-            rang = listing
             let occurrence = reference.occurrence?.instant(in: store.floatingZone)
             let found = listing.firings.filter {
                 $0.item.identifier == identifier && $0.acknowledgedAt == nil && (occurrence == nil || $0.occurrenceStart == occurrence)
@@ -55,10 +58,19 @@ struct DismissCommand: ParsableCommand {
             keys += found.map(\.key)
         }
         try store.withdraw(keys, now: now)
+        // Shown or snoozed by the daemon in the last day and not answered here: an answer written
+        // into the item would end those too, so it stays on this machine.
+        let open = try (store.ledgerEntries(state: .delivered) + store.ledgerEntries(state: .snoozed))
+            .filter { $0.fireAt >= now.adding(-86_400) && !keys.contains($0.key) }
         for (item, answered) in Dictionary(grouping: keys, by: \.item).sorted(by: { $0.key < $1.key }) {
             let title = try store.calendarItem(withIdentifier: item).map { DisplayText.itemTitle($0.title) } ?? ItemReference.short(item)
-            let record = try store.recordAlarmAnswer(item: item, alarms: Set(answered.map(\.alarm)), at: now, identity: defaults.identity)
             let count = answered.count == 1 ? "1 alarm" : "\(answered.count) alarms"
+            if open.contains(where: { $0.key.item == item }) {
+                print("Dismissed \(count) of \"\(title)\" here (another of its alarms is on screen or snoozed: other devices still ring it)")
+                continue
+            }
+            let record = try store.recordAlarmAnswer(item: item, alarms: Set(answered.map(\.alarm)), occurrences: Set(answered.map(\.occurrence)),
+                                                     at: now, identity: defaults.identity)
             switch record {
             case .written: print("Dismissed \(count) of \"\(title)\"; your other devices stop ringing it after their next sync")
             case .readOnlyCalendar: print("Dismissed \(count) of \"\(title)\" here (its calendar is read-only: other devices still ring it)")
