@@ -117,11 +117,12 @@ public enum ItemFormat {
     }
 
     /// `{"chime_json":1,"item":{…}}`: what `show`, `add`, `edit` and `complete` print with --json.
-    public static func document(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules) -> String {
-        JSONText.document([("item", json(item, calendarTitle: calendarTitle, zone: zone))])
+    /// `identity`: who the user is, for each participant's `is_current_user`.
+    public static func document(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules, identity: Identity) -> String {
+        JSONText.document([("item", json(item, calendarTitle: calendarTitle, zone: zone, identity: identity))])
     }
 
-    public static func json(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules) -> String {
+    public static func json(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules, identity: Identity) -> String {
         switch item {
         case .event(let e):
             return JSONText.object(head(ref: ItemReference.text(e, zone: zone), id: e.identifier, uid: e.externalIdentifier, kind: "event", title: e.title)
@@ -131,7 +132,9 @@ public enum ItemFormat {
                 ("occurrence", e.occurrenceDate.map { JSONText.string($0.description) } ?? "null"),
                 ("detached", e.isDetached ? "true" : "false"),
                 ("exception_dates", JSONText.array(e.exceptionDates.map { json($0, of: e, zone: zone) })),
-            ] + tail(e))
+                ("status", JSONText.string(e.status.rawValue)),
+                ("availability", JSONText.string(e.availability.rawValue)),
+            ] + participants(e, identity) + tail(e))
         case .reminder(let r):
             return JSONText.object(head(ref: r.identifier, id: r.identifier, uid: r.externalIdentifier, kind: "reminder", title: r.title)
                 + calendar(r, calendarTitle) + [
@@ -141,13 +144,26 @@ public enum ItemFormat {
                 ("completed", r.isCompleted ? "true" : "false"),
                 ("completion_date", r.completionDate.map { JSONText.string($0.description) } ?? "null"),
                 ("series", r.seriesIdentifier.map(JSONText.string) ?? "null"),
-            ] + tail(r))
+            ] + participants(r, identity) + tail(r))
         }
     }
 
     private static func calendar(_ i: some CalendarItem, _ calendarTitle: String?) -> [(String, String)] {
         [("calendar", calendarTitle.map(JSONText.string) ?? "null"),
          ("calendar_id", i.calendarIdentifier.map(JSONText.string) ?? "null")]
+    }
+
+    /// `{"name","address","role","type","status","is_current_user"}`: an organizer or attendee.
+    public static func json(_ p: Participant, identity: Identity) -> String {
+        JSONText.object([("name", p.name.map(JSONText.string) ?? "null"), ("address", JSONText.string(p.address)),
+                         ("role", JSONText.string(p.role.rawValue)), ("type", JSONText.string(p.kind.rawValue)),
+                         ("status", JSONText.string(p.status.rawValue)), ("is_current_user", p.isCurrentUser(identity) ? "true" : "false")])
+    }
+
+    /// The invitation fields: `organizer` (null when none) and `attendees`.
+    private static func participants(_ i: some CalendarItem, _ identity: Identity) -> [(String, String)] {
+        [("organizer", i.organizer.map { json($0, identity: identity) } ?? "null"),
+         ("attendees", JSONText.array(i.attendees.map { json($0, identity: identity) }))]
     }
 
     private static func tail(_ i: some CalendarItem) -> [(String, String)] {

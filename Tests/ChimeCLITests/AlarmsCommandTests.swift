@@ -146,6 +146,14 @@ import Testing
         let show = try CLI.run(["show", "Declined sync"], environment: env).stdout
         #expect(show.contains("Organizer: Bob Stone <bob.stone@example.org>") && show.contains("you (declined, does not ring)"), "\(show)")
         #expect(try CLI.run(["show", "Cancelled planning"], environment: env).stdout.contains("Status:    cancelled: it does not ring"))
+        // The same in JSON: the organizer, each attendee with its answer and whether it is the user.
+        let declined = try #require(try JSONDocument.body(try CLI.run(["show", "Declined sync", "--json"], environment: env).stdout) as? [String: Any])
+        #expect((declined["organizer"] as? [String: Any])?["address"] as? String == "mailto:bob.stone@example.org")
+        let me = try #require((declined["attendees"] as? [[String: Any]])?.first { $0["is_current_user"] as? Bool == true })
+        #expect(me["status"] as? String == "declined" && me["address"] as? String == "mailto:ana.lima@example.org", "\(me)")
+        #expect((declined["attendees"] as? [[String: Any]])?.filter { $0["is_current_user"] as? Bool == true }.count == 1)
+        let cancelled = try #require(try JSONDocument.body(try CLI.run(["show", "Cancelled planning", "--json"], environment: env).stdout) as? [String: Any])
+        #expect(cancelled["status"] as? String == "cancelled")
         let room = try CLI.run(["show", "Accepted review"], environment: env).stdout
         #expect(room.contains("Room 4.1 <c_room41@resource.calendar.google.com> (resource, accepted)"), "\(room)")
         try "[alarms]\ninvitations = \"accepted\"\n[identity]\naddresses = [\"ana.lima@example.org\"]\n"

@@ -121,7 +121,7 @@ final class ChimeBusAPI: DaemonBusAPI {
                 let titles = try calendarTitles(.reminder)
                 let found = try store.reminders(matching: predicate)
                 return [.string(JSONText.document([("reminders", JSONText.array(found.map {
-                    ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: SystemZone.current())
+                    ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: SystemZone.current(), identity: identity())
                 }))]))]
             case ("Item", .string(let reference)?, nil):
                 let item = try resolve(reference, caller)
@@ -505,6 +505,11 @@ final class ChimeBusAPI: DaemonBusAPI {
         }
     }
 
+    /// Who the user is, for `is_current_user`: the configured addresses and the accounts' servers'.
+    private func identity() -> Identity {
+        ((try? store.alarmDefaults(alarmDefaults)) ?? alarmDefaults).identity
+    }
+
     /// What dates in this call are read against: the daemon's clock and the zone of this moment
     /// (never the values of the daemon's first call: it runs for days, and the zone may change).
     private func inputContext() -> InputContext {
@@ -527,7 +532,7 @@ final class ChimeBusAPI: DaemonBusAPI {
 
     /// The item document (`{"chime_json":1,"item":{…}}`), as the command line prints it.
     private func json(_ item: AnyCalendarItem, titles: [String: String]) -> String {
-        ItemFormat.document(item, calendarTitle: item.base.calendarIdentifier.flatMap { titles[$0] }, zone: SystemZone.current())
+        ItemFormat.document(item, calendarTitle: item.base.calendarIdentifier.flatMap { titles[$0] }, zone: SystemZone.current(), identity: identity())
     }
 
     /// The item a reference names, once the caller is known to have access to its kind.

@@ -70,7 +70,7 @@ struct AddEventCommand: ParsableCommand {
         let shown = try store.event(withIdentifier: saved.identifier) ?? saved
         let title = saved.title
         if options.json {
-            print(ItemFormat.document(.event(shown), calendarTitle: target.title, zone: CLIContext.zone))
+            print(ItemFormat.document(.event(shown), calendarTitle: target.title, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity))
         } else {
             print("Added event \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title)): \(ItemFormat.human(shown.start, zone: CLIContext.zone))"
                   + ItemFormat.until(shown, zone: CLIContext.zone))

@@ -46,7 +46,7 @@ extension AddReminderCommand {
             }
             let saved = try store.save(reminder)
             try item.applyCommand(toItem: saved.identifier, in: store)
-            report(saved, target: target)
+            report(saved, target: target, store: store)
         }
         if !added { throw InputError("the form was saved unchanged or empty; no reminder was added") }
     }

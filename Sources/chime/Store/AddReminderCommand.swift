@@ -60,14 +60,14 @@ struct AddReminderCommand: ParsableCommand {
         }
         let saved = try store.save(reminder)
         try item.applyCommand(toItem: saved.identifier, in: store)
-        report(saved, target: target)
+        report(saved, target: target, store: store)
     }
 
     /// What `add` says of the saved reminder (or its JSON document).
-    func report(_ saved: Reminder, target: ChimeCore.Calendar) {
+    func report(_ saved: Reminder, target: ChimeCore.Calendar, store: EventStore) {
         let title = saved.title
         if options.json {
-            print(ItemFormat.document(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone))
+            print(ItemFormat.document(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity))
         } else {
             let when = saved.dueDate.map { ", due \(ItemFormat.human($0, zone: CLIContext.zone))" } ?? ""
             print("Added reminder \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title))\(when)")

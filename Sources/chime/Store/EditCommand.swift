@@ -197,7 +197,7 @@ struct EditCommand: ParsableCommand {
     private func report(_ item: AnyCalendarItem, store: EventStore, wholeSeries: Bool = false, movedTo calendar: String? = nil) {
         let zone = CLIContext.zone
         if options.json {
-            print(ItemFormat.document(item, calendarTitle: nil, zone: zone))
+            print(ItemFormat.document(item, calendarTitle: nil, zone: zone, identity: AlarmEcho.defaults(for: store).identity))
             return
         }
         if case .event(let e) = item {

@@ -47,7 +47,7 @@ struct RemindersCommand: ParsableCommand {
         for c in try store.calendars(for: .reminder) { titles[c.identifier] = c.title }
         if options.json {
             print(JSONText.document([("reminders", JSONText.array(found.map {
-                ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: CLIContext.zone)
+                ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity)
             }))]))
             return
         }

@@ -34,7 +34,7 @@ struct ShowCommand: ParsableCommand {
         let calendarID: String? = switch item { case .event(let e): e.calendarIdentifier; case .reminder(let r): r.calendarIdentifier }
         let calendarTitle = try calendarID.flatMap { try store.calendar(withIdentifier: $0)?.title }
         let command = try store.alarmCommandLinks(forItems: [item.identifier])[item.identifier]
-        if options.json { print(ItemFormat.document(item, calendarTitle: calendarTitle, zone: CLIContext.zone)); return }
+        if options.json { print(ItemFormat.document(item, calendarTitle: calendarTitle, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity)); return }
         let zone = CLIContext.zone
         var lines: [(String, String)] = []
         switch item {
