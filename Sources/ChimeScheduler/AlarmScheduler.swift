@@ -321,15 +321,26 @@ public final class AlarmScheduler {
     /// What the claimed firings say: one notification each, or a summary for many late ones.
     private func notifications(for claimed: [AlarmFiring], now: Instant) -> [AlarmNotification] {
         let late = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 > settings.lateSeconds }
-        var notes = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 <= settings.lateSeconds }
-            .map { NotificationText.notification(for: $0, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds) }
+        var notes = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 <= settings.lateSeconds }.map(notification)
         if late.count > settings.missedSummaryThreshold {
             notes.append(NotificationText.missedSummary(late, zone: zone))
         } else {
-            notes += late.map { NotificationText.notification(for: $0, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds) }
+            notes += late.map(notification)
         }
         notes.sort { ($0.fireAt, $0.summary) < ($1.fireAt, $1.summary) }
         return notes
+    }
+
+    /// The notification of one firing; an invitation's says who sent it and who else comes (its
+    /// attendees are read from the store here, once per notification: the agenda keeps none).
+    private func notification(_ firing: AlarmFiring) -> AlarmNotification {
+        var invitation: String?
+        if firing.item.kind == .event, let item = try? store.calendarItem(withIdentifier: firing.item.identifier) {
+            let identity = (try? alarmDefaults().identity) ?? settings.alarmDefaults.identity
+            invitation = NotificationText.invitationLine(organizer: item.base.organizer, attendees: item.base.attendees, identity: identity)
+        }
+        return NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds,
+                                             invitation: invitation)
     }
 
     /// Delivers firings decided elsewhere (geofence crossings): claimed in the ledger first, so
@@ -340,7 +351,7 @@ public final class AlarmScheduler {
         let claimed = try store.claimDeliveries(firings, checkedUntil: nil, deliveredAtMilliseconds: clock.nowMilliseconds())
         startCommands(for: claimed)
         for firing in claimed {
-            let note = NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds)
+            let note = notification(firing)
             if show(note) { unconfirmed += note.keys } else { unshown.append(note) }
         }
         if !unshown.isEmpty { scheduleRetry(now) }
@@ -634,7 +645,7 @@ public final class AlarmScheduler {
         let alarm = (stored?.alarms ?? []).first { $0.trigger.locationKeyText == entry.key.alarm } ?? .absolute(entry.fireAt)
         let firing = AlarmFiring(key: entry.key, fireAt: entry.fireAt, alarm: alarm, item: summary,
                                  occurrenceStart: entry.key.occurrence, occurrenceEnd: end)
-        return NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds)
+        return notification(firing)
     }
 }
 

@@ -20,10 +20,12 @@ public enum NotificationText {
     /// let note = NotificationText.notification(for: firing, zone: zone, snoozeChoices: [.minutes(10)])
     /// note.body   // "Tue 2026-12-01 14:00–15:00\nRoom 4"
     /// ```
+    /// `invitation`: ``invitationLine(organizer:attendees:identity:)`` of the item, when it is one.
     public static func notification(for firing: AlarmFiring, zone: ZoneRules, snoozeChoices: [SnoozeChoice],
-                                    sounds: AlarmSounds = AlarmSounds()) -> AlarmNotification {
+                                    sounds: AlarmSounds = AlarmSounds(), invitation: String? = nil) -> AlarmNotification {
         let item = firing.item
         var lines: [String] = [when(firing, zone: zone)]
+        if let invitation { lines.append(invitation) }
         if let location = item.location, !location.isEmpty { lines.append(location) }
         if let notes = item.notes, !notes.isEmpty { lines.append(notes) }
         if firing.coalescedCount > 0 {
@@ -37,6 +39,31 @@ public enum NotificationText {
             urgency: item.isHighPriority ? .critical : .normal, category: "x-chime.\(item.kind.rawValue)",
             actions: actions, kind: item.kind.rawValue, openURL: OpenableURL.check(item.url),
             soundName: sounds.sound(for: firing.alarm), references: [ReferenceText.text(firing, zone: zone)])
+    }
+
+    /// What an invitation's notification says of it: who sent it and who else comes (not those
+    /// who declined), e.g. "Invitation from Bob Stone; with Cy Dee, Room 4.1 and 2 more". Nil when
+    /// the item names no organizer, or the user organises it.
+    ///
+    /// ```swift
+    /// NotificationText.invitationLine(organizer: bob, attendees: [me, cy], identity: Identity(["me@example.org"]))
+    /// // "Invitation from Bob Stone; with Cy Dee"
+    /// ```
+    public static func invitationLine(organizer: Participant?, attendees: [Participant], identity: Identity) -> String? {
+        guard let organizer, !organizer.isCurrentUser(identity) else { return nil }
+        func shown(_ p: Participant) -> String {
+            let name = p.name.map(DisplayText.singleLine) ?? ""
+            if !name.isEmpty { return name }
+            return p.address.lowercased().hasPrefix("mailto:") ? String(p.address.dropFirst(7)) : p.address
+        }
+        let others = attendees.filter { !$0.isCurrentUser(identity) && $0.status != .declined && Identity([organizer.address]).contains($0.address) == false }
+            .map(shown)
+        var line = "Invitation from \(shown(organizer))"
+        if !others.isEmpty {
+            let named = others.count <= 3 ? others : Array(others.prefix(3)) + ["\(others.count - 3) more"]
+            line += "; with " + (named.count == 1 ? named[0] : named.dropLast().joined(separator: ", ") + " and " + named.last!)
+        }
+        return line
     }
 
     /// The item's title; for a location alarm "Arrived: Grocery store — Buy milk" or
