@@ -336,8 +336,8 @@ public final class AlarmScheduler {
     private func notification(_ firing: AlarmFiring) -> AlarmNotification {
         var invitation: String?
         if firing.item.kind == .event, let item = try? store.calendarItem(withIdentifier: firing.item.identifier) {
-            let identity = (try? alarmDefaults().identity) ?? settings.alarmDefaults.identity
-            invitation = NotificationText.invitationLine(organizer: item.base.organizer, attendees: item.base.attendees, identity: identity)
+            invitation = NotificationText.invitationLine(organizer: item.base.organizer, attendees: item.base.attendees,
+                                                         identity: agenda.defaults.identity)
         }
         return NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds,
                                              invitation: invitation)
@@ -563,7 +563,8 @@ public final class AlarmScheduler {
     /// holds the answer here, so a failure is logged.
     private func writeAnswers(_ keys: [FiringKey], at now: Instant) {
         guard !keys.isEmpty else { return }
-        let identity = (try? alarmDefaults().identity) ?? settings.alarmDefaults.identity
+        // Who the user is, as the agenda was built with it (read at start and at each rebuild).
+        let identity = agenda.defaults.identity
         for (item, answered) in Dictionary(grouping: keys, by: \.item) {
             if shown.keys.contains(where: { $0.item == item }) {
                 logger.info("answer kept here: another alarm of the item is on screen or snoozed", metadata: ["item": "\(item)"])

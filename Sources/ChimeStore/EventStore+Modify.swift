@@ -189,17 +189,7 @@ extension EventStore {
     }
 
     private static func stampLastModified(_ extras: inout [String], _ stamp: Instant) {
-        let line = "LAST-MODIFIED:" + stamp.utcBasicFormat
-        guard let index = extras.firstIndex(where: isLastModifiedLine) else {
-            extras.append(line)
-            return
-        }
-        extras[index] = line
-        extras.removeAll { $0 != line && isLastModifiedLine($0) }
-    }
-
-    private static func isLastModifiedLine(_ line: String) -> Bool {
-        line.hasPrefix("LAST-MODIFIED:") || line.hasPrefix("LAST-MODIFIED;")
+        setLine("LAST-MODIFIED", to: stamp.utcBasicFormat, in: &extras)
     }
 
     /// The completed copy of `seriesID`'s instance due at `instance`, if there is one.

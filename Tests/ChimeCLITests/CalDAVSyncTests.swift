@@ -82,6 +82,28 @@ struct CalDAVHome {
     func addAccount(_ name: String, to s: StoreSession) throws -> CLIResult {
         try s.run("account", "add", name, "--url", url, "--user", user, "--password-command", "echo \(password)")
     }
+
+    /// This home seen through the harness's fault proxy (Tests/harness/caldav-fault-proxy.py) with
+    /// `fault`: the proxy's process (the caller stops it) and the home at the proxy's address.
+    func behindProxy(_ fault: String) throws -> (process: Process, home: CalDAVHome) {
+        let port = try CalDAVSyncTests.closedPort()
+        let proxy = Process()
+        proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        proxy.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../harness/caldav-fault-proxy.py").standardized.path, "\(port)", url, fault]
+        try proxy.run()
+        return (proxy, CalDAVHome(url: "http://127.0.0.1:\(port)/", user: user, password: password))
+    }
+
+    /// ``addAccount(_:to:)``, asked again while the server (a proxy just started) does not answer yet.
+    func addAccountOnceUp(_ name: String, to s: StoreSession) throws -> CLIResult {
+        var added = try addAccount(name, to: s)
+        for _ in 0..<100 where added.stderr.contains("no answer") || added.stderr.contains("connect") {
+            usleep(50_000)
+            added = try addAccount(name, to: s)
+        }
+        return added
+    }
 }
 
 /// The two CalDAV servers the sync is tested against.
@@ -529,21 +551,11 @@ struct CalDAVSyncTests {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
         try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
-        let port = try Self.closedPort()
         let switchFile = FileManager.default.temporaryDirectory.appendingPathComponent("chime-garble-\(UUID().uuidString)").path
-        let proxy = Process()
-        proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        proxy.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../harness/caldav-fault-proxy.py").standardized.path, "\(port)", home.url, "garble-reports:" + switchFile]
-        try proxy.run()
+        let (proxy, proxied) = try home.behindProxy("garble-reports:" + switchFile)
         defer { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit(); unlink(switchFile) }
-        let proxied = CalDAVHome(url: "http://127.0.0.1:\(port)/", user: home.user, password: home.password)
         let a = StoreSession()
-        var added = try proxied.addAccount("home", to: a)
-        for _ in 0..<100 where added.stderr.contains("no answer") || added.stderr.contains("connect") {
-            usleep(50_000)      // the proxy is still starting
-            added = try proxied.addAccount("home", to: a)
-        }
+        let added = try proxied.addAccountOnceUp("home", to: a)
         #expect(added.status == 0, "\(added.stderr)")
         // Both calendars change on the server (another machine), so that the next pass asks each for
         // its changes, and each answer is garbled.
@@ -567,25 +579,11 @@ struct CalDAVSyncTests {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
         try await home.makeCalendar("family", title: "Family", components: ["VEVENT"])
-        var proxy: Process?
-        var through = home
-        if uniqueUIDs {
-            let port = try Self.closedPort()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../harness/caldav-fault-proxy.py").standardized.path, "\(port)", home.url, "unique-uids"]
-            try process.run()
-            proxy = process
-            through = CalDAVHome(url: "http://127.0.0.1:\(port)/", user: home.user, password: home.password)
-        }
-        defer { if let proxy { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit() } }
+        let proxied = uniqueUIDs ? try home.behindProxy("unique-uids") : nil
+        defer { if let proxy = proxied?.process { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit() } }
+        let through = proxied?.home ?? home
         let a = StoreSession(), b = StoreSession()
-        var added = try through.addAccount("home", to: a)
-        for _ in 0..<100 where added.stderr.contains("no answer") || added.stderr.contains("connect") {
-            usleep(50_000)      // the proxy is still starting
-            added = try through.addAccount("home", to: a)
-        }
+        let added = try through.addAccountOnceUp("home", to: a)
         #expect(added.status == 0, "\(added.stderr)")
         let dinner = try a.add("event", "Dinner at Rosa's", "--start", "2026-12-05T19:00", "--calendar", "Work")
         #expect(try sync(a, "home").stdout.contains("1 sent"))
@@ -641,20 +639,10 @@ struct CalDAVSyncTests {
     @Test func aServerWithoutSyncCollectionIsSyncedByListingEveryMember() async throws {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
-        let port = try Self.closedPort()
-        let proxy = Process()
-        proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        proxy.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../harness/caldav-fault-proxy.py").standardized.path, "\(port)", home.url, "no-sync-collection"]
-        try proxy.run()
+        let (proxy, limited) = try home.behindProxy("no-sync-collection")
         defer { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit() }
-        let limited = CalDAVHome(url: "http://127.0.0.1:\(port)/", user: home.user, password: home.password)
         let a = StoreSession(), b = StoreSession()
-        var added = try limited.addAccount("home", to: a)
-        for _ in 0..<100 where added.stderr.contains("no answer") || added.stderr.contains("connect") {
-            usleep(50_000)      // the proxy is still starting
-            added = try limited.addAccount("home", to: a)
-        }
+        let added = try limited.addAccountOnceUp("home", to: a)
         #expect(added.status == 0, "\(added.stderr)")
         _ = try a.add("reminder", "One", "--list", "Todo")
         let sent = try sync(a, "home")

@@ -61,6 +61,9 @@ public struct Participant: Hashable, Sendable {
         }
     }
 
+    /// The address as people read it: `jane@example.org` for `mailto:jane@example.org`.
+    public var shownAddress: String { address.lowercased().hasPrefix("mailto:") ? String(address.dropFirst(7)) : address }
+
     /// Whether this is the user: its address is one of `identity`'s.
     public func isCurrentUser(_ identity: Identity) -> Bool { identity.contains(address) }
 

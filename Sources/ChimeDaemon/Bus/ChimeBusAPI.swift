@@ -120,8 +120,9 @@ final class ChimeBusAPI: DaemonBusAPI {
                     : store.predicateForIncompleteReminders(dueStart: nil, dueEnd: nil, calendars: nil)
                 let titles = try calendarTitles(.reminder)
                 let found = try store.reminders(matching: predicate)
+                let identity = identity(), zone = SystemZone.current()
                 return [.string(JSONText.document([("reminders", JSONText.array(found.map {
-                    ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: SystemZone.current(), identity: identity())
+                    ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: zone, identity: identity)
                 }))]))]
             case ("Item", .string(let reference)?, nil):
                 let item = try resolve(reference, caller)

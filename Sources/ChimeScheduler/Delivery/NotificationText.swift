@@ -53,11 +53,10 @@ public enum NotificationText {
         guard let organizer, !organizer.isCurrentUser(identity) else { return nil }
         func shown(_ p: Participant) -> String {
             let name = p.name.map(DisplayText.singleLine) ?? ""
-            if !name.isEmpty { return name }
-            return p.address.lowercased().hasPrefix("mailto:") ? String(p.address.dropFirst(7)) : p.address
+            return name.isEmpty ? p.shownAddress : name
         }
-        let others = attendees.filter { !$0.isCurrentUser(identity) && $0.status != .declined && Identity([organizer.address]).contains($0.address) == false }
-            .map(shown)
+        let sender = Identity([organizer.address])
+        let others = attendees.filter { !$0.isCurrentUser(identity) && !$0.isCurrentUser(sender) && $0.status != .declined }.map(shown)
         var line = "Invitation from \(shown(organizer))"
         if !others.isEmpty {
             let named = others.count <= 3 ? others : Array(others.prefix(3)) + ["\(others.count - 3) more"]

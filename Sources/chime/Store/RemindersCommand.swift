@@ -46,8 +46,9 @@ struct RemindersCommand: ParsableCommand {
         var titles: [String: String] = [:]
         for c in try store.calendars(for: .reminder) { titles[c.identifier] = c.title }
         if options.json {
+            let identity = AlarmEcho.defaults(for: store).identity
             print(JSONText.document([("reminders", JSONText.array(found.map {
-                ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity)
+                ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: CLIContext.zone, identity: identity)
             }))]))
             return
         }

@@ -73,8 +73,7 @@ struct ShowCommand: ParsableCommand {
         let identity = defaults.identity
         func who(_ p: Participant) -> String {
             if p.isCurrentUser(identity) { return "you" }
-            let address = p.address.lowercased().hasPrefix("mailto:") ? String(p.address.dropFirst(7)) : p.address
-            return p.name.map { "\($0) <\(address)>" } ?? address
+            return p.name.map { "\($0) <\(p.shownAddress)>" } ?? p.shownAddress
         }
         var lines: [(String, String)] = []
         if let organizer = item.base.organizer { lines.append(("Organizer", who(organizer))) }
