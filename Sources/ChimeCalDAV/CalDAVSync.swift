@@ -13,6 +13,8 @@ public struct CalDAVSyncReport: Sendable {
     public var newCollections: [String] = []
     /// How many collections the account mirrors.
     public var collections = 0
+    /// Changes to invitations organised by someone else, kept on this machine (not sent).
+    public var keptHere = 0
     /// Conflicts kept (see `chime account conflicts`), each described.
     public var conflicts: [String] = []
     /// Repairs made while reading server copies, and other remarks.
@@ -234,6 +236,15 @@ public struct CalDAVSync: Sendable {
                 continue
             }
             let localSignature = row.flatMap { signatures[$0.uid] }
+            if let row, row.isHeld, localSignature != nil {
+                // The organiser changed their invitation, which holds a change of the user's kept
+                // off the server: the organiser's version is taken (it is theirs), the user's kept.
+                let mine = try store.localResource(uid: row.uid, in: collection).map(serialize) ?? ""
+                pass.conflicts.append((href, row.uid, "the organiser changed this invitation, which you had changed here: their version taken; "
+                                       + "yours is kept (--full shows it)", mine))
+                pass.pulled.append(.init(href: href, etag: copy.etag, text: copy.text))
+                continue
+            }
             guard let row, !row.isForeign, let localSignature, localSignature != row.signature else {
                 if let row, !row.isForeign, signatures[row.uid] == nil, row.signature != "" {
                     // Removed here, changed there: the change wins, the item comes back.
@@ -358,6 +369,15 @@ public struct CalDAVSync: Sendable {
         }
     }
 
+    /// Who organises the item when it is an invitation to the user from someone else (the user is
+    /// among its attendees, not its organizer); nil otherwise. An unknown user is nobody's guest,
+    /// so their own meetings are never held back for want of an address.
+    static func othersInvitation(_ items: [AnyCalendarItem], identity: Identity) -> String? {
+        guard let base = items.first?.base, let organizer = base.organizer, !organizer.isCurrentUser(identity),
+              base.attendees.contains(where: { $0.isCurrentUser(identity) }) else { return nil }
+        return DisplayText.singleLine(organizer.name ?? organizer.shownAddress)
+    }
+
     private func push(_ collection: SyncCollection, url: URL, moves: Moves, into report: inout CalDAVSyncReport,
                       mergeRefusals: Bool = true) async throws {
         let changes = try store.localChanges(of: collection)
@@ -366,9 +386,22 @@ public struct CalDAVSync: Sendable {
         var retry: [(href: String, row: SyncResource)] = []
         // Changes first (a recurring reminder's advanced master is the lock for its completed copy), then creations.
         let changedFirst = changes.changed.map { (uid: $0, isNew: byUID[$0] == nil) }.sorted { ($0.isNew ? 1 : 0, $0.uid) < ($1.isNew ? 1 : 0, $1.uid) }
+        let identity = try store.alarmDefaults(AlarmDefaults()).identity
         for (uid, _) in changedFirst {
             let row = byUID[uid]
             guard let local = try store.localResource(uid: uid, in: collection) else { continue }
+            if let row, let organizer = Self.othersInvitation(local.items, identity: identity) {
+                // The user's change to someone else's invitation stays here: servers refuse an
+                // attendee's edit or pass it on to the organiser as if it were a reply. Recorded as
+                // held against the server's copy as it was: not sent again, and the organiser's
+                // next update is taken with this version kept as a conflict (see pull).
+                pass.pushed.append(.init(href: row.href, uid: uid, etag: row.etag, text: row.serverCopy ?? "",
+                                         signature: SyncResource.held(local.signature)))
+                report.notes.append("\(collection.title): \(DisplayText.singleLine(local.items.first?.title ?? uid)) is \(organizer)'s invitation: "
+                                    + "your change stays on this machine (Chime sends no replies)")
+                report.keptHere += 1
+                continue
+            }
             let text = serialize(local)
             let href = row?.href ?? Self.collectionPath(collection.url) + Self.resourceName(uid)
             let (status, etag) = try await server.put(text, at: href, in: url, ifMatch: row?.etag)

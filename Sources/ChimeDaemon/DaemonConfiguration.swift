@@ -32,6 +32,9 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var logLevel: Logger.Level = .info
     /// When CalDAV accounts are synced (`[sync]`).
     public var sync = SyncSettings()
+    /// Whether the agenda leaves out cancelled events and invitations the user declined instead
+    /// of marking them (`[agenda] hide_declined`).
+    public var agendaHidesDeclined = false
 
     public init() {}
 
@@ -76,6 +79,11 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 c.scheduler.commands.timeoutSeconds = try integer(v, at, in: 1...86_400) },
             "invitations": { c, v, at throws(ConfigurationError) in
                 c.scheduler.alarmDefaults.invitations = try choice(v, at, AlarmDefaults.InvitationAlarms.allCases) },
+        ],
+        "agenda": [
+            "hide_declined": { c, v, at throws(ConfigurationError) in
+                guard let flag = v.bool else { throw ConfigurationError(key: at, message: "must be true or false, not \(v.debugDescription)") }
+                c.agendaHidesDeclined = flag },
         ],
         "identity": [
             "addresses": { c, v, at throws(ConfigurationError) in

@@ -7,13 +7,16 @@ import ChimeStore
 /// own events (they started earlier).
 public struct AgendaWriter {
     /// The agenda of `window` into `out` (which flushes to stdout when full, or keeps it all for the D-Bus service).
+    /// `identity` tells which invitations the user declined: those, and cancelled events, are
+    /// marked, or left out with `hidesDeclined`.
     public static func render(_ store: EventStore, window: (start: Instant, end: Instant), calendars: [ChimeCore.Calendar]?,
                        json: Bool, headings: Bool = true, color: Bool = false, zone: ZoneRules,
+                       identity: Identity = Identity(), hidesDeclined: Bool = false,
                        into out: inout OutputBuffer) throws {
         var titles: [String: String] = [:]
         for c in try store.calendars(for: .event) { titles[c.identifier] = c.title }
         var writer = AgendaWriter(zone: zone, json: json, titles: titles, window: window, color: color,
-                                  headings: headings)
+                                  headings: headings, identity: identity, hidesDeclined: hidesDeclined)
         var predicate = store.predicateForEvents(start: window.start, end: window.end, calendars: calendars)
         predicate.includesAlarms = false
         predicate.includesDetails = false
@@ -37,10 +40,16 @@ public struct AgendaWriter {
 
     /// Without `headings` (one day, under a heading of the caller's) no day heading is written.
     let headings: Bool
+    /// Who the user is, to mark the invitations they declined.
+    let identity: Identity
+    /// Whether cancelled and declined occurrences are left out instead of marked.
+    let hidesDeclined: Bool
 
     init(zone: ZoneRules, json: Bool, titles: [String: String], window: (start: Instant, end: Instant), color: Bool = false,
-         headings: Bool = true) {
+         headings: Bool = true, identity: Identity = Identity(), hidesDeclined: Bool = false) {
         self.zone = zone
+        self.identity = identity
+        self.hidesDeclined = hidesDeclined
         self.json = json
         self.titles = titles
         self.color = color
@@ -57,6 +66,10 @@ public struct AgendaWriter {
         let calendar: Range<Int>
         /// The short identifier as a line shows it (the reference before any `@…`).
         let shownID: Range<Int>
+        /// ` (cancelled)`, ` (declined)`, ` (delegated)` after the title; empty for the others.
+        let mark: Range<Int>
+        /// Cancelled: the title is struck through on a terminal.
+        let struck: Bool
         /// For `--json` (else empty): the parts of an occurrence's object that are the same for
         /// every occurrence of the event, escaped once (see ``JSONParts``).
         let ref: Range<Int>, item: Range<Int>, timeTail: Range<Int>, tail: Range<Int>
@@ -87,10 +100,10 @@ public struct AgendaWriter {
         let item: String
         /// `Z","all_day":false,"time_zone":…}` after a timed start's or end's UTC time.
         let timeTail: String
-        /// `Z","detached":…,"location":…,"days":[` after the occurrence date (UTC).
+        /// `Z","detached":…,"status":…,"answer":…,"location":…,"days":[` after the occurrence date (UTC).
         let tail: String
 
-        init(_ event: Event, calendarTitle: String) {
+        init(_ event: Event, calendarTitle: String, identity: Identity) {
             // Once per event: JSONText.string escapes as OutputBuffer.appendJSON does.
             let json = JSONText.string
             let id = json(event.identifier)
@@ -99,7 +112,9 @@ public struct AgendaWriter {
                 + ",\"calendar_id\":" + (event.calendarIdentifier.map(json) ?? "null")
             let zone = event.start.timeZone.map { json($0.identifier) } ?? (event.start.isFloating ? "null" : "\"UTC\"")
             timeTail = "Z\",\"all_day\":false,\"time_zone\":" + zone + "}"
-            tail = "Z\",\"detached\":" + (event.isDetached ? "true" : "false") + ",\"location\":"
+            tail = "Z\",\"detached\":" + (event.isDetached ? "true" : "false")
+                + ",\"status\":" + json(event.status.rawValue)
+                + ",\"answer\":" + (event.answer(of: identity).map { json($0.rawValue) } ?? "null") + ",\"location\":"
                 + (event.location.map(json) ?? "null") + ",\"days\":["
         }
     }
@@ -115,9 +130,11 @@ public struct AgendaWriter {
         if ordinal < labels.count, let known = labels[ordinal] { return known }
         let event = o.source.event
         let calendar = event.calendarIdentifier.flatMap { titles[$0] } ?? ""
-        let parts = json ? JSONParts(event, calendarTitle: calendar) : nil
+        let parts = json ? JSONParts(event, calendarTitle: calendar, identity: identity) : nil
+        let mark = Self.mark(event, identity: identity)
         let label = Labels(title: store(DisplayText.itemTitle(event.title)), calendar: store(DisplayText.singleLine(calendar)),
                            shownID: store(DisplayText.singleLine(ItemReference.short(event.identifier))),
+                           mark: store(mark.map { " (\($0))" } ?? ""), struck: mark == "cancelled",
                            ref: store(parts?.ref ?? ""), item: store(parts?.item ?? ""),
                            timeTail: store(parts?.timeTail ?? ""), tail: store(parts?.tail ?? ""))
         if ordinal >= labels.count { labels.append(contentsOf: repeatElement(nil, count: ordinal + 1 - labels.count)) }
@@ -126,6 +143,8 @@ public struct AgendaWriter {
     }
 
     mutating func write(_ o: EventOccurrence, to out: inout OutputBuffer) {
+        let label = label(o)
+        if hidesDeclined && !label.mark.isEmpty { return }
         // Fields are read through `o.source.event.…`; binding the Event to a local would copy it.
         // Times are wall-clock seconds on the agenda's clock (`start`, `end`); a date is made of
         // one only where it is written.
@@ -150,7 +169,6 @@ public struct AgendaWriter {
         let startDay = Self.day(start)
         let coveredLast = max(startDay, endDay)
         let shownFirst = max(startDay, firstDay), shownLast = max(shownFirst, min(coveredLast, lastDay))
-        let label = label(o)
         if json {
             // The occurrence shape of docs/json.md; its times match ItemFormat.json(_:zone:), which
             // a test checks. What is the same for every occurrence of the event was escaped once.
@@ -176,7 +194,7 @@ public struct AgendaWriter {
                 // The columns besides the title: the time (15), the day note, "  [calendar]  ", the
                 // reference; measured only where the title is fitted (on a terminal).
                 // Piped, the title is written whole from `arena`: no String per line.
-                let title = LineFit.width == nil ? nil : LineFit.title(text(label.title), rest: 15
+                let title = LineFit.width == nil ? nil : LineFit.title(text(label.title), rest: 15 + label.mark.count
                     + (total > 1 ? " (day \(day - startDay + 1)/\(total))".count : 0)
                     + text(label.calendar).count + 6 + DisplayText.singleLine(ItemReference.text(
                         identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
@@ -187,6 +205,17 @@ public struct AgendaWriter {
             }
         }
         count += 1
+    }
+
+    /// What the agenda says of an event that will not happen for the user: `cancelled` (its
+    /// `STATUS`), else `declined` or `delegated` (their answer); nil for the others.
+    static func mark(_ event: Event, identity: Identity) -> String? {
+        if event.isCancelled { return "cancelled" }
+        switch event.answer(of: identity) {
+        case .declined?: return "declined"
+        case .delegated?: return "delegated"
+        default: return nil
+        }
     }
 
     private static func day(_ wall: Int64) -> Int { LocalDateTime.day(ofLocalSeconds: wall) }
@@ -251,7 +280,10 @@ public struct AgendaWriter {
         } else {
             out.append("→ "); out.append(hour: endHour, minute: endMinute); out.append("      ")
         }
+        if color && label.struck { out.append("\u{1b}[9m") }
         if let fitted = line.title { out.append(fitted) } else { append(label.title, &out) }
+        if color && label.struck { out.append("\u{1b}[0m") }
+        append(label.mark, &out)
         if total > 1 {
             out.append(" (day "); out.append(day - startDay + 1); out.append(byte: 47); out.append(total); out.append(byte: 41)
         }

@@ -30,7 +30,11 @@ public struct AlarmsWriter {
             } else {
                 what = alarmText(f, from: nil)
             }
-            if let state = Self.state(f, states) { what += "  (\(state))" }
+            if let state = Self.state(f, states) {
+                // A silenced one says why in words: "(not accepted: does not ring)".
+                what += state == f.silencedBecause?.rawValue
+                    ? "  (\(String(state.map { $0 == "-" ? " " : $0 })): does not ring)" : "  (\(state))"
+            }
             let reference = DisplayText.singleLine(ItemReference.text(f, zone: zone, short: true))
             let title = LineFit.title(DisplayText.itemTitle(f.item.title), rest: time.count + 2 + what.count + 2 + reference.count)
             out.append(time + title + "  " + what + "  " + Style.reference(reference) + "\n")
@@ -76,10 +80,14 @@ public struct AlarmsWriter {
     }
 
     /// The firing's state: this machine's ledger's, else `acknowledged` when another device or
-    /// client answered it (``AlarmFiring/acknowledgedAt``); nil when nothing happened to it yet.
+    /// client answered it (``AlarmFiring/acknowledgedAt``), else why the item does not ring
+    /// (`cancelled`, `declined`, `delegated`, `not-accepted`: ``AlarmFiring/silencedBecause``);
+    /// nil when nothing happened to it yet.
     static func state(_ f: AlarmFiring, _ states: [FiringKey: LedgerEntry]) -> String? {
         if let state = states[f.key]?.state, state != .scheduled { return state.rawValue }
-        return f.acknowledgedAt != nil ? "acknowledged" : states[f.key]?.state.rawValue
+        if f.acknowledgedAt != nil { return "acknowledged" }
+        if let silence = f.silencedBecause { return silence.rawValue }
+        return states[f.key]?.state.rawValue
     }
 
     /// `Mon 2026-11-23 08:50`; with `seconds`, `08:50:30` when the seconds are not zero (alarms fire to the second).

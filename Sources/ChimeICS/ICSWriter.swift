@@ -167,8 +167,6 @@ struct ItemWriter {
     private func alarm(_ a: Alarm, title: String) -> [String] {
         var lines = ["BEGIN:VALARM"]
         let has = { (name: String) in a.icsExtras.contains { $0.hasPrefix(name + ":") || $0.hasPrefix(name + ";") } }
-        if !has("ACTION") { lines.append("ACTION:DISPLAY") }
-        if !has("DESCRIPTION") { lines.append("DESCRIPTION:" + ICSText.escape(title)) }
         switch a.trigger {
         case .relative(let offset, .start): lines.append("TRIGGER:" + ISODuration.format(offset))
         case .relative(let offset, .end): lines.append("TRIGGER;RELATED=END:" + ISODuration.format(offset))
@@ -183,6 +181,12 @@ struct ItemWriter {
             lines += [apple, "X-APPLE-PROXIMITY:" + word, "PROXIMITY:" + word,
                       "BEGIN:VLOCATION", "NAME:" + ICSText.escape(place.title), "URL:" + geo, "END:VLOCATION"]
         }
+        // The trigger first, then what the writer adds, then the kept lines: read back, the added
+        // lines are kept lines in that same order, so a second export writes the same bytes.
+        var added: [String] = []
+        if !has("ACTION") { added.append("ACTION:DISPLAY") }
+        if !has("DESCRIPTION") { added.append("DESCRIPTION:" + ICSText.escape(title)) }
+        lines.insert(contentsOf: added, at: 2)
         lines += a.icsExtras
         lines.append("END:VALARM")
         return lines

@@ -59,7 +59,15 @@ public struct SyncResource: Hashable, Sendable {
     /// The server's copy: the base of a three-way merge.
     public var serverCopy: String?
     /// The local rows' signature when last in step; another signature means a local change.
+    /// ``held(_:)`` of it: the local rows hold a change kept off the server (an edit of someone
+    /// else's invitation), not sent again while they stay as they are.
     public var signature: String
+
+    /// The signature recorded for local rows whose change is kept off the server.
+    public static func held(_ signature: String) -> String { "held:" + signature }
+
+    /// Whether the local rows hold a change kept off the server.
+    public var isHeld: Bool { signature.hasPrefix("held:") }
     /// The server holds something Chime keeps no item for: never pushed, never deleted.
     public var isForeign: Bool
 
@@ -195,11 +203,30 @@ extension EventStore {
         try syncAccounts().flatMap { $0.addresses ?? [] }
     }
 
+    /// The titles of calendars named after an address (`ana@gmail.com`): Google names a person's
+    /// own calendar after them, and its export and feed carry that name (X-WR-CALNAME), which
+    /// `import --new-calendar` and `calendar subscribe` take as the title. Who "I" am when nothing
+    /// else says.
+    public func calendarOwnerAddresses() throws(StoreError) -> [String] {
+        try calendars(for: .event).map(\.title).filter(Self.looksLikeAddress).sorted()
+    }
+
+    /// One word, with one `@` between a name and a dotted domain: `ana@gmail.com`, not `Team @ 10`.
+    static func looksLikeAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !text.contains(where: \.isWhitespace) else { return false }
+        let domain = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return domain.count >= 2 && domain.allSatisfy { !$0.isEmpty }
+    }
+
     /// `defaults` with the user's addresses on the accounts' servers added to who "I" am: what the
-    /// scheduler, `chime alarms` and the D-Bus service decide ringing with.
+    /// scheduler, `chime alarms` and the D-Bus service decide ringing with. When neither the
+    /// configuration nor an account names one, a calendar named after an address does
+    /// (``calendarOwnerAddresses()``).
     public func alarmDefaults(_ defaults: AlarmDefaults) throws(StoreError) -> AlarmDefaults {
         var d = defaults
         d.identity.add(try accountAddresses())
+        if d.identity.isEmpty { d.identity.add(try calendarOwnerAddresses()) }
         return d
     }
 
@@ -521,7 +548,8 @@ extension EventStore {
         var synced: [String: SyncResource] = [:]
         for r in try syncResources(collection: collection.id).values where !r.isForeign && !r.uid.isEmpty { synced[r.uid] = r }
         return LocalChanges(synced: synced,
-                            changed: signatures.filter { synced[$0.key]?.signature != $0.value }.map(\.key),
+                            changed: signatures.filter { synced[$0.key]?.signature != $0.value
+                                && synced[$0.key]?.signature != SyncResource.held($0.value) }.map(\.key),
                             removed: synced.values.filter { signatures[$0.uid] == nil })
     }
 

@@ -10,12 +10,16 @@ enum ItemColumns {
         completion_date, created, modified, sequence, ics_extras, revision
         """
     /// ``list`` with what a listing never shows read as NULL (the positions stay): notes, URL,
-    /// creation and change dates, SEQUENCE, preserved iCalendar lines and the reminder columns.
-    /// Long notes are then neither read nor sorted. The UID is read: every JSON shape names it.
+    /// creation and change dates, SEQUENCE and the reminder columns. Long notes are then neither
+    /// read nor sorted. The UID is read: every JSON shape names it. Preserved iCalendar lines
+    /// are read only from rows that may hold an invitation's or a cancellation's (the agenda
+    /// marks those); LIKE compares ASCII case-insensitively, as property names are.
     static let listing = """
         id, calendar_id, kind, external_id, title, NULL, NULL, location, start, "end", NULL, \
         rrules, rdates, exdates, series_id, recurrence_id, NULL, NULL, NULL, \
-        NULL, NULL, NULL, NULL, NULL, NULL
+        NULL, NULL, NULL, NULL, \
+        CASE WHEN ics_extras LIKE '%STATUS%' OR ics_extras LIKE '%ATTENDEE%' OR ics_extras LIKE '%ORGANIZER%' \
+        THEN ics_extras END, NULL
         """
     static let id = 0, calendar = 1, kind = 2, externalID = 3, title = 4, notes = 5, url = 6, location = 7
     static let start = 8, end = 9, due = 10, rrules = 11, rdates = 12, exdates = 13, seriesID = 14
@@ -31,6 +35,13 @@ enum ListCodec {
 
     /// Preserved iCalendar lines, one per line (unfolded lines contain no line breaks).
     static func lines(_ lines: [String]) -> String { lines.joined(separator: "\n") }
+    /// Whether a preserved line is one a listing keeps: `STATUS`, `ATTENDEE` or `ORGANIZER`
+    /// (what an event's status and the user's answer are read from).
+    static func isInvitationLine(_ line: String) -> Bool {
+        let name = line.prefix { $0 != ":" && $0 != ";" }.uppercased()
+        return name == "STATUS" || name == "ATTENDEE" || name == "ORGANIZER"
+    }
+
     static func lines(_ text: String) -> [String] { text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
 
     static func dates(_ dates: [RecurrenceDate]) -> String {

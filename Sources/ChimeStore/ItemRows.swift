@@ -156,6 +156,8 @@ enum ItemRows {
             event.lastModifiedDate = Instant(secondsSince1970: row[ItemColumns.modified])
             event.sequence = row[ItemColumns.sequence]
             event.icsExtras = ListCodec.lines(row[ItemColumns.icsExtras] as String)
+        } else if let extras = row[ItemColumns.icsExtras] as String? {
+            event.icsExtras = ListCodec.lines(extras).filter(ListCodec.isInvitationLine)
         }
         if let series: String = row[ItemColumns.seriesID], let rid: Int64 = row[ItemColumns.recurrenceID] {
             // A detached occurrence answers to its series' identifier, as in EventKit.

@@ -18,6 +18,8 @@ public struct StoreInspection: Hashable, Sendable {
     /// CalDAV accounts and subscribed calendars, with how their last sync or refresh went.
     public var accounts: [SyncAccount] = []
     public var subscriptions: [CalendarSubscription] = []
+    /// Event calendars named after an address (``EventStore/calendarOwnerAddresses()``).
+    public var calendarOwnerAddresses: [String] = []
     /// What SQLite's `PRAGMA quick_check` found wrong (at most five lines); empty for a sound file.
     public var damage: [String] = []
 
@@ -37,6 +39,8 @@ public struct StoreInspection: Hashable, Sendable {
                 let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
                 if tables.contains("sync_account") { found.accounts = try EventStore.syncAccounts(db) }
                 if tables.contains("subscription") { found.subscriptions = try EventStore.subscriptions(db) }
+                found.calendarOwnerAddresses = try String.fetchAll(db, sql: "SELECT title FROM calendar WHERE entity_type = 'event'")
+                    .filter(EventStore.looksLikeAddress)
                 // A damaged page stops every query that meets it: say so here, not "ok".
                 do {
                     let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(5)")

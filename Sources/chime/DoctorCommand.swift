@@ -47,7 +47,8 @@ struct DoctorCommand: ParsableCommand {
         })
         checks.append(Doctor.zoneCheck(SystemZone.resolve(environment: environment)))
         let found = (try? StoreInspection.inspect(path: path)) ?? nil
-        checks.append(Doctor.identityCheck(configured: Array(AlarmEcho.defaults.identity.addresses), accounts: found?.accounts ?? []))
+        checks.append(Doctor.identityCheck(configured: Array(AlarmEcho.defaults.identity.addresses), accounts: found?.accounts ?? [],
+                                              calendarNames: (found?.calendarOwnerAddresses ?? []).sorted()))
         if let found {
             checks += Doctor.syncChecks(accounts: found.accounts, subscriptions: found.subscriptions, now: CLIContext.clock()) { account in
                 (try? SecretService().lookup(account.secretKey)) != nil

@@ -166,6 +166,70 @@ import Testing
     }
 }
 
+/// The same Google file as a new user meets it: imported into a calendar of its own (named after
+/// the account, X-WR-CALNAME), with no configuration at all.
+@Suite struct InvitationListingTests {
+    static let fixture = #filePath.replacingOccurrences(of: "ChimeCLITests/AlarmsCommandTests.swift", with: "ChimeICSTests/Fixtures/google-invitations.ics")
+
+    /// The calendar's name tells who "I" am; `alarms --all` lists the silent ones with why; the
+    /// agenda marks them, `--hide-declined` (or the config) leaves them out, and its JSON says
+    /// each occurrence's status and the user's answer.
+    @Test func aGoogleCalendarNamedAfterTheUserMarksAndHidesWhatTheyDeclined() throws {
+        let s = StoreSession(zone: "Europe/Berlin", now: "2026-12-05T12:00:00Z")
+        #expect(try s.run("import", Self.fixture, "--new-calendar").status == 0)
+        #expect(try s.run("doctor").stdout.contains("you are ana.lima@example.org (the name of a calendar of yours)"))
+
+        let all = try s.run("alarms", "--from", "2026-12-08T00:00:00Z", "--hours", "24", "--all")
+        #expect(all.status == 0, "\(all.stderr)")
+        let lines = all.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("Declined sync") && $0.contains("(declined: does not ring)") }, "\(all.stdout)")
+        #expect(lines.contains { $0.contains("Cancelled planning") && $0.contains("(cancelled: does not ring)") }, "\(all.stdout)")
+        #expect(lines.contains { $0.contains("Standup") && $0.contains("(declined: does not ring)") }, "the declined occurrence: \(all.stdout)")
+        #expect(!(try s.run("alarms", "--from", "2026-12-08T00:00:00Z", "--hours", "24").stdout.contains("Declined sync")))
+        let json = try #require(try JSONDocument.body(try s.run("alarms", "--from", "2026-12-08T00:00:00Z", "--hours", "24", "--all", "--json").stdout)
+            as? [String: Any])["alarms"] as? [[String: Any]]
+        #expect(Dictionary(uniqueKeysWithValues: (json ?? []).map { ($0["title"] as? String ?? "?", $0["state"] as? String ?? "?") }) ==
+                ["Accepted review": "scheduled", "Standup": "declined", "Declined sync": "declined",
+                 "Cancelled planning": "cancelled", "Tentative lunch talk": "scheduled"])
+
+        let agenda = try s.run("agenda", "--from", "2026-12-08", "--days", "1").stdout
+        #expect(agenda.contains("Declined sync (declined)") && agenda.contains("Cancelled planning (cancelled)")
+                && agenda.contains("Standup (declined)") && agenda.contains("Tentative lunch talk  ["), "\(agenda)")
+        let hidden = try s.run("agenda", "--from", "2026-12-08", "--days", "1", "--hide-declined").stdout
+        #expect(!hidden.contains("Declined sync") && !hidden.contains("Cancelled planning") && !hidden.contains("Standup")
+                && hidden.contains("Accepted review"), "\(hidden)")
+        let occurrences = try JSONDocument.body(try s.run("agenda", "--from", "2026-12-08", "--days", "1", "--json").stdout) as? [[String: Any]]
+        let declined = try #require(occurrences?.first { $0["title"] as? String == "Declined sync" })
+        #expect(declined["status"] as? String == "confirmed" && declined["answer"] as? String == "declined", "\(declined)")
+        let cancelled = try #require(occurrences?.first { $0["title"] as? String == "Cancelled planning" })
+        #expect(cancelled["status"] as? String == "cancelled" && cancelled["answer"] as? String == "accepted", "\(cancelled)")
+
+        // The configuration makes hiding the default; --no-hide-declined shows them for once.
+        let config = s.folder + "/config"
+        try FileManager.default.createDirectory(atPath: config + "/chime", withIntermediateDirectories: true)
+        try "[agenda]\nhide_declined = true\n".write(toFile: config + "/chime/config.toml", atomically: true, encoding: .utf8)
+        var env = s.environment
+        env["XDG_CONFIG_HOME"] = config
+        #expect(!(try CLI.run(["agenda", "--from", "2026-12-08", "--days", "1"], environment: env).stdout.contains("Declined sync")))
+        #expect(try CLI.run(["agenda", "--from", "2026-12-08", "--days", "1", "--no-hide-declined"], environment: env).stdout
+            .contains("Declined sync (declined)"))
+    }
+
+    /// A calendar named like an address is only a fallback: an address in the configuration wins,
+    /// so someone who imported a colleague's calendar is not taken for them.
+    @Test func theConfiguredAddressWinsOverACalendarName() throws {
+        let s = StoreSession(zone: "Europe/Berlin", now: "2026-12-05T12:00:00Z")
+        #expect(try s.run("import", Self.fixture, "--new-calendar").status == 0)
+        let config = s.folder + "/config"
+        try FileManager.default.createDirectory(atPath: config + "/chime", withIntermediateDirectories: true)
+        try "[identity]\naddresses = [\"bob.stone@example.org\"]\n".write(toFile: config + "/chime/config.toml", atomically: true, encoding: .utf8)
+        var env = s.environment
+        env["XDG_CONFIG_HOME"] = config
+        let agenda = try CLI.run(["agenda", "--from", "2026-12-08", "--days", "1"], environment: env).stdout
+        #expect(!agenda.contains("Declined sync (declined)") && agenda.contains("Cancelled planning (cancelled)"), "\(agenda)")
+    }
+}
+
 /// Files written by Thunderbird, Apple's clients and Evolution after their alarms were answered
 /// or snoozed there: `chime alarms` lists each answered instance as acknowledged (it will not
 /// ring) and each snooze at its time, as the writing client would ring them.

@@ -783,6 +783,75 @@ struct CalDAVSyncTests {
         #expect(try CLI.run(["show", "Declined sync"], environment: env).stdout.contains("you (declined, does not ring)"))
     }
 
+    /// A change to someone else's invitation stays on this machine (servers refuse an attendee's
+    /// edit, or pass it on to the organiser): not sent, said so, and kept as a conflict when the
+    /// organiser's next update is taken, never lost under it.
+    @Test func anEditToSomeoneElsesInvitationStaysHereAndIsKeptWhenTheOrganiserUpdatesIt() async throws {
+        let home = try CalDAVHome.on(.xandikos)
+        let client = DAVClient(user: home.user, password: home.password)
+        // Who the server takes the account for: Ana here; Bob, the organiser, for his update below.
+        func serverAddress(_ address: String) async throws {
+            let set = try await client.send("PROPPATCH", URL(string: home.url)!.appendingPathComponent("alice/"), body: """
+                <?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>
+                <C:calendar-user-address-set><D:href>mailto:\(address)</D:href></C:calendar-user-address-set>
+                </D:prop></D:set></D:propertyupdate>
+                """)
+            #expect(set.status == 207, "\(set.text)")
+        }
+        try await serverAddress("ana.lima@example.org")
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        func meeting(title: String, sequence: Int) -> String {
+            ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Google Inc//Google Calendar 70.9054//EN", "BEGIN:VEVENT",
+             "DTSTART:20261208T100000Z", "DTEND:20261208T103000Z", "DTSTAMP:20261201T080000Z", "SEQUENCE:\(sequence)",
+             "ORGANIZER;CN=Bob Stone:mailto:bob.stone@example.org", "UID:m-review",
+             "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=Ana Lima:mailto:ana.lima@example.org",
+             "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=Bob Stone:mailto:bob.stone@example.org",
+             "SUMMARY:\(title)", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        }
+        let href = home.homeURL.appendingPathComponent("work/m-review.ics")
+        #expect((200..<300).contains(try await client.send("PUT", href, body: meeting(title: "Budget review", sequence: 0),
+                                                          headers: ["Content-Type": "text/calendar"]).status))
+        // The user's own meeting beside it, to show their edits still go out.
+        let a = StoreSession(now: "2026-12-05T12:00:00Z")
+        #expect(try home.addAccount("work", to: a).status == 0)
+        let own = try a.add("event", "My 1:1", "--start", "2026-12-09 10:00", "--calendar", "Work")
+        _ = try sync(a, "work")
+
+        #expect(try a.run("edit", "Budget review", "--location", "Room 9", "--alarm", "15m").status == 0)
+        #expect(try a.run("edit", own, "--location", "Cafe").status == 0)
+        let r = try sync(a, "work")
+        #expect(r.stdout.contains("1 change(s) to invitations organised by others kept on this machine only"), "\(r.stdout)")
+        #expect(r.stderr.contains("Budget review is Bob Stone's invitation: your change stays on this machine"), "\(r.stderr)")
+        let copies = try await home.members(of: "work").values.map { $0.replacingOccurrences(of: "\r\n ", with: "") }
+        #expect(copies.contains { $0.contains("UID:m-review") && !$0.contains("Room 9") && !$0.contains("VALARM") }, "\(copies)")
+        #expect(copies.contains { $0.contains("SUMMARY:My 1:1") && $0.contains("LOCATION:Cafe") }, "the user's own edit goes out: \(copies)")
+        #expect(try sync(a, "work").stdout.contains("nothing to move"), "held once, not again on every pass")
+
+        // Sent anyway, the server would refuse it: Xandikos lets an attendee change only their own
+        // ATTENDEE line (RFC 6638 §3.1).
+        let refused = try await client.send("PUT", href, body: meeting(title: "Budget review", sequence: 0)
+            .replacingOccurrences(of: "SUMMARY:", with: "LOCATION:Room 9\r\nSUMMARY:"), headers: ["Content-Type": "text/calendar"])
+        #expect(refused.status == 412 && refused.text.contains("attendee-allowed"), "\(refused.status) \(refused.text)")
+
+        // The organiser renames it (written here as Bob's server would): their version is taken,
+        // and the user's, with the place and the alarm, is kept among the conflicts.
+        try await serverAddress("bob.stone@example.org")
+        let update = try await client.send("PUT", href, body: meeting(title: "Budget review (Q1)", sequence: 1),
+                                           headers: ["Content-Type": "text/calendar"])
+        #expect((200..<300).contains(update.status), "\(update.status) \(update.text)")
+        _ = try sync(a, "work")
+        let show = try a.run("show", "Budget review (Q1)").stdout
+        #expect(show.contains("Budget review (Q1)") && !show.contains("Room 9"), "\(show)")
+        let conflicts = try #require(try a.json("account", "conflicts") as? [[String: Any]])
+        #expect(conflicts.count == 1 && (conflicts.first?["what"] as? String)?.contains("the organiser changed this invitation") == true,
+                "\(conflicts)")
+        let kept = (conflicts.first?["lost_copy"] as? String ?? "").replacingOccurrences(of: "\n ", with: "")
+        #expect(kept.contains("LOCATION:Room 9") && kept.contains("TRIGGER:-PT15M"), "\(kept)")
+        let after = try await client.send("GET", href).text.replacingOccurrences(of: "\r\n ", with: "")
+        #expect(after.contains("SUMMARY:Budget review (Q1)") && !after.contains("Room 9"), "\(after)")
+        #expect(try sync(a, "work").stdout.contains("nothing to move"))
+    }
+
     @Test func nothingOnTheServerIsLostByRemovingThingsHere() async throws {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])

@@ -45,12 +45,17 @@ public struct AlarmAgenda {
     /// Whether instances answered on another device or client are kept (marked with
     /// ``AlarmFiring/acknowledgedAt``): for listings; the scheduler leaves them out.
     public let includesAnswered: Bool
+    /// Whether the alarms of items that do not ring (cancelled, declined: ``AlarmDefaults/silence(of:)``)
+    /// are kept, marked with ``AlarmFiring/silencedBecause``: for `chime alarms --all`.
+    public let includesSilenced: Bool
 
-    public init(zone: ZoneRules, from: Instant, defaults: AlarmDefaults = AlarmDefaults(), includesAnswered: Bool = false) {
+    public init(zone: ZoneRules, from: Instant, defaults: AlarmDefaults = AlarmDefaults(), includesAnswered: Bool = false,
+                includesSilenced: Bool = false) {
         self.zone = zone
         self.from = from
         self.defaults = defaults
         self.includesAnswered = includesAnswered
+        self.includesSilenced = includesSilenced
     }
 
     /// Adds the timed alarms of an item. `replaced` lists the occurrence starts (seconds) of a
@@ -59,7 +64,8 @@ public struct AlarmAgenda {
     public mutating func add(_ item: AnyCalendarItem, replaced: Set<Int64> = [], from start: Instant? = nil) {
         // Cancelled, or declined by the user: nothing of it rings (its occurrences that are
         // overrides of their own decide for themselves).
-        guard defaults.rings(item) else { return }
+        let silence = defaults.silence(of: item)
+        guard silence == nil || includesSilenced else { return }
         let from = max(start ?? self.from, self.from)
         // Answers written by other devices and clients (AlarmAnswers): Thunderbird's for the whole item.
         let lastAcknowledged = AlarmAnswers.lastAcknowledged(of: item)
@@ -81,13 +87,13 @@ public struct AlarmAgenda {
             for alarm in alarms {
                 if let t = AlarmTimeline(alarm: alarm, of: event, replaced: replaced, zone: zone, from: from,
                                          allDayTimeOfDay: defaults.allDayTimeOfDay, answeredThrough: answered(alarm),
-                                         includesAnswered: includesAnswered) { insert(t) }
+                                         includesAnswered: includesAnswered) { insert(t, silence) }
             }
         case .reminder(let reminder):
             for alarm in alarms {
                 if let t = AlarmTimeline(alarm: alarm, of: reminder, zone: zone, from: from,
                                          allDayTimeOfDay: defaults.allDayTimeOfDay, answeredThrough: answered(alarm),
-                                         includesAnswered: includesAnswered) { insert(t) }
+                                         includesAnswered: includesAnswered) { insert(t, silence) }
             }
         }
     }
@@ -150,7 +156,9 @@ public struct AlarmAgenda {
     /// How many alarm timelines are pending (the heap's live entries).
     public var pendingCount: Int { pending.lazy.filter { $0 != nil }.count }
 
-    private mutating func insert(_ timeline: AlarmTimeline) {
+    private mutating func insert(_ timeline: AlarmTimeline, _ silence: AlarmDefaults.Silence?) {
+        var timeline = timeline
+        timeline.silence = silence
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
@@ -178,8 +186,9 @@ extension AlarmAgenda {
     /// Every firing in `[from, to]`, in order (the preview's list).
     public static func firings(of items: [(item: AnyCalendarItem, replaced: Set<Int64>)], zone: ZoneRules,
                                from: Instant, to: Instant, defaults: AlarmDefaults = AlarmDefaults(),
-                               includesAnswered: Bool = false) -> [AlarmFiring] {
-        var agenda = AlarmAgenda(zone: zone, from: from, defaults: defaults, includesAnswered: includesAnswered)
+                               includesAnswered: Bool = false, includesSilenced: Bool = false) -> [AlarmFiring] {
+        var agenda = AlarmAgenda(zone: zone, from: from, defaults: defaults, includesAnswered: includesAnswered,
+                                 includesSilenced: includesSilenced)
         for entry in items { agenda.add(entry.item, replaced: entry.replaced) }
         var result: [AlarmFiring] = []
         while let firing = agenda.popNext(through: to) { result.append(firing) }

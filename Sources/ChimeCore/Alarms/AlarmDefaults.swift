@@ -26,24 +26,44 @@ public struct AlarmDefaults: Hashable, Sendable {
 
     public init() {}
 
-    /// Whether an item's alarms may ring at all: never for a cancelled event, occurrence or
-    /// to-do, nor for an invitation the user declined (or, with `invitations = accepted`, did
-    /// not accept). Decided per item, so an override decides for its own occurrence.
+    /// Why an item's alarms stay silent (``silence(of:)``).
+    public enum Silence: String, Hashable, Sendable {
+        /// `STATUS:CANCELLED`: the organiser called it off (or a to-do was cancelled).
+        case cancelled
+        /// The user declined the invitation.
+        case declined
+        /// The user handed the invitation to someone else.
+        case delegated
+        /// `invitations = "accepted"` and the user has not accepted (yet).
+        case notAccepted = "not-accepted"
+    }
+
+    /// Why an item's alarms do not ring, or nil when they do: never for a cancelled event,
+    /// occurrence or to-do, nor for an invitation the user declined (or, with `invitations =
+    /// accepted`, did not accept). Decided per item, so an override decides for its own occurrence.
     ///
     /// ```swift
     /// defaults.identity = Identity(["ana@example.org"])
-    /// defaults.rings(.event(declinedMeeting))   // false
+    /// defaults.silence(of: .event(declinedMeeting))   // .declined
     /// ```
-    public func rings(_ item: AnyCalendarItem) -> Bool {
-        if item.base.isCancelled { return false }
-        guard let answer = item.base.answer(of: identity) else { return true }
+    public func silence(of item: AnyCalendarItem) -> Silence? {
+        if item.base.isCancelled { return .cancelled }
+        guard let answer = item.base.answer(of: identity) else { return nil }
         switch (answer, invitations) {
-        case (.declined, _), (.delegated, _): return false
-        case (.accepted, _), (.completed, _), (.inProcess, _): return true
-        case (.needsAction, .all), (.tentative, .all): return true
-        case (.needsAction, .accepted), (.tentative, .accepted): return false
+        case (.declined, _): return .declined
+        case (.delegated, _): return .delegated
+        case (.accepted, _), (.completed, _), (.inProcess, _): return nil
+        case (.needsAction, .all), (.tentative, .all): return nil
+        case (.needsAction, .accepted), (.tentative, .accepted): return .notAccepted
         }
     }
+
+    /// Whether an item's alarms may ring at all (no ``silence(of:)``).
+    ///
+    /// ```swift
+    /// defaults.rings(.event(declinedMeeting))   // false
+    /// ```
+    public func rings(_ item: AnyCalendarItem) -> Bool { silence(of: item) == nil }
 
     /// The settings that keep the RFC 5545 reading: no implicit alarm, all-day alarms from midnight.
     public static let literal: AlarmDefaults = {

@@ -22,6 +22,9 @@ public struct AlarmFiring: Hashable, Sendable {
     /// Set when this instance was answered on another device or client (``AlarmAnswers``): when.
     /// Such a firing is never delivered; only listings that ask for them see it.
     public var acknowledgedAt: Instant?
+    /// Set when the item does not ring at all (cancelled, declined: ``AlarmDefaults/silence(of:)``).
+    /// Such a firing is never delivered; only `chime alarms --all` lists it.
+    public var silencedBecause: AlarmDefaults.Silence?
 
     public init(key: FiringKey, fireAt: Instant, alarm: Alarm, item: ItemSummary,
                 occurrenceStart: Instant?, occurrenceEnd: Instant?) {

@@ -79,6 +79,8 @@ public struct AlarmTimeline {
     /// Instances firing at or before this (seconds) were answered elsewhere.
     private let answeredThrough: Int64?
     private let includesAnswered: Bool
+    /// Why the item does not ring, for a listing that shows such alarms anyway.
+    var silence: AlarmDefaults.Silence?
 
     /// The timeline of `alarm` on `event` (a single event, a series, or a detached occurrence);
     /// nil for location alarms. `replaced` holds the occurrence starts (seconds) that detached
@@ -193,6 +195,7 @@ public struct AlarmTimeline {
                                  occurrenceStart: step.start.map(Instant.init(secondsSince1970:)),
                                  occurrenceEnd: step.end.map(Instant.init(secondsSince1970:)))
         firing.coalescedCount = Int(step.coalescedCount)
+        firing.silencedBecause = silence
         if let answeredThrough, step.fireAt <= answeredThrough { firing.acknowledgedAt = Instant(secondsSince1970: answeredThrough) }
         return firing
     }

@@ -111,7 +111,7 @@ final class ChimeBusAPI: DaemonBusAPI {
                 try Self.checkWindow(start, end)
                 var out = OutputBuffer(toStandardOutput: false)
                 try AgendaWriter.render(store, window: (Instant(secondsSince1970: start), Instant(secondsSince1970: end)),
-                                         calendars: nil, json: true, zone: SystemZone.current(), into: &out)
+                                         calendars: nil, json: true, zone: SystemZone.current(), identity: identity(), into: &out)
                 return [.string(out.pendingText)]
             case ("Reminders", .bool(let completed)?, nil):
                 try require(caller, .reminder)

@@ -53,16 +53,20 @@ extension Doctor {
     }
 
     /// Which calendar addresses are "you" in invitations, and where each comes from: the
-    /// configuration's `[identity] addresses` and each CalDAV account's server. None known is a
+    /// configuration's `[identity] addresses` and each CalDAV account's server; when neither
+    /// names one, the calendars named after an address (a Google export's). None known is a
     /// note, not a fault: invitations then ring as any event does, declined ones too.
     ///
     /// ```swift
     /// Doctor.identityCheck(configured: ["ana@example.org"], accounts: accounts)
     /// ```
-    public static func identityCheck(configured: [String], accounts: [SyncAccount]) -> DoctorCheck {
+    public static func identityCheck(configured: [String], accounts: [SyncAccount], calendarNames: [String] = []) -> DoctorCheck {
         var sources = configured.isEmpty ? [] : ["\(configured.sorted().joined(separator: ", ")) (config.toml)"]
         for account in accounts where !(account.addresses ?? []).isEmpty {
             sources.append("\(account.addresses!.joined(separator: ", ")) (account \(account.name))")
+        }
+        if sources.isEmpty && !calendarNames.isEmpty {
+            sources.append("\(calendarNames.joined(separator: ", ")) (the name of a calendar of yours)")
         }
         guard !sources.isEmpty else {
             return DoctorCheck(name: "identity", status: .ok,

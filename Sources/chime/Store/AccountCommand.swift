@@ -51,7 +51,7 @@ struct AccountCommand: AsyncParsableCommand {
         return JSONText.object([
                 ("account", JSONText.string(account)), ("pulled", "\(report.pulled)"), ("removed_here", "\(report.removedHere)"),
                 ("pushed", "\(report.pushed)"), ("removed_there", "\(report.removedThere)"), ("refused", "\(report.refused)"),
-                ("new_calendars", JSONText.array(report.newCollections.map(JSONText.string))),
+                ("kept_here", "\(report.keptHere)"), ("new_calendars", JSONText.array(report.newCollections.map(JSONText.string))),
                 ("conflicts", JSONText.array(report.conflicts.map(JSONText.string))), ("requests", "\(report.requests)"),
             ])
     }
@@ -72,6 +72,9 @@ struct AccountCommand: AsyncParsableCommand {
         } else {
             print("\(account): \(report.pulled) from the server, \(report.removedHere) removed here; "
                   + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(requests))")
+        }
+        if report.keptHere > 0 {
+            print("\(account): \(report.keptHere) change(s) to invitations organised by others kept on this machine only (see the notes)")
         }
         if report.refused > 0 {
             print("\(account): the server refused \(report.refused) change(s) (see the notes); kept here and sent again on the next sync")

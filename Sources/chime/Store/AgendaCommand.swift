@@ -12,7 +12,10 @@ struct AgendaCommand: ParsableCommand {
             the system zone's clock ($TZ): an event from Monday 09:00 to Wednesday 17:00 shows \
             "09:00 →" on Monday, "all day" on Tuesday and "→ 17:00" on Wednesday. Each line ends \
             with the reference `chime show`, `chime edit` and `chime remove` accept (the ID's \
-            first 8 characters; --json gives it whole).
+            first 8 characters; --json gives it whole). A cancelled event is marked \
+            "(cancelled)", an invitation you declined "(declined)"; --hide-declined leaves them \
+            out (`[agenda] hide_declined = true` in config.toml makes that the default, \
+            --no-hide-declined shows them again).
 
             \(CLIContext.dateHelp)
 
@@ -21,6 +24,7 @@ struct AgendaCommand: ParsableCommand {
               chime agenda today
               chime agenda --from "dec 1" --days 31 --calendar Work
               chime agenda --days 365 --json > year.json
+              chime agenda --hide-declined       # without cancelled and declined meetings
             """)
 
     @OptionGroup var options: StoreOptions
@@ -46,6 +50,10 @@ struct AgendaCommand: ParsableCommand {
     @Option(name: .customLong("calendar"), help: ArgumentHelp("Only this calendar (name or ID); repeatable.", valueName: "name"),
             completion: .custom(ShellCompletion.calendars))
     var calendars: [String] = []
+
+    @Flag(inversion: .prefixedNo,
+          help: "Leave out cancelled events and invitations you declined (default: mark them; [agenda] hide_declined in config.toml).")
+    var hideDeclined: Bool?
 
     func validate() throws {
         if to != nil && days != nil { throw ArgumentParser.ValidationError("use either --to or --days, not both") }
@@ -95,17 +103,19 @@ struct AgendaCommand: ParsableCommand {
                 return c
             }
         }
-        try Self.write(store, window: (start, end), calendars: selected, json: options.json)
+        try Self.write(store, window: (start, end), calendars: selected, json: options.json,
+                       hidesDeclined: hideDeclined ?? AlarmEcho.configuration?.agendaHidesDeclined ?? false)
     }
 
     /// The window's occurrences through ``AgendaWriter`` to stdout, from the light stream: no
     /// Event built per occurrence, no alarm rows read (the agenda shows none). `chime` alone uses
     /// it too, without day headings.
     static func write(_ store: EventStore, window: (start: Instant, end: Instant), calendars: [ChimeCore.Calendar]?,
-                      json: Bool, headings: Bool = true) throws {
+                      json: Bool, headings: Bool = true, hidesDeclined: Bool) throws {
         var out = OutputBuffer()
         try AgendaWriter.render(store, window: window, calendars: calendars, json: json, headings: headings, color: Style.enabled,
-                                    zone: CLIContext.zone, into: &out)
+                                zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity, hidesDeclined: hidesDeclined,
+                                into: &out)
         out.flush()
     }
 }

@@ -10,9 +10,11 @@ enum AlarmEcho {
     /// The alarm settings the daemon uses (the `[alarms]` section of the configuration file), so
     /// that what the CLI says will fire is what fires; defaults when there is no readable file.
     /// Read once per process: `show` asks for it per item line.
-    static let defaults: AlarmDefaults =
-        (try? DaemonConfiguration.load(path: DaemonConfiguration.defaultPath(), explicit: false))?.scheduler.alarmDefaults
-            ?? AlarmDefaults()
+    static let defaults: AlarmDefaults = configuration?.scheduler.alarmDefaults ?? AlarmDefaults()
+
+    /// The configuration file at its default path, if readable: the CLI follows the daemon's
+    /// settings where both show the same thing (which alarms ring, what the agenda hides).
+    static let configuration = try? DaemonConfiguration.load(path: DaemonConfiguration.defaultPath(), explicit: false)
 
     /// ``defaults`` with the user's addresses on the store's CalDAV servers added to who "I" am.
     static func defaults(for store: EventStore) -> AlarmDefaults {

@@ -17,8 +17,10 @@ struct AlarmsCommand: ParsableCommand {
             time (local and UTC), the item's title and reference, the occurrence, the alarm, and \
             its state in the daemon's ledger when it is no longer just scheduled (delivered, \
             snoozed, dismissed, missed), or acknowledged when another device or client answered \
-            it (ACKNOWLEDGED, X-MOZ-LASTACK): it will not ring. Location alarms are listed after, as armed: they fire \
-            when you cross their geofence, not at a time.
+            it (ACKNOWLEDGED, X-MOZ-LASTACK): it will not ring. Alarms of cancelled events and of \
+            invitations you declined never ring and are left out; --all lists them too, with the \
+            reason (cancelled, declined, delegated, not accepted). Location alarms are listed after, \
+            as armed: they fire when you cross their geofence, not at a time.
 
             \(CLIContext.dateHelp)
 
@@ -26,6 +28,7 @@ struct AlarmsCommand: ParsableCommand {
               chime alarms                        # the next 24 hours
               chime alarms --hours 168            # the next week
               chime alarms --from 2026-12-01 --to 2026-12-02 --json
+              chime alarms --all                  # with the declined and cancelled, marked
             """)
 
     @OptionGroup var options: StoreOptions
@@ -41,6 +44,9 @@ struct AlarmsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Window length in hours, when --to is not given.", valueName: "n"))
     var hours: Int = 24
 
+    @Flag(help: "Also list the alarms that will not ring because the event is cancelled or you declined it, with the reason.")
+    var all = false
+
     func validate() throws {
         if to != nil && hours != 24 { throw ArgumentParser.ValidationError("use either --to or --hours, not both") }
         try OptionBounds.check("--hours", hours, ValueBounds.hours)
@@ -54,11 +60,13 @@ struct AlarmsCommand: ParsableCommand {
         guard end > start else { throw InputError("the window is empty: --to must be after --from") }
         if bus.viaBus {
             guard from == nil && to == nil else { throw InputError("--via-bus lists from now: give --hours, not --from/--to") }
+            guard !all else { throw InputError("--all does not go with --via-bus (the service lists the alarms that ring)") }
             let hours = UInt32(self.hours)
             return try bus.run(needing: nil) { try await $0.upcomingAlarms(hours: hours) }
         }
         let store = try options.open()
-        let listing = try AlarmListing(store, zone: zone, from: start, to: end, defaults: AlarmEcho.defaults(for: store))
+        let listing = try AlarmListing(store, zone: zone, from: start, to: end, defaults: AlarmEcho.defaults(for: store),
+                                       includesSilenced: all)
         let (firings, states, armed) = (listing.firings, listing.states, listing.armed)
         // Snoozed notifications come back within the window: they fire again, so they are listed.
         let snoozed = try store.ledgerEntries(state: .snoozed)

@@ -23,7 +23,8 @@ struct OverviewCommand: ParsableCommand {
         print(Style.heading("Today, \(DisplayText.dayHeading(today))"))
         fflush(nil)   // the agenda's lines go straight to the file descriptor
         let window = try AgendaCommand.parse(["today"]).window(now: now, zone: zone)
-        try AgendaCommand.write(store, window: window, calendars: nil, json: false, headings: false)
+        try AgendaCommand.write(store, window: window, calendars: nil, json: false, headings: false,
+                                hidesDeclined: AlarmEcho.configuration?.agendaHidesDeclined ?? false)
         let due = try store.reminders(matching: store.predicateForIncompleteReminders(
             dueStart: nil, dueEnd: zone.instant(for: LocalDateTime(date: today.adding(days: 1))), calendars: nil))
         if !due.isEmpty { print("Reminders due: \(due.count) (chime reminders)") }
