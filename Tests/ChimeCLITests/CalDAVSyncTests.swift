@@ -852,6 +852,60 @@ struct CalDAVSyncTests {
         #expect(try sync(a, "work").stdout.contains("nothing to move"))
     }
 
+    /// The organiser cancels a meeting on the server: after a sync it does not ring (`alarms
+    /// --all` says why) and the agenda marks it. A meeting the user organises, edited here, goes
+    /// out with every attendee parameter as it came.
+    @Test func aCancellationBySyncSilencesTheMeetingAndAttendeeLinesLeaveAsTheyCame() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let client = DAVClient(user: home.user, password: home.password)
+        let attendees = ["ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=TRUE;CN=Bob Stone;X-NUM-GUESTS=0:mailto:bob@example.org",
+                         "ATTENDEE;CUTYPE=ROOM;ROLE=NON-PARTICIPANT;PARTSTAT=ACCEPTED;SCHEDULE-STATUS=1.2;CN=Atlas:mailto:atlas@example.org",
+                         "ATTENDEE;PARTSTAT=DELEGATED;DELEGATED-TO=\"mailto:cy@example.org\";CN=Dee:mailto:dee@example.org"]
+        func meeting(_ uid: String, _ title: String, organizer: String, status: String) -> String {
+            (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Nextcloud calendar//EN", "BEGIN:VEVENT", "UID:\(uid)",
+              "DTSTART:20261208T100000Z", "DTEND:20261208T103000Z", "DTSTAMP:20261201T080000Z", "SUMMARY:\(title)", "STATUS:\(status)",
+              "ORGANIZER;CN=Organiser:mailto:\(organizer)"] + attendees
+             + ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT10M", "END:VALARM", "END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+        }
+        let theirs = home.homeURL.appendingPathComponent("work/m-plan.ics")
+        #expect((200..<300).contains(try await client.send("PUT", theirs, body: meeting("m-plan", "Planning", organizer: "bob@example.org", status: "CONFIRMED"),
+                                                          headers: ["Content-Type": "text/calendar"]).status))
+        #expect((200..<300).contains(try await client.send("PUT", home.homeURL.appendingPathComponent("work/m-mine.ics"),
+                                                          body: meeting("m-mine", "My review", organizer: "ana@example.org", status: "CONFIRMED"),
+                                                          headers: ["Content-Type": "text/calendar"]).status))
+        let a = StoreSession(now: "2026-12-05T12:00:00Z")
+        let config = a.folder + "/config"
+        try FileManager.default.createDirectory(atPath: config + "/chime", withIntermediateDirectories: true)
+        try "[identity]\naddresses = [\"ana@example.org\"]\n".write(toFile: config + "/chime/config.toml", atomically: true, encoding: .utf8)
+        var env = a.environment
+        env["XDG_CONFIG_HOME"] = config
+        #expect(try home.addAccount("work", to: a).status == 0)
+        let window = ["--from", "2026-12-08T00:00:00Z", "--hours", "24"]
+        #expect(try CLI.run(["alarms"] + window, environment: env).stdout.contains("Planning"))
+
+        #expect((200..<300).contains(try await client.send("PUT", theirs, body: meeting("m-plan", "Planning", organizer: "bob@example.org", status: "CANCELLED"),
+                                                          headers: ["Content-Type": "text/calendar"]).status))
+        #expect(try CLI.run(["account", "sync", "work"], environment: env).status == 0)
+        #expect(!(try CLI.run(["alarms"] + window, environment: env).stdout.contains("Planning")))
+        #expect(try CLI.run(["alarms", "--all"] + window, environment: env).stdout.contains("(cancelled: does not ring)"))
+        #expect(try CLI.run(["agenda", "--from", "2026-12-08", "--days", "1"], environment: env).stdout.contains("Planning (cancelled)"))
+
+        // The user organises this one: the edit goes out, the attendee lines unchanged.
+        #expect(try CLI.run(["edit", "My review", "--title", "My review (v2)"], environment: env).status == 0)
+        let r = try CLI.run(["account", "sync", "work"], environment: env)
+        #expect(r.stdout.contains("1 sent") && !r.stdout.contains("kept on this machine"), "\(r.stdout)\(r.stderr)")
+        let copy = try await client.send("GET", home.homeURL.appendingPathComponent("work/m-mine.ics")).text.replacingOccurrences(of: "\r\n ", with: "")
+        #expect(copy.contains("SUMMARY:My review (v2)"), "\(copy)")
+        // Radicale stores parameters in its own order: each line has the same parameters and value.
+        func parts(_ line: Substring) -> Set<Substring>? {
+            guard let cut = line.range(of: ":mailto:", options: .backwards) else { return nil }
+            return Set(line[..<cut.lowerBound].split(separator: ";") + [line[cut.lowerBound...]])
+        }
+        let stored = Set(copy.split(separator: "\r\n").filter { $0.hasPrefix("ATTENDEE") }.compactMap(parts))
+        #expect(stored == Set(attendees.map { parts(Substring($0))! }), "\(copy)")
+    }
+
     @Test func nothingOnTheServerIsLostByRemovingThingsHere() async throws {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])

@@ -48,3 +48,37 @@ import Testing
         #expect(h.sink.delivered.map { "\($0.summary) \($0.keys.first.map { "\($0.occurrence)" } ?? "?")" } == c.rings)
     }
 }
+
+/// What a sync brings while the daemon runs: a cancellation or a decline takes the alarm off the
+/// screen (and out of the snoozes), and a pending one never rings.
+@Suite struct InvitationWithdrawalTests {
+    static let organizer = "ORGANIZER;CN=Bob Stone:mailto:bob@example.org"
+    static func attendee(_ answer: String) -> String { "ATTENDEE;PARTSTAT=\(answer);CN=Ana Lima:mailto:ana@example.org" }
+
+    @Test(arguments: ["STATUS:CANCELLED", "DECLINED"]) func aCancellationOrADeclineWithdrawsTheAlarm(_ change: String) async throws {
+        let h = try SchedulerHarness()
+        h.settings.alarmDefaults.identity = Identity(["ana@example.org"])
+        var shown = try h.addEvent("Budget review", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+        var pending = try h.addEvent("Retro", start: at(2026, 11, 20, 15), alarms: [.relative(0)])
+        for event in [shown, pending] {
+            var e = event
+            e.icsExtras = [Self.organizer, Self.attendee("ACCEPTED")]
+            _ = try h.store.save(e)
+        }
+        shown = try #require(try h.store.event(withIdentifier: shown.identifier))
+        pending = try #require(try h.store.event(withIdentifier: pending.identifier))
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 13))
+        let key = try #require(h.sink.delivered.first?.keys.first)
+        let sequence = try h.store.currentChangeSequence()
+        for var e in [shown, pending] {
+            e.icsExtras = change == "DECLINED" ? [Self.organizer, Self.attendee("DECLINED")] : [Self.organizer, Self.attendee("ACCEPTED"), change]
+            _ = try h.store.save(e)
+        }
+        try h.scheduler.apply(try await h.pendingChanges(after: sequence))
+        #expect(h.sink.withdrawn == [key])
+        #expect(try h.store.ledgerEntries(for: [key])[key]?.state == .dismissed)
+        try h.advance(to: utc(2026, 11, 20, 16))
+        #expect(h.sink.titles == ["Budget review"], "the pending one never rings")
+    }
+}
