@@ -103,6 +103,11 @@ let package = Package(
         // (the byte writer, text views, JSON documents, references). Pure apart from stdout.
         .target(name: "ChimeFormat", dependencies: ["ChimeCore", "ChimeStore"]),
 
+        // The user's language: the translation catalog (glibc's gettext, through CIntl) and what
+        // it holds beside messages, such as the words dates are typed with.
+        .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
+        .target(name: "ChimeLanguage", dependencies: ["ChimeCore", "CIntl"]),
+
         // `chime daemon`: configuration (TOML), single-instance lock, services and signals, and its
         // D-Bus service (the same JSON shapes as the command line's --json, through ChimeFormat).
         .target(
@@ -127,6 +132,7 @@ let package = Package(
             name: "chime",
             dependencies: [
                 "CLinuxShim",
+                "ChimeLanguage",
                 "ChimeCore",
                 "ChimeStore",
                 "ChimeScheduler",
@@ -175,6 +181,7 @@ let package = Package(
                                                     "ChimeScheduler", .product(name: "GRDB", package: "GRDB.swift"),
                                                     .product(name: "Logging", package: "swift-log")], exclude: ["Snapshots"]),
         .testTarget(name: "ChimeFormatTests", dependencies: ["ChimeFormat", "ChimeStore", "ChimeCore"]),
+        .testTarget(name: "ChimeLanguageTests", dependencies: ["ChimeLanguage", "ChimeCore"]),
         .testTarget(name: "ChimeCalDAVTests", dependencies: ["ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore"]),
     ]
 )

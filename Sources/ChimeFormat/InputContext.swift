@@ -13,11 +13,24 @@ public struct InputContext: Sendable {
     public var now: Instant
     public var zone: ZoneRules
     public var numericDateOrder: DateExpression.NumericDateOrder
+    /// The user's language's date words (`明天`, `через 2 часа`), read into English first;
+    /// English is read in every language.
+    public var phrases: DatePhrases
 
-    public init(now: Instant, zone: ZoneRules, numericDateOrder: DateExpression.NumericDateOrder) {
+    public init(now: Instant, zone: ZoneRules, numericDateOrder: DateExpression.NumericDateOrder, phrases: DatePhrases = .none) {
         self.now = now
         self.zone = zone
         self.numericDateOrder = numericDateOrder
+        self.phrases = phrases
+    }
+
+    /// `text` in the words ``DateExpression`` reads: as typed when it reads so (English is read
+    /// in every language: `in 2h` stays an offset in French, where `2h` is a time), else through
+    /// the language's table.
+    func english(_ text: String) -> String {
+        guard !phrases.isEmpty, (try? DateExpression.parse(text, now: now, zone: zone, numericOrder: numericDateOrder)) == nil
+        else { return text }
+        return phrases.rewrite(text)
     }
 
     /// How `12/01` reads, from LC_ALL, LC_TIME or LANG (the first set) in `environment`. Month
@@ -40,11 +53,14 @@ public struct InputContext: Sendable {
                      wallClock: ZoneRules? = nil) throws(InputError) -> DateValue {
         let zone = civilZone ?? self.zone
         let value: DateValue
+        let english = english(text)
         do {
-            value = try DateExpression.parse(text, now: relativeTo ?? now, zone: zone, numericOrder: numericDateOrder,
+            value = try DateExpression.parse(english, now: relativeTo ?? now, zone: zone, numericOrder: numericDateOrder,
                                              wallClock: wallClock)
         } catch {
-            throw InputError("\(option): \(error)")
+            // Named as typed; what it was read as, when the language's words changed it.
+            let read = english == text || english == DatePhrases.fold(text) ? "" : " (read as \"\(english)\")"
+            throw InputError("\(option): \(DateExpressionError(text: text, reason: error.reason))\(read)")
         }
         try ValueBounds.check(option, text: text, instant: value.instant(in: zone))
         return value
@@ -67,7 +83,8 @@ public struct InputContext: Sendable {
             return .wallTime(l, in: zone)
         case .instant(var i):
             // `in 2 hours`, `now`, `+30m` on an item: whole minutes, as calendars keep times.
-            if DateExpression.isOffset(text) || text.lowercased().trimmingCharacters(in: .whitespaces) == "now" {
+            let english = english(text)
+            if DateExpression.isOffset(english) || english.lowercased().trimmingCharacters(in: .whitespaces) == "now" {
                 i = Instant(secondsSince1970: i.secondsSince1970 - ((i.secondsSince1970 % 60) + 60) % 60)
             }
             guard let zone else { return .floating(self.zone.localTime(at: i)) }
@@ -80,7 +97,7 @@ public struct InputContext: Sendable {
     /// read from that day (a weekday alone is then the first such day on or after it).
     public func keepingDate(of current: CalendarDate, _ text: String, option: String, tz: String?,
                             fromItemsDay: Bool = false) throws(InputError) -> CalendarDate {
-        guard fromItemsDay || DateExpression.isTimeOfDay(text) else {
+        guard fromItemsDay || DateExpression.isTimeOfDay(english(text)) else {
             return try calendarDate(text, option: option, tz: tz)
         }
         // The item's own day on its own clock (an all-day or floating date as written).

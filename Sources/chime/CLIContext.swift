@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeFormat
+import ChimeLanguage
 import ChimeStore
 import Foundation
 
@@ -7,7 +8,13 @@ import Foundation
 /// for reproducible output in tests and documentation.
 enum CLIContext {
     /// The context of this command: ``now``, ``zone`` and ``numericDateOrder``.
-    static var command: InputContext { InputContext(now: now, zone: zone, numericDateOrder: numericDateOrder) }
+    static var command: InputContext { InputContext(now: now, zone: zone, numericDateOrder: numericDateOrder, phrases: datePhrases) }
+
+    /// The date words of the user's language (LC_ALL, LC_MESSAGES or LANG), from the catalog.
+    static let datePhrases: DatePhrases = {
+        guard let locale = LocaleEnvironment(ProcessInfo.processInfo.environment).messages else { return .none }
+        return DatePhrases(catalog: MessageCatalog(locale: locale))
+    }()
 
     /// The system zone; a `$TZ` that names no zone is said once on stderr, never silently UTC.
     static let zone: ZoneRules = {

@@ -389,6 +389,9 @@ public enum DateExpression {
         var day: CivilDate?
         var weekdayAhead = false   // a bare weekday with a time names the next such time still ahead
         var evening = false        // `tonight`: 8 means 20:00, and no time means 20:00
+        // `morning`, `afternoon`, `evening`: a part of the day, which says how an hour reads (3
+        // in the afternoon is 15:00) and, with no time, gives one (09:00, 15:00, 20:00).
+        var partOfDay: (pm: Bool, defaultHour: Int)?
         var time: (Int, Int, Int)?
         var i = 0
         var afterAt = false
@@ -409,13 +412,27 @@ public enum DateExpression {
             switch word {
             case "today": try setDay(today); continue
             case "tomorrow": try setDay(today.adding(days: 1)); continue
+            case "overmorrow": try setDay(today.adding(days: 2)); continue   // the day after tomorrow
+            case "morning": partOfDay = (false, 9); continue
+            case "afternoon": partOfDay = (true, 15); continue
+            case "evening": partOfDay = (true, 20); continue
             case "yesterday": try setDay(today.adding(days: -1)); continue
             case "tonight": try setDay(today); evening = true; continue
             case "noon": try setTime((12, 0, 0)); continue
             case "midnight": try setTime((0, 0, 0)); continue
-            case "next" where nextWord == "week":   // the next week's Monday
+            case "next" where nextWord == "week", "this" where nextWord == "week":
+                // The next week's Monday, or a weekday of that week (`next week friday`, as
+                // "下周五" says it); `this week friday` is this week's, even when past.
                 i += 1
-                try setDay(today.adding(days: 7 - today.weekday.isoIndex))
+                let monday = today.adding(days: (word == "next" ? 7 : 0) - today.weekday.isoIndex)
+                if i < words.count, let target = weekday(words[i]) {
+                    i += 1
+                    try setDay(monday.adding(days: target))
+                } else if word == "next" {
+                    try setDay(monday)
+                } else {
+                    throw Reason("`this week` takes a weekday: this week friday")
+                }
                 continue
             case "next" where nextWord == "month":
                 i += 1
@@ -467,6 +484,11 @@ public enum DateExpression {
         if evening {
             if let (h, m, s) = time, (1...11).contains(h) { time = (h + 12, m, s) }
             time = time ?? (20, 0, 0)
+        }
+        if let partOfDay {
+            if partOfDay.pm, let (h, m, s) = time, (1...11).contains(h) { time = (h + 12, m, s) }
+            if !partOfDay.pm, let (h, m, s) = time, h == 12 { time = (0, m, s) }
+            time = time ?? (partOfDay.defaultHour, 0, 0)
         }
         switch (day, time) {
         case (let day?, nil): return .date(day)

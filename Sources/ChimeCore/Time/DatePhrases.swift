@@ -1,0 +1,267 @@
+/// Dates typed in the user's language, rewritten into the English that ``DateExpression`` reads:
+/// `明天 10点半` → `tomorrow 10:30`, `через 2 часа` → `in 2 hours`, `nächsten Freitag um 9` →
+/// `next friday at 9`. Pure data and one matcher: each language is a table of patterns (from the
+/// translation catalog, see docs/languages.md), not code.
+///
+/// A table maps an English template to the patterns that say it. Patterns are literal text with
+/// - `{n}`: a number (ASCII digits; full-width digits are folded first);
+/// - `{weekday}`, `{month}`: one of the table's own weekday or month patterns;
+/// - `(a|b|)`: one of the alternatives (an empty one makes it optional);
+/// - `|` at the top level: another pattern for the same template.
+/// Templates use `{1}`, `{2}` … for the numbers in order (two digits after a `:`), `{1:month}` for
+/// a number as an English month name, and `{weekday}`, `{month}` for the English name matched.
+///
+/// Matching is case-insensitive, longest first at each position, and never begins or ends inside
+/// a word of a spaced script (Latin, Cyrillic …) or a number, so `mar` is not found inside
+/// `marzo`. Text no pattern matches passes through, and ``InputContext`` reads English before
+/// the table, so English is read in every language.
+///
+/// ```swift
+/// let zh = DatePhrases(["tomorrow": "明天", "{1}:{2}": "{n}点{n}分|{n}点{n}", "{1}:30": "{n}点半"])
+/// zh.rewrite("明天 10点半")   // "tomorrow 10:30"
+/// ```
+public struct DatePhrases: Sendable {
+    /// The English weekday and month names templates may produce, in the order of their numbers.
+    public static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    public static let months = ["january", "february", "march", "april", "may", "june", "july", "august",
+                                "september", "october", "november", "december"]
+
+    /// The catalog context the tables are kept under (`msgctxt "date input"`).
+    public static let catalogContext = "date input"
+
+    /// Every template a table may translate: the English ``DateExpression`` reads, with
+    /// placeholders. A catalog's entry for one lists the ways its language says it.
+    public static let templates: [String] = [
+        "now", "today", "tomorrow", "overmorrow", "yesterday", "tonight", "noon", "midnight",
+        "morning", "afternoon", "evening", "at",
+        "next week", "this week", "next month",
+        "next {weekday}", "this {weekday}", "next week {weekday}", "this week {weekday}",
+        "{1}:{2}", "{1}:30", "{1}:00", "{1}:15", "{1}:45",
+        "in {1} minutes", "in {1} hours", "in {1} days", "in {1} weeks", "in 1 hour", "in 30 minutes",
+        "{month} {1}", "{month} {1} {2}", "{1:month} {2}", "{1}-{2}-{3}",
+    ] + weekdays + months
+
+    private struct Rule: Sendable, Hashable {
+        let template: String
+        let pattern: [Node]
+    }
+
+    private indirect enum Node: Sendable, Hashable {
+        case literal([Character])
+        case number
+        case weekday, month
+        case choice([[Node]])
+    }
+
+    private var rules: [Rule] = []
+    /// The table's own patterns for each weekday and month (by English name), for `{weekday}` and `{month}`.
+    private var weekdayPatterns: [(name: String, pattern: [Node])] = []
+    private var monthPatterns: [(name: String, pattern: [Node])] = []
+
+    /// No table: the text is left as it is.
+    public static let none = DatePhrases([:])
+
+    public var isEmpty: Bool { rules.isEmpty }
+
+    /// A table from template → patterns (as the catalog gives them). Malformed patterns (an
+    /// unclosed group) are left out, so one bad entry in a catalog does not stop the others.
+    public init(_ table: [String: String]) {
+        for (template, text) in table.sorted(by: { $0.key < $1.key }) {
+            for alternative in Self.splitTopLevel(Self.fold(text)) where !alternative.isEmpty {
+                guard let nodes = Self.parse(Array(alternative)) else { continue }
+                rules.append(Rule(template: template, pattern: nodes))
+                if Self.weekdays.contains(template) { weekdayPatterns.append((template, nodes)) }
+                if Self.months.contains(template) { monthPatterns.append((template, nodes)) }
+            }
+        }
+    }
+
+    /// The text with every phrase of the table replaced by its English template (surrounded by
+    /// spaces), full-width forms folded and letters lower-cased; text no pattern matches is kept.
+    public func rewrite(_ text: String) -> String {
+        let input = Array(Self.fold(text))
+        guard !rules.isEmpty else { return String(input) }
+        var out = ""
+        var i = 0
+        while i < input.count {
+            var best: (end: Int, text: String)?
+            for rule in rules {
+                guard Self.mayStart(rule.pattern, at: i, in: input) else { continue }
+                for m in matches(rule.pattern, input, i, Capture()) where m.end > i && (best == nil || m.end > best!.end) {
+                    guard Self.mayEnd(rule.pattern, at: m.end, in: input) else { continue }
+                    best = (m.end, Self.render(rule.template, m.capture))
+                }
+            }
+            if let best {
+                out += " " + best.text + " "
+                i = best.end
+            } else {
+                out.append(input[i])
+                i += 1
+            }
+        }
+        return out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    // MARK: Matching
+
+    private struct Capture {
+        var numbers: [Int] = []
+        var weekday: String?
+        var month: String?
+    }
+
+    /// Every way `nodes` matches `input` from `start`: where it ends and what it captured.
+    private func matches(_ nodes: [Node], _ input: [Character], _ start: Int, _ capture: Capture) -> [(end: Int, capture: Capture)] {
+        guard let first = nodes.first else { return [(start, capture)] }
+        let rest = Array(nodes.dropFirst())
+        var found: [(end: Int, capture: Capture)] = []
+        switch first {
+        case .literal(let chars):
+            guard start + chars.count <= input.count, Array(input[start..<start + chars.count]) == chars else { return [] }
+            found += matches(rest, input, start + chars.count, capture)
+        case .number:
+            var end = start
+            while end < input.count, let d = input[end].asciiValue, (48...57).contains(d), end - start < 9 { end += 1 }
+            guard end > start, let n = Int(String(input[start..<end])) else { return [] }
+            var c = capture
+            c.numbers.append(n)
+            found += matches(rest, input, end, c)
+        case .weekday, .month:
+            for (name, pattern) in first == .weekday ? weekdayPatterns : monthPatterns {
+                for m in matches(pattern, input, start, capture) where m.end > start {
+                    var c = m.capture
+                    if first == .weekday { c.weekday = name } else { c.month = name }
+                    found += matches(rest, input, m.end, c)
+                }
+            }
+        case .choice(let options):
+            for option in options { found += matches(option + rest, input, start, capture) }
+        }
+        return found
+    }
+
+    private static func render(_ template: String, _ capture: Capture) -> String {
+        var out = ""
+        var chars = template[...]
+        while let c = chars.first {
+            chars.removeFirst()
+            guard c == "{", let close = chars.firstIndex(of: "}") else { out.append(c); continue }
+            let name = chars[..<close]
+            chars = chars[chars.index(after: close)...]
+            switch name {
+            case "weekday": out += capture.weekday ?? ""
+            case "month": out += capture.month ?? ""
+            default:
+                let parts = name.split(separator: ":")
+                guard let index = Int(parts[0]), index >= 1, index <= capture.numbers.count else { continue }
+                let n = capture.numbers[index - 1]
+                if parts.count > 1, parts[1] == "month" {
+                    out += (1...12).contains(n) ? months[n - 1] : "month\(n)"
+                } else {
+                    out += out.last == ":" && n < 10 ? "0\(n)" : "\(n)"
+                }
+            }
+        }
+        return out
+    }
+
+    // MARK: Word boundaries
+
+    /// Letters of scripts written with spaces between words, and ASCII digits: a match may not
+    /// begin or end inside a run of these (`mar` is not found inside `marzo`, `1h` not inside
+    /// `1h30m`). Han, kana and Hangul are written without spaces: `明天10点` splits anywhere.
+    private static func isWordCharacter(_ c: Character) -> Bool {
+        if let ascii = c.asciiValue { return (48...57).contains(ascii) || c.isLetter }
+        guard c.isLetter, let scalar = c.unicodeScalars.first?.value else { return false }
+        let unspaced = (0x3040...0x30FF).contains(scalar) || (0x3400...0x9FFF).contains(scalar)
+            || (0xAC00...0xD7AF).contains(scalar) || (0xF900...0xFAFF).contains(scalar)
+        return !unspaced
+    }
+
+    private static func mayStart(_ pattern: [Node], at i: Int, in input: [Character]) -> Bool {
+        i == 0 || !(isWordCharacter(input[i - 1]) && isWordCharacter(input[i]))
+    }
+
+    private static func mayEnd(_ pattern: [Node], at end: Int, in input: [Character]) -> Bool {
+        end == input.count || !(isWordCharacter(input[end - 1]) && isWordCharacter(input[end]))
+    }
+
+    // MARK: Reading the table
+
+    /// Lower case, full-width ASCII (`１０：３０`) and the ideographic space folded to ASCII.
+    public static func fold(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.lowercased().unicodeScalars {
+            switch scalar.value {
+            case 0xFF01...0xFF5E: out.append(Unicode.Scalar(scalar.value - 0xFEE0)!)
+            case 0x3000: out.append(" ")
+            default: out.append(scalar)
+            }
+        }
+        return String(out).lowercased()
+    }
+
+    /// `a|(b|c)d` → `a`, `(b|c)d`.
+    private static func splitTopLevel(_ text: String) -> [String] {
+        var parts: [String] = [], current = "", depth = 0
+        for c in text {
+            if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
+            if c == "|" && depth == 0 { parts.append(current); current = "" } else { current.append(c) }
+        }
+        parts.append(current)
+        return parts.map { $0.trimming(" ") }
+    }
+
+    private static func parse(_ chars: [Character]) -> [Node]? {
+        var i = 0
+        let nodes = parseSequence(chars, &i, inGroup: false)
+        return i == chars.count ? nodes : nil
+    }
+
+    private static func parseSequence(_ chars: [Character], _ i: inout Int, inGroup: Bool) -> [Node]? {
+        var nodes: [Node] = []
+        var literal: [Character] = []
+        func flush() { if !literal.isEmpty { nodes.append(.literal(literal)); literal = [] } }
+        while i < chars.count {
+            let c = chars[i]
+            if inGroup && (c == "|" || c == ")") { break }
+            if c == "(" {
+                flush()
+                i += 1
+                var options: [[Node]] = []
+                while true {
+                    guard let option = parseSequence(chars, &i, inGroup: true), i < chars.count else { return nil }
+                    options.append(option)
+                    if chars[i] == ")" { i += 1; break }
+                    i += 1   // "|"
+                }
+                nodes.append(.choice(options))
+                continue
+            }
+            if c == "{", let close = chars[i...].firstIndex(of: "}") {
+                let name = String(chars[(i + 1)..<close])
+                let node: Node? = name == "n" ? .number : name == "weekday" ? .weekday : name == "month" ? .month : nil
+                if let node {
+                    flush()
+                    nodes.append(node)
+                    i = close + 1
+                    continue
+                }
+            }
+            literal.append(c)
+            i += 1
+        }
+        flush()
+        return nodes
+    }
+}
+
+private extension String {
+    func trimming(_ set: Character) -> String {
+        var s = Substring(self)
+        while s.first == set { s.removeFirst() }
+        while s.last == set { s.removeLast() }
+        return String(s)
+    }
+}

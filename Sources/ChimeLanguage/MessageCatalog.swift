@@ -1,0 +1,128 @@
+import CIntl
+import ChimeCore
+import Foundation
+
+/// The user's language as the POSIX environment gives it. Foundation's `Locale.current` cannot be
+/// asked on Linux (it is `en_001` whatever `LANG` says), so the variables are read here, in the
+/// order C programs follow: `LC_ALL`, then the category's own (`LC_MESSAGES`, `LC_TIME`), then `LANG`.
+///
+/// ```swift
+/// let locale = LocaleEnvironment(["LANG": "ru_RU.UTF-8", "LC_TIME": "de_DE.UTF-8"])
+/// locale.messages   // "ru_RU.UTF-8"
+/// locale.time       // "de_DE.UTF-8"
+/// ```
+public struct LocaleEnvironment: Sendable, Hashable {
+    /// The locale messages (and typed words) follow; nil for C/POSIX or nothing set.
+    public let messages: String?
+    /// The locale dates are written in; nil for C/POSIX or nothing set.
+    public let time: String?
+
+    public init(_ environment: [String: String]) {
+        func pick(_ category: String) -> String? {
+            let value = [environment["LC_ALL"], environment[category], environment["LANG"]].compactMap { $0 }.first { !$0.isEmpty }
+            guard let value else { return nil }
+            let name = value.prefix { $0 != "." && $0 != "@" }
+            return name == "C" || name == "POSIX" || name.isEmpty ? nil : value
+        }
+        messages = pick("LC_MESSAGES")
+        time = pick("LC_TIME")
+    }
+}
+
+/// The `chime` translation catalog (gettext's `.mo` files), read for one locale without changing
+/// the process's locale: each lookup runs under that locale on the calling thread only
+/// (`uselocale`), so a daemon can answer each call in the language of that moment. Where the
+/// catalog comes from: `$CHIME_LOCALEDIR`, else `share/locale` beside the installed binary
+/// (`<prefix>/bin/chime` → `<prefix>/share/locale`), else `locale` in the build folder.
+///
+/// ```swift
+/// let catalog = MessageCatalog(locale: LocaleEnvironment(env).messages)
+/// catalog.text("tomorrow", context: "date input")   // "завтра|назавтра" in Russian
+/// ```
+public final class MessageCatalog: @unchecked Sendable {
+    /// The text domain: the catalogs are `<dir>/<language>/LC_MESSAGES/chime.mo`.
+    public static let domain = "chime"
+
+    /// Nil when the locale is C, or glibc knows no such locale (not generated on this machine).
+    private let locale: locale_t?
+    /// The locale name asked for.
+    public let name: String?
+
+    /// `locale`: a POSIX locale name (`ru_RU.UTF-8`); nil for English. `folder`: where the
+    /// catalogs are (default: ``folder(environment:executable:)``).
+    public init(locale: String?, folder: String? = MessageCatalog.folder()) {
+        name = locale
+        if let locale, let folder {
+            Self.bind(folder)
+            self.locale = chime_newlocale(locale)
+        } else {
+            self.locale = nil
+        }
+    }
+
+    deinit { if let locale { freelocale(locale) } }
+
+    /// Whether the locale exists here and a catalog could be asked (lookups may still find none).
+    public var isOpen: Bool { locale != nil }
+
+    /// The translation of `text` in `context` (gettext's `pgettext`); nil when there is none.
+    public func text(_ text: String, context: String? = nil) -> String? {
+        guard let locale else { return nil }
+        let key = context.map { $0 + "\u{4}" + text } ?? text
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        // Untranslated, gettext answers the key's own pointer: read it while the key lives.
+        let result = key.withCString { pointer -> String? in
+            guard let translated = dgettext(Self.domain, pointer), translated != UnsafePointer(pointer) else { return nil }
+            return String(cString: translated)
+        }
+        return result == key ? nil : result
+    }
+
+    /// The folder holding the catalogs: `$CHIME_LOCALEDIR`, then `../share/locale` from the
+    /// running binary, then `locale` beside it (a build folder); nil when none exists.
+    public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment,
+                              executable: String = CommandLine.arguments.first.map(resolved) ?? "") -> String? {
+        if let given = environment["CHIME_LOCALEDIR"], !given.isEmpty { return given }
+        let bin = (executable as NSString).deletingLastPathComponent
+        for candidate in [bin + "/../share/locale", bin + "/locale"] where FileManager.default.fileExists(atPath: candidate) {
+            return (candidate as NSString).standardizingPath
+        }
+        return nil
+    }
+
+    /// The binary's real path (`/proc/self/exe`), so a symlink in `~/.local/bin` still finds its `share`.
+    public static func resolved(_ argument0: String) -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? argument0
+    }
+
+    private static let bound = NSLock()
+    nonisolated(unsafe) private static var boundFolder: String?
+
+    /// gettext's domain binding is process-wide: bound once per folder, UTF-8 out whatever the locale's charset.
+    private static func bind(_ folder: String) {
+        bound.lock()
+        defer { bound.unlock() }
+        guard boundFolder != folder else { return }
+        bindtextdomain(domain, folder)
+        bind_textdomain_codeset(domain, "UTF-8")
+        boundFolder = folder
+    }
+}
+
+extension DatePhrases {
+    /// The date words of the catalog's language (the `date input` context: each template of
+    /// ``DatePhrases/templates`` with the patterns that say it); empty for English or no catalog.
+    ///
+    /// ```swift
+    /// let phrases = DatePhrases(catalog: MessageCatalog(locale: "zh_CN.UTF-8"))
+    /// phrases.rewrite("下周五 下午3点")   // "next week friday afternoon 3:00"
+    /// ```
+    public init(catalog: MessageCatalog) {
+        var table: [String: String] = [:]
+        for template in DatePhrases.templates {
+            if let patterns = catalog.text(template, context: DatePhrases.catalogContext) { table[template] = patterns }
+        }
+        self.init(table)
+    }
+}
