@@ -33,18 +33,21 @@ SWIFT     ?= swift
 # the TLS, Kerberos, LDAP and libgcrypt libraries they need (so the build needs no libsecret headers);
 # libcanberra0 plays alarm sounds where the notification server plays none: not linked but loaded
 # (dlopen) on the first sound, so the build needs no headers for it, only the runtime library for the sounds.
-# python3 writes the man page. man-db and groff-base: the install test renders the man page.
-BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev libcanberra0 libsecret-1-0 python3
+# python3 writes the man page. man-db and groff-base: the install test renders the man page. gettext's msgfmt
+# compiles the translation catalogs (po/*.po, read at run time by glibc's own gettext); locales holds the
+# locale sources the language tests build with localedef into a private folder (LOCPATH), never the machine's.
+BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev libcanberra0 libsecret-1-0 python3 \
+	gettext
 APT_PACKAGES := $(BUILD_PACKAGES) libical-dev libnotify-bin \
 	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux man-db groff-base radicale \
-	gnome-keyring libsecret-tools
+	gnome-keyring libsecret-tools locales
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests run on an optimised build (with -enable-testing for @testable imports): the property and
 # differential suites walk whole search horizons thousands of times, which takes minutes in a
 # debug build and seconds here. Preconditions and overflow traps stay on in -O builds.
 TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 
-.PHONY: check deps build-deps pydeps build test test-install check-docs demo tour bench fuzz clean release install uninstall
+.PHONY: check deps build-deps pydeps build catalogs test test-install check-docs demo tour bench fuzz clean release install uninstall
 
 deps: PACKAGES = $(APT_PACKAGES)
 build-deps: PACKAGES = $(BUILD_PACKAGES)
@@ -66,6 +69,20 @@ pydeps:
 
 build: deps pydeps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
+	$(MAKE) --no-print-directory catalogs LOCALE_OUT=.build-test/release/locale
+
+# The translation catalogs: each po/LANG.po checked (msgfmt --check: formats, plural forms, header) and
+# complete (no untranslated or fuzzy entry), compiled to LOCALE_OUT/LANG/LC_MESSAGES/chime.mo. The
+# binary finds them beside itself (the build folder) or under ../share/locale (installed).
+CATALOGS := $(basename $(notdir $(wildcard po/*.po)))
+LOCALE_OUT ?= .build/debug/locale
+catalogs:
+	@for lang in $(CATALOGS); do \
+		mkdir -p "$(LOCALE_OUT)/$$lang/LC_MESSAGES"; \
+		stats=$$(msgfmt --check --statistics -o "$(LOCALE_OUT)/$$lang/LC_MESSAGES/chime.mo" po/$$lang.po 2>&1) || { echo "$$stats"; exit 1; }; \
+		case "$$stats" in *untranslated*|*fuzzy*) echo "po/$$lang.po is not complete: $$stats"; exit 1;; esac; \
+		echo "catalog $$lang: $$stats"; \
+	done
 
 # Every test runs inside a private desktop-services sandbox (Tests/harness): a session bus with dunst under
 # Xvfb, and a private system bus with GeoClue 2.6 fed by a fake GPS, so the libnotify and GeoClue adapters
@@ -86,9 +103,10 @@ test: check-docs build
 # system service (the pure core, iCalendar, output shapes, the scheduler in virtual time, the store on a
 # real SQLite file). No sandbox, no install; `make test` runs everything (also the real-clock timer suite,
 # SystemWallClockTests, whose bounds need an otherwise idle machine).
-CHECK_MODULES := ChimeCoreTests|ChimeICSTests|ChimeFormatTests|ChimeSchedulerTests|ChimeStoreTests
+CHECK_MODULES := ChimeCoreTests|ChimeICSTests|ChimeFormatTests|ChimeLanguageTests|ChimeSchedulerTests|ChimeStoreTests
 check: build-deps
 	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory catalogs
 	$(SWIFT) test --skip-build --parallel --filter '$(CHECK_MODULES)' --skip SystemWallClockTests
 
 # Links, cited files, machine paths and tracker references in the documentation; config defaults quoted in
@@ -157,10 +175,12 @@ INSTALLED_FILES = $(BINDIR)/chime $(USERUNITDIR)/chime.service $(DATADIR)/applic
 	$(DATADIR)/icons/hicolor/scalable/apps/chime.svg $(MANDIR)/man1/chime.1 \
 	$(DATADIR)/bash-completion/completions/chime $(DATADIR)/zsh/site-functions/_chime \
 	$(DATADIR)/fish/vendor_completions.d/chime.fish $(DOCDIR)/README.md $(DOCDIR)/config.example.toml $(DOCDIR)/geoclue-chime.conf \
-	$(DATADIR)/dbus-1/services/io.github.chime.Chime.service $(DATADIR)/dbus-1/interfaces/io.github.chime.Chime1.xml
+	$(DATADIR)/dbus-1/services/io.github.chime.Chime.service $(DATADIR)/dbus-1/interfaces/io.github.chime.Chime1.xml \
+	$(foreach lang,$(CATALOGS),$(DATADIR)/locale/$(lang)/LC_MESSAGES/chime.mo)
 
 release: build-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product chime
+	$(MAKE) --no-print-directory catalogs LOCALE_OUT=.build-install/release/locale
 
 install: release
 	install -Dm755 $(INSTALL_STRIP) $(RELEASE_BIN) "$(DESTDIR)$(BINDIR)/chime"
@@ -179,6 +199,9 @@ install: release
 	install -Dm644 README.md "$(DESTDIR)$(DOCDIR)/README.md"
 	install -Dm644 Config/config.toml "$(DESTDIR)$(DOCDIR)/config.example.toml"
 	install -Dm644 Config/geoclue-chime.conf "$(DESTDIR)$(DOCDIR)/geoclue-chime.conf"
+	for lang in $(CATALOGS); do \
+		install -Dm644 .build-install/release/locale/$$lang/LC_MESSAGES/chime.mo "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/chime.mo"; \
+	done
 	@Config/post-install.sh "$(DESTDIR)" "$(BINDIR)" "$(DOCDIR)" "$(USERUNITDIR)"
 
 uninstall:

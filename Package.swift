@@ -181,7 +181,7 @@ let package = Package(
                                                     "ChimeScheduler", .product(name: "GRDB", package: "GRDB.swift"),
                                                     .product(name: "Logging", package: "swift-log")], exclude: ["Snapshots"]),
         .testTarget(name: "ChimeFormatTests", dependencies: ["ChimeFormat", "ChimeStore", "ChimeCore"]),
-        .testTarget(name: "ChimeLanguageTests", dependencies: ["ChimeLanguage", "ChimeCore"]),
+        .testTarget(name: "ChimeLanguageTests", dependencies: ["ChimeLanguage", "ChimeCore", "ChimeTestSupport"]),
         .testTarget(name: "ChimeCalDAVTests", dependencies: ["ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore"]),
     ]
 )

@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeLanguage
+import ChimeTestSupport
 import Testing
 
 /// Dates as people type them in each language, read through the real catalog (gettext, the

@@ -33,6 +33,12 @@ usr/local/share/doc/chime/config.example.toml
 usr/local/share/doc/chime/geoclue-chime.conf
 usr/local/share/fish/vendor_completions.d/chime.fish
 usr/local/share/icons/hicolor/scalable/apps/chime.svg
+usr/local/share/locale/de/LC_MESSAGES/chime.mo
+usr/local/share/locale/es/LC_MESSAGES/chime.mo
+usr/local/share/locale/fr/LC_MESSAGES/chime.mo
+usr/local/share/locale/ja/LC_MESSAGES/chime.mo
+usr/local/share/locale/ru/LC_MESSAGES/chime.mo
+usr/local/share/locale/zh_CN/LC_MESSAGES/chime.mo
 usr/local/share/man/man1/chime.1
 usr/local/share/zsh/site-functions/_chime
 LIST
@@ -84,6 +90,9 @@ ok "no Swift runtime library needed, no RUNPATH into $TOOLCHAIN ($(grep -c NEEDE
 VERSION=$(sed -n 's/^ *static let version = "\(.*\)"$/\1/p' Sources/chime/Chime.swift)
 [ -n "$VERSION" ] || fail "no 'static let version' in Sources/chime/Chime.swift"
 mkdir -p "$T/home" && mkdir -m 700 "$T/run"
+# A Russian locale of the test's own (LOCPATH), so the installed binary's catalog can be asked.
+mkdir -p "$T/locales"
+localedef -i ru_RU -f UTF-8 "$T/locales/ru_RU.UTF-8" 2>/dev/null || [ -d "$T/locales/ru_RU.UTF-8" ] || fail "localedef ru_RU"
 cat >"$T/inside.sh" <<INSIDE
 set -eu
 [ -z "\$(ls -A "$TOOLCHAIN")" ] || { echo "toolchain still visible"; exit 1; }
@@ -93,6 +102,9 @@ run() { env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$T/home" TZ=UTC CHIME_STO
 run chime add event "Installed check" --start 2030-01-02T09:00 --duration 30m >/dev/null
 run chime agenda --from 2030-01-01 --days 7 >"$T/agenda"
 grep -q "Installed check" "$T/agenda" || { cat "$T/agenda"; exit 1; }
+# The catalog under share/locale, found from the installed binary: a date typed in Russian.
+run env LANG=ru_RU.UTF-8 LOCPATH="$T/locales" chime add event "Проверка" --start "1 января 2030 в 10:00" --duration 30m >/dev/null
+run chime agenda --from 2030-01-01 --days 1 | grep -q "10:00-10:30  Проверка" || { run chime agenda --from 2030-01-01 --days 1; exit 1; }
 # As a user unit (--user needs a runtime folder; no user manager has to run). It also checks that
 # ExecStart's binary is executable and that man finds chime(1) for Documentation=.
 XDG_RUNTIME_DIR="$T/run" systemd-analyze --user verify /usr/local/lib/systemd/user/chime.service >"$T/verify" 2>&1 \
@@ -113,7 +125,7 @@ INSIDE
 unshare -m sh -c "mount -t tmpfs tmpfs '$TOOLCHAIN' && mount --bind '$T/root/usr/local' /usr/local && sh '$T/inside.sh'" \
     || fail "with the toolchain hidden (see above)"
 if [ -s "$T/verify" ]; then cat "$T/verify"; fail "systemd-analyze verify printed warnings"; fi
-ok "with $TOOLCHAIN hidden and env -i: chime --version = chime version = $VERSION; add + agenda on a temp store; systemd-analyze --user verify clean; the first D-Bus call starts the daemon (bus activation)"
+ok "with $TOOLCHAIN hidden and env -i: chime --version = chime version = $VERSION; add + agenda on a temp store; a date typed in Russian read through the installed catalog; systemd-analyze --user verify clean; the first D-Bus call starts the daemon (bus activation)"
 
 sh Tests/install/user-manager.sh "$T/root"
 

@@ -1,0 +1,52 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// `chime` in the user's language (LANG): dates typed as people type them, read through the
+/// catalog the binary finds, in locales generated for the test (CatalogSandbox).
+@Suite struct TypedDateLanguageTests {
+    func session(_ lang: String) -> (StoreSession, [String: String]) {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")   // Friday, 13:00 in Berlin
+        var env = s.environment
+        env["LANG"] = lang
+        env["LOCPATH"] = CatalogSandbox.folders.locales
+        env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+        return (s, env)
+    }
+
+    @Test(arguments: [("zh_CN.UTF-8", "明天 10点"), ("ja_JP.UTF-8", "明日の10時"), ("ru_RU.UTF-8", "завтра в 10:00"),
+                      ("de_DE.UTF-8", "morgen um 10 Uhr"), ("fr_FR.UTF-8", "demain à 10h"), ("es_ES.UTF-8", "mañana a las 10")])
+    func aReminderDueTomorrowAtTen(_ lang: String, _ typed: String) throws {
+        let (_, env) = session(lang)
+        let r = try CLI.run(["add", "reminder", "Call", "--due", typed, "--json"], environment: env)
+        #expect(r.status == 0, "\(lang): \(r.stderr)")
+        let item = try #require(try JSONDocument.body(r.stdout) as? [String: Any])
+        #expect(JSONDocument.time(item["due"], "local") == "2026-11-21T10:00:00", "\(lang) \(typed): \(r.stdout)")
+    }
+
+    /// Friday of next week, a part of the day, a relative time: as a Chinese user types them.
+    @Test func chineseWeekPartsOfDayAndOffsets() throws {
+        let (_, env) = session("zh_CN.UTF-8")
+        func start(_ typed: String) throws -> String? {
+            let r = try CLI.run(["add", "event", "会议", "--start", typed, "--json"], environment: env)
+            #expect(r.status == 0, "\(typed): \(r.stderr)")
+            return JSONDocument.time((try JSONDocument.body(r.stdout) as? [String: Any])?["start"], "local")
+        }
+        #expect(try start("下周五 下午3点") == "2026-11-27T15:00:00")
+        #expect(try start("2小时后") == "2026-11-20T15:00:00")
+        #expect(try start("１２月２５日 上午９点半") == "2026-12-25T09:30:00")
+    }
+
+    /// An unreadable date names what was typed and what it was read as; English still reads.
+    @Test func aWrongDateSaysWhatItWasReadAsAndEnglishStillWorks() throws {
+        let (_, env) = session("ru_RU.UTF-8")
+        let bad = try CLI.run(["add", "reminder", "Call", "--due", "завтра в 25:00"], environment: env)
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("\"завтра в 25:00\"") && bad.stderr.contains("read as \"tomorrow at 25:00\""), "\(bad.stderr)")
+        #expect(try CLI.run(["add", "reminder", "Call", "--due", "tomorrow 9am"], environment: env).status == 0)
+        // Without the language (LANG=C), the Russian words are not dates.
+        var c = env
+        c["LANG"] = "C"
+        #expect(try CLI.run(["add", "reminder", "Call", "--due", "завтра в 10:00"], environment: c).status != 0)
+    }
+}
