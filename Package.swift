@@ -7,6 +7,7 @@ import PackageDescription
 //   ChimeStore ← ChimeScheduler ← ChimeDesktop (libnotify, GeoClue)
 //   ChimeStore ← ChimeCalDAV (CalDAV sync on libcurl, passwords in libsecret; needs only Store, ICS and Core)
 //   ChimeStore ← ChimeFormat (how values are typed and read, every output shape: the CLI's and the bus's)
+//   ChimeCore ← ChimeLanguage (the user's language: glibc's gettext catalogs, the words dates are typed with)
 // ← ChimeDaemon (with its D-Bus service) ← chime (CLI).
 // libical appears only in test and benchmark targets, as the independent peer engine.
 let package = Package(
@@ -120,6 +121,7 @@ let package = Package(
                 "ChimeCore",
                 "ChimeCalDAV",
                 "ChimeFormat",
+                "ChimeLanguage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

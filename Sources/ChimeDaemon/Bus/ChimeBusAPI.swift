@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeDesktop
 import ChimeFormat
+import ChimeLanguage
 import ChimeScheduler
 import ChimeStore
 import Foundation
@@ -512,10 +513,14 @@ final class ChimeBusAPI: DaemonBusAPI {
     }
 
     /// What dates in this call are read against: the daemon's clock and the zone of this moment
-    /// (never the values of the daemon's first call: it runs for days, and the zone may change).
+    /// (never the values of the daemon's first call: it runs for days, and the zone may change),
+    /// and the date words of the daemon's language (its environment's, as the session gave it).
     private func inputContext() -> InputContext {
-        InputContext(now: store.clock(), zone: SystemZone.current(),
-                     numericDateOrder: InputContext.numericDateOrder(environment: ProcessInfo.processInfo.environment))
+        let environment = ProcessInfo.processInfo.environment
+        let language = LocaleEnvironment(environment).messages
+        return InputContext(now: store.clock(), zone: SystemZone.current(),
+                            numericDateOrder: InputContext.numericDateOrder(environment: environment),
+                            phrases: language.map { DatePhrases(catalog: MessageCatalog(locale: $0)) } ?? .none)
     }
 
     /// The entity type each known calendar holds, by calendar identifier.
