@@ -183,7 +183,7 @@ let package = Package(
                                                     "ChimeScheduler", .product(name: "GRDB", package: "GRDB.swift"),
                                                     .product(name: "Logging", package: "swift-log")], exclude: ["Snapshots"]),
         .testTarget(name: "ChimeFormatTests", dependencies: ["ChimeFormat", "ChimeStore", "ChimeCore"]),
-        .testTarget(name: "ChimeLanguageTests", dependencies: ["ChimeLanguage", "ChimeCore", "ChimeTestSupport"]),
+        .testTarget(name: "ChimeLanguageTests", dependencies: ["ChimeLanguage", "ChimeCore", "ChimeScheduler", "ChimeTestSupport"]),
         .testTarget(name: "ChimeCalDAVTests", dependencies: ["ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore"]),
     ]
 )

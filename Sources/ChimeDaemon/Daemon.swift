@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeLanguage
 import ChimeDesktop
 import ChimeScheduler
 import ChimeStore
@@ -34,7 +35,8 @@ public enum Daemon {
         let scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: store.floatingZone,
                                        settings: configuration.scheduler,
                                        opener: deliveredSink is LibnotifySink ? XDGOpener() : nil,
-                                       commandRunner: SpawnedCommandRunner(logger: logger), logger: logger)
+                                       commandRunner: SpawnedCommandRunner(logger: logger), logger: logger,
+                                       messages: Messages(environment: ProcessInfo.processInfo.environment))
         let source = location ?? configuration.location
         let provider = try makeLocationProvider(source, speed: replaySpeed, clock: clock)
         defer { provider?.shutdown() }

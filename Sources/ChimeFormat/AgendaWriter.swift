@@ -11,12 +11,12 @@ public struct AgendaWriter {
     /// marked, or left out with `hidesDeclined`.
     public static func render(_ store: EventStore, window: (start: Instant, end: Instant), calendars: [ChimeCore.Calendar]?,
                        json: Bool, headings: Bool = true, color: Bool = false, zone: ZoneRules,
-                       identity: Identity = Identity(), hidesDeclined: Bool = false,
+                       identity: Identity = Identity(), hidesDeclined: Bool = false, messages: Messages = .english,
                        into out: inout OutputBuffer) throws {
         var titles: [String: String] = [:]
         for c in try store.calendars(for: .event) { titles[c.identifier] = c.title }
         var writer = AgendaWriter(zone: zone, json: json, titles: titles, window: window, color: color,
-                                  headings: headings, identity: identity, hidesDeclined: hidesDeclined)
+                                  headings: headings, identity: identity, hidesDeclined: hidesDeclined, messages: messages)
         var predicate = store.predicateForEvents(start: window.start, end: window.end, calendars: calendars)
         predicate.includesAlarms = false
         predicate.includesDetails = false
@@ -44,10 +44,13 @@ public struct AgendaWriter {
     let identity: Identity
     /// Whether cancelled and declined occurrences are left out instead of marked.
     let hidesDeclined: Bool
+    /// The user's language: day headings, marks and "No events." (English: the byte path below).
+    let messages: Messages
 
     init(zone: ZoneRules, json: Bool, titles: [String: String], window: (start: Instant, end: Instant), color: Bool = false,
-         headings: Bool = true, identity: Identity = Identity(), hidesDeclined: Bool = false) {
+         headings: Bool = true, identity: Identity = Identity(), hidesDeclined: Bool = false, messages: Messages = .english) {
         self.zone = zone
+        self.messages = messages
         self.identity = identity
         self.hidesDeclined = hidesDeclined
         self.json = json
@@ -134,7 +137,7 @@ public struct AgendaWriter {
         let mark = Self.mark(event, identity: identity)
         let label = Labels(title: store(DisplayText.itemTitle(event.title)), calendar: store(DisplayText.singleLine(calendar)),
                            shownID: store(DisplayText.singleLine(ItemReference.short(event.identifier))),
-                           mark: store(mark.map { " (\($0))" } ?? ""), struck: mark == "cancelled",
+                           mark: store(mark.map { " (" + Self.markText($0, messages) + ")" } ?? ""), struck: mark == "cancelled",
                            ref: store(parts?.ref ?? ""), item: store(parts?.item ?? ""),
                            timeTail: store(parts?.timeTail ?? ""), tail: store(parts?.tail ?? ""))
         if ordinal >= labels.count { labels.append(contentsOf: repeatElement(nil, count: ordinal + 1 - labels.count)) }
@@ -209,6 +212,15 @@ public struct AgendaWriter {
 
     /// What the agenda says of an event that will not happen for the user: `cancelled` (its
     /// `STATUS`), else `declined` or `delegated` (their answer); nil for the others.
+    /// The mark in the user's language.
+    static func markText(_ mark: String, _ messages: Messages) -> String {
+        switch mark {
+        case "cancelled": messages("cancelled", context: "agenda mark")
+        case "declined": messages("declined", context: "agenda mark")
+        default: messages("delegated", context: "agenda mark")
+        }
+    }
+
     static func mark(_ event: Event, identity: Identity) -> String? {
         if event.isCancelled { return "cancelled" }
         switch event.answer(of: identity) {
@@ -225,7 +237,7 @@ public struct AgendaWriter {
     mutating func finish(_ out: inout OutputBuffer) {
         if json { out.append(count == 0 ? JSONText.documentOpening + "\"occurrences\":[]}\n" : "\n]}\n"); return }
         flushContinuations(through: .max, &out)
-        if count == 0 { out.append("No events.\n") }
+        if count == 0 { out.append(messages("No events.") + "\n") }
     }
 
     /// Writes the queued lines of every day up to and including `day`, under their headings.
@@ -245,9 +257,13 @@ public struct AgendaWriter {
         if currentDay != nil { out.append(byte: 10) }
         let d = CivilDate(daysSinceEpoch: day)
         if color { out.append("\u{1b}[1m") }
-        out.append(DisplayText.weekdayNames[d.weekday.isoIndex])
-        out.append(byte: 32)
-        out.append(date: (d.year, d.month, d.day))
+        if messages.language != nil {
+            out.append(messages.dayHeading(d))
+        } else {
+            out.append(DisplayText.weekdayNames[d.weekday.isoIndex])
+            out.append(byte: 32)
+            out.append(date: (d.year, d.month, d.day))
+        }
         if color { out.append("\u{1b}[0m") }
         out.append(byte: 10)
         currentDay = day

@@ -79,6 +79,37 @@ public final class MessageCatalog: @unchecked Sendable {
         return result == key ? nil : result
     }
 
+    /// The plural form of a pair for `count` by the language's own rule (gettext's `ngettext`);
+    /// nil when the catalog has no translation.
+    public func plural(_ singular: String, _ plural: String, count: Int, context: String? = nil) -> String? {
+        guard let locale else { return nil }
+        let one = context.map { $0 + "\u{4}" + singular } ?? singular
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        return one.withCString { s in
+            plural.withCString { p in
+                guard let translated = dngettext(Self.domain, s, p, UInt(max(0, count))),
+                      translated != UnsafePointer(s), translated != UnsafePointer(p) else { return nil }
+                return String(cString: translated)
+            }
+        }
+    }
+
+    /// `format` (strftime's) for a day, with the locale's day and month names.
+    public func format(_ date: CivilDate, _ format: String) -> String? {
+        guard let locale else { return nil }
+        var t = tm()
+        t.tm_year = Int32(date.year - 1900)
+        t.tm_mon = Int32(date.month - 1)
+        t.tm_mday = Int32(date.day)
+        t.tm_wday = Int32((date.weekday.isoIndex + 1) % 7)
+        t.tm_hour = 12
+        var buffer = [CChar](repeating: 0, count: 256)
+        let count = strftime_l(&buffer, buffer.count, format, &t, locale)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The folder holding the catalogs: `$CHIME_LOCALEDIR`, then `../share/locale` from the
     /// running binary, then `locale` beside it (a build folder); nil when none exists.
     public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -124,5 +155,35 @@ extension DatePhrases {
             if let patterns = catalog.text(template, context: DatePhrases.catalogContext) { table[template] = patterns }
         }
         self.init(table)
+    }
+}
+
+extension Messages {
+    /// Messages in the catalog's language; days in headings as its `day heading` entry writes them
+    /// (a strftime format: `%Y年%-m月%-d日 %A`), with the names of `timeLocale`'s days and months.
+    ///
+    /// ```swift
+    /// let env = LocaleEnvironment(ProcessInfo.processInfo.environment)
+    /// let messages = Messages(catalog: MessageCatalog(locale: env.messages), time: MessageCatalog(locale: env.time))
+    /// ```
+    public init(catalog: MessageCatalog, time: MessageCatalog? = nil) {
+        guard catalog.isOpen || time?.isOpen == true else { self = .english; return }
+        let dates = time?.isOpen == true ? time! : catalog
+        let headingFormat = catalog.text("%a %Y-%m-%d", context: "day heading")
+        self.init(language: catalog.name,
+                  lookup: { text, context in catalog.text(text, context: context) },
+                  plural: { one, many, count in catalog.plural(one, many, count: count) },
+                  dayHeading: { date in
+                      guard dates.isOpen, let formatted = dates.format(date, headingFormat ?? "%a %Y-%m-%d") else { return DisplayText.dayHeading(date) }
+                      return formatted
+                  })
+    }
+
+    /// The messages of the environment's language (`LC_ALL`, `LC_MESSAGES`, `LANG`; days by
+    /// `LC_TIME`); English for C, POSIX or a locale this machine does not have.
+    public init(environment: [String: String]) {
+        let locale = LocaleEnvironment(environment)
+        guard locale.messages != nil || locale.time != nil else { self = .english; return }
+        self.init(catalog: MessageCatalog(locale: locale.messages), time: locale.time.map { MessageCatalog(locale: $0) })
     }
 }

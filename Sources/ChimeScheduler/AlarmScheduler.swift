@@ -35,6 +35,8 @@ public final class AlarmScheduler {
     public let sink: any NotificationSink
     public let clock: any WallClock
     public let settings: SchedulerSettings
+    /// The user's language for what notifications say (``Messages/english`` by default).
+    let messages: Messages
     /// Opens an activated notification's URL; nil: activating only acknowledges.
     public let opener: (any URLOpener)?
     /// Starts the allowed command an item names when its alarm fires; nil: commands never run.
@@ -73,8 +75,10 @@ public final class AlarmScheduler {
 
     public init(store: EventStore, sink: any NotificationSink, clock: any WallClock, zone: ZoneRules? = nil,
                 settings: SchedulerSettings = SchedulerSettings(), opener: (any URLOpener)? = nil,
-                commandRunner: (any CommandRunner)? = nil, logger: Logger = Logger(label: "chime.scheduler")) {
+                commandRunner: (any CommandRunner)? = nil, logger: Logger = Logger(label: "chime.scheduler"),
+                messages: Messages = .english) {
         self.store = store
+        self.messages = messages
         self.opener = opener
         self.commandRunner = commandRunner
         self.sink = sink
@@ -323,7 +327,7 @@ public final class AlarmScheduler {
         let late = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 > settings.lateSeconds }
         var notes = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 <= settings.lateSeconds }.map(notification)
         if late.count > settings.missedSummaryThreshold {
-            notes.append(NotificationText.missedSummary(late, zone: zone))
+            notes.append(NotificationText.missedSummary(late, zone: zone, messages: messages))
         } else {
             notes += late.map(notification)
         }
@@ -337,10 +341,10 @@ public final class AlarmScheduler {
         var invitation: String?
         if firing.item.kind == .event, let item = try? store.calendarItem(withIdentifier: firing.item.identifier) {
             invitation = NotificationText.invitationLine(organizer: item.base.organizer, attendees: item.base.attendees,
-                                                         identity: agenda.defaults.identity)
+                                                         identity: agenda.defaults.identity, messages: messages)
         }
         return NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds,
-                                             invitation: invitation)
+                                             invitation: invitation, messages: messages)
     }
 
     /// Delivers firings decided elsewhere (geofence crossings): claimed in the ledger first, so

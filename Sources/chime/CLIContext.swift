@@ -10,6 +10,9 @@ enum CLIContext {
     /// The context of this command: ``now``, ``zone`` and ``numericDateOrder``.
     static var command: InputContext { InputContext(now: now, zone: zone, numericDateOrder: numericDateOrder, phrases: datePhrases) }
 
+    /// What the user reads, in their language (LC_ALL, LC_MESSAGES or LANG; days by LC_TIME).
+    static let messages = Messages(environment: ProcessInfo.processInfo.environment)
+
     /// The date words of the user's language (LC_ALL, LC_MESSAGES or LANG), from the catalog.
     static let datePhrases: DatePhrases = {
         guard let locale = LocaleEnvironment(ProcessInfo.processInfo.environment).messages else { return .none }

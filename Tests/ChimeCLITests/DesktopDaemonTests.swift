@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeScheduler
 import ChimeStore
+import ChimeTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -75,6 +76,48 @@ struct DesktopDaemonTests {
         let completed = try store.reminders(matching: store.predicateForCompletedReminders(completionStart: nil, completionEnd: nil, calendars: nil))
         #expect(completed.map(\.title) == [title])
         #expect(completed.first?.dueDate == .utc(due.utc))
+        #expect(daemon.stop() == 0)
+        _ = shell("dunstctl close-all")
+    }
+
+    /// A Russian desktop (LANG=ru_RU.UTF-8): the notification the server shows says when in
+    /// Russian, and its buttons are Russian; the title stays as the user wrote it.
+    @Test func aRussianDesktopGetsTheAlarmInRussian() throws {
+        let language = CatalogSandbox.folders   // made first: generating the locales takes seconds
+        guard let run = sandbox() else { return }
+        _ = shell("dunstctl close-all")
+        let (storePath, title) = (folder + "/chime.sqlite", "Позвонить маме \(UUID().uuidString.prefix(6))")
+        let store = try EventStore(path: storePath, floatingZone: .utc)
+        let due = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 3)
+        let reminder = try store.save({
+            var r = Reminder(title: title, calendar: try store.defaultCalendarForNewReminders().identifier)
+            (r.dueDate, r.alarms) = (.utc(due.utc), [.relative(0)])
+            return r
+        }())
+        let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "libnotify"],
+                                       environment: ["LANG": "ru_RU.UTF-8", "LOCPATH": language.locales,
+                                                     "CHIME_LOCALEDIR": language.catalogs], folder: folder)
+        defer { daemon.stop() }
+        let log = run + "/notifications.log"
+        let shown = poll(20) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("summary=\(title)") }
+        #expect(shown, "daemon: \(daemon.stderrText)")
+        let line = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").last { $0.contains("summary=\(title)") } ?? ""
+        #expect(line.contains("body=Срок: ") && line.contains(DisplayText.hhmm(due.utc)), "\(line)")
+        let id = line.split(separator: "\t").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) } ?? "?"
+        let displayed = poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" }
+        #expect(displayed, "dunst never displayed \(title)")
+        try "[\(id),complete]".write(toFile: run + "/dmenu-choice", atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: run + "/dmenu-choice") }
+        #expect(shell("dunstctl context").status == 0)
+        var offered = ""
+        _ = poll(10) {
+            offered = (try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? ""
+            return offered.contains("[\(id),complete]")
+        }
+        #expect(offered.contains("#Выполнено (\(title)) [\(id),complete]") && offered.contains("#Отложить на 10 мин (\(title)) [\(id),snooze:10m]"),
+                "\(offered)")
+        let completed = poll(15) { (try? store.reminder(withIdentifier: reminder.identifier))??.isCompleted == true }
+        #expect(completed, "daemon: \(daemon.stderrText)")
         #expect(daemon.stop() == 0)
         _ = shell("dunstctl close-all")
     }

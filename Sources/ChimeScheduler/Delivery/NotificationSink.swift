@@ -66,6 +66,9 @@ public struct AlarmNotification: Hashable, Sendable {
     public var soundName: String?
     /// Whether it plays a sound.
     public var asksForSound: Bool { soundName != nil }
+    /// The buttons' labels in the user's language, by action key (``Action/key``); an action
+    /// without one is labelled in English (``label(for:)``).
+    public var actionLabels: [String: String] = [:]
 
     /// `asksForSound` without a `soundName` means ``AlarmSounds/defaultName``.
     public init(keys: [FiringKey], fireAt: Instant, summary: String, body: String, urgency: Urgency,
@@ -89,12 +92,27 @@ public struct AlarmNotification: Hashable, Sendable {
     public static let detailsKind = "details"
 
     public func label(for action: Action) -> String {
+        if let translated = actionLabels[action.key] { return translated }
+        return Self.label(for: action, kind: kind, openURL: openURL, messages: .english)
+    }
+
+    /// The label of a button: "Show" (or "Open", "Dismiss" for the missed-alarms summary),
+    /// "Complete", "Snooze 10 min".
+    static func label(for action: Action, kind: String, openURL: String?, messages: Messages) -> String {
         switch action {
-        case .default: return openURL == nil ? (kind == "missed" ? "Dismiss" : "Show") : "Open"
-        case .complete: return "Complete"
-        case .snooze(let choice): return choice.label
+        case .default: return openURL == nil ? (kind == "missed" ? messages("Dismiss", context: "button") : messages("Show", context: "button"))
+            : messages("Open", context: "button")
+        case .complete: return messages("Complete", context: "button")
+        case .snooze(let choice): return choice.label(messages)
         }
     }
+
+    /// Labels every action in the user's language.
+    mutating func labelActions(_ messages: Messages) {
+        guard messages.language != nil else { return }
+        for action in actions { actionLabels[action.key] = Self.label(for: action, kind: kind, openURL: openURL, messages: messages) }
+    }
+
 }
 
 /// What the user did with a notification.

@@ -21,24 +21,29 @@ public enum NotificationText {
     /// note.body   // "Tue 2026-12-01 14:00–15:00\nRoom 4"
     /// ```
     /// `invitation`: ``invitationLine(organizer:attendees:identity:)`` of the item, when it is one.
+    /// `messages`: the user's language (``Messages/english`` by default).
     public static func notification(for firing: AlarmFiring, zone: ZoneRules, snoozeChoices: [SnoozeChoice],
-                                    sounds: AlarmSounds = AlarmSounds(), invitation: String? = nil) -> AlarmNotification {
+                                    sounds: AlarmSounds = AlarmSounds(), invitation: String? = nil,
+                                    messages: Messages = .english) -> AlarmNotification {
         let item = firing.item
-        var lines: [String] = [when(firing, zone: zone)]
+        var lines: [String] = [when(firing, zone: zone, messages: messages)]
         if let invitation { lines.append(invitation) }
         if let location = item.location, !location.isEmpty { lines.append(location) }
         if let notes = item.notes, !notes.isEmpty { lines.append(notes) }
         if firing.coalescedCount > 0 {
-            lines.append("Repeats within a minute: \(firing.coalescedCount) more since the last alert")
+            lines.append(messages.plural("Repeats within a minute: {count} more since the last alert",
+                                         "Repeats within a minute: {count} more since the last alert", count: firing.coalescedCount))
         }
         let actions: [AlarmNotification.Action] = (item.kind == .reminder ? [.default, .complete] : [.default])
             + snoozeChoices.map { .snooze($0) }
-        return AlarmNotification(
-            keys: [firing.key], fireAt: firing.fireAt, summary: fitted(summary(firing), characters: summaryLimit, lines: 1),
+        var note = AlarmNotification(
+            keys: [firing.key], fireAt: firing.fireAt, summary: fitted(summary(firing, messages: messages), characters: summaryLimit, lines: 1),
             body: fitted(lines.joined(separator: "\n"), characters: bodyLimit, lines: bodyLineLimit),
             urgency: item.isHighPriority ? .critical : .normal, category: "x-chime.\(item.kind.rawValue)",
             actions: actions, kind: item.kind.rawValue, openURL: OpenableURL.check(item.url),
             soundName: sounds.sound(for: firing.alarm), references: [ReferenceText.text(firing, zone: zone)])
+        note.labelActions(messages)
+        return note
     }
 
     /// What an invitation's notification says of it: who sent it and who else comes (not those
@@ -49,7 +54,8 @@ public enum NotificationText {
     /// NotificationText.invitationLine(organizer: bob, attendees: [me, cy], identity: Identity(["me@example.org"]))
     /// // "Invitation from Bob Stone; with Cy Dee"
     /// ```
-    public static func invitationLine(organizer: Participant?, attendees: [Participant], identity: Identity) -> String? {
+    public static func invitationLine(organizer: Participant?, attendees: [Participant], identity: Identity,
+                                      messages: Messages = .english) -> String? {
         guard let organizer, !organizer.isCurrentUser(identity) else { return nil }
         func shown(_ p: Participant) -> String {
             let name = p.name.map(DisplayText.singleLine) ?? ""
@@ -57,35 +63,40 @@ public enum NotificationText {
         }
         let sender = Identity([organizer.address])
         let others = attendees.filter { !$0.isCurrentUser(identity) && !$0.isCurrentUser(sender) && $0.status != .declined }.map(shown)
-        var line = "Invitation from \(shown(organizer))"
-        if !others.isEmpty {
-            let named = others.count <= 3 ? others : Array(others.prefix(3)) + ["\(others.count - 3) more"]
-            line += "; with " + (named.count == 1 ? named[0] : named.dropLast().joined(separator: ", ") + " and " + named.last!)
-        }
-        return line
+        guard !others.isEmpty else { return messages("Invitation from {organizer}", ["organizer": shown(organizer)]) }
+        let named = others.count <= 3 ? others
+            : Array(others.prefix(3)) + [messages.plural("{count} more", "{count} more", count: others.count - 3)]
+        let list = named.count == 1 ? named[0]
+            : messages("{list} and {last}", context: "a list of names", ["list": named.dropLast().joined(separator: messages(", ", context: "between names")),
+                                                                          "last": named.last!])
+        return messages("Invitation from {organizer}; with {others}", ["organizer": shown(organizer), "others": list])
     }
 
     /// The item's title; for a location alarm "Arrived: Grocery store — Buy milk" or
     /// "Left: Office — Call mum".
-    static func summary(_ firing: AlarmFiring) -> String {
+    static func summary(_ firing: AlarmFiring, messages: Messages = .english) -> String {
         guard case .location(let place, let proximity) = firing.alarm.trigger else { return DisplayText.itemTitle(firing.item.title) }
-        let verb = proximity == .enter ? "Arrived" : "Left"
         let placeName = place.title.isEmpty ? Coordinate(latitude: place.latitude, longitude: place.longitude).description : place.title
-        return "\(verb): \(placeName) — \(DisplayText.itemTitle(firing.item.title))"
+        let values: KeyValuePairs = ["place": placeName, "title": DisplayText.itemTitle(firing.item.title)]
+        return proximity == .enter ? messages("Arrived: {place} — {title}", values) : messages("Left: {place} — {title}", values)
     }
 
     /// One notification for several firings caught up at once: "You missed 5 alarms".
-    public static func missedSummary(_ firings: [AlarmFiring], zone: ZoneRules, listing limit: Int = 10) -> AlarmNotification {
+    public static func missedSummary(_ firings: [AlarmFiring], zone: ZoneRules, listing limit: Int = 10,
+                                     messages: Messages = .english) -> AlarmNotification {
         var lines = firings.prefix(limit).map { f in
             let local = zone.localTime(at: f.fireAt)
-            return "\(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))  \(fitted(DisplayText.itemTitle(f.item.title), characters: 60, lines: 1))"
+            return "\(messages.dayHeading(local.date)) \(DisplayText.hhmm(local))  \(fitted(DisplayText.itemTitle(f.item.title), characters: 60, lines: 1))"
         }
-        if firings.count > limit { lines.append("… and \(firings.count - limit) more") }
-        return AlarmNotification(
+        if firings.count > limit { lines.append(messages.plural("… and {count} more", "… and {count} more", count: firings.count - limit)) }
+        var note = AlarmNotification(
             keys: firings.map(\.key), fireAt: firings.map(\.fireAt).min() ?? Instant(secondsSince1970: 0),
-            summary: "You missed \(firings.count) alarms", body: lines.joined(separator: "\n"),
+            summary: messages.plural("You missed {count} alarm", "You missed {count} alarms", count: firings.count),
+            body: lines.joined(separator: "\n"),
             urgency: firings.contains { $0.item.isHighPriority } ? .critical : .normal, category: "x-chime.missed",
             actions: [.default], kind: "missed", references: firings.map { ReferenceText.text($0, zone: zone) })
+        note.labelActions(messages)
+        return note
     }
 
     /// The item behind `note`, in full, for a notification of its own: what activating an alarm's
@@ -157,21 +168,22 @@ public enum NotificationText {
     }
 
     /// `Tue 2026-12-01 14:00–15:00`, `Due Tue 2026-12-01 17:00`, `All day Tue 2026-12-01`.
-    static func when(_ firing: AlarmFiring, zone: ZoneRules) -> String {
+    static func when(_ firing: AlarmFiring, zone: ZoneRules, messages: Messages = .english) -> String {
+        let day = messages.dayHeading
         guard let start = firing.occurrenceStart else {
             let at = zone.localTime(at: firing.fireAt)
-            return "\(DisplayText.dayHeading(at.date)) \(DisplayText.hhmm(at))"
+            return "\(day(at.date)) \(DisplayText.hhmm(at))"
         }
         let local = zone.localTime(at: start)
         switch (firing.item.kind, firing.item.isAllDay) {
-        case (.event, true): return "All day \(DisplayText.dayHeading(local.date))"
-        case (.reminder, true): return "Due \(DisplayText.dayHeading(local.date))"
-        case (.reminder, false): return "Due \(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))"
+        case (.event, true): return messages("All day {day}", ["day": day(local.date)])
+        case (.reminder, true): return messages("Due {day}", ["day": day(local.date)])
+        case (.reminder, false): return messages("Due {day} {time}", ["day": day(local.date), "time": DisplayText.hhmm(local)])
         case (.event, false):
-            var text = "\(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local))"
+            var text = "\(day(local.date)) \(DisplayText.hhmm(local))"
             if let end = firing.occurrenceEnd, end > start {
                 let localEnd = zone.localTime(at: end)
-                text += "–" + (localEnd.date == local.date ? "" : DisplayText.dayHeading(localEnd.date) + " ") + DisplayText.hhmm(localEnd)
+                text += "–" + (localEnd.date == local.date ? "" : day(localEnd.date) + " ") + DisplayText.hhmm(localEnd)
             }
             return text
         }

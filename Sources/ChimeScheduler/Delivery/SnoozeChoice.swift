@@ -71,14 +71,19 @@ public struct SnoozeChoice: Hashable, Sendable, CustomStringConvertible {
     public var actionKey: String { Self.keyPrefix + text }
 
     /// The button: "Snooze 10 min", "Snooze 1 h", "Snooze 1 h 30 min", "Snooze until tomorrow 9:00".
-    public var label: String {
+    public var label: String { label(.english) }
+
+    /// The button in the user's language (the wall-clock text as configured).
+    public func label(_ messages: Messages) -> String {
         switch target {
-        case .wallClock(let text): return "Snooze until \(text)"
+        case .wallClock(let text): return messages("Snooze until {time}", context: "button", ["time": text])
         case .duration(let seconds):
             let minutes = (seconds + 59) / 60
             let (d, h, m) = (minutes / 1440, minutes % 1440 / 60, minutes % 60)
-            let parts = [d > 0 ? "\(d) d" : nil, h > 0 ? "\(h) h" : nil, m > 0 ? "\(m) min" : nil].compactMap { $0 }
-            return "Snooze " + parts.joined(separator: " ")
+            let parts = [d > 0 ? messages("{n} d", context: "snooze length", ["n": "\(d)"]) : nil,
+                         h > 0 ? messages("{n} h", context: "snooze length", ["n": "\(h)"]) : nil,
+                         m > 0 ? messages("{n} min", context: "snooze length", ["n": "\(m)"]) : nil].compactMap { $0 }
+            return messages("Snooze {length}", context: "button", ["length": parts.joined(separator: " ")])
         }
     }
 

@@ -115,7 +115,7 @@ struct AgendaCommand: ParsableCommand {
         var out = OutputBuffer()
         try AgendaWriter.render(store, window: window, calendars: calendars, json: json, headings: headings, color: Style.enabled,
                                 zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity, hidesDeclined: hidesDeclined,
-                                into: &out)
+                                messages: CLIContext.messages, into: &out)
         out.flush()
     }
 }

@@ -1,0 +1,84 @@
+/// What the user reads, in their language: a translation lookup and the way their language writes
+/// a day, handed to whatever writes text (the notifications, the agenda), so that nothing below the
+/// edge reads the environment or a catalog itself. ``english`` is the text as written here.
+///
+/// A translatable text is a `StaticString`, so it cannot hold Swift interpolation (`\(…)` does
+/// not compile there): values go in as `{name}` placeholders, filled after the translation, so a
+/// translator can move them.
+///
+/// ```swift
+/// let text = messages("Invitation from {name}", ["name": "Bob Stone"])
+/// let title = messages.plural("You missed {count} alarm", "You missed {count} alarms", count: 5)
+/// messages.dayHeading(CivilDate(year: 2026, month: 12, day: 1))   // "Tue 2026-12-01" in English
+/// ```
+public struct Messages: Sendable {
+    /// The translation of a text (in a context), nil when there is none.
+    public typealias Lookup = @Sendable (_ text: String, _ context: String?) -> String?
+    /// The translation of a plural pair for a count (the language's own plural rule), nil when none.
+    public typealias PluralLookup = @Sendable (_ singular: String, _ plural: String, _ count: Int) -> String?
+
+    private let lookup: Lookup
+    private let pluralLookup: PluralLookup
+    private let heading: @Sendable (CivilDate) -> String
+    /// The language's name as the catalog knows it (`ru_RU.UTF-8`), nil for English.
+    public let language: String?
+
+    public init(language: String?, lookup: @escaping Lookup, plural: @escaping PluralLookup,
+                dayHeading: @escaping @Sendable (CivilDate) -> String = DisplayText.dayHeading) {
+        self.language = language
+        self.lookup = lookup
+        self.pluralLookup = plural
+        self.heading = dayHeading
+    }
+
+    /// The text as written in the sources, and days as `Mon 2026-11-23`.
+    public static let english = Messages(language: nil, lookup: { _, _ in nil }, plural: { _, _, _ in nil })
+
+    /// `text` in the user's language with its `{name}` placeholders filled from `values`.
+    public func callAsFunction(_ text: StaticString, context: StaticString? = nil, _ values: KeyValuePairs<String, String> = [:]) -> String {
+        let source = text.description
+        return Self.fill(lookup(source, context?.description) ?? source, values)
+    }
+
+    /// The singular or plural form for `count` (Russian has three): `{count}` is filled with it.
+    public func plural(_ singular: StaticString, _ plural: StaticString, count: Int, _ values: KeyValuePairs<String, String> = [:]) -> String {
+        let translated = pluralLookup(singular.description, plural.description, count)
+            ?? (count == 1 ? singular.description : plural.description)
+        return Self.fill(translated, values, count: count)
+    }
+
+    /// A day as the user's language writes it in a heading (`Mon 2026-11-23`, `23 ноября 2026, пн`).
+    public func dayHeading(_ date: CivilDate) -> String { heading(date) }
+
+    private static func fill(_ text: String, _ values: KeyValuePairs<String, String>, count: Int? = nil) -> String {
+        guard text.contains("{") else { return text }
+        var out = text
+        if let count { out = out.replacingAll("{count}", with: "\(count)") }
+        for (name, value) in values { out = out.replacingAll("{" + name + "}", with: value) }
+        return out
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced (no Foundation in the core).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = "", rest = self[...]
+        while let range = rest.range(of: target) {
+            out += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+}
+
+private extension Substring {
+    func range(of target: String) -> Range<Index>? {
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(target) { return i..<index(i, offsetBy: target.count) }
+            i = index(after: i)
+        }
+        return nil
+    }
+}
