@@ -115,7 +115,7 @@ public struct ItemReference {
         if byPrefix.count > 1 {
             throw InputError("ID \"\(shown)\" is ambiguous: it starts \(Self.list(byPrefix)); type more of it")
         }
-        let byTitle = try store.items(titleContaining: identifier, kinds: kindNames).filter { $0.title.lowercased() == identifier.lowercased() }
+        let byTitle = try store.items(titleContaining: identifier, kinds: kindNames).filter { TitleMatch.same($0.title, identifier) }
         if byTitle.count == 1 { return byTitle[0].identifier }
         if byTitle.count > 1 {
             throw InputError("\"\(shown)\" is the title of \(byTitle.count) items: \(Self.list(byTitle)); use an ID")

@@ -38,16 +38,15 @@ extension EventStore {
         return try matches(where: "external_id = :uid", ["uid": uid], kinds: kinds, limit: limit)
     }
 
-    /// Items whose title contains `text`, ignoring case (ASCII), newest change first; at most `limit`.
+    /// Items whose title contains `text`, newest change first; at most `limit`. Compared as people
+    /// expect in every script (``TitleMatch``): `врач` finds "Врач", `cafe` finds "Café", `ｔｅａ` finds "tea".
     ///
     /// ```swift
     /// try store.items(titleContaining: "dentist")
     /// ```
     public func items(titleContaining text: String, kinds: Set<String> = ["event", "reminder"],
                       limit: Int = 50) throws(StoreError) -> [ItemMatch] {
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
-        return try matches(where: "title LIKE :pattern ESCAPE '\\'", ["pattern": "%" + escaped + "%"], kinds: kinds, limit: limit)
+        return try matches(where: "instr(\(TitleMatch.sqlName)(title), :needle) > 0", ["needle": TitleMatch.fold(text)], kinds: kinds, limit: limit)
     }
 
     private func matches(where condition: String, _ arguments: [String: String], kinds: Set<String>, limit: Int) throws(StoreError) -> [ItemMatch] {

@@ -87,6 +87,7 @@ public final class EventStore: Sendable {
         // Reads map the file instead of copying each page through a read call: a window query
         // touches a few thousand rows spread over a large store.
         config.prepareDatabase { db in
+            db.add(function: TitleMatch.sqlFunction)
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             if !longLived { try db.execute(sql: "PRAGMA mmap_size = 268435456") }
         }

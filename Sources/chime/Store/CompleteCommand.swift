@@ -62,7 +62,7 @@ enum CompletionChange {
     /// reminder with it that is not done, `uncomplete` the one done last.
     private static func byTitle(_ title: String, done: Bool, in store: EventStore) throws -> String? {
         let reminders = try store.items(titleContaining: title)
-            .filter { $0.kind == "reminder" && $0.title.lowercased() == title.lowercased() }
+            .filter { $0.kind == "reminder" && TitleMatch.same($0.title, title) }
             .compactMap { match -> Reminder? in
                 if case .reminder(let r)? = try store.calendarItem(withIdentifier: match.identifier) { return r }
                 return nil
