@@ -60,7 +60,8 @@ public struct InputContext: Sendable {
         } catch {
             // Named as typed; what it was read as, when the language's words changed it.
             let read = english == text || english == DatePhrases.fold(text) ? "" : " (read as \"\(english)\")"
-            throw InputError("\(option): \(DateExpressionError(text: text, reason: error.reason))\(read)")
+            let yours = phrases.examples.map { "; in your language: \($0)" } ?? ""
+            throw InputError("\(option): \(DateExpressionError(text: text, reason: error.reason))\(read)\(yours)")
         }
         try ValueBounds.check(option, text: text, instant: value.instant(in: zone))
         return value

@@ -150,11 +150,23 @@ extension DatePhrases {
     /// phrases.rewrite("下周五 下午3点")   // "next week friday afternoon 3:00"
     /// ```
     public init(catalog: MessageCatalog) {
+        self.init(Self.table(catalog, DatePhrases.catalogContext, DatePhrases.templates))
+        examples = catalog.text(DatePhrases.exampleTemplate, context: "date examples")
+    }
+
+    /// The repeat words of the catalog's language (`每周`, `каждый понедельник`, `jeden Montag`),
+    /// with the date table's weekday and month names.
+    public init(repeatsIn catalog: MessageCatalog) {
+        self.init(Self.table(catalog, DatePhrases.repeatContext, DatePhrases.repeatTemplates),
+                  names: Self.table(catalog, DatePhrases.catalogContext, DatePhrases.weekdays + DatePhrases.months))
+    }
+
+    private static func table(_ catalog: MessageCatalog, _ context: String, _ templates: [String]) -> [String: String] {
         var table: [String: String] = [:]
-        for template in DatePhrases.templates {
-            if let patterns = catalog.text(template, context: DatePhrases.catalogContext) { table[template] = patterns }
+        for template in templates {
+            if let patterns = catalog.text(template, context: context) { table[template] = patterns }
         }
-        self.init(table)
+        return table
     }
 }
 

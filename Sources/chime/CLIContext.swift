@@ -13,6 +13,12 @@ enum CLIContext {
     /// What the user reads, in their language (LC_ALL, LC_MESSAGES or LANG; days by LC_TIME).
     static let messages = Messages(environment: ProcessInfo.processInfo.environment)
 
+    /// The repeat words of the user's language (`--repeat 每周`), from the catalog.
+    static let repeatPhrases: DatePhrases = {
+        guard let locale = LocaleEnvironment(ProcessInfo.processInfo.environment).messages else { return .none }
+        return DatePhrases(repeatsIn: MessageCatalog(locale: locale))
+    }()
+
     /// The date words of the user's language (LC_ALL, LC_MESSAGES or LANG), from the catalog.
     static let datePhrases: DatePhrases = {
         guard let locale = LocaleEnvironment(ProcessInfo.processInfo.environment).messages else { return .none }

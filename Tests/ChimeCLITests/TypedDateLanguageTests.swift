@@ -37,12 +37,25 @@ import Testing
         #expect(try start("１２月２５日 上午９点半") == "2026-12-25T09:30:00")
     }
 
+    /// `--repeat` in the user's language, and an English repeat in the same locale.
+    @Test func repeatsTypedInRussianAndGerman() throws {
+        for (lang, typed, rule) in [("ru_RU.UTF-8", "каждую пятницу", "FREQ=WEEKLY;BYDAY=FR"), ("de_DE.UTF-8", "jeden zweiten Montag", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO"),
+                                    ("de_DE.UTF-8", "weekly", "FREQ=WEEKLY")] {
+            let (_, env) = session(lang)
+            let r = try CLI.run(["add", "event", "Sport", "--start", "2026-11-27T18:00", "--repeat", typed, "--json"], environment: env)
+            #expect(r.status == 0, "\(typed): \(r.stderr)")
+            let rules = (try JSONDocument.body(r.stdout) as? [String: Any])?["recurrence_rules"] as? [String]
+            #expect(rules == [rule], "\(lang) \(typed): \(r.stdout)")
+        }
+    }
+
     /// An unreadable date names what was typed and what it was read as; English still reads.
     @Test func aWrongDateSaysWhatItWasReadAsAndEnglishStillWorks() throws {
         let (_, env) = session("ru_RU.UTF-8")
         let bad = try CLI.run(["add", "reminder", "Call", "--due", "завтра в 25:00"], environment: env)
         #expect(bad.status != 0)
-        #expect(bad.stderr.contains("\"завтра в 25:00\"") && bad.stderr.contains("read as \"tomorrow at 25:00\""), "\(bad.stderr)")
+        #expect(bad.stderr.contains("\"завтра в 25:00\"") && bad.stderr.contains("read as \"tomorrow at 25:00\"")
+                && bad.stderr.contains("in your language: завтра в 10:00, в следующую пятницу в 9:00"), "\(bad.stderr)")
         #expect(try CLI.run(["add", "reminder", "Call", "--due", "tomorrow 9am"], environment: env).status == 0)
         // Without the language (LANG=C), the Russian words are not dates.
         var c = env

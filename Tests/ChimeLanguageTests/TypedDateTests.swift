@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeLanguage
 import ChimeTestSupport
+import Foundation
 import Testing
 
 /// Dates as people type them in each language, read through the real catalog (gettext, the
@@ -39,6 +40,15 @@ import Testing
         #expect(table.count >= 40)
         for (typed, expected) in table + english {
             #expect(read(typed, phrases) == expected, "\(locale): \(typed)")
+        }
+    }
+
+    /// The examples an unreadable date's error shows are themselves read.
+    @Test(arguments: CatalogSandbox.locales) func theErrorsExamplesRead(_ locale: String) throws {
+        let phrases = DatePhrases(catalog: CatalogSandbox.catalog(locale + ".UTF-8"))
+        let examples = try #require(phrases.examples, "\(locale) has no date examples")
+        for example in examples.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            #expect(!Self.read(example, phrases).hasPrefix("error"), "\(locale): \(example) → \(Self.read(example, phrases))")
         }
     }
 

@@ -28,6 +28,14 @@ public struct DatePhrases: Sendable {
 
     /// The catalog context the tables are kept under (`msgctxt "date input"`).
     public static let catalogContext = "date input"
+    /// The context of the repeat tables (`--repeat 每周`), read by ``RecurrenceRule/init(phrase:)``.
+    public static let repeatContext = "repeat input"
+
+    /// Every template a repeat table may translate: the English repeat phrases the rule reader takes.
+    public static let repeatTemplates: [String] = [
+        "daily", "weekdays", "weekends", "weekly", "monthly", "yearly",
+        "every {weekday}", "every other {weekday}", "every {1} days", "every {1} weeks", "every {1} months", "{1} times",
+    ]
 
     /// Every template a table may translate: the English ``DateExpression`` reads, with
     /// placeholders. A catalog's entry for one lists the ways its language says it.
@@ -63,9 +71,23 @@ public struct DatePhrases: Sendable {
 
     public var isEmpty: Bool { rules.isEmpty }
 
+    /// A few dates as the language types them, for error messages (``exampleTemplate`` translated).
+    public var examples: String?
+
+    /// The catalog entry (context `date examples`) whose translation lists typed dates.
+    public static let exampleTemplate = "tomorrow 10:00, next week friday 9:00, in 2 hours, Dec 25"
+
     /// A table from template → patterns (as the catalog gives them). Malformed patterns (an
     /// unclosed group) are left out, so one bad entry in a catalog does not stop the others.
-    public init(_ table: [String: String]) {
+    /// `names`: a table whose weekday and month entries `{weekday}` and `{month}` use, when this
+    /// one has none of its own (a repeat table uses the date table's names).
+    public init(_ table: [String: String], names: [String: String] = [:]) {
+        for (template, text) in names where Self.weekdays.contains(template) || Self.months.contains(template) {
+            for alternative in Self.splitTopLevel(Self.fold(text)) where !alternative.isEmpty {
+                guard let nodes = Self.parse(Array(alternative)) else { continue }
+                if Self.weekdays.contains(template) { weekdayPatterns.append((template, nodes)) } else { monthPatterns.append((template, nodes)) }
+            }
+        }
         for (template, text) in table.sorted(by: { $0.key < $1.key }) {
             for alternative in Self.splitTopLevel(Self.fold(text)) where !alternative.isEmpty {
                 guard let nodes = Self.parse(Array(alternative)) else { continue }

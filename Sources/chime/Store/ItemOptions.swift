@@ -93,7 +93,12 @@ struct ItemOptions: ParsableArguments {
 
     func parsedRules() throws -> [RecurrenceRule] {
         try rules.map { text in
-            do { return try RecurrenceRule(phrase: text) } catch { throw InputError("--repeat: \(error)") }
+            do { return try RecurrenceRule(phrase: text) } catch {
+                // In the user's language (`每周`, `jeden Montag`), when English did not read it.
+                let english = CLIContext.repeatPhrases.rewrite(text)
+                if !CLIContext.repeatPhrases.isEmpty, english != DatePhrases.fold(text), let rule = try? RecurrenceRule(phrase: english) { return rule }
+                throw InputError("--repeat: \(error)")
+            }
         }
     }
 
