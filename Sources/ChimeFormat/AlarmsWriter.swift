@@ -5,12 +5,18 @@ import ChimeStore
 /// per firing), then the armed location alarms.
 public struct AlarmsWriter {
     public let zone: ZoneRules
+    /// The user's language for the text form's headings (JSON stays ISO and English).
+    public let messages: Messages
 
-    public init(zone: ZoneRules) { self.zone = zone }
+    public init(zone: ZoneRules, messages: Messages = .english) {
+        self.zone = zone
+        self.messages = messages
+    }
 
     public func text(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], snoozed: [LedgerEntry] = [],
               from: Instant, to: Instant, into out: inout OutputBuffer) {
-        out.append("Alarms \(stamp(from)) – \(stamp(to)) (\(zone.identifier)): \(firings.count)\n")
+        out.append(messages("Alarms {from} – {to} ({zone}): {count}", ["from": stamp(from), "to": stamp(to), "zone": zone.identifier,
+                                                                      "count": "\(firings.count)"]) + "\n")
         // Under a heading for each day, as the agenda lists them: a line keeps to the time, so one
         // with an occurrence reference fits 80 columns.
         var day: CivilDate?
@@ -18,14 +24,14 @@ public struct AlarmsWriter {
             let fire = zone.localTime(at: f.fireAt)
             if fire.date != day {
                 day = fire.date
-                out.append(DisplayText.dayHeading(fire.date) + "\n")
+                out.append(messages.dayHeading(fire.date) + "\n")
             }
             let time = "  \(clock(fire, seconds: true))  "
             var what: String
             if let start = f.occurrenceStart, case .relative = f.alarm.trigger {
                 // The start (or due time) it is for: the time, with the day when that differs.
                 let at = zone.localTime(at: start)
-                what = alarmText(f, from: f.item.isAllDay ? DisplayText.dayHeading(at.date)
+                what = alarmText(f, from: f.item.isAllDay ? messages.dayHeading(at.date)
                                  : fire.date == at.date ? DisplayText.hhmm(at) : stamp(start))
             } else {
                 what = alarmText(f, from: nil)
@@ -93,7 +99,7 @@ public struct AlarmsWriter {
     /// `Mon 2026-11-23 08:50`; with `seconds`, `08:50:30` when the seconds are not zero (alarms fire to the second).
     private func stamp(_ i: Instant, seconds: Bool = false) -> String {
         let local = zone.localTime(at: i)
-        return "\(DisplayText.dayHeading(local.date)) \(clock(local, seconds: seconds))"
+        return "\(messages.dayHeading(local.date)) \(clock(local, seconds: seconds))"
     }
 
     private func clock(_ l: LocalDateTime, seconds: Bool) -> String {

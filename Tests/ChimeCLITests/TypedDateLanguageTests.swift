@@ -63,3 +63,29 @@ import Testing
         #expect(try CLI.run(["add", "reminder", "Call", "--due", "завтра в 10:00"], environment: c).status != 0)
     }
 }
+
+/// The agenda and the alarm preview written in the user's language; LANG=C is today's English,
+/// byte for byte.
+@Suite struct ViewsInTheUsersLanguageTests {
+    @Test func agendaAndAlarmsInChineseAndRussianAndEnglishUnderC() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")
+        _ = try s.add("event", "Врач", "--start", "2026-11-23T10:00", "--alarm", "15m")
+        func run(_ lang: String?, _ arguments: [String]) throws -> String {
+            var env = s.environment
+            env["LANG"] = lang
+            env["LOCPATH"] = CatalogSandbox.folders.locales
+            env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+            let r = try CLI.run(arguments, environment: env)
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stdout
+        }
+        let agenda = ["agenda", "--from", "2026-11-23", "--days", "1"], alarms = ["alarms", "--from", "2026-11-23", "--hours", "24"]
+        #expect(try run("zh_CN.UTF-8", agenda).hasPrefix("2026年11月23日 星期一\n  10:00-11:00  Врач"))
+        #expect(try run("ru_RU.UTF-8", agenda).hasPrefix("Пн, 23 ноября 2026\n"))
+        let ruAlarms = try run("ru_RU.UTF-8", alarms)
+        #expect(ruAlarms.hasPrefix("Напоминания Пн, 23 ноября 2026 00:00 – Вт, 24 ноября 2026 00:00 (Europe/Berlin): 1\nПн, 23 ноября 2026\n"), "\(ruAlarms)")
+        #expect(try run("ru_RU.UTF-8", ["agenda", "--from", "2026-12-01", "--days", "1"]) == "Событий нет.\n")
+        #expect(try run("C", agenda) == run(nil, agenda) && run("C", alarms) == run(nil, alarms))
+        #expect(try run("C", agenda).hasPrefix("Mon 2026-11-23\n"))
+    }
+}

@@ -72,7 +72,7 @@ struct AlarmsCommand: ParsableCommand {
         let snoozed = try store.ledgerEntries(state: .snoozed)
             .filter { ($0.snoozedUntil.map { $0 >= start && $0 <= end }) ?? false }
         var out = OutputBuffer()
-        let writer = AlarmsWriter(zone: zone)
+        let writer = AlarmsWriter(zone: zone, messages: CLIContext.messages)
         if options.json {
             writer.json(firings, states: states, armed: armed, to: &out)
         } else {
