@@ -2,6 +2,7 @@ import ArgumentParser
 import ChimeCalDAV
 import ChimeDaemon
 import ChimeDesktop
+import ChimeLanguage
 import ChimeStore
 import Foundation
 
@@ -46,6 +47,7 @@ struct DoctorCommand: ParsableCommand {
             systemctl.flatMap { Doctor.runBounded($0, ["--user"] + arguments, timeout: 2) }
         })
         checks.append(Doctor.zoneCheck(SystemZone.resolve(environment: environment)))
+        checks.append(Doctor.languageCheck(environment: environment, folder: MessageCatalog.folder(environment: environment)))
         let found = (try? StoreInspection.inspect(path: path)) ?? nil
         checks.append(Doctor.identityCheck(configured: Array(AlarmEcho.defaults.identity.addresses), accounts: found?.accounts ?? [],
                                               calendarNames: (found?.calendarOwnerAddresses ?? []).sorted()))

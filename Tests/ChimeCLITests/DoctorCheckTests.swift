@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeDaemon
 import ChimeDesktop
 import ChimeStore
+import ChimeTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -280,5 +281,23 @@ struct DoctorCheckTests {
         let kept = Doctor.syncChecks(accounts: [prompted], subscriptions: [], now: now) { $0.name == "laptop" }
         #expect(kept.map(\.status) == [.warn] && kept[0].detail.hasSuffix("never synced"), "\(kept)")
         #expect(Doctor.syncChecks(accounts: [], subscriptions: [], now: now).map(\.status) == [.ok])
+    }
+}
+
+/// `chime doctor` on the user's language: why Chime may still speak English.
+@Suite struct DoctorLanguageTests {
+    @Test func theLanguageCheckSaysWhyItIsEnglish() throws {
+        let (catalogs, _) = CatalogSandbox.folders
+        #expect(Doctor.languageCheck(environment: ["LANG": "C.UTF-8"], folder: catalogs).detail.hasPrefix("English"))
+        let russian = Doctor.languageCheck(environment: ["LANG": "ru_RU.UTF-8"], folder: catalogs)
+        #expect(russian.status == .ok && russian.detail.hasPrefix("ru_RU.UTF-8: messages and typed dates in this language"), "\(russian)")
+        let missing = Doctor.languageCheck(environment: ["LANG": "xx_XX.UTF-8"], folder: catalogs)
+        #expect(missing.status == .warn && missing.fix?.contains("dpkg-reconfigure locales") == true, "\(missing)")
+        let noCatalog = Doctor.languageCheck(environment: ["LANG": "ru_RU.UTF-8"], folder: nil)
+        #expect(noCatalog.status == .warn && noCatalog.fix?.contains("CHIME_LOCALEDIR") == true)
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("chime-no-catalogs-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect(Doctor.languageCheck(environment: ["LANG": "de_DE.UTF-8"], folder: empty).detail.contains("not translated yet"))
     }
 }
