@@ -40,8 +40,11 @@ public struct AgendaWriter {
 
     /// Without `headings` (one day, under a heading of the caller's) no day heading is written.
     let headings: Bool
-    /// Who the user is, to mark the invitations they declined.
+    /// Who the user is, for each occurrence's `answer` in JSON.
     let identity: Identity
+    /// What marks an event (``AlarmDefaults/silence(of:)`` for this user, every answer but a
+    /// decline counted as ringing).
+    let marks: AlarmDefaults
     /// Whether cancelled and declined occurrences are left out instead of marked.
     let hidesDeclined: Bool
     /// The user's language: day headings, marks and "No events." (English: the byte path below).
@@ -52,6 +55,9 @@ public struct AgendaWriter {
         self.zone = zone
         self.messages = messages
         self.identity = identity
+        var marks = AlarmDefaults()
+        marks.identity = identity
+        self.marks = marks
         self.hidesDeclined = hidesDeclined
         self.json = json
         self.titles = titles
@@ -134,10 +140,10 @@ public struct AgendaWriter {
         let event = o.source.event
         let calendar = event.calendarIdentifier.flatMap { titles[$0] } ?? ""
         let parts = json ? JSONParts(event, calendarTitle: calendar, identity: identity) : nil
-        let mark = Self.mark(event, identity: identity)
+        let mark = marks.silence(of: .event(event))
         let label = Labels(title: store(DisplayText.itemTitle(event.title)), calendar: store(DisplayText.singleLine(calendar)),
                            shownID: store(DisplayText.singleLine(ItemReference.short(event.identifier))),
-                           mark: store(mark.map { " (" + Self.markText($0, messages) + ")" } ?? ""), struck: mark == "cancelled",
+                           mark: store(mark.map { " (" + Self.markText($0, messages) + ")" } ?? ""), struck: mark == .cancelled,
                            ref: store(parts?.ref ?? ""), item: store(parts?.item ?? ""),
                            timeTail: store(parts?.timeTail ?? ""), tail: store(parts?.tail ?? ""))
         if ordinal >= labels.count { labels.append(contentsOf: repeatElement(nil, count: ordinal + 1 - labels.count)) }
@@ -210,23 +216,14 @@ public struct AgendaWriter {
         count += 1
     }
 
-    /// What the agenda says of an event that will not happen for the user: `cancelled` (its
-    /// `STATUS`), else `declined` or `delegated` (their answer); nil for the others.
-    /// The mark in the user's language.
-    static func markText(_ mark: String, _ messages: Messages) -> String {
-        switch mark {
-        case "cancelled": messages("cancelled", context: "agenda mark")
-        case "declined": messages("declined", context: "agenda mark")
-        default: messages("delegated", context: "agenda mark")
-        }
-    }
-
-    static func mark(_ event: Event, identity: Identity) -> String? {
-        if event.isCancelled { return "cancelled" }
-        switch event.answer(of: identity) {
-        case .declined?: return "declined"
-        case .delegated?: return "delegated"
-        default: return nil
+    /// What the agenda says of an event that will not happen for the user, in their language:
+    /// why its alarms are silent (``AlarmDefaults/silence(of:)``, every invitation counted as
+    /// ringing unless declined): cancelled, declined or delegated.
+    static func markText(_ silence: AlarmDefaults.Silence, _ messages: Messages) -> String {
+        switch silence {
+        case .cancelled: messages("cancelled", context: "agenda mark")
+        case .declined: messages("declined", context: "agenda mark")
+        case .delegated, .notAccepted: messages("delegated", context: "agenda mark")   // not-accepted: never with `marks`' `.all`
         }
     }
 

@@ -28,9 +28,7 @@ public struct InputContext: Sendable {
     /// in every language: `in 2h` stays an offset in French, where `2h` is a time), else through
     /// the language's table.
     func english(_ text: String) -> String {
-        guard !phrases.isEmpty, (try? DateExpression.parse(text, now: now, zone: zone, numericOrder: numericDateOrder)) == nil
-        else { return text }
-        return phrases.rewrite(text)
+        phrases.english(text) { (try? DateExpression.parse($0, now: now, zone: zone, numericOrder: numericDateOrder)) != nil }
     }
 
     /// How `12/01` reads, from LC_ALL, LC_TIME or LANG (the first set) in `environment`. Month

@@ -67,32 +67,35 @@ public final class MessageCatalog: @unchecked Sendable {
 
     /// The translation of `text` in `context` (gettext's `pgettext`); nil when there is none.
     public func text(_ text: String, context: String? = nil) -> String? {
-        guard let locale else { return nil }
         let key = context.map { $0 + "\u{4}" + text } ?? text
+        // Untranslated, gettext answers the key's own pointer: read it while the key lives.
+        return underLocale {
+            key.withCString { pointer -> String? in
+                guard let translated = dgettext(Self.domain, pointer), translated != UnsafePointer(pointer) else { return nil }
+                return String(cString: translated)
+            }
+        }
+    }
+
+    /// `body` run under this catalog's locale on the calling thread; nil for a closed catalog.
+    private func underLocale<T>(_ body: () -> T?) -> T? {
+        guard let locale else { return nil }
         let previous = uselocale(locale)
         defer { uselocale(previous) }
-        // Untranslated, gettext answers the key's own pointer: read it while the key lives.
-        let result = key.withCString { pointer -> String? in
-            guard let translated = dgettext(Self.domain, pointer), translated != UnsafePointer(pointer) else { return nil }
-            return String(cString: translated)
-        }
-        return result == key ? nil : result
+        return body()
     }
 
     /// The plural form of a pair for `count` by the language's own rule (gettext's `ngettext`);
     /// nil when the catalog has no translation.
     public func plural(_ singular: String, _ plural: String, count: Int, context: String? = nil) -> String? {
-        guard let locale else { return nil }
         let one = context.map { $0 + "\u{4}" + singular } ?? singular
-        let previous = uselocale(locale)
-        defer { uselocale(previous) }
-        return one.withCString { s in
+        return underLocale { one.withCString { s in
             plural.withCString { p in
                 guard let translated = dngettext(Self.domain, s, p, UInt(max(0, count))),
                       translated != UnsafePointer(s), translated != UnsafePointer(p) else { return nil }
                 return String(cString: translated)
             }
-        }
+        } }
     }
 
     /// `format` (strftime's) for a day, with the locale's day and month names.

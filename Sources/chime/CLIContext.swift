@@ -10,20 +10,19 @@ enum CLIContext {
     /// The context of this command: ``now``, ``zone`` and ``numericDateOrder``.
     static var command: InputContext { InputContext(now: now, zone: zone, numericDateOrder: numericDateOrder, phrases: datePhrases) }
 
-    /// What the user reads, in their language (LC_ALL, LC_MESSAGES or LANG; days by LC_TIME).
-    static let messages = Messages(environment: ProcessInfo.processInfo.environment)
+    /// The user's language (LC_ALL, LC_MESSAGES or LANG; days by LC_TIME) and its catalog,
+    /// opened once for the messages and the typed words (closed, so English, for C or none).
+    static let language = LocaleEnvironment(ProcessInfo.processInfo.environment)
+    static let catalog = MessageCatalog(locale: language.messages)
 
-    /// The repeat words of the user's language (`--repeat 每周`), from the catalog.
-    static let repeatPhrases: DatePhrases = {
-        guard let locale = LocaleEnvironment(ProcessInfo.processInfo.environment).messages else { return .none }
-        return DatePhrases(repeatsIn: MessageCatalog(locale: locale))
-    }()
+    /// What the user reads, in their language.
+    static let messages = Messages(catalog: catalog, time: language.time.map { MessageCatalog(locale: $0) })
 
-    /// The date words of the user's language (LC_ALL, LC_MESSAGES or LANG), from the catalog.
-    static let datePhrases: DatePhrases = {
-        guard let locale = LocaleEnvironment(ProcessInfo.processInfo.environment).messages else { return .none }
-        return DatePhrases(catalog: MessageCatalog(locale: locale))
-    }()
+    /// The repeat words of the user's language (`--repeat 每周`).
+    static let repeatPhrases = DatePhrases(repeatsIn: catalog)
+
+    /// The date words of the user's language (`--due 明天`).
+    static let datePhrases = DatePhrases(catalog: catalog)
 
     /// The system zone; a `$TZ` that names no zone is said once on stderr, never silently UTC.
     static let zone: ZoneRules = {

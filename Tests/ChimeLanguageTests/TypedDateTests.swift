@@ -12,7 +12,7 @@ import Testing
 
     /// How a typed date reads: as English when it reads so, else through the table (as InputContext does).
     static func read(_ text: String, _ phrases: DatePhrases) -> String {
-        let english = (try? DateExpression.parse(text, now: now, zone: .utc, numericOrder: .dayFirst)) != nil ? text : phrases.rewrite(text)
+        let english = phrases.english(text) { (try? DateExpression.parse($0, now: now, zone: .utc, numericOrder: .dayFirst)) != nil }
         do {
             switch try DateExpression.parse(english, now: now, zone: .utc, numericOrder: .dayFirst) {
             case .date(let d): return d.description

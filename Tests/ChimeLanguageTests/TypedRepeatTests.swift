@@ -6,8 +6,8 @@ import Testing
 /// `--repeat` as people say it in each language, through the real catalogs: the RRULE it makes.
 @Suite struct TypedRepeatTests {
     static func rule(_ text: String, _ phrases: DatePhrases) -> String {
-        if let english = try? RecurrenceRule(phrase: text) { return english.rfc5545 }
-        do { return try RecurrenceRule(phrase: phrases.rewrite(text)).rfc5545 } catch { return "error: \(phrases.rewrite(text)): \(error)" }
+        let english = phrases.english(text) { (try? RecurrenceRule(phrase: $0)) != nil }
+        do { return try RecurrenceRule(phrase: english).rfc5545 } catch { return "error: \(english): \(error)" }
     }
 
     static func check(_ locale: String, _ table: [(String, String)]) {

@@ -82,20 +82,24 @@ public struct DatePhrases: Sendable {
     /// `names`: a table whose weekday and month entries `{weekday}` and `{month}` use, when this
     /// one has none of its own (a repeat table uses the date table's names).
     public init(_ table: [String: String], names: [String: String] = [:]) {
-        for (template, text) in names where Self.weekdays.contains(template) || Self.months.contains(template) {
-            for alternative in Self.splitTopLevel(Self.fold(text)) where !alternative.isEmpty {
-                guard let nodes = Self.parse(Array(alternative)) else { continue }
-                if Self.weekdays.contains(template) { weekdayPatterns.append((template, nodes)) } else { monthPatterns.append((template, nodes)) }
-            }
-        }
-        for (template, text) in table.sorted(by: { $0.key < $1.key }) {
-            for alternative in Self.splitTopLevel(Self.fold(text)) where !alternative.isEmpty {
-                guard let nodes = Self.parse(Array(alternative)) else { continue }
-                rules.append(Rule(template: template, pattern: nodes))
+        for (template, text) in names.merging(table, uniquingKeysWith: { _, own in own }).sorted(by: { $0.key < $1.key }) {
+            for nodes in Self.patterns(text) {
+                if table[template] != nil { rules.append(Rule(template: template, pattern: nodes)) }
                 if Self.weekdays.contains(template) { weekdayPatterns.append((template, nodes)) }
                 if Self.months.contains(template) { monthPatterns.append((template, nodes)) }
             }
         }
+    }
+
+    /// `text` as a reader takes it: as typed when `readsAsTyped` accepts it (English is read in
+    /// every language: `in 2h` stays an offset in French, where `2h` is a time), else rewritten.
+    ///
+    /// ```swift
+    /// zh.english("明天 10点") { (try? DateExpression.parse($0, now: now, zone: zone)) != nil }   // "tomorrow 10:00"
+    /// ```
+    public func english(_ text: String, readsAsTyped: (String) -> Bool) -> String {
+        guard !isEmpty, !readsAsTyped(text) else { return text }
+        return rewrite(text)
     }
 
     /// The text with every phrase of the table replaced by its English template (surrounded by
@@ -222,6 +226,11 @@ public struct DatePhrases: Sendable {
             }
         }
         return String(out).lowercased()
+    }
+
+    /// The patterns an entry lists (its top-level alternatives), each parsed; malformed ones left out.
+    private static func patterns(_ text: String) -> [[Node]] {
+        splitTopLevel(fold(text)).filter { !$0.isEmpty }.compactMap { parse(Array($0)) }
     }
 
     /// `a|(b|c)d` → `a`, `(b|c)d`.

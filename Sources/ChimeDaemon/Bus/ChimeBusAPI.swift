@@ -62,7 +62,12 @@ final class ChimeBusAPI: DaemonBusAPI {
     init(store: EventStore, alarmDefaults: AlarmDefaults = AlarmDefaults()) {
         self.store = store
         self.alarmDefaults = alarmDefaults
+        datePhrases = DatePhrases(catalog: MessageCatalog(locale: LocaleEnvironment(ProcessInfo.processInfo.environment).messages))
     }
+
+    /// The date words of the daemon's language (its environment's, as the session gave it): read
+    /// once, the environment being the process's for its whole life.
+    private let datePhrases: DatePhrases
 
     func attach(_ service: BusService, respond: @escaping @Sendable (NotificationResponse) -> Void) {
         state.withLock {
@@ -514,13 +519,11 @@ final class ChimeBusAPI: DaemonBusAPI {
 
     /// What dates in this call are read against: the daemon's clock and the zone of this moment
     /// (never the values of the daemon's first call: it runs for days, and the zone may change),
-    /// and the date words of the daemon's language (its environment's, as the session gave it).
+    /// and the date words of the daemon's language.
     private func inputContext() -> InputContext {
-        let environment = ProcessInfo.processInfo.environment
-        let language = LocaleEnvironment(environment).messages
-        return InputContext(now: store.clock(), zone: SystemZone.current(),
-                            numericDateOrder: InputContext.numericDateOrder(environment: environment),
-                            phrases: language.map { DatePhrases(catalog: MessageCatalog(locale: $0)) } ?? .none)
+        InputContext(now: store.clock(), zone: SystemZone.current(),
+                     numericDateOrder: InputContext.numericDateOrder(environment: ProcessInfo.processInfo.environment),
+                     phrases: datePhrases)
     }
 
     /// The entity type each known calendar holds, by calendar identifier.

@@ -93,12 +93,11 @@ struct ItemOptions: ParsableArguments {
 
     func parsedRules() throws -> [RecurrenceRule] {
         try rules.map { text in
-            do { return try RecurrenceRule(phrase: text) } catch {
-                // In the user's language (`每周`, `jeden Montag`), when English did not read it.
-                let english = CLIContext.repeatPhrases.rewrite(text)
-                if !CLIContext.repeatPhrases.isEmpty, english != DatePhrases.fold(text), let rule = try? RecurrenceRule(phrase: english) { return rule }
-                throw InputError("--repeat: \(error)")
-            }
+            // In the user's language (`每周`, `jeden Montag`) when English does not read it; an
+            // error names the text as typed.
+            let english = CLIContext.repeatPhrases.english(text) { (try? RecurrenceRule(phrase: $0)) != nil }
+            if english != text, let rule = try? RecurrenceRule(phrase: english) { return rule }
+            do { return try RecurrenceRule(phrase: text) } catch { throw InputError("--repeat: \(error)") }
         }
     }
 
