@@ -215,13 +215,15 @@ public struct CalDAVServer: Sendable {
     }
 
     private func multistatus(_ method: String, _ url: URL, body: String, headers: [String: String]) async throws(CalDAVError) -> MultiStatus {
-        let response = try await client.send(method, url, body: body, headers: headers)
+        // Parsed as it arrives: a large answer is never held whole beside what is made of it.
+        let parsed = MultiStatus.parsedAsItArrives()
+        let response = try await client.send(method, url, body: body, headers: headers, streaming: parsed)
         guard response.status == 207 else {
             throw .http(method: method, url: url.absoluteString, status: response.status, detail: Self.detail(response.text))
         }
-        do {
-            return try MultiStatus.parse(response.body)
-        } catch {
+        switch parsed.result ?? .failure(MultiStatusError(reason: "it is empty")) {
+        case .success(let answer): return answer
+        case .failure(let error):
             throw .malformed(url: url.absoluteString, reason: "the \(method) answer is not WebDAV XML: \(error.reason)")
         }
     }

@@ -92,6 +92,19 @@ public final class DAVClient: Sendable {
     /// and port) the request was made to, never to one a redirect names. A header value carrying a
     /// line break or NUL (an ETag a server sent, sent back in `If-Match`) is refused rather than sent.
     public func send(_ method: String, _ url: URL, body: String? = nil, headers: [String: String] = [:]) async throws(CalDAVError) -> DAVResponse {
+        try await transfer(method, url, body: body, headers: headers, streaming: nil)
+    }
+
+    /// Sends one request as ``send(_:_:body:headers:)`` does, but an answer with `streamed`'s
+    /// status is not held: its body goes to `streamed`'s reader as it arrives, and the returned
+    /// response's body is empty. The cap on a body's size applies all the same.
+    public func send<Parsed>(_ method: String, _ url: URL, body: String? = nil, headers: [String: String] = [:],
+                             streaming streamed: StreamedBody<Parsed>) async throws(CalDAVError) -> DAVResponse {
+        try await transfer(method, url, body: body, headers: headers, streaming: streamed)
+    }
+
+    private func transfer(_ method: String, _ url: URL, body: String?, headers: [String: String],
+                          streaming streamed: (any BodyStreaming)?) async throws(CalDAVError) -> DAVResponse {
         if let problem = Self.curlProblem { throw .unreachable(url: url.absoluteString, reason: problem) }
         guard HTTPOrigin(url) != nil else {
             throw .input("\(DAVClient.shown(url.absoluteString)): only http and https addresses can be used")
@@ -109,7 +122,7 @@ public final class DAVClient: Sendable {
             for (name, value) in headers { fields[name] = value }
             counter.increment()
             let request = CurlRequest(method: method, url: target.absoluteString, body: body.map { Array($0.utf8) },
-                                      headers: fields, timeout: timeout)
+                                      headers: fields, timeout: timeout, streamed: streamed)
             let connection = self.connection
             let outcome = await withCheckedContinuation { (done: CheckedContinuation<Result<DAVResponse, CurlFailure>, Never>) in
                 let thread = Thread { done.resume(returning: connection.perform(request)) }
@@ -150,7 +163,8 @@ public final class DAVClient: Sendable {
         throw .malformed(url: url.absoluteString, reason: "more than five redirects")
     }
 
-    /// The most of one answer's body that is read. Parsing holds a few times the body, so an
+    /// The most of one answer's body that is read. A held body is parsed after it came (a few
+    /// times its size at the peak), and even a streamed one leaves its calendar data behind, so an
     /// unbounded answer (a hostile or broken server's 1 GB) would get the daemon killed; the largest
     /// real calendars are a few MB.
     public static let maximumBodyBytes = 64 * 1_048_576
@@ -214,17 +228,27 @@ private final class CurlConnection: @unchecked Sendable {
 private final class CurlRequest: @unchecked Sendable {
     // @unchecked: used by one thread at a time (built here, performed on the transfer thread).
     let method: String, url: String, body: [UInt8]?, headers: [String: String], timeout: Int
+    /// Where the body of an answer with its status goes instead of ``received``.
+    let streamed: (any BodyStreaming)?
     var received = Data()
+    /// Bytes of the answer's body so far, held or streamed.
+    var bodyBytes = 0
+    /// The status of the answer being received (from its status line).
+    var status = 0
     var fields: [String: String] = [:]
     /// Set when the body passed ``DAVClient/maximumBodyBytes`` (the transfer is stopped there).
     var tooLarge = false
+    /// Set when the streamed body's reader stopped before the body ended (it is not XML): its
+    /// result, not the stopped transfer, says what went wrong.
+    var readerStopped = false
 
-    init(method: String, url: String, body: [UInt8]?, headers: [String: String], timeout: Int) {
+    init(method: String, url: String, body: [UInt8]?, headers: [String: String], timeout: Int, streamed: (any BodyStreaming)?) {
         self.method = method
         self.url = url
         self.body = body
         self.headers = headers
         self.timeout = timeout
+        self.streamed = streamed
     }
 
     func perform(on handle: UnsafeMutableRawPointer) -> Result<DAVResponse, CurlFailure> {
@@ -248,11 +272,20 @@ private final class CurlRequest: @unchecked Sendable {
             _ = chime_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
             _ = chime_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
                 let request = Unmanaged<CurlRequest>.fromOpaque(context!).takeUnretainedValue()
-                guard request.received.count + size * count <= DAVClient.maximumBodyBytes else {
+                guard request.bodyBytes + size * count <= DAVClient.maximumBodyBytes else {
                     request.tooLarge = true
                     return 0   // anything but size * count stops the transfer (CURLE_WRITE_ERROR)
                 }
-                if let data { request.received.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count) }
+                request.bodyBytes += size * count
+                guard let data else { return size * count }
+                if let streamed = request.streamed, streamed.status == request.status {
+                    guard streamed.write(UnsafeRawBufferPointer(start: data, count: size * count)) else {
+                        request.readerStopped = true
+                        return 0
+                    }
+                } else {
+                    request.received.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count)
+                }
                 return size * count
             }
             _ = chime_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, me)
@@ -260,7 +293,10 @@ private final class CurlRequest: @unchecked Sendable {
                 let request = Unmanaged<CurlRequest>.fromOpaque(context!).takeUnretainedValue()
                 guard let data else { return size * count }
                 let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self)
-                if line.hasPrefix("HTTP/") { request.fields = [:] }          // a new answer (after a 100 Continue)
+                if line.hasPrefix("HTTP/") {                                 // a new answer (after a 100 Continue)
+                    request.fields = [:]
+                    request.status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+                }
                 if let colon = line.firstIndex(of: ":") {
                     request.fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
                 }
@@ -274,8 +310,9 @@ private final class CurlRequest: @unchecked Sendable {
                 return chime_curl_easy_perform(handle)
             }
         }
+        streamed?.finish()
         if tooLarge { return .failure(CurlFailure(reason: "answer too large", tooLarge: true)) }
-        guard code == CURLE_OK else {
+        guard code == CURLE_OK || readerStopped else {
             let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .failure(CurlFailure(reason: Self.describe(code, detail: detail)))
         }

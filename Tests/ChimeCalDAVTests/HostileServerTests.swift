@@ -125,4 +125,42 @@ import Testing
             #expect(!error.isTransient, "retrying will not make it smaller")
         }
     }
+
+    /// A multistatus is parsed as it arrives: the answer's body is never held (the response
+    /// carries none), and every response in it is read.
+    @Test func aLargeMultistatusIsParsedAsItArrivesNotHeld() async throws {
+        let servers = try Servers()
+        let client = DAVClient(timeout: 60)
+        let parsed = MultiStatus.parsedAsItArrives()
+        let response = try await client.send("REPORT", servers.url("/multistatus-large"), streaming: parsed)
+        #expect(response.status == 207)
+        #expect(response.body.isEmpty, "the streamed body was also held: \(response.body.count) bytes")
+        let answer = try #require(try parsed.result?.get())
+        #expect(answer.responses.count == 12_000)
+        #expect(answer.responses.last?.href == "/cal/item-11999.ics")
+        let data = try #require(answer.responses.first?.properties["{\(MultiStatus.caldav)}calendar-data"])
+        #expect(data.hasPrefix("BEGIN:VCALENDAR") && data.contains("UID:item-0\n"))
+    }
+
+    /// A streamed answer that is not XML stops the transfer at once: the parser's reason is what
+    /// is said, long before the 80 MiB the server would send reach the cap.
+    @Test func aStreamedAnswerThatIsNotXMLStopsTheTransferWithTheParsersReason() async throws {
+        let servers = try Servers()
+        let client = DAVClient(timeout: 60)
+        let parsed = MultiStatus.parsedAsItArrives()
+        let response = try await client.send("REPORT", servers.url("/multistatus-garbage"), streaming: parsed)
+        #expect(response.status == 207)
+        guard case .failure(let error)? = parsed.result else { Issue.record("not refused: \(String(describing: parsed.result))"); return }
+        #expect(!error.reason.isEmpty)
+    }
+
+    /// An error page (not the streamed status) is held as before, so its first line can be shown.
+    @Test func anAnswerWithAnotherStatusIsHeldNotStreamed() async throws {
+        let servers = try Servers()
+        let client = DAVClient(timeout: 30)
+        let parsed = MultiStatus.parsedAsItArrives()
+        let response = try await client.send("PROPFIND", servers.url("/landing"), streaming: parsed)
+        #expect(response.status == 200 && response.text == "ok")
+        #expect(parsed.result == nil)
+    }
 }

@@ -79,4 +79,43 @@ import Testing
         }
         #expect((try? MultiStatus.parse(Data(#"<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"/>"#.utf8))) != nil)
     }
+
+    /// Read as a stream (as answers are, while they arrive), the reader finds what it finds in
+    /// the whole body, and refuses what it refuses there.
+    @Test func aStreamReadsAsTheWholeBodyDoes() throws {
+        let ics = "BEGIN:VCALENDAR\r\nSUMMARY:a &amp; b\r\nEND:VCALENDAR\r\n"
+        let xml = "<multistatus xmlns=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\"><sync-token>t1</sync-token>"
+            + (0..<300).map { "<response><href> /a/x\($0).ics\n</href><propstat><prop><getetag>\"\($0)\"</getetag><C:calendar-data>\(ics)</C:calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>" }.joined()
+            + "</multistatus>"
+        let whole = try MultiStatus.parse(Data(xml.utf8))
+        let streamed = try MultiStatus.parse(stream: InputStream(data: Data(xml.utf8)))
+        #expect(streamed.responses.count == 300 && streamed.syncToken == "t1")
+        #expect(streamed.responses.map(\.href) == whole.responses.map(\.href))
+        #expect(streamed.responses.map(\.properties) == whole.responses.map(\.properties))
+        #expect(streamed.responses[7].href == "/a/x7.ics", "white space around an href is not part of it")
+        #expect(streamed.responses[7].properties["{urn:ietf:params:xml:ns:caldav}calendar-data"]?.contains("SUMMARY:a & b") == true)
+        for cut in [#"<?xml version="1.0"?><multistatus xmlns="DAV:"><response><href>/x</"#, "502 Bad Gateway", ""] {
+            #expect(throws: MultiStatusError.self, "\(cut)") { try MultiStatus.parse(stream: InputStream(data: Data(cut.utf8))) }
+        }
+    }
+
+    /// Entities are not a way in: an external one is not read (a file's text never reaches the
+    /// answer), and nested ones do not grow a small answer into gigabytes.
+    @Test func entitiesNeitherReadFilesNorExplode() throws {
+        let external = #"<?xml version="1.0"?><!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]>"#
+            + #"<multistatus xmlns="DAV:"><response><href>/a/&x;.ics</href></response></multistatus>"#
+        let laughs = #"<?xml version="1.0"?><!DOCTYPE m [<!ENTITY a "aaaaaaaaaa">"#
+            + (1...9).map { #"<!ENTITY \#(Character(UnicodeScalar(97 + $0)!)) "\#(String(repeating: "&\(Character(UnicodeScalar(96 + $0)!));", count: 10))">"# }.joined()
+            + #"]><multistatus xmlns="DAV:"><response><href>/a/&j;.ics</href></response></multistatus>"#
+        for (name, xml) in [("external", external), ("nested", laughs)] {
+            for parse in [{ try MultiStatus.parse(Data(xml.utf8)) }, { try MultiStatus.parse(stream: InputStream(data: Data(xml.utf8))) }] {
+                if let answer = try? parse() {
+                    let href = answer.responses.first?.href ?? ""
+                    #expect(!href.contains("root:"), "\(name): a file was read")
+                    #expect(href.utf8.count < 1_000_000, "\(name): an href of \(href.utf8.count) bytes")
+                }
+            }
+        }
+    }
 }
+

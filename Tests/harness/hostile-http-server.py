@@ -10,6 +10,9 @@ The first answers by path:
   /to-gopher      -> 307 gopher://127.0.0.1:<second port>/_hello
   /landing        -> 200
   /huge           -> 200 with a body of 80 MiB, sent without Content-Length
+  /multistatus-large -> 207, a well-formed multistatus of 12,000 responses with calendar data
+                     (about 48 MiB), sent without Content-Length
+  /multistatus-garbage -> 207 with 80 MiB that is not XML, sent without Content-Length
 The second answers 401 to /asks-password and 200 to everything else. Both append one JSON line per request to the log given as
 the first argument: the listener, the path and the Authorization header (or null). Prints
 {"first": PORT, "second": PORT} on one line once both listen.
@@ -68,6 +71,36 @@ class First(Second):
             "/to-file": "file:///etc/passwd",
             "/to-gopher": "gopher://127.0.0.1:%d/_hello" % second.server_address[1],
         }
+        if self.path == "/multistatus-large":
+            self.send_response(207)
+            self.send_header("Content-Type", "application/xml; charset=utf-8")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            description = "D" * 3800
+            try:
+                self.wfile.write(b'<?xml version="1.0"?><multistatus xmlns="DAV:" '
+                                 b'xmlns:C="urn:ietf:params:xml:ns:caldav">')
+                for n in range(12000):
+                    item = ("<response><href>/cal/item-%d.ics</href><propstat><prop><getetag>\"%d\"</getetag>"
+                            "<C:calendar-data>BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:item-%d\r\n"
+                            "DESCRIPTION:%s\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n</C:calendar-data></prop>"
+                            "<status>HTTP/1.1 200 OK</status></propstat></response>" % (n, n, n, description))
+                    self.wfile.write(item.encode())
+                self.wfile.write(b"</multistatus>")
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
+        if self.path == "/multistatus-garbage":
+            self.send_response(207)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            chunk = b"x" * (1 << 20)
+            try:
+                for _ in range(80):
+                    self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client stopped reading, as it should
+            return
         if self.path == "/huge":
             self.send_response(200)
             self.send_header("Connection", "close")
