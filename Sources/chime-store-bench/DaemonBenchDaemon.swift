@@ -12,9 +12,10 @@ struct DaemonLauncher {
     let debugConfig: String
 
     /// Writes the two config files into `folder` (not a store's folder: the daemon watches that one).
-    init(chime: String, folder: String) throws(DaemonBenchError) {
+    /// `extraEnvironment` is added to every process it starts (a private session bus's address).
+    init(chime: String, folder: String, extraEnvironment: [String: String] = [:]) throws(DaemonBenchError) {
         self.chime = chime
-        var env = ProcessInfo.processInfo.environment
+        var env = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
         env["TZ"] = "UTC"
         env["HOME"] = folder
         env["XDG_CONFIG_HOME"] = folder + "/xdg-config"

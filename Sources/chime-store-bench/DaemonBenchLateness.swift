@@ -40,20 +40,15 @@ enum DaemonLateness {
         let daemon = try launcher.start(store: store)
         result.firstFireAfterReadyMs = Double(base * 1_000_000_000 - daemon.ready.nanos) / 1e6
         let lastFire = base + Int64(spreadSeconds) - 1
-        var probes: [(key: String, fire: Int64, delivered: Int64, daemonMs: Double, arrived: Int64)] = []
+        var probes: [Delivery] = []
         var seen = 0
         while probes.count < ids.count && nowSeconds() <= lastFire + 15 && daemon.child.isRunning {
             _ = daemon.child.stdout.waitFor(from: seen, timeout: 0.5) { _ in true }
             let lines = daemon.child.stdout.lines(from: seen)
             seen += lines.count
-            for line in lines {
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any],
-                      let key = object["key"] as? String, let fire = (object["fire"] as? String).flatMap(ISOTime.milliseconds),
-                      let delivered = (object["delivered"] as? String).flatMap(ISOTime.milliseconds),
-                      let lateness = (object["lateness_ms"] as? NSNumber)?.doubleValue else { result.others += 1; continue }
-                guard ids.contains(String(key.prefix { $0 != "@" })) else { result.others += 1; continue }
-                probes.append((key, fire, delivered, lateness, line.nanos))
-            }
+            let (mine, others) = deliveries(in: lines, of: ids)
+            probes += mine
+            result.others += others
         }
         let stopped = daemon.child.stop()
         if stopped.status != 0 { throw DaemonBenchError("daemon exited with status \(stopped.status): \(daemon.child.stderrTail())") }
@@ -73,6 +68,32 @@ enum DaemonLateness {
         return result
     }
 
+    /// One probe's alarm as the daemon's stdout sink printed it.
+    struct Delivery {
+        var key: String
+        /// Fire and delivered instants, ms since 1970.
+        var fire: Int64, delivered: Int64
+        /// `lateness_ms` as the daemon printed it.
+        var daemonMs: Double
+        /// When the line reached this process, ns since 1970.
+        var arrived: Int64
+    }
+
+    /// The deliveries of the probes `ids` among the stdout sink's JSON `lines`, and how many lines
+    /// were something else.
+    static func deliveries(in lines: [TimedLine], of ids: Set<String>) -> (probes: [Delivery], others: Int) {
+        var probes: [Delivery] = [], others = 0
+        for line in lines {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any],
+                  let key = object["key"] as? String, let fire = (object["fire"] as? String).flatMap(ISOTime.milliseconds),
+                  let delivered = (object["delivered"] as? String).flatMap(ISOTime.milliseconds),
+                  let lateness = (object["lateness_ms"] as? NSNumber)?.doubleValue,
+                  ids.contains(String(key.prefix { $0 != "@" })) else { others += 1; continue }
+            probes.append(Delivery(key: key, fire: fire, delivered: delivered, daemonMs: lateness, arrived: line.nanos))
+        }
+        return (probes, others)
+    }
+
     /// `delivered_at` (ms) of every delivered ledger row, by firing key.
     private static func ledgerDeliveries(store path: String) throws(DaemonBenchError) -> [String: Int64] {
         do {
@@ -89,7 +110,8 @@ enum DaemonLateness {
 
     /// Saves the probe items in one transaction; returns their identifiers. The store is closed
     /// again before the daemon starts.
-    private static func addProbes(store path: String, base: Int64) throws(DaemonBenchError) -> Set<String> {
+    static func addProbes(store path: String, base: Int64, seconds spreadSeconds: Int = spreadSeconds,
+                          perSecond: Int = perSecond) throws(DaemonBenchError) -> Set<String> {
         do {
             let store = try EventStore(path: path, floatingZone: .utc)
             let calendar = try store.defaultCalendarForNewEvents().identifier

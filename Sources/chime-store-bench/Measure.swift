@@ -29,11 +29,12 @@ func which(_ name: String) -> String? {
 }
 
 /// Starts `path` with `args`; stdout goes to `stdout` (a file path, truncated), stderr is inherited.
-func spawn(_ path: String, _ args: [String], environment: [String: String], stdout: String = "/dev/null") -> pid_t? {
+func spawn(_ path: String, _ args: [String], environment: [String: String], stdout: String = "/dev/null", stderr: String? = nil) -> pid_t? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     let argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for p in argv + envp { free(p) } }

@@ -13,13 +13,18 @@ import Synchronization
 // and have moved its series exactly one day; every edit must not have been overwritten by an
 // edit that ran before it; every add must be there. Reports operations, failures, lost updates
 // and the write latency (whole `chime` process, spawn to exit).
-//   usage: chime-store-bench --only soak [--writers 8,16] [--operations 40] [--chime PATH]
+// Beside them (unless --no-hostile-bus), the daemon serves D-Bus on a private bus and a hostile
+// client calls it throughout (SoakHostileBus.swift), while probe alarms come due twice a second:
+// the report says whether the service answered as it should and how late the alarms were.
+//   usage: chime-store-bench --only soak [--writers 8,16] [--operations 40] [--chime PATH] [--no-hostile-bus]
 
 struct SoakOptions: Sendable {
     var writers: [Int]
     var operations: Int
     var targets = 3
     var seed: UInt64
+    /// A private bus and a hostile D-Bus client beside the writers, with probe alarms.
+    var hostileBus = true
 }
 
 enum SoakBench {
@@ -42,7 +47,9 @@ enum SoakBench {
 
     static func run(chime: String, folder: String, options: SoakOptions) -> [String] {
         var lines: [String] = []
-        lines.append("Soak: writers × \(options.operations) operations each (complete 50%, edit 35%, add 15%) on \(options.targets) shared daily reminders; daemon --notifier stdout and a `chime agenda` reader running; chime \(chime)")
+        lines.append("Soak: writers × \(options.operations) operations each (complete 50%, edit 35%, add 15%) on \(options.targets) shared daily reminders; daemon --notifier stdout and a `chime agenda` reader running"
+                     + (options.hostileBus ? "; a hostile D-Bus client calling the daemon's service; probe alarms due twice a second" : "")
+                     + "; chime \(chime)")
         for n in options.writers {
             do { lines += try round(writers: n, chime: chime, folder: folder + "/soak-\(n)", options: options) } catch {
                 lines.append("\(n) writers: not measured: \(error)")
@@ -56,7 +63,10 @@ enum SoakBench {
         try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
         let storePath = folder + "/store/chime.sqlite"
         let start = LocalDateTime(year: 2027, month: 1, day: 1, hour: 9)
-        let launcher = try DaemonLauncher(chime: chime, folder: folder)
+        let bus = options.hostileBus ? try PrivateSessionBus.start(folder: folder) : nil
+        defer { bus?.stop() }
+        let launcher = try DaemonLauncher(chime: chime, folder: folder,
+                                          extraEnvironment: bus.map { ["DBUS_SESSION_BUS_ADDRESS": $0.address] } ?? [:])
         let env = launcher.environment.merging(["CHIME_STORE": storePath]) { $1 }
         // The shared reminders, added with the binary under test (an older one can be measured too).
         var created: [String] = []
@@ -68,11 +78,33 @@ enum SoakBench {
             guard status == 0, let id else { throw DaemonBenchError("adding the shared reminders failed (status \(status))") }
             created.append(String(id))
         }
+        let stop = Locked(false)
+        // Probe alarms from as soon as the daemon can have started, twice a second, for longer
+        // than a round's writers run (16 × 40 operations take about 15 s); only those due while
+        // the writers ran are counted.
+        let probeBase = nowSeconds() + 2
+        let probes = options.hostileBus ? try DaemonLateness.addProbes(store: storePath, base: probeBase, seconds: 300, perSecond: 2) : []
+        let apps = options.hostileBus ? try HostileBusClient.prepare(folder: folder, chime: chime, environment: env) : nil
         let daemon = try launcher.start(store: storePath)
         let ids = created
+        let onBusAtStart = apps == nil || HostileBusClient.waitForName(environment: env, timeout: 20)
+
+        // The hostile client, until the writers are done.
+        let hostileTally = Locked(HostileBusClient.Tally())
+        let hostileDone = DispatchSemaphore(value: 0)
+        if let apps, onBusAtStart {
+            let secrets = (0..<options.targets).map { "shared \($0)" } + ["added w"]
+            let client = Thread {
+                let tally = HostileBusClient.run(apps: apps, environment: env, secrets: secrets, stop: stop)
+                hostileTally.update { $0 = tally }
+                hostileDone.signal()
+            }
+            client.start()
+        } else {
+            hostileDone.signal()
+        }
 
         // The reader: `chime agenda` in a loop until the writers are done.
-        let stop = Locked(false)
         let readerCounts = Locked((runs: 0, failures: 0))
         let readerDone = DispatchSemaphore(value: 0)
         let reader = Thread {
@@ -126,8 +158,21 @@ enum SoakBench {
         }
         group.wait()
         let wall = seconds(ContinuousClock().now - began)
+        let writersEnded = realtimeNanos() / 1_000_000
         stop.update { $0 = true }
         readerDone.wait()
+        hostileDone.wait()
+        let onBusAtEnd = apps == nil || HostileBusClient.waitForName(environment: env, timeout: 5)
+        // The probes due while the writers ran: wait (a state, bounded) until each was delivered.
+        let due = options.hostileBus ? Int(max(0, writersEnded / 1000 - probeBase + 1)) * 2 : 0
+        var delivered: [DaemonLateness.Delivery] = []
+        let waitUntil = realtimeNanos() + 15_000_000_000
+        while options.hostileBus && daemon.child.isRunning && realtimeNanos() < waitUntil {
+            delivered = DaemonLateness.deliveries(in: daemon.child.stdout.lines(from: 0), of: probes).probes
+                .filter { $0.fire <= writersEnded }
+            if delivered.count >= due { break }
+            _ = daemon.child.stdout.waitFor(from: daemon.child.stdout.count, timeout: 0.5) { _ in true }
+        }
         let daemonAlive = daemon.child.isRunning
         let daemonLines = daemon.child.stdout.count
         let daemonStop = daemon.child.stop()
@@ -197,6 +242,18 @@ enum SoakBench {
         for l in lost.prefix(10) { lines.append("  LOST: \(l)") }
         let reads = readerCounts.value
         lines.append("  reader: \(reads.runs) `chime agenda` runs, \(reads.failures) failed; daemon: \(daemonAlive ? "running throughout" : "EXITED EARLY"), \(daemonLines) stdout lines, stopped with status \(daemonStop.status)")
+        if options.hostileBus {
+            let hostile = hostileTally.value
+            lines.append("  hostile D-Bus client: \(hostile.calls) calls, \(hostile.refused) refused as they should be, \(hostile.answered) answered, "
+                         + "\(hostile.accessRequests) access requests by new identities, \(hostile.wrong.count) wrong; call p50 \(fixed(Statistics.percentile(hostile.milliseconds, 50), 1)) ms "
+                         + "p99 \(fixed(Statistics.percentile(hostile.milliseconds, 99), 1)) ms; the service on the bus at start: "
+                         + "\(onBusAtStart ? "yes" : "NO"), at the end: \(onBusAtEnd ? "yes" : "NO")")
+            for w in hostile.wrong.prefix(5) { lines.append("  WRONG: \(w)") }
+            let late = delivered.map(\.daemonMs)
+            lines.append("  alarms meanwhile: \(due) probes due while the writers ran, \(delivered.count) delivered; lateness p50 "
+                         + "\(fixed(Statistics.percentile(late, 50), 1)) ms p99 \(fixed(Statistics.percentile(late, 99), 1)) ms "
+                         + "max \(fixed(late.max() ?? .nan, 1)) ms")
+        }
         return lines
     }
 

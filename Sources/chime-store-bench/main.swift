@@ -12,8 +12,9 @@ import Glibc
 //   usage: chime-store-bench [--runs 5] [--seed 2026] [--events 10000] [--reminders 2000]
 //                            [--chime PATH_TO_chime] [--keep DIR]
 //                            [--only daemon|store|ics] [--idle-seconds 60]
-//   chime-store-bench --only soak [--writers 8,16] [--operations 40] [--chime PATH]: concurrent
-//   writer processes, the daemon and a reader on one store; lost updates counted (SoakBench.swift).
+//   chime-store-bench --only soak [--writers 8,16] [--operations 40] [--chime PATH] [--no-hostile-bus]:
+//   concurrent writer processes, the daemon, a reader and a hostile D-Bus client on one store;
+//   lost updates, wrong answers and alarm lateness counted (SoakBench.swift).
 
 let args = CommandLine.arguments
 if args.count >= 4 && args[1] == "--writer" { LatencyProbe.writerMain(path: args[2], count: Int(args[3]) ?? 100) }
@@ -54,7 +55,8 @@ if let keep {
 // The soak run needs none of the generated data: it builds its own small stores.
 if only == "soak" {
     let writers = (BenchmarkOptions.string("--writers") ?? "8,16").split(separator: ",").compactMap { Int($0) }
-    let options = SoakOptions(writers: writers, operations: max(1, BenchmarkOptions.integer("--operations", 40)), seed: seed)
+    var options = SoakOptions(writers: writers, operations: max(1, BenchmarkOptions.integer("--operations", 40)), seed: seed)
+    options.hostileBus = !CommandLine.arguments.contains("--no-hostile-bus")
     print(SoakBench.run(chime: chimePath, folder: dir, options: options).joined(separator: "\n"))
     if keep == nil { try? FileManager.default.removeItem(atPath: dir) } else { print("kept: \(dir)") }
     exit(0)
