@@ -52,62 +52,8 @@ public enum ContentLines {
     /// - a malformed parameter list: the line is skipped.
     static func parse(_ bytes: [UInt8], file: String, repairs: RepairLog) throws(ICSError) -> [ICSProperty] {
         var result: [ICSProperty] = []
-        var current: [UInt8] = []
-        var currentLine = 0
-        var lineNumber = 0
-        var i = 0
-        let n = bytes.count
-        // Skip a UTF-8 byte order mark.
-        if n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
-        func flush() throws(ICSError) {
-            if current.isEmpty { return }
-            defer { current.removeAll(keepingCapacity: true) }
-            do {
-                result.append(try property(current, line: currentLine, file: file))
-            } catch {
-                if error.message == "invalid UTF-8" {
-                    try repairs.note(error, "read as Windows-1252")
-                    let text = Windows1252.decode(current)
-                    do { result.append(try property(Array(text.utf8), line: currentLine, file: file)) } catch {
-                        try repairs.note(error, "the line was skipped")
-                    }
-                } else {
-                    try repairs.note(error, "the line was skipped")
-                }
-            }
-        }
-        while i < n {
-            lineNumber += 1
-            var end = i
-            while end < n && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
-            let isContinuation = i < end && (bytes[i] == 0x20 || bytes[i] == 0x09)
-            if isContinuation && !current.isEmpty {
-                current.append(contentsOf: bytes[(i + 1)..<end])
-            } else if i < end, !current.isEmpty, !startsContentLine(bytes[i..<end]) {
-                let shown = excerpt(String(decoding: bytes[i..<min(end, i + 40)], as: UTF8.self))
-                if isDelimiter(current) {
-                    // Never glue text onto BEGIN:/END: — that would break the component structure.
-                    try repairs.note(line: lineNumber, property: nil, "\(shown) is not a content line: skipped")
-                } else {
-                    try repairs.note(line: lineNumber, property: nil,
-                                     "\(shown) is not a content line: joined to the line before (a folded line without its leading space)")
-                    current.append(contentsOf: bytes[i..<end])
-                }
-            } else if i < end {
-                try flush()
-                current.append(contentsOf: bytes[i..<end])
-                currentLine = lineNumber
-            }
-            // One line break: CRLF, LF or a lone CR.
-            if end < n && bytes[end] == 0x0D {
-                end += 1
-                if end < n && bytes[end] == 0x0A { end += 1 }
-            } else if end < n && bytes[end] == 0x0A {
-                end += 1
-            }
-            i = end
-        }
-        try flush()
+        var reader = ContentLineReader(file: file, repairs: repairs)
+        try reader.read(bytes, isLast: true) { result.append($0) }
         return result
     }
 
@@ -180,7 +126,7 @@ public enum ContentLines {
         return name == name.uppercased() && (knownNames.contains(name) || name.hasPrefix("X-"))
     }
 
-    private static func isDelimiter(_ line: [UInt8]) -> Bool {
+    static func isDelimiter(_ line: [UInt8]) -> Bool {
         let head = String(decoding: line.prefix(6), as: UTF8.self).uppercased()
         return head.hasPrefix("BEGIN:") || head.hasPrefix("END:")
     }
@@ -201,5 +147,123 @@ public enum ContentLines {
 
     static func excerpt(_ s: String) -> String {
         s.count > 40 ? "\"\(s.prefix(40))…\"" : "\"\(s)\""
+    }
+}
+
+/// Unfolded content lines from a file read a chunk at a time, as ``ContentLines/parse(_:file:)``
+/// reads a whole one (it is this reader given the whole file as one chunk): the same lines, line
+/// numbers and repairs wherever the chunks are cut, without the file's bytes held whole.
+///
+/// ```swift
+/// var reader = ContentLineReader(file: "feed.ics", repairs: RepairLog(file: "feed.ics", strict: false))
+/// try reader.read(firstChunk, isLast: false) { line in print(line.name) }
+/// try reader.read(lastChunk, isLast: true) { line in print(line.name) }
+/// ```
+struct ContentLineReader {
+    let file: String
+    let repairs: RepairLog
+    /// The logical line being unfolded, and the physical line it began on.
+    private var current: [UInt8] = []
+    private var currentLine = 0
+    private var lineNumber = 0
+    /// A physical line the last chunk ended inside of.
+    private var carry: [UInt8] = []
+    /// Whether the start of the file (where a byte order mark may be) was passed.
+    private var started = false
+    /// The last chunk ended with CR: a LF at the start of the next one is the same line break.
+    private var afterCR = false
+
+    init(file: String, repairs: RepairLog) {
+        self.file = file
+        self.repairs = repairs
+    }
+
+    /// Reads the next chunk, passing each completed content line to `emit`; with `isLast` the
+    /// file ends after it.
+    mutating func read(_ chunk: [UInt8], isLast: Bool, emit: (ICSProperty) throws(ICSError) -> Void) throws(ICSError) {
+        var bytes = chunk
+        if !carry.isEmpty {
+            // A chunk without a line break only lengthens the carried line: appended, not
+            // re-read, so a file with no line breaks costs its length, not its length squared.
+            if !isLast && !chunk.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+                carry += chunk
+                return
+            }
+            bytes = carry + chunk
+            carry.removeAll()
+        }
+        var i = 0
+        if afterCR {
+            afterCR = false
+            if !bytes.isEmpty && bytes[0] == 0x0A { i = 1 }
+        }
+        let n = bytes.count
+        if !started {
+            // A UTF-8 byte order mark can only be told once three bytes (or the end) are here.
+            guard n >= 3 || isLast || bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
+                carry = bytes
+                return
+            }
+            started = true
+            if n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
+        }
+        while i < n {
+            var end = i
+            while end < n && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+            if end == n && !isLast {
+                carry = Array(bytes[i..<n])     // its line break is in the next chunk
+                return
+            }
+            lineNumber += 1
+            let isContinuation = i < end && (bytes[i] == 0x20 || bytes[i] == 0x09)
+            if isContinuation && !current.isEmpty {
+                current.append(contentsOf: bytes[(i + 1)..<end])
+            } else if i < end, !current.isEmpty, !ContentLines.startsContentLine(bytes[i..<end]) {
+                let shown = ContentLines.excerpt(String(decoding: bytes[i..<min(end, i + 40)], as: UTF8.self))
+                if ContentLines.isDelimiter(current) {
+                    // Never glue text onto BEGIN:/END: — that would break the component structure.
+                    try repairs.note(line: lineNumber, property: nil, "\(shown) is not a content line: skipped")
+                } else {
+                    try repairs.note(line: lineNumber, property: nil,
+                                     "\(shown) is not a content line: joined to the line before (a folded line without its leading space)")
+                    current.append(contentsOf: bytes[i..<end])
+                }
+            } else if i < end {
+                try flush(emit)
+                current.append(contentsOf: bytes[i..<end])
+                currentLine = lineNumber
+            }
+            // One line break: CRLF, LF or a lone CR.
+            if end < n && bytes[end] == 0x0D {
+                end += 1
+                if end < n && bytes[end] == 0x0A { end += 1 } else if end == n && !isLast { afterCR = true }
+            } else if end < n && bytes[end] == 0x0A {
+                end += 1
+            }
+            i = end
+        }
+        if isLast { try flush(emit) }
+    }
+
+    /// Parses the logical line unfolded so far, repairing or skipping it as the file needs.
+    private mutating func flush(_ emit: (ICSProperty) throws(ICSError) -> Void) throws(ICSError) {
+        if current.isEmpty { return }
+        defer { current.removeAll(keepingCapacity: true) }
+        let parsed: ICSProperty
+        do {
+            parsed = try ContentLines.property(current, line: currentLine, file: file)
+        } catch {
+            guard error.message == "invalid UTF-8" else {
+                try repairs.note(error, "the line was skipped")
+                return
+            }
+            try repairs.note(error, "read as Windows-1252")
+            let text = Windows1252.decode(current)
+            do { parsed = try ContentLines.property(Array(text.utf8), line: currentLine, file: file) } catch {
+                try repairs.note(error, "the line was skipped")
+                return
+            }
+        }
+        try emit(parsed)
     }
 }

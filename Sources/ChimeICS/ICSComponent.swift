@@ -36,46 +36,63 @@ public struct ICSComponent: Hashable, Sendable {
     /// skipped; an END that closes an outer component closes the inner ones left open; a file
     /// that ends inside components (truncated) closes them where it ends.
     static func tree(_ lines: [ICSProperty], repairs: RepairLog) throws(ICSError) -> [ICSComponent] {
-        var stack: [ICSComponent] = []
-        var roots: [ICSComponent] = []
-        func close() {
-            let done = stack.removeLast()
-            if stack.isEmpty { roots.append(done) } else { stack[stack.count - 1].components.append(done) }
-        }
-        for line in lines {
-            switch line.name {
-            case "BEGIN":
-                let name = line.value.trimmingSpaces.uppercased()
-                guard !name.isEmpty else {
-                    try repairs.note(line: line.line, property: "BEGIN", "missing component name: the line was skipped")
-                    continue
-                }
-                guard stack.count < maximumDepth else {
-                    throw ICSError(file: repairs.file, line: line.line, property: "BEGIN", "components nested deeper than \(maximumDepth)")
-                }
-                stack.append(ICSComponent(name: name, line: line.line))
-            case "END":
-                let name = line.value.trimmingSpaces.uppercased()
-                guard let index = stack.lastIndex(where: { $0.name == name }) else {
-                    try repairs.note(line: line.line, property: "END", stack.isEmpty
-                        ? "END:\(name) without a matching BEGIN: skipped"
-                        : "END:\(name) does not close BEGIN:\(stack.last!.name) of line \(stack.last!.line): skipped")
-                    continue
-                }
-                while stack.count > index + 1 {
-                    let open = stack.last!
-                    try repairs.note(line: open.line, property: "BEGIN", "BEGIN:\(open.name) is never closed: closed at END:\(name) (line \(line.line))")
-                    close()
-                }
-                close()
-            default:
-                guard !stack.isEmpty else {
-                    try repairs.note(line: line.line, property: line.name, "outside BEGIN:VCALENDAR … END:VCALENDAR: skipped")
-                    continue
-                }
-                stack[stack.count - 1].properties.append(line)
+        var builder = ComponentTreeBuilder(repairs: repairs)
+        for line in lines { try builder.add(line) }
+        return try builder.finish()
+    }
+}
+
+/// The component tree built a content line at a time (``ICSComponent/tree(_:repairs:)`` is this
+/// builder given every line), so a file read in chunks never needs its lines listed first.
+struct ComponentTreeBuilder {
+    let repairs: RepairLog
+    private var stack: [ICSComponent] = []
+    private var roots: [ICSComponent] = []
+
+    init(repairs: RepairLog) { self.repairs = repairs }
+
+    private mutating func close() {
+        let done = stack.removeLast()
+        if stack.isEmpty { roots.append(done) } else { stack[stack.count - 1].components.append(done) }
+    }
+
+    mutating func add(_ line: ICSProperty) throws(ICSError) {
+        switch line.name {
+        case "BEGIN":
+            let name = line.value.trimmingSpaces.uppercased()
+            guard !name.isEmpty else {
+                try repairs.note(line: line.line, property: "BEGIN", "missing component name: the line was skipped")
+                return
             }
+            guard stack.count < ICSComponent.maximumDepth else {
+                throw ICSError(file: repairs.file, line: line.line, property: "BEGIN", "components nested deeper than \(ICSComponent.maximumDepth)")
+            }
+            stack.append(ICSComponent(name: name, line: line.line))
+        case "END":
+            let name = line.value.trimmingSpaces.uppercased()
+            guard let index = stack.lastIndex(where: { $0.name == name }) else {
+                try repairs.note(line: line.line, property: "END", stack.isEmpty
+                    ? "END:\(name) without a matching BEGIN: skipped"
+                    : "END:\(name) does not close BEGIN:\(stack.last!.name) of line \(stack.last!.line): skipped")
+                return
+            }
+            while stack.count > index + 1 {
+                let open = stack.last!
+                try repairs.note(line: open.line, property: "BEGIN", "BEGIN:\(open.name) is never closed: closed at END:\(name) (line \(line.line))")
+                close()
+            }
+            close()
+        default:
+            guard !stack.isEmpty else {
+                try repairs.note(line: line.line, property: line.name, "outside BEGIN:VCALENDAR … END:VCALENDAR: skipped")
+                return
+            }
+            stack[stack.count - 1].properties.append(line)
         }
+    }
+
+    /// Closes what the file left open (each closing a repair) and returns the top-level components.
+    mutating func finish() throws(ICSError) -> [ICSComponent] {
         while let open = stack.last {
             try repairs.note(line: open.line, property: "BEGIN",
                              "BEGIN:\(open.name) is never closed (the file may be truncated): closed at the end of the file")

@@ -52,9 +52,31 @@ public enum ICalendar {
     /// ```
     /// - Parameter strict: refuse the file at its first fault instead (for validating a file).
     public static func parse(_ bytes: [UInt8], file: String = "<input>", strict: Bool = false) throws(ICSError) -> ICSParseResult {
-        let repairs = RepairLog(file: file, strict: strict)
-        let lines = try ContentLines.parse(bytes, file: file, repairs: repairs)
-        let roots = try ICSComponent.tree(lines, repairs: repairs)
+        var reader = ICSStreamReader(file: file, strict: strict)
+        try reader.read(bytes, isLast: true)
+        return try reader.finish()
+    }
+
+    /// Reads a file as ``parse(_:file:strict:)`` does, a chunk at a time (a feed as it downloads,
+    /// a file being imported): `next` gives the next chunk, nil at the end. The file's bytes are
+    /// never held whole, nor its content lines listed, only the components they make and the
+    /// items made of them. The result, repairs and errors are those of `parse` on the same bytes,
+    /// wherever the chunks are cut.
+    ///
+    /// ```swift
+    /// let result = try ICalendar.parse(file: "big.ics") { try file.read(upToCount: 65_536).map(Array.init) }
+    /// ```
+    public static func parse(file: String = "<input>", strict: Bool = false,
+                             chunks next: () throws(ICSError) -> [UInt8]?) throws(ICSError) -> ICSParseResult {
+        var reader = ICSStreamReader(file: file, strict: strict)
+        while let chunk = try next() { try reader.read(chunk, isLast: false) }
+        try reader.read([], isLast: true)
+        return try reader.finish()
+    }
+
+    /// The calendar made of a file's top-level components: several calendars (concatenated
+    /// exports) are one, and items outside any calendar are taken in (each a repair).
+    fileprivate static func read(roots: [ICSComponent], file: String, repairs: RepairLog) throws(ICSError) -> ICSParseResult {
         var calendars = roots.filter { $0.name == "VCALENDAR" }
         let bare = roots.filter { $0.name == "VEVENT" || $0.name == "VTODO" || $0.name == "VTIMEZONE" }
         if !bare.isEmpty {
@@ -138,5 +160,28 @@ extension AnyCalendarItem {
         case .event(let e): return e.externalIdentifier
         case .reminder(let r): return r.externalIdentifier
         }
+    }
+}
+
+/// A file read a chunk at a time: content lines, then the component tree, then items.
+private struct ICSStreamReader {
+    let file: String
+    let repairs: RepairLog
+    private var lines: ContentLineReader
+    private var tree: ComponentTreeBuilder
+
+    init(file: String, strict: Bool) {
+        self.file = file
+        repairs = RepairLog(file: file, strict: strict)
+        lines = ContentLineReader(file: file, repairs: repairs)
+        tree = ComponentTreeBuilder(repairs: repairs)
+    }
+
+    mutating func read(_ chunk: [UInt8], isLast: Bool) throws(ICSError) {
+        try lines.read(chunk, isLast: isLast) { line throws(ICSError) in try tree.add(line) }
+    }
+
+    mutating func finish() throws(ICSError) -> ICSParseResult {
+        try ICalendar.read(roots: try tree.finish(), file: file, repairs: repairs)
     }
 }

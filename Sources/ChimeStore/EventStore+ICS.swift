@@ -56,8 +56,20 @@ extension EventStore {
                           dryRun: Bool = false, strict: Bool = false,
                           progress: ((String) -> Void)? = nil) throws -> ImportReport {
         let parsed = try ICalendar.parse(bytes, file: file, strict: strict)
-        return try importParsed(parsed, file: file, into: target, dryRun: dryRun, strict: strict,
-                                authoritative: false, commit: true, progress: progress)
+        return try importICS(parsed: parsed, file: file, into: target, dryRun: dryRun, strict: strict, progress: progress)
+    }
+
+    /// The same, for a file already read (a chunk at a time: ``ICalendar/parse(file:strict:chunks:)``).
+    ///
+    /// ```swift
+    /// let parsed = try ICalendar.parse(file: "big.ics") { try handle.read(upToCount: 65_536).map(Array.init) }
+    /// let report = try store.importICS(parsed: parsed, file: "big.ics")
+    /// ```
+    public func importICS(parsed: ICSParseResult, file: String, into target: ImportTarget = .defaults,
+                          dryRun: Bool = false, strict: Bool = false,
+                          progress: ((String) -> Void)? = nil) throws -> ImportReport {
+        try importParsed(parsed, file: file, into: target, dryRun: dryRun, strict: strict,
+                         authoritative: false, commit: true, progress: progress)
     }
 
     /// The body of ``importICS(_:file:into:dryRun:strict:progress:)`` on a parsed file.

@@ -82,7 +82,15 @@ extension EventStore {
     public func applySubscription(_ subscription: CalendarSubscription, feed bytes: [UInt8], etag: String?,
                                   lastModified: String?, at now: Instant) throws -> SubscriptionRefresh {
         // Messages name the feed by its URL (a line number in it still says where).
-        var parsed = try ICalendar.parse(bytes, file: subscription.url)
+        try applySubscription(subscription, parsed: try ICalendar.parse(bytes, file: subscription.url), etag: etag,
+                              lastModified: lastModified, at: now)
+    }
+
+    /// The same, for a feed already read (as it downloaded: ``ICalendar/parse(file:strict:chunks:)``
+    /// with the subscription's URL as the file name).
+    public func applySubscription(_ subscription: CalendarSubscription, parsed: ICSParseResult, etag: String?,
+                                  lastModified: String?, at now: Instant) throws -> SubscriptionRefresh {
+        var parsed = parsed
         var refresh = SubscriptionRefresh()
         refresh.notes = (parsed.repairs + parsed.skipped).map(\.description)
         let todos = parsed.items.filter { if case .reminder = $0.item { return true } else { return false } }

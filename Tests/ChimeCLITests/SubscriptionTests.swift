@@ -36,6 +36,32 @@ struct SubscriptionTests {
         return subscribed
     }
 
+    /// A feed is read as it downloads (many chunks here: 3,000 events, about 1 MB); a page that is
+    /// not a calendar (a login page in place of the feed) leaves nothing subscribed.
+    @Test func aLargeFeedIsReadAsItDownloadsAndAPageThatIsNotOneLeavesNothing() throws {
+        let s = StoreSession(zone: "Europe/Berlin")
+        let site = s.folder + "/site"
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
+        // Clean events (a repair note for each would be 3,000 warnings).
+        let many = (0..<3_000).map {
+            "BEGIN:VEVENT\r\nUID:big-\($0)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;VALUE=DATE:202612\(String(format: "%02d", 1 + $0 % 28))\r\n"
+                + "SUMMARY:Match \($0) \(String(repeating: "·", count: 100))\r\nEND:VEVENT\r\n"
+        }
+        try ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//feeds//EN\r\nX-WR-CALNAME:Fixtures\r\n" + many.joined() + "END:VCALENDAR\r\n")
+            .write(toFile: site + "/big.ics", atomically: true, encoding: .utf8)
+        try "<!DOCTYPE html><html><body>Please sign in</body></html>\n".write(toFile: site + "/login.ics", atomically: true, encoding: .utf8)
+        let (server, port) = try serve(site)
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let big = try subscribe(s, "http://127.0.0.1:\(port)/big.ics")
+        #expect(big.status == 0, "\(big.stderr)")
+        #expect(big.stdout.contains("Fixtures: 3000 new"), "\(big.stdout)")
+        let login = try subscribe(s, "http://127.0.0.1:\(port)/login.ics")
+        #expect(login.status != 0 && login.stderr.contains("no BEGIN:VCALENDAR") && login.stderr.contains("nothing subscribed"),
+                "\(login.stderr)")
+        let calendars = try s.run("calendar", "list").stdout
+        #expect(calendars.contains("Fixtures") && !calendars.contains("login"), "\(calendars)")
+    }
+
     /// The same feed imported into a local calendar and subscribed to: two calendars hold its
     /// UIDs (as two CalDAV collections may), and an export of the whole store writes each once.
     @Test func aFeedBothImportedAndSubscribedIsExportedOncePerUID() throws {

@@ -40,21 +40,23 @@ extension CalendarCommand {
             let every = try Durations.seconds(refresh, option: "--refresh")
             guard every >= ValueBounds.refreshSeconds.lowerBound else { throw InputError("--refresh: at least 5m (feeds are not polled faster)") }
             // The feed is fetched before anything is stored: a wrong URL leaves no calendar behind.
-            let response: DAVResponse
-            do { response = try await DAVClient().send("GET", fetch) } catch { throw InputError("\(error)") }
+            let response: DAVResponse, read: Result<ICSParseResult, ICSError>
+            do { (response, read) = try await FeedRefresh.fetch(fetch, file: url) } catch { throw InputError("\(error)") }
             guard response.status == 200 else {
                 throw InputError("\(fetch.absoluteString): GET answered HTTP \(response.status); nothing subscribed")
             }
-            let bytes = Array(response.body)
-            let feedName = (try? ICalendar.parseComponents(bytes, file: fetch.lastPathComponent))?["X-WR-CALNAME"].map { ICSText.unescape($0.value) }
-            let title = name ?? feedName ?? fetch.deletingPathExtension().lastPathComponent
+            let parsed: ICSParseResult
+            do { parsed = try read.get() } catch {
+                throw InputError(DisplayText.singleLine("\(fetch.absoluteString): \(error)") + "; nothing subscribed")
+            }
+            let title = name ?? parsed.calendarName ?? fetch.deletingPathExtension().lastPathComponent
             if try store.calendar(named: title, for: .event) != nil {
                 throw InputError("a calendar named \"\(DisplayText.singleLine(title))\" exists already; give another with --name")
             }
             let subscription = try store.addSubscription(url: url, title: title, refreshSeconds: every)
             let result: SubscriptionRefresh
             do {
-                result = try store.applySubscription(subscription, feed: bytes, etag: response.etag,
+                result = try store.applySubscription(subscription, parsed: parsed, etag: response.etag,
                                                      lastModified: response.headers["last-modified"], at: CLIContext.clock())
             } catch {
                 try? store.removeCalendar(ChimeCore.Calendar(identifier: subscription.calendarIdentifier, title: title, entityType: .event))

@@ -62,22 +62,34 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let bytes: [UInt8]
         let name = file == "-" ? "<stdin>" : file
-        if file == "-" {
-            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
-        } else {
-            guard let data = FileManager.default.contents(atPath: file) else { throw InputError("\(file): cannot read the file") }
-            bytes = Array(data)
+        var isFolder: ObjCBool = false
+        guard let handle = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file),
+              file == "-" || !(FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) && isFolder.boolValue) else {
+            throw InputError("\(file): cannot read the file")
         }
         let store = try options.open(creating: true)
         let target: ImportTarget = newCalendar.map { $0.isEmpty ? .newNamedByFile(fallback: Self.fallbackName(file)) : .new($0) }
             ?? calendar.map { .existing($0) } ?? .defaults
         let report: ImportReport
         do {
+            // Read a chunk at a time: the file's bytes are never held whole beside what is made of them.
+            var size = 0
+            var readFailure: String?
+            let parsed = try ICalendar.parse(file: (name as NSString).lastPathComponent, strict: strict) { () -> [UInt8]? in
+                do {
+                    guard let data = try handle.read(upToCount: 1 << 16), !data.isEmpty else { return nil }
+                    size += data.count
+                    return Array(data)
+                } catch {
+                    readFailure = "\(error)"
+                    return nil
+                }
+            }
+            if let readFailure { throw InputError("\(file): cannot read the file (\(readFailure)); nothing was imported") }
             // Progress only where someone watches, and only when it takes a moment.
-            let showProgress = isatty(STDERR_FILENO) == 1 && bytes.count > 1_000_000
-            report = try store.importICS(bytes, file: (name as NSString).lastPathComponent, into: target, dryRun: dryRun,
+            let showProgress = isatty(STDERR_FILENO) == 1 && size > 1_000_000
+            report = try store.importICS(parsed: parsed, file: (name as NSString).lastPathComponent, into: target, dryRun: dryRun,
                                          strict: strict, progress: showProgress ? { FileHandle.standardError.write(Data("\($0)…\n".utf8)) } : nil)
         } catch let error as ICSError {
             // The message quotes the file: one line without the terminal controls it may hold.

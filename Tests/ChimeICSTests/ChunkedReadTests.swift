@@ -1,0 +1,82 @@
+import ChimeCore
+@testable import ChimeICS
+import Foundation
+import Testing
+
+/// A file read a chunk at a time (a feed as it downloads, an import) reads exactly as the whole
+/// file does: the same items, repairs, skips and errors, wherever the chunks are cut — inside a
+/// CR LF, a byte order mark, a folded line or a multi-byte character.
+@Suite struct ChunkedReadTests {
+    /// Everything a read says, as text.
+    static func outcome(_ read: () throws(ICSError) -> ICSParseResult) -> String {
+        do {
+            let r = try read()
+            return (r.items.map { "\($0.uid) \($0.line) \(TemporaryStore.describe($0.item))" }
+                    + r.overrides.map { "override \($0)" }
+                    + r.repairs.map { "repair \($0)" } + r.skipped.map { "skipped \($0)" }
+                    + ["name \(r.calendarName ?? "-")"] + r.calendarProperties).joined(separator: "\n")
+        } catch {
+            return "error \(error)"
+        }
+    }
+
+    static func chunked(_ bytes: [UInt8], sizes: [Int], strict: Bool = false) -> String {
+        var at = 0, turn = 0
+        return outcome { () throws(ICSError) in
+            try ICalendar.parse(file: "f.ics", strict: strict) {
+                guard at < bytes.count else { return nil }
+                let size = max(1, sizes[turn % sizes.count])
+                turn += 1
+                defer { at = min(bytes.count, at + size) }
+                return Array(bytes[at..<min(bytes.count, at + size)])
+            }
+        }
+    }
+
+    static var files: [URL] {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        return ["Fixtures", "Corpus"].flatMap { folder -> [URL] in
+            let root = here.appendingPathComponent(folder)
+            return (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
+                .filter { $0.hasSuffix(".ics") }.sorted().map { root.appendingPathComponent($0) }
+        }
+    }
+
+    @Test func everyFixtureAndCorpusFileReadsTheSameInChunks() throws {
+        let files = Self.files
+        #expect(files.count >= 60)
+        var random = SystemRandomNumberGenerator()
+        for file in files {
+            let bytes = Array(try Data(contentsOf: file))
+            for strict in [false, true] {
+                let whole = Self.outcome { () throws(ICSError) in try ICalendar.parse(bytes, file: "f.ics", strict: strict) }
+                let randomSizes = (0..<16).map { _ in Int.random(in: 1...300, using: &random) }
+                for sizes in [[1], [2], [3], [7], [64], [65_536], randomSizes] {
+                    let read = Self.chunked(bytes, sizes: sizes, strict: strict)
+                    #expect(read == whole, "\(file.lastPathComponent) strict=\(strict) in chunks of \(sizes)")
+                }
+            }
+        }
+    }
+
+    /// The cuts a download really makes, on the line breaks and marks that need the next byte.
+    @Test func cutsInsideLineBreaksMarksAndFolds() {
+        let texts: [[UInt8]] = [
+            [0xEF, 0xBB, 0xBF] + Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270101T090000Z\r\nSUMMARY:Caf".utf8)
+                + [0xC3, 0xA9] + Array("\r\n  au lait\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8),
+            Array("BEGIN:VCALENDAR\rBEGIN:VEVENT\rUID:b\rDTSTART:20270101T090000Z\r\rSUMMARY:lone CRs\rEND:VEVENT\rEND:VCALENDAR".utf8),
+            Array("BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:c\nDTSTART:20270101T090000Z\nDESCRIPTION:first\nsecond line without its space\nSUMMARY:x\nEND:VEVENT\n".utf8),
+            Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:d\r\nDTSTART:20270101T090000Z\r\nSUMMARY:Caf".utf8) + [0xE9]
+                + Array(" (Windows-1252)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8),
+        ]
+        for bytes in texts {
+            let whole = Self.outcome { () throws(ICSError) in try ICalendar.parse(bytes, file: "f.ics") }
+            #expect(!whole.hasPrefix("error"), "\(whole)")
+            for cut in 1..<bytes.count {
+                let read = Self.chunked(bytes, sizes: [cut, bytes.count])
+                #expect(read == whole, "cut after byte \(cut)")
+                if read != whole { break }
+            }
+        }
+    }
+}
