@@ -136,6 +136,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 c.sync.afterChangeSeconds = Int64(try integer(v, at, in: 0...600)) },
             "while_alarm_shown_seconds": { c, v, at throws(ConfigurationError) in
                 c.sync.whileAlarmShownSeconds = Int64(try integer(v, at, in: 5...3600)) },
+            "before_alarm_seconds": { c, v, at throws(ConfigurationError) in
+                c.sync.beforeAlarmSeconds = Int64(try integer(v, at, in: 0...3600)) },
         ],
         "log": [
             "level": { c, v, at throws(ConfigurationError) in

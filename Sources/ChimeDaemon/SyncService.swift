@@ -15,6 +15,10 @@ public struct SyncSettings: Hashable, Sendable {
     /// sync-collection request per calendar when nothing changed), so that an answer given on
     /// another device takes it off this screen within seconds.
     public var whileAlarmShownSeconds: Int64 = 20
+    /// A pass this long before the next alarm rings (unless one ran since), so that an alarm
+    /// answered, an event cancelled or an invitation declined on another device in the last
+    /// minutes does not ring here. 0: none.
+    public var beforeAlarmSeconds: Int64 = 60
     /// While a server does not answer, the next try waits 30 s, then 1, 2, 4 … minutes, at most the interval.
     public var firstRetrySeconds: Int64 = 30
     /// How often a pass also lists the calendar home for calendars made on the server (one
@@ -38,7 +42,7 @@ public struct SyncSettings: Hashable, Sendable {
 }
 
 /// Syncs every account and refreshes every subscribed calendar when its interval has passed. Accounts: at start, a few seconds after a local change to one of their calendars,
-/// and every interval; while a server does not answer it backs off, and a refused password waits
+/// every interval, and a minute before the next alarm rings; while a server does not answer it backs off, and a refused password waits
 /// for the next interval (never a retry storm). A pass runs beside the scheduler and writes in
 /// short transactions of its own, so it never holds up an alarm.
 public struct SyncService: Sendable {
@@ -94,6 +98,14 @@ public struct SyncService: Sendable {
         var discovered: [String: Instant] = [:]
         var localChange = false
         var iterator = wakes.makeAsyncIterator()
+        // When a pass is due before the next alarm: from `beforeAlarmSeconds` ahead of it until it
+        // rings, for an account that answers and has not synced since that moment.
+        func beforeAlarm(_ account: SyncAccount, at instant: Instant) -> Instant? {
+            guard settings.beforeAlarmSeconds > 0, let alarm = onScreen?.nextAlarm, (failures[account.name] ?? 0) == 0 else { return nil }
+            let from = alarm.adding(-settings.beforeAlarmSeconds)
+            guard instant < alarm, (lastPass[account.name] ?? Instant(secondsSince1970: .min)) < from else { return nil }
+            return from
+        }
         while !Task.isCancelled {
             let accounts = (try? store.syncAccounts()) ?? []
             let start = now()
@@ -103,8 +115,9 @@ public struct SyncService: Sendable {
                 // While an alarm is shown, a server that answers is asked again every few seconds.
                 let quickDue = quick && (failures[account.name] ?? 0) == 0
                     && (lastPass[account.name]?.secondsSince1970 ?? .min) + settings.whileAlarmShownSeconds <= start.secondsSince1970
+                let alarmSoon = beforeAlarm(account, at: start).map { $0 <= start } ?? false
                 // A change the sync itself wrote, or one outside synced calendars, sends nothing.
-                guard periodic || quickDue
+                guard periodic || quickDue || alarmSoon
                         || (localChange && ((try? store.hasUnsyncedChanges(account: account.name)) ?? false)) else { continue }
                 let discover = discovered[account.name].map { now().secondsSince1970 - $0.secondsSince1970 >= settings.discoverySeconds } ?? true
                 let outcome = if let passOverride { await passOverride(account) } else { await pass(account, discover: discover) }
@@ -134,7 +147,9 @@ public struct SyncService: Sendable {
             let nextAccount = due.values.min().map { max(0, $0.secondsSince1970 - now().secondsSince1970) }
             let nextQuick: Int64? = onScreen?.isShowing == true && accounts.contains(where: { (failures[$0.name] ?? 0) == 0 })
                 ? settings.whileAlarmShownSeconds : nil
-            let wait = [nextAccount, nextFeed, nextQuick].compactMap { $0 }.min() ?? settings.intervalSeconds
+            let nextBeforeAlarm = accounts.compactMap { beforeAlarm($0, at: now()) }.min()
+                .map { max(0, $0.secondsSince1970 - now().secondsSince1970) }
+            let wait = [nextAccount, nextFeed, nextQuick, nextBeforeAlarm].compactMap { $0 }.min() ?? settings.intervalSeconds
             let timer = Task {
                 try? await sleep(wait)
                 if !Task.isCancelled { wake.yield(.timer) }

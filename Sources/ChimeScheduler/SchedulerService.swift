@@ -73,7 +73,9 @@ public final class SchedulerService: @unchecked Sendable {
 
     private func loop(mailbox: Mailbox<Input>, clock: any WallClock) async {
         while !Task.isCancelled {
-            let deadline = [scheduler.nextDeadline(), geofences?.nextDeadline].compactMap { $0 }.min()
+            let nextAlarm = scheduler.nextDeadline()
+            scheduler.onScreen.setNextAlarm(nextAlarm)
+            let deadline = [nextAlarm, geofences?.nextDeadline].compactMap { $0 }.min()
             let knownZone = scheduler.zone.identifier
             let sleeper = Task { [currentZone, onSleep] in
                 onSleep?(deadline)

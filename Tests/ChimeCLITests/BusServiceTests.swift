@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Testing
 import ChimeDesktop
+import ChimeTestSupport
 @testable import ChimeDaemon
 @testable import chime
 
@@ -67,8 +68,9 @@ struct BusServiceTests {
         }
     }
 
-    func startDaemon(_ storePath: String) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "stdout", "--location", "none"], folder: folder)
+    func startDaemon(_ storePath: String, environment: [String: String] = [:]) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "stdout", "--location", "none"],
+                                       environment: environment, folder: folder)
         let owned = poll(20) { shell("gdbus wait --session --timeout 1 \(Self.name)").status == 0 && daemon.stderrText.contains("D-Bus service ready") }
         #expect(owned, "the daemon never took \(Self.name): \(daemon.stderrText)")
         return daemon
@@ -82,6 +84,29 @@ struct BusServiceTests {
         _ = try store.save(Event(title: title, calendar: try store.defaultCalendarForNewEvents().identifier,
                                  start: .utc(start.utc), duration: 3600))
         return (storePath, store, title)
+    }
+
+    /// The question is asked in the user's language (the daemon's environment), its buttons too;
+    /// the answer works as in English.
+    @Test func aRussianUserIsAskedInRussian() throws {
+        let language = CatalogSandbox.folders   // made first: generating the locales takes seconds
+        guard let run = sandbox() else { return }
+        _ = shell("dunstctl close-all")
+        let start = notificationLog(run).count
+        let (storePath, _, _) = try seededStore()
+        let daemon = try startDaemon(storePath, environment: ["LANG": "ru_RU.UTF-8", "LOCPATH": language.locales,
+                                                             "CHIME_LOCALEDIR": language.catalogs])
+        defer { daemon.stop() }
+        let viewer = try app("viewer")
+        _ = call(viewer, "RequestAccess", "reminder")
+        #expect(click("allow", onNotificationContaining: "Разрешить gdbus (\(viewer)) доступ к вашим напоминаниям?", run: run, after: start),
+                "no Russian question; shown: \(notificationLog(run).dropFirst(start)); daemon: \(daemon.stderrText)")
+        let line = notificationLog(run).dropFirst(start).last { $0.contains("Разрешить gdbus") } ?? ""
+        #expect(line.contains("Оно опознано как exe:\(viewer) (процесс "), "\(line)")
+        let menu = (try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? ""
+        #expect(menu.contains("#Разрешить (") && menu.contains("#Запретить ("), "the buttons: \(menu)")
+        #expect(poll(10) { call(viewer, "GetAuthorizationStatus", "reminder").output.contains("('authorized',)") })
+        #expect(daemon.stop() == 0, "daemon: \(daemon.stderrText)")
     }
 
     @Test func anAppIsAskedOnceAllowedOrRefusedAndARevokeTakesEffectOnItsNextCall() throws {

@@ -98,4 +98,39 @@ import Testing
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
         #expect(Array(gaps.prefix(5)) == Array(repeating: showing ? 20 : 300, count: 5), "\(gaps)")
     }
+
+    /// A pass comes a minute before the next alarm rings (so an answer, a cancellation or a
+    /// declined invitation from another device is here in time), not when one ran since; with
+    /// `before_alarm_seconds = 0` only the 5-minute passes come.
+    @Test(arguments: [60, 0] as [Int64])
+    func aPassComesAMinuteBeforeTheNextAlarm(before: Int64) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-sync-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = try EventStore(path: folder + "/chime.sqlite")
+        try store.saveSyncAccount(SyncAccount(name: "home", url: "http://127.0.0.1:1/", username: "u", passwordCommand: "echo x"))
+        let clock = VirtualClock()
+        let start = clock.now()
+        let onScreen = AlarmsOnScreen()
+        onScreen.setNextAlarm(start.adding(1_000))
+        var settings = SyncSettings()
+        settings.beforeAlarmSeconds = before
+        let passes = Mutex<[Int64]>([])
+        let service = SyncService(store: store, settings: settings, logger: Logger(label: "sync-test"), onScreen: onScreen,
+                                  now: { clock.now() },
+                                  sleep: { s in
+                                      if s == SyncSettings().afterChangeSeconds { try await Task.sleep(for: .seconds(3600)); return }
+                                      clock.advance(s)
+                                  },
+                                  pass: { _ in
+                                      passes.withLock { $0.append(clock.now().secondsSince1970 - start.secondsSince1970) }
+                                      return .done
+                                  })
+        let loop = Task { try await service.run() }
+        for _ in 0..<400 where passes.withLock({ $0.count }) < 6 { try await Task.sleep(for: .milliseconds(25)) }
+        loop.cancel()
+        let times = Array(passes.withLock { $0 }.prefix(6))
+        #expect(times == (before > 0 ? [0, 300, 600, 900, 940, 1_240] : [0, 300, 600, 900, 1_200, 1_500]), "\(times)")
+    }
 }
+

@@ -59,15 +59,21 @@ final class ChimeBusAPI: DaemonBusAPI {
     /// How many shown firing keys are remembered for Snooze and Dismiss.
     static let shownKeysKept = 10_000
 
-    init(store: EventStore, alarmDefaults: AlarmDefaults = AlarmDefaults()) {
+    init(store: EventStore, alarmDefaults: AlarmDefaults = AlarmDefaults(),
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.store = store
         self.alarmDefaults = alarmDefaults
-        datePhrases = DatePhrases(catalog: MessageCatalog(locale: LocaleEnvironment(ProcessInfo.processInfo.environment).messages))
+        let locale = LocaleEnvironment(environment)
+        let catalog = MessageCatalog(locale: locale.messages)
+        datePhrases = DatePhrases(catalog: catalog)
+        messages = Messages(catalog: catalog, time: locale.time.map { MessageCatalog(locale: $0) })
     }
 
-    /// The date words of the daemon's language (its environment's, as the session gave it): read
-    /// once, the environment being the process's for its whole life.
+    /// The date words and the texts (access questions) of the daemon's language (its
+    /// environment's, as the session gave it): read once, the environment being the process's
+    /// for its whole life.
     private let datePhrases: DatePhrases
+    private let messages: Messages
 
     func attach(_ service: BusService, respond: @escaping @Sendable (NotificationResponse) -> Void) {
         state.withLock {
@@ -282,14 +288,20 @@ final class ChimeBusAPI: DaemonBusAPI {
             throw BusError(Self.busy, refusal + "; or run: chime access grant \(caller.app.id) \(entity.plural)")
         }
         defer { state.withLock { if $0.posting == key { $0.posting = nil } } }
-        let what = entity == .event ? "calendar events" : "reminders"
         let id: UInt32
         do {
+            let app = caller.app.displayName
+            let identity = caller.processID.map { messages("{app} (process {pid})", ["app": caller.app.id, "pid": "\($0)"]) } ?? caller.app.id
             id = try await service.notify(
-                summary: "Allow \(caller.app.displayName) to use your \(what)?",
-                body: "An app asks Chime to see and change your \(what). It is identified as \(caller.app.id)"
-                    + (caller.processID.map { " (process \($0))" } ?? "") + ". You can change this later with chime access.",
-                actions: [(key: "allow", label: "Allow"), (key: "deny", label: "Don't Allow")])
+                summary: entity == .event ? messages("Allow {app} to use your calendar events?", ["app": app])
+                    : messages("Allow {app} to use your reminders?", ["app": app]),
+                body: entity == .event
+                    ? messages("An app asks Chime to see and change your calendar events. It is identified as {identity}. You can change this later with chime access.",
+                               ["identity": identity])
+                    : messages("An app asks Chime to see and change your reminders. It is identified as {identity}. You can change this later with chime access.",
+                               ["identity": identity]),
+                actions: [(key: "allow", label: messages("Allow", context: "access button")),
+                          (key: "deny", label: messages("Don't Allow", context: "access button"))])
         } catch {
             throw BusError(Self.noPrompt, "the user cannot be asked: \(error.message); "
                 + "run: chime access grant \(caller.app.id) \(entity.plural)")

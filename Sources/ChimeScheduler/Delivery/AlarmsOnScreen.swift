@@ -1,3 +1,4 @@
+import ChimeCore
 import Synchronization
 
 /// Whether any of this daemon's alarm notifications is on screen or snoozed, for the services
@@ -16,6 +17,7 @@ public final class AlarmsOnScreen: Sendable {
 
     private struct State {
         var showing = false
+        var nextAlarm: Instant?
         var changed = ContinuousClock.now
         var watchers: [Int: AsyncStream<Bool>.Continuation] = [:]
         var next = 0
@@ -39,6 +41,13 @@ public final class AlarmsOnScreen: Sendable {
         continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) } }
         return stream
     }
+
+    /// When the scheduler next rings (its next deadline; nil: nothing timed is pending), for the
+    /// sync pass the sync service makes just before it.
+    public var nextAlarm: Instant? { state.withLock { $0.nextAlarm } }
+
+    /// Set by the scheduler each time it plans its next wake (and by tests standing in for it).
+    public func setNextAlarm(_ instant: Instant?) { state.withLock { $0.nextAlarm = instant } }
 
     /// Set by the scheduler whenever its notifications change (and by tests standing in for it).
     public func set(_ showing: Bool) {
