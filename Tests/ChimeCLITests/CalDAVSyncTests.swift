@@ -273,6 +273,34 @@ struct CalDAVSyncTests {
         #expect(try b.run("dismiss", "Dentist").status != 0)
     }
 
+    /// Dismissed on A while B renamed the meeting and synced first: A's pass merges the two, and
+    /// both machines end with the new title and the answer (no conflict, nothing re-rings).
+    @Test(arguments: CalDAVServerKind.allCases) func anAnswerGivenWhileTheOtherMachineEditedKeepsBoth(_ kind: CalDAVServerKind) async throws {
+        let home = try CalDAVHome.on(kind)
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let a = StoreSession(zone: "Europe/Berlin", now: "2026-12-07T09:50:00Z"), b = StoreSession(zone: "Europe/Berlin", now: "2026-12-07T09:50:00Z")
+        #expect(try home.addAccount("home", to: a).status == 0)
+        let review = try a.add("event", "Review", "--start", "2026-12-07T11:00", "--duration", "1h", "--calendar", "Work", "--alarm", "-15m")
+        _ = try sync(a, "home")
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        #expect(try b.run("edit", "Review", "--title", "Design review").status == 0)
+        _ = try sync(b, "laptop")
+        #expect(try a.run("dismiss", review).status == 0)
+        let passed = try sync(a, "home")
+        #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+        _ = try sync(b, "laptop")
+        for (name, s) in [("A", a), ("B", b)] {
+            let r = try s.run("alarms", "--from", "2026-12-07T09:00:00Z", "--hours", "4", "--json")
+            let alarms = try #require(try JSONDocument.body(r.stdout) as? [String: Any])["alarms"] as? [[String: Any]] ?? []
+            #expect(alarms.map { "\($0["title"] as? String ?? "?") \($0["state"] as? String ?? "?")" } == ["Design review acknowledged"],
+                    "\(name): \(alarms)")
+        }
+        let copy = try #require(try await home.members(of: "work").values.first).replacingOccurrences(of: "\r\n ", with: "")
+        #expect(copy.contains("SUMMARY:Design review") && copy.contains("X-MOZ-LASTACK:20261207T095000Z")
+                && copy.contains("ACKNOWLEDGED:20261207T095000Z"), "\(copy)")
+        #expect(try a.run("account", "conflicts").stdout.contains("No conflicts."))
+    }
+
     @Test(arguments: CalDAVServerKind.allCases) func editsOnBothMachinesMergeAndWhatLosesIsKept(_ kind: CalDAVServerKind) async throws {
         let home = try CalDAVHome.on(kind)
         try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])

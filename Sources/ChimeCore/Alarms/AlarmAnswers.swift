@@ -53,7 +53,11 @@ public enum AlarmAnswers {
     }
 
     /// A UTC date-time value (`20261204T091500Z`); nil for anything else.
-    static func utcInstant(_ text: String) -> Instant? {
+    ///
+    /// ```swift
+    /// AlarmAnswers.utcInstant("20261204T091500Z")   // 2026-12-04 09:15 UTC
+    /// ```
+    public static func utcInstant(_ text: String) -> Instant? {
         if case .utc(let l)? = BasicDateTime.parse(text.trimmingSpaces()) { return Instant(utc: l) }
         return nil
     }
