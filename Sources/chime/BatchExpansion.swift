@@ -97,10 +97,10 @@ enum BatchExpansion {
         let zoneArgument: ZoneArgument
         do { zoneArgument = try ZoneArgument(tzid) } catch { throw LineError("tzid: \(error)") }
         guard let startText = try string(object, "dtstart") else { throw LineError("dtstart: required") }
-        guard let start = BasicDateTime.parse(startText) else {
-            throw LineError("dtstart: invalid date or date-time \"\(startText)\" (expected YYYYMMDDTHHMMSS or YYYYMMDD)")
+        guard let start = Self.date(startText) else {
+            throw LineError("dtstart: invalid date or date-time \"\(startText)\" (\(Self.dateForms))")
         }
-        let recurrenceStart = zoneArgument.recurrenceStart(DateValue(start))
+        let recurrenceStart = zoneArgument.recurrenceStart(start)
         // Floating wall times (and all-day dates) are converted as if the zone were UTC.
         let zone: ZoneRules
         if case .zone(let z) = zoneArgument { zone = z } else { zone = .utc }
@@ -168,12 +168,21 @@ enum BatchExpansion {
         guard let value = object[key], !(value is NSNull) else { return [] }
         guard let list = value as? [Any] else { throw LineError("\(key): expected an array of dates") }
         return try list.enumerated().map { index, item in
-            guard let text = item as? String, let parsed = BasicDateTime.parse(text) else {
-                throw LineError("\(key)[\(index)]: invalid date or date-time \(item) (expected YYYYMMDDTHHMMSS or YYYYMMDD)")
+            guard let text = item as? String, let parsed = date(text) else {
+                throw LineError("\(key)[\(index)]: invalid date or date-time \(item) (\(dateForms))")
             }
-            return DateValue(parsed).recurrenceDate
+            return parsed.recurrenceDate
         }
     }
+
+    /// A date of a line: RFC 5545's basic form first (what generated input carries, read at
+    /// speed), else ISO 8601 as `--dtstart` takes it (what people type); never a word like
+    /// "today", whose meaning would change with the day the batch runs.
+    static func date(_ text: String) -> DateValue? {
+        BasicDateTime.parse(text).map(DateValue.init) ?? DateExpression.written(text)
+    }
+
+    static let dateForms = "expected 2026-01-05T09:00[:00][Z], 2026-01-05, 20260105T090000[Z] or 20260105"
 }
 
 /// Standard input split into lines the way `readLine(strippingNewline: true)` splits it (a final

@@ -28,7 +28,7 @@ struct ExpandCommand: ParsableCommand {
             Batch form: one JSON object per stdin line, one JSON line per answer, in order.
               echo '{"id":"a","dtstart":"20260101","rrule":"FREQ=DAILY;COUNT=3"}' |
                 chime expand --batch
-            Input fields: id; dtstart (YYYYMMDDTHHMMSS or YYYYMMDD); tzid (UTC, floating or an \
+            Input fields: id; dtstart (20260105T090000 or 2026-01-05T09:00; a date alone for all-day); tzid (UTC, floating or an \
             IANA name; floating is converted as if UTC); rrule (may be empty); exdate and rdate \
             (arrays in dtstart's form); limit ({"count": N} and/or {"until_utc": \
             "YYYYMMDDTHHMMSSZ"}, applied to the final list). Output: {"id","local":[...],"utc":[...]} \

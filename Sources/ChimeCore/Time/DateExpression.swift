@@ -99,6 +99,21 @@ public enum DateExpression {
         }
     }
 
+    /// A date written out in full, in ISO 8601 (`2026-12-08T10:00`, `2026-12-08T10:00:00Z`,
+    /// `2026-12-08`) or RFC 5545's basic form (`20261208T100000`): no words, no clock, no zone
+    /// asked; nil for anything else. For inputs that must mean the same whenever they are read.
+    ///
+    /// ```swift
+    /// DateExpression.written("2026-12-08T10:00")   // .local(2026-12-08 10:00)
+    /// DateExpression.written("tomorrow")           // nil
+    /// ```
+    public static func written(_ text: String) -> DateValue? {
+        var s = Substring(text.lowercased())
+        while s.first?.isWhitespace == true { s.removeFirst() }
+        while s.last?.isWhitespace == true { s.removeLast() }
+        return try? absolute(s)
+    }
+
     /// True when `text` names only a time of day (`10:00`, `9am`, `at 9`, `noon`): a command that
     /// changes an item's time can then keep the item's own date.
     ///
