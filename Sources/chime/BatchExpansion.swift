@@ -92,7 +92,17 @@ enum BatchExpansion {
         var utc: [Int64] = []
     }
 
+    /// A line's fields. Any other is refused, so that a misspelt one (`"tz"` for `"tzid"`) is
+    /// not silently left out: without its zone, a set would be expanded as floating.
+    static let fields: Set<String> = ["id", "dtstart", "tzid", "rrule", "rdate", "exdate", "limit"]
+    private static let meant = ["tz": "tzid", "timezone": "tzid", "zone": "tzid", "start": "dtstart", "rrules": "rrule",
+                                "rdates": "rdate", "exdates": "exdate", "count": "limit", "until": "limit"]
+
     static func expand(_ object: [String: Any], into expansion: inout Expansion) throws {
+        if object.keys.contains(where: { !fields.contains($0) }), let unknown = object.keys.filter({ !fields.contains($0) }).min() {
+            let hint = meant[unknown.lowercased()].map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw LineError("unknown field \"\(unknown)\"\(hint); the fields are id, dtstart, tzid, rrule, rdate, exdate and limit")
+        }
         let tzid = try string(object, "tzid") ?? "floating"
         let zoneArgument: ZoneArgument
         do { zoneArgument = try ZoneArgument(tzid) } catch { throw LineError("tzid: \(error)") }

@@ -87,5 +87,9 @@ struct BatchExpansionTests {
         #expect(message(["dtstart": "20260101", "rrule": "FREQ=DAILY", "limit": ["count": -1]])
                 == "limit.count: expected a non-negative integer")
         #expect(message(["dtstart": "20260101", "limit": ["max": 3]]) == "limit: unknown field \"max\" (use count and/or until_utc)")
+        // A misspelt field would have been left out silently (without "tzid", a floating set).
+        #expect(message(["dtstart": "20261208T100000", "tz": "Europe/Berlin", "rrule": "FREQ=DAILY;COUNT=2"])
+                == "unknown field \"tz\" (did you mean \"tzid\"?); the fields are id, dtstart, tzid, rrule, rdate, exdate and limit")
+        #expect(message(["dtstart": "20261208", "note": "x"])?.hasPrefix("unknown field \"note\"; the fields are") == true)
     }
 }
