@@ -90,19 +90,9 @@ class First(Second):
             except (BrokenPipeError, ConnectionResetError):
                 pass
             return
-        if self.path == "/multistatus-garbage":
-            self.send_response(207)
-            self.send_header("Connection", "close")
-            self.end_headers()
-            chunk = b"x" * (1 << 20)
-            try:
-                for _ in range(80):
-                    self.wfile.write(chunk)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client stopped reading, as it should
-            return
-        if self.path == "/huge":
-            self.send_response(200)
+        if self.path in ("/huge", "/multistatus-garbage"):
+            # 80 MiB that is not a calendar, without Content-Length: as a 200, or as a 207.
+            self.send_response(200 if self.path == "/huge" else 207)
             self.send_header("Connection", "close")
             self.end_headers()
             chunk = b"x" * (1 << 20)
