@@ -94,7 +94,8 @@ extension RecurrenceSet {
     /// (BYDAY, BYMONTHDAY, BYMONTH, and what DTSTART implies for WEEKLY, MONTHLY and YEARLY
     /// rules); RDATEs, or no rule at all, give ``DayMasks/all``.
     public func utcDayMasks(duration: Int64) -> DayMasks {
-        guard !rules.isEmpty, dates.isEmpty else { return .all }
+        // Rules counted in another calendar fall on different Gregorian days each year.
+        guard !rules.isEmpty, dates.isEmpty, !rules.contains(where: \.countsInCalendar) else { return .all }
         let local = start.local
         let startSecond = Int(local.localSeconds - Int64(local.date.daysSinceEpoch) * 86_400)
         var days = DayMasks.none

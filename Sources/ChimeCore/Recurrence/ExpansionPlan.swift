@@ -56,16 +56,20 @@ struct ExpansionPlan: Sendable {
     /// False when the time parts leave nothing (only BYSECOND=60): the rule has no instance after DTSTART.
     let timesCanMatch: Bool
 
-    init(rule: RecurrenceRule, start: LocalDateTime) {
+    init(rule: RecurrenceRule, start: LocalDateTime, inCalendar: Bool? = nil) {
         frequency = rule.frequency
         interval = rule.interval
         weekStartIso = rule.weekStart.isoIndex
 
-        var byMonth = rule.monthsOfTheYear
-        var byMonthDay = rule.daysOfTheMonth
+        // A rule counted in another calendar (RSCALE) takes its months, days of the month and
+        // days of the year from ``CalendarRulePlan``; only weekdays and times are decided here.
+        let inCalendar = inCalendar ?? rule.countsInCalendar
+        var byMonth = inCalendar ? [] : rule.monthsOfTheYear
+        var byMonthDay = inCalendar ? [] : rule.daysOfTheMonth
         var byDay = rule.daysOfTheWeek
-        let noDayParts = rule.weeksOfTheYear.isEmpty && rule.daysOfTheYear.isEmpty && byMonthDay.isEmpty && byDay.isEmpty
+        let noDayParts = rule.weeksOfTheYear.isEmpty && rule.daysOfTheYear.isEmpty && rule.daysOfTheMonth.isEmpty && byDay.isEmpty
         switch rule.frequency {
+        case .yearly where inCalendar, .monthly where inCalendar: break
         case .yearly where noDayParts:
             if byMonth.isEmpty { byMonth = [start.date.month] }
             byMonthDay = [start.date.day]
@@ -83,11 +87,11 @@ struct ExpansionPlan: Sendable {
         monthDayPositive = byMonthDay.reduce(0) { $1 > 0 ? $0 | UInt32(1) << $1 : $0 }
         monthDayNegative = byMonthDay.reduce(0) { $1 < 0 ? $0 | UInt32(1) << -$1 : $0 }
         hasMonthDay = !byMonthDay.isEmpty
-        hasYearDay = !rule.daysOfTheYear.isEmpty
+        hasYearDay = !inCalendar && !rule.daysOfTheYear.isEmpty
         // Allocated only for BYYEARDAY: a query builds one plan per candidate series.
         var yp = [Bool](repeating: false, count: hasYearDay ? 367 : 0)
         var yn = [Bool](repeating: false, count: hasYearDay ? 367 : 0)
-        for d in rule.daysOfTheYear { if d > 0 { yp[d] = true } else { yn[-d] = true } }
+        for d in rule.daysOfTheYear where hasYearDay { if d > 0 { yp[d] = true } else { yn[-d] = true } }
         yearDayPositive = yp
         yearDayNegative = yn
         weekNoPositive = rule.weeksOfTheYear.reduce(0) { $1 > 0 ? $0 | UInt64(1) << $1 : $0 }

@@ -15,6 +15,9 @@ extension RecurrenceRule {
         var lists: [String: [Int]] = [:]
         var days: [RecurrenceDayOfWeek] = []
         var weekStart: Weekday?
+        var calendar: RecurrenceCalendar?
+        var skip: RecurrenceSkip?
+        var leapMonths: [Int] = []
 
         for segment in body.split(separator: ";", omittingEmptySubsequences: false) {
             if segment.isEmpty { continue }  // tolerate a trailing ";"
@@ -45,6 +48,26 @@ extension RecurrenceRule {
                 weekStart = d
             case "BYDAY":
                 days = try value.split(separator: ",", omittingEmptySubsequences: false).map(Self.dayOfWeek)
+            case "RSCALE":
+                guard let c = RecurrenceCalendar(rfc7529: value) else {
+                    throw .invalidValue(part: name, value: value, expected: "not a calendar Chime knows; use one of \(RecurrenceCalendar.namesForHelp.uppercased())")
+                }
+                calendar = c
+            case "SKIP":
+                guard let s = RecurrenceSkip(rawValue: value.uppercased()) else {
+                    throw .invalidValue(part: name, value: value, expected: "must be OMIT, BACKWARD or FORWARD")
+                }
+                skip = s
+            case "BYMONTH":
+                var ordinary: [Int] = []
+                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    if item.last == "L" || item.last == "l" {
+                        leapMonths.append(try Self.integer(name, String(item.dropLast())))
+                    } else {
+                        ordinary.append(try Self.integer(name, String(item)))
+                    }
+                }
+                lists[name] = ordinary
             default:
                 lists[name] = try value.split(separator: ",", omittingEmptySubsequences: false).map { item throws(RecurrenceRuleError) in
                     try Self.integer(name, String(item))
@@ -52,6 +75,9 @@ extension RecurrenceRule {
             }
         }
         guard let frequency else { throw .missingFrequency }
+        if let skip, calendar == nil {
+            throw .notAllowed(part: "SKIP", value: skip.rawValue, reason: "allowed only with RSCALE (RFC 7529), e.g. RSCALE=GREGORIAN;SKIP=\(skip.rawValue)")
+        }
         let end: RecurrenceEnd
         switch (count, until) {
         case (.some, .some): throw .conflict("COUNT and UNTIL cannot both be given (RFC 5545 §3.3.10)")
@@ -64,13 +90,16 @@ extension RecurrenceRule {
                       weeksOfTheYear: lists["BYWEEKNO"] ?? [], daysOfTheYear: lists["BYYEARDAY"] ?? [],
                       setPositions: lists["BYSETPOS"] ?? [], hours: lists["BYHOUR"] ?? [],
                       minutes: lists["BYMINUTE"] ?? [], seconds: lists["BYSECOND"] ?? [],
-                      end: end, firstDayOfTheWeek: weekStart)
+                      end: end, firstDayOfTheWeek: weekStart, calendar: calendar, skip: skip ?? .omit,
+                      leapMonthsOfTheYear: leapMonths)
     }
 
-    /// Canonical RRULE text: parts in RFC 5545 grammar order, lists sorted, INTERVAL=1 left out.
+    /// Canonical RRULE text: RSCALE first (as RFC 7529 writes it), then the parts in RFC 5545
+    /// grammar order, lists sorted, INTERVAL=1 and SKIP=OMIT left out, SKIP last.
     /// `RecurrenceRule(parsing: r.rfc5545) == r` for every valid rule.
     public var rfc5545: String {
-        var parts = ["FREQ=" + frequency.rfc5545]
+        var parts = calendar.map { ["RSCALE=" + $0.rfc7529] } ?? []
+        parts.append("FREQ=" + frequency.rfc5545)
         switch end {
         case .never: break
         case .count(let n): parts.append("COUNT=\(n)")
@@ -87,15 +116,18 @@ extension RecurrenceRule {
         list("BYMONTHDAY", daysOfTheMonth)
         list("BYYEARDAY", daysOfTheYear)
         list("BYWEEKNO", weeksOfTheYear)
-        list("BYMONTH", monthsOfTheYear)
+        if !monthsOfTheYear.isEmpty || !leapMonthsOfTheYear.isEmpty {
+            parts.append("BYMONTH=" + monthCodes.map(\.description).joined(separator: ","))
+        }
         list("BYSETPOS", setPositions)
         if let w = firstDayOfTheWeek { parts.append("WKST=" + w.rfc5545) }
+        if calendar != nil && skip != .omit { parts.append("SKIP=" + skip.rawValue) }
         return parts.joined(separator: ";")
     }
 
     static let partNames: Set<String> = [
         "FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY",
-        "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST",
+        "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST", "RSCALE", "SKIP",
     ]
 
     private static func integer(_ part: String, _ text: String) throws(RecurrenceRuleError) -> Int {

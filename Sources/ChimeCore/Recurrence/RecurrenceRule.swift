@@ -88,6 +88,12 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
     public internal(set) var setPositions: [Int]
     /// WKST; `nil` when the rule does not say (Monday applies, as RFC 5545 specifies).
     public internal(set) var firstDayOfTheWeek: Weekday?
+    /// Leap months named in BYMONTH (`5L` is 5 here), in calendars that have them (RFC 7529).
+    public internal(set) var leapMonthsOfTheYear: [Int]
+    /// RSCALE: the calendar the rule counts in; `nil` for a plain RFC 5545 (Gregorian) rule.
+    public internal(set) var calendar: RecurrenceCalendar?
+    /// SKIP: what happens to a date the calendar lacks in some year or month (RFC 7529).
+    public internal(set) var skip: RecurrenceSkip
 
     /// The week start in effect (WKST, default Monday).
     public var weekStart: Weekday { firstDayOfTheWeek ?? .monday }
@@ -97,12 +103,15 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         try self.init(frequency, interval: interval, daysOfTheWeek: [], end: end)
     }
 
-    /// EventKit's complex form, plus the sub-daily parts EventKit lacks.
+    /// EventKit's complex form, plus the sub-daily parts EventKit lacks and RFC 7529's calendar,
+    /// skip and leap months.
     ///
     /// ```swift
     /// // The last weekday of every month:
     /// try RecurrenceRule(.monthly, daysOfTheWeek: [.init(.monday), .init(.tuesday), .init(.wednesday),
     ///                    .init(.thursday), .init(.friday)], setPositions: [-1])
+    /// // Every year on the 15th of the 8th Chinese month (Mid-Autumn):
+    /// try RecurrenceRule(.yearly, daysOfTheMonth: [15], monthsOfTheYear: [8], calendar: .chinese)
     /// ```
     public init(
         _ frequency: RecurrenceFrequency,
@@ -117,7 +126,10 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         minutes: [Int] = [],
         seconds: [Int] = [],
         end: RecurrenceEnd = .never,
-        firstDayOfTheWeek: Weekday? = nil
+        firstDayOfTheWeek: Weekday? = nil,
+        calendar: RecurrenceCalendar? = nil,
+        skip: RecurrenceSkip = .omit,
+        leapMonthsOfTheYear: [Int] = []
     ) throws(RecurrenceRuleError) {
         self.frequency = frequency
         self.interval = interval
@@ -132,10 +144,27 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         self.monthsOfTheYear = Self.normalized(monthsOfTheYear)
         self.setPositions = Self.normalized(setPositions)
         self.firstDayOfTheWeek = firstDayOfTheWeek
+        self.calendar = calendar
+        self.skip = skip
+        self.leapMonthsOfTheYear = Self.normalized(leapMonthsOfTheYear)
         try validate()
     }
 
     static func normalized(_ values: [Int]) -> [Int] { Array(Set(values)).sorted() }
+
+    /// Whether instances are computed in ``calendar``'s months and years (with SKIP) rather than
+    /// by the Gregorian engine. `RSCALE=GREGORIAN` with `SKIP=OMIT` is plain RFC 5545, and week
+    /// numbers exist only there.
+    var countsInCalendar: Bool {
+        guard let calendar else { return false }
+        return calendar != .gregorian || (skip != .omit && weeksOfTheYear.isEmpty)
+    }
+
+    /// BYMONTH as month codes: ordinary and leap months, in the calendar's order.
+    var monthCodes: [CalendarMonthCode] {
+        (monthsOfTheYear.map { CalendarMonthCode(number: $0, leap: false) }
+            + leapMonthsOfTheYear.map { CalendarMonthCode(number: $0, leap: true) }).sorted()
+    }
 
     public var description: String { rfc5545 }
 }

@@ -38,6 +38,10 @@ struct RuleIterator: IteratorProtocol {
     static let horizonDescription = "a whole 400-year Gregorian cycle of periods (sub-daily: 400 years or a million periods) without an instance"
 
     private let plan: ExpansionPlan
+    /// For a rule counted in another calendar (RSCALE): its years, months and SKIP.
+    private let calendarPlan: CalendarRulePlan?
+    /// The calendar year used last, so that the next lookup starts there.
+    private var calendarHint: CalendarYear?
     private let zone: ZoneRules
     let startLocal: Int64
     let startInstant: Int64
@@ -71,8 +75,12 @@ struct RuleIterator: IteratorProtocol {
 
     static let lastLocalSecond = LocalDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59).localSeconds
 
-    init(rule: RecurrenceRule, start: LocalDateTime, zone: ZoneRules) {
-        plan = ExpansionPlan(rule: rule, start: start)
+    /// `inCalendar` forces the calendar path for an `RSCALE=GREGORIAN` rule without SKIP, so
+    /// tests can check it against the Gregorian engine.
+    init(rule: RecurrenceRule, start: LocalDateTime, zone: ZoneRules, inCalendar: Bool? = nil) {
+        let inCalendar = inCalendar ?? rule.countsInCalendar
+        plan = ExpansionPlan(rule: rule, start: start, inCalendar: inCalendar)
+        calendarPlan = inCalendar ? CalendarRulePlan(rule: rule, start: start) : nil
         self.zone = zone
         startLocal = start.localSeconds
         startInstant = zone.instantSeconds(forLocalSeconds: startLocal)
@@ -92,8 +100,9 @@ struct RuleIterator: IteratorProtocol {
         }
         period = 0
         lastProductivePosition = startLocal
-        period = firstPeriod(containing: startLocal)
+        period = firstPeriod(containing: startLocal) ?? 0
         if !plan.timesCanMatch { generationEnd = .searchHorizon }
+        if inCalendar && calendarPlan == nil { generationEnd = .endOfCalendar }
     }
 
     var hasCount: Bool { countLimit != .max }
@@ -107,7 +116,8 @@ struct RuleIterator: IteratorProtocol {
         pendingStart = false
         held.removeAll()
         watermark = Int64.min
-        period = firstPeriod(containing: local)
+        guard let first = firstPeriod(containing: local) else { generationEnd = .endOfCalendar; return }
+        period = first
         buffer.removeAll(keepingCapacity: true)
         bufferIndex = 0
         emptyPeriods = 0
@@ -177,8 +187,15 @@ struct RuleIterator: IteratorProtocol {
 
     // MARK: - Periods
 
-    private func firstPeriod(containing local: Int64) -> Int64 {
+    private func firstPeriod(containing local: Int64) -> Int64? {
         let day = Int(floorDiv(local, 86_400))
+        if let calendarPlan {
+            switch plan.frequency {
+            case .yearly: return calendarPlan.yearPeriod(containing: day)
+            case .monthly: return calendarPlan.monthPeriod(containing: day)
+            default: break
+            }
+        }
         let date = CivilDate(daysSinceEpoch: day)
         let startDate = CivilDate(daysSinceEpoch: startDay)
         let interval = Int64(plan.interval)
@@ -221,6 +238,12 @@ struct RuleIterator: IteratorProtocol {
         bufferIndex = 0
         let interval = Int64(plan.interval)
         switch plan.frequency {
+        case .yearly where calendarPlan != nil, .monthly where calendarPlan != nil:
+            let days = plan.frequency == .yearly ? calendarPlan!.days(inYear: Int(period), hint: &calendarHint)
+                : calendarPlan!.days(inMonth: Int(period), hint: &calendarHint)
+            guard let days else { generationEnd = .endOfCalendar; return }
+            for day in days { appendTimes(day: day) }
+            period += interval
         case .yearly:
             guard period <= 9999 else { generationEnd = .endOfCalendar; return }
             fillYear(Int(period))
@@ -306,6 +329,10 @@ struct RuleIterator: IteratorProtocol {
             let day = firstDay + i
             let iso = (plan.weekStartIso + i) % 7
             if plan.hasWeekdays && plan.plainWeekdays & (UInt8(1) << iso) == 0 { continue }
+            if let calendarPlan {
+                if calendarPlan.dayPasses(day, hint: &calendarHint) { appendTimes(day: day) }
+                continue
+            }
             if plan.monthMask != 0 {
                 let month = CivilDate(daysSinceEpoch: day).month
                 if plan.monthMask & (UInt16(1) << month) == 0 { continue }
@@ -314,7 +341,8 @@ struct RuleIterator: IteratorProtocol {
         }
     }
 
-    private func dayPasses(_ day: Int) -> Bool {
+    private mutating func dayPasses(_ day: Int) -> Bool {
+        if let calendarPlan { return calendarPlan.dayPasses(day, hint: &calendarHint) }
         guard plan.hasDayFilter else { return true }
         let date = CivilDate(daysSinceEpoch: day)
         let jan1 = CivilDate.days(year: date.year, month: 1, day: 1)
