@@ -30,8 +30,10 @@ enum RRuleRepair {
         var parts = all.filter { !$0.isEmpty }.map(String.init)
         if parts.count != all.count && !parts.isEmpty { changes.append("removed empty parts (a stray \";\")") }
         guard !parts.isEmpty else { return (nil, ["empty: the event does not repeat"]) }
-        if parts.contains(where: { $0.hasPrefix("RSCALE=") }) {
-            return (nil, ["RSCALE (RFC 7529, rules on non-Gregorian calendars) is not supported: the event is kept as its first occurrence"])
+        if parts.contains(where: { $0.hasPrefix("SKIP=") }) && !parts.contains(where: { $0.hasPrefix("RSCALE=") }) {
+            // RFC 7529 allows SKIP only with RSCALE; the evident meaning is the Gregorian calendar.
+            parts.insert("RSCALE=GREGORIAN", at: 0)
+            changes.append("SKIP without RSCALE (RFC 7529 needs both): read as RSCALE=GREGORIAN")
         }
         if let i = parts.firstIndex(where: { $0.hasPrefix("COUNT=") }), let n = Int(parts[i].dropFirst(6)), n < 1 {
             parts.remove(at: i)

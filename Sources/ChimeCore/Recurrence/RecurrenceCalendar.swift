@@ -75,6 +75,19 @@ public enum RecurrenceCalendar: String, CaseIterable, Sendable {
 
     /// The calendar names `--calendar-system` and the RSCALE reader accept, for messages.
     public static let namesForHelp = allCases.map { $0.rawValue.lowercased() }.joined(separator: ", ")
+
+    /// What to say when a name is not a calendar: "lunar" means different calendars to different
+    /// people, so the message names the ones it may mean.
+    public static func unknownNameHint(_ name: String) -> String {
+        switch name.lowercased() {
+        case "lunar", "lunisolar", "nongli", "农历", "陰暦", "음력":
+            return "\"\(name)\" could be several calendars: chinese (农历), dangi (Korean 음력), hebrew, or islamic-umalqura"
+        case "jewish": return "\"\(name)\" is called hebrew here"
+        case "hijri", "muslim": return "\"\(name)\" is one of islamic-umalqura (Saudi Arabia's), islamic-civil or islamic"
+        case "korean": return "\"\(name)\" is called dangi here"
+        default: return "\"\(name)\" is not a calendar Chime knows; use one of \(namesForHelp)"
+        }
+    }
 }
 
 /// What a rule does with a date its calendar does not have in some year (RFC 7529 `SKIP`):
@@ -101,4 +114,31 @@ struct CalendarMonthCode: Hashable, Comparable, Sendable, CustomStringConvertibl
     static func < (a: Self, b: Self) -> Bool { (a.number, a.leap ? 1 : 0) < (b.number, b.leap ? 1 : 0) }
 
     var description: String { leap ? "\(number)L" : String(number) }
+}
+
+/// A day as a calendar writes it: year, month (numbered as RFC 7529 does, `isLeapMonth` for
+/// `5L`) and day of the month.
+///
+/// ```swift
+/// RecurrenceCalendar.chinese.date(of: CivilDate(year: 2026, month: 9, day: 25))
+/// // year 43 (of the 60-year cycle), month 8, day 15: Mid-Autumn
+/// ```
+public struct CalendarSystemDate: Hashable, Sendable {
+    /// The year as the calendar counts it (Chinese and Dangi: the year of the 60-year cycle).
+    public var year: Int
+    public var month: Int
+    public var isLeapMonth: Bool
+    public var day: Int
+}
+
+extension RecurrenceCalendar {
+    /// The date of `day` in this calendar; nil outside 1582–9999.
+    public func date(of day: CivilDate) -> CalendarSystemDate? {
+        let days = day.daysSinceEpoch
+        guard let table = CalendarYears.year(containing: days, of: self) else { return nil }
+        let month = table.months[table.monthIndex(containing: days)]
+        var year = table.year
+        if self == .chinese || self == .dangi { year = (year - 1) % 60 + 1 }
+        return CalendarSystemDate(year: year, month: month.code.number, isLeapMonth: month.code.leap, day: days - month.first + 1)
+    }
 }

@@ -147,13 +147,25 @@ extension RecurrenceRule {
             }
         }
         if !daysOfTheMonth.isEmpty { text += " on the " + Self.list(daysOfTheMonth.map(Self.ordinal)) }
-        if !monthsOfTheYear.isEmpty {
+        if let calendar, calendar != .gregorian {
+            // Month names belong to the calendar: say its month numbers.
+            if !monthCodes.isEmpty {
+                text += " in " + Self.list(monthCodes.map { $0.leap ? "leap month \($0.number)" : "month \($0.number)" })
+            }
+            text += " on the \(calendar.name) calendar"
+            switch skip {
+            case .omit: break
+            case .backward: text += ", earlier in years without that date"
+            case .forward: text += ", later in years without that date"
+            }
+        } else if !monthsOfTheYear.isEmpty {
             let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
                           "October", "November", "December"]
             text += " in " + Self.list(monthsOfTheYear.map { months[$0 - 1] })
         }
         let spoken = !bySecond.isEmpty || !byMinute.isEmpty || !byHour.isEmpty || !daysOfTheYear.isEmpty
             || !weeksOfTheYear.isEmpty || !setPositions.isEmpty || firstDayOfTheWeek != nil
+            || (skip != .omit && calendar == .gregorian)
         if spoken { text += " (\(rfc5545))" }
         switch end {
         case .never: break

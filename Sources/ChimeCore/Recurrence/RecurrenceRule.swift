@@ -181,4 +181,19 @@ extension RecurrenceRule {
         try copy.validate()
         return copy
     }
+
+    /// The same rule counted in another calendar (RFC 7529 RSCALE), with what happens to a date
+    /// that calendar lacks in some years; validated (week numbers exist only in the Gregorian one).
+    ///
+    /// ```swift
+    /// try RecurrenceRule(.yearly).counted(in: .chinese, skip: .backward).rfc5545
+    /// // "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"
+    /// ```
+    public func counted(in calendar: RecurrenceCalendar, skip: RecurrenceSkip = .omit) throws(RecurrenceRuleError) -> RecurrenceRule {
+        var copy = self
+        copy.calendar = calendar
+        copy.skip = skip
+        try copy.validate()
+        return copy
+    }
 }

@@ -17,6 +17,16 @@ struct ItemOptions: ParsableArguments {
         valueName: "rule"))
     var rules: [String] = []
 
+    @Option(name: .customLong("calendar-system"), help: ArgumentHelp(
+        "Count --repeat in this calendar, for lunar birthdays and holidays: \(RecurrenceCalendar.namesForHelp) (RFC 7529 RSCALE). 'yearly' then means the same lunar (Hebrew, Islamic…) date each year.",
+        valueName: "name"))
+    var calendarSystem: String?
+
+    @Option(name: .customLong("skip"), help: ArgumentHelp(
+        "With --calendar-system: in a year without the date (a 30th in a 29-day month, a leap month), use the day before (backward, the default), after (forward), or none (omit).",
+        valueName: "backward|forward|omit"))
+    var skip: String?
+
     @Option(name: .customLong("alarm"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "How long before the start (events) or due time (reminders): 15m, 1h, 1d; '+15m' or 'after 15m' for after; or a date. Repeatable.",
         valueName: "when"))
@@ -70,6 +80,18 @@ struct ItemOptions: ParsableArguments {
         }
         if alarmCommand != nil && noAlarmCommand { throw ValidationError("--alarm-command cannot go with --no-alarm-command") }
         if sound != nil && noAlarm { throw ValidationError("--sound cannot go with --no-alarm") }
+        if let calendarSystem, RecurrenceCalendar(rfc7529: calendarSystem) == nil {
+            throw ValidationError("--calendar-system: " + RecurrenceCalendar.unknownNameHint(calendarSystem))
+        }
+        if let skip, RecurrenceSkip(rawValue: skip.uppercased()) == nil {
+            throw ValidationError("--skip: \"\(skip)\" must be backward, forward or omit")
+        }
+        if (calendarSystem != nil || skip != nil) && rules.isEmpty {
+            throw ValidationError("--\(calendarSystem != nil ? "calendar-system" : "skip") says how --repeat counts: add --repeat (e.g. --repeat yearly)")
+        }
+        if skip != nil && calendarSystem == nil {
+            throw ValidationError("--skip goes with --calendar-system (e.g. --calendar-system chinese --skip forward)")
+        }
     }
 
     /// Whether --alarm-command or --no-alarm-command was given.
@@ -92,12 +114,20 @@ struct ItemOptions: ParsableArguments {
     }
 
     func parsedRules() throws -> [RecurrenceRule] {
-        try rules.map { text in
+        let rules = try rules.map { text in
             // In the user's language (`每周`, `jeden Montag`) when English does not read it; an
             // error names the text as typed.
             let english = CLIContext.repeatPhrases.english(text) { (try? RecurrenceRule(phrase: $0)) != nil }
             if english != text, let rule = try? RecurrenceRule(phrase: english) { return rule }
             do { return try RecurrenceRule(phrase: text) } catch { throw InputError("--repeat: \(error)") }
+        }
+        guard let name = calendarSystem, let calendar = RecurrenceCalendar(rfc7529: name) else { return rules }
+        let skip = skip.flatMap { RecurrenceSkip(rawValue: $0.uppercased()) } ?? .backward
+        return try rules.map { rule in
+            if let other = rule.calendar, other != calendar {
+                throw InputError("--calendar-system \(name): the rule \(rule.rfc5545) already counts in \(other.rfc7529)")
+            }
+            do { return try rule.counted(in: calendar, skip: skip) } catch { throw InputError("--calendar-system: \(error)") }
         }
     }
 

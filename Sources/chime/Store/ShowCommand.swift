@@ -103,6 +103,17 @@ struct ShowCommand: ParsableCommand {
     private func details(_ item: AnyCalendarItem, _ calendarTitle: String?, command: AlarmCommandLink?) -> [(String, String)] {
         var lines: [(String, String)] = [("Calendar", calendarTitle ?? "?")]
         for r in item.recurrenceRules { lines.append(("Repeats", ItemFormat.words(r))) }
+        // A rule in another calendar: the day as that calendar writes it (八月十五, 8 Adar I 5786).
+        let day: CivilDate? = switch item {
+        case .event(let e): e.start.local.date
+        case .reminder(let r): (r.dueDate ?? r.startDate)?.local.date
+        }
+        let language = CLIContext.language.time ?? CLIContext.language.messages ?? "en"
+        for calendar in Set(item.recurrenceRules.compactMap(\.calendar)).sorted(by: { $0.rawValue < $1.rawValue }) {
+            if let day, let text = CalendarDateText.text(day, in: calendar, language: language) {
+                lines.append(("\(calendar.name) date", text))
+            }
+        }
         // One line per alarm, in the item's order (a reminder's implicit due-time alarm last).
         for (index, line) in AlarmEcho.lines(for: item, now: CLIContext.now, zone: CLIContext.zone).enumerated() {
             let alarm = index < item.alarms.count ? item.alarms[index] : nil
