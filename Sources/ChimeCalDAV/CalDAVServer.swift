@@ -8,6 +8,8 @@ public struct RemoteCollection: Hashable, Sendable {
     /// `VEVENT`, `VTODO` …; empty when the server does not say (then it takes everything).
     public var components: Set<String>
     public var color: String?
+    /// RFC 7529 `supported-rscale-set` (upper case); nil when the server lists none.
+    public var rscales: Set<String>? = nil
 
     public var takesEvents: Bool { components.isEmpty || components.contains("VEVENT") }
     public var takesReminders: Bool { components.isEmpty || components.contains("VTODO") }
@@ -80,7 +82,7 @@ public struct CalDAVServer: Sendable {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:A="http://apple.com/ns/ical/">
-            <D:prop><D:resourcetype/><D:displayname/><C:supported-calendar-component-set/><A:calendar-color/></D:prop>
+            <D:prop><D:resourcetype/><D:displayname/><C:supported-calendar-component-set/><C:supported-rscale-set/><A:calendar-color/></D:prop>
             </D:propfind>
             """
         let response = try await multistatus("PROPFIND", home, body: body, headers: ["Depth": "1"])
@@ -91,7 +93,10 @@ public struct CalDAVServer: Sendable {
             let name = r.properties["{DAV:}displayname"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? url.path.split(separator: "/").last.map(String.init) ?? url.path
             let color = r.properties["{\(MultiStatus.apple)}calendar-color"].map { String($0.prefix(7)) }.flatMap { $0.hasPrefix("#") && $0.count == 7 ? $0 : nil }
-            return RemoteCollection(url: Self.directory(url.absoluteString), displayName: name, components: components, color: color)
+            let rscales = r.properties["{\(MultiStatus.caldav)}supported-rscale-set"]
+                .map { Set($0.split(separator: ",").map { $0.uppercased() }) }
+            return RemoteCollection(url: Self.directory(url.absoluteString), displayName: name, components: components, color: color,
+                                    rscales: rscales)
         }
     }
 

@@ -89,6 +89,9 @@ public struct CalDAVSync: Sendable {
                                         events: c.takesEvents, reminders: c.takesReminders)
             new.append(c.displayName)
         }
+        for c in remote where c.takesEvents || c.takesReminders {
+            try store.setSyncCollectionRScales(c.rscales, account: account.name, url: c.url)
+        }
         return (account, try store.syncCollections(account: account.name), new)
     }
 
@@ -369,6 +372,22 @@ public struct CalDAVSync: Sendable {
         }
     }
 
+    /// What to tell the user when an item repeats in a calendar (RFC 7529 RSCALE) that the
+    /// collection's server does not list as one it expands: the server stores the rule as written,
+    /// but its other clients may show only the first date. Nil when there is nothing to say.
+    ///
+    /// ```swift
+    /// CalDAVSync.calendarSystemNote(event.recurrenceRules, collection: work, title: event.title)
+    /// // "Work: 妈妈生日 repeats on the Chinese calendar (RSCALE=CHINESE), which this server does not list …"
+    /// ```
+    public static func calendarSystemNote(_ rules: [RecurrenceRule], collection: SyncCollection, title: String) -> String? {
+        guard let calendar = rules.first(where: \.countsInCalendar)?.calendar,
+              collection.rscales?.contains(calendar.rfc7529) != true else { return nil }
+        return "\(collection.title): \(DisplayText.singleLine(title)) repeats on the \(calendar.name) calendar (RSCALE=\(calendar.rfc7529)), "
+            + "which this server does not list in its supported-rscale-set: the rule is stored as written, "
+            + "but other clients of the server may show only the first date"
+    }
+
     /// Who organises the item when it is an invitation to the user from someone else (the user is
     /// among its attendees, not its organizer); nil otherwise. An unknown user is nobody's guest,
     /// so their own meetings are never held back for want of an address.
@@ -402,13 +421,28 @@ public struct CalDAVSync: Sendable {
                 report.keptHere += 1
                 continue
             }
-            let text = serialize(local)
+            var text = serialize(local)
             let href = row?.href ?? Self.collectionPath(collection.url) + Self.resourceName(uid)
-            let (status, etag) = try await server.put(text, at: href, in: url, ifMatch: row?.etag)
+            var (status, etag) = try await server.put(text, at: href, in: url, ifMatch: row?.etag)
+            var portable = false
+            if [400, 403, 415, 422].contains(status), let items = PortableRecurrence.portable(local.items) {
+                // A server that refuses RFC 7529 rules (Radicale): the dates instead, the rule kept beside them.
+                let second = String(decoding: ICalendar.serialize(items, now: now(), floatingZone: store.floatingZone), as: UTF8.self)
+                let answer = try await server.put(second, at: href, in: url, ifMatch: row?.etag)
+                if (200..<300).contains(answer.0) { (status, etag, text, portable) = (answer.0, answer.1, second, true) }
+            }
             switch status {
             case 200..<300:
                 pass.pushed.append(.init(href: href, uid: uid, etag: etag, text: text, signature: local.signature))
                 report.pushed += 1
+                let title = DisplayText.singleLine(local.items.first?.title ?? uid)
+                if portable, let calendar = local.items.flatMap(\.recurrenceRules).compactMap(\.calendar).first {
+                    report.notes.append("\(collection.title): the server refuses rules on the \(calendar.name) calendar (RFC 7529): "
+                                        + "\(title) was sent as its dates for the next \(PortableRecurrence.years) years, which every client shows; "
+                                        + "Chime keeps the rule itself")
+                } else if let note = Self.calendarSystemNote(local.items.flatMap(\.recurrenceRules), collection: collection, title: title) {
+                    report.notes.append(note)
+                }
                 if moves.from[uid] != nil { moves.accepted.insert(uid) }
             case 403 where row == nil && moves.from[uid] != nil, 409 where row == nil && moves.from[uid] != nil:
                 // A server that keeps each UID once per calendar home refuses the new copy while

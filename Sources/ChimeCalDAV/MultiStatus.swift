@@ -139,6 +139,9 @@ private final class Reader: NSObject, XMLParserDelegate {
         case ("{DAV:}href", _) where grandparent == "{DAV:}prop":
             found[parent] = trimmed.removingPercentEncoding ?? trimmed
             foundHrefs[parent, default: []].append(trimmed.removingPercentEncoding ?? trimmed)
+        case ("{\(MultiStatus.caldav)}supported-rscale", "{\(MultiStatus.caldav)}supported-rscale-set"):
+            // RFC 7529 §5.2.1: one element per calendar, listed comma-separated like components.
+            found[parent] = (found[parent].map { $0 + "," } ?? "") + trimmed
         case ("{\(MultiStatus.caldav)}calendar-data", "{DAV:}prop"):
             // Untrimmed: the iCalendar text as sent. Copied to its own size: the text grew by
             // appending, and its buffer can be twice as large, held for as long as the answer.

@@ -120,6 +120,8 @@ struct ItemReader {
         e.recurrenceRules = try rules(c, values)
         e.recurrenceDates = try dateLists(c, "RDATE", values).map { Self.recurrenceDate($0, start: e.start) }
         e.exceptionDates = try dateLists(c, "EXDATE", values).map { Self.recurrenceDate($0, start: e.start) }
+        // A lunar (RSCALE) rule Chime sent as dates to a server that refuses such rules.
+        e = PortableRecurrence.restored(e)
         // The calendar is chosen by the importer; everything else must already be valid.
         var check = e
         check.calendarIdentifier = check.calendarIdentifier ?? "-"

@@ -45,6 +45,9 @@ public struct SyncCollection: Hashable, Sendable {
     public var reminderList: String?
     public var syncToken: String?
     public var ctag: String?
+    /// The calendars the server says it expands rules in (RFC 7529 `supported-rscale-set`,
+    /// upper case); nil when it lists none, as most servers do.
+    public var rscales: Set<String>? = nil
 
     /// The local calendars of the collection.
     public var calendarIdentifiers: [String] { [eventCalendar, reminderList].compactMap { $0 } }
@@ -297,11 +300,21 @@ extension EventStore {
 
     private static func syncCollections(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [SyncCollection] {
         try Row.fetchAll(db, sql: """
-            SELECT id, account, url, title, event_calendar_id, reminder_calendar_id, sync_token, ctag
+            SELECT id, account, url, title, event_calendar_id, reminder_calendar_id, sync_token, ctag, rscales
             FROM sync_collection WHERE \(filter) ORDER BY account, title
             """, arguments: arguments).map { row in
-            SyncCollection(id: row[0], account: row[1], url: row[2], title: row[3], eventCalendar: row[4],
-                           reminderList: row[5], syncToken: row[6], ctag: row[7])
+            let rscales: String? = row[8]
+            return SyncCollection(id: row[0], account: row[1], url: row[2], title: row[3], eventCalendar: row[4],
+                                  reminderList: row[5], syncToken: row[6], ctag: row[7],
+                                  rscales: rscales.map { Set($0.split(separator: ",").map(String.init)) })
+        }
+    }
+
+    /// Records the calendars a collection's server expands rules in (nil: it lists none).
+    public func setSyncCollectionRScales(_ rscales: Set<String>?, account: String, url: String) throws(StoreError) {
+        try write { db, _ in
+            try db.execute(sql: "UPDATE sync_collection SET rscales = ? WHERE account = ? AND url = ?",
+                           arguments: [rscales.map { $0.sorted().joined(separator: ",") }, account, url])
         }
     }
 

@@ -270,6 +270,10 @@ enum Schema {
             // RFC 6638 calendar-user-address-set, newline-separated; NULL until the server was asked.
             try db.execute(sql: "ALTER TABLE sync_account ADD COLUMN addresses TEXT")
         }
+        migrator.registerMigration("v14: the calendars each collection's server expands (RFC 7529)") { db in
+            // CALDAV:supported-rscale-set, comma-separated; NULL when the server does not list one.
+            try db.execute(sql: "ALTER TABLE sync_collection ADD COLUMN rscales TEXT")
+        }
         return migrator
     }()
 }

@@ -244,6 +244,43 @@ struct CalDAVSyncTests {
         #expect(uids.count == Set(uids).count && uids.count == onServer.count)
     }
 
+    /// A birthday on the Chinese calendar made on one machine repeats on its lunar date on the
+    /// other. Neither server lists a supported-rscale-set, and the user hears it. Xandikos stores
+    /// the rule as written; Radicale refuses it (HTTP 400), so the event goes as its dates for the
+    /// coming years, which every client shows, with the rule kept beside them for Chime.
+    @Test(arguments: CalDAVServerKind.allCases) func aLunarBirthdayMadeOnOneMachineRepeatsOnItsLunarDateOnTheOther(_ kind: CalDAVServerKind) async throws {
+        let home = try CalDAVHome.on(kind)
+        try await home.makeCalendar("family", title: "Family", components: ["VEVENT"])
+        let a = StoreSession(zone: "Asia/Shanghai"), b = StoreSession(zone: "Asia/Shanghai")
+        #expect(try home.addAccount("home", to: a).status == 0)
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let added = try a.run("add", "event", "妈妈生日", "--start", "2026-09-25", "--repeat", "yearly", "--calendar-system", "chinese",
+                              "--calendar", "Family")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stderr.contains("supported-rscale-set") && added.stderr.contains("Chinese"), "\(added.stderr)")
+        let pushed = try sync(a, "home")
+        #expect(pushed.stdout.contains("1 sent"), "\(pushed.stdout)\(pushed.stderr)")
+        let onServer = try await home.members(of: "family").values.joined()
+        switch kind {
+        case .radicale:
+            #expect(pushed.stderr.contains("refuses rules on the Chinese calendar"), "\(pushed.stderr)")
+            #expect(onServer.contains("X-CHIME-RSCALE-RRULE:RSCALE=CHINESE\\;FREQ=YEARLY\\;SKIP=BACKWARD") && !onServer.contains("\nRRULE:")
+                    && onServer.contains("20270915") && onServer.contains("20281003"), "\(onServer)")
+        case .xandikos:
+            #expect(pushed.stderr.contains("supported-rscale-set"), "\(pushed.stderr)")
+            #expect(onServer.contains("RRULE:RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"), "\(onServer)")
+        }
+        _ = try sync(b, "laptop")
+        let days = try #require(try b.json("agenda", "--from", "2027-01-01", "--to", "2029-12-31") as? [[String: Any]])
+            .compactMap { ($0["start"] as? [String: Any])?["local"] as? String }
+        #expect(days == ["2027-09-15", "2028-10-03", "2029-09-22"], "\(days)")
+        // B holds the rule itself, not a list of dates: an edit there sends nothing back.
+        let shown = try b.run("show", "妈妈生日").stdout
+        #expect(shown.contains("RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD") && !shown.contains("2028-10-03"), "\(shown)")
+        let again = try sync(b, "laptop"), back = try sync(a, "home")
+        #expect(again.stdout.contains("in step") && back.stdout.contains("in step"), "\(again.stdout)\(again.stderr)\(back.stdout)\(back.stderr)")
+    }
+
     /// Dismissed on one machine: after a sync each way the other lists it as acknowledged (it will
     /// not ring there), and the server copy carries the answer in the forms Thunderbird, Apple's
     /// clients and Evolution read.

@@ -32,6 +32,22 @@ import Testing
         #expect(m.responses.first?.properties["{DAV:}getetag"] == "\"9f\"")
     }
 
+    /// Cyrus (as Fastmail runs it) lists the calendars it expands (RFC 7529 §5.2.1).
+    @Test func supportedRScaleSetIsListedCommaSeparated() throws {
+        let xml = """
+            <D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:response><D:href>/dav/calendars/user/a/Default/</D:href>
+            <D:propstat><D:prop><D:resourcetype><D:collection/><C:calendar/></D:resourcetype>
+            <C:supported-rscale-set><C:supported-rscale>gregorian</C:supported-rscale><C:supported-rscale> chinese </C:supported-rscale>
+            <C:supported-rscale>hebrew</C:supported-rscale></C:supported-rscale-set></D:prop>
+            <D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>/dav/calendars/user/a/Other/</D:href><D:propstat><D:prop><C:supported-rscale-set/></D:prop>
+            <D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>
+            """
+        let m = try MultiStatus.parse(Data(xml.utf8))
+        #expect(m.responses[0].properties["{urn:ietf:params:xml:ns:caldav}supported-rscale-set"] == "gregorian,chinese,hebrew")
+        #expect(m.responses[1].properties["{urn:ietf:params:xml:ns:caldav}supported-rscale-set"] == "")
+    }
+
     @Test func collectionListingWithComponentSetsHomeHrefsAndA404Propstat() throws {
         let xml = """
             <multistatus xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:CS="http://calendarserver.org/ns/">

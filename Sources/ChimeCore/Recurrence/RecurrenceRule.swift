@@ -153,9 +153,13 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
     static func normalized(_ values: [Int]) -> [Int] { Array(Set(values)).sorted() }
 
     /// Whether instances are computed in ``calendar``'s months and years (with SKIP) rather than
-    /// by the Gregorian engine. `RSCALE=GREGORIAN` with `SKIP=OMIT` is plain RFC 5545, and week
-    /// numbers exist only there.
-    var countsInCalendar: Bool {
+    /// by the Gregorian engine: a client without RFC 7529 would read such a rule otherwise.
+    /// `RSCALE=GREGORIAN` with `SKIP=OMIT` is plain RFC 5545, and week numbers exist only there.
+    ///
+    /// ```swift
+    /// try RecurrenceRule(parsing: "RSCALE=HEBREW;FREQ=YEARLY").countsInCalendar   // true
+    /// ```
+    public var countsInCalendar: Bool {
         guard let calendar else { return false }
         return calendar != .gregorian || (skip != .omit && weeksOfTheYear.isEmpty)
     }

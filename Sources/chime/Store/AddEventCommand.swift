@@ -61,7 +61,7 @@ struct AddEventCommand: ParsableCommand {
                                          calendar: target.identifier, context: CLIContext.command)
         try item.apply(to: &event, replacingAlarms: true)
         let saved = try store.save(event)
-        try item.applyCommand(toItem: saved.identifier, in: store)
+        try item.finishSave(ofItem: saved.identifier, in: store)
         try report(saved, store: store, target: target)
     }
 

@@ -24,7 +24,7 @@ extension AddEventCommand {
             try form.apply(to: &event, original: dated)
             try item.applyBesideForm(to: &event)
             let saved = try store.save(event)
-            try item.applyCommand(toItem: saved.identifier, in: store)
+            try item.finishSave(ofItem: saved.identifier, in: store)
             try report(saved, store: store, target: target)
         }
         if !added { throw InputError("the form was saved unchanged or empty; no event was added") }
@@ -45,7 +45,7 @@ extension AddReminderCommand {
                 throw InputError("alarms: an offset counts from the due time, and this reminder has none; give a due date, or a date for the alarm")
             }
             let saved = try store.save(reminder)
-            try item.applyCommand(toItem: saved.identifier, in: store)
+            try item.finishSave(ofItem: saved.identifier, in: store)
             report(saved, target: target, store: store)
         }
         if !added { throw InputError("the form was saved unchanged or empty; no reminder was added") }

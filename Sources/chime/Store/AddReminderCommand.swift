@@ -59,7 +59,7 @@ struct AddReminderCommand: ParsableCommand {
             throw InputError("--alarm: an offset counts from the due time, and this reminder has none; give --due, or a date for the alarm (--alarm \"tomorrow 9am\")")
         }
         let saved = try store.save(reminder)
-        try item.applyCommand(toItem: saved.identifier, in: store)
+        try item.finishSave(ofItem: saved.identifier, in: store)
         report(saved, target: target, store: store)
     }
 

@@ -79,7 +79,7 @@ struct EditCommand: ParsableCommand {
                 e.sequence += 1
             }
             // The command belongs to the whole item (series), as the alarms it runs with do.
-            try item.applyCommand(toItem: identifier, in: store)
+            try item.finishSave(ofItem: identifier, in: store)
             report(.event(saved), store: store, wholeSeries: reference.occurrence == nil, movedTo: target?.title)
             if !dropped.isEmpty && !options.json {
                 print("Dropped the changed \(Self.occurrencesText(dropped)): no such day in the moved series")
@@ -91,7 +91,7 @@ struct EditCommand: ParsableCommand {
                 if let target { r.calendarIdentifier = target.identifier }
                 r.sequence += 1
             }
-            try item.applyCommand(toItem: identifier, in: store)
+            try item.finishSave(ofItem: identifier, in: store)
             report(.reminder(saved), store: store, movedTo: target?.title)
         }
     }

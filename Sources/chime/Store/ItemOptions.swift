@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeCalDAV
 import ChimeCore
 import ChimeDaemon
 import ChimeFormat
@@ -92,6 +93,17 @@ struct ItemOptions: ParsableArguments {
         if skip != nil && calendarSystem == nil {
             throw ValidationError("--skip goes with --calendar-system (e.g. --calendar-system chinese --skip forward)")
         }
+    }
+
+    /// What follows a save of the item: its alarm command (see ``applyCommand(toItem:in:)``), and a
+    /// note on stderr when it repeats in a calendar its CalDAV server does not say it expands.
+    func finishSave(ofItem identifier: String, in store: EventStore) throws {
+        try applyCommand(toItem: identifier, in: store)
+        guard calendarSystem != nil, let item = try store.calendarItem(withIdentifier: identifier) else { return }
+        let calendarID: String? = switch item { case .event(let e): e.calendarIdentifier; case .reminder(let r): r.calendarIdentifier }
+        guard let calendarID, let collection = try store.syncCollection(forCalendar: calendarID),
+              let note = CalDAVSync.calendarSystemNote(item.recurrenceRules, collection: collection, title: item.title) else { return }
+        FileHandle.standardError.write(Data("chime: note: \(note)\n".utf8))
     }
 
     /// Whether --alarm-command or --no-alarm-command was given.
