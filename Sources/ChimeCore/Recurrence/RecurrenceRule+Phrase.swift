@@ -3,7 +3,7 @@ extension RecurrenceRule {
     /// The forms ``init(phrase:)`` reads, for help texts and errors.
     public static let phraseForms = "daily, weekdays, weekly, monthly, yearly, \"every 2 weeks on mon,thu\", "
         + "\"every other tuesday\", \"last friday of the month\", \"monthly on the 15th\", \"every 3 days\", "
-        + "\"weekly 10 times\", \"weekly until 2027-03-01\", or an RRULE such as FREQ=MONTHLY;BYDAY=-1FR"
+        + "\"weekly 10 times\", \"weekly until 2027-03-01\", \"yearly on the chinese calendar\", or an RRULE such as FREQ=MONTHLY;BYDAY=-1FR"
 
     /// Reads a repeat phrase, or an RRULE when the text has `=`:
     /// `daily`, `weekdays`, `weekends`, `weekly`, `fortnightly`, `monthly`, `yearly`,
@@ -20,6 +20,19 @@ extension RecurrenceRule {
         if text.contains("=") {
             try self.init(parsing: text)
             return
+        }
+        // "yearly on the chinese calendar": the phrase, counted in that calendar (RFC 7529); a
+        // date some years lack comes the day or month before, as `--calendar-system` does.
+        let lower = text.lowercased().trimmingSpaces()
+        if lower.hasSuffix(" calendar") {
+            let parts = lower.dropLast(" calendar".count).split(separator: " ")
+            if parts.count >= 2, let calendar = RecurrenceCalendar(rfc7529: parts.last!) {
+                var rest = Array(parts.dropLast())
+                while let last = rest.last, ["on", "the", "in", "by"].contains(last) { rest.removeLast() }
+                try self.init(phrase: rest.joined(separator: " "))
+                self = try counted(in: calendar, skip: .backward)
+                return
+            }
         }
         let bad = RecurrenceRuleError.syntax(text, reason: "not a repeat; use \(Self.phraseForms)")
         var words = text.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," })

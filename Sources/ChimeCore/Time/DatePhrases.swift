@@ -35,6 +35,7 @@ public struct DatePhrases: Sendable {
     public static let repeatTemplates: [String] = [
         "daily", "weekdays", "weekends", "weekly", "monthly", "yearly",
         "every {weekday}", "every other {weekday}", "every {1} days", "every {1} weeks", "every {1} months", "{1} times",
+        "yearly on the chinese calendar", "yearly on the hebrew calendar",
     ]
 
     /// Every template a table may translate: the English ``DateExpression`` reads, with
