@@ -6,7 +6,8 @@
 #   make tour        the store tour (agenda, reminders, completion, recurrence) on a pinned clock
 #   make bench       release builds of the four benchmarks, each against its peer in the same run: recurrence
 #                    (chime-bench, vs libical), geofences (chime-geofence-bench), chime expand --batch as a
-#                    whole process (Tests/bench/expand-batch-bench.py, vs a libical program), store, daemon and
+#                    whole process (Tests/bench/expand-batch-bench.py, vs a libical program), rules in other
+#                    calendars (Tests/bench/rscale-bench.py, vs the same libical program), store, daemon and
 #                    iCalendar (chime-store-bench, vs calcurse when it can be installed); reports in
 #                    bench-results/, docs/benchmarks.md has the results
 #   make fuzz        libFuzzer on the RRULE and .ics parsers (FUZZ_SECONDS each); crashes kept for make test
@@ -144,6 +145,7 @@ bench: deps
 	$(SWIFT) build -c release --product chime
 	Tests/bench/expand-batch-bench.py --chime .build/release/chime --chime-bench .build/release/chime-bench \
 		--results $(BENCH_RESULTS)/expand-batch.txt
+	Tests/bench/rscale-bench.py --chime .build/release/chime > $(BENCH_RESULTS)/rscale.txt; cat $(BENCH_RESULTS)/rscale.txt
 	$(SWIFT) build -c release --product chime-store-bench
 	.build/release/chime-store-bench --chime .build/release/chime $(STORE_BENCH_ARGS) > $(BENCH_RESULTS)/store.txt; \
 		cat $(BENCH_RESULTS)/store.txt
