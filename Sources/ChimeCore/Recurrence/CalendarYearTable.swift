@@ -13,12 +13,13 @@ struct CalendarMonth: Hashable, Sendable {
 /// needs from a calendar. Built once per calendar and year and kept for the process (the data
 /// is fixed; it does not depend on the clock, the zone or the locale).
 ///
-/// Gregorian years are computed; the others come from Foundation's `Calendar` (ICU on Linux),
-/// read only through day → (year, month, day) conversions, which are correct there. Month
-/// numbers, leap months and the months' lengths are worked out here from those conversions,
-/// because Foundation's own answers are wrong in places: it numbers Hebrew months 1–13 with
-/// Adar I as 6 in every year, never marks a Hebrew leap month, moves an impossible date into
-/// the next month without saying so, and reports 13 months for some common Hebrew years.
+/// Gregorian and Hebrew years are computed here (``HebrewArithmetic``); the others come from
+/// Foundation's `Calendar` (ICU on Linux), read only through day → (year, month, day)
+/// conversions. Month codes, leap months and the months' lengths are worked out here from those
+/// conversions, because Foundation's own answers are wrong in places: it moves an impossible
+/// date into the next month without saying so, and for Hebrew numbers months 1–13 with Adar I as
+/// 6 in every year, never marks the leap month, reports 13 months for some common years and (ICU
+/// 72) starts the year 5807 a day late.
 struct CalendarYear: Sendable {
     let calendar: RecurrenceCalendar
     /// The year on a continuous count (a Chinese year is cycles × 60 + year of the cycle).
@@ -57,7 +58,13 @@ enum CalendarYears {
     static func year(_ year: Int, of calendar: RecurrenceCalendar) -> CalendarYear? {
         let key = Key(calendar: calendar, year: year)
         if let cached = cache.withLock({ $0[key] }) { return cached }
-        guard let built = calendar == .gregorian ? gregorianYear(year) : foundationYear(year, of: calendar) else { return nil }
+        let table: CalendarYear?
+        switch calendar {
+        case .gregorian: table = gregorianYear(year)
+        case .hebrew: table = hebrewYear(year)
+        default: table = foundationYear(year, of: calendar)
+        }
+        guard let built = table else { return nil }
         cache.withLock { $0[key] = built }
         return built
     }
@@ -71,6 +78,10 @@ enum CalendarYears {
             table = hint
         } else if calendar == .gregorian {
             guard let t = year(CivilDate(daysSinceEpoch: day).year, of: calendar) else { return nil }
+            table = t
+        } else if calendar == .hebrew {
+            // An estimate from the mean year; the steps below correct it.
+            guard let t = year(Int(Double(day - HebrewArithmetic.epoch) / 365.2468) + 1, of: calendar) else { return nil }
             table = t
         } else {
             guard let fields = FoundationCalendars.fields(of: day, in: calendar),
@@ -95,6 +106,34 @@ enum CalendarYears {
                           length: CivilDate.daysInMonth(year: year, month: m))
         }
         return CalendarYear(calendar: .gregorian, year: year, months: months, firstMonthOrdinal: year * 12)
+    }
+
+    /// A Hebrew year from the calendar's own arithmetic (``HebrewArithmetic``).
+    private static func hebrewYear(_ year: Int) -> CalendarYear? {
+        let first = HebrewArithmetic.newYear(year)
+        guard supportedDays.contains(first) else { return nil }
+        let length = HebrewArithmetic.newYear(year + 1) - first
+        let leap = HebrewArithmetic.isLeap(year)
+        // Heshvan and Kislev take the year's length: 29 and 29 (deficient), 29 and 30 (regular),
+        // 30 and 30 (complete).
+        let kind = length % 10  // 3, 4 or 5 for 353/383, 354/384, 355/385 days
+        var lengths = [30, kind == 5 ? 30 : 29, kind == 3 ? 29 : 30, 29, 30]
+        var codes = (1...5).map { CalendarMonthCode(number: $0, leap: false) }
+        if leap {
+            lengths.append(30)
+            codes.append(CalendarMonthCode(number: 5, leap: true))
+        }
+        lengths += [29, 30, 29, 30, 29, 30, 29]
+        codes += (6...12).map { CalendarMonthCode(number: $0, leap: false) }
+        var months: [CalendarMonth] = []
+        var day = first
+        for (code, n) in zip(codes, lengths) {
+            months.append(CalendarMonth(code: code, first: day, length: n))
+            day += n
+        }
+        guard day == first + length else { return nil }
+        return CalendarYear(calendar: .hebrew, year: year, months: months,
+                            firstMonthOrdinal: Int(floorDiv(Int64(235 * year - 234), 19)))
     }
 
     /// Walks a year month by month from its first day: the day 29 days into a month is either
@@ -124,9 +163,6 @@ enum CalendarYears {
         guard months.count >= calendar.monthsInYear else { return nil }
         let ordinal: Int
         switch calendar {
-        case .hebrew:
-            // Months elapsed before the year in the 19-year Metonic cycle (7 leap years).
-            ordinal = Int(floorDiv(Int64(235 * year - 234), 19))
         case .chinese, .dangi:
             // Chinese months begin on the new moon: count mean synodic months from the
             // Chinese New Year of 2000-02-05 (a month's start is within two days of the mean).
@@ -135,6 +171,34 @@ enum CalendarYears {
             ordinal = year * calendar.monthsInYear
         }
         return CalendarYear(calendar: calendar, year: year, months: months, firstMonthOrdinal: ordinal)
+    }
+}
+
+/// The Hebrew calendar's rules, as "Calendrical Calculations" (Dershowitz and Reingold) gives
+/// them: the molad of Tishri and its four postponements. Computed here rather than asked of ICU,
+/// whose Hebrew calendar (ICU 72, Debian 12) puts 1 Tishri 5807 on 2046-10-02 instead of
+/// 2046-10-01, and so Pesach 2046 a day late.
+enum HebrewArithmetic {
+    /// Days since 1970 of the calendar's epoch, 1 Tishri AM 1 (7 October 3761 BCE, Julian).
+    static let epoch = -1_373_427 - 719_163
+
+    static func isLeap(_ year: Int) -> Bool { floorMod(Int64(7 * year + 1), 19) < 7 }
+
+    /// Days from the epoch to the molad-based new year, with the rules that move it off Sunday,
+    /// Wednesday and Friday and past a molad at or after noon.
+    private static func elapsedDays(_ year: Int) -> Int {
+        let months = Int(floorDiv(Int64(235 * year - 234), 19))
+        let parts = 12_084 + 13_753 * months
+        let day = 29 * months + Int(floorDiv(Int64(parts), 25_920))
+        return floorMod(Int64(3 * (day + 1)), 7) < 3 ? day + 1 : day
+    }
+
+    /// Days since 1970 of 1 Tishri of `year`, with the two rules that keep years 353–355 and
+    /// 383–385 days long.
+    static func newYear(_ year: Int) -> Int {
+        let (previous, this, next) = (elapsedDays(year - 1), elapsedDays(year), elapsedDays(year + 1))
+        let correction = next - this == 356 ? 2 : (this - previous == 382 ? 1 : 0)
+        return epoch + this + correction
     }
 }
 
@@ -155,13 +219,12 @@ enum FoundationCalendars {
     private static let calendars: [RecurrenceCalendar: Foundation.Calendar] = {
         var all: [RecurrenceCalendar: Foundation.Calendar] = [:]
         let utc = TimeZone(identifier: "UTC")!
-        for c in RecurrenceCalendar.allCases where c != .gregorian {
+        for c in RecurrenceCalendar.allCases {
             let id: Foundation.Calendar.Identifier
             switch c {
-            case .gregorian: id = .gregorian
+            case .gregorian, .hebrew: continue  // computed by Chime
             case .chinese: id = .chinese
             case .dangi: id = .dangi
-            case .hebrew: id = .hebrew
             case .islamic: id = .islamic
             case .islamicCivil: id = .islamicCivil
             case .islamicTabular: id = .islamicTabular
@@ -191,14 +254,7 @@ enum FoundationCalendars {
         let c = cal.dateComponents([.era, .year, .month, .day], from: date)
         guard let era = c.era, let year = c.year, let month = c.month, let d = c.day else { return nil }
         let linear = isCyclic(calendar) ? (era - 1) * 60 + year : year
-        let code: CalendarMonthCode
-        if calendar == .hebrew {
-            // Foundation: 1 Tishri … 5 Shevat, 6 Adar I, 7 Adar (Adar II), 8 Nisan … 13 Elul.
-            code = month <= 5 ? CalendarMonthCode(number: month, leap: false)
-                : month == 6 ? CalendarMonthCode(number: 5, leap: true) : CalendarMonthCode(number: month - 1, leap: false)
-        } else {
-            code = CalendarMonthCode(number: month, leap: c.isLeapMonth ?? false)
-        }
+        let code = CalendarMonthCode(number: month, leap: c.isLeapMonth ?? false)
         return Fields(era: era, year: linear, month: month, code: code, day: d)
     }
 
