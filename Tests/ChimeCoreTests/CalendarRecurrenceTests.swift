@@ -227,11 +227,11 @@ struct CalendarRecurrenceTests {
         #expect(compared > TestSeed.scaled(3_000) / 3)
     }
 
-    @Test("Random rules in every calendar: instances increase and sit on the rule's calendar date")
+    @Test("10,000 random rules in every calendar: instances increase and sit on the rule's calendar date")
     func randomRulesRoundTrip() throws {
         var random = SeededRandom(seed: TestSeed.base(0x5EED_752A))
         for calendar in RecurrenceCalendar.allCases {
-            for _ in 0..<TestSeed.scaled(10_000 / RecurrenceCalendar.allCases.count + 1) {
+            for _ in 0..<TestSeed.scaled(10_000) {
                 let startDay = CivilDate.days(year: 1990, month: 1, day: 1) + random.int(in: 0...(45 * 365))
                 let table = try #require(CalendarYears.year(containing: startDay, of: calendar))
                 var parts = ["RSCALE=" + calendar.rfc7529, random.chance(0.6) ? "FREQ=YEARLY" : "FREQ=MONTHLY"]

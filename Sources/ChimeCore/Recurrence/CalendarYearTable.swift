@@ -253,6 +253,14 @@ enum FoundationCalendars {
         let date = Date(timeIntervalSince1970: Double(day) * 86_400 + 43_200)
         let c = cal.dateComponents([.era, .year, .month, .day], from: date)
         guard let era = c.era, let year = c.year, let month = c.month, let d = c.day else { return nil }
+        if d < 1 {
+            // ICU 72 answers "day 0 of the 9th month" for 2057-09-28 (Chinese), its own month
+            // boundaries disagreeing there: read as the day after the previous day, which is
+            // what its answers for the days around say (8th month, 30th day).
+            guard var previous = fields(of: day - 1, in: calendar), previous.day >= 1 else { return nil }
+            previous.day += 1
+            return previous
+        }
         let linear = isCyclic(calendar) ? (era - 1) * 60 + year : year
         let code = CalendarMonthCode(number: month, leap: c.isLeapMonth ?? false)
         return Fields(era: era, year: linear, month: month, code: code, day: d)
