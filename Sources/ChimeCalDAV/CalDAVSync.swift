@@ -435,12 +435,13 @@ public struct CalDAVSync: Sendable {
             case 200..<300:
                 pass.pushed.append(.init(href: href, uid: uid, etag: etag, text: text, signature: local.signature))
                 report.pushed += 1
-                let title = DisplayText.singleLine(local.items.first?.title ?? uid)
-                if portable, let calendar = local.items.flatMap(\.recurrenceRules).compactMap(\.calendar).first {
+                let title = local.items.first?.title ?? uid
+                let rules = local.items.flatMap(\.recurrenceRules)
+                if portable, let calendar = rules.compactMap(\.calendar).first {
                     report.notes.append("\(collection.title): the server refuses rules on the \(calendar.name) calendar (RFC 7529): "
-                                        + "\(title) was sent as its dates for the next \(PortableRecurrence.years) years, which every client shows; "
-                                        + "Chime keeps the rule itself")
-                } else if let note = Self.calendarSystemNote(local.items.flatMap(\.recurrenceRules), collection: collection, title: title) {
+                                        + "\(DisplayText.singleLine(title)) was sent as its dates for the next \(PortableRecurrence.years) years, "
+                                        + "which every client shows; Chime keeps the rule itself")
+                } else if let note = Self.calendarSystemNote(rules, collection: collection, title: title) {
                     report.notes.append(note)
                 }
                 if moves.from[uid] != nil { moves.accepted.insert(uid) }

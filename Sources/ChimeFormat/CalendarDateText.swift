@@ -24,8 +24,7 @@ public enum CalendarDateText {
             let name: String
             if calendar == .hebrew {
                 // Adar is Adar II in a year that has Adar I (5L).
-                let leapYear = (7 * d.year + 1) % 19 < 7
-                name = d.isLeapMonth ? "Adar I" : (d.month == 6 && leapYear ? "Adar II" : names[d.month - 1])
+                name = d.isLeapMonth ? "Adar I" : (d.month == 6 && d.yearHasLeapMonth ? "Adar II" : names[d.month - 1])
             } else {
                 name = d.month <= names.count ? names[d.month - 1] : "month \(d.month)"
             }

@@ -16,21 +16,12 @@ import os
 import platform
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
+from wholeprocess import timed
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def timed(argv, stdin_path, stdout_path):
-    with open(stdin_path, "rb") as i, open(stdout_path, "wb") as o:
-        t0 = time.perf_counter()
-        status = subprocess.run(argv, stdin=i, stdout=o).returncode
-        t1 = time.perf_counter()
-    if status != 0:
-        sys.exit(f"{argv[0]} exited with status {status}")
-    return t1 - t0
 
 
 def occurrences(path):

@@ -19,9 +19,9 @@ import os
 import random
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
+
+from wholeprocess import timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -41,16 +41,6 @@ def write_workload(path, rule, count, rules, seed):
             day = first + datetime.timedelta(days=rng.randrange(0, 41 * 365))
             f.write(json.dumps({"id": str(i), "dtstart": day.strftime("%Y%m%d"), "tzid": "floating",
                                 "rrule": rule, "limit": {"count": count, "until_utc": "21000101T000000Z"}}) + "\n")
-
-
-def timed(argv, stdin_path, stdout_path):
-    with open(stdin_path, "rb") as i, open(stdout_path, "wb") as o:
-        t0 = time.perf_counter()
-        status = subprocess.run(argv, stdin=i, stdout=o).returncode
-        t1 = time.perf_counter()
-    if status != 0:
-        sys.exit(f"{argv[0]} exited with status {status}")
-    return t1 - t0
 
 
 def answers(path):

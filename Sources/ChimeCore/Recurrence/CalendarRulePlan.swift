@@ -36,8 +36,9 @@ struct CalendarRulePlan: Sendable {
     /// The last day the engine produces (RFC 5545 writes four-digit years).
     static let lastDay = CivilDate.days(year: 9999, month: 12, day: 31)
 
-    /// Nil when DTSTART is outside the days the calendar tables cover.
-    init?(rule: RecurrenceRule, start: LocalDateTime) {
+    /// Nil when DTSTART is outside the days the calendar tables cover. BYDAY (with DTSTART's
+    /// weekday for a WEEKLY rule without one) is taken from `plan`, which has resolved it.
+    init?(rule: RecurrenceRule, start: LocalDateTime, plan: ExpansionPlan) {
         guard let calendar = rule.calendar,
               let table = CalendarYears.year(containing: start.date.daysSinceEpoch, of: calendar) else { return nil }
         self.calendar = calendar
@@ -46,11 +47,9 @@ struct CalendarRulePlan: Sendable {
         months = rule.monthCodes
         monthDays = rule.daysOfTheMonth
         yearDays = rule.daysOfTheYear
-        let byDay = rule.frequency == .weekly && rule.daysOfTheWeek.isEmpty
-            ? [RecurrenceDayOfWeek(start.date.weekday)] : rule.daysOfTheWeek
-        plainWeekdays = byDay.reduce(0) { $1.weekNumber == 0 ? $0 | UInt8(1) << $1.dayOfTheWeek.isoIndex : $0 }
-        ordinalWeekdays = byDay.filter { $0.weekNumber != 0 }.map { ($0.dayOfTheWeek.isoIndex, $0.weekNumber) }
-        hasWeekdays = !byDay.isEmpty
+        plainWeekdays = plan.plainWeekdays
+        ordinalWeekdays = plan.ordinalWeekdays
+        hasWeekdays = plan.hasWeekdays
         noDayParts = rule.daysOfTheYear.isEmpty && rule.daysOfTheMonth.isEmpty && rule.daysOfTheWeek.isEmpty
         let day = start.date.daysSinceEpoch
         let index = table.monthIndex(containing: day)

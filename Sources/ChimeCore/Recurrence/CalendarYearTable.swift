@@ -205,7 +205,6 @@ enum HebrewArithmetic {
 /// The only place Foundation's calendars are asked anything.
 enum FoundationCalendars {
     struct Fields {
-        var era: Int
         /// On the calendar's continuous count.
         var year: Int
         /// Foundation's month number, and the RFC 7529 code made from it.
@@ -263,7 +262,7 @@ enum FoundationCalendars {
         }
         let linear = isCyclic(calendar) ? (era - 1) * 60 + year : year
         let code = CalendarMonthCode(number: month, leap: c.isLeapMonth ?? false)
-        return Fields(era: era, year: linear, month: month, code: code, day: d)
+        return Fields(year: linear, month: month, code: code, day: d)
     }
 
     /// Days since 1970 of the first day of `year`, checked by converting back.

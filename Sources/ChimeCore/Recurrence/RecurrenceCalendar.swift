@@ -129,6 +129,8 @@ public struct CalendarSystemDate: Hashable, Sendable {
     public var month: Int
     public var isLeapMonth: Bool
     public var day: Int
+    /// Whether this year has a leap month (then Hebrew month 6 is Adar II).
+    public var yearHasLeapMonth: Bool
 }
 
 extension RecurrenceCalendar {
@@ -139,6 +141,7 @@ extension RecurrenceCalendar {
         let month = table.months[table.monthIndex(containing: days)]
         var year = table.year
         if self == .chinese || self == .dangi { year = (year - 1) % 60 + 1 }
-        return CalendarSystemDate(year: year, month: month.code.number, isLeapMonth: month.code.leap, day: days - month.first + 1)
+        return CalendarSystemDate(year: year, month: month.code.number, isLeapMonth: month.code.leap, day: days - month.first + 1,
+                                  yearHasLeapMonth: table.months.contains { $0.code.leap })
     }
 }

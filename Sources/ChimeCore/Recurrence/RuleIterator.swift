@@ -80,7 +80,7 @@ struct RuleIterator: IteratorProtocol {
     init(rule: RecurrenceRule, start: LocalDateTime, zone: ZoneRules, inCalendar: Bool? = nil) {
         let inCalendar = inCalendar ?? rule.countsInCalendar
         plan = ExpansionPlan(rule: rule, start: start, inCalendar: inCalendar)
-        calendarPlan = inCalendar ? CalendarRulePlan(rule: rule, start: start) : nil
+        calendarPlan = inCalendar ? CalendarRulePlan(rule: rule, start: start, plan: plan) : nil
         self.zone = zone
         startLocal = start.localSeconds
         startInstant = zone.instantSeconds(forLocalSeconds: startLocal)
