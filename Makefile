@@ -2,6 +2,7 @@
 #   make test        install missing system packages, check the docs, build once, run every test, then
 #                    check make install (test-install)
 #   make check-docs  every link and cited file in the documentation exists (Tests/docs/check-docs.sh)
+#   make format      formats the Swift sources with swift-format (.swift-format); make check-format checks
 #   make demo        the daemon on a fresh demo store: alarms firing within seconds (desktop or stdout)
 #   make tour        the store tour (agenda, reminders, completion, recurrence) on a pinned clock
 #   make bench       release builds of the four benchmarks, each against its peer in the same run: recurrence
@@ -48,7 +49,7 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # debug build and seconds here. Preconditions and overflow traps stay on in -O builds.
 TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
 
-.PHONY: check deps build-deps pydeps build catalogs test test-install check-docs demo tour bench fuzz clean release install uninstall
+.PHONY: check-format format check deps build-deps pydeps build catalogs test test-install check-docs demo tour bench fuzz clean release install uninstall
 
 deps: PACKAGES = $(APT_PACKAGES)
 build-deps: PACKAGES = $(BUILD_PACKAGES)
@@ -95,7 +96,7 @@ catalogs:
 # also restarts geoclue), and the bus-peer suite, whose in-process D-Bus service answers on Swift's shared
 # thread pool, which the parallel run's blocking tests can hold for longer than a D-Bus call waits (25 s).
 SERVER_SUITES := LibnotifySinkTests DesktopDaemonTests AlarmCommandDaemonTests BusServiceTests SystemWallClockTests ChangeLatencyTests GeoClueProviderTests GeoClueDaemonTests BusPeerWatchTests
-test: check-docs build
+test: check-docs check-format build
 	Tests/harness/with-services.sh sh -c '$(SWIFT) test $(TEST_FLAGS) --skip-build $(foreach s,$(SERVER_SUITES),--skip $(s)) \
 		$(foreach s,$(SERVER_SUITES),&& $(SWIFT) test $(TEST_FLAGS) --skip-build --filter $(s))'
 	$(MAKE) --no-print-directory test-install
@@ -105,10 +106,18 @@ test: check-docs build
 # real SQLite file). No sandbox, no install; `make test` runs everything (also the real-clock timer suite,
 # SystemWallClockTests, whose bounds need an otherwise idle machine).
 CHECK_MODULES := ChimeCoreTests|ChimeICSTests|ChimeFormatTests|ChimeLanguageTests|ChimeSchedulerTests|ChimeStoreTests
-check: build-deps
+check: build-deps check-format
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory catalogs
 	$(SWIFT) test --skip-build --parallel --filter '$(CHECK_MODULES)' --skip SystemWallClockTests
+
+# swift-format ships with the toolchain; .swift-format is the house style (4 spaces, 160 columns, the
+# formatter's layout only: its naming and structure rules are off). `make format` rewrites in place.
+FORMAT_PATHS := Package.swift Sources Tests
+check-format:
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format $(FORMAT_PATHS)
+format:
+	$(SWIFT) format format --in-place --recursive --configuration .swift-format $(FORMAT_PATHS)
 
 # Links, cited files, machine paths and tracker references in the documentation; config defaults quoted in
 # docs/configuration.md against Config/config.toml. Needs only sh tools and git.

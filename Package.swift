@@ -21,7 +21,7 @@ let package = Package(
         .library(name: "ChimeDesktop", targets: ["ChimeDesktop"]),
         .library(name: "ChimeCalDAV", targets: ["ChimeCalDAV"]),
         .library(name: "ChimeFormat", targets: ["ChimeFormat"]),
-        .executable(name: "chime", targets: ["chime"]),
+        .executable(name: "chime", targets: ["chime"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -29,7 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0")
     ],
     targets: [
         // Pure core: civil time, time zones, RFC 5545 recurrence. No I/O apart from reading tzdata.
@@ -45,7 +45,7 @@ let package = Package(
                 "ChimeCore",
                 "ChimeICS",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections")
             ]
         ),
 
@@ -61,7 +61,7 @@ let package = Package(
                 "ChimeStore",
                 "CLinuxShim",
                 .product(name: "HeapModule", package: "swift-collections"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
 
@@ -124,7 +124,7 @@ let package = Package(
                 "ChimeLanguage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "TOMLKit", package: "TOMLKit")
             ]
         ),
 
@@ -143,7 +143,7 @@ let package = Package(
                 "ChimeCalDAV",
                 "ChimeFormat",
                 "ChimeICS",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
 
@@ -167,23 +167,33 @@ let package = Package(
         // processes, cross-process change latency; calcurse on the same data in the same run.
         .executableTarget(name: "chime-store-bench", dependencies: ["ChimeStore", "ChimeCore", "ChimeICS", "ChimeTestSupport"]),
 
-        .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport", "LibicalShim"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport",
-                                                      .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport", "LibicalShim"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ChimeStoreTests",
+            dependencies: [
+                "ChimeStore", "ChimeCore", "ChimeTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift")
+            ]),
         // libFuzzer harnesses (`make fuzz`); in a normal build each replays files given as arguments.
         .executableTarget(name: "RRuleFuzz", dependencies: ["ChimeCore"]),
         .executableTarget(name: "ICSFuzz", dependencies: ["ChimeICS", "ChimeCore"]),
 
-        .testTarget(name: "ChimeICSTests", dependencies: ["ChimeICS", "ChimeStore", "ChimeCore", "RRuleFuzz", "ICSFuzz", "ChimeTestSupport"],
-                    exclude: ["Corpus"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ChimeICSTests", dependencies: ["ChimeICS", "ChimeStore", "ChimeCore", "RRuleFuzz", "ICSFuzz", "ChimeTestSupport"],
+            exclude: ["Corpus"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore"]),
         .testTarget(name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeScheduler", "ChimeCore"]),
-        .testTarget(name: "ChimeCLITests", dependencies: ["chime", "ChimeStore", "ChimeCore", "ChimeDaemon", "ChimeDesktop", "ChimeCalDAV", "ChimeTestSupport",
-                                                    "ChimeScheduler", .product(name: "GRDB", package: "GRDB.swift"),
-                                                    .product(name: "Logging", package: "swift-log")], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "ChimeCLITests",
+            dependencies: [
+                "chime", "ChimeStore", "ChimeCore", "ChimeDaemon", "ChimeDesktop", "ChimeCalDAV", "ChimeTestSupport",
+                "ChimeScheduler", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log")
+            ], exclude: ["Snapshots"]),
         .testTarget(name: "ChimeFormatTests", dependencies: ["ChimeFormat", "ChimeStore", "ChimeCore"]),
         .testTarget(name: "ChimeLanguageTests", dependencies: ["ChimeLanguage", "ChimeCore", "ChimeScheduler", "ChimeTestSupport"]),
-        .testTarget(name: "ChimeCalDAVTests", dependencies: ["ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore"]),
+        .testTarget(name: "ChimeCalDAVTests", dependencies: ["ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore"])
     ]
 )

@@ -32,7 +32,8 @@ public struct CalDAVServer: Sendable {
                 let principal = try await href(of: "current-user-principal", at: start, namespace: MultiStatus.dav) ?? start
                 let answer = try await caldavProperties(["calendar-home-set", "calendar-user-address-set"], of: principal)
                 guard let value = answer?.properties["{\(MultiStatus.caldav)}calendar-home-set"], !value.isEmpty,
-                      let home = Self.resolve(value, against: principal) else {
+                    let home = Self.resolve(value, against: principal)
+                else {
                     lastError = .malformed(url: principal.absoluteString, reason: "no calendar-home-set: is this a CalDAV server?")
                     continue
                 }
@@ -44,7 +45,9 @@ public struct CalDAVServer: Sendable {
             }
         }
         if case .http(let method, _, let status, _)? = lastError {
-            throw .malformed(url: given.absoluteString, reason: "no CalDAV server answers here (\(method) answered HTTP \(status) at this URL and at /.well-known/caldav); check --url")
+            throw .malformed(
+                url: given.absoluteString,
+                reason: "no CalDAV server answers here (\(method) answered HTTP \(status) at this URL and at /.well-known/caldav); check --url")
         }
         throw lastError ?? .malformed(url: given.absoluteString, reason: "not a CalDAV server")
     }
@@ -88,15 +91,20 @@ public struct CalDAVServer: Sendable {
         let response = try await multistatus("PROPFIND", home, body: body, headers: ["Depth": "1"])
         return response.responses.compactMap { r -> RemoteCollection? in
             guard r.resourceTypes.contains("{\(MultiStatus.caldav)}calendar"), let url = Self.resolve(r.href, against: home) else { return nil }
-            let components = Set((r.properties["{\(MultiStatus.caldav)}supported-calendar-component-set"] ?? "")
-                .split(separator: ",").map { $0.uppercased() })
-            let name = r.properties["{DAV:}displayname"].flatMap { $0.isEmpty ? nil : $0 }
+            let components = Set(
+                (r.properties["{\(MultiStatus.caldav)}supported-calendar-component-set"] ?? "")
+                    .split(separator: ",").map { $0.uppercased() })
+            let name =
+                r.properties["{DAV:}displayname"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? url.path.split(separator: "/").last.map(String.init) ?? url.path
-            let color = r.properties["{\(MultiStatus.apple)}calendar-color"].map { String($0.prefix(7)) }.flatMap { $0.hasPrefix("#") && $0.count == 7 ? $0 : nil }
+            let color = r.properties["{\(MultiStatus.apple)}calendar-color"].map { String($0.prefix(7)) }.flatMap {
+                $0.hasPrefix("#") && $0.count == 7 ? $0 : nil
+            }
             let rscales = r.properties["{\(MultiStatus.caldav)}supported-rscale-set"]
                 .map { Set($0.split(separator: ",").map { $0.uppercased() }) }
-            return RemoteCollection(url: Self.directory(url.absoluteString), displayName: name, components: components, color: color,
-                                    rscales: rscales)
+            return RemoteCollection(
+                url: Self.directory(url.absoluteString), displayName: name, components: components, color: color,
+                rscales: rscales)
         }
     }
 
@@ -204,12 +212,20 @@ public struct CalDAVServer: Sendable {
     /// only if it is still the version we know (`If-Match`), never over an existing member
     /// (`Overwrite: F`): how an item changes calendars on a server that keeps each UID once in a
     /// whole calendar home (RFC 4791 `no-uid-conflict`, as Cyrus does). Not sent without an ETag.
-    public func move(_ href: String, in collection: URL, to destination: String, in target: URL,
-                     ifMatch etag: String?) async throws(CalDAVError) -> DeleteOutcome {
+    public func move(
+        _ href: String, in collection: URL, to destination: String, in target: URL,
+        ifMatch etag: String?
+    ) async throws(CalDAVError) -> DeleteOutcome {
         guard let etag else { return .notSent("no ETag is known for it, and Chime never moves without one") }
         let from = try member(href, in: collection), to = try member(destination, in: target)
-        return .status(try await client.send("MOVE", from, headers: ["Destination": to.absoluteString, "Overwrite": "F",
-                                                                      "If-Match": etag]).status)
+        return .status(
+            try await client.send(
+                "MOVE", from,
+                headers: [
+                    "Destination": to.absoluteString, "Overwrite": "F",
+                    "If-Match": etag
+                ]
+            ).status)
     }
 
     private func member(_ href: String, in collection: URL) throws(CalDAVError) -> URL {

@@ -49,8 +49,10 @@ public struct CalDAVSync: Sendable {
     /// Stamps DTSTAMP on what is sent.
     let now: @Sendable () -> Instant
 
-    public init(store: EventStore, account: SyncAccount, client: DAVClient,
-                clock: @escaping @Sendable () -> Instant = EventStore.systemNow) {
+    public init(
+        store: EventStore, account: SyncAccount, client: DAVClient,
+        clock: @escaping @Sendable () -> Instant = EventStore.systemNow
+    ) {
         self.store = store
         self.account = account
         self.server = CalDAVServer(client: client)
@@ -77,7 +79,8 @@ public struct CalDAVSync: Sendable {
         }
         // An account added before its addresses were asked for: ask once (one request).
         if account.addresses == nil, let principal = account.principal.flatMap(URL.init(string:)),
-           let found = try? await server.addresses(of: principal) {
+            let found = try? await server.addresses(of: principal)
+        {
             account.addresses = found
             try store.saveSyncAccount(account)
         }
@@ -85,8 +88,9 @@ public struct CalDAVSync: Sendable {
         let known = Set(try store.syncCollections(account: account.name).map(\.url))
         var new: [String] = []
         for c in remote where !known.contains(c.url) && (c.takesEvents || c.takesReminders) {
-            try store.addSyncCollection(account: account.name, url: c.url, title: c.displayName, color: c.color,
-                                        events: c.takesEvents, reminders: c.takesReminders)
+            try store.addSyncCollection(
+                account: account.name, url: c.url, title: c.displayName, color: c.color,
+                events: c.takesEvents, reminders: c.takesReminders)
             new.append(c.displayName)
         }
         for c in remote where c.takesEvents || c.takesReminders {
@@ -102,9 +106,11 @@ public struct CalDAVSync: Sendable {
     /// ```swift
     /// let report = try await CalDAVSync.sync(account, store: store, interactive: false)
     /// ```
-    public static func sync(_ account: SyncAccount, store: EventStore, password known: String? = nil, interactive: Bool,
-                            discover: Bool = true,
-                            clock: @escaping @Sendable () -> Instant = EventStore.systemNow) async throws -> CalDAVSyncReport {
+    public static func sync(
+        _ account: SyncAccount, store: EventStore, password known: String? = nil, interactive: Bool,
+        discover: Bool = true,
+        clock: @escaping @Sendable () -> Instant = EventStore.systemNow
+    ) async throws -> CalDAVSyncReport {
         do {
             let password = try known ?? PasswordSource.password(for: account, interactive: interactive)
             let sync = CalDAVSync(store: store, account: account, client: DAVClient(user: account.username, password: password), clock: clock)
@@ -243,8 +249,12 @@ public struct CalDAVSync: Sendable {
                 // The organiser changed their invitation, which holds a change of the user's kept
                 // off the server: the organiser's version is taken (it is theirs), the user's kept.
                 let mine = try store.localResource(uid: row.uid, in: collection).map(serialize) ?? ""
-                pass.conflicts.append((href, row.uid, "the organiser changed this invitation, which you had changed here: their version taken; "
-                                       + "yours is kept (--full shows it)", mine))
+                pass.conflicts.append(
+                    (
+                        href, row.uid,
+                        "the organiser changed this invitation, which you had changed here: their version taken; "
+                            + "yours is kept (--full shows it)", mine
+                    ))
                 pass.pulled.append(.init(href: href, etag: copy.etag, text: copy.text))
                 continue
             }
@@ -263,7 +273,8 @@ public struct CalDAVSync: Sendable {
             guard let row = resources[href] else { continue }
             if let local = signatures[row.uid], local != row.signature, !row.isForeign {
                 let lost = try store.localResource(uid: row.uid, in: collection).map(serialize) ?? ""
-                pass.conflicts.append((href, row.uid, "changed here and removed on the server: removed here too; the local version is kept (--full shows it)", lost))
+                pass.conflicts.append(
+                    (href, row.uid, "changed here and removed on the server: removed here too; the local version is kept (--full shows it)", lost))
             }
             pass.removedOnServer.append(href)
         }
@@ -283,8 +294,9 @@ public struct CalDAVSync: Sendable {
         do { answer = try await server.changes(in: url, since: token) } catch { refusal = error }
         if let answer { return (answer, false, nil) }
         guard let refusal, case .http = refusal else { throw refusal ?? CalDAVError.input("no answer") }
-        return try await everyMember(of: collection, url: url,
-                                     note: "\(collection.title): the server refused the sync token (\(refusal)); listed everything")
+        return try await everyMember(
+            of: collection, url: url,
+            note: "\(collection.title): the server refused the sync token (\(refusal)); listed everything")
     }
 
     /// Every member with its ETag: a sync-collection without a token, or, where the server does
@@ -294,26 +306,35 @@ public struct CalDAVSync: Sendable {
         var refusal: CalDAVError? = nil
         do { return (try await server.changes(in: url, since: nil), true, note) } catch { refusal = error }
         guard let refusal, case .http = refusal else { throw refusal ?? CalDAVError.input("no answer") }
-        return (try await server.members(in: url), true,
-                [note, "\(collection.title): the server does not list changes (RFC 6578 sync-collection: \(refusal)); compared every member's ETag"]
-                    .compactMap { $0 }.joined(separator: "; "))
+        return (
+            try await server.members(in: url), true,
+            [note, "\(collection.title): the server does not list changes (RFC 6578 sync-collection: \(refusal)); compared every member's ETag"]
+                .compactMap { $0 }.joined(separator: "; ")
+        )
     }
 
     /// The merged copy of a resource changed on both sides, and a conflict when a local field lost.
-    private func merge(href: String, row: SyncResource, serverCopy: (etag: String?, text: String), collection: SyncCollection,
-                       into pass: inout SyncApplication) throws -> SyncApplication.Pulled {
+    private func merge(
+        href: String, row: SyncResource, serverCopy: (etag: String?, text: String), collection: SyncCollection,
+        into pass: inout SyncApplication
+    ) throws -> SyncApplication.Pulled {
         let server = try? ICalendar.parse(Array(serverCopy.text.utf8), file: href)
         let base = row.serverCopy.flatMap { try? ICalendar.parse(Array($0.utf8), file: href) }
         guard let local = try store.localResource(uid: row.uid, in: collection),
-              let theirs = server?.items.first, let mine = local.items.first else {
+            let theirs = server?.items.first, let mine = local.items.first
+        else {
             return .init(href: href, etag: serverCopy.etag, text: serverCopy.text)
         }
         // Detached occurrences on either side: the server's whole copy, the local one kept.
         let hasOverrides = local.items.count > 1 || !(server?.overrides.isEmpty ?? true) || !(base?.overrides.isEmpty ?? true)
         let m = ItemMerge(base: hasOverrides ? nil : base?.items.first?.item, local: Self.comparable(mine, like: theirs.item), server: theirs.item)
         if !m.lostFields.isEmpty {
-            pass.conflicts.append((href, row.uid, "changed on both sides: the server's \(m.lostFields.joined(separator: ", ")) kept; the local version is kept (--full shows it)",
-                                   serialize(local)))
+            pass.conflicts.append(
+                (
+                    href, row.uid,
+                    "changed on both sides: the server's \(m.lostFields.joined(separator: ", ")) kept; the local version is kept (--full shows it)",
+                    serialize(local)
+                ))
         }
         guard m.hasLocalChanges else { return .init(href: href, etag: serverCopy.etag, text: serverCopy.text) }
         let text = String(decoding: ICalendar.serialize([m.merged], now: now(), floatingZone: store.floatingZone), as: UTF8.self)
@@ -327,26 +348,37 @@ public struct CalDAVSync: Sendable {
     /// kept and sent (If-Match the server's ETag) and the server's copy is kept as a conflict;
     /// with detached occurrences the server's copy is taken and the local one kept as the
     /// conflict. Either way nothing is lost, and nothing is overwritten unsaid.
-    private func adoptUnrecorded(href: String, uid: String, serverCopy: (etag: String?, text: String), collection: SyncCollection,
-                                 into pass: inout SyncApplication) throws -> SyncApplication.Pulled {
+    private func adoptUnrecorded(
+        href: String, uid: String, serverCopy: (etag: String?, text: String), collection: SyncCollection,
+        into pass: inout SyncApplication
+    ) throws -> SyncApplication.Pulled {
         let asIs = SyncApplication.Pulled(href: href, etag: serverCopy.etag, text: serverCopy.text)
         let server = try? ICalendar.parse(Array(serverCopy.text.utf8), file: href)
         guard let local = try store.localResource(uid: uid, in: collection),
-              let theirs = server?.items.first, let mine = local.items.first else { return asIs }
+            let theirs = server?.items.first, let mine = local.items.first
+        else { return asIs }
         let hasOverrides = local.items.count > 1 || !(server?.overrides.isEmpty ?? true)
         if hasOverrides {
             let m = ItemMerge(base: nil, local: Self.comparable(mine, like: theirs.item), server: theirs.item)
             if !m.lostFields.isEmpty {
-                pass.conflicts.append((href, uid, "on the server with no record here of sending it (an interrupted sync), and different from the local version: the server's version taken; the local version is kept (--full shows it)",
-                                       serialize(local)))
+                pass.conflicts.append(
+                    (
+                        href, uid,
+                        "on the server with no record here of sending it (an interrupted sync), and different from the local version: the server's version taken; the local version is kept (--full shows it)",
+                        serialize(local)
+                    ))
             }
             return asIs
         }
         // The server's copy as base: every local difference is laid over it, nothing "lost".
         let m = ItemMerge(base: theirs.item, local: Self.comparable(mine, like: theirs.item), server: theirs.item)
         guard m.hasLocalChanges else { return asIs }
-        pass.conflicts.append((href, uid, "on the server with no record here of sending it (an interrupted sync), and different from the local version: the local version kept and sent; the server's version is kept (--full shows it)",
-                               serverCopy.text))
+        pass.conflicts.append(
+            (
+                href, uid,
+                "on the server with no record here of sending it (an interrupted sync), and different from the local version: the local version kept and sent; the server's version is kept (--full shows it)",
+                serverCopy.text
+            ))
         let text = String(decoding: ICalendar.serialize([m.merged], now: now(), floatingZone: store.floatingZone), as: UTF8.self)
         return .init(href: href, etag: serverCopy.etag, text: text, inStep: false)
     }
@@ -382,7 +414,8 @@ public struct CalDAVSync: Sendable {
     /// ```
     public static func calendarSystemNote(_ rules: [RecurrenceRule], collection: SyncCollection, title: String) -> String? {
         guard let calendar = rules.first(where: \.countsInCalendar)?.calendar,
-              collection.rscales?.contains(calendar.rfc7529) != true else { return nil }
+            collection.rscales?.contains(calendar.rfc7529) != true
+        else { return nil }
         return "\(collection.title): \(DisplayText.singleLine(title)) repeats on the \(calendar.name) calendar (RSCALE=\(calendar.rfc7529)), "
             + "which this server does not list in its supported-rscale-set: the rule is stored as written, "
             + "but other clients of the server may show only the first date"
@@ -393,12 +426,15 @@ public struct CalDAVSync: Sendable {
     /// so their own meetings are never held back for want of an address.
     static func othersInvitation(_ items: [AnyCalendarItem], identity: Identity) -> String? {
         guard let base = items.first?.base, let organizer = base.organizer, !organizer.isCurrentUser(identity),
-              base.attendees.contains(where: { $0.isCurrentUser(identity) }) else { return nil }
+            base.attendees.contains(where: { $0.isCurrentUser(identity) })
+        else { return nil }
         return DisplayText.singleLine(organizer.name ?? organizer.shownAddress)
     }
 
-    private func push(_ collection: SyncCollection, url: URL, moves: Moves, into report: inout CalDAVSyncReport,
-                      mergeRefusals: Bool = true) async throws {
+    private func push(
+        _ collection: SyncCollection, url: URL, moves: Moves, into report: inout CalDAVSyncReport,
+        mergeRefusals: Bool = true
+    ) async throws {
         let changes = try store.localChanges(of: collection)
         let byUID = changes.synced
         var pass = SyncApplication(collection: collection.id)
@@ -414,10 +450,13 @@ public struct CalDAVSync: Sendable {
                 // attendee's edit or pass it on to the organiser as if it were a reply. Recorded as
                 // held against the server's copy as it was: not sent again, and the organiser's
                 // next update is taken with this version kept as a conflict (see pull).
-                pass.pushed.append(.init(href: row.href, uid: uid, etag: row.etag, text: row.serverCopy ?? "",
-                                         signature: SyncResource.held(local.signature)))
-                report.notes.append("\(collection.title): \(DisplayText.singleLine(local.items.first?.title ?? uid)) is \(organizer)'s invitation: "
-                                    + "your change stays on this machine (Chime sends no replies)")
+                pass.pushed.append(
+                    .init(
+                        href: row.href, uid: uid, etag: row.etag, text: row.serverCopy ?? "",
+                        signature: SyncResource.held(local.signature)))
+                report.notes.append(
+                    "\(collection.title): \(DisplayText.singleLine(local.items.first?.title ?? uid)) is \(organizer)'s invitation: "
+                        + "your change stays on this machine (Chime sends no replies)")
                 report.keptHere += 1
                 continue
             }
@@ -438,9 +477,10 @@ public struct CalDAVSync: Sendable {
                 let title = local.items.first?.title ?? uid
                 let rules = local.items.flatMap(\.recurrenceRules)
                 if portable, let calendar = rules.compactMap(\.calendar).first {
-                    report.notes.append("\(collection.title): the server refuses rules on the \(calendar.name) calendar (RFC 7529): "
-                                        + "\(DisplayText.singleLine(title)) was sent as its dates for the next \(PortableRecurrence.years) years, "
-                                        + "which every client shows; Chime keeps the rule itself")
+                    report.notes.append(
+                        "\(collection.title): the server refuses rules on the \(calendar.name) calendar (RFC 7529): "
+                            + "\(DisplayText.singleLine(title)) was sent as its dates for the next \(PortableRecurrence.years) years, "
+                            + "which every client shows; Chime keeps the rule itself")
                 } else if let note = Self.calendarSystemNote(rules, collection: collection, title: title) {
                     report.notes.append(note)
                 }
@@ -448,15 +488,17 @@ public struct CalDAVSync: Sendable {
             case 403 where row == nil && moves.from[uid] != nil, 409 where row == nil && moves.from[uid] != nil:
                 // A server that keeps each UID once per calendar home refuses the new copy while
                 // the old one exists: the old copy is moved over instead.
-                try await move(uid, text: text, signature: local.signature, to: href, in: collection, url: url, moves: moves,
-                               pass: &pass, into: &report, refusal: status)
+                try await move(
+                    uid, text: text, signature: local.signature, to: href, in: collection, url: url, moves: moves,
+                    pass: &pass, into: &report, refusal: status)
             case 412 where row != nil:
                 retry.append((href, row!))
             case 412:
                 // The href exists already: a PUT of ours whose answer was lost. The next pull adopts it.
                 report.notes.append("\(collection.title): \(uid) is on the server already; taken from there on the next sync")
             case 404, 410:
-                pass.conflicts.append((href, uid, "changed here and removed on the server: removed here too; the local version is kept (--full shows it)", text))
+                pass.conflicts.append(
+                    (href, uid, "changed here and removed on the server: removed here too; the local version is kept (--full shows it)", text))
                 pass.removedOnServer.append(href)
             default:
                 report.notes.append("\(collection.title): could not send \(DisplayText.singleLine(local.items.first?.title ?? uid)): HTTP \(status)")
@@ -512,8 +554,10 @@ public struct CalDAVSync: Sendable {
     /// A WebDAV MOVE of a moved item's old copy into its new calendar, then the local version
     /// over it (conditional on the moved copy's ETag). What cannot be done is said; nothing is
     /// removed, so the server keeps the item in its old calendar until a later pass succeeds.
-    private func move(_ uid: String, text: String, signature: String, to href: String, in collection: SyncCollection, url: URL,
-                      moves: Moves, pass: inout SyncApplication, into report: inout CalDAVSyncReport, refusal: Int) async throws {
+    private func move(
+        _ uid: String, text: String, signature: String, to href: String, in collection: SyncCollection, url: URL,
+        moves: Moves, pass: inout SyncApplication, into report: inout CalDAVSyncReport, refusal: Int
+    ) async throws {
         guard let source = moves.from[uid], let sourceURL = URL(string: source.collection.url) else { return }
         let title = DisplayText.singleLine(uid)
         switch try await server.move(source.row.href, in: sourceURL, to: href, in: url, ifMatch: source.row.etag) {
@@ -535,12 +579,14 @@ public struct CalDAVSync: Sendable {
             report.notes.append("\(collection.title): \(title) moved here from \(source.collection.title) on the server")
         case .status(let status):
             report.refused += 1
-            report.notes.append("\(collection.title): could not move \(title) here from \(source.collection.title): the server refused a copy "
-                                + "(HTTP \(refusal)) and the move (HTTP \(status)); it stays in \(source.collection.title) on the server")
+            report.notes.append(
+                "\(collection.title): could not move \(title) here from \(source.collection.title): the server refused a copy "
+                    + "(HTTP \(refusal)) and the move (HTTP \(status)); it stays in \(source.collection.title) on the server")
         case .notSent(let why):
             report.refused += 1
-            report.notes.append("\(collection.title): could not move \(title) here from \(source.collection.title) (HTTP \(refusal)): \(why); "
-                                + "it stays in \(source.collection.title) on the server")
+            report.notes.append(
+                "\(collection.title): could not move \(title) here from \(source.collection.title) (HTTP \(refusal)): \(why); "
+                    + "it stays in \(source.collection.title) on the server")
         }
     }
 

@@ -98,13 +98,17 @@ public final class DAVClient: Sendable {
     /// Sends one request as ``send(_:_:body:headers:)`` does, but an answer with `streamed`'s
     /// status is not held: its body goes to `streamed`'s reader as it arrives, and the returned
     /// response's body is empty. The cap on a body's size applies all the same.
-    public func send<Parsed>(_ method: String, _ url: URL, body: String? = nil, headers: [String: String] = [:],
-                             streaming streamed: StreamedBody<Parsed>) async throws(CalDAVError) -> DAVResponse {
+    public func send<Parsed>(
+        _ method: String, _ url: URL, body: String? = nil, headers: [String: String] = [:],
+        streaming streamed: StreamedBody<Parsed>
+    ) async throws(CalDAVError) -> DAVResponse {
         try await transfer(method, url, body: body, headers: headers, streaming: streamed)
     }
 
-    private func transfer(_ method: String, _ url: URL, body: String?, headers: [String: String],
-                          streaming streamed: (any BodyStreaming)?) async throws(CalDAVError) -> DAVResponse {
+    private func transfer(
+        _ method: String, _ url: URL, body: String?, headers: [String: String],
+        streaming streamed: (any BodyStreaming)?
+    ) async throws(CalDAVError) -> DAVResponse {
         if let problem = Self.curlProblem { throw .unreachable(url: url.absoluteString, reason: problem) }
         guard HTTPOrigin(url) != nil else {
             throw .input("\(DAVClient.shown(url.absoluteString)): only http and https addresses can be used")
@@ -114,15 +118,16 @@ public final class DAVClient: Sendable {
         }
         var target = url
         for _ in 0..<5 {
-            var fields = ["Expect": ""]    // no 100-continue round trip
+            var fields = ["Expect": ""]  // no 100-continue round trip
             if let authorization, HTTPOrigin(target) == HTTPOrigin(url) { fields["Authorization"] = authorization }
             if body != nil {
                 fields["Content-Type"] = method == "PUT" ? "text/calendar; charset=utf-8" : "application/xml; charset=utf-8"
             }
             for (name, value) in headers { fields[name] = value }
             counter.increment()
-            let request = CurlRequest(method: method, url: target.absoluteString, body: body.map { Array($0.utf8) },
-                                      headers: fields, timeout: timeout, streamed: streamed)
+            let request = CurlRequest(
+                method: method, url: target.absoluteString, body: body.map { Array($0.utf8) },
+                headers: fields, timeout: timeout, streamed: streamed)
             let connection = self.connection
             let outcome = await withCheckedContinuation { (done: CheckedContinuation<Result<DAVResponse, CurlFailure>, Never>) in
                 let thread = Thread { done.resume(returning: connection.perform(request)) }
@@ -133,27 +138,36 @@ public final class DAVClient: Sendable {
             switch outcome {
             case .success(let r): response = r
             case .failure(let failure) where failure.tooLarge:
-                throw .malformed(url: target.absoluteString, reason: "the answer is larger than \(Self.maximumBodyBytes / 1_048_576) MiB, "
-                    + "more than Chime reads of one answer (a calendar this large is not supported); nothing of it was used")
+                throw .malformed(
+                    url: target.absoluteString,
+                    reason: "the answer is larger than \(Self.maximumBodyBytes / 1_048_576) MiB, "
+                        + "more than Chime reads of one answer (a calendar this large is not supported); nothing of it was used")
             case .failure(let failure): throw .unreachable(url: target.absoluteString, reason: failure.reason)
             }
             if response.status == 401, let asking = HTTPOrigin(target), asking != HTTPOrigin(url) {
                 // The password was never offered there: "refused the password" would send the user
                 // to check a password that is right.
-                throw .malformed(url: url.absoluteString, reason: "redirected to \(asking), which asks for a password (HTTP 401); "
-                    + "Chime sends the password only to \(HTTPOrigin(url).map(String.init(describing:)) ?? url.absoluteString), "
-                    + "the address the account was added with: if the server moved, remove the account and add it with the new address")
+                throw .malformed(
+                    url: url.absoluteString,
+                    reason: "redirected to \(asking), which asks for a password (HTTP 401); "
+                        + "Chime sends the password only to \(HTTPOrigin(url).map(String.init(describing:)) ?? url.absoluteString), "
+                        + "the address the account was added with: if the server moved, remove the account and add it with the new address")
             }
             if response.status == 401 { throw .authentication(url: target.absoluteString, user: user) }
             if [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"],
-               let next = URL(string: location, relativeTo: target)?.absoluteURL {
+                let next = URL(string: location, relativeTo: target)?.absoluteURL
+            {
                 guard let to = HTTPOrigin(next) else {
-                    throw .malformed(url: target.absoluteString, reason: "redirected to \(DAVClient.shown(next.absoluteString)): "
-                        + "only http and https redirects are followed")
+                    throw .malformed(
+                        url: target.absoluteString,
+                        reason: "redirected to \(DAVClient.shown(next.absoluteString)): "
+                            + "only http and https redirects are followed")
                 }
                 guard to.scheme == "https" || HTTPOrigin(target)?.scheme != "https" else {
-                    throw .malformed(url: target.absoluteString, reason: "redirected from https to \(DAVClient.shown(next.absoluteString)): "
-                        + "a redirect that drops encryption is not followed")
+                    throw .malformed(
+                        url: target.absoluteString,
+                        reason: "redirected from https to \(DAVClient.shown(next.absoluteString)): "
+                            + "a redirect that drops encryption is not followed")
                 }
                 target = next
                 continue
@@ -184,7 +198,8 @@ struct HTTPOrigin: Hashable, CustomStringConvertible {
 
     init?(_ url: URL) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+            let host = url.host?.lowercased(), !host.isEmpty
+        else { return nil }
         self.scheme = scheme
         self.host = host
         self.port = url.port ?? (scheme == "https" ? 443 : 80)
@@ -213,7 +228,7 @@ private final class CurlConnection: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let handle {
-            chime_curl_easy_reset(handle)         // options back to defaults; the connection cache stays
+            chime_curl_easy_reset(handle)  // options back to defaults; the connection cache stays
         } else {
             handle = chime_curl_easy_init()
         }
@@ -268,13 +283,13 @@ private final class CurlRequest: @unchecked Sendable {
             // http and https only, also if a later change let libcurl follow a redirect itself.
             _ = chime_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
             _ = chime_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-            _ = chime_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")      // gzip when the server offers it
+            _ = chime_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // gzip when the server offers it
             _ = chime_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
             _ = chime_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
                 let request = Unmanaged<CurlRequest>.fromOpaque(context!).takeUnretainedValue()
                 guard request.bodyBytes + size * count <= DAVClient.maximumBodyBytes else {
                     request.tooLarge = true
-                    return 0   // anything but size * count stops the transfer (CURLE_WRITE_ERROR)
+                    return 0  // anything but size * count stops the transfer (CURLE_WRITE_ERROR)
                 }
                 request.bodyBytes += size * count
                 guard let data else { return size * count }
@@ -293,7 +308,7 @@ private final class CurlRequest: @unchecked Sendable {
                 let request = Unmanaged<CurlRequest>.fromOpaque(context!).takeUnretainedValue()
                 guard let data else { return size * count }
                 let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self)
-                if line.hasPrefix("HTTP/") {                                 // a new answer (after a 100 Continue)
+                if line.hasPrefix("HTTP/") {  // a new answer (after a 100 Continue)
                     request.fields = [:]
                     request.status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
                 }

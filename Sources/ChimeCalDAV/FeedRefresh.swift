@@ -38,8 +38,9 @@ public enum FeedRefresh {
                 try store.recordSubscriptionRefresh(subscription, at: now, error: nil)
                 return nil
             case 200:
-                return try store.applySubscription(subscription, parsed: try parsed.get(), etag: response.etag,
-                                                   lastModified: response.headers["last-modified"], at: now)
+                return try store.applySubscription(
+                    subscription, parsed: try parsed.get(), etag: response.etag,
+                    lastModified: response.headers["last-modified"], at: now)
             default:
                 throw CalDAVError.http(method: "GET", url: url.absoluteString, status: response.status, detail: CalDAVServer.detail(response.text))
             }
@@ -56,8 +57,10 @@ public enum FeedRefresh {
     /// let (response, parsed) = try await FeedRefresh.fetch(url, file: url.absoluteString)
     /// if response.status == 200 { print(try parsed.get().items.count) }
     /// ```
-    public static func fetch(_ url: URL, headers: [String: String] = [:],
-                             file: String) async throws(CalDAVError) -> (response: DAVResponse, parsed: Result<ICSParseResult, ICSError>) {
+    public static func fetch(
+        _ url: URL, headers: [String: String] = [:],
+        file: String
+    ) async throws(CalDAVError) -> (response: DAVResponse, parsed: Result<ICSParseResult, ICSError>) {
         let read = StreamedBody(status: 200) { stream in
             Result { () throws(ICSError) in
                 var chunk = [UInt8](repeating: 0, count: 1 << 16)

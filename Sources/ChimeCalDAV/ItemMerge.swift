@@ -90,7 +90,8 @@ private struct FieldMerge<Item> {
         var merged = theirs
         for index in merged.indices {
             guard let answered = Self.answer(in: mine[index].icsExtras),
-                  Self.answer(in: theirs[index].icsExtras).map({ $0 < answered }) ?? true else { continue }
+                Self.answer(in: theirs[index].icsExtras).map({ $0 < answered }) ?? true
+            else { continue }
             merged[index].icsExtras = Self.replacing("ACKNOWLEDGED", with: mine[index].icsExtras, in: theirs[index].icsExtras)
         }
         if merged != theirs {
@@ -111,7 +112,8 @@ private struct FieldMerge<Item> {
             result[keyPath: path] = result[keyPath: path].filter { !Self.isAnswerLine($0) } + mine
             changedHere = true
         } else if let answered = Self.answer(in: mine, named: "X-MOZ-LASTACK"),
-                  Self.answer(in: theirs, named: "X-MOZ-LASTACK").map({ $0 < answered }) ?? true {
+            Self.answer(in: theirs, named: "X-MOZ-LASTACK").map({ $0 < answered }) ?? true
+        {
             result[keyPath: path] = Self.replacing("X-MOZ-LASTACK", with: local[keyPath: path], in: result[keyPath: path])
             changedHere = true
         }
@@ -141,4 +143,3 @@ private struct FieldMerge<Item> {
         return plain
     }
 }
-

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// A WebDAV `207 Multi-Status` answer (RFC 4918 §13), read by namespace URI, never by prefix:
@@ -87,8 +87,10 @@ private final class Reader: NSObject, XMLParserDelegate {
     private var types: Set<String> = []
     private var propstatStatus: Int?
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         let key = "{\(namespaceURI ?? "")}\(name)"
         if root == nil { root = key }
         stack.append(key)

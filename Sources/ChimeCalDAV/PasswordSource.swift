@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where an account's password comes from, never from the config or the store: the account's
@@ -14,8 +14,10 @@ public enum PasswordSource {
     /// ```swift
     /// let password = try PasswordSource.password(for: account, interactive: true)
     /// ```
-    public static func password(for account: SyncAccountCredentials, interactive: Bool,
-                                secrets: SecretStore = SecretService()) throws(CalDAVError) -> String {
+    public static func password(
+        for account: SyncAccountCredentials, interactive: Bool,
+        secrets: SecretStore = SecretService()
+    ) throws(CalDAVError) -> String {
         if let command = account.passwordCommand, !command.isEmpty {
             return try run(command, account: account.name)
         }
@@ -27,9 +29,10 @@ public enum PasswordSource {
             why = "\(error)"
         }
         guard interactive, isatty(0) == 1 else {
-            throw .password("account \"\(account.name)\": no password command, \(why), and no terminal to ask on; "
-                            + "add the account again (`chime account remove \(account.name)`, then `chime account add`) "
-                            + "with --password-command 'CMD', or where a Secret Service runs")
+            throw .password(
+                "account \"\(account.name)\": no password command, \(why), and no terminal to ask on; "
+                    + "add the account again (`chime account remove \(account.name)`, then `chime account add`) "
+                    + "with --password-command 'CMD', or where a Secret Service runs")
         }
         return try prompt(for: account)
     }
@@ -85,8 +88,9 @@ public enum PasswordSource {
         drain()
         let errorText = String(decoding: message, as: UTF8.self)
         guard process.terminationStatus == 0 else {
-            throw .password("account \"\(account)\": the password command failed (exit \(process.terminationStatus))"
-                            + (errorText.isEmpty ? "" : ": " + errorText.trimmingCharacters(in: .whitespacesAndNewlines)))
+            throw .password(
+                "account \"\(account)\": the password command failed (exit \(process.terminationStatus))"
+                    + (errorText.isEmpty ? "" : ": " + errorText.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         guard !line.isEmpty else { throw .password("account \"\(account)\": the password command printed nothing") }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An answer's body handed to a reader as it arrives, instead of held whole and parsed after.
@@ -47,7 +47,7 @@ public final class StreamedBody<Parsed: Sendable>: BodyStreaming, @unchecked Sen
             let thread = Thread { [self] in
                 let stream = DescriptorInputStream(descriptor: readerEnd)
                 result = read(stream)
-                close(readerEnd)          // a reader that stopped early stops the transfer (EPIPE)
+                close(readerEnd)  // a reader that stopped early stops the transfer (EPIPE)
                 done.signal()
             }
             thread.name = "chime.http.read"

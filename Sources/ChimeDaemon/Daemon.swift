@@ -15,9 +15,11 @@ import ServiceLifecycle
 /// try await Daemon.run(storePath: path, configuration: DaemonConfiguration(), notifier: nil)
 /// ```
 public enum Daemon {
-    public static func run(storePath: String, configuration: DaemonConfiguration,
-                           notifier override: DaemonConfiguration.Notifier?, location: LocationSource? = nil,
-                           replaySpeed: ReplayProvider.Speed = .realTime, busService: Bool = false) async throws {
+    public static func run(
+        storePath: String, configuration: DaemonConfiguration,
+        notifier override: DaemonConfiguration.Notifier?, location: LocationSource? = nil,
+        replaySpeed: ReplayProvider.Speed = .realTime, busService: Bool = false
+    ) async throws {
         let started = ContinuousClock.now
         var logger = Logger(label: "chime")
         logger.logLevel = configuration.logLevel
@@ -32,49 +34,63 @@ public enum Daemon {
         let sink: any NotificationSink = announcing ?? deliveredSink
 
         let clock = SystemWallClock()
-        let scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: store.floatingZone,
-                                       settings: configuration.scheduler,
-                                       opener: deliveredSink is LibnotifySink ? XDGOpener() : nil,
-                                       commandRunner: SpawnedCommandRunner(logger: logger), logger: logger,
-                                       messages: Messages(environment: ProcessInfo.processInfo.environment))
+        let scheduler = AlarmScheduler(
+            store: store, sink: sink, clock: clock, zone: store.floatingZone,
+            settings: configuration.scheduler,
+            opener: deliveredSink is LibnotifySink ? XDGOpener() : nil,
+            commandRunner: SpawnedCommandRunner(logger: logger), logger: logger,
+            messages: Messages(environment: ProcessInfo.processInfo.environment))
         let source = location ?? configuration.location
         let provider = try makeLocationProvider(source, speed: replaySpeed, clock: clock)
         defer { provider?.shutdown() }
         let geofences = provider.map {
-            GeofenceMonitor(store: store, settings: configuration.geofence, zone: store.floatingZone, providerName: $0.name,
-                            logger: logger)
+            GeofenceMonitor(
+                store: store, settings: configuration.geofence, zone: store.floatingZone, providerName: $0.name,
+                logger: logger)
         }
         if provider == nil { logger.notice("location alarms are off (location = none): geofences never fire") }
-        let firstSleep = FirstSleepReporter(started: started, logger: logger, afterStart: {
-            // The start decoded every item with alarms; SQLite's page caches and the heap it freed
-            // are given back to the system.
-            // (Not GRDB's releaseMemory(): closing the reader connections disposes their dispatch
-            // queues, which wakes a worker of libdispatch's global queues and so starts its
-            // one-second pool monitor for good.)
-            store.releaseCaches()
-            malloc_trim(0)
-        })
-        let service = SchedulerService(scheduler: scheduler, geofences: geofences, locationProvider: provider,
-                                       zone: { SystemZone.current() }, onSleep: { firstSleep.report(deadline: $0) })
-        logger.info("starting", metadata: ["store": "\(storePath)", "notifier": "\(deliveredSink.name)",
-                                           "location": "\(provider?.name ?? "none")",
-                                           "pid": "\(ProcessInfo.processInfo.processIdentifier)"])
+        let firstSleep = FirstSleepReporter(
+            started: started, logger: logger,
+            afterStart: {
+                // The start decoded every item with alarms; SQLite's page caches and the heap it freed
+                // are given back to the system.
+                // (Not GRDB's releaseMemory(): closing the reader connections disposes their dispatch
+                // queues, which wakes a worker of libdispatch's global queues and so starts its
+                // one-second pool monitor for good.)
+                store.releaseCaches()
+                malloc_trim(0)
+            })
+        let service = SchedulerService(
+            scheduler: scheduler, geofences: geofences, locationProvider: provider,
+            zone: { SystemZone.current() }, onSleep: { firstSleep.report(deadline: $0) })
+        logger.info(
+            "starting",
+            metadata: [
+                "store": "\(storePath)", "notifier": "\(deliveredSink.name)",
+                "location": "\(provider?.name ?? "none")",
+                "pid": "\(ProcessInfo.processInfo.processIdentifier)"
+            ])
         var syncLogger = Logger(label: "chime.sync")
         syncLogger.logLevel = configuration.logLevel
         let sync = SyncService(store: store, settings: configuration.sync, logger: syncLogger, onScreen: scheduler.onScreen)
-        var services: [any Service] = [LifecycleAdapter(service: service), SyncLifecycle(service: sync),
-                                       StoreFileWatch(store: store, logger: logger)]
+        var services: [any Service] = [
+            LifecycleAdapter(service: service), SyncLifecycle(service: sync),
+            StoreFileWatch(store: store, logger: logger)
+        ]
         if let bus, let announcing { services.append(BusLifecycle(api: bus, store: store, sink: announcing, logger: logger)) }
-        let group = ServiceGroup(services: services,
-                                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let group = ServiceGroup(
+            services: services,
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
         logger.info("stopped")
     }
 
     /// The position source: GeoClue2 (started only once a fence is armed), a replayed track, a
     /// fixed point, or none.
-    public static func makeLocationProvider(_ source: LocationSource, speed: ReplayProvider.Speed,
-                                     clock: any WallClock) throws -> (any LocationProvider)? {
+    public static func makeLocationProvider(
+        _ source: LocationSource, speed: ReplayProvider.Speed,
+        clock: any WallClock
+    ) throws -> (any LocationProvider)? {
         switch source {
         case .none: return nil
         case .geoclue: return GeoClueProvider(desktopID: "chime")
@@ -88,8 +104,10 @@ public enum Daemon {
 
     /// libnotify when asked for, or (auto) when a server answers; otherwise standard output,
     /// said once on stderr.
-    static func makeSink(_ choice: DaemonConfiguration.Notifier, logger: Logger,
-                         soundPlayer: (any SoundPlayer)? = nil) throws -> any NotificationSink {
+    static func makeSink(
+        _ choice: DaemonConfiguration.Notifier, logger: Logger,
+        soundPlayer: (any SoundPlayer)? = nil
+    ) throws -> any NotificationSink {
         switch choice {
         case .stdout: return StdoutSink()
         case .libnotify:

@@ -110,8 +110,9 @@ struct BusLifecycle: Service {
     }
 
     private func start() throws(BusError) -> BusService {
-        let service = try BusService.start(busName: ChimeBusName.name, objectPath: ChimeBusName.objectPath,
-                                           interfaceXML: api.interfaceXML, interfaceName: ChimeBusName.interface, handler: api)
+        let service = try BusService.start(
+            busName: ChimeBusName.name, objectPath: ChimeBusName.objectPath,
+            interfaceXML: api.interfaceXML, interfaceName: ChimeBusName.interface, handler: api)
         api.attach(service, respond: { [sink] in sink.respond($0) })
         return service
     }
@@ -120,7 +121,9 @@ struct BusLifecycle: Service {
     private func serve(_ service: BusService) async -> String? {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: String?.self) { group in
-                group.addTask { for await changes in store.changes { await api.storeChanged(changes) }; return nil }
+                group.addTask {
+                    for await changes in store.changes { await api.storeChanged(changes) }; return nil
+                }
                 group.addTask {
                     for await event in service.events {
                         if case .connectionClosed(let reason) = event { await api.busEvent(event); return reason }

@@ -62,87 +62,116 @@ public struct DaemonConfiguration: Hashable, Sendable {
     private static let schema: [String: [String: Reader]] = [
         "alarms": [
             "snooze": { c, v, at throws(ConfigurationError) in
-                c.scheduler.snoozeChoices = try snoozeChoices(v, at) },
+                c.scheduler.snoozeChoices = try snoozeChoices(v, at)
+            },
             // The older single-button form: `snooze_minutes = 5` is `snooze = ["5m"]`.
             "snooze_minutes": { c, v, at throws(ConfigurationError) in
-                c.scheduler.snoozeChoices = [.minutes(try integer(v, at, in: 1...1440))] },
+                c.scheduler.snoozeChoices = [.minutes(try integer(v, at, in: 1...1440))]
+            },
             "grace_hours": { c, v, at throws(ConfigurationError) in
-                c.scheduler.graceSeconds = Int64(try number(v, at, in: 0...8760) * 3600) },
+                c.scheduler.graceSeconds = Int64(try number(v, at, in: 0...8760) * 3600)
+            },
             "missed_summary_threshold": { c, v, at throws(ConfigurationError) in
-                c.scheduler.missedSummaryThreshold = try integer(v, at, in: 0...1000) },
+                c.scheduler.missedSummaryThreshold = try integer(v, at, in: 0...1000)
+            },
             "reminders_at_due": { c, v, at throws(ConfigurationError) in
                 guard let flag = v.bool else { throw ConfigurationError(key: at, message: "must be true or false, not \(v.debugDescription)") }
-                c.scheduler.alarmDefaults.remindersFireAtDue = flag },
+                c.scheduler.alarmDefaults.remindersFireAtDue = flag
+            },
             "all_day_time": { c, v, at throws(ConfigurationError) in
-                c.scheduler.alarmDefaults.allDayTimeOfDay = try timeOfDay(v, at) },
+                c.scheduler.alarmDefaults.allDayTimeOfDay = try timeOfDay(v, at)
+            },
             "command_timeout_seconds": { c, v, at throws(ConfigurationError) in
-                c.scheduler.commands.timeoutSeconds = try integer(v, at, in: 1...86_400) },
+                c.scheduler.commands.timeoutSeconds = try integer(v, at, in: 1...86_400)
+            },
             "invitations": { c, v, at throws(ConfigurationError) in
-                c.scheduler.alarmDefaults.invitations = try choice(v, at, AlarmDefaults.InvitationAlarms.allCases) },
+                c.scheduler.alarmDefaults.invitations = try choice(v, at, AlarmDefaults.InvitationAlarms.allCases)
+            }
         ],
         "agenda": [
             "hide_declined": { c, v, at throws(ConfigurationError) in
                 guard let flag = v.bool else { throw ConfigurationError(key: at, message: "must be true or false, not \(v.debugDescription)") }
-                c.agendaHidesDeclined = flag },
+                c.agendaHidesDeclined = flag
+            }
         ],
         "identity": [
             "addresses": { c, v, at throws(ConfigurationError) in
                 guard let array = v.array, let texts = Optional(array.compactMap(\.string)), texts.count == array.count,
-                      texts.allSatisfy({ $0.contains("@") || $0.contains(":") }) else {
+                    texts.allSatisfy({ $0.contains("@") || $0.contains(":") })
+                else {
                     throw ConfigurationError(key: at, message: "must be a list of addresses such as [\"ana@example.org\"], not \(v.debugDescription)")
                 }
-                c.scheduler.alarmDefaults.identity.add(texts) },
+                c.scheduler.alarmDefaults.identity.add(texts)
+            }
         ],
         "notifications": [
             "notifier": { c, v, at throws(ConfigurationError) in
-                c.notifier = try choice(v, at, Notifier.allCases) },
+                c.notifier = try choice(v, at, Notifier.allCases)
+            },
             "sound": { c, v, at throws(ConfigurationError) in
                 guard let name = v.string, AlarmSounds.isValidName(name) else {
-                    throw ConfigurationError(key: at, message: "must be a sound-theme name such as \"alarm-clock-elapsed\" or \"bell\", not \(v.debugDescription)")
+                    throw ConfigurationError(
+                        key: at, message: "must be a sound-theme name such as \"alarm-clock-elapsed\" or \"bell\", not \(v.debugDescription)")
                 }
-                c.scheduler.sounds.name = name },
+                c.scheduler.sounds.name = name
+            },
             "sound_always": { c, v, at throws(ConfigurationError) in
                 guard let flag = v.bool else { throw ConfigurationError(key: at, message: "must be true or false, not \(v.debugDescription)") }
-                c.scheduler.sounds.always = flag },
+                c.scheduler.sounds.always = flag
+            }
         ],
         // Any name: read by `commands(_:file:)`, which checks each entry.
         "commands": [:],
         "geofence": [
             "location": { c, v, at throws(ConfigurationError) in
                 guard let text = v.string else { throw ConfigurationError(key: at, message: "must be a string, not \(v.debugDescription)") }
-                do { c.location = try LocationSource(parsing: text) } catch { throw ConfigurationError(key: at, message: "\(error)") } },
+                do { c.location = try LocationSource(parsing: text) } catch { throw ConfigurationError(key: at, message: "\(error)") }
+            },
             "default_radius_m": { c, v, at throws(ConfigurationError) in
-                c.geofence.defaultRadius = try number(v, at, in: 1...100_000) },
+                c.geofence.defaultRadius = try number(v, at, in: 1...100_000)
+            },
             "minimum_radius_m": { c, v, at throws(ConfigurationError) in
-                c.geofence.minimumRadius = try number(v, at, in: 0...100_000) },
+                c.geofence.minimumRadius = try number(v, at, in: 0...100_000)
+            },
             "hysteresis_m": { c, v, at throws(ConfigurationError) in
-                c.geofence.hysteresisMetres = try number(v, at, in: 0...10_000) },
+                c.geofence.hysteresisMetres = try number(v, at, in: 0...10_000)
+            },
             "max_accuracy_m": { c, v, at throws(ConfigurationError) in
-                c.geofence.maximumAccuracy = try number(v, at, in: 1...100_000) },
+                c.geofence.maximumAccuracy = try number(v, at, in: 1...100_000)
+            },
             "dwell_seconds": { c, v, at throws(ConfigurationError) in
-                c.geofence.dwellSeconds = Int64(try integer(v, at, in: 0...86_400)) },
+                c.geofence.dwellSeconds = Int64(try integer(v, at, in: 0...86_400))
+            },
             "initial_state": { c, v, at throws(ConfigurationError) in
-                c.geofence.initialState = try choice(v, at, InitialStatePolicy.allCases) },
+                c.geofence.initialState = try choice(v, at, InitialStatePolicy.allCases)
+            },
             "event_arming_hours": { c, v, at throws(ConfigurationError) in
-                c.geofence.eventArmingHours = try integer(v, at, in: 0...168) },
+                c.geofence.eventArmingHours = try integer(v, at, in: 0...168)
+            },
             "adaptive_tracking": { c, v, at throws(ConfigurationError) in
                 guard let flag = v.bool else { throw ConfigurationError(key: at, message: "must be true or false, not \(v.debugDescription)") }
-                c.geofence.adaptiveTracking = flag },
+                c.geofence.adaptiveTracking = flag
+            }
         ],
         "sync": [
             "interval_minutes": { c, v, at throws(ConfigurationError) in
-                c.sync.intervalSeconds = Int64(try integer(v, at, in: 1...1440)) * 60 },
+                c.sync.intervalSeconds = Int64(try integer(v, at, in: 1...1440)) * 60
+            },
             "after_change_seconds": { c, v, at throws(ConfigurationError) in
-                c.sync.afterChangeSeconds = Int64(try integer(v, at, in: 0...600)) },
+                c.sync.afterChangeSeconds = Int64(try integer(v, at, in: 0...600))
+            },
             "while_alarm_shown_seconds": { c, v, at throws(ConfigurationError) in
-                c.sync.whileAlarmShownSeconds = Int64(try integer(v, at, in: 5...3600)) },
+                c.sync.whileAlarmShownSeconds = Int64(try integer(v, at, in: 5...3600))
+            },
             "before_alarm_seconds": { c, v, at throws(ConfigurationError) in
-                c.sync.beforeAlarmSeconds = Int64(try integer(v, at, in: 0...3600)) },
+                c.sync.beforeAlarmSeconds = Int64(try integer(v, at, in: 0...3600))
+            }
         ],
         "log": [
             "level": { c, v, at throws(ConfigurationError) in
-                c.logLevel = try choice(v, at, Logger.Level.allCases) },
-        ],
+                c.logLevel = try choice(v, at, Logger.Level.allCases)
+            }
+        ]
     ]
 
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> DaemonConfiguration {
@@ -154,8 +183,9 @@ public struct DaemonConfiguration: Hashable, Sendable {
         }
         var config = DaemonConfiguration()
         if let alarms = table["alarms"]?.table, alarms.keys.contains("snooze"), alarms.keys.contains("snooze_minutes") {
-            throw ConfigurationError(file: file, key: "alarms.snooze_minutes",
-                                     message: "give either alarms.snooze (the list of choices) or alarms.snooze_minutes, not both")
+            throw ConfigurationError(
+                file: file, key: "alarms.snooze_minutes",
+                message: "give either alarms.snooze (the list of choices) or alarms.snooze_minutes, not both")
         }
         if let commands = table["commands"] {
             guard let entries = commands.table else {
@@ -165,14 +195,16 @@ public struct DaemonConfiguration: Hashable, Sendable {
         }
         for section in table.keys.sorted() where section != "commands" {
             guard let readers = schema[section] else {
-                throw ConfigurationError(file: file, message: "unknown section [\(section)]; known: \(schema.keys.sorted().map { "[\($0)]" }.joined(separator: ", "))")
+                throw ConfigurationError(
+                    file: file, message: "unknown section [\(section)]; known: \(schema.keys.sorted().map { "[\($0)]" }.joined(separator: ", "))")
             }
             guard let values = table[section]?.table else {
                 throw ConfigurationError(file: file, message: "\(section) must be a section ([\(section)]), not a value")
             }
             for key in values.keys.sorted() {
                 guard let read = readers[key] else {
-                    throw ConfigurationError(file: file, message: "unknown key \(section).\(key); known in [\(section)]: \(readers.keys.sorted().joined(separator: ", "))")
+                    throw ConfigurationError(
+                        file: file, message: "unknown key \(section).\(key); known in [\(section)]: \(readers.keys.sorted().joined(separator: ", "))")
                 }
                 do { try read(&config, values[key]!, "\(section).\(key)") } catch { throw error.inFile(file) }
             }
@@ -228,7 +260,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
         guard let text = v.string else { throw bad }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[1].count == 2, (1...2).contains(parts[0].count),
-              let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else { throw bad }
+            let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m)
+        else { throw bad }
         return Int64(h * 3600 + m * 60)
     }
 
@@ -243,7 +276,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
         var choices: [SnoozeChoice] = []
         for (index, element) in array.enumerated() {
             guard let text = element.string else {
-                throw ConfigurationError(key: "\(at)[\(index)]", message: "must be a string such as \"10m\" or \"tomorrow 9:00\", not \(element.debugDescription)")
+                throw ConfigurationError(
+                    key: "\(at)[\(index)]", message: "must be a string such as \"10m\" or \"tomorrow 9:00\", not \(element.debugDescription)")
             }
             let choice: SnoozeChoice
             do { choice = try SnoozeChoice(parsing: text) } catch { throw ConfigurationError(key: "\(at)[\(index)]", message: "\(error)") }

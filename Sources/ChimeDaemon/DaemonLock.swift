@@ -81,7 +81,7 @@ public final class DaemonLock: Sendable {
     /// WRITE PID MAJOR:MINOR:INODE …`); nil when it cannot be told.
     static func lockOwner(device: UInt, inode: UInt, locks: String? = nil) -> Int32? {
         guard let text = locks ?? (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) else { return nil }
-        let dev = UInt64(device)    // glibc's major()/minor() encoding
+        let dev = UInt64(device)  // glibc's major()/minor() encoding
         let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfff), minor = (dev & 0xff) | ((dev >> 12) & ~0xff)
         func hex(_ n: UInt64) -> String { let h = String(n, radix: 16); return h.count < 2 ? "0" + h : h }
         let wantedDevice = hex(major) + ":" + hex(minor)
@@ -89,7 +89,8 @@ public final class DaemonLock: Sendable {
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard let kind = fields.firstIndex(of: "FLOCK"), fields.count > kind + 4, fields[kind + 2] == "WRITE",
-                  let pid = Int32(fields[kind + 3]) else { continue }
+                let pid = Int32(fields[kind + 3])
+            else { continue }
             let id = fields[kind + 4].split(separator: ":")
             guard id.count == 3, UInt(id[2]) == inode else { continue }
             sameInode.append(("\(id[0]):\(id[1])", pid))
@@ -127,7 +128,8 @@ public enum DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .alreadyRunning(let store, let pid):
-            return "another chime daemon\(pid.map { " (pid \($0))" } ?? "") is already running for \(store); stop it first (kill \(pid.map(String.init) ?? "<pid>"), or systemctl --user stop chime)"
+            return
+                "another chime daemon\(pid.map { " (pid \($0))" } ?? "") is already running for \(store); stop it first (kill \(pid.map(String.init) ?? "<pid>"), or systemctl --user stop chime)"
         case .cannotLock(let path, let reason): return "cannot take the daemon lock on \(path): \(reason)"
         case .notifierUnavailable(let message): return "--notifier libnotify: \(message)"
         case .locationUnavailable(let message): return "location: \(message)"

@@ -100,8 +100,9 @@ public final class SpawnedCommandRunner: CommandRunner {
             case .signalled(let signal):
                 logger.warning("the alarm's command was killed", metadata: ["command": "\(request.name)", "signal": "\(signal)"])
             case .timedOut:
-                logger.warning("the alarm's command ran past its time limit and was stopped",
-                               metadata: ["command": "\(request.name)", "timeout_s": "\(request.timeoutSeconds)"])
+                logger.warning(
+                    "the alarm's command ran past its time limit and was stopped",
+                    metadata: ["command": "\(request.name)", "timeout_s": "\(request.timeoutSeconds)"])
             }
             onFinish?(request, outcome)
         }
@@ -122,8 +123,9 @@ public final class SpawnedCommandRunner: CommandRunner {
             let line = String(decoding: bytes, as: UTF8.self)
             logger.info("command output", metadata: ["command": "\(request.name)", "line": "\(line)"])
             if logged >= outputLimit {
-                logger.notice("the alarm's command writes more than \(outputLimit) bytes; the rest is not logged",
-                              metadata: ["command": "\(request.name)"])
+                logger.notice(
+                    "the alarm's command writes more than \(outputLimit) bytes; the rest is not logged",
+                    metadata: ["command": "\(request.name)"])
             }
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -147,7 +149,7 @@ public final class SpawnedCommandRunner: CommandRunner {
                 break
             }
             guard pipeOpen else {
-                usleep(50_000)   // exited children of the command still run; wait for the exit or the deadline
+                usleep(50_000)  // exited children of the command still run; wait for the exit or the deadline
                 continue
             }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

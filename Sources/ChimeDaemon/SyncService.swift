@@ -56,15 +56,19 @@ public struct SyncService: Sendable {
     /// One pass of one account (tests count passes with their own).
     let passOverride: (@Sendable (SyncAccount) async -> PassOutcome)?
 
-    public init(store: EventStore, settings: SyncSettings, logger: Logger, onScreen: AlarmsOnScreen? = nil,
-                now: @escaping @Sendable () -> Instant = EventStore.systemNow,
-                sleep: @escaping @Sendable (Int64) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) {
+    public init(
+        store: EventStore, settings: SyncSettings, logger: Logger, onScreen: AlarmsOnScreen? = nil,
+        now: @escaping @Sendable () -> Instant = EventStore.systemNow,
+        sleep: @escaping @Sendable (Int64) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    ) {
         self.init(store: store, settings: settings, logger: logger, onScreen: onScreen, now: now, sleep: sleep, pass: nil)
     }
 
-    init(store: EventStore, settings: SyncSettings, logger: Logger, onScreen: AlarmsOnScreen?,
-         now: @escaping @Sendable () -> Instant, sleep: @escaping @Sendable (Int64) async throws -> Void,
-         pass: (@Sendable (SyncAccount) async -> PassOutcome)?) {
+    init(
+        store: EventStore, settings: SyncSettings, logger: Logger, onScreen: AlarmsOnScreen?,
+        now: @escaping @Sendable () -> Instant, sleep: @escaping @Sendable (Int64) async throws -> Void,
+        pass: (@Sendable (SyncAccount) async -> PassOutcome)?
+    ) {
         self.store = store
         self.settings = settings
         self.logger = logger
@@ -113,12 +117,15 @@ public struct SyncService: Sendable {
             for account in accounts {
                 let periodic = (due[account.name] ?? start) <= start
                 // While an alarm is shown, a server that answers is asked again every few seconds.
-                let quickDue = quick && (failures[account.name] ?? 0) == 0
+                let quickDue =
+                    quick && (failures[account.name] ?? 0) == 0
                     && (lastPass[account.name]?.secondsSince1970 ?? .min) + settings.whileAlarmShownSeconds <= start.secondsSince1970
                 let alarmSoon = beforeAlarm(account, at: start).map { $0 <= start } ?? false
                 // A change the sync itself wrote, or one outside synced calendars, sends nothing.
-                guard periodic || quickDue || alarmSoon
-                        || (localChange && ((try? store.hasUnsyncedChanges(account: account.name)) ?? false)) else { continue }
+                guard
+                    periodic || quickDue || alarmSoon
+                        || (localChange && ((try? store.hasUnsyncedChanges(account: account.name)) ?? false))
+                else { continue }
                 let discover = discovered[account.name].map { now().secondsSince1970 - $0.secondsSince1970 >= settings.discoverySeconds } ?? true
                 let outcome = if let passOverride { await passOverride(account) } else { await pass(account, discover: discover) }
                 lastPass[account.name] = now()
@@ -132,8 +139,12 @@ public struct SyncService: Sendable {
             for feed in feeds where feed.isDue(at: now()) {
                 do {
                     if let r = try await FeedRefresh.refresh(feed, store: store, now: now()) {
-                        logger.info("subscription refreshed", metadata: ["calendar": "\(feed.title)", "added": "\(r.added)",
-                                                                         "updated": "\(r.updated)", "removed": "\(r.removed)"])
+                        logger.info(
+                            "subscription refreshed",
+                            metadata: [
+                                "calendar": "\(feed.title)", "added": "\(r.added)",
+                                "updated": "\(r.updated)", "removed": "\(r.removed)"
+                            ])
                     }
                 } catch {
                     logger.warning("subscription refresh failed: \(error)", metadata: ["calendar": "\(feed.title)"])
@@ -145,7 +156,8 @@ public struct SyncService: Sendable {
                 nextFeed = min(nextFeed ?? at, max(1, at))
             }
             let nextAccount = due.values.min().map { max(0, $0.secondsSince1970 - now().secondsSince1970) }
-            let nextQuick: Int64? = onScreen?.isShowing == true && accounts.contains(where: { (failures[$0.name] ?? 0) == 0 })
+            let nextQuick: Int64? =
+                onScreen?.isShowing == true && accounts.contains(where: { (failures[$0.name] ?? 0) == 0 })
                 ? settings.whileAlarmShownSeconds : nil
             let nextBeforeAlarm = accounts.compactMap { beforeAlarm($0, at: now()) }.min()
                 .map { max(0, $0.secondsSince1970 - now().secondsSince1970) }
@@ -169,9 +181,12 @@ public struct SyncService: Sendable {
             for note in report.notes { logger.notice("\(note)", metadata: ["account": "\(account.name)"]) }
             for conflict in report.conflicts { logger.warning("sync conflict: \(conflict)", metadata: ["account": "\(account.name)"]) }
             let level: Logger.Level = report.movedNothing && report.refused == 0 ? .debug : .info
-            logger.log(level: level, "synced", metadata: [
-                "account": "\(account.name)", "pulled": "\(report.pulled)", "removed_here": "\(report.removedHere)",
-                "pushed": "\(report.pushed)", "removed_there": "\(report.removedThere)", "refused": "\(report.refused)", "requests": "\(report.requests)"])
+            logger.log(
+                level: level, "synced",
+                metadata: [
+                    "account": "\(account.name)", "pulled": "\(report.pulled)", "removed_here": "\(report.removedHere)",
+                    "pushed": "\(report.pushed)", "removed_there": "\(report.removedThere)", "refused": "\(report.refused)", "requests": "\(report.requests)"
+                ])
             return .done
         } catch {
             logger.warning("sync failed: \(error)", metadata: ["account": "\(account.name)"])

@@ -49,8 +49,10 @@ public struct AppIdentity: Hashable, Sendable, CustomStringConvertible {
     /// byte. A file forged under a chroot in a user namespace of one's own has no such record: that
     /// caller is known by its executable. (No mount-namespace comparison: a Flatpak app reaches the
     /// bus through xdg-dbus-proxy, which runs in a sandbox of its own with the same info file.)
-    public static func ofProcess(_ pid: UInt32, proc: String = "/proc",
-                                 runtimeDirectory: String? = AppIdentity.runtimeDirectory()) -> AppIdentity? {
+    public static func ofProcess(
+        _ pid: UInt32, proc: String = "/proc",
+        runtimeDirectory: String? = AppIdentity.runtimeDirectory()
+    ) -> AppIdentity? {
         let base = "\(proc)/\(pid)"
         // The process's own root: for a Flatpak app, its sandbox, where Flatpak puts the app's ID.
         let processRoot = "\(base)/root"
@@ -98,8 +100,9 @@ public struct AppIdentity: Hashable, Sendable, CustomStringConvertible {
     /// `bwrapinfo.json` and an `info` file with the same bytes.
     static func isRealFlatpakInstance(info: String, runtimeDirectory: String?) -> Bool {
         guard let instance = iniValue(info, group: "Instance", key: "instance-id"),
-              !instance.isEmpty, !instance.contains("/"), instance != "..", instance != ".",
-              let runtimeDirectory else { return false }
+            !instance.isEmpty, !instance.contains("/"), instance != "..", instance != ".",
+            let runtimeDirectory
+        else { return false }
         let folder = runtimeDirectory + "/.flatpak/" + instance
         return regularFileText(folder + "/bwrapinfo.json") != nil && regularFileText(folder + "/info") == info
     }
@@ -126,7 +129,8 @@ public struct AppIdentity: Hashable, Sendable, CustomStringConvertible {
     /// else (a login session scope, a terminal's unit) says nothing about the app: nil.
     static func appUnit(fromCgroup text: String) -> String? {
         guard let line = text.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("0::") }),
-              let last = line.split(separator: "/").last else { return nil }
+            let last = line.split(separator: "/").last
+        else { return nil }
         var unit = String(last)
         guard unit.hasPrefix("app-") else { return nil }
         if unit.hasSuffix(".service") {

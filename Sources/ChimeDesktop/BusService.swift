@@ -119,8 +119,10 @@ public final class BusService: Sendable {
     private let state: LoopConfined<ServiceState>
     private let connection: SendablePointer
 
-    private init(busName: String, objectPath: String, interfaceName: String, events: AsyncStream<BusEvent>,
-                 loopThread: GLibMainLoopThread, state: LoopConfined<ServiceState>, connection: SendablePointer) {
+    private init(
+        busName: String, objectPath: String, interfaceName: String, events: AsyncStream<BusEvent>,
+        loopThread: GLibMainLoopThread, state: LoopConfined<ServiceState>, connection: SendablePointer
+    ) {
         self.busName = busName
         self.objectPath = objectPath
         self.interfaceName = interfaceName
@@ -133,8 +135,10 @@ public final class BusService: Sendable {
     /// Connects to the session bus (`$DBUS_SESSION_BUS_ADDRESS`, or the bus at `address`), exports
     /// the object and takes `busName`. Throws when there is no session bus, the XML does not define
     /// the interface, or another process owns the name.
-    public static func start(busName: String, objectPath: String, interfaceXML: String, interfaceName: String,
-                             handler: any BusMethodHandler, address: String? = nil) throws(BusError) -> BusService {
+    public static func start(
+        busName: String, objectPath: String, interfaceXML: String, interfaceName: String,
+        handler: any BusMethodHandler, address: String? = nil
+    ) throws(BusError) -> BusService {
         let loopThread = GLibMainLoopThread(name: "chime-dbus")
         let (stream, continuation) = AsyncStream.makeStream(of: BusEvent.self)
         let opened: Result<(SendablePointer, LoopConfined<ServiceState>), BusError>? = loopThread.perform {
@@ -169,8 +173,9 @@ public final class BusService: Sendable {
         }
         switch opened {
         case .success(let (connection, state))?:
-            return BusService(busName: busName, objectPath: objectPath, interfaceName: interfaceName, events: stream,
-                              loopThread: loopThread, state: state, connection: connection)
+            return BusService(
+                busName: busName, objectPath: objectPath, interfaceName: interfaceName, events: stream,
+                loopThread: loopThread, state: state, connection: connection)
         case .failure(let error)?:
             loopThread.stop()
             continuation.finish()
@@ -184,8 +189,10 @@ public final class BusService: Sendable {
     /// Sends `signal` of the interface to one connection (unicast). GDBus may be called from any thread.
     public func emit(_ signal: String, _ values: [BusValue], to destination: String) {
         var error: UnsafeMutablePointer<GError>?
-        if g_dbus_connection_emit_signal(connection.raw, destination, objectPath, interfaceName, signal,
-                                         GVariantCoding.tuple(values), &error) == 0 {
+        if g_dbus_connection_emit_signal(
+            connection.raw, destination, objectPath, interfaceName, signal,
+            GVariantCoding.tuple(values), &error) == 0
+        {
             _ = takeMessage(of: &error)  // the peer left: nothing to tell it
         }
     }
@@ -207,9 +214,10 @@ public final class BusService: Sendable {
 
     /// Withdraws a notification ``notify(summary:body:actions:)`` showed (`CloseNotification`).
     public func closeNotification(_ id: UInt32) {
-        g_dbus_connection_call(connection.raw, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                               "org.freedesktop.Notifications", "CloseNotification", GVariantCoding.tuple([.uint32(id)]),
-                               nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, nil, nil)
+        g_dbus_connection_call(
+            connection.raw, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+            "org.freedesktop.Notifications", "CloseNotification", GVariantCoding.tuple([.uint32(id)]),
+            nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, nil, nil)
     }
 
     /// Gives up the name, unexports the object and closes the connection. Idempotent.
@@ -228,8 +236,9 @@ func openSessionBusConnection(address given: String? = nil) -> Result<SendablePo
         return .failure(BusError("NoSessionBus", "no session bus: \(takeMessage(of: &error))"))
     }
     defer { g_free(address) }
-    let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                                     | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+    let flags = GDBusConnectionFlags(
+        rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+            | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
     guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
         return .failure(BusError("NoSessionBus", "cannot connect to the session bus: \(takeMessage(of: &error))"))
     }
@@ -276,13 +285,15 @@ private final class ServiceState {
             guard let invocation else { return }
             let state = ServiceState.from(userData)
             guard let sender, let method else {
-                g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.AccessDenied",
-                                                           "a caller without a bus name cannot be identified")
+                g_dbus_method_invocation_return_dbus_error(
+                    invocation, "org.freedesktop.DBus.Error.AccessDenied",
+                    "a caller without a bus name cannot be identified")
                 return
             }
             let arguments = parameters.map(GVariantCoding.values(ofTuple:)) ?? []
-            state.dispatch(method: String(cString: method), arguments: arguments, sender: String(cString: sender),
-                           invocation: SendablePointer(invocation))
+            state.dispatch(
+                method: String(cString: method), arguments: arguments, sender: String(cString: sender),
+                invocation: SendablePointer(invocation))
         }
         var error: UnsafeMutablePointer<GError>?
         // Unretained: the state outlives the registration (close() unregisters before it goes).
@@ -296,13 +307,16 @@ private final class ServiceState {
     /// would each wake an idle daemon if it listened to them all.
     func subscribeToBusSignals() {
         subscriptions.append(subscribeToOwnerChanges(of: "org.freedesktop.Notifications"))
-        subscriptions.append(g_dbus_connection_signal_subscribe(
-            connection, nil, "org.freedesktop.Notifications", nil, "/org/freedesktop/Notifications",
-            nil, G_DBUS_SIGNAL_FLAGS_NONE, { _, sender, _, _, signal, parameters, userData in
-                guard let sender, let signal, let parameters else { return }
-                ServiceState.from(userData).notificationSignal(sender: String(cString: sender), name: String(cString: signal),
-                                                               values: GVariantCoding.values(ofTuple: parameters))
-            }, unretained, nil))
+        subscriptions.append(
+            g_dbus_connection_signal_subscribe(
+                connection, nil, "org.freedesktop.Notifications", nil, "/org/freedesktop/Notifications",
+                nil, G_DBUS_SIGNAL_FLAGS_NONE,
+                { _, sender, _, _, signal, parameters, userData in
+                    guard let sender, let signal, let parameters else { return }
+                    ServiceState.from(userData).notificationSignal(
+                        sender: String(cString: sender), name: String(cString: signal),
+                        values: GVariantCoding.values(ofTuple: parameters))
+                }, unretained, nil))
     }
 
     /// The connection's "closed" signal: the bus dropped it (a message over its limit, the bus
@@ -315,21 +329,24 @@ private final class ServiceState {
             _, remoteVanished, error, userData in
             let state = ServiceState.from(userData)
             guard !state.closed else { return }
-            let reason = error.flatMap { $0.pointee.message.map { String(cString: $0) } }
+            let reason =
+                error.flatMap { $0.pointee.message.map { String(cString: $0) } }
                 ?? (remoteVanished != 0 ? "the bus closed the connection" : "the connection was closed")
             state.events.yield(.connectionClosed(reason: reason))
             state.events.finish()
         }
         // Unretained: the state outlives the connection's signal (close() disconnects it first).
-        closedHandler = g_signal_connect_data(UnsafeMutableRawPointer(connection), "closed",
-                                              unsafeBitCast(onClosed, to: GCallback.self), unretained, nil, GConnectFlags(rawValue: 0))
+        closedHandler = g_signal_connect_data(
+            UnsafeMutableRawPointer(connection), "closed",
+            unsafeBitCast(onClosed, to: GCallback.self), unretained, nil, GConnectFlags(rawValue: 0))
     }
 
     /// `NameOwnerChanged` for one name (the bus daemon matches its first argument).
     private func subscribeToOwnerChanges(of name: String) -> guint {
         g_dbus_connection_signal_subscribe(
             connection, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus",
-            name, G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, userData in
+            name, G_DBUS_SIGNAL_FLAGS_NONE,
+            { _, _, _, _, _, parameters, userData in
                 guard let parameters else { return }
                 let values = GVariantCoding.values(ofTuple: parameters)
                 guard values.count == 3, case .string(let name) = values[0], case .string(let newOwner) = values[2] else { return }
@@ -353,10 +370,11 @@ private final class ServiceState {
     func requestName(_ name: String) -> BusError? {
         var error: UnsafeMutablePointer<GError>?
         let doNotQueue: UInt32 = 4
-        let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                "org.freedesktop.DBus", "RequestName",
-                                                GVariantCoding.tuple([.string(name), .uint32(doNotQueue)]),
-                                                nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
+        let reply = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus", "RequestName",
+            GVariantCoding.tuple([.string(name), .uint32(doNotQueue)]),
+            nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
         guard let reply else { return BusError("NameTaken", "cannot ask for \(name): \(takeMessage(of: &error))") }
         defer { g_variant_unref(reply) }
         let primaryOwner: UInt32 = 1
@@ -385,8 +403,9 @@ private final class ServiceState {
     func dispatch(method: String, arguments: [BusValue], sender: String, invocation: SendablePointer) {
         identify(sender) { [handler] caller in
             guard let caller else {
-                g_dbus_method_invocation_return_dbus_error(invocation.raw, "org.freedesktop.DBus.Error.AccessDenied",
-                                                           "the calling process could not be identified")
+                g_dbus_method_invocation_return_dbus_error(
+                    invocation.raw, "org.freedesktop.DBus.Error.AccessDenied",
+                    "the calling process could not be identified")
                 return
             }
             Task {
@@ -394,9 +413,10 @@ private final class ServiceState {
                     let values = try await handler.handle(method, arguments, from: caller)
                     let size = BusLimits.size(of: values)
                     guard size <= BusLimits.replyBytes else {
-                        throw BusError("org.freedesktop.DBus.Error.LimitsExceeded",
-                                       "the answer would be \(size / 1_048_576) MiB, more than a reply may hold "
-                                       + "(\(BusLimits.replyBytes / 1_048_576) MiB): ask for less (a shorter window)")
+                        throw BusError(
+                            "org.freedesktop.DBus.Error.LimitsExceeded",
+                            "the answer would be \(size / 1_048_576) MiB, more than a reply may hold "
+                                + "(\(BusLimits.replyBytes / 1_048_576) MiB): ask for less (a shorter window)")
                     }
                     g_dbus_method_invocation_return_value(invocation.raw, GVariantCoding.tuple(values))
                 } catch {
@@ -412,29 +432,31 @@ private final class ServiceState {
         if let known = callers[sender] { return done(known) }
         watchVanishing(of: sender)
         let pending = PendingIdentity(sender: sender, state: self, done: done)
-        g_dbus_connection_call(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                               "GetConnectionCredentials", GVariantCoding.tuple([.string(sender)]),
-                               chime_type_credentials_reply(), G_DBUS_CALL_FLAGS_NONE, 5_000, nil, { source, result, userData in
-            let pending = Unmanaged<PendingIdentity>.fromOpaque(userData!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-            guard let reply else {
-                _ = takeMessage(of: &error)
-                pending.state.forget(pending.sender)
-                return pending.done(nil)
-            }
-            defer { g_variant_unref(reply) }
-            let credentials = GVariantCoding.credentials(reply)
-            guard let pid = credentials.processID, let app = AppIdentity.ofProcess(pid) else {
-                pending.state.forget(pending.sender)
-                return pending.done(nil)
-            }
-            let caller = BusCaller(uniqueName: pending.sender, processID: pid, userID: credentials.userID, app: app)
-            // (Watched again if a failed lookup of the same caller, made meanwhile, dropped the watch.)
-            pending.state.watchVanishing(of: pending.sender)
-            pending.state.callers[pending.sender] = caller
-            pending.done(caller)
-        }, Unmanaged.passRetained(pending).toOpaque())
+        g_dbus_connection_call(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "GetConnectionCredentials", GVariantCoding.tuple([.string(sender)]),
+            chime_type_credentials_reply(), G_DBUS_CALL_FLAGS_NONE, 5_000, nil,
+            { source, result, userData in
+                let pending = Unmanaged<PendingIdentity>.fromOpaque(userData!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                guard let reply else {
+                    _ = takeMessage(of: &error)
+                    pending.state.forget(pending.sender)
+                    return pending.done(nil)
+                }
+                defer { g_variant_unref(reply) }
+                let credentials = GVariantCoding.credentials(reply)
+                guard let pid = credentials.processID, let app = AppIdentity.ofProcess(pid) else {
+                    pending.state.forget(pending.sender)
+                    return pending.done(nil)
+                }
+                let caller = BusCaller(uniqueName: pending.sender, processID: pid, userID: credentials.userID, app: app)
+                // (Watched again if a failed lookup of the same caller, made meanwhile, dropped the watch.)
+                pending.state.watchVanishing(of: pending.sender)
+                pending.state.callers[pending.sender] = caller
+                pending.done(caller)
+            }, Unmanaged.passRetained(pending).toOpaque())
     }
 
     func ownerChanged(name: String, newOwner: String) {
@@ -446,14 +468,18 @@ private final class ServiceState {
 
     // MARK: Notifications
 
-    func notify(summary: String, body: String, actions: [(key: String, label: String)],
-                done: @escaping @Sendable (Result<UInt32, BusError>) -> Void) {
+    func notify(
+        summary: String, body: String, actions: [(key: String, label: String)],
+        done: @escaping @Sendable (Result<UInt32, BusError>) -> Void
+    ) {
         // Who owns the server now: its signals are the only ones believed (anyone may send a lookalike).
         var error: UnsafeMutablePointer<GError>?
-        if let owner = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                   "org.freedesktop.DBus", "GetNameOwner",
-                                                   GVariantCoding.tuple([.string("org.freedesktop.Notifications")]),
-                                                   nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error) {
+        if let owner = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus", "GetNameOwner",
+            GVariantCoding.tuple([.string("org.freedesktop.Notifications")]),
+            nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
+        {
             if case .string(let name)? = GVariantCoding.values(ofTuple: owner).first { notificationServer = name }
             g_variant_unref(owner)
         } else {
@@ -462,25 +488,32 @@ private final class ServiceState {
         let flatActions = actions.flatMap { [$0.key, $0.label] }
         // Normal urgency and an expiry: a question is never critical, and never stays on screen for
         // ever (an unanswered one closes, and the app may ask again).
-        let hints = GVariantCoding.vardict([("desktop-entry", g_variant_new_string("chime")),
-                                            ("urgency", g_variant_new_byte(1))])
-        let arguments = GVariantCoding.tuple([.string("Chime"), .uint32(0), .string("chime"), .string(summary), .string(body),
-                                              .strings(flatActions)], then: [hints, g_variant_new_int32(BusService.promptExpirySeconds * 1000)])
+        let hints = GVariantCoding.vardict([
+            ("desktop-entry", g_variant_new_string("chime")),
+            ("urgency", g_variant_new_byte(1))
+        ])
+        let arguments = GVariantCoding.tuple(
+            [
+                .string("Chime"), .uint32(0), .string("chime"), .string(summary), .string(body),
+                .strings(flatActions)
+            ], then: [hints, g_variant_new_int32(BusService.promptExpirySeconds * 1000)])
         let box = Unmanaged.passRetained(NotifyReply(done: done)).toOpaque()
-        g_dbus_connection_call(connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                               "org.freedesktop.Notifications", "Notify", arguments, chime_type_notify_reply(),
-                               G_DBUS_CALL_FLAGS_NONE, 10_000, nil, { source, result, userData in
-            let reply = Unmanaged<NotifyReply>.fromOpaque(userData!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            guard let answer = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) else {
-                return reply.done(.failure(BusError("NoNotificationServer", "the notification server refused: \(takeMessage(of: &error))")))
-            }
-            defer { g_variant_unref(answer) }
-            guard case .uint32(let id)? = GVariantCoding.values(ofTuple: answer).first else {
-                return reply.done(.failure(BusError("NoNotificationServer", "the notification server gave no id")))
-            }
-            reply.done(.success(id))
-        }, box)
+        g_dbus_connection_call(
+            connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+            "org.freedesktop.Notifications", "Notify", arguments, chime_type_notify_reply(),
+            G_DBUS_CALL_FLAGS_NONE, 10_000, nil,
+            { source, result, userData in
+                let reply = Unmanaged<NotifyReply>.fromOpaque(userData!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                guard let answer = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) else {
+                    return reply.done(.failure(BusError("NoNotificationServer", "the notification server refused: \(takeMessage(of: &error))")))
+                }
+                defer { g_variant_unref(answer) }
+                guard case .uint32(let id)? = GVariantCoding.values(ofTuple: answer).first else {
+                    return reply.done(.failure(BusError("NoNotificationServer", "the notification server gave no id")))
+                }
+                reply.done(.success(id))
+            }, box)
     }
 
     func notificationSignal(sender: String, name: String, values: [BusValue]) {
@@ -561,11 +594,12 @@ enum GVariantCoding {
         case "t": return .uint64(UInt64(g_variant_get_uint64(v)))
         case "b": return .bool(g_variant_get_boolean(v) != 0)
         case "as":
-            return .strings((0..<Int(g_variant_n_children(v))).map { index in
-                let child = g_variant_get_child_value(v, gsize(index))!
-                defer { g_variant_unref(child) }
-                return String(cString: g_variant_get_string(child, nil))
-            })
+            return .strings(
+                (0..<Int(g_variant_n_children(v))).map { index in
+                    let child = g_variant_get_child_value(v, gsize(index))!
+                    defer { g_variant_unref(child) }
+                    return String(cString: g_variant_get_string(child, nil))
+                })
         case "a{ss}":
             var map: [String: String] = [:]
             for index in 0..<Int(g_variant_n_children(v)) {

@@ -41,22 +41,24 @@ struct Canberra: @unchecked Sendable {
             dlsym(handle, name).map { unsafeBitCast($0, to: type) }
         }
         guard let contextCreate = symbol("ca_context_create", as: Create.self),
-              let contextDestroy = symbol("ca_context_destroy", as: Destroy.self),
-              let contextOpen = symbol("ca_context_open", as: Destroy.self),
-              let contextChangePropsFull = symbol("ca_context_change_props_full", as: ChangeProps.self),
-              let contextPlayFull = symbol("ca_context_play_full", as: Play.self),
-              let proplistCreate = symbol("ca_proplist_create", as: Create.self),
-              let proplistDestroy = symbol("ca_proplist_destroy", as: Destroy.self),
-              let proplistSets = symbol("ca_proplist_sets", as: SetString.self),
-              let strerror = symbol("ca_strerror", as: Describe.self)
+            let contextDestroy = symbol("ca_context_destroy", as: Destroy.self),
+            let contextOpen = symbol("ca_context_open", as: Destroy.self),
+            let contextChangePropsFull = symbol("ca_context_change_props_full", as: ChangeProps.self),
+            let contextPlayFull = symbol("ca_context_play_full", as: Play.self),
+            let proplistCreate = symbol("ca_proplist_create", as: Create.self),
+            let proplistDestroy = symbol("ca_proplist_destroy", as: Destroy.self),
+            let proplistSets = symbol("ca_proplist_sets", as: SetString.self),
+            let strerror = symbol("ca_strerror", as: Describe.self)
         else {
             dlclose(handle)
             return .failure(SoundError("\(soname) lacks the calls Chime uses (not libcanberra 0.30?)"))
         }
-        return .success(Canberra(contextCreate: contextCreate, contextDestroy: contextDestroy, contextOpen: contextOpen,
-                                 contextChangePropsFull: contextChangePropsFull, contextPlayFull: contextPlayFull,
-                                 proplistCreate: proplistCreate, proplistDestroy: proplistDestroy,
-                                 proplistSets: proplistSets, strerror: strerror))
+        return .success(
+            Canberra(
+                contextCreate: contextCreate, contextDestroy: contextDestroy, contextOpen: contextOpen,
+                contextChangePropsFull: contextChangePropsFull, contextPlayFull: contextPlayFull,
+                proplistCreate: proplistCreate, proplistDestroy: proplistDestroy,
+                proplistSets: proplistSets, strerror: strerror))
     }
 
     /// libcanberra's words for a status code ("Not available", "Not found").

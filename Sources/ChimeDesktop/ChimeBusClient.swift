@@ -207,19 +207,21 @@ public final class ChimeBusClient: Sendable {
         let result: Result<[BusValue], BusError> = await withCheckedContinuation { waiter in
             let box = Unmanaged.passRetained(CallReply(done: { waiter.resume(returning: $0) })).toOpaque()
             let posted = loopThread.perform { [connection] in
-                g_dbus_connection_call(connection.raw, Self.busName, Self.objectPath, Self.interfaceName, method,
-                                       GVariantCoding.tuple(arguments), nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, { source, result, userData in
-                    let reply = Unmanaged<CallReply>.fromOpaque(userData!).takeRetainedValue()
-                    var error: UnsafeMutablePointer<GError>?
-                    guard let answer = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) else {
-                        let remote = error.flatMap { takeString(g_dbus_error_get_remote_error($0)) }
-                        if error != nil { g_dbus_error_strip_remote_error(error) }
-                        let message = takeMessage(of: &error)
-                        return reply.done(.failure(BusError(remote ?? "Failed", message)))
-                    }
-                    defer { g_variant_unref(answer) }
-                    reply.done(.success(GVariantCoding.values(ofTuple: answer)))
-                }, box)
+                g_dbus_connection_call(
+                    connection.raw, Self.busName, Self.objectPath, Self.interfaceName, method,
+                    GVariantCoding.tuple(arguments), nil, G_DBUS_CALL_FLAGS_NONE, -1, nil,
+                    { source, result, userData in
+                        let reply = Unmanaged<CallReply>.fromOpaque(userData!).takeRetainedValue()
+                        var error: UnsafeMutablePointer<GError>?
+                        guard let answer = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) else {
+                            let remote = error.flatMap { takeString(g_dbus_error_get_remote_error($0)) }
+                            if error != nil { g_dbus_error_strip_remote_error(error) }
+                            let message = takeMessage(of: &error)
+                            return reply.done(.failure(BusError(remote ?? "Failed", message)))
+                        }
+                        defer { g_variant_unref(answer) }
+                        reply.done(.success(GVariantCoding.values(ofTuple: answer)))
+                    }, box)
             }
             if posted == nil {
                 Unmanaged<CallReply>.fromOpaque(box).release()
@@ -232,12 +234,14 @@ public final class ChimeBusClient: Sendable {
     private func subscribeToSignals() {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let id = loopThread.perform { [connection] in
-            g_dbus_connection_signal_subscribe(connection.raw, Self.busName, Self.interfaceName, nil, Self.objectPath, nil,
-                                               G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, signal, parameters, userData in
-                guard let signal, let parameters else { return }
-                let client = Unmanaged<ChimeBusClient>.fromOpaque(userData!).takeUnretainedValue()
-                client.route(String(cString: signal), GVariantCoding.values(ofTuple: parameters))
-            }, context, nil)
+            g_dbus_connection_signal_subscribe(
+                connection.raw, Self.busName, Self.interfaceName, nil, Self.objectPath, nil,
+                G_DBUS_SIGNAL_FLAGS_NONE,
+                { _, _, _, _, signal, parameters, userData in
+                    guard let signal, let parameters else { return }
+                    let client = Unmanaged<ChimeBusClient>.fromOpaque(userData!).takeUnretainedValue()
+                    client.route(String(cString: signal), GVariantCoding.values(ofTuple: parameters))
+                }, context, nil)
         }
         signals.withLock { $0.subscription = id ?? 0 }
     }

@@ -19,24 +19,30 @@ public enum DesktopServiceProbe {
     }
 
     /// `GetServerInformation` and `GetCapabilities` of `org.freedesktop.Notifications` on the session bus.
-    public static func notificationServer(timeout: Duration = .seconds(2),
-                                          environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> Result<NotificationServerInfo, Problem> {
+    public static func notificationServer(
+        timeout: Duration = .seconds(2),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        -> Result<NotificationServerInfo, Problem>
+    {
         if let missing = missingSessionBus(environment) { return .failure(missing) }
         return bounded(timeout) {
             withBus(G_BUS_TYPE_SESSION, timeout: timeout) { bus, ms in
-                let info = try call(bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                                    "org.freedesktop.Notifications", "GetServerInformation", ms)
+                let info = try call(
+                    bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                    "org.freedesktop.Notifications", "GetServerInformation", ms)
                 defer { g_variant_unref(info) }
-                let caps = try call(bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                                    "org.freedesktop.Notifications", "GetCapabilities", ms)
+                let caps = try call(
+                    bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                    "org.freedesktop.Notifications", "GetCapabilities", ms)
                 defer { g_variant_unref(caps) }
                 let fields = (0..<4).map { stringChild(info, $0) }
                 let list = g_variant_get_child_value(caps, 0)!
                 defer { g_variant_unref(list) }
                 let capabilities = (0..<g_variant_n_children(list)).map { stringChild(list, $0) }
-                return NotificationServerInfo(name: fields[0], vendor: fields[1], version: fields[2],
-                                              specVersion: fields[3], capabilities: capabilities)
+                return NotificationServerInfo(
+                    name: fields[0], vendor: fields[1], version: fields[2],
+                    specVersion: fields[3], capabilities: capabilities)
             }
         }
     }
@@ -54,14 +60,16 @@ public enum DesktopServiceProbe {
         bounded(timeout) {
             withBus(G_BUS_TYPE_SYSTEM, timeout: timeout) { bus, ms in
                 let name = "org.freedesktop.GeoClue2"
-                let owned = try call(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                     "NameHasOwner", ms, autoStart: false, parameters: g_variant_new_tuple([g_variant_new_string(name)], 1))
+                let owned = try call(
+                    bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                    "NameHasOwner", ms, autoStart: false, parameters: g_variant_new_tuple([g_variant_new_string(name)], 1))
                 defer { g_variant_unref(owned) }
                 let answer = g_variant_get_child_value(owned, 0)!
                 defer { g_variant_unref(answer) }
                 if g_variant_get_boolean(answer) != 0 { return .running }
-                let names = try call(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                     "ListActivatableNames", ms, autoStart: false)
+                let names = try call(
+                    bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                    "ListActivatableNames", ms, autoStart: false)
                 defer { g_variant_unref(names) }
                 let list = g_variant_get_child_value(names, 0)!
                 defer { g_variant_unref(list) }
@@ -76,7 +84,10 @@ public enum DesktopServiceProbe {
     static func missingSessionBus(_ environment: [String: String]) -> Problem? {
         if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return nil }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty,
-           FileManager.default.fileExists(atPath: runtime + "/bus") { return nil }
+            FileManager.default.fileExists(atPath: runtime + "/bus")
+        {
+            return nil
+        }
         return Problem("no session bus in this session (DBUS_SESSION_BUS_ADDRESS is unset and there is no $XDG_RUNTIME_DIR/bus)")
     }
 
@@ -84,7 +95,8 @@ public enum DesktopServiceProbe {
     /// the connection and then never answers the handshake would block GLib's synchronous calls.
     /// A thread given up on is left behind; the process is about to exit.
     static func bounded<T: Sendable>(_ timeout: Duration, _ body: @escaping @Sendable () -> Result<T, Problem>)
-        -> Result<T, Problem> {
+        -> Result<T, Problem>
+    {
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -100,14 +112,17 @@ public enum DesktopServiceProbe {
     }
 
     /// A connection of its own to the bus (never the process's shared one), closed after `body`.
-    private static func withBus<T>(_ type: GBusType, timeout: Duration,
-                                   _ body: (OpaquePointer, Int32) throws -> T) -> Result<T, Problem> {
+    private static func withBus<T>(
+        _ type: GBusType, timeout: Duration,
+        _ body: (OpaquePointer, Int32) throws -> T
+    ) -> Result<T, Problem> {
         var error: UnsafeMutablePointer<GError>?
         guard let address = takeString(g_dbus_address_get_for_bus_sync(type, nil, &error)) else {
             return .failure(Problem(takeMessage(of: &error)))
         }
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-            | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        let flags = GDBusConnectionFlags(
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         guard let bus = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
             return .failure(Problem("cannot connect to \(address): \(takeMessage(of: &error))"))
         }
@@ -121,13 +136,18 @@ public enum DesktopServiceProbe {
 
     /// `autoStart`: let the bus start the service (libnotify's calls do, so a D-Bus-activated
     /// notification server counts as present).
-    private static func call(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String,
-                             _ method: String, _ ms: Int32, autoStart: Bool = true,
-                             parameters: OpaquePointer? = nil) throws(Problem) -> OpaquePointer {
+    private static func call(
+        _ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String,
+        _ method: String, _ ms: Int32, autoStart: Bool = true,
+        parameters: OpaquePointer? = nil
+    ) throws(Problem) -> OpaquePointer {
         var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(bus, destination, path, interface, method, parameters, nil,
-                                                      autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                                                      ms, nil, &error) else {
+        guard
+            let reply = g_dbus_connection_call_sync(
+                bus, destination, path, interface, method, parameters, nil,
+                autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                ms, nil, &error)
+        else {
             throw Problem(takeMessage(of: &error))
         }
         return reply

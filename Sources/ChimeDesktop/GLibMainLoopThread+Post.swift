@@ -9,12 +9,15 @@ extension GLibMainLoopThread {
     /// loopThread.post { session.apply(request) }   // the caller's thread never waits on GLib
     /// ```
     func post(_ work: @escaping () -> Void) {
-        g_main_context_invoke_full(mainContext, G_PRIORITY_DEFAULT, { userData in
-            Unmanaged<PostedWork>.fromOpaque(userData!).takeUnretainedValue().work()
-            return 0  // G_SOURCE_REMOVE
-        }, Unmanaged.passRetained(PostedWork(work)).toOpaque(), { userData in
-            Unmanaged<PostedWork>.fromOpaque(userData!).release()
-        })
+        g_main_context_invoke_full(
+            mainContext, G_PRIORITY_DEFAULT,
+            { userData in
+                Unmanaged<PostedWork>.fromOpaque(userData!).takeUnretainedValue().work()
+                return 0  // G_SOURCE_REMOVE
+            }, Unmanaged.passRetained(PostedWork(work)).toOpaque(),
+            { userData in
+                Unmanaged<PostedWork>.fromOpaque(userData!).release()
+            })
     }
 }
 

@@ -31,11 +31,13 @@ final class GLibMainLoopThread: @unchecked Sendable {
     init(name: String) {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
-        let thread = g_thread_new(name, { userData in
-            let owner = Unmanaged<GLibMainLoopThread>.fromOpaque(userData!).takeRetainedValue()
-            owner.run()
-            return nil
-        }, Unmanaged.passRetained(self).toOpaque())
+        let thread = g_thread_new(
+            name,
+            { userData in
+                let owner = Unmanaged<GLibMainLoopThread>.fromOpaque(userData!).takeRetainedValue()
+                owner.run()
+                return nil
+            }, Unmanaged.passRetained(self).toOpaque())
         let handle = thread.map(ThreadHandle.init)
         gate.withLock { $0.thread = handle }
     }
@@ -69,14 +71,17 @@ final class GLibMainLoopThread: @unchecked Sendable {
         // the check and the queueing: everything queued before the quit request runs.
         let queued = gate.withLock { gate -> Bool in
             guard gate.accepting else { return false }
-            g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { userData in
-                let job = Unmanaged<Job>.fromOpaque(userData!).takeUnretainedValue()
-                job.work()
-                job.done.signal()
-                return 0  // G_SOURCE_REMOVE
-            }, Unmanaged.passRetained(job).toOpaque(), { userData in
-                Unmanaged<Job>.fromOpaque(userData!).release()
-            })
+            g_main_context_invoke_full(
+                context, G_PRIORITY_DEFAULT,
+                { userData in
+                    let job = Unmanaged<Job>.fromOpaque(userData!).takeUnretainedValue()
+                    job.work()
+                    job.done.signal()
+                    return 0  // G_SOURCE_REMOVE
+                }, Unmanaged.passRetained(job).toOpaque(),
+                { userData in
+                    Unmanaged<Job>.fromOpaque(userData!).release()
+                })
             return true
         }
         guard queued else { return nil }
@@ -93,18 +98,21 @@ final class GLibMainLoopThread: @unchecked Sendable {
         let thread = gate.withLock { gate -> ThreadHandle? in
             guard gate.accepting else { return nil }
             gate.accepting = false
-            g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { loop in
-                g_main_loop_quit(OpaquePointer(loop))
-                return 0
-            }, UnsafeMutableRawPointer(g_main_loop_ref(loop)), { loop in
-                g_main_loop_unref(OpaquePointer(loop))
-            })
+            g_main_context_invoke_full(
+                context, G_PRIORITY_DEFAULT,
+                { loop in
+                    g_main_loop_quit(OpaquePointer(loop))
+                    return 0
+                }, UnsafeMutableRawPointer(g_main_loop_ref(loop)),
+                { loop in
+                    g_main_loop_unref(OpaquePointer(loop))
+                })
             defer { gate.thread = nil }
             return gate.thread
         }
         guard let thread else { return }
         if onLoopThread {
-            g_thread_unref(thread.pointer)   // the quit above ran at once; nobody joins this thread
+            g_thread_unref(thread.pointer)  // the quit above ran at once; nobody joins this thread
         } else {
             g_thread_join(thread.pointer)
         }

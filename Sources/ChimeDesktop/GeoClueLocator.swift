@@ -53,9 +53,11 @@ final class GeoClueLocator {
 
     private static let busName = "org.freedesktop.GeoClue2"
 
-    init(desktopID: String, accuracy: TrackingRequest.Accuracy, distanceThresholdMetres: UInt32,
-         timeThresholdSeconds: UInt32, startTimeoutMilliseconds: UInt32, context: OpaquePointer,
-         clientCreated: @escaping () -> Void, onEvent: @escaping (GeoClueLocator, Event) -> Void) {
+    init(
+        desktopID: String, accuracy: TrackingRequest.Accuracy, distanceThresholdMetres: UInt32,
+        timeThresholdSeconds: UInt32, startTimeoutMilliseconds: UInt32, context: OpaquePointer,
+        clientCreated: @escaping () -> Void, onEvent: @escaping (GeoClueLocator, Event) -> Void
+    ) {
         self.desktopID = desktopID
         self.accuracy = accuracy
         self.distanceThresholdMetres = distanceThresholdMetres
@@ -77,9 +79,11 @@ final class GeoClueLocator {
         // Not cancellable: concurrent g_bus_get calls share one initialisation of the process's
         // system-bus connection, and cancelling ours would fail the next locator's too (seen in
         // GeoClueProviderTests). A connection that arrives after close() is simply let go.
-        g_bus_get(G_BUS_TYPE_SYSTEM, nil, { _, result, userData in
-            Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeRetainedValue().busReady(result)
-        }, retainedSelf())
+        g_bus_get(
+            G_BUS_TYPE_SYSTEM, nil,
+            { _, result, userData in
+                Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeRetainedValue().busReady(result)
+            }, retainedSelf())
     }
 
     /// New thresholds for the running client (or for the one being created). GeoClue applies them
@@ -129,7 +133,8 @@ final class GeoClueLocator {
         connect(UnsafeMutableRawPointer(bus), "closed", Self.onConnectionClosed)
         gclue_manager_proxy_new(
             bus, GDBusProxyFlags(G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES.rawValue | G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS.rawValue),
-            Self.busName, "/org/freedesktop/GeoClue2/Manager", cancellable, { _, result, userData in
+            Self.busName, "/org/freedesktop/GeoClue2/Manager", cancellable,
+            { _, result, userData in
                 Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeRetainedValue().managerReady(result)
             }, retainedSelf())
     }
@@ -146,10 +151,12 @@ final class GeoClueLocator {
         manager = proxy
         // Not cancellable: if GeoClue creates the client after all (2.6 answers only once a location
         // agent is running, maybe after we gave up), the reply names it and clientCreated deletes it.
-        gclue_manager_call_create_client(proxy, nil, { source, result, userData in
-            Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeRetainedValue()
-                .clientCreated(by: OpaquePointer(source), result)
-        }, retainedSelf())
+        gclue_manager_call_create_client(
+            proxy, nil,
+            { source, result, userData in
+                Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeRetainedValue()
+                    .clientCreated(by: OpaquePointer(source), result)
+            }, retainedSelf())
     }
 
     private func clientCreated(by manager: OpaquePointer?, _ result: OpaquePointer?) {
@@ -165,9 +172,11 @@ final class GeoClueLocator {
         guard created, let clientPath, let connection else { return fail("GeoClue2 gave no client: \(problem)") }
         self.clientPath = clientPath
         clientCreated()
-        gclue_client_proxy_new(connection, G_DBUS_PROXY_FLAGS_NONE, Self.busName, clientPath, cancellable, { _, result, userData in
-            Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeRetainedValue().clientProxyReady(result)
-        }, retainedSelf())
+        gclue_client_proxy_new(
+            connection, G_DBUS_PROXY_FLAGS_NONE, Self.busName, clientPath, cancellable,
+            { _, result, userData in
+                Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeRetainedValue().clientProxyReady(result)
+            }, retainedSelf())
     }
 
     private func clientProxyReady(_ result: OpaquePointer?) {
@@ -189,9 +198,11 @@ final class GeoClueLocator {
         connect(UnsafeMutableRawPointer(proxy), "location-updated", Self.onLocationUpdated)
         connect(UnsafeMutableRawPointer(proxy), "notify::g-name-owner", Self.onNameOwnerChanged)
         phase = .starting
-        gclue_client_call_start(proxy, cancellable, { source, result, userData in
-            Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeRetainedValue().started(OpaquePointer(source), result)
-        }, retainedSelf())
+        gclue_client_call_start(
+            proxy, cancellable,
+            { source, result, userData in
+                Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeRetainedValue().started(OpaquePointer(source), result)
+            }, retainedSelf())
     }
 
     private func started(_ proxy: OpaquePointer?, _ result: OpaquePointer?) {
@@ -211,7 +222,8 @@ final class GeoClueLocator {
         var arguments: [OpaquePointer?] = [g_variant_new_string("org.freedesktop.GeoClue2.Location")]
         g_dbus_connection_call(
             connection, Self.busName, path, "org.freedesktop.DBus.Properties", "GetAll",
-            g_variant_new_tuple(&arguments, 1), nil, G_DBUS_CALL_FLAGS_NONE, -1, cancellable, { source, result, userData in
+            g_variant_new_tuple(&arguments, 1), nil, G_DBUS_CALL_FLAGS_NONE, -1, cancellable,
+            { source, result, userData in
                 Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeRetainedValue().propertiesRead(OpaquePointer(source), result)
             }, retainedSelf())
     }
@@ -242,12 +254,15 @@ final class GeoClueLocator {
 
     private func armStartTimeout() {
         guard let source = g_timeout_source_new(startTimeoutMilliseconds) else { return }
-        g_source_set_callback(source, { userData in
-            Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeUnretainedValue().startTimedOut()
-            return 0  // G_SOURCE_REMOVE
-        }, retainedSelf(), { userData in
-            Unmanaged<GeoClueLocator>.fromOpaque(userData!).release()
-        })
+        g_source_set_callback(
+            source,
+            { userData in
+                Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeUnretainedValue().startTimedOut()
+                return 0  // G_SOURCE_REMOVE
+            }, retainedSelf(),
+            { userData in
+                Unmanaged<GeoClueLocator>.fromOpaque(userData!).release()
+            })
         g_source_attach(source, context)
         startTimeout = source
     }
@@ -265,7 +280,8 @@ final class GeoClueLocator {
         let limit = seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
         switch phase {
         case .connecting:
-            fail("""
+            fail(
+                """
                 GeoClue2 gave no client within \(limit): GeoClue 2.6 answers only once a location agent runs \
                 for this user (the desktop's, or /usr/libexec/geoclue-2.0/demos/agent)
                 """)
@@ -293,9 +309,11 @@ final class GeoClueLocator {
     /// g_signal_connect is a macro; this is its expansion. Each handler owns a reference to the
     /// locator, dropped when the handler is disconnected (close) or its object finalised.
     private func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: GCallback) {
-        let id = g_signal_connect_data(instance, signal, handler, retainedSelf(), { userData, _ in
-            Unmanaged<GeoClueLocator>.fromOpaque(userData!).release()
-        }, GConnectFlags(rawValue: 0))
+        let id = g_signal_connect_data(
+            instance, signal, handler, retainedSelf(),
+            { userData, _ in
+                Unmanaged<GeoClueLocator>.fromOpaque(userData!).release()
+            }, GConnectFlags(rawValue: 0))
         signalHandlers.append((instance, id))
     }
 
@@ -322,12 +340,15 @@ final class GeoClueLocator {
         { (_: OpaquePointer?, _: gboolean, _: UnsafeMutableRawPointer?, userData: UnsafeMutableRawPointer?) in
             guard let userData else { return }
             let locator = Unmanaged<GeoClueLocator>.fromOpaque(userData).takeUnretainedValue()
-            g_main_context_invoke_full(locator.context, G_PRIORITY_DEFAULT, { userData in
-                Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeUnretainedValue().connectionClosed()
-                return 0  // G_SOURCE_REMOVE
-            }, locator.retainedSelf(), { userData in
-                Unmanaged<GeoClueLocator>.fromOpaque(userData!).release()
-            })
+            g_main_context_invoke_full(
+                locator.context, G_PRIORITY_DEFAULT,
+                { userData in
+                    Unmanaged<GeoClueLocator>.fromOpaque(userData!).takeUnretainedValue().connectionClosed()
+                    return 0  // G_SOURCE_REMOVE
+                }, locator.retainedSelf(),
+                { userData in
+                    Unmanaged<GeoClueLocator>.fromOpaque(userData!).release()
+                })
         } as @convention(c) (OpaquePointer?, gboolean, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void,
         to: GCallback.self)
 

@@ -51,11 +51,14 @@ public final class GeoClueProvider: LocationProvider {
     ///   - startTimeout: how long a start may take to give its first position before it counts as failed.
     ///   - retryInterval: the wait between attempts while GeoClue is unavailable.
     ///   - sleep: how the retry waits; tests inject their own.
-    public init(desktopID: String = "chime", startTimeout: Duration = .seconds(20), retryInterval: Duration = .seconds(60),
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+    public init(
+        desktopID: String = "chime", startTimeout: Duration = .seconds(20), retryInterval: Duration = .seconds(60),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
         (updates, continuation) = AsyncStream.makeStream(of: LocationUpdate.self)
-        settings = GeoClueSession.Settings(desktopID: desktopID,
-                                           startTimeoutMilliseconds: Self.milliseconds(startTimeout))
+        settings = GeoClueSession.Settings(
+            desktopID: desktopID,
+            startTimeoutMilliseconds: Self.milliseconds(startTimeout))
         retry = GeoClueRetryTimer(interval: retryInterval, sleep: sleep)
     }
 
@@ -106,10 +109,11 @@ public final class GeoClueProvider: LocationProvider {
         let retry = self.retry
         let statistics = self.statistics
         let loop = GeoClueLoop { context in
-            GeoClueSession(settings: settings, context: context,
-                           report: { continuation.yield($0) },
-                           scheduleRetry: { retry.schedule($0) },
-                           clientCreated: { statistics.clientsCreated.add(1, ordering: .relaxed) })
+            GeoClueSession(
+                settings: settings, context: context,
+                report: { continuation.yield($0) },
+                scheduleRetry: { retry.schedule($0) },
+                clientCreated: { statistics.clientsCreated.add(1, ordering: .relaxed) })
         }
         retry.attach(loop)
         return loop

@@ -35,8 +35,10 @@ final class GeoClueSession {
     private var lastRetryToken = 0
     private var isClosed = false
 
-    init(settings: Settings, context: OpaquePointer, report: @escaping @Sendable (LocationUpdate) -> Void,
-         scheduleRetry: @escaping @Sendable (_ token: Int) -> Void, clientCreated: @escaping @Sendable () -> Void) {
+    init(
+        settings: Settings, context: OpaquePointer, report: @escaping @Sendable (LocationUpdate) -> Void,
+        scheduleRetry: @escaping @Sendable (_ token: Int) -> Void, clientCreated: @escaping @Sendable () -> Void
+    ) {
         self.settings = settings
         self.context = context
         self.report = report
@@ -53,12 +55,13 @@ final class GeoClueSession {
             return
         }
         if pendingRetry != nil {
-            guard request.accuracy != failedAccuracy else { return }   // the retry will ask for it
+            guard request.accuracy != failedAccuracy else { return }  // the retry will ask for it
             pendingRetry = nil
         }
         if let locator, locator.accuracy == request.accuracy {
-            locator.setThresholds(distanceMetres: Self.threshold(request.distanceThresholdMetres),
-                                  timeSeconds: Self.threshold(request.timeThresholdSeconds))
+            locator.setThresholds(
+                distanceMetres: Self.threshold(request.distanceThresholdMetres),
+                timeSeconds: Self.threshold(request.timeThresholdSeconds))
         } else {
             // GeoClue fixes a client's accuracy level at Start: another level needs another client.
             stopLocating()

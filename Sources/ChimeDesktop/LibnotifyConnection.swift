@@ -29,8 +29,10 @@ final class LibnotifyConnection {
     private var releaseScheduled = false
     private var isClosed = false
 
-    private init(server: NotificationServerInfo, appName: String, desktopEntry: String?, context: OpaquePointer,
-                 responses: AsyncStream<NotificationResponse>.Continuation) {
+    private init(
+        server: NotificationServerInfo, appName: String, desktopEntry: String?, context: OpaquePointer,
+        responses: AsyncStream<NotificationResponse>.Continuation
+    ) {
         self.server = server
         self.appName = appName
         self.desktopEntry = desktopEntry
@@ -39,9 +41,11 @@ final class LibnotifyConnection {
     }
 
     /// Initialises libnotify and checks that a notification server answers on the session bus.
-    static func open(appName: String, desktopEntry: String?, context: OpaquePointer,
-                     responses: AsyncStream<NotificationResponse>.Continuation,
-                     serverTimeoutMilliseconds: Int32) -> Result<LibnotifyConnection, DeliveryError> {
+    static func open(
+        appName: String, desktopEntry: String?, context: OpaquePointer,
+        responses: AsyncStream<NotificationResponse>.Continuation,
+        serverTimeoutMilliseconds: Int32
+    ) -> Result<LibnotifyConnection, DeliveryError> {
         // Our own GetServerInformation call first: libnotify's waits up to 25 s and drops the
         // error text, and the daemon wants a prompt, readable reason to fall back to stdout.
         if let problem = probeServer(timeoutMilliseconds: serverTimeoutMilliseconds) {
@@ -56,14 +60,17 @@ final class LibnotifyConnection {
         var specVersion: UnsafeMutablePointer<CChar>?
         guard notify_get_server_info(&name, &vendor, &version, &specVersion) != 0 else {
             notify_uninit()
-            return .failure(DeliveryError(
-                "no notification server answers on the session bus: libnotify could not read its server information"))
+            return .failure(
+                DeliveryError(
+                    "no notification server answers on the session bus: libnotify could not read its server information"))
         }
         let server = NotificationServerInfo(
             name: takeString(name) ?? "", vendor: takeString(vendor) ?? "", version: takeString(version) ?? "",
             specVersion: takeString(specVersion) ?? "", capabilities: serverCapabilities())
-        return .success(LibnotifyConnection(server: server, appName: appName, desktopEntry: desktopEntry,
-                                            context: context, responses: responses))
+        return .success(
+            LibnotifyConnection(
+                server: server, appName: appName, desktopEntry: desktopEntry,
+                context: context, responses: responses))
     }
 
     /// Why no server answers, or nil when one does.
@@ -85,10 +92,11 @@ final class LibnotifyConnection {
             bus = next
         }
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
-        guard let reply = g_dbus_connection_call_sync(
-            bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-            "org.freedesktop.Notifications", "GetServerInformation", nil, nil, G_DBUS_CALL_FLAGS_NONE,
-            timeoutMilliseconds, nil, &error)
+        guard
+            let reply = g_dbus_connection_call_sync(
+                bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                "org.freedesktop.Notifications", "GetServerInformation", nil, nil, G_DBUS_CALL_FLAGS_NONE,
+                timeoutMilliseconds, nil, &error)
         else {
             return takeMessage(of: &error)
         }
@@ -130,18 +138,22 @@ final class LibnotifyConnection {
         }
 
         lastID += 1
-        let entry = ShownNotification(id: lastID, keys: n.keys, handle: handle, connection: self, summary: n.summary,
-                                      body: body, hasActions: server.supportsActions && !n.actions.isEmpty)
+        let entry = ShownNotification(
+            id: lastID, keys: n.keys, handle: handle, connection: self, summary: n.summary,
+            body: body, hasActions: server.supportsActions && !n.actions.isEmpty)
         if server.supportsActions {
             for action in n.actions {
                 // Each registration owns one reference to the entry, dropped when libnotify frees it.
-                notify_notification_add_action(handle, action.key, n.label(for: action), { _, key, userData in
-                    guard let key, let userData else { return }
-                    let entry = Unmanaged<ShownNotification>.fromOpaque(userData).takeUnretainedValue()
-                    entry.connection.actionInvoked(entry, key: String(cString: key))
-                }, Unmanaged.passRetained(entry).toOpaque(), { userData in
-                    Unmanaged<ShownNotification>.fromOpaque(userData!).release()
-                })
+                notify_notification_add_action(
+                    handle, action.key, n.label(for: action),
+                    { _, key, userData in
+                        guard let key, let userData else { return }
+                        let entry = Unmanaged<ShownNotification>.fromOpaque(userData).takeUnretainedValue()
+                        entry.connection.actionInvoked(entry, key: String(cString: key))
+                    }, Unmanaged.passRetained(entry).toOpaque(),
+                    { userData in
+                        Unmanaged<ShownNotification>.fromOpaque(userData!).release()
+                    })
             }
         }
         // g_signal_connect is a macro; this is its expansion. Signature of "closed": (NotifyNotification*, gpointer).
@@ -153,8 +165,9 @@ final class LibnotifyConnection {
         let releaseEntry: GClosureNotify = { userData, _ in
             Unmanaged<ShownNotification>.fromOpaque(userData!).release()
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(handle), "closed", unsafeBitCast(onClosed, to: GCallback.self),
-                              Unmanaged.passRetained(entry).toOpaque(), releaseEntry, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(handle), "closed", unsafeBitCast(onClosed, to: GCallback.self),
+            Unmanaged.passRetained(entry).toOpaque(), releaseEntry, GConnectFlags(rawValue: 0))
 
         var error: UnsafeMutablePointer<GError>?
         guard notify_notification_show(handle, &error) != 0 else {
@@ -172,11 +185,12 @@ final class LibnotifyConnection {
             return
         }
         entry.isAnswered = true
-        let response = switch action {
-        case .default: NotificationResponse(keys: entry.keys, kind: .activated)
-        case .complete: NotificationResponse(keys: entry.keys, kind: .complete)
-        case .snooze(let choice): NotificationResponse(keys: entry.keys, kind: .snooze, snooze: choice)
-        }
+        let response =
+            switch action {
+            case .default: NotificationResponse(keys: entry.keys, kind: .activated)
+            case .complete: NotificationResponse(keys: entry.keys, kind: .complete)
+            case .snooze(let choice): NotificationResponse(keys: entry.keys, kind: .snooze, snooze: choice)
+            }
         responses.yield(response)
         // Servers such as dunst leave a notification on screen after an action: the answered alarm goes.
         var error: UnsafeMutablePointer<GError>?
@@ -216,12 +230,15 @@ final class LibnotifyConnection {
         guard !releaseScheduled else { return }
         releaseScheduled = true
         let source = g_idle_source_new()
-        g_source_set_callback(source, { userData in
-            Unmanaged<LibnotifyConnection>.fromOpaque(userData!).takeUnretainedValue().releaseForgotten()
-            return 0  // G_SOURCE_REMOVE
-        }, Unmanaged.passRetained(self).toOpaque(), { userData in
-            Unmanaged<LibnotifyConnection>.fromOpaque(userData!).release()
-        })
+        g_source_set_callback(
+            source,
+            { userData in
+                Unmanaged<LibnotifyConnection>.fromOpaque(userData!).takeUnretainedValue().releaseForgotten()
+                return 0  // G_SOURCE_REMOVE
+            }, Unmanaged.passRetained(self).toOpaque(),
+            { userData in
+                Unmanaged<LibnotifyConnection>.fromOpaque(userData!).release()
+            })
         g_source_attach(source, context)
         g_source_unref(source)
     }
@@ -250,7 +267,7 @@ final class LibnotifyConnection {
         guard !isClosed else { return }
         isClosed = true
         let entries = shown.values.sorted { $0.id < $1.id }
-        shown = [:]   // their "closed" signals, if any still come, are not the user's answers
+        shown = [:]  // their "closed" signals, if any still come, are not the user's answers
         for entry in entries {
             if stopping && entry.hasActions { reshowWithoutActions(entry) }
             g_object_unref(UnsafeMutableRawPointer(entry.handle))
@@ -297,8 +314,10 @@ private final class ShownNotification {
     /// An action was reported or we closed it: a later close is not the user's dismissal.
     var isAnswered = false
 
-    init(id: Int, keys: [FiringKey], handle: UnsafeMutablePointer<NotifyNotification>, connection: LibnotifyConnection,
-         summary: String, body: String, hasActions: Bool) {
+    init(
+        id: Int, keys: [FiringKey], handle: UnsafeMutablePointer<NotifyNotification>, connection: LibnotifyConnection,
+        summary: String, body: String, hasActions: Bool
+    ) {
         self.id = id
         self.keys = keys
         self.handle = handle

@@ -44,11 +44,13 @@ public final class LibnotifySink: NotificationSink {
     /// Set while a sink is open: libnotify's state (app name, D-Bus proxy) is process-wide.
     private static let processSlot = Mutex(false)
 
-    private init(server: NotificationServerInfo, loopThread: GLibMainLoopThread,
-                 connection: LoopConfined<ConnectionSlot>, appName: String, desktopEntry: String?,
-                 serverTimeoutMilliseconds: Int32, soundPlayer: (any SoundPlayer)?,
-                 responses: AsyncStream<NotificationResponse>,
-                 continuation: AsyncStream<NotificationResponse>.Continuation) {
+    private init(
+        server: NotificationServerInfo, loopThread: GLibMainLoopThread,
+        connection: LoopConfined<ConnectionSlot>, appName: String, desktopEntry: String?,
+        serverTimeoutMilliseconds: Int32, soundPlayer: (any SoundPlayer)?,
+        responses: AsyncStream<NotificationResponse>,
+        continuation: AsyncStream<NotificationResponse>.Continuation
+    ) {
         self.server = server
         self.loopThread = loopThread
         self.connection = connection
@@ -75,9 +77,11 @@ public final class LibnotifySink: NotificationSink {
     /// - Throws: ``DeliveryError`` "no notification server answers on the session bus: …" when there is
     ///   no session bus or nothing owns `org.freedesktop.Notifications`, so the caller can fall back
     ///   to standard output; also when another sink of this process is still open.
-    public static func connect(appName: String = "Chime", desktopEntry: String? = "chime",
-                               serverTimeout: Duration = .seconds(5),
-                               soundPlayer: (any SoundPlayer)? = nil) throws(DeliveryError) -> LibnotifySink {
+    public static func connect(
+        appName: String = "Chime", desktopEntry: String? = "chime",
+        serverTimeout: Duration = .seconds(5),
+        soundPlayer: (any SoundPlayer)? = nil
+    ) throws(DeliveryError) -> LibnotifySink {
         let claimed = processSlot.withLock { open in
             defer { open = true }
             return !open
@@ -87,18 +91,22 @@ public final class LibnotifySink: NotificationSink {
         }
         let (responses, continuation) = AsyncStream.makeStream(of: NotificationResponse.self)
         let loopThread = GLibMainLoopThread(name: "chime-libnotify")
-        let timeout = Int32(clamping: serverTimeout.components.seconds * 1000
-            + serverTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let timeout = Int32(
+            clamping: serverTimeout.components.seconds * 1000
+                + serverTimeout.components.attoseconds / 1_000_000_000_000_000)
         let opened = loopThread.perform {
-            LibnotifyConnection.open(appName: appName, desktopEntry: desktopEntry, context: loopThread.mainContext,
-                                     responses: continuation, serverTimeoutMilliseconds: timeout)
-                .map { LoopConfined(ConnectionSlot($0)) }
+            LibnotifyConnection.open(
+                appName: appName, desktopEntry: desktopEntry, context: loopThread.mainContext,
+                responses: continuation, serverTimeoutMilliseconds: timeout
+            )
+            .map { LoopConfined(ConnectionSlot($0)) }
         }
         switch opened {
         case .success(let connection):
-            return LibnotifySink(server: connection.value.current.server, loopThread: loopThread, connection: connection,
-                                 appName: appName, desktopEntry: desktopEntry, serverTimeoutMilliseconds: timeout,
-                                 soundPlayer: soundPlayer, responses: responses, continuation: continuation)
+            return LibnotifySink(
+                server: connection.value.current.server, loopThread: loopThread, connection: connection,
+                appName: appName, desktopEntry: desktopEntry, serverTimeoutMilliseconds: timeout,
+                soundPlayer: soundPlayer, responses: responses, continuation: continuation)
         case .failure(let error):
             loopThread.stop()
             continuation.finish()
@@ -127,20 +135,24 @@ public final class LibnotifySink: NotificationSink {
         let slot = self.connection
         let (appName, desktopEntry, timeout, responses) = (self.appName, self.desktopEntry, serverTimeoutMilliseconds, continuation)
         let context = loopThread.mainContext
-        guard let outcome = loopThread.perform({ () -> Result<Void, DeliveryError> in
-            let first = slot.value.current.show(n)
-            guard case .failure(let error) = first, !slot.value.isShutDown else { return first }
-            slot.value.current.closeDown()
-            switch LibnotifyConnection.open(appName: appName, desktopEntry: desktopEntry, context: context,
-                                            responses: responses, serverTimeoutMilliseconds: timeout) {
-            case .success(let fresh):
-                slot.value.current = fresh
-                return fresh.show(n).mapError { DeliveryError("\($0) (after reconnecting; first attempt: \(error))") }
-            case .failure(let reopenError):
-                // Keep a closed connection in the slot: the next delivery tries to reopen again.
-                return .failure(DeliveryError("\(error); reconnecting failed: \(reopenError)"))
-            }
-        }) else {
+        guard
+            let outcome = loopThread.perform({ () -> Result<Void, DeliveryError> in
+                let first = slot.value.current.show(n)
+                guard case .failure(let error) = first, !slot.value.isShutDown else { return first }
+                slot.value.current.closeDown()
+                switch LibnotifyConnection.open(
+                    appName: appName, desktopEntry: desktopEntry, context: context,
+                    responses: responses, serverTimeoutMilliseconds: timeout)
+                {
+                case .success(let fresh):
+                    slot.value.current = fresh
+                    return fresh.show(n).mapError { DeliveryError("\($0) (after reconnecting; first attempt: \(error))") }
+                case .failure(let reopenError):
+                    // Keep a closed connection in the slot: the next delivery tries to reopen again.
+                    return .failure(DeliveryError("\(error); reconnecting failed: \(reopenError)"))
+                }
+            })
+        else {
             throw DeliveryError("the libnotify sink is shut down")
         }
         try outcome.get()

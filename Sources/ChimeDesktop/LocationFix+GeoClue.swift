@@ -12,11 +12,12 @@ extension LocationFix {
     /// ```
     init?(geoClueProperties dictionary: OpaquePointer) {
         guard let latitude = Self.double(dictionary, "Latitude"),
-              let longitude = Self.double(dictionary, "Longitude")
+            let longitude = Self.double(dictionary, "Longitude")
         else { return nil }
-        self.init(coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                  horizontalAccuracy: Self.double(dictionary, "Accuracy") ?? 0,
-                  timestampMilliseconds: Self.timestampMilliseconds(dictionary) ?? 0)
+        self.init(
+            coordinate: Coordinate(latitude: latitude, longitude: longitude),
+            horizontalAccuracy: Self.double(dictionary, "Accuracy") ?? 0,
+            timestampMilliseconds: Self.timestampMilliseconds(dictionary) ?? 0)
     }
 
     private static func double(_ dictionary: OpaquePointer, _ key: String) -> Double? {

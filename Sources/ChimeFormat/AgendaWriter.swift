@@ -9,14 +9,17 @@ public struct AgendaWriter {
     /// The agenda of `window` into `out` (which flushes to stdout when full, or keeps it all for the D-Bus service).
     /// `identity` tells which invitations the user declined: those, and cancelled events, are
     /// marked, or left out with `hidesDeclined`.
-    public static func render(_ store: EventStore, window: (start: Instant, end: Instant), calendars: [ChimeCore.Calendar]?,
-                       json: Bool, headings: Bool = true, color: Bool = false, zone: ZoneRules,
-                       identity: Identity = Identity(), hidesDeclined: Bool = false, messages: Messages = .english,
-                       into out: inout OutputBuffer) throws {
+    public static func render(
+        _ store: EventStore, window: (start: Instant, end: Instant), calendars: [ChimeCore.Calendar]?,
+        json: Bool, headings: Bool = true, color: Bool = false, zone: ZoneRules,
+        identity: Identity = Identity(), hidesDeclined: Bool = false, messages: Messages = .english,
+        into out: inout OutputBuffer
+    ) throws {
         var titles: [String: String] = [:]
         for c in try store.calendars(for: .event) { titles[c.identifier] = c.title }
-        var writer = AgendaWriter(zone: zone, json: json, titles: titles, window: window, color: color,
-                                  headings: headings, identity: identity, hidesDeclined: hidesDeclined, messages: messages)
+        var writer = AgendaWriter(
+            zone: zone, json: json, titles: titles, window: window, color: color,
+            headings: headings, identity: identity, hidesDeclined: hidesDeclined, messages: messages)
         var predicate = store.predicateForEvents(start: window.start, end: window.end, calendars: calendars)
         predicate.includesAlarms = false
         predicate.includesDetails = false
@@ -50,8 +53,10 @@ public struct AgendaWriter {
     /// The user's language: day headings, marks and "No events." (English: the byte path below).
     let messages: Messages
 
-    init(zone: ZoneRules, json: Bool, titles: [String: String], window: (start: Instant, end: Instant), color: Bool = false,
-         headings: Bool = true, identity: Identity = Identity(), hidesDeclined: Bool = false, messages: Messages = .english) {
+    init(
+        zone: ZoneRules, json: Bool, titles: [String: String], window: (start: Instant, end: Instant), color: Bool = false,
+        headings: Bool = true, identity: Identity = Identity(), hidesDeclined: Bool = false, messages: Messages = .english
+    ) {
         self.zone = zone
         self.messages = messages
         self.identity = identity
@@ -117,11 +122,14 @@ public struct AgendaWriter {
             let json = JSONText.string
             let id = json(event.identifier)
             ref = "{\"ref\":" + id.dropLast()
-            item = "\",\"id\":" + id + ",\"uid\":" + json(event.externalIdentifier) + ",\"kind\":\"event\",\"title\":" + json(event.title) + ",\"calendar\":" + json(calendarTitle)
+            item =
+                "\",\"id\":" + id + ",\"uid\":" + json(event.externalIdentifier) + ",\"kind\":\"event\",\"title\":" + json(event.title) + ",\"calendar\":"
+                + json(calendarTitle)
                 + ",\"calendar_id\":" + (event.calendarIdentifier.map(json) ?? "null")
             let zone = event.start.timeZone.map { json($0.identifier) } ?? (event.start.isFloating ? "null" : "\"UTC\"")
             timeTail = "Z\",\"all_day\":false,\"time_zone\":" + zone + "}"
-            tail = "Z\",\"detached\":" + (event.isDetached ? "true" : "false")
+            tail =
+                "Z\",\"detached\":" + (event.isDetached ? "true" : "false")
                 + ",\"status\":" + json(event.status.rawValue)
                 + ",\"answer\":" + (event.answer(of: identity).map { json($0.rawValue) } ?? "null") + ",\"location\":"
                 + (event.location.map(json) ?? "null") + ",\"days\":["
@@ -141,11 +149,12 @@ public struct AgendaWriter {
         let calendar = event.calendarIdentifier.flatMap { titles[$0] } ?? ""
         let parts = json ? JSONParts(event, calendarTitle: calendar, identity: identity) : nil
         let mark = marks.silence(of: .event(event))
-        let label = Labels(title: store(DisplayText.itemTitle(event.title)), calendar: store(DisplayText.singleLine(calendar)),
-                           shownID: store(DisplayText.singleLine(ItemReference.short(event.identifier))),
-                           mark: store(mark.map { " (" + Self.markText($0, messages) + ")" } ?? ""), struck: mark == .cancelled,
-                           ref: store(parts?.ref ?? ""), item: store(parts?.item ?? ""),
-                           timeTail: store(parts?.timeTail ?? ""), tail: store(parts?.tail ?? ""))
+        let label = Labels(
+            title: store(DisplayText.itemTitle(event.title)), calendar: store(DisplayText.singleLine(calendar)),
+            shownID: store(DisplayText.singleLine(ItemReference.short(event.identifier))),
+            mark: store(mark.map { " (" + Self.markText($0, messages) + ")" } ?? ""), struck: mark == .cancelled,
+            ref: store(parts?.ref ?? ""), item: store(parts?.item ?? ""),
+            timeTail: store(parts?.timeTail ?? ""), tail: store(parts?.tail ?? ""))
         if ordinal >= labels.count { labels.append(contentsOf: repeatElement(nil, count: ordinal + 1 - labels.count)) }
         labels[ordinal] = label
         return label
@@ -172,7 +181,8 @@ public struct AgendaWriter {
             end = endInstant.secondsSince1970 + Int64(zone.offset(at: endInstant, hint: &endHint))
             // A timed one ending at midnight does not reach into that day.
             let lastSecond = endInstant.adding(-1)
-            endDay = endInstant > startInstant
+            endDay =
+                endInstant > startInstant
                 ? Self.day(lastSecond.secondsSince1970 + Int64(zone.offset(at: lastSecond, hint: &endHint))) : Self.day(start)
         }
         let startDay = Self.day(start)
@@ -203,13 +213,22 @@ public struct AgendaWriter {
                 // The columns besides the title: the time (15), the day note, "  [calendar]  ", the
                 // reference; measured only where the title is fitted (on a terminal).
                 // Piped, the title is written whole from `arena`: no String per line.
-                let title = LineFit.width == nil ? nil : LineFit.title(text(label.title), rest: 15 + label.mark.count
-                    + (total > 1 ? " (day \(day - startDay + 1)/\(total))".count : 0)
-                    + text(label.calendar).count + 6 + DisplayText.singleLine(ItemReference.text(
-                        identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
-                        allDay: allDay, zone: zone, short: true)).count)
-                let line = Line(occurrence: o, day: day, startDay: startDay, coveredLast: coveredLast,
-                                startMinute: Self.minuteOfDay(start), endMinute: Self.minuteOfDay(end), label: label, title: title)
+                let title =
+                    LineFit.width == nil
+                    ? nil
+                    : LineFit.title(
+                        text(label.title),
+                        rest: 15 + label.mark.count
+                            + (total > 1 ? " (day \(day - startDay + 1)/\(total))".count : 0)
+                            + text(label.calendar).count + 6
+                            + DisplayText.singleLine(
+                                ItemReference.text(
+                                    identifier: o.source.event.identifier, occurrence: o.isOccurrenceOfSeries ? o.occurrenceDate : nil,
+                                    allDay: allDay, zone: zone, short: true)
+                            ).count)
+                let line = Line(
+                    occurrence: o, day: day, startDay: startDay, coveredLast: coveredLast,
+                    startMinute: Self.minuteOfDay(start), endMinute: Self.minuteOfDay(end), label: label, title: title)
                 if day == shownFirst { append(line, &out) } else { continuations.append((count, line)) }
             }
         }
@@ -223,7 +242,7 @@ public struct AgendaWriter {
         switch silence {
         case .cancelled: messages("cancelled", context: "agenda mark")
         case .declined: messages("declined", context: "agenda mark")
-        case .delegated, .notAccepted: messages("delegated", context: "agenda mark")   // not-accepted: never with `marks`' `.all`
+        case .delegated, .notAccepted: messages("delegated", context: "agenda mark")  // not-accepted: never with `marks`' `.all`
         }
     }
 
@@ -329,8 +348,10 @@ public struct AgendaWriter {
     /// A time: `{"local":…,"utc":…,"all_day":…,"time_zone":…}` (see ItemFormat.json(_:zone:)),
     /// after `opening` (its key and `{"local":"`); a timed one ends with its event's
     /// ``JSONParts/timeTail``. `wall` is its wall-clock seconds.
-    private func appendTime(_ opening: StaticString, _ wall: Int64, _ instant: Instant, allDay: Bool, tail: Range<Int>,
-                            _ out: inout OutputBuffer) {
+    private func appendTime(
+        _ opening: StaticString, _ wall: Int64, _ instant: Instant, allDay: Bool, tail: Range<Int>,
+        _ out: inout OutputBuffer
+    ) {
         out.append(bytes: UnsafeBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
         if allDay {
             out.appendExtended(days: Self.day(wall))

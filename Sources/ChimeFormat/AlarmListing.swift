@@ -18,12 +18,16 @@ public struct AlarmListing {
     /// `defaults`: the alarm settings that decide what rings (with the accounts' addresses);
     /// `includesSilenced`: also the alarms of items that do not ring (cancelled, declined), each
     /// marked with why (``AlarmFiring/silencedBecause``).
-    public init(_ store: EventStore, zone: ZoneRules, from start: Instant, to end: Instant, defaults: AlarmDefaults,
-                includesSilenced: Bool = false) throws(StoreError) {
+    public init(
+        _ store: EventStore, zone: ZoneRules, from start: Instant, to end: Instant, defaults: AlarmDefaults,
+        includesSilenced: Bool = false
+    ) throws(StoreError) {
         let sources = try store.alarmSources(from: start)
-        firings = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: start, to: end, defaults: defaults,
-                                      includesAnswered: true, includesSilenced: includesSilenced)
-            .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
+        firings = AlarmAgenda.firings(
+            of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: start, to: end, defaults: defaults,
+            includesAnswered: true, includesSilenced: includesSilenced
+        )
+        .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
         states = try store.ledgerEntries(for: firings.map(\.key))
         armed = try store.locationAlarmSources(from: start)
     }

@@ -13,10 +13,17 @@ public struct AlarmsWriter {
         self.messages = messages
     }
 
-    public func text(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], snoozed: [LedgerEntry] = [],
-              from: Instant, to: Instant, into out: inout OutputBuffer) {
-        out.append(messages("Alarms {from} – {to} ({zone}): {count}", ["from": stamp(from), "to": stamp(to), "zone": zone.identifier,
-                                                                      "count": "\(firings.count)"]) + "\n")
+    public func text(
+        _ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], snoozed: [LedgerEntry] = [],
+        from: Instant, to: Instant, into out: inout OutputBuffer
+    ) {
+        out.append(
+            messages(
+                "Alarms {from} – {to} ({zone}): {count}",
+                [
+                    "from": stamp(from), "to": stamp(to), "zone": zone.identifier,
+                    "count": "\(firings.count)"
+                ]) + "\n")
         // Under a heading for each day, as the agenda lists them: a line keeps to the time, so one
         // with an occurrence reference fits 80 columns.
         var day: CivilDate?
@@ -31,14 +38,18 @@ public struct AlarmsWriter {
             if let start = f.occurrenceStart, case .relative = f.alarm.trigger {
                 // The start (or due time) it is for: the time, with the day when that differs.
                 let at = zone.localTime(at: start)
-                what = alarmText(f, from: f.item.isAllDay ? messages.dayHeading(at.date)
-                                 : fire.date == at.date ? DisplayText.hhmm(at) : stamp(start))
+                what = alarmText(
+                    f,
+                    from: f.item.isAllDay
+                        ? messages.dayHeading(at.date)
+                        : fire.date == at.date ? DisplayText.hhmm(at) : stamp(start))
             } else {
                 what = alarmText(f, from: nil)
             }
             if let state = Self.state(f, states) {
                 // A silenced one says why in words: "(not accepted: does not ring)".
-                what += state == f.silencedBecause?.rawValue
+                what +=
+                    state == f.silencedBecause?.rawValue
                     ? "  (\(String(state.map { $0 == "-" ? " " : $0 })): does not ring)" : "  (\(state))"
             }
             let reference = DisplayText.singleLine(ItemReference.text(f, zone: zone, short: true))
@@ -48,15 +59,18 @@ public struct AlarmsWriter {
         if !snoozed.isEmpty {
             out.append("Snoozed, shown again: \(snoozed.count)\n")
             for entry in snoozed.sorted(by: { ($0.snoozedUntil!, $0.title) < ($1.snoozedUntil!, $1.title) }) {
-                out.append("\(stamp(entry.snoozedUntil!))  \(DisplayText.itemTitle(entry.title))  (first at \(stamp(entry.fireAt)))  "
-                           + Style.reference(ItemReference.short(entry.key.item)) + "\n")
+                out.append(
+                    "\(stamp(entry.snoozedUntil!))  \(DisplayText.itemTitle(entry.title))  (first at \(stamp(entry.fireAt)))  "
+                        + Style.reference(ItemReference.short(entry.key.item)) + "\n")
             }
         }
         let places = armed.flatMap { source in source.item.alarms.filter { $0.structuredLocation != nil }.map { (source, $0) } }
         if !places.isEmpty {
             out.append("Armed location alarms (fire on crossing the place, not at a time): \(places.count)\n")
             for (source, alarm) in places {
-                out.append("  \(DisplayText.itemTitle(source.item.title))  \(DisplayText.alarm(alarm))  \(Style.reference(DisplayText.singleLine(ItemReference.short(source.item.identifier))))\n")
+                out.append(
+                    "  \(DisplayText.itemTitle(source.item.title))  \(DisplayText.alarm(alarm))  \(Style.reference(DisplayText.singleLine(ItemReference.short(source.item.identifier))))\n"
+                )
             }
         }
     }
@@ -65,21 +79,26 @@ public struct AlarmsWriter {
     /// then each armed location alarm.
     public func json(_ firings: [AlarmFiring], states: [FiringKey: LedgerEntry], armed: [AlarmSource], to out: inout OutputBuffer) {
         let alarms = firings.map { f in
-            JSONText.object(ItemFormat.head(ref: ItemReference.text(f, zone: zone), id: f.item.identifier, uid: f.item.uid, kind: f.item.kind.rawValue,
-                                            title: f.item.title) + [
-                ("fire", JSONText.string(f.fireAt.description)),
-                ("occurrence", f.occurrenceStart.map { JSONText.string($0.description) } ?? "null"),
-                ("alarm", ItemFormat.json(f.alarm)),
-                ("state", JSONText.string(Self.state(f, states) ?? FiringState.scheduled.rawValue)),
-                ("key", JSONText.string(f.key.description)),
-            ])
+            JSONText.object(
+                ItemFormat.head(
+                    ref: ItemReference.text(f, zone: zone), id: f.item.identifier, uid: f.item.uid, kind: f.item.kind.rawValue,
+                    title: f.item.title) + [
+                        ("fire", JSONText.string(f.fireAt.description)),
+                        ("occurrence", f.occurrenceStart.map { JSONText.string($0.description) } ?? "null"),
+                        ("alarm", ItemFormat.json(f.alarm)),
+                        ("state", JSONText.string(Self.state(f, states) ?? FiringState.scheduled.rawValue)),
+                        ("key", JSONText.string(f.key.description))
+                    ])
         }
         var places: [String] = []
         for source in armed {
             for alarm in source.item.alarms where alarm.structuredLocation != nil {
-                places.append(JSONText.object(ItemFormat.head(ref: source.item.identifier, id: source.item.identifier, uid: source.item.base.externalIdentifier,
-                                                              kind: source.item.kindName, title: source.item.title)
-                    + [("alarm", ItemFormat.json(alarm))]))
+                places.append(
+                    JSONText.object(
+                        ItemFormat.head(
+                            ref: source.item.identifier, id: source.item.identifier, uid: source.item.base.externalIdentifier,
+                            kind: source.item.kindName, title: source.item.title)
+                            + [("alarm", ItemFormat.json(alarm))]))
             }
         }
         out.append(JSONText.document([("alarms", JSONText.array(alarms)), ("armed", JSONText.array(places))]) + "\n")
@@ -110,9 +129,10 @@ public struct AlarmsWriter {
     /// as start or due only when no time follows (an end is always named).
     private func alarmText(_ f: AlarmFiring, from time: String?) -> String {
         guard case .relative(let offset, let relation) = f.alarm.trigger else { return "absolute alarm" }
-        let anchor = if let time { relation == .end ? "end \(time)" : time } else {
-            relation == .end ? "end" : f.item.kind == .event ? "start" : "due"
-        }
+        let anchor =
+            if let time { relation == .end ? "end \(time)" : time } else {
+                relation == .end ? "end" : f.item.kind == .event ? "start" : "due"
+            }
         if offset == 0 { return "at \(anchor)" }
         return "\(DisplayText.length(abs(offset))) \(offset < 0 ? "before" : "after") \(anchor)"
     }

@@ -9,16 +9,20 @@ import ChimeStore
 public enum EventTarget {
     /// `sayingOtherKind`: whether the error may say that a reminder list has the name (not to an
     /// app that may see events only).
-    public static func calendar(_ name: String?, in store: EventStore, option: String = "--calendar",
-                                sayingOtherKind: Bool = true) throws -> ChimeCore.Calendar {
+    public static func calendar(
+        _ name: String?, in store: EventStore, option: String = "--calendar",
+        sayingOtherKind: Bool = true
+    ) throws -> ChimeCore.Calendar {
         try CalendarChoice.target(name, kind: .event, in: store, option: option, sayingOtherKind: sayingOtherKind)
     }
 }
 
 /// The list a new reminder goes to: the one named, or the store's default for new reminders.
 public enum ReminderTarget {
-    public static func list(_ name: String?, in store: EventStore, option: String = "--list",
-                            sayingOtherKind: Bool = true) throws -> ChimeCore.Calendar {
+    public static func list(
+        _ name: String?, in store: EventStore, option: String = "--list",
+        sayingOtherKind: Bool = true
+    ) throws -> ChimeCore.Calendar {
         try CalendarChoice.target(name, kind: .reminder, in: store, option: option, sayingOtherKind: sayingOtherKind)
     }
 }
@@ -27,8 +31,10 @@ public enum ReminderTarget {
 /// other kind, and how to make it.
 public enum CalendarChoice {
     /// The calendar of `kind` named `name`, or the store's default for new items of that kind.
-    static func target(_ name: String?, kind: EntityType, in store: EventStore, option: String,
-                       sayingOtherKind: Bool) throws -> ChimeCore.Calendar {
+    static func target(
+        _ name: String?, kind: EntityType, in store: EventStore, option: String,
+        sayingOtherKind: Bool
+    ) throws -> ChimeCore.Calendar {
         guard let name else {
             return kind == .event ? try store.defaultCalendarForNewEvents() : try store.defaultCalendarForNewReminders()
         }

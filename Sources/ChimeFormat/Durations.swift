@@ -23,11 +23,14 @@ public enum Durations {
     private static func fraction(_ text: String) -> Int64? {
         let number = text.prefix { $0.isNumber || $0 == "." || $0 == "," }
         let unit = text.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
-        let units: [String: Double] = ["m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
-                                       "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
-                                       "d": 86_400, "day": 86_400, "days": 86_400, "w": 604_800, "week": 604_800, "weeks": 604_800]
+        let units: [String: Double] = [
+            "m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
+            "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
+            "d": 86_400, "day": 86_400, "days": 86_400, "w": 604_800, "week": 604_800, "weeks": 604_800
+        ]
         guard let scale = units[unit], let amount = Double(number.replacingOccurrences(of: ",", with: ".")),
-              amount.isFinite, amount >= 0, amount < 1e7 else { return nil }
+            amount.isFinite, amount >= 0, amount < 1e7
+        else { return nil }
         return Int64((amount * scale / 60).rounded()) * 60
     }
 
@@ -41,8 +44,11 @@ public enum Durations {
         var t = text.lowercased().trimmingCharacters(in: .whitespaces)
         var after = false
         for (word, isAfter) in [("after", true), ("before", false)] {
-            if t.hasPrefix(word + " ") { t.removeFirst(word.count + 1); after = isAfter }
-            else if t.hasSuffix(" " + word) { t.removeLast(word.count + 1); after = isAfter }
+            if t.hasPrefix(word + " ") {
+                t.removeFirst(word.count + 1); after = isAfter
+            } else if t.hasSuffix(" " + word) {
+                t.removeLast(word.count + 1); after = isAfter
+            }
         }
         t = t.trimmingCharacters(in: .whitespaces)
         if t.hasPrefix("+") { after = true; t.removeFirst() } else if t.hasPrefix("-") { t.removeFirst() }

@@ -22,8 +22,10 @@ public enum EventEnd {
         if DateExpression.isTimeOfDay(text) {
             end = try context.keepingDate(of: start, text, option: option, tz: tz)
             if !start.isAllDay, end.instant(floatingZone: context.zone) <= startInstant {
-                let nextDay = end.with(local: LocalDateTime(date: end.local.date.adding(days: 1), hour: end.local.hour,
-                                                            minute: end.local.minute, second: end.local.second))
+                let nextDay = end.with(
+                    local: LocalDateTime(
+                        date: end.local.date.adding(days: 1), hour: end.local.hour,
+                        minute: end.local.minute, second: end.local.second))
                 // Past midnight only when that makes a short evening (23:00 to 1:00); `--start 10:00
                 // --end 9:00` is more likely a slip than a 23-hour event.
                 if nextDay.instant(floatingZone: context.zone).secondsSince1970 - startInstant.secondsSince1970 <= 12 * 3600 {
@@ -43,8 +45,9 @@ public enum EventEnd {
         if start.isAllDay { end = .allDay(end.local.date.adding(days: 1)) }
         guard end.instant(floatingZone: context.zone) >= startInstant || (start.isAllDay && end.local.date > start.local.date) else {
             let shownEnd: CalendarDate = start.isAllDay ? .allDay(end.local.date.adding(days: -1)) : end
-            throw InputError("\(option) \"\(text)\" is \(ItemFormat.human(shownEnd, zone: context.zone)), "
-                             + "before the start, \(ItemFormat.human(start, zone: context.zone))" + hint)
+            throw InputError(
+                "\(option) \"\(text)\" is \(ItemFormat.human(shownEnd, zone: context.zone)), "
+                    + "before the start, \(ItemFormat.human(start, zone: context.zone))" + hint)
         }
         return end
     }

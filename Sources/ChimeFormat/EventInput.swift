@@ -10,9 +10,11 @@ import ChimeCore
 public enum EventInput {
     /// `names`: what errors call the three values (`--start` on the command line, `start` for the
     /// D-Bus service's fields).
-    public static func event(title: String, start: String, end: String?, duration: String?, tz: String?, allDay: Bool,
-                             calendar: String, names: (start: String, end: String, duration: String) = ("--start", "--end", "--duration"),
-                             context: InputContext) throws(InputError) -> Event {
+    public static func event(
+        title: String, start: String, end: String?, duration: String?, tz: String?, allDay: Bool,
+        calendar: String, names: (start: String, end: String, duration: String) = ("--start", "--end", "--duration"),
+        context: InputContext
+    ) throws(InputError) -> Event {
         var startDate = try context.calendarDate(start, option: names.start, tz: tz)
         if allDay { startDate = .allDay(startDate.local.date) }
         if let end {

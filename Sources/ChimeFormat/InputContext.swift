@@ -47,14 +47,17 @@ public struct InputContext: Sendable {
     /// `civilZone`: the zone words such as `today` are read on (default: ``zone``).
     /// `wallClock`: the zone the wall time will be placed in (an item's `--tz`), where "the next
     /// such time still ahead" is judged.
-    public func date(_ text: String, option: String, relativeTo: Instant? = nil, on civilZone: ZoneRules? = nil,
-                     wallClock: ZoneRules? = nil) throws(InputError) -> DateValue {
+    public func date(
+        _ text: String, option: String, relativeTo: Instant? = nil, on civilZone: ZoneRules? = nil,
+        wallClock: ZoneRules? = nil
+    ) throws(InputError) -> DateValue {
         let zone = civilZone ?? self.zone
         let value: DateValue
         let english = english(text)
         do {
-            value = try DateExpression.parse(english, now: relativeTo ?? now, zone: zone, numericOrder: numericDateOrder,
-                                             wallClock: wallClock)
+            value = try DateExpression.parse(
+                english, now: relativeTo ?? now, zone: zone, numericOrder: numericDateOrder,
+                wallClock: wallClock)
         } catch {
             // Named as typed; what it was read as, when the language's words changed it.
             let read = english == text || english == DatePhrases.fold(text) ? "" : " (read as \"\(english)\")"
@@ -67,8 +70,10 @@ public struct InputContext: Sendable {
 
     /// A date as an item date: a date → all-day, a wall time → on `tz` (default ``zone``;
     /// `floating` keeps it floating), an instant → on `tz` too.
-    public func calendarDate(_ text: String, option: String, tz: String?, relativeTo: Instant? = nil,
-                             on civilZone: ZoneRules? = nil) throws(InputError) -> CalendarDate {
+    public func calendarDate(
+        _ text: String, option: String, tz: String?, relativeTo: Instant? = nil,
+        on civilZone: ZoneRules? = nil
+    ) throws(InputError) -> CalendarDate {
         var zone: ZoneRules? = self.zone
         if let tz {
             do {
@@ -94,8 +99,10 @@ public struct InputContext: Sendable {
     /// A new time alone (`--start 10:00`) keeps the item's own day, as moving an entry in a
     /// calendar app does; anything with a date is read as usual. `fromItemsDay`: any phrase is
     /// read from that day (a weekday alone is then the first such day on or after it).
-    public func keepingDate(of current: CalendarDate, _ text: String, option: String, tz: String?,
-                            fromItemsDay: Bool = false) throws(InputError) -> CalendarDate {
+    public func keepingDate(
+        of current: CalendarDate, _ text: String, option: String, tz: String?,
+        fromItemsDay: Bool = false
+    ) throws(InputError) -> CalendarDate {
         guard fromItemsDay || DateExpression.isTimeOfDay(english(text)) else {
             return try calendarDate(text, option: option, tz: tz)
         }

@@ -41,7 +41,8 @@ public enum ItemFormat {
     /// the start (RFC 5545 counts DTSTART): say so, since the rule alone would not give that day.
     public static func startOutsideRule(_ e: Event) -> String? {
         guard let rule = e.recurrenceRules.first, e.recurrenceRules.count == 1, rule.frequency == .weekly,
-              !rule.daysOfTheWeek.isEmpty else { return nil }
+            !rule.daysOfTheWeek.isEmpty
+        else { return nil }
         let weekday = e.start.local.date.weekday
         guard !rule.daysOfTheWeek.contains(where: { $0.dayOfTheWeek == weekday }) else { return nil }
         return "Note: the start (a \(weekday.name)) is the first occurrence too, as iCalendar counts it; "
@@ -64,8 +65,10 @@ public enum ItemFormat {
             local = zone.localTime(at: at).description
             utc = JSONText.string(at.description)
         }
-        return JSONText.object([("local", JSONText.string(local)), ("utc", utc), ("all_day", date.isAllDay ? "true" : "false"),
-                                ("time_zone", date.timeZone.map { JSONText.string($0.identifier) } ?? (date.isAllDay || date.isFloating ? "null" : "\"UTC\""))])
+        return JSONText.object([
+            ("local", JSONText.string(local)), ("utc", utc), ("all_day", date.isAllDay ? "true" : "false"),
+            ("time_zone", date.timeZone.map { JSONText.string($0.identifier) } ?? (date.isAllDay || date.isFloating ? "null" : "\"UTC\""))
+        ])
     }
 
     /// An excluded occurrence as a time: a date, a wall time on the event's own clock, or an instant.
@@ -78,9 +81,11 @@ public enum ItemFormat {
     }
 
     public static func json(_ c: ChimeCore.Calendar, source: Source) -> String {
-        JSONText.object([("id", JSONText.string(c.identifier)), ("title", JSONText.string(c.title)),
-                         ("kind", JSONText.string(c.entityType == .event ? "event" : "reminder")), ("color", JSONText.string(c.color)),
-                         ("allows_modifications", c.allowsModifications ? "true" : "false"), ("source", json(source))])
+        JSONText.object([
+            ("id", JSONText.string(c.identifier)), ("title", JSONText.string(c.title)),
+            ("kind", JSONText.string(c.entityType == .event ? "event" : "reminder")), ("color", JSONText.string(c.color)),
+            ("allows_modifications", c.allowsModifications ? "true" : "false"), ("source", json(source))
+        ])
     }
 
     /// Where a calendar lives: `{"id","title","kind"}`, kind `local`, `calDAV` or `subscribed`.
@@ -104,16 +109,20 @@ public enum ItemFormat {
         case .relative(let o, let relation):
             return JSONText.object([("type", "\"relative\""), ("offset_seconds", "\(o)"), ("related_to", JSONText.string(relation.rawValue))])
         case .location(let p, let proximity):
-            return JSONText.object([("type", "\"location\""), ("title", JSONText.string(p.title)), ("latitude", "\(p.latitude)"),
-                                    ("longitude", "\(p.longitude)"), ("radius", "\(p.radius)"), ("proximity", JSONText.string(proximity.rawValue))])
+            return JSONText.object([
+                ("type", "\"location\""), ("title", JSONText.string(p.title)), ("latitude", "\(p.latitude)"),
+                ("longitude", "\(p.longitude)"), ("radius", "\(p.radius)"), ("proximity", JSONText.string(proximity.rawValue))
+            ])
         }
     }
 
     /// The fields that open every item, occurrence, alarm and match: how to name it again, and what it is.
     /// `uid`: the iCalendar UID, the item's name on every machine and client (`id` is this store's).
     public static func head(ref: String, id: String, uid: String, kind: String, title: String) -> [(String, String)] {
-        [("ref", JSONText.string(ref)), ("id", JSONText.string(id)), ("uid", JSONText.string(uid)), ("kind", JSONText.string(kind)),
-         ("title", JSONText.string(title))]
+        [
+            ("ref", JSONText.string(ref)), ("id", JSONText.string(id)), ("uid", JSONText.string(uid)), ("kind", JSONText.string(kind)),
+            ("title", JSONText.string(title))
+        ]
     }
 
     /// `{"chime_json":1,"item":{…}}`: what `show`, `add`, `edit` and `complete` print with --json.
@@ -125,55 +134,65 @@ public enum ItemFormat {
     public static func json(_ item: AnyCalendarItem, calendarTitle: String?, zone: ZoneRules, identity: Identity) -> String {
         switch item {
         case .event(let e):
-            return JSONText.object(head(ref: ItemReference.text(e, zone: zone), id: e.identifier, uid: e.externalIdentifier, kind: "event", title: e.title)
-                + calendar(e, calendarTitle) + [
-                ("start", json(e.start, zone: zone)),
-                ("end", json(e.end, zone: zone)),
-                ("occurrence", e.occurrenceDate.map { JSONText.string($0.description) } ?? "null"),
-                ("detached", e.isDetached ? "true" : "false"),
-                ("exception_dates", JSONText.array(e.exceptionDates.map { json($0, of: e, zone: zone) })),
-                ("status", JSONText.string(e.status.rawValue)),
-                ("availability", JSONText.string(e.availability.rawValue)),
-            ] + participants(e, identity) + tail(e))
+            return JSONText.object(
+                head(ref: ItemReference.text(e, zone: zone), id: e.identifier, uid: e.externalIdentifier, kind: "event", title: e.title)
+                    + calendar(e, calendarTitle) + [
+                        ("start", json(e.start, zone: zone)),
+                        ("end", json(e.end, zone: zone)),
+                        ("occurrence", e.occurrenceDate.map { JSONText.string($0.description) } ?? "null"),
+                        ("detached", e.isDetached ? "true" : "false"),
+                        ("exception_dates", JSONText.array(e.exceptionDates.map { json($0, of: e, zone: zone) })),
+                        ("status", JSONText.string(e.status.rawValue)),
+                        ("availability", JSONText.string(e.availability.rawValue))
+                    ] + participants(e, identity) + tail(e))
         case .reminder(let r):
-            return JSONText.object(head(ref: r.identifier, id: r.identifier, uid: r.externalIdentifier, kind: "reminder", title: r.title)
-                + calendar(r, calendarTitle) + [
-                ("start", json(r.startDate, zone: zone)),
-                ("due", json(r.dueDate, zone: zone)),
-                ("priority", "\(r.priority)"),
-                ("completed", r.isCompleted ? "true" : "false"),
-                ("completion_date", r.completionDate.map { JSONText.string($0.description) } ?? "null"),
-                ("series", r.seriesIdentifier.map(JSONText.string) ?? "null"),
-            ] + participants(r, identity) + tail(r))
+            return JSONText.object(
+                head(ref: r.identifier, id: r.identifier, uid: r.externalIdentifier, kind: "reminder", title: r.title)
+                    + calendar(r, calendarTitle) + [
+                        ("start", json(r.startDate, zone: zone)),
+                        ("due", json(r.dueDate, zone: zone)),
+                        ("priority", "\(r.priority)"),
+                        ("completed", r.isCompleted ? "true" : "false"),
+                        ("completion_date", r.completionDate.map { JSONText.string($0.description) } ?? "null"),
+                        ("series", r.seriesIdentifier.map(JSONText.string) ?? "null")
+                    ] + participants(r, identity) + tail(r))
         }
     }
 
     private static func calendar(_ i: some CalendarItem, _ calendarTitle: String?) -> [(String, String)] {
-        [("calendar", calendarTitle.map(JSONText.string) ?? "null"),
-         ("calendar_id", i.calendarIdentifier.map(JSONText.string) ?? "null")]
+        [
+            ("calendar", calendarTitle.map(JSONText.string) ?? "null"),
+            ("calendar_id", i.calendarIdentifier.map(JSONText.string) ?? "null")
+        ]
     }
 
     /// `{"name","address","role","type","status","is_current_user"}`: an organizer or attendee.
     public static func json(_ p: Participant, identity: Identity) -> String {
-        JSONText.object([("name", p.name.map(JSONText.string) ?? "null"), ("address", JSONText.string(p.address)),
-                         ("role", JSONText.string(p.role.rawValue)), ("type", JSONText.string(p.kind.rawValue)),
-                         ("status", JSONText.string(p.status.rawValue)), ("is_current_user", p.isCurrentUser(identity) ? "true" : "false")])
+        JSONText.object([
+            ("name", p.name.map(JSONText.string) ?? "null"), ("address", JSONText.string(p.address)),
+            ("role", JSONText.string(p.role.rawValue)), ("type", JSONText.string(p.kind.rawValue)),
+            ("status", JSONText.string(p.status.rawValue)), ("is_current_user", p.isCurrentUser(identity) ? "true" : "false")
+        ])
     }
 
     /// The invitation fields: `organizer` (null when none) and `attendees`.
     private static func participants(_ i: some CalendarItem, _ identity: Identity) -> [(String, String)] {
-        [("organizer", i.organizer.map { json($0, identity: identity) } ?? "null"),
-         ("attendees", JSONText.array(i.attendees.map { json($0, identity: identity) }))]
+        [
+            ("organizer", i.organizer.map { json($0, identity: identity) } ?? "null"),
+            ("attendees", JSONText.array(i.attendees.map { json($0, identity: identity) }))
+        ]
     }
 
     private static func tail(_ i: some CalendarItem) -> [(String, String)] {
-        [("recurrence_rules", JSONText.array(i.recurrenceRules.map { JSONText.string($0.rfc5545) })),
-         ("repeats", i.recurrenceRules.first.map { JSONText.string($0.summary) } ?? "null"),
-         ("alarms", JSONText.array(i.alarms.map(json))),
-         ("notes", i.notes.map(JSONText.string) ?? "null"),
-         ("location", i.location.map(JSONText.string) ?? "null"),
-         ("url", i.url.map(JSONText.string) ?? "null"),
-         ("created", i.creationDate.map { JSONText.string($0.description) } ?? "null"),
-         ("modified", i.lastModifiedDate.map { JSONText.string($0.description) } ?? "null")]
+        [
+            ("recurrence_rules", JSONText.array(i.recurrenceRules.map { JSONText.string($0.rfc5545) })),
+            ("repeats", i.recurrenceRules.first.map { JSONText.string($0.summary) } ?? "null"),
+            ("alarms", JSONText.array(i.alarms.map(json))),
+            ("notes", i.notes.map(JSONText.string) ?? "null"),
+            ("location", i.location.map(JSONText.string) ?? "null"),
+            ("url", i.url.map(JSONText.string) ?? "null"),
+            ("created", i.creationDate.map { JSONText.string($0.description) } ?? "null"),
+            ("modified", i.lastModifiedDate.map { JSONText.string($0.description) } ?? "null")
+        ]
     }
 }

@@ -70,8 +70,9 @@ public struct ItemReference {
 
     /// `ID` or `ID@…` for an event as the store returns it (an occurrence of a series, a detached one, or a single event).
     public static func text(_ event: Event, zone: ZoneRules, short: Bool = false) -> String {
-        text(identifier: event.identifier, occurrence: event.isRecurring || event.isDetached ? event.occurrenceDate : nil,
-             allDay: event.isAllDay, zone: zone, short: short)
+        text(
+            identifier: event.identifier, occurrence: event.isRecurring || event.isDetached ? event.occurrenceDate : nil,
+            allDay: event.isAllDay, zone: zone, short: short)
     }
 
     /// `ID` or `ID@occurrence`, from the parts (what the agenda's light occurrences carry).
@@ -121,8 +122,9 @@ public struct ItemReference {
             throw InputError("\"\(shown)\" is the title of \(byTitle.count) items: \(Self.list(byTitle)); use an ID")
         }
         if let notAnOccurrence {
-            throw InputError("ID: \"\(DisplayText.singleLine(notAnOccurrence))\" after @ is not an occurrence (YYYYMMDDTHHMMSSZ, or YYYYMMDD "
-                             + "for an all-day one, as `chime agenda` prints), and no item has the UID or title \"\(shown)\"")
+            throw InputError(
+                "ID: \"\(DisplayText.singleLine(notAnOccurrence))\" after @ is not an occurrence (YYYYMMDDTHHMMSSZ, or YYYYMMDD "
+                    + "for an all-day one, as `chime agenda` prints), and no item has the UID or title \"\(shown)\"")
         }
         throw InputError("no event or reminder with ID, UID or title \"\(shown)\" (see `chime agenda`, `chime reminders` or `chime find \(shown)`)")
     }
@@ -154,13 +156,17 @@ public struct ItemReference {
         if !event.isRecurring && !event.isDetached {
             let start = event.start.instant(floatingZone: store.floatingZone)
             guard at == start else {
-                throw InputError("event \"\(DisplayText.itemTitle(event.title))\" does not repeat: it has no occurrence at "
-                    + "\(Self.occurrenceText(at, allDay: event.isAllDay, zone: store.floatingZone)); name it by its ID alone (\(Self.short(event.identifier)))")
+                throw InputError(
+                    "event \"\(DisplayText.itemTitle(event.title))\" does not repeat: it has no occurrence at "
+                        + "\(Self.occurrenceText(at, allDay: event.isAllDay, zone: store.floatingZone)); name it by its ID alone (\(Self.short(event.identifier)))"
+                )
             }
         }
         event.occurrenceDate = at
         guard try store.refresh(&event) else {
-            throw InputError("event \"\(DisplayText.itemTitle(event.title))\" has no occurrence at \(Self.occurrenceText(at, allDay: event.isAllDay, zone: store.floatingZone))")
+            throw InputError(
+                "event \"\(DisplayText.itemTitle(event.title))\" has no occurrence at \(Self.occurrenceText(at, allDay: event.isAllDay, zone: store.floatingZone))"
+            )
         }
         return .event(event)
     }

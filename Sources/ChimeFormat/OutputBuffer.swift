@@ -269,7 +269,8 @@ public struct OutputBuffer {
         var digits: UInt64?
         if (0...9999).contains(d.year) {
             let y = d.year
-            digits = UInt64(48 + y / 1000) | UInt64(48 + y / 100 % 10) << 8 | UInt64(48 + y / 10 % 10) << 16
+            digits =
+                UInt64(48 + y / 1000) | UInt64(48 + y / 100 % 10) << 8 | UInt64(48 + y / 10 % 10) << 16
                 | UInt64(48 + y % 10) << 24 | UInt64(48 + d.month / 10) << 32 | UInt64(48 + d.month % 10) << 40
                 | UInt64(48 + d.day / 10) << 48 | UInt64(48 + d.day % 10) << 56
         }

@@ -39,7 +39,8 @@ enum AlarmReader {
     static func unshownWarning(_ a: ICSComponent) -> (line: Int, message: String)? {
         guard isUnknownAction(a), let action = a["ACTION"] else { return nil }
         let value = action.value.trimmingSpaces
-        let message = value.uppercased() == "PROCEDURE"
+        let message =
+            value.uppercased() == "PROCEDURE"
             ? "\(value) is a command alarm: command alarms from files are never run or shown (kept with the item as written)"
             : "\(value) is not an alarm action Chime knows (DISPLAY, AUDIO, EMAIL): never shown (kept with the item as written)"
         return (action.line, message)
@@ -61,7 +62,7 @@ enum AlarmReader {
             throw ICSError(file: values.file, line: a.line, property: "VALARM", "missing TRIGGER")
         }
         let value = trigger.value.trimmingSpaces
-        if value.uppercased() == applePlaceholderTrigger { return nil }   // a location alarm whose place was lost
+        if value.uppercased() == applePlaceholderTrigger { return nil }  // a location alarm whose place was lost
         var alarm: Alarm
         if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" || BasicDateTime.parse(value) != nil {
             alarm = .absolute(try values.instant(trigger))
@@ -73,13 +74,15 @@ enum AlarmReader {
         return alarm
     }
 
-    private static func location(_ a: ICSComponent, _ values: ValueReader, repairs: RepairLog) throws(ICSError) -> (location: StructuredLocation, proximity: Proximity)? {
+    private static func location(_ a: ICSComponent, _ values: ValueReader, repairs: RepairLog) throws(ICSError) -> (
+        location: StructuredLocation, proximity: Proximity
+    )? {
         let proximityText = (a["X-APPLE-PROXIMITY"] ?? a["PROXIMITY"])?.value.trimmingSpaces.uppercased()
         let proximity: Proximity
         switch proximityText {
         case "ARRIVE"?: proximity = .enter
         case "DEPART"?: proximity = .leave
-        default: return nil            // CONNECT/DISCONNECT (vehicle) or none: not a geofence
+        default: return nil  // CONNECT/DISCONNECT (vehicle) or none: not a geofence
         }
         // The RFC 9074 VLOCATION, when it has a geo: URL (a server that cuts unknown property
         // values at their first comma, as Radicale does, leaves Apple's form without longitude).
@@ -89,8 +92,9 @@ enum AlarmReader {
             let radius = apple.parameter("X-APPLE-RADIUS").flatMap { Double($0.trimmingSpaces) } ?? 0
             var coordinates = geo(apple.value)
             if coordinates == nil, let (_, _, fromVLocation) = vlocation {
-                try repairs.note(line: apple.line, property: apple.name,
-                                 "\"\(apple.value)\" is not a geo:LAT,LON value (cut at its comma?): the VLOCATION's place used")
+                try repairs.note(
+                    line: apple.line, property: apple.name,
+                    "\"\(apple.value)\" is not a geo:LAT,LON value (cut at its comma?): the VLOCATION's place used")
                 coordinates = fromVLocation
             }
             guard let (lat, lon) = coordinates else { throw values.fail(apple, "expected a geo:LAT,LON value, not \"\(apple.value)\"") }

@@ -142,7 +142,7 @@ public enum ContentLines {
         "COMPLETED", "DTEND", "DUE", "DTSTART", "DURATION", "FREEBUSY", "TRANSP", "TZID", "TZNAME", "TZOFFSETFROM",
         "TZOFFSETTO", "TZURL", "ATTENDEE", "CONTACT", "ORGANIZER", "RECURRENCE-ID", "RELATED-TO", "URL", "UID",
         "EXDATE", "RDATE", "RRULE", "ACTION", "REPEAT", "TRIGGER", "CREATED", "DTSTAMP", "LAST-MODIFIED",
-        "SEQUENCE", "REQUEST-STATUS", "NAME", "REFRESH-INTERVAL", "SOURCE", "COLOR", "IMAGE", "CONFERENCE",
+        "SEQUENCE", "REQUEST-STATUS", "NAME", "REFRESH-INTERVAL", "SOURCE", "COLOR", "IMAGE", "CONFERENCE"
     ]
 
     static func excerpt(_ s: String) -> String {
@@ -211,7 +211,7 @@ struct ContentLineReader {
             var end = i
             while end < n && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
             if end == n && !isLast {
-                carry = Array(bytes[i..<n])     // its line break is in the next chunk
+                carry = Array(bytes[i..<n])  // its line break is in the next chunk
                 return
             }
             lineNumber += 1
@@ -224,8 +224,9 @@ struct ContentLineReader {
                     // Never glue text onto BEGIN:/END: — that would break the component structure.
                     try repairs.note(line: lineNumber, property: nil, "\(shown) is not a content line: skipped")
                 } else {
-                    try repairs.note(line: lineNumber, property: nil,
-                                     "\(shown) is not a content line: joined to the line before (a folded line without its leading space)")
+                    try repairs.note(
+                        line: lineNumber, property: nil,
+                        "\(shown) is not a content line: joined to the line before (a folded line without its leading space)")
                     current.append(contentsOf: bytes[i..<end])
                 }
             } else if i < end {

@@ -71,9 +71,11 @@ struct ComponentTreeBuilder {
         case "END":
             let name = line.value.trimmingSpaces.uppercased()
             guard let index = stack.lastIndex(where: { $0.name == name }) else {
-                try repairs.note(line: line.line, property: "END", stack.isEmpty
-                    ? "END:\(name) without a matching BEGIN: skipped"
-                    : "END:\(name) does not close BEGIN:\(stack.last!.name) of line \(stack.last!.line): skipped")
+                try repairs.note(
+                    line: line.line, property: "END",
+                    stack.isEmpty
+                        ? "END:\(name) without a matching BEGIN: skipped"
+                        : "END:\(name) does not close BEGIN:\(stack.last!.name) of line \(stack.last!.line): skipped")
                 return
             }
             while stack.count > index + 1 {
@@ -94,8 +96,9 @@ struct ComponentTreeBuilder {
     /// Closes what the file left open (each closing a repair) and returns the top-level components.
     mutating func finish() throws(ICSError) -> [ICSComponent] {
         while let open = stack.last {
-            try repairs.note(line: open.line, property: "BEGIN",
-                             "BEGIN:\(open.name) is never closed (the file may be truncated): closed at the end of the file")
+            try repairs.note(
+                line: open.line, property: "BEGIN",
+                "BEGIN:\(open.name) is never closed (the file may be truncated): closed at the end of the file")
             close()
         }
         return roots

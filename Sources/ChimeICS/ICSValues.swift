@@ -10,7 +10,7 @@ public enum ICSText {
             if escaped {
                 switch c {
                 case "n", "N": out.append("\n")
-                default: out.append(c)      // \\ \; \, and, tolerantly, anything else as itself
+                default: out.append(c)  // \\ \; \, and, tolerantly, anything else as itself
                 }
                 escaped = false
             } else if c == "\\" {

@@ -11,8 +11,10 @@ extension ICalendar {
     /// ```
     /// - Parameter calendarProperties: calendar-level lines kept from an import
     ///   (``ChimeCore/Calendar/icsExtras``), written after the name.
-    public static func serialize(_ items: [AnyCalendarItem], calendarName: String? = nil, calendarProperties: [String] = [],
-                                 now: Instant, floatingZone: ZoneRules) -> [UInt8] {
+    public static func serialize(
+        _ items: [AnyCalendarItem], calendarName: String? = nil, calendarProperties: [String] = [],
+        now: Instant, floatingZone: ZoneRules
+    ) -> [UInt8] {
         var writer = ItemWriter(now: now, floatingZone: floatingZone)
         for case .event(let e) in items where !e.isDetached { writer.seriesStarts[e.externalIdentifier] = e.start }
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//Chime 0.1//EN", "CALSCALE:GREGORIAN"]
@@ -160,7 +162,8 @@ struct ItemWriter {
     /// so a reader (Chime included) gets the same zone back.
     private func tzid(for zone: ZoneRules) -> String {
         guard let imported = zone.importedTZID, ZoneResolver.namedZone(imported) == nil,
-              !tzids.values.contains(imported) else { return zone.identifier }
+            !tzids.values.contains(imported)
+        else { return zone.identifier }
         return imported
     }
 
@@ -178,8 +181,10 @@ struct ItemWriter {
             var apple = "X-APPLE-STRUCTURED-LOCATION;VALUE=URI"
             if place.radius > 0 { apple += ";X-APPLE-RADIUS=\(place.radius)" }
             apple += ";X-TITLE=" + ICSProperty.parameterValue(place.title) + ":" + geo
-            lines += [apple, "X-APPLE-PROXIMITY:" + word, "PROXIMITY:" + word,
-                      "BEGIN:VLOCATION", "NAME:" + ICSText.escape(place.title), "URL:" + geo, "END:VLOCATION"]
+            lines += [
+                apple, "X-APPLE-PROXIMITY:" + word, "PROXIMITY:" + word,
+                "BEGIN:VLOCATION", "NAME:" + ICSText.escape(place.title), "URL:" + geo, "END:VLOCATION"
+            ]
         }
         // The trigger first, then what the writer adds, then the kept lines: read back, the added
         // lines are kept lines in that same order, so a second export writes the same bytes.

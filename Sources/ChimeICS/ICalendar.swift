@@ -66,8 +66,10 @@ public enum ICalendar {
     /// ```swift
     /// let result = try ICalendar.parse(file: "big.ics") { try file.read(upToCount: 65_536).map(Array.init) }
     /// ```
-    public static func parse(file: String = "<input>", strict: Bool = false,
-                             chunks next: () throws(ICSError) -> [UInt8]?) throws(ICSError) -> ICSParseResult {
+    public static func parse(
+        file: String = "<input>", strict: Bool = false,
+        chunks next: () throws(ICSError) -> [UInt8]?
+    ) throws(ICSError) -> ICSParseResult {
         var reader = ICSStreamReader(file: file, strict: strict)
         while let chunk = try next() { try reader.read(chunk, isLast: false) }
         try reader.read([], isLast: true)
@@ -80,8 +82,9 @@ public enum ICalendar {
         var calendars = roots.filter { $0.name == "VCALENDAR" }
         let bare = roots.filter { $0.name == "VEVENT" || $0.name == "VTODO" || $0.name == "VTIMEZONE" }
         if !bare.isEmpty {
-            try repairs.note(line: bare[0].line, property: bare[0].name,
-                             "\(bare.count) component(s) outside BEGIN:VCALENDAR: read as part of the calendar")
+            try repairs.note(
+                line: bare[0].line, property: bare[0].name,
+                "\(bare.count) component(s) outside BEGIN:VCALENDAR: read as part of the calendar")
         }
         guard var calendar = calendars.first ?? bare.first.map({ _ in ICSComponent(name: "VCALENDAR", line: 1) }) else {
             throw ICSError(file: file, line: roots.first?.line ?? 1, "no BEGIN:VCALENDAR in the file: not an iCalendar file")
@@ -109,8 +112,10 @@ public struct ICSParseResult: Sendable {
     /// X-WR-CALNAME (X-WR-TIMEZONE, X-WR-CALDESC, colours …), as unfolded content lines.
     public var calendarProperties: [String] = []
 
-    public init(items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError], repairs: [ICSError] = [],
-                calendarName: String? = nil, calendarProperties: [String] = []) {
+    public init(
+        items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError], repairs: [ICSError] = [],
+        calendarName: String? = nil, calendarProperties: [String] = []
+    ) {
         self.items = items
         self.overrides = overrides
         self.skipped = skipped

@@ -11,14 +11,18 @@ struct ItemReader {
 
     /// Properties read into the model; everything else is kept verbatim in `icsExtras`.
     /// DTSTAMP is dropped: an export writes a fresh one, as RFC 5545 asks.
-    static let eventProperties: Set<String> = ["UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DTEND",
-                                               "DURATION", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "SEQUENCE",
-                                               "DTSTAMP"]
+    static let eventProperties: Set<String> = [
+        "UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DTEND",
+        "DURATION", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "SEQUENCE",
+        "DTSTAMP"
+    ]
     /// VCALENDAR properties Chime writes itself (the name is the calendar's title).
     static let calendarProperties: Set<String> = ["VERSION", "PRODID", "CALSCALE", "METHOD", "X-WR-CALNAME"]
-    static let todoProperties: Set<String> = ["UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DUE",
-                                              "RRULE", "SEQUENCE", "DTSTAMP", "COMPLETED", "STATUS",
-                                              "PERCENT-COMPLETE", "PRIORITY"]
+    static let todoProperties: Set<String> = [
+        "UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DUE",
+        "RRULE", "SEQUENCE", "DTSTAMP", "COMPLETED", "STATUS",
+        "PERCENT-COMPLETE", "PRIORITY"
+    ]
 
     func read() throws(ICSError) -> ICSParseResult {
         var definitions: [String: ZoneRules] = [:]
@@ -57,10 +61,11 @@ struct ItemReader {
                 skipped.append(error)
             }
         }
-        return ICSParseResult(items: try oneItemPerUID(items), overrides: try oneOverridePerInstance(overrides),
-                              skipped: skipped, repairs: repairs.entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element),
-                              calendarName: calendar["X-WR-CALNAME"].map { ICSText.unescape($0.value) },
-                              calendarProperties: calendar.properties.filter { !Self.calendarProperties.contains($0.name) }.map(\.contentLine))
+        return ICSParseResult(
+            items: try oneItemPerUID(items), overrides: try oneOverridePerInstance(overrides),
+            skipped: skipped, repairs: repairs.entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element),
+            calendarName: calendar["X-WR-CALNAME"].map { ICSText.unescape($0.value) },
+            calendarProperties: calendar.properties.filter { !Self.calendarProperties.contains($0.name) }.map(\.contentLine))
     }
 
     // MARK: One master per UID
@@ -79,8 +84,10 @@ struct ItemReader {
             }
             let keep = Self.isNewer(entry, than: items[previous]) ? index : previous
             let dropped = keep == index ? items[previous] : entry
-            try repairs.note(line: dropped.line, property: "UID",
-                             "\(entry.uid) appears again at line \(items[keep == index ? index : previous].line): kept that one (higher SEQUENCE, or newer, or later), dropped this one")
+            try repairs.note(
+                line: dropped.line, property: "UID",
+                "\(entry.uid) appears again at line \(items[keep == index ? index : previous].line): kept that one (higher SEQUENCE, or newer, or later), dropped this one"
+            )
             chosen[key] = keep
         }
         return order.map { items[chosen[$0]!] }
@@ -96,9 +103,13 @@ struct ItemReader {
                 order.append(key)
                 continue
             }
-            let keep = (o.event.sequence, o.stamp ?? Instant(secondsSince1970: .min)) >= (overrides[previous].event.sequence, overrides[previous].stamp ?? Instant(secondsSince1970: .min)) ? index : previous
-            try repairs.note(line: overrides[keep == index ? previous : index].line, property: "RECURRENCE-ID",
-                             "the occurrence \(o.recurrenceID.storageText) of \(o.uid) is changed twice: kept the one at line \(overrides[keep].line)")
+            let keep =
+                (o.event.sequence, o.stamp ?? Instant(secondsSince1970: .min)) >= (
+                    overrides[previous].event.sequence, overrides[previous].stamp ?? Instant(secondsSince1970: .min)
+                ) ? index : previous
+            try repairs.note(
+                line: overrides[keep == index ? previous : index].line, property: "RECURRENCE-ID",
+                "the occurrence \(o.recurrenceID.storageText) of \(o.uid) is changed twice: kept the one at line \(overrides[keep].line)")
             chosen[key] = keep
         }
         return order.map { overrides[chosen[$0]!] }
@@ -109,7 +120,7 @@ struct ItemReader {
         if x != y { return x > y }
         switch (a.stamp, b.stamp) {
         case let (l?, r?) where l != r: return l > r
-        default: return true   // the later one in the file
+        default: return true  // the later one in the file
         }
     }
 
@@ -126,8 +137,9 @@ struct ItemReader {
         var check = e
         check.calendarIdentifier = check.calendarIdentifier ?? "-"
         do { try check.validate() } catch { throw ICSError(file: file, line: c.line, property: "VEVENT", "\(error)") }
-        var item = ICSItem(item: .event(e), uid: e.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
-                           stamp: try stamp(c, values))
+        var item = ICSItem(
+            item: .event(e), uid: e.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
+            stamp: try stamp(c, values))
         item.unreadAlarms = Self.unreadAlarms(c, read: e.alarms.count)
         return item
     }
@@ -137,10 +149,11 @@ struct ItemReader {
         let e = try eventBody(c, values)
         // A TZID no zone matches is read floating and said, as on DTSTART: the series' DTSTART
         // in that zone is floating too, so the override still names one of its instances.
-        return ICSOverride(uid: e.externalIdentifier, recurrenceID: try values.calendarDate(rid, repairs: repairs),
-                           thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
-                           isCancelled: c["STATUS"]?.value.trimmingSpaces.uppercased() == "CANCELLED", event: e, line: c.line,
-                           stamp: try stamp(c, values))
+        return ICSOverride(
+            uid: e.externalIdentifier, recurrenceID: try values.calendarDate(rid, repairs: repairs),
+            thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
+            isCancelled: c["STATUS"]?.value.trimmingSpaces.uppercased() == "CANCELLED", event: e, line: c.line,
+            stamp: try stamp(c, values))
     }
 
     /// What a series, a single event and an override have in common.
@@ -152,8 +165,9 @@ struct ItemReader {
         let end = try self.end(of: c, start: start, values)
         // DATE-TIME values have four-digit years: an end after 9999 could not be written back.
         guard end.local.date.year <= 9999 else {
-            throw ICSError(file: file, line: (c["DTEND"] ?? c["DURATION"] ?? dtstart).line, property: "VEVENT",
-                           "the event ends after 9999-12-31, which iCalendar cannot express")
+            throw ICSError(
+                file: file, line: (c["DTEND"] ?? c["DURATION"] ?? dtstart).line, property: "VEVENT",
+                "the event ends after 9999-12-31, which iCalendar cannot express")
         }
         let uid = c["UID"]?.value.trimmingSpaces ?? ""
         var e = Event(title: text(c, "SUMMARY") ?? "", calendar: nil, start: start, end: end)
@@ -171,8 +185,11 @@ struct ItemReader {
     private func end(of c: ICSComponent, start: CalendarDate, _ values: ValueReader) throws(ICSError) -> CalendarDate {
         let defaultEnd: CalendarDate = if case .allDay(let d) = start { .allDay(d.adding(days: 1)) } else { start }
         if let dtend = c["DTEND"] {
-            guard var end = try readOrRepair(dtend, { p throws(ICSError) in try values.calendarDate(p, repairs: repairs) },
-                                             "the event ends where it starts (one day when all-day)") else { return defaultEnd }
+            guard
+                var end = try readOrRepair(
+                    dtend, { p throws(ICSError) in try values.calendarDate(p, repairs: repairs) },
+                    "the event ends where it starts (one day when all-day)")
+            else { return defaultEnd }
             switch (start, end) {
             case (.allDay(let s), let e) where !e.isAllDay:
                 // A date-time end on an all-day event: the day it falls on (the next one unless at midnight).
@@ -187,8 +204,9 @@ struct ItemReader {
             default: break
             }
             if end.instant(floatingZone: .utc) < start.instant(floatingZone: .utc) {
-                try repairs.note(line: dtend.line, property: "DTEND",
-                                 "\(end.storageText) is before DTSTART \(start.storageText): the event ends where it starts (one day when all-day)")
+                try repairs.note(
+                    line: dtend.line, property: "DTEND",
+                    "\(end.storageText) is before DTSTART \(start.storageText): the event ends where it starts (one day when all-day)")
                 return defaultEnd
             }
             return end
@@ -244,8 +262,9 @@ struct ItemReader {
         var check = r
         check.calendarIdentifier = check.calendarIdentifier ?? "-"
         do { try check.validate() } catch { throw ICSError(file: file, line: c.line, property: "VTODO", "\(error)") }
-        var item = ICSItem(item: .reminder(r), uid: r.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
-                           stamp: try stamp(c, values))
+        var item = ICSItem(
+            item: .reminder(r), uid: r.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
+            stamp: try stamp(c, values))
         item.unreadAlarms = Self.unreadAlarms(c, read: r.alarms.count)
         return item
     }
@@ -254,8 +273,10 @@ struct ItemReader {
 
     /// Reads a property; a value that cannot be read is a repair (`done` says what the item does
     /// without it) and nil, never the end of the component.
-    private func readOrRepair<T>(_ p: ICSProperty, _ read: (ICSProperty) throws(ICSError) -> T,
-                                 _ done: String) throws(ICSError) -> T? {
+    private func readOrRepair<T>(
+        _ p: ICSProperty, _ read: (ICSProperty) throws(ICSError) -> T,
+        _ done: String
+    ) throws(ICSError) -> T? {
         do { return try read(p) } catch { try repairs.note(error, done); return nil }
     }
 

@@ -22,7 +22,11 @@ extension ICalendar {
     public static func oneCopyPerUID(_ items: [AnyCalendarItem]) -> (items: [AnyCalendarItem], duplicates: [DuplicateUID]) {
         func isSeries(_ item: AnyCalendarItem) -> Bool { if case .event(let e) = item { !e.isDetached } else { true } }
         func rank(_ item: AnyCalendarItem) -> (Int, Int64) {
-            let modified: Instant? = switch item { case .event(let e): e.lastModifiedDate; case .reminder(let r): r.lastModifiedDate }
+            let modified: Instant? =
+                switch item {
+                case .event(let e): e.lastModifiedDate;
+                case .reminder(let r): r.lastModifiedDate
+                }
             return (item.sequence, modified?.secondsSince1970 ?? .min)
         }
         func calendar(_ item: AnyCalendarItem) -> String { item.base.calendarIdentifier ?? "" }
@@ -30,13 +34,13 @@ extension ICalendar {
         // every item into a dictionary cost more than writing it.
         var firstIndex: [String: Int] = [:]
         firstIndex.reserveCapacity(items.count)
-        var groups: [String: [Int]] = [:]       // only keys held more than once
+        var groups: [String: [Int]] = [:]  // only keys held more than once
         for (i, item) in items.enumerated() where isSeries(item) {
             let key = item.kindName + " " + item.externalIdentifier
             if let first = firstIndex[key] { groups[key, default: [first]].append(i) } else { firstIndex[key] = i }
         }
         guard !groups.isEmpty else { return (items, []) }
-        var leftOut: Set<String> = []          // store identifiers of the copies not written
+        var leftOut: Set<String> = []  // store identifiers of the copies not written
         var duplicates: [DuplicateUID] = []
         for indices in groups.values.sorted(by: { $0[0] < $1[0] }) {
             let group = indices.map { items[$0] }

@@ -27,8 +27,9 @@ enum TimeZoneReader {
                 // (`DTSTART;VALUE=DATE:20170101`). Dropping the whole zone would move every time
                 // written in it, so the onset is read as midnight of that day.
                 start = LocalDateTime(date: d)
-                try repairs!.note(line: dtstart.line, property: "DTSTART",
-                                  "\(dtstart.value.trimmingSpaces) is a date, not a local date-time: the observance starts at midnight of that day")
+                try repairs!.note(
+                    line: dtstart.line, property: "DTSTART",
+                    "\(dtstart.value.trimmingSpaces) is a date, not a local date-time: the observance starts at midnight of that day")
             default:
                 throw ICSError(file: file, line: dtstart.line, property: "DTSTART", "invalid local date-time \"\(dtstart.value)\"")
             }
@@ -46,8 +47,10 @@ enum TimeZoneReader {
                     if case .local(let l)? = BasicDateTime.parse(part.split(separator: "/").first ?? "") { dates.append(l) }
                 }
             }
-            observances.append(VTimeZone.Observance(kind: kind, start: start, offsetFrom: from, offsetTo: to, rule: rule,
-                                                    dates: dates, name: o["TZNAME"]?.value))
+            observances.append(
+                VTimeZone.Observance(
+                    kind: kind, start: start, offsetFrom: from, offsetTo: to, rule: rule,
+                    dates: dates, name: o["TZNAME"]?.value))
         }
         return VTimeZone(identifier: tzid, observances: observances)
     }
@@ -56,7 +59,8 @@ enum TimeZoneReader {
     static func offset(_ p: ICSProperty, file: String) throws(ICSError) -> Int32 {
         let v = Array(p.value.trimmingSpaces.utf8)
         guard v.count == 5 || v.count == 7, v[0] == UInt8(ascii: "+") || v[0] == UInt8(ascii: "-"),
-              v.dropFirst().allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            v.dropFirst().allSatisfy({ $0 >= 48 && $0 <= 57 })
+        else {
             throw ICSError(file: file, line: p.line, property: p.name, "invalid UTC offset \"\(p.value)\"")
         }
         func n(_ i: Int) -> Int32 { Int32(v[i] - 48) * 10 + Int32(v[i + 1] - 48) }

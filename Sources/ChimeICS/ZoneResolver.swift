@@ -32,7 +32,7 @@ struct ZoneResolver {
         self.floatingDefault = floatingDefault
         let years = calendar.map(Self.yearsByTZID) ?? [:]
         for (tzid, rules) in definitions.sorted(by: { $0.key < $1.key }) {
-            guard Self.namedZone(tzid) == nil else { continue }       // never consulted: the name wins
+            guard Self.namedZone(tzid) == nil else { continue }  // never consulted: the name wins
             // Only zones the file uses are resolved (each a search through tzdata at worst).
             if calendar != nil && years[tzid] == nil { continue }
             let used = years[tzid] ?? 1970...1970
@@ -47,8 +47,11 @@ struct ZoneResolver {
                 custom[tzid] = rules
                 kept.insert(rules.identifier)
                 let line = calendar?.components.first { $0.name == "VTIMEZONE" && $0["TZID"]?.value.trimmingSpaces == tzid }?.line ?? 0
-                warnings.append(ICSError(file: file, line: line, property: "TZID",
-                    "\"\(tzid)\": no tzdata zone has its UTC offsets in \(range.lowerBound)–\(range.upperBound) and its rules are not one yearly rule (\(reason)); its times were imported as UTC instants, so repeating events in it keep their UTC time across its daylight-saving changes"))
+                warnings.append(
+                    ICSError(
+                        file: file, line: line, property: "TZID",
+                        "\"\(tzid)\": no tzdata zone has its UTC offsets in \(range.lowerBound)–\(range.upperBound) and its rules are not one yearly rule (\(reason)); its times were imported as UTC instants, so repeating events in it keep their UTC time across its daylight-saving changes"
+                    ))
             }
         }
     }

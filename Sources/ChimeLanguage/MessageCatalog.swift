@@ -89,13 +89,16 @@ public final class MessageCatalog: @unchecked Sendable {
     /// nil when the catalog has no translation.
     public func plural(_ singular: String, _ plural: String, count: Int, context: String? = nil) -> String? {
         let one = context.map { $0 + "\u{4}" + singular } ?? singular
-        return underLocale { one.withCString { s in
-            plural.withCString { p in
-                guard let translated = dngettext(Self.domain, s, p, UInt(max(0, count))),
-                      translated != UnsafePointer(s), translated != UnsafePointer(p) else { return nil }
-                return String(cString: translated)
+        return underLocale {
+            one.withCString { s in
+                plural.withCString { p in
+                    guard let translated = dngettext(Self.domain, s, p, UInt(max(0, count))),
+                        translated != UnsafePointer(s), translated != UnsafePointer(p)
+                    else { return nil }
+                    return String(cString: translated)
+                }
             }
-        } }
+        }
     }
 
     /// `format` (strftime's) for a day, with the locale's day and month names.
@@ -115,8 +118,10 @@ public final class MessageCatalog: @unchecked Sendable {
 
     /// The folder holding the catalogs: `$CHIME_LOCALEDIR`, then `../share/locale` from the
     /// running binary, then `locale` beside it (a build folder); nil when none exists.
-    public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment,
-                              executable: String = CommandLine.arguments.first.map(resolved) ?? "") -> String? {
+    public static func folder(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: String = CommandLine.arguments.first.map(resolved) ?? ""
+    ) -> String? {
         if let given = environment["CHIME_LOCALEDIR"], !given.isEmpty { return given }
         let bin = (executable as NSString).deletingLastPathComponent
         for candidate in [bin + "/../share/locale", bin + "/locale"] where FileManager.default.fileExists(atPath: candidate) {
@@ -160,8 +165,9 @@ extension DatePhrases {
     /// The repeat words of the catalog's language (`每周`, `каждый понедельник`, `jeden Montag`),
     /// with the date table's weekday and month names.
     public init(repeatsIn catalog: MessageCatalog) {
-        self.init(Self.table(catalog, DatePhrases.repeatContext, DatePhrases.repeatTemplates),
-                  names: Self.table(catalog, DatePhrases.catalogContext, DatePhrases.weekdays + DatePhrases.months))
+        self.init(
+            Self.table(catalog, DatePhrases.repeatContext, DatePhrases.repeatTemplates),
+            names: Self.table(catalog, DatePhrases.catalogContext, DatePhrases.weekdays + DatePhrases.months))
     }
 
     private static func table(_ catalog: MessageCatalog, _ context: String, _ templates: [String]) -> [String: String] {
@@ -185,13 +191,14 @@ extension Messages {
         guard catalog.isOpen || time?.isOpen == true else { self = .english; return }
         let dates = time?.isOpen == true ? time! : catalog
         let headingFormat = catalog.text("%a %Y-%m-%d", context: "day heading")
-        self.init(language: catalog.name,
-                  lookup: { text, context in catalog.text(text, context: context) },
-                  plural: { one, many, count in catalog.plural(one, many, count: count) },
-                  dayHeading: { date in
-                      guard dates.isOpen, let formatted = dates.format(date, headingFormat ?? "%a %Y-%m-%d") else { return DisplayText.dayHeading(date) }
-                      return formatted
-                  })
+        self.init(
+            language: catalog.name,
+            lookup: { text, context in catalog.text(text, context: context) },
+            plural: { one, many, count in catalog.plural(one, many, count: count) },
+            dayHeading: { date in
+                guard dates.isOpen, let formatted = dates.format(date, headingFormat ?? "%a %Y-%m-%d") else { return DisplayText.dayHeading(date) }
+                return formatted
+            })
     }
 
     /// The messages of the environment's language (`LC_ALL`, `LC_MESSAGES`, `LANG`; days by

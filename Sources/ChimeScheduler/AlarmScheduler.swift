@@ -73,10 +73,12 @@ public final class AlarmScheduler {
     /// Called after each decision; for logs, tests and the benchmark.
     public var onEvent: ((SchedulerEvent) -> Void)?
 
-    public init(store: EventStore, sink: any NotificationSink, clock: any WallClock, zone: ZoneRules? = nil,
-                settings: SchedulerSettings = SchedulerSettings(), opener: (any URLOpener)? = nil,
-                commandRunner: (any CommandRunner)? = nil, logger: Logger = Logger(label: "chime.scheduler"),
-                messages: Messages = .english) {
+    public init(
+        store: EventStore, sink: any NotificationSink, clock: any WallClock, zone: ZoneRules? = nil,
+        settings: SchedulerSettings = SchedulerSettings(), opener: (any URLOpener)? = nil,
+        commandRunner: (any CommandRunner)? = nil, logger: Logger = Logger(label: "chime.scheduler"),
+        messages: Messages = .english
+    ) {
         self.store = store
         self.messages = messages
         self.opener = opener
@@ -115,10 +117,13 @@ public final class AlarmScheduler {
         let defaults = try alarmDefaults()
         var old = checkpoint < graceStart ? AlarmAgenda(zone: zone, from: checkpoint, defaults: defaults) : nil
         var fresh = AlarmAgenda(zone: zone, from: from, defaults: defaults)
-        try forEachAlarmSource(from: min(checkpoint, from), restart: {
-            old = old.map { _ in AlarmAgenda(zone: zone, from: checkpoint, defaults: defaults) }
-            fresh = AlarmAgenda(zone: zone, from: from, defaults: defaults)
-        }) { source in
+        try forEachAlarmSource(
+            from: min(checkpoint, from),
+            restart: {
+                old = old.map { _ in AlarmAgenda(zone: zone, from: checkpoint, defaults: defaults) }
+                fresh = AlarmAgenda(zone: zone, from: from, defaults: defaults)
+            }
+        ) { source in
             old?.add(source.item, replaced: source.replaced)
             fresh.add(source.item, replaced: source.replaced)
         }
@@ -137,8 +142,12 @@ public final class AlarmScheduler {
         for entry in try store.unconfirmedDeliveries() { unshown.append(try restoredNotification(entry)) }
         if !unshown.isEmpty { retryAt = now }
         reportUnreadableItems()
-        logger.info("scheduled", metadata: ["items": "\(agenda.itemCount)", "timelines": "\(agenda.pendingCount)",
-                                            "snoozed": "\(snoozes.count)", "checked_until": "\(checkpoint)"])
+        logger.info(
+            "scheduled",
+            metadata: [
+                "items": "\(agenda.itemCount)", "timelines": "\(agenda.pendingCount)",
+                "snoozed": "\(snoozes.count)", "checked_until": "\(checkpoint)"
+            ])
         try processDue()
     }
 
@@ -165,12 +174,15 @@ public final class AlarmScheduler {
     private func forEachAlarmSource(from: Instant, restart: () -> Void, _ body: (AlarmSource) -> Void) throws(StoreError) {
         do {
             try store.forEachAlarmSource(from: from, body)
-        } catch where EventStore.isDamage(error) {
+        } catch let error where EventStore.isDamage(error) {
             restart()
             let skipped = try store.forEachAlarmSourceSalvaging(from: from, body)
-            logger.error("the store is damaged: read the items that could be read; `chime doctor` names the recovery",
-                         metadata: ["skipped": "\(skipped.count)", "skipped_items": "\(skipped.prefix(20).joined(separator: ","))",
-                                    "error": "\(error)"])
+            logger.error(
+                "the store is damaged: read the items that could be read; `chime doctor` names the recovery",
+                metadata: [
+                    "skipped": "\(skipped.count)", "skipped_items": "\(skipped.prefix(20).joined(separator: ","))",
+                    "error": "\(error)"
+                ])
         }
     }
 
@@ -190,8 +202,9 @@ public final class AlarmScheduler {
     /// Stored items that cannot be read were skipped (their alarms cannot fire); say so once each.
     private func reportUnreadableItems() {
         for item in store.takeUnreadableItems() {
-            logger.warning("skipped an unreadable item; `chime remove \(item.identifier)` deletes it",
-                           metadata: ["item": "\(item.identifier)", "reason": "\(item.reason)"])
+            logger.warning(
+                "skipped an unreadable item; `chime remove \(item.identifier)` deletes it",
+                metadata: ["item": "\(item.identifier)", "reason": "\(item.reason)"])
         }
     }
 
@@ -262,8 +275,9 @@ public final class AlarmScheduler {
                 onEvent?(.missed(tooOld.map(\.key)))
             }
             // Nothing that can throw between the claim and the sink: a claimed firing is shown or kept.
-            let claimed = try store.claimDeliveries(due.filter { $0.fireAt >= graceStart }, checkedUntil: decidedUntil(now),
-                                                    deliveredAtMilliseconds: nowMs)
+            let claimed = try store.claimDeliveries(
+                due.filter { $0.fireAt >= graceStart }, checkedUntil: decidedUntil(now),
+                deliveredAtMilliseconds: nowMs)
             checkedUntil = max(checkedUntil, decidedUntil(now))
             due = []
             startCommands(for: claimed)
@@ -293,8 +307,11 @@ public final class AlarmScheduler {
             unshown += retrying
             let until = scheduleRetry(now)
             for s in dueSnoozes { snoozes.insert(Snooze(until: until.secondsSince1970, key: s.key)) }
-            logger.error("could not record alarms; retrying", metadata: [
-                "error": "\(error)", "retry_at": "\(until)", "waiting": "\(undecided.count + unshown.count)"])
+            logger.error(
+                "could not record alarms; retrying",
+                metadata: [
+                    "error": "\(error)", "retry_at": "\(until)", "waiting": "\(undecided.count + unshown.count)"
+                ])
             throw error
         }
     }
@@ -340,11 +357,13 @@ public final class AlarmScheduler {
     private func notification(_ firing: AlarmFiring) -> AlarmNotification {
         var invitation: String?
         if firing.item.kind == .event, let item = try? store.calendarItem(withIdentifier: firing.item.identifier) {
-            invitation = NotificationText.invitationLine(organizer: item.base.organizer, attendees: item.base.attendees,
-                                                         identity: agenda.defaults.identity, messages: messages)
+            invitation = NotificationText.invitationLine(
+                organizer: item.base.organizer, attendees: item.base.attendees,
+                identity: agenda.defaults.identity, messages: messages)
         }
-        return NotificationText.notification(for: firing, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds,
-                                             invitation: invitation, messages: messages)
+        return NotificationText.notification(
+            for: firing, zone: zone, snoozeChoices: settings.snoozeChoices, sounds: settings.sounds,
+            invitation: invitation, messages: messages)
     }
 
     /// Delivers firings decided elsewhere (geofence crossings): claimed in the ledger first, so
@@ -379,7 +398,8 @@ public final class AlarmScheduler {
             // A file, a server or a D-Bus app changed when this fires since the user linked the
             // command: it does not get to run it. The notification shows as always.
             if link.isRetimed {
-                let reason = "the item was re-timed by an import, a sync or a D-Bus app since `chime` linked the command; "
+                let reason =
+                    "the item was re-timed by an import, a sync or a D-Bus app since `chime` linked the command; "
                     + "to run it again: chime edit \(link.linkedItem.prefix(8)) --alarm-command \(name)"
                 logger.warning("refused to run the alarm's command: \(reason)", metadata: metadata)
                 onEvent?(.commandRefused(firing.key, name: name, reason: reason))
@@ -395,8 +415,9 @@ public final class AlarmScheduler {
                     onEvent?(.commandRefused(firing.key, name: name, reason: "no command runner"))
                     continue
                 }
-                let request = CommandRequest(name: name, argv: argv, environment: CommandRequest.environment(for: firing),
-                                             timeoutSeconds: settings.commands.timeoutSeconds)
+                let request = CommandRequest(
+                    name: name, argv: argv, environment: CommandRequest.environment(for: firing),
+                    timeoutSeconds: settings.commands.timeoutSeconds)
                 do throws(CommandError) {
                     try commandRunner.start(request)
                     logger.info("started the alarm's command", metadata: metadata.merging(["argv": "\(argv)"]) { a, _ in a })
@@ -415,8 +436,12 @@ public final class AlarmScheduler {
         do {
             try sink.deliver(note, deliveredAtMilliseconds: deliveredAt)
             for key in note.keys { shown[key] = note }
-            logger.info("delivered", metadata: ["title": "\(note.summary)", "ref": "\(note.references.first ?? "")",
-                                                "lateness_ms": "\(deliveredAt - note.fireAt.milliseconds)"])
+            logger.info(
+                "delivered",
+                metadata: [
+                    "title": "\(note.summary)", "ref": "\(note.references.first ?? "")",
+                    "lateness_ms": "\(deliveredAt - note.fireAt.milliseconds)"
+                ])
             onEvent?(.delivered(note, deliveredAtMilliseconds: deliveredAt))
             return true
         } catch {
@@ -464,15 +489,19 @@ public final class AlarmScheduler {
         let times = affected.values.map(\.fireAt)
         let sources = try store.alarmSources(from: times.min()!.adding(-1), identifiers: Set(affected.keys.map(\.item)))
         // The items' firings now, over the span of the affected ones: a key still among them rings on.
-        let still = Set(AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: times.min()!.adding(-1),
-                                            to: times.max()!, defaults: try alarmDefaults()).map(\.key))
+        let still = Set(
+            AlarmAgenda.firings(
+                of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: times.min()!.adding(-1),
+                to: times.max()!, defaults: try alarmDefaults()
+            ).map(\.key))
         var over: [FiringKey] = []
         // A summary of missed alarms stands for many; it is answered as a whole.
         for (key, note) in affected where note.kind != "missed" {
             if still.contains(key) { continue }
             // A place's alarm is no timed firing: over only when its item is gone or done.
             if let item = try store.calendarItem(withIdentifier: key.item),
-               item.alarms.contains(where: { $0.trigger.locationKeyText == key.alarm }) {
+                item.alarms.contains(where: { $0.trigger.locationKeyText == key.alarm })
+            {
                 if case .reminder(let r) = item, r.isCompleted {} else { continue }
             }
             over.append(key)
@@ -575,8 +604,9 @@ public final class AlarmScheduler {
                 continue
             }
             do {
-                let record = try store.recordAlarmAnswer(item: item, alarms: Set(answered.map(\.alarm)), occurrences: Set(answered.map(\.occurrence)),
-                                                         at: now, identity: identity)
+                let record = try store.recordAlarmAnswer(
+                    item: item, alarms: Set(answered.map(\.alarm)), occurrences: Set(answered.map(\.occurrence)),
+                    at: now, identity: identity)
                 logger.info("answer recorded", metadata: ["item": "\(item)", "where": "\(record)"])
             } catch {
                 logger.warning("could not write the answer into the item: \(error)", metadata: ["item": "\(item)"])
@@ -607,14 +637,16 @@ public final class AlarmScheduler {
         var done: Set<String> = []
         for key in keys {
             guard let note = shown[key], OpenableURL.check(note.openURL) == nil, note.kind != "missed",
-                  done.insert(key.item).inserted else { continue }
+                done.insert(key.item).inserted
+            else { continue }
             do {
                 let item = try store.calendarItem(withIdentifier: key.item)
-                let calendarID: String? = switch item {
-                case .event(let e)?: e.calendarIdentifier
-                case .reminder(let r)?: r.calendarIdentifier
-                case nil: nil
-                }
+                let calendarID: String? =
+                    switch item {
+                    case .event(let e)?: e.calendarIdentifier
+                    case .reminder(let r)?: r.calendarIdentifier
+                    case nil: nil
+                    }
                 let calendarTitle = try calendarID.flatMap { try store.calendar(withIdentifier: $0)?.title }
                 let details = NotificationText.details(of: note, item: item, calendarTitle: calendarTitle, zone: zone)
                 try sink.deliver(details, deliveredAtMilliseconds: clock.nowMilliseconds())
@@ -648,8 +680,9 @@ public final class AlarmScheduler {
         }
         // A location alarm's key names its place: show "Arrived: …" again, not a plain reminder.
         let alarm = (stored?.alarms ?? []).first { $0.trigger.locationKeyText == entry.key.alarm } ?? .absolute(entry.fireAt)
-        let firing = AlarmFiring(key: entry.key, fireAt: entry.fireAt, alarm: alarm, item: summary,
-                                 occurrenceStart: entry.key.occurrence, occurrenceEnd: end)
+        let firing = AlarmFiring(
+            key: entry.key, fireAt: entry.fireAt, alarm: alarm, item: summary,
+            occurrenceStart: entry.key.occurrence, occurrenceEnd: end)
         return notification(firing)
     }
 }

@@ -31,8 +31,10 @@ public final class SchedulerService: @unchecked Sendable {
     ///     monitor, and what fires is delivered by the scheduler (same sink, same ledger).
     ///   - onSleep: called each time the service goes to sleep, with the deadline (for tests and
     ///     the "scheduled, sleeping" log line).
-    public init(scheduler: AlarmScheduler, geofences: GeofenceMonitor? = nil, locationProvider: (any LocationProvider)? = nil,
-                zone: @escaping @Sendable () -> ZoneRules, onSleep: (@Sendable (Instant?) -> Void)? = nil) {
+    public init(
+        scheduler: AlarmScheduler, geofences: GeofenceMonitor? = nil, locationProvider: (any LocationProvider)? = nil,
+        zone: @escaping @Sendable () -> ZoneRules, onSleep: (@Sendable (Instant?) -> Void)? = nil
+    ) {
         self.scheduler = scheduler
         self.geofences = geofences
         self.locationProvider = geofences == nil ? nil : locationProvider

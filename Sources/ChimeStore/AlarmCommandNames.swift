@@ -25,10 +25,11 @@ extension EventStore {
         let found = try write { db, _ -> Bool in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE id = ?", arguments: [item]) == true else { return false }
             if let name {
-                try db.execute(sql: """
-                    INSERT INTO alarm_command (item_id, name, timing) VALUES (?, ?, ?)
-                    ON CONFLICT (item_id) DO UPDATE SET name = excluded.name, timing = excluded.timing
-                    """, arguments: [item, name, try Self.timingSignature(db, item: item)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO alarm_command (item_id, name, timing) VALUES (?, ?, ?)
+                        ON CONFLICT (item_id) DO UPDATE SET name = excluded.name, timing = excluded.timing
+                        """, arguments: [item, name, try Self.timingSignature(db, item: item)])
             } else {
                 try db.execute(sql: "DELETE FROM alarm_command WHERE item_id = ?", arguments: [item])
             }
@@ -49,14 +50,16 @@ extension EventStore {
     public func alarmCommandLinks(forItems items: Set<String>) throws(StoreError) -> [String: AlarmCommandLink] {
         guard !items.isEmpty else { return [:] }
         return try read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT i.id, COALESCE(own.item_id, series.item_id), COALESCE(own.name, series.name),
-                       CASE WHEN own.item_id IS NOT NULL THEN own.timing ELSE series.timing END
-                FROM item i
-                LEFT JOIN alarm_command own ON own.item_id = i.id
-                LEFT JOIN alarm_command series ON series.item_id = i.series_id
-                WHERE i.id IN (\(items.map { _ in "?" }.joined(separator: ","))) AND COALESCE(own.name, series.name) IS NOT NULL
-                """, arguments: StatementArguments(Array(items)))
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT i.id, COALESCE(own.item_id, series.item_id), COALESCE(own.name, series.name),
+                           CASE WHEN own.item_id IS NOT NULL THEN own.timing ELSE series.timing END
+                    FROM item i
+                    LEFT JOIN alarm_command own ON own.item_id = i.id
+                    LEFT JOIN alarm_command series ON series.item_id = i.series_id
+                    WHERE i.id IN (\(items.map { _ in "?" }.joined(separator: ","))) AND COALESCE(own.name, series.name) IS NOT NULL
+                    """, arguments: StatementArguments(Array(items)))
             var links: [String: AlarmCommandLink] = [:]
             for row in rows {
                 let holder: String = row[1], kept: String? = row[3]
@@ -92,8 +95,9 @@ extension EventStore {
     /// Confirms the timing of `holders` (from ``currentLinks(_:item:)``) after the change.
     static func confirmAlarmCommandTiming(_ db: Database, holders: [String]) throws {
         for holder in holders {
-            try db.execute(sql: "UPDATE alarm_command SET timing = ? WHERE item_id = ?",
-                           arguments: [try timingSignature(db, item: holder), holder])
+            try db.execute(
+                sql: "UPDATE alarm_command SET timing = ? WHERE item_id = ?",
+                arguments: [try timingSignature(db, item: holder), holder])
         }
     }
 
@@ -107,10 +111,12 @@ extension EventStore {
     }
 
     private static func linkHolders(_ db: Database, item: String) throws -> [String] {
-        try String.fetchAll(db, sql: """
-            SELECT item_id FROM alarm_command
-            WHERE item_id = ? OR item_id = (SELECT series_id FROM item WHERE id = ?)
-            """, arguments: [item, item])
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT item_id FROM alarm_command
+                WHERE item_id = ? OR item_id = (SELECT series_id FROM item WHERE id = ?)
+                """, arguments: [item, item])
     }
 
     /// What decides when `item`'s alarms fire, as one short text: its dates, rules, excluded and
@@ -129,13 +135,17 @@ extension EventStore {
                 || ',' || COALESCE(radius, '')
             """
         parts += try String.fetchAll(db, sql: "SELECT \(alarmText) FROM alarm WHERE item_id = ? ORDER BY position", arguments: [item])
-        for (occurrence, recurrenceID) in try Row.fetchAll(db, sql: """
-            SELECT id, recurrence_id || '=' || COALESCE(start, '') || ',' || COALESCE(due, '')
-            FROM item WHERE series_id = ? ORDER BY recurrence_id
-            """, arguments: [item]).map({ ($0[0] as String, $0[1] as String) }) {
+        for (occurrence, recurrenceID) in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, recurrence_id || '=' || COALESCE(start, '') || ',' || COALESCE(due, '')
+                FROM item WHERE series_id = ? ORDER BY recurrence_id
+                """, arguments: [item]
+        ).map({ ($0[0] as String, $0[1] as String) }) {
             parts.append(recurrenceID)
-            parts += try String.fetchAll(db, sql: "SELECT \(alarmText) FROM alarm WHERE item_id = ? ORDER BY position",
-                                         arguments: [occurrence])
+            parts += try String.fetchAll(
+                db, sql: "SELECT \(alarmText) FROM alarm WHERE item_id = ? ORDER BY position",
+                arguments: [occurrence])
         }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in parts.joined(separator: "\u{1F}").utf8 {

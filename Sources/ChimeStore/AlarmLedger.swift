@@ -37,8 +37,10 @@ extension EventStore {
     /// dismissed or missed, and records `checkedUntil`; returns the firings that were claimed, in
     /// order. A claim is unconfirmed (``LedgerEntry/deliveredAtMilliseconds`` nil) until
     /// ``confirmDeliveries(_:deliveredAtMilliseconds:)``.
-    public func claimDeliveries(_ firings: [AlarmFiring], checkedUntil: Instant?,
-                                deliveredAtMilliseconds: Int64) throws(StoreError) -> [AlarmFiring] {
+    public func claimDeliveries(
+        _ firings: [AlarmFiring], checkedUntil: Instant?,
+        deliveredAtMilliseconds: Int64
+    ) throws(StoreError) -> [AlarmFiring] {
         try write { db, _ in
             var claimed: [AlarmFiring] = []
             for firing in firings where try Self.claim(firing, state: .delivered, at: deliveredAtMilliseconds, in: db) {
@@ -53,13 +55,16 @@ extension EventStore {
     public func confirmDeliveries(_ keys: [FiringKey], deliveredAtMilliseconds: Int64) throws(StoreError) {
         guard !keys.isEmpty else { return }
         try write { db, _ in
-            let statement = try db.cachedStatement(sql: """
-                UPDATE alarm_ledger SET delivered_at = ?, updated = ?
-                WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'delivered' AND delivered_at IS NULL
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    UPDATE alarm_ledger SET delivered_at = ?, updated = ?
+                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'delivered' AND delivered_at IS NULL
+                    """)
             for key in keys {
-                try statement.execute(arguments: [deliveredAtMilliseconds, deliveredAtMilliseconds / 1000,
-                                                  key.item, key.occurrence.secondsSince1970, key.alarm])
+                try statement.execute(arguments: [
+                    deliveredAtMilliseconds, deliveredAtMilliseconds / 1000,
+                    key.item, key.occurrence.secondsSince1970, key.alarm
+                ])
             }
         }
     }
@@ -67,10 +72,13 @@ extension EventStore {
     /// Claimed firings never confirmed: the server refused them, or the process died before it answered.
     public func unconfirmedDeliveries() throws(StoreError) -> [LedgerEntry] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.ledgerColumns) FROM alarm_ledger WHERE state = 'delivered' AND delivered_at IS NULL
-                ORDER BY fire_at, item_id
-                """).map(Self.entry)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.ledgerColumns) FROM alarm_ledger WHERE state = 'delivered' AND delivered_at IS NULL
+                    ORDER BY fire_at, item_id
+                    """
+            ).map(Self.entry)
         }
     }
 
@@ -79,10 +87,11 @@ extension EventStore {
         guard !keys.isEmpty else { return }
         try write { db, _ in
             for key in keys {
-                try db.execute(sql: """
-                    UPDATE alarm_ledger SET state = 'missed', updated = ?
-                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'delivered' AND delivered_at IS NULL
-                    """, arguments: [now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
+                try db.execute(
+                    sql: """
+                        UPDATE alarm_ledger SET state = 'missed', updated = ?
+                        WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'delivered' AND delivered_at IS NULL
+                        """, arguments: [now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
             }
         }
     }
@@ -99,10 +108,11 @@ extension EventStore {
     @discardableResult
     public func snooze(_ key: FiringKey, until: Instant, now: Instant) throws(StoreError) -> Bool {
         try write { db, _ in
-            try db.execute(sql: """
-                UPDATE alarm_ledger SET state = 'snoozed', snoozed_until = ?, updated = ?
-                WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state IN ('delivered', 'snoozed')
-                """, arguments: [until.secondsSince1970, now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
+            try db.execute(
+                sql: """
+                    UPDATE alarm_ledger SET state = 'snoozed', snoozed_until = ?, updated = ?
+                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state IN ('delivered', 'snoozed')
+                    """, arguments: [until.secondsSince1970, now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
             return db.changesCount > 0
         }
     }
@@ -111,12 +121,16 @@ extension EventStore {
     /// (dismissed meanwhile, or already re-shown by an earlier run).
     public func claimSnoozed(_ key: FiringKey, deliveredAtMilliseconds: Int64) throws(StoreError) -> Bool {
         try write { db, _ in
-            try db.execute(sql: """
-                UPDATE alarm_ledger SET state = 'delivered', snoozed_until = NULL, deliveries = deliveries + 1,
-                       delivered_at = ?, updated = ?
-                WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'snoozed'
-                """, arguments: [deliveredAtMilliseconds, deliveredAtMilliseconds / 1000,
-                                 key.item, key.occurrence.secondsSince1970, key.alarm])
+            try db.execute(
+                sql: """
+                    UPDATE alarm_ledger SET state = 'delivered', snoozed_until = NULL, deliveries = deliveries + 1,
+                           delivered_at = ?, updated = ?
+                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'snoozed'
+                    """,
+                arguments: [
+                    deliveredAtMilliseconds, deliveredAtMilliseconds / 1000,
+                    key.item, key.occurrence.secondsSince1970, key.alarm
+                ])
             return db.changesCount > 0
         }
     }
@@ -135,10 +149,11 @@ extension EventStore {
     private func settle(_ keys: [FiringKey], from states: String, now: Instant) throws(StoreError) {
         try write { db, _ in
             for key in keys {
-                try db.execute(sql: """
-                    UPDATE alarm_ledger SET state = 'dismissed', snoozed_until = NULL, updated = ?
-                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state IN (\(states))
-                    """, arguments: [now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
+                try db.execute(
+                    sql: """
+                        UPDATE alarm_ledger SET state = 'dismissed', snoozed_until = NULL, updated = ?
+                        WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state IN (\(states))
+                        """, arguments: [now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
             }
         }
     }
@@ -185,16 +200,18 @@ extension EventStore {
     /// for it fire); the ledger keeps what was already shown from showing twice.
     public func rewindSchedulerCheckpoint(to instant: Instant) throws(StoreError) {
         try write { db, _ in
-            try db.execute(sql: "UPDATE scheduler_state SET value = min(value, ?) WHERE name = 'checked_until'",
-                           arguments: [instant.secondsSince1970])
+            try db.execute(
+                sql: "UPDATE scheduler_state SET value = min(value, ?) WHERE name = 'checked_until'",
+                arguments: [instant.secondsSince1970])
         }
     }
 
     /// Deletes ledger rows last touched before `instant`, except snoozed ones.
     public func pruneLedger(before instant: Instant) throws(StoreError) {
         try write { db, _ in
-            try db.execute(sql: "DELETE FROM alarm_ledger WHERE updated < ? AND state <> 'snoozed'",
-                           arguments: [instant.secondsSince1970])
+            try db.execute(
+                sql: "DELETE FROM alarm_ledger WHERE updated < ? AND state <> 'snoozed'",
+                arguments: [instant.secondsSince1970])
         }
     }
 
@@ -203,32 +220,39 @@ extension EventStore {
     private static let ledgerColumns = "item_id, occurrence, alarm, fire_at, state, title, delivered_at, snoozed_until, deliveries"
 
     private static func entry(_ row: Row) -> LedgerEntry {
-        LedgerEntry(key: FiringKey(item: row[0], occurrence: Instant(secondsSince1970: row[1]), alarm: row[2]),
-                    fireAt: Instant(secondsSince1970: row[3]), state: FiringState(rawValue: row[4]) ?? .scheduled,
-                    title: row[5], deliveredAtMilliseconds: row[6],
-                    snoozedUntil: (row[7] as Int64?).map(Instant.init(secondsSince1970:)), deliveries: row[8])
+        LedgerEntry(
+            key: FiringKey(item: row[0], occurrence: Instant(secondsSince1970: row[1]), alarm: row[2]),
+            fireAt: Instant(secondsSince1970: row[3]), state: FiringState(rawValue: row[4]) ?? .scheduled,
+            title: row[5], deliveredAtMilliseconds: row[6],
+            snoozedUntil: (row[7] as Int64?).map(Instant.init(secondsSince1970:)), deliveries: row[8])
     }
 
     /// Inserts the firing's row in `state`; a delivery claim has no `delivered_at` until confirmed.
     private static func claim(_ firing: AlarmFiring, state: FiringState, at milliseconds: Int64, in db: Database) throws -> Bool {
         let delivered = state == .delivered
-        try db.cachedStatement(sql: """
-            INSERT INTO alarm_ledger (item_id, occurrence, alarm, fire_at, state, title, delivered_at, deliveries, updated)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (item_id, occurrence, alarm) DO UPDATE SET
-                state = excluded.state, fire_at = excluded.fire_at, title = excluded.title,
-                delivered_at = excluded.delivered_at, deliveries = excluded.deliveries, updated = excluded.updated
-            WHERE alarm_ledger.state = 'scheduled'
-            """).execute(arguments: [firing.key.item, firing.key.occurrence.secondsSince1970, firing.key.alarm,
-                                     firing.fireAt.secondsSince1970, state.rawValue, firing.item.title,
-                                     nil, delivered ? 1 : 0, milliseconds / 1000])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO alarm_ledger (item_id, occurrence, alarm, fire_at, state, title, delivered_at, deliveries, updated)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (item_id, occurrence, alarm) DO UPDATE SET
+                    state = excluded.state, fire_at = excluded.fire_at, title = excluded.title,
+                    delivered_at = excluded.delivered_at, deliveries = excluded.deliveries, updated = excluded.updated
+                WHERE alarm_ledger.state = 'scheduled'
+                """
+        ).execute(arguments: [
+            firing.key.item, firing.key.occurrence.secondsSince1970, firing.key.alarm,
+            firing.fireAt.secondsSince1970, state.rawValue, firing.item.title,
+            nil, delivered ? 1 : 0, milliseconds / 1000
+        ])
         return db.changesCount > 0
     }
 
     private static func advanceCheckpoint(to instant: Instant, in db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO scheduler_state (name, value) VALUES ('checked_until', ?)
-            ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)
-            """).execute(arguments: [instant.secondsSince1970])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO scheduler_state (name, value) VALUES ('checked_until', ?)
+                ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)
+                """
+        ).execute(arguments: [instant.secondsSince1970])
     }
 }

@@ -19,13 +19,17 @@ enum AlarmRows {
             case .relative(let o, let relation): offset = o; relatedToEnd = relation == .end
             case .location(let p, let prox): place = p; proximity = prox.rawValue
             }
-            try db.cachedStatement(sql: """
-                INSERT INTO alarm (item_id, position, absolute_date, relative_offset, related_to_end,
-                                   location_title, latitude, longitude, radius, proximity, ics_extras)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [item, position, absolute, offset, relatedToEnd,
-                                 place?.title, place?.latitude, place?.longitude, place?.radius, proximity,
-                                 ListCodec.lines(alarm.icsExtras)])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO alarm (item_id, position, absolute_date, relative_offset, related_to_end,
+                                       location_title, latitude, longitude, radius, proximity, ics_extras)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                item, position, absolute, offset, relatedToEnd,
+                place?.title, place?.latitude, place?.longitude, place?.radius, proximity,
+                ListCodec.lines(alarm.icsExtras)
+            ])
         }
     }
 
@@ -33,11 +37,12 @@ enum AlarmRows {
     /// every item (nil), by item.
     static func fetch(_ db: Database, itemFilter: String?, arguments: StatementArguments = []) throws -> [String: [Alarm]] {
         // Cached: the same few filters come back on every query of a long-lived store.
-        let statement = try db.cachedStatement(sql: """
-            SELECT item_id, absolute_date, relative_offset, related_to_end, location_title, latitude, longitude, radius, proximity,
-                   ics_extras
-            FROM alarm \(itemFilter.map { "WHERE item_id IN (\($0)) " } ?? "")ORDER BY item_id, position
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT item_id, absolute_date, relative_offset, related_to_end, location_title, latitude, longitude, radius, proximity,
+                       ics_extras
+                FROM alarm \(itemFilter.map { "WHERE item_id IN (\($0)) " } ?? "")ORDER BY item_id, position
+                """)
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         var result: [String: [Alarm]] = [:]
         // Rows come by item: each item's alarms are gathered, then stored with one hash of its identifier.
@@ -55,8 +60,10 @@ enum AlarmRows {
             } else if let offset: Int64 = row[2] {
                 alarm = .relative(offset, relatedTo: (row[3] as Bool) ? .end : .start)
             } else if let proximityText: String = row[8], let proximity = Proximity(rawValue: proximityText) {
-                alarm = .location(StructuredLocation(title: row[4] ?? "", latitude: row[5], longitude: row[6],
-                                                     radius: row[7] ?? 0), proximity)
+                alarm = .location(
+                    StructuredLocation(
+                        title: row[4] ?? "", latitude: row[5], longitude: row[6],
+                        radius: row[7] ?? 0), proximity)
             } else {
                 throw StoreError.corruptRow(table: "alarm", identifier: item, detail: "no trigger")
             }

@@ -157,8 +157,10 @@ final class ChangeWatcher: Sendable {
         // Index into `Self.recheckDelays` of the next look after a burst; nil: sleep until an event.
         var recheckStep: Int? = nil
         while !state.withLock({ $0.stopped }) {
-            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+            ]
             let ready = poll(&fds, 2, recheckStep.map { Self.recheckDelays[$0] } ?? -1)
             if ready < 0 && errno == EINTR { continue }
             var relevant = false

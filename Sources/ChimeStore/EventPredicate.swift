@@ -76,8 +76,10 @@ extension EventStore {
     /// week.includesAlarms = false
     /// try store.enumerateOccurrences(matching: week) { o, _ in print(o.start, o.source.event.title) }
     /// ```
-    public func enumerateOccurrences(matching predicate: EventPredicate,
-                                     using body: (EventOccurrence, inout Bool) throws -> Void) throws {
+    public func enumerateOccurrences(
+        matching predicate: EventPredicate,
+        using body: (EventOccurrence, inout Bool) throws -> Void
+    ) throws {
         var merger = try OccurrenceMerger.reading(predicate, from: self)
         var stop = false
         while !stop, let occurrence = merger.nextOccurrence() { try body(occurrence, &stop) }

@@ -31,8 +31,10 @@ public struct AccessDecision: Hashable, Sendable {
     public var decidedAt: Instant
     public var lastUsedAt: Instant?
 
-    public init(appID: String, entityType: EntityType, status: AuthorizationStatus, decidedBy: String,
-                decidedAt: Instant, lastUsedAt: Instant? = nil) {
+    public init(
+        appID: String, entityType: EntityType, status: AuthorizationStatus, decidedBy: String,
+        decidedAt: Instant, lastUsedAt: Instant? = nil
+    ) {
         self.appID = appID
         self.entityType = entityType
         self.status = status
@@ -50,8 +52,9 @@ extension EventStore {
     /// ```
     public func authorizationStatus(appID: String, for entityType: EntityType) throws(StoreError) -> AuthorizationStatus {
         try read { db in
-            let raw = try String.fetchOne(db, sql: "SELECT status FROM app_access WHERE app_id = ? AND entity_type = ?",
-                                          arguments: [appID, entityType.rawValue])
+            let raw = try String.fetchOne(
+                db, sql: "SELECT status FROM app_access WHERE app_id = ? AND entity_type = ?",
+                arguments: [appID, entityType.rawValue])
             return raw.flatMap(AuthorizationStatus.init(rawValue:)) ?? .notDetermined
         }
     }
@@ -61,15 +64,18 @@ extension EventStore {
     /// ```swift
     /// try store.setAuthorization(.denied, appID: "exe:/usr/bin/spy", for: .reminder, decidedBy: "command")
     /// ```
-    public func setAuthorization(_ status: AuthorizationStatus, appID: String, for entityType: EntityType,
-                                 decidedBy: String) throws(StoreError) {
+    public func setAuthorization(
+        _ status: AuthorizationStatus, appID: String, for entityType: EntityType,
+        decidedBy: String
+    ) throws(StoreError) {
         precondition(status == .authorized || status == .denied, "only a user's yes or no is stored")
         try write { db, now in
-            try db.execute(sql: """
-                INSERT INTO app_access (app_id, entity_type, status, decided_by, decided_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (app_id, entity_type) DO UPDATE SET status = excluded.status,
-                    decided_by = excluded.decided_by, decided_at = excluded.decided_at
-                """, arguments: [appID, entityType.rawValue, status.rawValue, decidedBy, now.secondsSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO app_access (app_id, entity_type, status, decided_by, decided_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (app_id, entity_type) DO UPDATE SET status = excluded.status,
+                        decided_by = excluded.decided_by, decided_at = excluded.decided_at
+                    """, arguments: [appID, entityType.rawValue, status.rawValue, decidedBy, now.secondsSince1970])
         }
     }
 
@@ -79,8 +85,9 @@ extension EventStore {
     public func resetAuthorization(appID: String, for entityType: EntityType? = nil) throws(StoreError) -> Int {
         try write { db, _ in
             if let entityType {
-                try db.execute(sql: "DELETE FROM app_access WHERE app_id = ? AND entity_type = ?",
-                               arguments: [appID, entityType.rawValue])
+                try db.execute(
+                    sql: "DELETE FROM app_access WHERE app_id = ? AND entity_type = ?",
+                    arguments: [appID, entityType.rawValue])
             } else {
                 try db.execute(sql: "DELETE FROM app_access WHERE app_id = ?", arguments: [appID])
             }
@@ -92,26 +99,32 @@ extension EventStore {
     /// write a minute per app and entity type, so reads stay reads.
     public func noteAccessUsed(appID: String, for entityType: EntityType) throws(StoreError) {
         try write { db, now in
-            try db.execute(sql: """
-                UPDATE app_access SET last_used_at = ?
-                WHERE app_id = ? AND entity_type = ? AND (last_used_at IS NULL OR last_used_at < ?)
-                """, arguments: [now.secondsSince1970, appID, entityType.rawValue, now.secondsSince1970 - 60])
+            try db.execute(
+                sql: """
+                    UPDATE app_access SET last_used_at = ?
+                    WHERE app_id = ? AND entity_type = ? AND (last_used_at IS NULL OR last_used_at < ?)
+                    """, arguments: [now.secondsSince1970, appID, entityType.rawValue, now.secondsSince1970 - 60])
         }
     }
 
     /// Every stored decision, by app then entity type.
     public func accessDecisions() throws(StoreError) -> [AccessDecision] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT app_id, entity_type, status, decided_by, decided_at, last_used_at
-                FROM app_access ORDER BY app_id, entity_type
-                """).compactMap { row -> AccessDecision? in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT app_id, entity_type, status, decided_by, decided_at, last_used_at
+                    FROM app_access ORDER BY app_id, entity_type
+                    """
+            ).compactMap { row -> AccessDecision? in
                 guard let type = EntityType(rawValue: row["entity_type"]),
-                      let status = AuthorizationStatus(rawValue: row["status"]) else { return nil }
+                    let status = AuthorizationStatus(rawValue: row["status"])
+                else { return nil }
                 let used: Int64? = row["last_used_at"]
-                return AccessDecision(appID: row["app_id"], entityType: type, status: status, decidedBy: row["decided_by"],
-                                      decidedAt: Instant(secondsSince1970: row["decided_at"]),
-                                      lastUsedAt: used.map { Instant(secondsSince1970: $0) })
+                return AccessDecision(
+                    appID: row["app_id"], entityType: type, status: status, decidedBy: row["decided_by"],
+                    decidedAt: Instant(secondsSince1970: row["decided_at"]),
+                    lastUsedAt: used.map { Instant(secondsSince1970: $0) })
             }
         }
     }

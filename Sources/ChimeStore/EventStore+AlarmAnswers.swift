@@ -27,8 +27,10 @@ extension EventStore {
     /// try store.recordAlarmAnswer(item: key.item, alarms: [key.alarm], at: now, identity: me)   // .written
     /// ```
     @discardableResult
-    public func recordAlarmAnswer(item identifier: String, alarms: Set<String>, occurrences: Set<Instant> = [], at: Instant,
-                                  identity: Identity) throws -> AnswerRecord {
+    public func recordAlarmAnswer(
+        item identifier: String, alarms: Set<String>, occurrences: Set<Instant> = [], at: Instant,
+        identity: Identity
+    ) throws -> AnswerRecord {
         guard let item = try calendarItem(withIdentifier: identifier) else { return .unknownItem }
         if let calendar = item.base.calendarIdentifier, try self.calendar(withIdentifier: calendar)?.allowsModifications == false {
             return .readOnlyCalendar
@@ -53,23 +55,30 @@ extension EventStore {
                 answer(&master.icsExtras, &masterAlarms)
                 master.alarms = masterAlarms
                 Self.markModified(&master, at: now)
-                try ItemRows.upsert(master, rowID: master.identifier, series: nil, created: master.creationDate ?? now,
-                                    modified: now, in: db)
+                try ItemRows.upsert(
+                    master, rowID: master.identifier, series: nil, created: master.creationDate ?? now,
+                    modified: now, in: db)
                 // A changed occurrence of its own rings with its own alarms: they are answered there too.
-                let detachedIDs = occurrences.isEmpty ? [] : try String.fetchAll(db, sql: "SELECT id FROM item WHERE series_id = ?",
-                                                                                  arguments: [master.identifier])
+                let detachedIDs =
+                    occurrences.isEmpty
+                    ? []
+                    : try String.fetchAll(
+                        db, sql: "SELECT id FROM item WHERE series_id = ?",
+                        arguments: [master.identifier])
                 for rowID in detachedIDs {
                     guard let row = try ItemRows.fetchRow(db, id: rowID) else { continue }
                     var detached = try ItemRows.event(row, alarms: try AlarmRows.fetch(db, itemFilter: "?", arguments: [rowID])[rowID] ?? [])
                     // Named by the start it replaced, or (as its alarms' firings name it) by its own.
                     guard let scheduled = detached.occurrenceDate ?? (row[ItemColumns.recurrenceID] as Int64?).map(Instant.init(secondsSince1970:)),
-                          occurrences.contains(scheduled) || occurrences.contains(detached.start.instant(floatingZone: floatingZone)) else { continue }
+                        occurrences.contains(scheduled) || occurrences.contains(detached.start.instant(floatingZone: floatingZone))
+                    else { continue }
                     for index in detached.alarms.indices where detached.alarms[index].trigger.keyText.map(alarms.contains) == true {
                         Self.setLine("ACKNOWLEDGED", to: stamp, in: &detached.alarms[index].icsExtras)
                     }
                     Self.markModified(&detached, at: now)
-                    try ItemRows.upsert(detached, rowID: rowID, series: (master.identifier, scheduled), created: detached.creationDate ?? now,
-                                        modified: now, in: db)
+                    try ItemRows.upsert(
+                        detached, rowID: rowID, series: (master.identifier, scheduled), created: detached.creationDate ?? now,
+                        modified: now, in: db)
                 }
                 try Journal.record(db, .event, master.identifier, .updated)
                 return true

@@ -66,7 +66,7 @@ extension EventStore {
 
     /// Whether an error is SQLite's "database disk image is malformed" (a damaged page).
     public static func isDamage(_ error: StoreError) -> Bool {
-        if case .database(_, let code?, _) = error { return code & 0xff == 11 }   // SQLITE_CORRUPT
+        if case .database(_, let code?, _) = error { return code & 0xff == 11 }  // SQLITE_CORRUPT
         return false
     }
 
@@ -110,13 +110,15 @@ extension EventStore {
     /// alarm table for each change the daemon heard of (170 ms per statement, three statements,
     /// on a 100,000-event store).
     static func alarmSourceFilter(location: Bool, identifierCount: Int?) -> String {
-        var clauses = ["""
+        var clauses = [
+            """
             (EXISTS (SELECT 1 FROM alarm l WHERE l.item_id = item.id AND l.proximity IS \(location ? "NOT NULL" : "NULL"))\(location ? "" : " OR +kind = 'reminder'"))
             AND ((+kind = 'reminder' AND completed = 0)
                  OR (+kind = 'event' AND (range_end IS NULL OR range_end >= :lo
                      OR EXISTS (SELECT 1 FROM alarm a WHERE a.item_id = item.id
                                 AND (a.absolute_date >= :from OR a.relative_offset > 0)))))
-            """]
+            """
+        ]
         if let identifierCount {
             let list = (0..<identifierCount).map { ":id\($0)" }.joined(separator: ",")
             clauses.append("(id IN (\(list)) OR series_id IN (\(list)))")
@@ -124,12 +126,14 @@ extension EventStore {
         return clauses.joined(separator: " AND ")
     }
 
-    private func forEachAlarmSource(from: Instant, filter: Set<String>?, location: Bool,
-                                    _ body: (AlarmSource) -> Void) throws(StoreError) {
+    private func forEachAlarmSource(
+        from: Instant, filter: Set<String>?, location: Bool,
+        _ body: (AlarmSource) -> Void
+    ) throws(StoreError) {
         let unreadable = self.unreadable
         try read { db in
             var arguments: [String: (any DatabaseValueConvertible)?] = [
-                "lo": from.secondsSince1970 - ItemRows.floatingMargin, "from": from.secondsSince1970,
+                "lo": from.secondsSince1970 - ItemRows.floatingMargin, "from": from.secondsSince1970
             ]
             let ids = filter.map(Array.init)
             for (index, id) in (ids ?? []).enumerated() { arguments["id\(index)"] = id }
@@ -150,13 +154,15 @@ extension EventStore {
                 alarms = try AlarmRows.fetch(db, itemFilter: nil)
                 replaced = try ItemRows.detachedOverrides(db, seriesFilter: nil, arguments: [])
             } else {
-                alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(whereClause)",
-                                             arguments: statementArguments)
+                alarms = try AlarmRows.fetch(
+                    db, itemFilter: "SELECT id FROM item WHERE \(whereClause)",
+                    arguments: statementArguments)
                 replaced = try ItemRows.detachedOverrides(db, seriesFilter: whereClause, arguments: statementArguments)
             }
 
             var rules = ItemRows.RuleCache()
-            let rows = everything
+            let rows =
+                everything
                 ? try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list), range_end FROM item WHERE kind = 'event' OR completed = 0")
                 : try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(whereClause)", arguments: statementArguments)
             let lo = from.secondsSince1970 - ItemRows.floatingMargin
@@ -164,9 +170,13 @@ extension EventStore {
                 let id: String = row[ItemColumns.id]
                 let itemAlarms = alarms[id] ?? []
                 if everything, !Self.keepsEveryItemRow(row, alarms: itemAlarms, lo: lo, from: from.secondsSince1970) { continue }
-                guard let item = unreadable.decode(row, { row throws(StoreError) in
-                    try ItemRows.item(row, alarms: itemAlarms, rules: &rules)
-                }) else { continue }
+                guard
+                    let item = unreadable.decode(
+                        row,
+                        { row throws(StoreError) in
+                            try ItemRows.item(row, alarms: itemAlarms, rules: &rules)
+                        })
+                else { continue }
                 let detachedOverrides: Set<Int64>
                 if case .event(let e) = item, e.isRecurring { detachedOverrides = replaced[id] ?? [] } else { detachedOverrides = [] }
                 body(AlarmSource(item: item, replaced: detachedOverrides))

@@ -9,8 +9,10 @@ extension EventStore {
     /// ```
     public func calendars(for entityType: EntityType) throws(StoreError) -> [ChimeCore.Calendar] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? ORDER BY title, id",
-                             arguments: [entityType.rawValue]).map(Self.calendar)
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? ORDER BY title, id",
+                arguments: [entityType.rawValue]
+            ).map(Self.calendar)
         }
     }
 
@@ -22,10 +24,13 @@ extension EventStore {
     /// The calendar whose identifier or title is `nameOrIdentifier` (titles compare case-insensitively).
     public func calendar(named nameOrIdentifier: String, for entityType: EntityType) throws(StoreError) -> ChimeCore.Calendar? {
         try read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? AND (id = ? OR title = ? COLLATE NOCASE)
-                ORDER BY id = ? DESC LIMIT 1
-                """, arguments: [entityType.rawValue, nameOrIdentifier, nameOrIdentifier, nameOrIdentifier]).map(Self.calendar)
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? AND (id = ? OR title = ? COLLATE NOCASE)
+                    ORDER BY id = ? DESC LIMIT 1
+                    """, arguments: [entityType.rawValue, nameOrIdentifier, nameOrIdentifier, nameOrIdentifier]
+            ).map(Self.calendar)
         }
     }
 
@@ -49,12 +54,15 @@ extension EventStore {
             if let raced = try Row.fetchOne(db, sql: sql, arguments: [type.rawValue]).map(Self.calendar) { return raced }
             // A "Calendar" of this machine left from before (the default was an account's, since
             // removed) becomes the default again rather than getting a twin.
-            if let local = try Row.fetchOne(db, sql: """
-                SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? AND title = ? AND allows_modifications = 1
-                AND id NOT IN (SELECT event_calendar_id FROM sync_collection WHERE event_calendar_id IS NOT NULL
-                               UNION SELECT reminder_calendar_id FROM sync_collection WHERE reminder_calendar_id IS NOT NULL)
-                ORDER BY id LIMIT 1
-                """, arguments: [type.rawValue, title]).map(Self.calendar) {
+            if let local = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? AND title = ? AND allows_modifications = 1
+                    AND id NOT IN (SELECT event_calendar_id FROM sync_collection WHERE event_calendar_id IS NOT NULL
+                                   UNION SELECT reminder_calendar_id FROM sync_collection WHERE reminder_calendar_id IS NOT NULL)
+                    ORDER BY id LIMIT 1
+                    """, arguments: [type.rawValue, title]
+            ).map(Self.calendar) {
                 try db.execute(sql: "UPDATE calendar SET is_default = 1 WHERE id = ?", arguments: [local.identifier])
                 return local
             }
@@ -79,10 +87,12 @@ extension EventStore {
         try write { db, _ in
             guard let calendar = try Self.fetchCalendar(db, identifier) else { throw StoreError.unknownCalendar(identifier) }
             guard calendar.allowsModifications else { throw StoreError.invalid(.readOnlyCalendar(calendar.title)) }
-            let previous = try String.fetchAll(db, sql: "SELECT id FROM calendar WHERE entity_type = ? AND is_default = 1 AND id != ?",
-                                               arguments: [calendar.entityType.rawValue, identifier])
-            try db.execute(sql: "UPDATE calendar SET is_default = (id = ?) WHERE entity_type = ?",
-                           arguments: [identifier, calendar.entityType.rawValue])
+            let previous = try String.fetchAll(
+                db, sql: "SELECT id FROM calendar WHERE entity_type = ? AND is_default = 1 AND id != ?",
+                arguments: [calendar.entityType.rawValue, identifier])
+            try db.execute(
+                sql: "UPDATE calendar SET is_default = (id = ?) WHERE entity_type = ?",
+                arguments: [identifier, calendar.entityType.rawValue])
             for id in previous + [identifier] { try Journal.record(db, .calendar, id, .updated) }
             return calendar
         }
@@ -135,12 +145,15 @@ extension EventStore {
             guard let stored = try Self.fetchCalendar(db, calendar.identifier) else {
                 throw StoreError.unknownCalendar(calendar.title)
             }
-            if let account = try String.fetchOne(db, sql: "SELECT account FROM sync_collection WHERE event_calendar_id = ? OR reminder_calendar_id = ?",
-                                                 arguments: [calendar.identifier, calendar.identifier]) {
+            if let account = try String.fetchOne(
+                db, sql: "SELECT account FROM sync_collection WHERE event_calendar_id = ? OR reminder_calendar_id = ?",
+                arguments: [calendar.identifier, calendar.identifier])
+            {
                 throw StoreError.syncedCalendar(title: stored.title, account: account)
             }
-            let items = try Row.fetchAll(db, sql: "SELECT id, kind FROM item WHERE calendar_id = ? AND series_id IS NULL",
-                                         arguments: [calendar.identifier])
+            let items = try Row.fetchAll(
+                db, sql: "SELECT id, kind FROM item WHERE calendar_id = ? AND series_id IS NULL",
+                arguments: [calendar.identifier])
             for row in items {
                 try Journal.record(db, (row[1] as String) == "event" ? .event : .reminder, row[0], .deleted)
             }
@@ -154,8 +167,9 @@ extension EventStore {
     static let calendarColumns = "id, title, color, entity_type, allows_modifications, ics_extras"
 
     static func calendar(_ row: Row) -> ChimeCore.Calendar {
-        var calendar = ChimeCore.Calendar(identifier: row[0], title: row[1], entityType: EntityType(rawValue: row[3]) ?? .event,
-                                          color: row[2], allowsModifications: row[4])
+        var calendar = ChimeCore.Calendar(
+            identifier: row[0], title: row[1], entityType: EntityType(rawValue: row[3]) ?? .event,
+            color: row[2], allowsModifications: row[4])
         calendar.icsExtras = ListCodec.lines(row[5] as String)
         return calendar
     }
@@ -165,12 +179,16 @@ extension EventStore {
     }
 
     private static func upsertCalendar(_ c: ChimeCore.Calendar, isDefault: Bool?, in db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO calendar (id, title, color, entity_type, allows_modifications, is_default, ics_extras) VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET title = excluded.title, color = excluded.color,
-                allows_modifications = excluded.allows_modifications, ics_extras = excluded.ics_extras
-            """, arguments: [c.identifier, c.title, c.color, c.entityType.rawValue, c.allowsModifications, isDefault ?? false,
-                             ListCodec.lines(c.icsExtras)])
+        try db.execute(
+            sql: """
+                INSERT INTO calendar (id, title, color, entity_type, allows_modifications, is_default, ics_extras) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET title = excluded.title, color = excluded.color,
+                    allows_modifications = excluded.allows_modifications, ics_extras = excluded.ics_extras
+                """,
+            arguments: [
+                c.identifier, c.title, c.color, c.entityType.rawValue, c.allowsModifications, isDefault ?? false,
+                ListCodec.lines(c.icsExtras)
+            ])
     }
 
     /// Checks that an item may be written into `calendarID`.

@@ -47,7 +47,7 @@ extension EventStore {
             guard let master = try Self.fetchMaster(db, event.identifier) else { throw StoreError.unknownItem(event.identifier) }
             try Self.checkWritable(db, calendarID: master.calendarIdentifier, for: .event)
             guard master.isRecurring, let occurrence = event.occurrenceDate,
-                  span == .thisEvent || occurrence > Self.firstInstant(master, zone: zone)
+                span == .thisEvent || occurrence > Self.firstInstant(master, zone: zone)
             else {
                 try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [master.identifier])
                 try Journal.record(db, .event, master.identifier, .deleted)
@@ -58,8 +58,9 @@ extension EventStore {
                 try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
                 var updated = master
                 updated.exceptionDates.append(Self.exceptionDate(for: occurrence, of: master, zone: zone))
-                try ItemRows.upsert(updated, rowID: master.identifier, series: nil, created: master.creationDate ?? stamp,
-                                    modified: stamp, in: db)
+                try ItemRows.upsert(
+                    updated, rowID: master.identifier, series: nil, created: master.creationDate ?? stamp,
+                    modified: stamp, in: db)
                 try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [Self.detachedRowID(master.identifier, occurrence)])
                 try Journal.record(db, .event, master.identifier, .updated)
             case .futureEvents:
@@ -82,7 +83,7 @@ extension EventStore {
         let zone = floatingZone
         return try read { db in
             switch try ItemRows.fetchItem(db, id: identifier) {
-            case .event(let e)? where e.isDetached: return nil   // a detached row answers to its series' ID
+            case .event(let e)? where e.isDetached: return nil  // a detached row answers to its series' ID
             case .event(let master)?: return try Self.firstOccurrence(of: master, zone: zone, in: db).map(AnyCalendarItem.event)
             case let other: return other
             }
@@ -114,8 +115,10 @@ extension EventStore {
     /// ```
     public func detachedOccurrences(ofSeries identifier: String) throws(StoreError) -> [Event] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE series_id = ? AND kind = 'event' ORDER BY recurrence_id",
-                             arguments: [identifier]).map { row in
+            try Row.fetchAll(
+                db, sql: "SELECT \(ItemColumns.list) FROM item WHERE series_id = ? AND kind = 'event' ORDER BY recurrence_id",
+                arguments: [identifier]
+            ).map { row in
                 let rowID: String = row[ItemColumns.id]
                 var event = try ItemRows.event(row, alarms: try AlarmRows.fetch(db, itemFilter: "SELECT ?", arguments: [rowID])[rowID] ?? [])
                 event.isDetached = true
@@ -128,8 +131,10 @@ extension EventStore {
     // MARK: Helpers (inside a transaction)
 
     /// Writes `event` (see ``save(_:span:commit:)``) inside a transaction; returns it as saved.
-    static func write(_ event: Event, span: Span, newSeriesID: String, stamp: Instant, zone: ZoneRules,
-                      in db: Database) throws -> Event {
+    static func write(
+        _ event: Event, span: Span, newSeriesID: String, stamp: Instant, zone: ZoneRules,
+        in db: Database
+    ) throws -> Event {
         try event.validate()
         try Self.checkWritable(db, calendarID: event.calendarIdentifier, for: .event)
         guard let master = try Self.fetchMaster(db, event.identifier) else {
@@ -159,8 +164,9 @@ extension EventStore {
             detached.exceptionDates = []
             let rowID = Self.detachedRowID(master.identifier, occurrence)
             let previous = try Int64.fetchOne(db, sql: "SELECT created FROM item WHERE id = ?", arguments: [rowID])
-            try ItemRows.upsert(detached, rowID: rowID, series: (master.identifier, occurrence),
-                                created: previous.map(Instant.init(secondsSince1970:)) ?? stamp, modified: stamp, in: db)
+            try ItemRows.upsert(
+                detached, rowID: rowID, series: (master.identifier, occurrence),
+                created: previous.map(Instant.init(secondsSince1970:)) ?? stamp, modified: stamp, in: db)
             try Journal.record(db, .event, master.identifier, .updated)
             var saved = input
             saved.isDetached = true
@@ -242,8 +248,10 @@ extension EventStore {
     /// Updates a series (or single event) as a whole. Moving a series' start moves its detached
     /// and removed occurrences with it (``Event/placeOfOccurrence(at:inMoved:floatingZone:)``); one that has no
     /// place in the moved series is dropped, and the caller can name it by comparing before and after.
-    static func replaceSeries(_ master: Event, with edited: Event, created: Instant, stamp: Instant, zone: ZoneRules,
-                              in db: Database) throws {
+    static func replaceSeries(
+        _ master: Event, with edited: Event, created: Instant, stamp: Instant, zone: ZoneRules,
+        in db: Database
+    ) throws {
         var whole = edited
         whole.isDetached = false
         whole.occurrenceDate = nil
@@ -270,10 +278,11 @@ extension EventStore {
             if whole.exceptionDates == master.exceptionDates {
                 let rest = whole.start.zone(floatingZone: zone)
                 whole.exceptionDates = master.exceptionDates.compactMap { exdate -> RecurrenceDate? in
-                    if case .date = exdate, !master.isAllDay { return exdate }   // a whole day stays removed
+                    if case .date = exdate, !master.isAllDay { return exdate }  // a whole day stays removed
                     var unremoved = whole
                     unremoved.exceptionDates = []
-                    guard let moved = master.placeOfOccurrence(at: ItemRows.instant(of: exdate, in: master.start), inMoved: unremoved, floatingZone: zone) else { return nil }
+                    guard let moved = master.placeOfOccurrence(at: ItemRows.instant(of: exdate, in: master.start), inMoved: unremoved, floatingZone: zone)
+                    else { return nil }
                     if case .allDay = whole.start { return .date(rest.localTime(at: moved).date) }
                     return whole.start.timeZone == nil && !whole.start.isFloating ? .instant(moved) : .local(rest.localTime(at: moved))
                 }
@@ -297,10 +306,12 @@ extension EventStore {
             var detached = try ItemRows.event(row, alarms: alarms)
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [rowID])
             guard let moved = old.placeOfOccurrence(at: Instant(secondsSince1970: recurrence), inMoved: new, floatingZone: zone),
-                  taken.insert(moved).inserted else { continue }
+                taken.insert(moved).inserted
+            else { continue }
             detached.occurrenceDate = moved
-            try ItemRows.upsert(detached, rowID: detachedRowID(old.identifier, moved), series: (old.identifier, moved),
-                                created: detached.creationDate ?? stamp, modified: stamp, in: db)
+            try ItemRows.upsert(
+                detached, rowID: detachedRowID(old.identifier, moved), series: (old.identifier, moved),
+                created: detached.creationDate ?? stamp, modified: stamp, in: db)
         }
     }
 
@@ -326,8 +337,9 @@ extension EventStore {
             carry(\.calendarIdentifier)
             guard detached != before, let recurrence: Int64 = row["recurrence_id"], let seriesID: String = row["series_id"] else { continue }
             detached.sequence = max(detached.sequence, new.sequence)
-            try ItemRows.upsert(detached, rowID: rowID, series: (seriesID, Instant(secondsSince1970: recurrence)),
-                                created: detached.creationDate ?? stamp, modified: stamp, in: db)
+            try ItemRows.upsert(
+                detached, rowID: rowID, series: (seriesID, Instant(secondsSince1970: recurrence)),
+                created: detached.creationDate ?? stamp, modified: stamp, in: db)
         }
     }
 
@@ -338,10 +350,12 @@ extension EventStore {
         let until = untilValue(before: occurrence, of: master, zone: zone)
         truncated.recurrenceRules = try master.recurrenceRules.map { try $0.with(end: .until(until)) }
         truncated.recurrenceDates = master.recurrenceDates.filter { ItemRows.instant(of: $0, in: master.start) < occurrence }
-        try ItemRows.upsert(truncated, rowID: master.identifier, series: nil, created: master.creationDate ?? stamp,
-                            modified: stamp, in: db)
-        try db.execute(sql: "DELETE FROM item WHERE series_id = ? AND recurrence_id >= ?",
-                       arguments: [master.identifier, occurrence.secondsSince1970])
+        try ItemRows.upsert(
+            truncated, rowID: master.identifier, series: nil, created: master.creationDate ?? stamp,
+            modified: stamp, in: db)
+        try db.execute(
+            sql: "DELETE FROM item WHERE series_id = ? AND recurrence_id >= ?",
+            arguments: [master.identifier, occurrence.secondsSince1970])
         try Journal.record(db, .event, master.identifier, .updated)
     }
 

@@ -52,9 +52,11 @@ extension EventStore {
     ///
     /// - Parameter progress: told each phase ("parsed 12,000 components", "storing …"), for a
     ///   terminal's benefit on large files.
-    public func importICS(_ bytes: [UInt8], file: String, into target: ImportTarget = .defaults,
-                          dryRun: Bool = false, strict: Bool = false,
-                          progress: ((String) -> Void)? = nil) throws -> ImportReport {
+    public func importICS(
+        _ bytes: [UInt8], file: String, into target: ImportTarget = .defaults,
+        dryRun: Bool = false, strict: Bool = false,
+        progress: ((String) -> Void)? = nil
+    ) throws -> ImportReport {
         let parsed = try ICalendar.parse(bytes, file: file, strict: strict)
         return try importICS(parsed: parsed, file: file, into: target, dryRun: dryRun, strict: strict, progress: progress)
     }
@@ -65,11 +67,14 @@ extension EventStore {
     /// let parsed = try ICalendar.parse(file: "big.ics") { try handle.read(upToCount: 65_536).map(Array.init) }
     /// let report = try store.importICS(parsed: parsed, file: "big.ics")
     /// ```
-    public func importICS(parsed: ICSParseResult, file: String, into target: ImportTarget = .defaults,
-                          dryRun: Bool = false, strict: Bool = false,
-                          progress: ((String) -> Void)? = nil) throws -> ImportReport {
-        try importParsed(parsed, file: file, into: target, dryRun: dryRun, strict: strict,
-                         authoritative: false, commit: true, progress: progress)
+    public func importICS(
+        parsed: ICSParseResult, file: String, into target: ImportTarget = .defaults,
+        dryRun: Bool = false, strict: Bool = false,
+        progress: ((String) -> Void)? = nil
+    ) throws -> ImportReport {
+        try importParsed(
+            parsed, file: file, into: target, dryRun: dryRun, strict: strict,
+            authoritative: false, commit: true, progress: progress)
     }
 
     /// The body of ``importICS(_:file:into:dryRun:strict:progress:)`` on a parsed file.
@@ -78,8 +83,10 @@ extension EventStore {
     ///     a stored UID is replaced whatever the SEQUENCE says, and its detached occurrences
     ///     are replaced by the file's overrides.
     ///   - commit: false leaves the writes queued, so a caller adds its own to the same transaction.
-    func importParsed(_ parsed: ICSParseResult, file: String, into target: ImportTarget, dryRun: Bool, strict: Bool,
-                      authoritative: Bool, commit: Bool, progress: ((String) -> Void)? = nil) throws -> ImportReport {
+    func importParsed(
+        _ parsed: ICSParseResult, file: String, into target: ImportTarget, dryRun: Bool, strict: Bool,
+        authoritative: Bool, commit: Bool, progress: ((String) -> Void)? = nil
+    ) throws -> ImportReport {
         var parsed = parsed
         var target = target
         if case .newNamedByFile(let fallback) = target { target = .new(Self.calendarTitle(parsed.calendarName) ?? fallback) }
@@ -93,14 +100,18 @@ extension EventStore {
         let orphans = Dictionary(grouping: parsed.overrides.filter { !masters.contains($0.uid) && !$0.isCancelled }, by: \.uid)
         var standIns: Set<String> = []
         for (uid, group) in orphans.sorted(by: { $0.value[0].line < $1.value[0].line }) {
-            let first = group.min { ($0.recurrenceID.instant(floatingZone: floatingZone), $0.line) < ($1.recurrenceID.instant(floatingZone: floatingZone), $1.line) }!
+            let first = group.min {
+                ($0.recurrenceID.instant(floatingZone: floatingZone), $0.line) < ($1.recurrenceID.instant(floatingZone: floatingZone), $1.line)
+            }!
             if strict { throw ICSError(file: file, line: first.line, property: "RECURRENCE-ID", "no event with UID \(uid) for this override") }
             if group.count == 1 {
                 var single = first.event
                 single.externalIdentifier = uid
                 parsed.items.append(ICSItem(item: .event(single), uid: uid, lastModified: nil, line: first.line))
-                parsed.repairs.append(ICSError(file: file, line: first.line, property: "RECURRENCE-ID",
-                                               "no series with UID \(uid) in the file: this occurrence is imported as an event of its own"))
+                parsed.repairs.append(
+                    ICSError(
+                        file: file, line: first.line, property: "RECURRENCE-ID",
+                        "no series with UID \(uid) in the file: this occurrence is imported as an event of its own"))
                 continue
             }
             var series = first.event
@@ -111,17 +122,20 @@ extension EventStore {
             series.recurrenceRules = []
             series.exceptionDates = []
             series.recurrenceDates = group.filter { $0.recurrenceID != first.recurrenceID }.map { Self.exceptionDate($0.recurrenceID, of: series) }
-            series.alarms = []                  // each instance carries its own
+            series.alarms = []  // each instance carries its own
             series.icsExtras = [ICalendar.standInSeriesMarker]
             parsed.items.append(ICSItem(item: .event(series), uid: uid, lastModified: nil, line: first.line))
             standIns.insert(uid)
-            parsed.repairs.append(ICSError(file: file, line: first.line, property: "RECURRENCE-ID",
-                                           "no series with UID \(uid) in the file: its \(group.count) occurrences are kept as one item"))
+            parsed.repairs.append(
+                ICSError(
+                    file: file, line: first.line, property: "RECURRENCE-ID",
+                    "no series with UID \(uid) in the file: its \(group.count) occurrences are kept as one item"))
         }
         // A cancellation of an occurrence whose series is not in the file has nothing to cancel.
         for o in parsed.overrides where !masters.contains(o.uid) && o.isCancelled {
-            let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
-                                   "a cancelled occurrence of \(o.uid), which is not in the file: dropped")
+            let problem = ICSError(
+                file: file, line: o.line, property: "RECURRENCE-ID",
+                "a cancelled occurrence of \(o.uid), which is not in the file: dropped")
             if strict { throw problem }
             parsed.repairs.append(problem)
         }
@@ -129,13 +143,14 @@ extension EventStore {
         var report = ImportReport(skipped: parsed.skipped, repairs: parsed.repairs)
         let hasEvents = parsed.items.contains { if case .event = $0.item { return true } else { return false } }
         let hasReminders = parsed.items.contains { if case .reminder = $0.item { return true } else { return false } }
-        let (eventCalendar, reminderList) = try calendars(for: target, events: hasEvents, reminders: hasReminders,
-                                                          properties: parsed.calendarProperties, commit: false)
+        let (eventCalendar, reminderList) = try calendars(
+            for: target, events: hasEvents, reminders: hasReminders,
+            properties: parsed.calendarProperties, commit: false)
         defer { if dryRun { reset() } }
         // An export of several calendars names each item's (X-CHIME-CALENDAR): into the defaults
         // each goes back to the calendar of that name, made when missing; otherwise the target says.
         for i in parsed.overrides.indices { _ = ICalendar.takeCalendarMarker(&parsed.overrides[i].event.icsExtras) }
-        var homes: [String: String] = [:]   // "event:Title" / "reminder:Title" → calendar ID
+        var homes: [String: String] = [:]  // "event:Title" / "reminder:Title" → calendar ID
         func home(_ entry: inout ICSItem) throws -> String? {
             var title: String?
             switch entry.item {
@@ -261,12 +276,13 @@ extension EventStore {
                 let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID", "no event with UID \(o.uid) for this override")
                 if lenient { report.skipped.append(problem); continue } else { throw problem }
             }
-            guard preparedUIDs.contains(o.uid) else { continue }    // series unchanged: keep its overrides
+            guard preparedUIDs.contains(o.uid) else { continue }  // series unchanged: keep its overrides
             // A DATE-TIME RECURRENCE-ID on an all-day series (Outlook) names the day.
             let rid: CalendarDate = master.isAllDay && !o.recurrenceID.isAllDay ? .allDay(o.recurrenceID.local.date) : o.recurrenceID
             if rid != o.recurrenceID {
-                let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
-                                       "a date-time on an all-day series: read as the date \(rid.storageText)")
+                let problem = ICSError(
+                    file: file, line: o.line, property: "RECURRENCE-ID",
+                    "a date-time on an all-day series: read as the date \(rid.storageText)")
                 if strict { throw problem }
                 report.repairs.append(problem)
             }
@@ -276,31 +292,38 @@ extension EventStore {
             // The RECURRENCE-ID names the original instance, which the split moved (RFC 5545).
             let instant = original.adding(split?.shift ?? 0)
             if !Self.isOccurrence(series, instant, zone: zone) {
-                let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
-                                       "\(o.recurrenceID.storageText) is not an occurrence of \(o.uid)")
+                let problem = ICSError(
+                    file: file, line: o.line, property: "RECURRENCE-ID",
+                    "\(o.recurrenceID.storageText) is not an occurrence of \(o.uid)")
                 if strict { throw problem }
                 if series.exceptionDates.contains(Self.exceptionDate(rid, of: series)) {
-                    report.repairs.append(ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
-                                                   "\(problem.message), and the series excludes it (EXDATE): dropped"))
+                    report.repairs.append(
+                        ICSError(
+                            file: file, line: o.line, property: "RECURRENCE-ID",
+                            "\(problem.message), and the series excludes it (EXDATE): dropped"))
                     continue
                 }
                 // The RECURRENCE-ID names the original instance; where the rule does not make it
                 // one (edited rule, split series, a DATE-TIME id on an all-day series), it becomes
                 // an extra date of the series, changed as the override says.
-                series.recurrenceDates.append(split == nil ? Self.exceptionDate(rid, of: series)
-                                                                           : .instant(instant))
+                series.recurrenceDates.append(
+                    split == nil
+                        ? Self.exceptionDate(rid, of: series)
+                        : .instant(instant))
                 try save(series, span: .thisEvent, commit: false)
                 if split == nil {
                     seriesByUID[o.uid] = series
                 } else if let i = splits[o.uid]?.lastIndex(where: { $0.at <= original }) {
                     splits[o.uid]![i].series = series
                 }
-                report.repairs.append(ICSError(file: file, line: o.line, property: "RECURRENCE-ID",
-                                               "\(problem.message): kept as an extra occurrence of the series (RDATE)"))
+                report.repairs.append(
+                    ICSError(
+                        file: file, line: o.line, property: "RECURRENCE-ID",
+                        "\(problem.message): kept as an extra occurrence of the series (RDATE)"))
             }
             var occurrence = o.event
             occurrence.identifier = series.identifier
-            occurrence.externalIdentifier = series.externalIdentifier    // a split series has a UID of its own
+            occurrence.externalIdentifier = series.externalIdentifier  // a split series has a UID of its own
             occurrence.calendarIdentifier = series.calendarIdentifier
             occurrence.occurrenceDate = instant
             occurrence.recurrenceRules = series.recurrenceRules
@@ -345,11 +368,13 @@ extension EventStore {
                 filter = "calendar_id IN (\(calendars.map { _ in "?" }.joined(separator: ",")))"
                 arguments = StatementArguments(calendars.map(\.identifier))
             }
-            let alarms = try AlarmRows.fetch(db, itemFilter: calendars == nil ? nil : "SELECT id FROM item WHERE \(filter)",
-                                             arguments: arguments)
+            let alarms = try AlarmRows.fetch(
+                db, itemFilter: calendars == nil ? nil : "SELECT id FROM item WHERE \(filter)",
+                arguments: arguments)
             // The order is the store's contents, not its random ids: two exports of the same items are the same file.
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY series_id IS NOT NULL, created, external_id, kind, recurrence_id, id",
-                                           arguments: arguments)
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY series_id IS NOT NULL, created, external_id, kind, recurrence_id, id",
+                arguments: arguments)
             var items: [AnyCalendarItem] = []
             while let row = try rows.next() {
                 let id: String = row[ItemColumns.id]
@@ -363,12 +388,16 @@ extension EventStore {
 
     /// The calendar (events) and list (reminders) an import writes into.
     /// The calendars an import writes into; a new one keeps the file's calendar-level properties.
-    private func calendars(for target: ImportTarget, events: Bool, reminders: Bool, properties: [String],
-                           commit: Bool) throws -> (String?, String?) {
+    private func calendars(
+        for target: ImportTarget, events: Bool, reminders: Bool, properties: [String],
+        commit: Bool
+    ) throws -> (String?, String?) {
         switch target {
         case .defaults:
-            return (events ? try defaultCalendarForNewEvents().identifier : nil,
-                    reminders ? try defaultCalendarForNewReminders().identifier : nil)
+            return (
+                events ? try defaultCalendarForNewEvents().identifier : nil,
+                reminders ? try defaultCalendarForNewReminders().identifier : nil
+            )
         case .existing(let name):
             let eventCalendar = try calendar(named: name, for: .event)
             let namedList = try calendar(named: name, for: .reminder)
@@ -412,7 +441,8 @@ extension EventStore {
         guard let name else { return nil }
         let line = name.split(whereSeparator: \.isNewline).joined(separator: " ")
         guard let first = line.firstIndex(where: { !$0.isWhitespace }),
-              let last = line.lastIndex(where: { !$0.isWhitespace }) else { return nil }
+            let last = line.lastIndex(where: { !$0.isWhitespace })
+        else { return nil }
         return String(line[first...last])
     }
 
@@ -426,8 +456,9 @@ extension EventStore {
     private func storedUIDs(in scope: (sql: String, arguments: StatementArguments)) throws -> Set<String> {
         try read { db in
             var keys = Set<String>()
-            let rows = try Row.fetchCursor(db, sql: "SELECT kind, external_id FROM item WHERE series_id IS NULL" + scope.sql,
-                                           arguments: scope.arguments)
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT kind, external_id FROM item WHERE series_id IS NULL" + scope.sql,
+                arguments: scope.arguments)
             while let row = try rows.next() { keys.insert((row[0] as String) + " " + (row[1] as String)) }
             return keys
         }
@@ -447,8 +478,9 @@ extension EventStore {
                 guard let row = try Row.fetchOne(statement, arguments: [entry.uid, entry.item.kindName] + scope.arguments) else { continue }
                 let id: String = row[ItemColumns.id]
                 let item = try ItemRows.item(row, alarms: AlarmRows.fetch(db, itemFilter: "?", arguments: [id])[id] ?? [])
-                stored[Self.uidKey(entry.uid, entry.item)] = Stored(item: item, sequence: row[ItemColumns.sequence],
-                                                                    lastModified: Self.lastModified(item.icsExtras))
+                stored[Self.uidKey(entry.uid, entry.item)] = Stored(
+                    item: item, sequence: row[ItemColumns.sequence],
+                    lastModified: Self.lastModified(item.icsExtras))
             }
             return stored
         }
@@ -475,7 +507,8 @@ extension EventStore {
     /// The file's LAST-MODIFIED, kept among the preserved lines.
     private static func lastModified(_ extras: [String]) -> Instant? {
         guard let line = extras.first(where: { $0.hasPrefix("LAST-MODIFIED") }),
-              let value = line.split(separator: ":").last, case .utc(let l)? = BasicDateTime.parse(value) else { return nil }
+            let value = line.split(separator: ":").last, case .utc(let l)? = BasicDateTime.parse(value)
+        else { return nil }
         return Instant(utc: l)
     }
 

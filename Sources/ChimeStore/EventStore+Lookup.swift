@@ -20,8 +20,10 @@ extension EventStore {
     /// ```
     ///
     /// `kinds`: only items of these kinds (`"event"`, `"reminder"`), chosen before the limit applies.
-    public func items(identifierPrefix prefix: String, kinds: Set<String> = ["event", "reminder"],
-                      limit: Int = 10) throws(StoreError) -> [ItemMatch] {
+    public func items(
+        identifierPrefix prefix: String, kinds: Set<String> = ["event", "reminder"],
+        limit: Int = 10
+    ) throws(StoreError) -> [ItemMatch] {
         guard !prefix.isEmpty, !prefix.contains(where: { $0 == "%" || $0 == "_" || $0 == "\\" }) else { return [] }
         return try matches(where: "id LIKE :pattern ESCAPE '\\'", ["pattern": prefix + "%"], kinds: kinds, limit: limit)
     }
@@ -44,8 +46,10 @@ extension EventStore {
     /// ```swift
     /// try store.items(titleContaining: "dentist")
     /// ```
-    public func items(titleContaining text: String, kinds: Set<String> = ["event", "reminder"],
-                      limit: Int = 50) throws(StoreError) -> [ItemMatch] {
+    public func items(
+        titleContaining text: String, kinds: Set<String> = ["event", "reminder"],
+        limit: Int = 50
+    ) throws(StoreError) -> [ItemMatch] {
         return try matches(where: "instr(\(TitleMatch.sqlName)(title), :needle) > 0", ["needle": TitleMatch.fold(text)], kinds: kinds, limit: limit)
     }
 
@@ -56,11 +60,14 @@ extension EventStore {
         for (n, kind) in kinds.sorted().enumerated() { arguments["kind\(n)"] = kind }
         let kindList = (0..<kinds.count).map { ":kind\($0)" }.joined(separator: ", ")
         return try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, kind, title, external_id FROM item
-                WHERE series_id IS NULL AND kind IN (\(kindList)) AND \(condition)
-                ORDER BY modified DESC LIMIT \(max(1, limit))
-                """, arguments: StatementArguments(arguments)).map {
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, kind, title, external_id FROM item
+                    WHERE series_id IS NULL AND kind IN (\(kindList)) AND \(condition)
+                    ORDER BY modified DESC LIMIT \(max(1, limit))
+                    """, arguments: StatementArguments(arguments)
+            ).map {
                 ItemMatch(identifier: $0["id"], kind: $0["kind"], title: $0["title"], uid: $0["external_id"])
             }
         }

@@ -56,8 +56,9 @@ extension EventStore {
                 if let copy = try Self.completedCopy(of: identifier, dueAt: instance, zone: zone, in: db) {
                     return .alreadyCompleted(copy)
                 }
-                throw StoreError.notCurrentInstance(identifier: identifier, title: stored.title, requested: instance,
-                                                    current: stored.isCompleted ? nil : current)
+                throw StoreError.notCurrentInstance(
+                    identifier: identifier, title: stored.title, requested: instance,
+                    current: stored.isCompleted ? nil : current)
             }
             if stored.isCompleted { return .alreadyCompleted(stored) }
             // Along its own rule: a command link that was current stays linked to the next instance
@@ -150,17 +151,20 @@ extension EventStore {
     /// }
     /// ```
     @discardableResult
-    public func modifyEvent(identifier: String, occurrence: Instant? = nil, span: Span = .thisEvent,
-                            _ transform: (inout Event) throws -> Void) throws -> Event {
+    public func modifyEvent(
+        identifier: String, occurrence: Instant? = nil, span: Span = .thisEvent,
+        _ transform: (inout Event) throws -> Void
+    ) throws -> Event {
         let zone = floatingZone
         let newSeriesID = newIdentifier()
         return try writeForwardingCallerErrors { db, stamp in
             guard let master = try Self.fetchMaster(db, identifier) else { throw StoreError.unknownItem(identifier) }
-            let found: Event? = if let occurrence, master.isRecurring {
-                try Self.occurrence(of: master, at: occurrence, zone: zone, in: db)
-            } else {
-                try Self.firstOccurrence(of: master, zone: zone, in: db)
-            }
+            let found: Event? =
+                if let occurrence, master.isRecurring {
+                    try Self.occurrence(of: master, at: occurrence, zone: zone, in: db)
+                } else {
+                    try Self.firstOccurrence(of: master, zone: zone, in: db)
+                }
             guard var event = found else {
                 throw ItemValidationError.notAnOccurrence(occurrence.map { "\($0)" } ?? identifier)
             }
@@ -195,13 +199,21 @@ extension EventStore {
     /// The completed copy of `seriesID`'s instance due at `instance`, if there is one.
     static func completedCopy(of seriesID: String, dueAt instance: Instant, zone: ZoneRules, in db: Database) throws -> Reminder? {
         // range_start reads floating due dates as UTC: widen, then compare exactly.
-        let ids = try String.fetchAll(db, sql: """
-            SELECT id FROM item WHERE completed_series_id = ? AND completed = 1 AND range_start BETWEEN ? AND ?
-            """, arguments: [seriesID, instance.secondsSince1970 - ItemRows.floatingMargin,
-                             instance.secondsSince1970 + ItemRows.floatingMargin])
+        let ids = try String.fetchAll(
+            db,
+            sql: """
+                SELECT id FROM item WHERE completed_series_id = ? AND completed = 1 AND range_start BETWEEN ? AND ?
+                """,
+            arguments: [
+                seriesID, instance.secondsSince1970 - ItemRows.floatingMargin,
+                instance.secondsSince1970 + ItemRows.floatingMargin
+            ])
         for id in ids {
             if case .reminder(let copy)? = try ItemRows.fetchItem(db, id: id),
-               copy.recurrenceAnchor?.instant(floatingZone: zone) == instance { return copy }
+                copy.recurrenceAnchor?.instant(floatingZone: zone) == instance
+            {
+                return copy
+            }
         }
         return nil
     }

@@ -25,8 +25,10 @@ extension EventStore {
         return try read { db in try Self.reminders(db, predicate: predicate, zone: zone, unreadable: unreadable) }
     }
 
-    static func reminders(_ db: Database, predicate: ReminderPredicate, zone: ZoneRules,
-                          unreadable: UnreadableRows) throws -> [Reminder] {
+    static func reminders(
+        _ db: Database, predicate: ReminderPredicate, zone: ZoneRules,
+        unreadable: UnreadableRows
+    ) throws -> [Reminder] {
         var filter = "kind = 'reminder'"
         var arguments: StatementArguments = []
         var exact: ((Reminder) -> Bool)?
@@ -54,9 +56,11 @@ extension EventStore {
             arguments += StatementArguments(calendars)
         }
         let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments)
-        let order = if case .completed = predicate.kind { "completion_date DESC, id" } else { "range_start IS NULL, range_start, priority = 0, priority, created, id" }
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY \(order)",
-                                       arguments: arguments)
+        let order =
+            if case .completed = predicate.kind { "completion_date DESC, id" } else { "range_start IS NULL, range_start, priority = 0, priority, created, id" }
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY \(order)",
+            arguments: arguments)
         var result: [Reminder] = []
         while let row = try rows.next() {
             if Task.isCancelled { throw CancellationError() }
@@ -137,8 +141,10 @@ extension EventStore {
 
     /// Writes `reminder` over the stored row `stored` (nil: a new reminder), inside a transaction,
     /// and returns it as stored (see ``save(_:commit:)``).
-    static func write(_ reminder: Reminder, over stored: Reminder?, copyID: String, stamp: Instant, zone: ZoneRules,
-                      in db: Database) throws -> Reminder {
+    static func write(
+        _ reminder: Reminder, over stored: Reminder?, copyID: String, stamp: Instant, zone: ZoneRules,
+        in db: Database
+    ) throws -> Reminder {
         try reminder.validate()
         try checkWritable(db, calendarID: reminder.calendarIdentifier, for: .reminder)
         var next = completionStamped(reminder, stamp: stamp)
@@ -151,7 +157,8 @@ extension EventStore {
             return r
         }
         if let stored, !stored.isCompleted, next.isCompleted, next.hasRecurrenceRules,
-           let anchor = next.recurrenceAnchor {
+            let anchor = next.recurrenceAnchor
+        {
             if let following = RecurringReminders.nextInstance(of: next, after: anchor, zone: zone) {
                 var copy = RecurringReminders.completedCopy(of: next, id: copyID)
                 copy.seriesIdentifier = next.identifier
@@ -167,8 +174,9 @@ extension EventStore {
             return try asStored(next)
         }
         if let stored, stored.isCompleted, !next.isCompleted, let seriesID = stored.seriesIdentifier,
-           case .reminder(let series)? = try ItemRows.fetchItem(db, id: seriesID),
-           let restored = try RecurringReminders.undo(copy: stored, series: series, zone: zone) {
+            case .reminder(let series)? = try ItemRows.fetchItem(db, id: seriesID),
+            let restored = try RecurringReminders.undo(copy: stored, series: series, zone: zone)
+        {
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [stored.identifier])
             try Journal.record(db, .reminder, stored.identifier, .deleted)
             try ItemRows.upsert(restored, created: series.creationDate ?? stamp, modified: stamp, in: db)

@@ -15,8 +15,10 @@ public struct CalendarSubscription: Hashable, Sendable {
     public var lastRefresh: Instant?
     public var lastError: String?
 
-    public init(calendarIdentifier: String, title: String, url: String, refreshSeconds: Int64, etag: String? = nil,
-                lastModified: String? = nil, lastRefresh: Instant? = nil, lastError: String? = nil) {
+    public init(
+        calendarIdentifier: String, title: String, url: String, refreshSeconds: Int64, etag: String? = nil,
+        lastModified: String? = nil, lastRefresh: Instant? = nil, lastError: String? = nil
+    ) {
         self.calendarIdentifier = calendarIdentifier
         self.title = title
         self.url = url
@@ -51,11 +53,13 @@ extension EventStore {
     public func addSubscription(url: String, title: String, refreshSeconds: Int64) throws(StoreError) -> CalendarSubscription {
         let calendar = ChimeCore.Calendar(title: title, entityType: .event, allowsModifications: false)
         try write { db, _ in
-            try db.execute(sql: "INSERT INTO calendar (id, title, color, entity_type, allows_modifications, is_default, ics_extras) VALUES (?, ?, ?, 'event', 0, 0, '')",
-                           arguments: [calendar.identifier, title, calendar.color])
+            try db.execute(
+                sql: "INSERT INTO calendar (id, title, color, entity_type, allows_modifications, is_default, ics_extras) VALUES (?, ?, ?, 'event', 0, 0, '')",
+                arguments: [calendar.identifier, title, calendar.color])
             try Journal.record(db, .calendar, calendar.identifier, .inserted)
-            try db.execute(sql: "INSERT INTO subscription (calendar_id, url, refresh_seconds) VALUES (?, ?, ?)",
-                           arguments: [calendar.identifier, url, refreshSeconds])
+            try db.execute(
+                sql: "INSERT INTO subscription (calendar_id, url, refresh_seconds) VALUES (?, ?, ?)",
+                arguments: [calendar.identifier, url, refreshSeconds])
         }
         return CalendarSubscription(calendarIdentifier: calendar.identifier, title: title, url: url, refreshSeconds: refreshSeconds)
     }
@@ -66,30 +70,39 @@ extension EventStore {
     }
 
     static func subscriptions(_ db: Database) throws -> [CalendarSubscription] {
-        try Row.fetchAll(db, sql: """
-            SELECT s.calendar_id, c.title, s.url, s.refresh_seconds, s.etag, s.last_modified, s.last_refresh, s.last_error
-            FROM subscription s JOIN calendar c ON c.id = s.calendar_id ORDER BY c.title
-            """).map { row in
-            CalendarSubscription(calendarIdentifier: row[0], title: row[1], url: row[2], refreshSeconds: row[3], etag: row[4],
-                                 lastModified: row[5], lastRefresh: (row[6] as Int64?).map(Instant.init(secondsSince1970:)),
-                                 lastError: row[7])
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT s.calendar_id, c.title, s.url, s.refresh_seconds, s.etag, s.last_modified, s.last_refresh, s.last_error
+                FROM subscription s JOIN calendar c ON c.id = s.calendar_id ORDER BY c.title
+                """
+        ).map { row in
+            CalendarSubscription(
+                calendarIdentifier: row[0], title: row[1], url: row[2], refreshSeconds: row[3], etag: row[4],
+                lastModified: row[5], lastRefresh: (row[6] as Int64?).map(Instant.init(secondsSince1970:)),
+                lastError: row[7])
         }
     }
 
     /// Replaces the calendar's items by the feed's, in one transaction: items the feed no longer
     /// has go, the others are updated in place (their alarms' history stays with them). Only
     /// events are kept: a feed's to-dos are noted and left out.
-    public func applySubscription(_ subscription: CalendarSubscription, feed bytes: [UInt8], etag: String?,
-                                  lastModified: String?, at now: Instant) throws -> SubscriptionRefresh {
+    public func applySubscription(
+        _ subscription: CalendarSubscription, feed bytes: [UInt8], etag: String?,
+        lastModified: String?, at now: Instant
+    ) throws -> SubscriptionRefresh {
         // Messages name the feed by its URL (a line number in it still says where).
-        try applySubscription(subscription, parsed: try ICalendar.parse(bytes, file: subscription.url), etag: etag,
-                              lastModified: lastModified, at: now)
+        try applySubscription(
+            subscription, parsed: try ICalendar.parse(bytes, file: subscription.url), etag: etag,
+            lastModified: lastModified, at: now)
     }
 
     /// The same, for a feed already read (as it downloaded: ``ICalendar/parse(file:strict:chunks:)``
     /// with the subscription's URL as the file name).
-    public func applySubscription(_ subscription: CalendarSubscription, parsed: ICSParseResult, etag: String?,
-                                  lastModified: String?, at now: Instant) throws -> SubscriptionRefresh {
+    public func applySubscription(
+        _ subscription: CalendarSubscription, parsed: ICSParseResult, etag: String?,
+        lastModified: String?, at now: Instant
+    ) throws -> SubscriptionRefresh {
         var parsed = parsed
         var refresh = SubscriptionRefresh()
         refresh.notes = (parsed.repairs + parsed.skipped).map(\.description)
@@ -104,8 +117,9 @@ extension EventStore {
         try perform(commit: false) { db, _ in
             try db.execute(sql: "UPDATE calendar SET allows_modifications = 1 WHERE id = ?", arguments: [id])
         }
-        let report = try importParsed(parsed, file: subscription.title, into: .identified(events: id, reminders: nil),
-                                      dryRun: false, strict: false, authoritative: true, commit: false)
+        let report = try importParsed(
+            parsed, file: subscription.title, into: .identified(events: id, reminders: nil),
+            dryRun: false, strict: false, authoritative: true, commit: false)
         refresh.added = report.eventsAdded
         refresh.updated = report.eventsUpdated
         refresh.notes += report.skipped.map(\.description)
@@ -120,8 +134,9 @@ extension EventStore {
                 try Journal.record(db, .event, item, .deleted)
             }
             try db.execute(sql: "UPDATE calendar SET allows_modifications = 0 WHERE id = ?", arguments: [id])
-            try db.execute(sql: "UPDATE subscription SET etag = ?, last_modified = ?, last_refresh = ?, last_error = NULL WHERE calendar_id = ?",
-                           arguments: [etag, lastModified, now.secondsSince1970, id])
+            try db.execute(
+                sql: "UPDATE subscription SET etag = ?, last_modified = ?, last_refresh = ?, last_error = NULL WHERE calendar_id = ?",
+                arguments: [etag, lastModified, now.secondsSince1970, id])
         }
         try commit()
         return refresh
@@ -130,8 +145,9 @@ extension EventStore {
     /// Records a refresh that changed nothing (the feed answered 304) or failed.
     public func recordSubscriptionRefresh(_ subscription: CalendarSubscription, at now: Instant, error: String?) throws(StoreError) {
         try write { db, _ in
-            try db.execute(sql: "UPDATE subscription SET last_refresh = ?, last_error = ? WHERE calendar_id = ?",
-                           arguments: [now.secondsSince1970, error, subscription.calendarIdentifier])
+            try db.execute(
+                sql: "UPDATE subscription SET last_refresh = ?, last_error = ? WHERE calendar_id = ?",
+                arguments: [now.secondsSince1970, error, subscription.calendarIdentifier])
         }
     }
 }

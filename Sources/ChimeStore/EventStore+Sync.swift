@@ -23,8 +23,10 @@ public struct SyncAccount: Hashable, Sendable {
     /// Why the last sync failed, or nil after a good one.
     public var lastError: String?
 
-    public init(name: String, url: String, username: String, passwordCommand: String? = nil,
-                principal: String? = nil, home: String? = nil) {
+    public init(
+        name: String, url: String, username: String, passwordCommand: String? = nil,
+        principal: String? = nil, home: String? = nil
+    ) {
         self.name = name
         self.url = url
         self.username = username
@@ -172,15 +174,19 @@ extension EventStore {
     /// ```
     public func saveSyncAccount(_ account: SyncAccount) throws(StoreError) {
         try write { db, _ in
-            try db.execute(sql: """
-                INSERT INTO sync_account (name, url, username, password_command, principal, home, last_sync, last_error, addresses)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(name) DO UPDATE SET url = excluded.url, username = excluded.username,
-                    password_command = excluded.password_command, principal = excluded.principal, home = excluded.home,
-                    last_sync = excluded.last_sync, last_error = excluded.last_error, addresses = excluded.addresses
-                """, arguments: [account.name, account.url, account.username, account.passwordCommand,
-                                 account.principal, account.home, account.lastSync?.secondsSince1970, account.lastError,
-                                 account.addresses?.joined(separator: "\n")])
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_account (name, url, username, password_command, principal, home, last_sync, last_error, addresses)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(name) DO UPDATE SET url = excluded.url, username = excluded.username,
+                        password_command = excluded.password_command, principal = excluded.principal, home = excluded.home,
+                        last_sync = excluded.last_sync, last_error = excluded.last_error, addresses = excluded.addresses
+                    """,
+                arguments: [
+                    account.name, account.url, account.username, account.passwordCommand,
+                    account.principal, account.home, account.lastSync?.secondsSince1970, account.lastError,
+                    account.addresses?.joined(separator: "\n")
+                ])
         }
     }
 
@@ -190,14 +196,16 @@ extension EventStore {
     }
 
     static func syncAccounts(_ db: Database) throws -> [SyncAccount] {
-        try Row.fetchAll(db, sql: "SELECT name, url, username, password_command, principal, home, last_sync, last_error, addresses FROM sync_account ORDER BY name")
-            .map { row in
-                var a = SyncAccount(name: row[0], url: row[1], username: row[2], passwordCommand: row[3], principal: row[4], home: row[5])
-                a.lastSync = (row[6] as Int64?).map(Instant.init(secondsSince1970:))
-                a.lastError = row[7]
-                a.addresses = (row[8] as String?).map { $0.split(separator: "\n").map(String.init) }
-                return a
-            }
+        try Row.fetchAll(
+            db, sql: "SELECT name, url, username, password_command, principal, home, last_sync, last_error, addresses FROM sync_account ORDER BY name"
+        )
+        .map { row in
+            var a = SyncAccount(name: row[0], url: row[1], username: row[2], passwordCommand: row[3], principal: row[4], home: row[5])
+            a.lastSync = (row[6] as Int64?).map(Instant.init(secondsSince1970:))
+            a.lastError = row[7]
+            a.addresses = (row[8] as String?).map { $0.split(separator: "\n").map(String.init) }
+            return a
+        }
     }
 
     /// Every calendar address the accounts' servers name as the user's: who "I" am in
@@ -236,8 +244,9 @@ extension EventStore {
     /// Records the outcome of a sync of the account (nil error: it succeeded).
     public func recordSyncOutcome(account: String, at: Instant, error: String?) throws(StoreError) {
         try write { db, _ in
-            try db.execute(sql: "UPDATE sync_account SET last_sync = coalesce(?, last_sync), last_error = ? WHERE name = ?",
-                           arguments: [error == nil ? at.secondsSince1970 : nil, error, account])
+            try db.execute(
+                sql: "UPDATE sync_account SET last_sync = coalesce(?, last_sync), last_error = ? WHERE name = ?",
+                arguments: [error == nil ? at.secondsSince1970 : nil, error, account])
         }
     }
 
@@ -245,10 +254,12 @@ extension EventStore {
     /// with their items. The server is not touched.
     public func removeSyncAccount(named name: String) throws(StoreError) {
         try write { db, _ in
-            let calendars = try String.fetchAll(db, sql: """
-                SELECT event_calendar_id FROM sync_collection WHERE account = ? AND event_calendar_id IS NOT NULL
-                UNION SELECT reminder_calendar_id FROM sync_collection WHERE account = ? AND reminder_calendar_id IS NOT NULL
-                """, arguments: [name, name])
+            let calendars = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT event_calendar_id FROM sync_collection WHERE account = ? AND event_calendar_id IS NOT NULL
+                    UNION SELECT reminder_calendar_id FROM sync_collection WHERE account = ? AND reminder_calendar_id IS NOT NULL
+                    """, arguments: [name, name])
             for id in calendars {
                 try db.execute(sql: "DELETE FROM calendar WHERE id = ?", arguments: [id])
                 try Journal.record(db, .calendar, id, .deleted)
@@ -261,8 +272,10 @@ extension EventStore {
 
     /// Mirrors a server collection: creates its local calendar (events) and/or list (reminders).
     @discardableResult
-    public func addSyncCollection(account: String, url: String, title: String, color: String?,
-                                  events: Bool, reminders: Bool) throws(StoreError) -> SyncCollection {
+    public func addSyncCollection(
+        account: String, url: String, title: String, color: String?,
+        events: Bool, reminders: Bool
+    ) throws(StoreError) -> SyncCollection {
         try write { db, _ in
             if let row = try Row.fetchOne(db, sql: "SELECT id FROM sync_collection WHERE account = ? AND url = ?", arguments: [account, url]) {
                 let id: Int64 = row[0]
@@ -271,17 +284,20 @@ extension EventStore {
             func make(_ type: EntityType) throws -> String {
                 var c = ChimeCore.Calendar(title: title, entityType: type)
                 if let color { c.color = color }
-                try db.execute(sql: "INSERT INTO calendar (id, title, color, entity_type, allows_modifications, is_default, ics_extras) VALUES (?, ?, ?, ?, 1, 0, '')",
-                               arguments: [c.identifier, c.title, c.color, type.rawValue])
+                try db.execute(
+                    sql: "INSERT INTO calendar (id, title, color, entity_type, allows_modifications, is_default, ics_extras) VALUES (?, ?, ?, ?, 1, 0, '')",
+                    arguments: [c.identifier, c.title, c.color, type.rawValue])
                 try Journal.record(db, .calendar, c.identifier, .inserted)
                 return c.identifier
             }
             let eventCalendar = events ? try make(.event) : nil
             let reminderList = reminders ? try make(.reminder) : nil
-            try db.execute(sql: "INSERT INTO sync_collection (account, url, title, event_calendar_id, reminder_calendar_id) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [account, url, title, eventCalendar, reminderList])
-            return SyncCollection(id: db.lastInsertedRowID, account: account, url: url, title: title,
-                                  eventCalendar: eventCalendar, reminderList: reminderList)
+            try db.execute(
+                sql: "INSERT INTO sync_collection (account, url, title, event_calendar_id, reminder_calendar_id) VALUES (?, ?, ?, ?, ?)",
+                arguments: [account, url, title, eventCalendar, reminderList])
+            return SyncCollection(
+                id: db.lastInsertedRowID, account: account, url: url, title: title,
+                eventCalendar: eventCalendar, reminderList: reminderList)
         }
     }
 
@@ -299,22 +315,27 @@ extension EventStore {
     }
 
     private static func syncCollections(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [SyncCollection] {
-        try Row.fetchAll(db, sql: """
-            SELECT id, account, url, title, event_calendar_id, reminder_calendar_id, sync_token, ctag, rscales
-            FROM sync_collection WHERE \(filter) ORDER BY account, title
-            """, arguments: arguments).map { row in
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, account, url, title, event_calendar_id, reminder_calendar_id, sync_token, ctag, rscales
+                FROM sync_collection WHERE \(filter) ORDER BY account, title
+                """, arguments: arguments
+        ).map { row in
             let rscales: String? = row[8]
-            return SyncCollection(id: row[0], account: row[1], url: row[2], title: row[3], eventCalendar: row[4],
-                                  reminderList: row[5], syncToken: row[6], ctag: row[7],
-                                  rscales: rscales.map { Set($0.split(separator: ",").map(String.init)) })
+            return SyncCollection(
+                id: row[0], account: row[1], url: row[2], title: row[3], eventCalendar: row[4],
+                reminderList: row[5], syncToken: row[6], ctag: row[7],
+                rscales: rscales.map { Set($0.split(separator: ",").map(String.init)) })
         }
     }
 
     /// Records the calendars a collection's server expands rules in (nil: it lists none).
     public func setSyncCollectionRScales(_ rscales: Set<String>?, account: String, url: String) throws(StoreError) {
         try write { db, _ in
-            try db.execute(sql: "UPDATE sync_collection SET rscales = ? WHERE account = ? AND url = ?",
-                           arguments: [rscales.map { $0.sorted().joined(separator: ",") }, account, url])
+            try db.execute(
+                sql: "UPDATE sync_collection SET rscales = ? WHERE account = ? AND url = ?",
+                arguments: [rscales.map { $0.sorted().joined(separator: ",") }, account, url])
         }
     }
 
@@ -324,8 +345,9 @@ extension EventStore {
     public func syncResources(collection: Int64) throws(StoreError) -> [String: SyncResource] {
         try read { db in
             var result: [String: SyncResource] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT href, uid, etag, server_copy, signature, foreign_content FROM sync_resource WHERE collection_id = ?",
-                                           arguments: [collection])
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT href, uid, etag, server_copy, signature, foreign_content FROM sync_resource WHERE collection_id = ?",
+                arguments: [collection])
             while let row = try rows.next() {
                 result[row[0]] = SyncResource(href: row[0], uid: row[1], etag: row[2], serverCopy: row[3], signature: row[4], isForeign: row[5])
             }
@@ -356,8 +378,10 @@ extension EventStore {
     /// for each UID a sync pass looked at.
     static func signaturesSQL(calendarCount: Int, oneUID: Bool) -> String {
         let marks = Array(repeating: "?", count: calendarCount).joined(separator: ",")
-        let filter = oneUID ? "+i.calendar_id IN (\(marks)) AND (i.external_id = ? OR i.series_id IN (SELECT id FROM item WHERE external_id = ?))"
-                            : "i.calendar_id IN (\(marks))"
+        let filter =
+            oneUID
+            ? "+i.calendar_id IN (\(marks)) AND (i.external_id = ? OR i.series_id IN (SELECT id FROM item WHERE external_id = ?))"
+            : "i.calendar_id IN (\(marks))"
         return """
             SELECT uid, group_concat(mark, ',') FROM (
                 SELECT coalesce(m.external_id, i.external_id) AS uid, i.id || ':' || i.revision || ':' || i.modified AS mark
@@ -384,8 +408,9 @@ extension EventStore {
             let filter = Self.resourceFilter(calendarCount: calendars.count)
             let arguments = StatementArguments(calendars) + [uid, uid] + StatementArguments(calendars)
             let alarms = try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(filter)", arguments: arguments)
-            let rows = try Row.fetchAll(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY series_id IS NOT NULL, created, id",
-                                        arguments: arguments)
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(filter) ORDER BY series_id IS NOT NULL, created, id",
+                arguments: arguments)
             let items = try rows.map { row in try ItemRows.item(row, alarms: alarms[row[ItemColumns.id]] ?? []) }
             return LocalResource(uid: uid, signature: signature, items: items)
         }
@@ -400,7 +425,8 @@ extension EventStore {
         // Nothing moved and the token stands: no transaction at all (a no-change pass writes nothing).
         if pass.pulled.isEmpty && pass.removedOnServer.isEmpty && pass.pushed.isEmpty && pass.deletedOnServer.isEmpty
             && pass.conflicts.isEmpty && (pass.syncToken ?? collection.syncToken) == collection.syncToken
-            && (pass.ctag ?? collection.ctag) == collection.ctag {
+            && (pass.ctag ?? collection.ctag) == collection.ctag
+        {
             return applied
         }
         let target = ImportTarget.identified(events: collection.eventCalendar, reminders: collection.reminderList)
@@ -466,16 +492,18 @@ extension EventStore {
                 }
                 guard !kept.isEmpty else { continue }
                 parsed.items[index].item.alarms += kept
-                applied.notes.append("\(name): the server's copy has \(parsed.items[index].unreadAlarms) alarm(s) it could not keep whole; "
-                                     + "the local location alarm(s) kept (\(kept.count))")
+                applied.notes.append(
+                    "\(name): the server's copy has \(parsed.items[index].unreadAlarms) alarm(s) it could not keep whole; "
+                        + "the local location alarm(s) kept (\(kept.count))")
             }
             batch.items += parsed.items
             batch.overrides += parsed.overrides
             pulledUIDs.append((pull, uid, false))
         }
         if !batch.items.isEmpty {
-            let report = try importParsed(batch, file: collection.title, into: target, dryRun: false, strict: false,
-                                          authoritative: true, commit: false)
+            let report = try importParsed(
+                batch, file: collection.title, into: target, dryRun: false, strict: false,
+                authoritative: true, commit: false)
             applied.added += report.eventsAdded + report.remindersAdded
             applied.updated += report.eventsUpdated + report.remindersUpdated
             applied.notes += report.skipped.map(\.description)
@@ -494,27 +522,32 @@ extension EventStore {
                 try db.execute(sql: "DELETE FROM sync_resource WHERE collection_id = ? AND href = ?", arguments: [collection.id, href])
             }
             for p in pass.pushed {
-                try Self.recordResource(SyncResource(href: p.href, uid: p.uid, etag: p.etag, serverCopy: p.text, signature: p.signature),
-                                        collection: collection.id, in: db)
+                try Self.recordResource(
+                    SyncResource(href: p.href, uid: p.uid, etag: p.etag, serverCopy: p.text, signature: p.signature),
+                    collection: collection.id, in: db)
             }
             // The signatures after this transaction's writes: the local items are in step with the copies.
             let after = pulledResources.contains { !$0.foreign } ? try Self.signatures(db, calendars: calendars, uid: nil) : [:]
             for (pull, uid, foreign) in pulledResources {
                 let signature = foreign ? "" : (after[uid] ?? "")
                 let base = pull.inStep ? signature : (resources[pull.href]?.signature ?? "")
-                try Self.recordResource(SyncResource(href: pull.href, uid: uid, etag: pull.etag, serverCopy: pull.text,
-                                                     signature: base, isForeign: foreign),
-                                        collection: collection.id, in: db)
+                try Self.recordResource(
+                    SyncResource(
+                        href: pull.href, uid: uid, etag: pull.etag, serverCopy: pull.text,
+                        signature: base, isForeign: foreign),
+                    collection: collection.id, in: db)
             }
             for c in pass.conflicts {
                 // One line ending whatever the copy's origin (a server's XML answer has LF only).
                 let lost = c.lostCopy.replacingOccurrences(of: "\r\n", with: "\n")
-                try db.execute(sql: "INSERT INTO sync_conflict (collection_id, href, uid, at, what, lost_copy) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [collection.id, c.href, c.uid, stamp.secondsSince1970, c.what, lost])
+                try db.execute(
+                    sql: "INSERT INTO sync_conflict (collection_id, href, uid, at, what, lost_copy) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [collection.id, c.href, c.uid, stamp.secondsSince1970, c.what, lost])
             }
             if pass.syncToken != nil || pass.ctag != nil {
-                try db.execute(sql: "UPDATE sync_collection SET sync_token = coalesce(?, sync_token), ctag = coalesce(?, ctag) WHERE id = ?",
-                               arguments: [pass.syncToken, pass.ctag, collection.id])
+                try db.execute(
+                    sql: "UPDATE sync_collection SET sync_token = coalesce(?, sync_token), ctag = coalesce(?, ctag) WHERE id = ?",
+                    arguments: [pass.syncToken, pass.ctag, collection.id])
             }
         }
         try commit()
@@ -523,19 +556,21 @@ extension EventStore {
     }
 
     private static func recordResource(_ r: SyncResource, collection: Int64, in db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO sync_resource (collection_id, href, uid, etag, server_copy, signature, foreign_content) VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(collection_id, href) DO UPDATE SET uid = excluded.uid, etag = excluded.etag,
-                server_copy = excluded.server_copy, signature = excluded.signature, foreign_content = excluded.foreign_content
-            """, arguments: [collection, r.href, r.uid, r.etag, r.serverCopy, r.signature, r.isForeign])
+        try db.execute(
+            sql: """
+                INSERT INTO sync_resource (collection_id, href, uid, etag, server_copy, signature, foreign_content) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(collection_id, href) DO UPDATE SET uid = excluded.uid, etag = excluded.etag,
+                    server_copy = excluded.server_copy, signature = excluded.signature, foreign_content = excluded.foreign_content
+                """, arguments: [collection, r.href, r.uid, r.etag, r.serverCopy, r.signature, r.isForeign])
     }
 
     /// Deletes the items of a UID in these calendars (a series takes its detached occurrences).
     private static func deleteLocalItems(uid: String, calendars: [String], in db: Database) throws {
         guard !calendars.isEmpty else { return }
         let marks = calendars.map { _ in "?" }.joined(separator: ",")
-        let rows = try Row.fetchAll(db, sql: "SELECT id, kind FROM item WHERE external_id = ? AND series_id IS NULL AND calendar_id IN (\(marks))",
-                                    arguments: [uid] + StatementArguments(calendars))
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT id, kind FROM item WHERE external_id = ? AND series_id IS NULL AND calendar_id IN (\(marks))",
+            arguments: [uid] + StatementArguments(calendars))
         for row in rows {
             let id: String = row[0]
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
@@ -560,10 +595,13 @@ extension EventStore {
         let signatures = try localSignatures(of: collection)
         var synced: [String: SyncResource] = [:]
         for r in try syncResources(collection: collection.id).values where !r.isForeign && !r.uid.isEmpty { synced[r.uid] = r }
-        return LocalChanges(synced: synced,
-                            changed: signatures.filter { synced[$0.key]?.signature != $0.value
-                                && synced[$0.key]?.signature != SyncResource.held($0.value) }.map(\.key),
-                            removed: synced.values.filter { signatures[$0.uid] == nil })
+        return LocalChanges(
+            synced: synced,
+            changed: signatures.filter {
+                synced[$0.key]?.signature != $0.value
+                    && synced[$0.key]?.signature != SyncResource.held($0.value)
+            }.map(\.key),
+            removed: synced.values.filter { signatures[$0.uid] == nil })
     }
 
     /// True when a calendar of the account holds a change the server has not had: an item added,
@@ -578,12 +616,16 @@ extension EventStore {
     /// Conflicts kept by syncs (every account's with nil), newest first.
     public func syncConflicts(account: String? = nil) throws(StoreError) -> [SyncConflict] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT c.id, s.account, s.title, c.href, c.uid, c.at, c.what, c.lost_copy FROM sync_conflict c
-                JOIN sync_collection s ON s.id = c.collection_id WHERE ? IS NULL OR s.account = ? ORDER BY c.at DESC, c.id DESC
-                """, arguments: [account, account]).map { row in
-                SyncConflict(id: row[0], account: row[1], collectionTitle: row[2], href: row[3], uid: row[4],
-                             at: Instant(secondsSince1970: row[5]), what: row[6], lostCopy: row[7])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, s.account, s.title, c.href, c.uid, c.at, c.what, c.lost_copy FROM sync_conflict c
+                    JOIN sync_collection s ON s.id = c.collection_id WHERE ? IS NULL OR s.account = ? ORDER BY c.at DESC, c.id DESC
+                    """, arguments: [account, account]
+            ).map { row in
+                SyncConflict(
+                    id: row[0], account: row[1], collectionTitle: row[2], href: row[3], uid: row[4],
+                    at: Instant(secondsSince1970: row[5]), what: row[6], lostCopy: row[7])
             }
         }
     }

@@ -60,15 +60,19 @@ public final class EventStore: Sendable {
     ///     second query on, until the file changes), so its memory stays what it is at start.
     /// - Throws: ``StoreError`` when the file is not a Chime store, was written by a newer schema,
     ///   or cannot be created. A file that is not a Chime store is never modified.
-    public convenience init(path: String, floatingZone: ZoneRules? = nil,
-                            clock: @escaping @Sendable () -> Instant = EventStore.systemNow,
-                            longLived: Bool = false) throws(StoreError) {
+    public convenience init(
+        path: String, floatingZone: ZoneRules? = nil,
+        clock: @escaping @Sendable () -> Instant = EventStore.systemNow,
+        longLived: Bool = false
+    ) throws(StoreError) {
         try self.init(path: path, floatingZone: floatingZone, clock: clock, busyTimeout: 10, longLived: longLived)
     }
 
     /// `busyTimeout`: how long a write waits for another process's write lock (tests shorten it).
-    init(path: String, floatingZone: ZoneRules?, clock: @escaping @Sendable () -> Instant,
-         busyTimeout: Double, longLived: Bool = false) throws(StoreError) {
+    init(
+        path: String, floatingZone: ZoneRules?, clock: @escaping @Sendable () -> Instant,
+        busyTimeout: Double, longLived: Bool = false
+    ) throws(StoreError) {
         self.path = path
         if let floatingZone { zoneSource = { floatingZone } } else { zoneSource = { SystemZone.current() } }
         self.now = clock

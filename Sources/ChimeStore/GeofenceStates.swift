@@ -35,10 +35,11 @@ extension EventStore {
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
                 let key = FiringKey(item: row[0], occurrence: Instant(secondsSince1970: row[1]), alarm: row[2])
-                result[key] = FenceStatus(state: FenceState(rawValue: row[3]) ?? .unknown,
-                                          since: (row[4] as Int64?).map(Instant.init(secondsSince1970:)),
-                                          pending: (row[5] as String?).flatMap(FenceState.init(rawValue:)),
-                                          pendingSince: (row[6] as Int64?).map(Instant.init(secondsSince1970:)))
+                result[key] = FenceStatus(
+                    state: FenceState(rawValue: row[3]) ?? .unknown,
+                    since: (row[4] as Int64?).map(Instant.init(secondsSince1970:)),
+                    pending: (row[5] as String?).flatMap(FenceState.init(rawValue:)),
+                    pendingSince: (row[6] as Int64?).map(Instant.init(secondsSince1970:)))
             }
             return result
         }
@@ -49,23 +50,31 @@ extension EventStore {
         if changes.isEmpty && fix == nil { return }
         try write { db, _ in
             for (key, status) in changes {
-                try db.cachedStatement(sql: """
-                    INSERT INTO geofence_state (item_id, occurrence, alarm, state, since, pending, pending_since)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (item_id, occurrence, alarm) DO UPDATE SET
-                        state = excluded.state, since = excluded.since, pending = excluded.pending,
-                        pending_since = excluded.pending_since
-                    """).execute(arguments: [key.item, key.occurrence.secondsSince1970, key.alarm, status.state.rawValue,
-                                             status.since?.secondsSince1970, status.pending?.rawValue,
-                                             status.pendingSince?.secondsSince1970])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO geofence_state (item_id, occurrence, alarm, state, since, pending, pending_since)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (item_id, occurrence, alarm) DO UPDATE SET
+                            state = excluded.state, since = excluded.since, pending = excluded.pending,
+                            pending_since = excluded.pending_since
+                        """
+                ).execute(arguments: [
+                    key.item, key.occurrence.secondsSince1970, key.alarm, status.state.rawValue,
+                    status.since?.secondsSince1970, status.pending?.rawValue,
+                    status.pendingSince?.secondsSince1970
+                ])
             }
             if let fix {
-                try db.cachedStatement(sql: """
-                    INSERT INTO location_fix (id, latitude, longitude, accuracy, time_ms, provider) VALUES (1, ?, ?, ?, ?, ?)
-                    ON CONFLICT (id) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
-                        accuracy = excluded.accuracy, time_ms = excluded.time_ms, provider = excluded.provider
-                    """).execute(arguments: [fix.fix.latitude, fix.fix.longitude, fix.fix.horizontalAccuracy,
-                                             fix.fix.timestampMilliseconds, fix.provider])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO location_fix (id, latitude, longitude, accuracy, time_ms, provider) VALUES (1, ?, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
+                            accuracy = excluded.accuracy, time_ms = excluded.time_ms, provider = excluded.provider
+                        """
+                ).execute(arguments: [
+                    fix.fix.latitude, fix.fix.longitude, fix.fix.horizontalAccuracy,
+                    fix.fix.timestampMilliseconds, fix.provider
+                ])
             }
         }
     }
@@ -77,8 +86,9 @@ extension EventStore {
             for row in rows {
                 let key = FiringKey(item: row[0], occurrence: Instant(secondsSince1970: row[1]), alarm: row[2])
                 if !armed.contains(key) {
-                    try db.execute(sql: "DELETE FROM geofence_state WHERE item_id = ? AND occurrence = ? AND alarm = ?",
-                                   arguments: [key.item, key.occurrence.secondsSince1970, key.alarm])
+                    try db.execute(
+                        sql: "DELETE FROM geofence_state WHERE item_id = ? AND occurrence = ? AND alarm = ?",
+                        arguments: [key.item, key.occurrence.secondsSince1970, key.alarm])
                 }
             }
         }
@@ -87,8 +97,10 @@ extension EventStore {
     public func lastLocationFix() throws(StoreError) -> StoredFix? {
         try read { db in
             try Row.fetchOne(db, sql: "SELECT latitude, longitude, accuracy, time_ms, provider FROM location_fix WHERE id = 1").map {
-                StoredFix(fix: LocationFix(coordinate: Coordinate(latitude: $0[0], longitude: $0[1]), horizontalAccuracy: $0[2],
-                                           timestampMilliseconds: $0[3]), provider: $0[4])
+                StoredFix(
+                    fix: LocationFix(
+                        coordinate: Coordinate(latitude: $0[0], longitude: $0[1]), horizontalAccuracy: $0[2],
+                        timestampMilliseconds: $0[3]), provider: $0[4])
             }
         }
     }

@@ -10,9 +10,12 @@ enum ItemRows {
     /// (nil): series identifier → the instants they replace (only those before `before`, when
     /// given). With a filter, one query for the candidates alone, never a scan of every detached
     /// row in the store.
-    static func detachedOverrides(_ db: Database, seriesFilter: String?, arguments: StatementArguments,
-                                  before: Int64? = nil) throws -> [String: Set<Int64>] {
-        let sql = "SELECT series_id, recurrence_id FROM item WHERE series_id IS NOT NULL"
+    static func detachedOverrides(
+        _ db: Database, seriesFilter: String?, arguments: StatementArguments,
+        before: Int64? = nil
+    ) throws -> [String: Set<Int64>] {
+        let sql =
+            "SELECT series_id, recurrence_id FROM item WHERE series_id IS NOT NULL"
             + (before == nil ? "" : " AND recurrence_id < ?")
             + (seriesFilter.map { " AND series_id IN (SELECT id FROM item WHERE \($0))" } ?? "")
         var detached: [String: Set<Int64>] = [:]
@@ -29,7 +32,8 @@ enum ItemRows {
     /// a window's thousands of candidate series against it, and costs the same whatever the
     /// store's size. The result may name series that are not candidates; callers look up theirs.
     static func detachedOverridesIfFew(_ db: Database, before: Int64) throws -> [String: Set<Int64>]? {
-        let sql = "SELECT series_id, recurrence_id FROM item INDEXED BY item_series"
+        let sql =
+            "SELECT series_id, recurrence_id FROM item INDEXED BY item_series"
             + " WHERE series_id IS NOT NULL AND recurrence_id < ? LIMIT ?"
         var detached: [String: Set<Int64>] = [:]
         var read = 0
@@ -70,7 +74,9 @@ enum ItemRows {
         private mutating func singleRuleWithEnd(_ text: String) -> RecurrenceRule? {
             guard let (key, end) = Self.splitEnd(text) else { return nil }
             let open: RecurrenceRule
-            if let known = endless[key] { open = known } else {
+            if let known = endless[key] {
+                open = known
+            } else {
                 guard let parsed = try? RecurrenceRule(parsing: key), parsed.end == .never else { return nil }
                 endless[key] = parsed
                 open = parsed
@@ -96,7 +102,8 @@ enum ItemRows {
                 guard let part = found, let end = endValue(b, part) else { return nil }
                 // Drop the part with the `;` before it, or after it when it comes first.
                 let cut = part.lowerBound > 0 ? (part.lowerBound - 1)..<part.upperBound : part.lowerBound..<min(b.count, part.upperBound + 1)
-                let key = String(decoding: UnsafeBufferPointer(rebasing: b[..<cut.lowerBound]), as: UTF8.self)
+                let key =
+                    String(decoding: UnsafeBufferPointer(rebasing: b[..<cut.lowerBound]), as: UTF8.self)
                     + String(decoding: UnsafeBufferPointer(rebasing: b[cut.upperBound...]), as: UTF8.self)
                 return (key, end)
             }
@@ -138,10 +145,11 @@ enum ItemRows {
     static func event(_ row: Row, alarms: [Alarm], rules cache: inout RuleCache, details: Bool = true) throws(StoreError) -> Event {
         let id: String = row[ItemColumns.id]
         guard let start = try ListCodec.calendarDate(row[ItemColumns.start], column: "start", item: id),
-              let end = try ListCodec.calendarDate(row[ItemColumns.end], column: "end", item: id)
+            let end = try ListCodec.calendarDate(row[ItemColumns.end], column: "end", item: id)
         else { throw .corruptRow(table: "item", identifier: id, detail: "event without start or end") }
-        var event = Event(identifier: id, title: row[ItemColumns.title], calendar: row[ItemColumns.calendar],
-                          start: start, end: end)
+        var event = Event(
+            identifier: id, title: row[ItemColumns.title], calendar: row[ItemColumns.calendar],
+            start: start, end: end)
         event.location = row[ItemColumns.location]
         let ruleText: String = row[ItemColumns.rrules]
         if !ruleText.isEmpty { event.recurrenceRules = try cache.rules(ruleText, item: id) }
@@ -197,7 +205,8 @@ enum ItemRows {
     }
 
     static func item(_ row: Row, alarms: [Alarm], rules cache: inout RuleCache) throws(StoreError) -> AnyCalendarItem {
-        (row[ItemColumns.kind] as String) == "event" ? .event(try event(row, alarms: alarms, rules: &cache))
+        (row[ItemColumns.kind] as String) == "event"
+            ? .event(try event(row, alarms: alarms, rules: &cache))
             : .reminder(try reminder(row, alarms: alarms))
     }
 
@@ -222,39 +231,45 @@ enum ItemRows {
 
     /// Inserts or updates an event row (a series, a single event, or a detached occurrence) and
     /// its alarms; `isNewRow` when the store has no row `rowID` (no stored alarms to remove).
-    static func upsert(_ e: Event, rowID: String, series: (id: String, recurrence: Instant)?, created: Instant,
-                       modified: Instant, isNewRow: Bool = false, in db: Database) throws {
+    static func upsert(
+        _ e: Event, rowID: String, series: (id: String, recurrence: Instant)?, created: Instant,
+        modified: Instant, isNewRow: Bool = false, in db: Database
+    ) throws {
         let (rangeStart, rangeEnd) = bounds(of: e)
         let days = dayMasks(of: e)
-        try upsert(db, values: [
-            rowID, e.calendarIdentifier, "event", e.externalIdentifier,
-            e.title, e.notes, e.url, e.location,
-            e.start.storageText, e.end.storageText, nil,
-            ListCodec.rules(e.recurrenceRules), ListCodec.dates(e.recurrenceDates), ListCodec.dates(e.exceptionDates),
-            series?.id, series?.recurrence.secondsSince1970, nil,
-            0, false, nil,
-            created.secondsSince1970, modified.secondsSince1970,
-            rangeStart, rangeEnd,
-            days.weekdays, days.monthDays, days.months,
-            e.sequence, ListCodec.lines(e.icsExtras),
-        ])
+        try upsert(
+            db,
+            values: [
+                rowID, e.calendarIdentifier, "event", e.externalIdentifier,
+                e.title, e.notes, e.url, e.location,
+                e.start.storageText, e.end.storageText, nil,
+                ListCodec.rules(e.recurrenceRules), ListCodec.dates(e.recurrenceDates), ListCodec.dates(e.exceptionDates),
+                series?.id, series?.recurrence.secondsSince1970, nil,
+                0, false, nil,
+                created.secondsSince1970, modified.secondsSince1970,
+                rangeStart, rangeEnd,
+                days.weekdays, days.monthDays, days.months,
+                e.sequence, ListCodec.lines(e.icsExtras)
+            ])
         if isNewRow { try AlarmRows.insert(e.alarms, of: rowID, in: db) } else { try AlarmRows.replace(e.alarms, of: rowID, in: db) }
     }
 
     static func upsert(_ r: Reminder, created: Instant, modified: Instant, isNewRow: Bool = false, in db: Database) throws {
         let anchor = (r.dueDate ?? r.startDate)?.instant(floatingZone: .utc).secondsSince1970
-        try upsert(db, values: [
-            r.identifier, r.calendarIdentifier, "reminder", r.externalIdentifier,
-            r.title, r.notes, r.url, r.location,
-            r.startDate?.storageText, nil, r.dueDate?.storageText,
-            ListCodec.rules(r.recurrenceRules), "", "",
-            nil, nil, r.seriesIdentifier,
-            r.priority, r.isCompleted, r.completionDate?.secondsSince1970,
-            created.secondsSince1970, modified.secondsSince1970,
-            anchor, anchor,
-            nil, nil, nil,
-            r.sequence, ListCodec.lines(r.icsExtras),
-        ])
+        try upsert(
+            db,
+            values: [
+                r.identifier, r.calendarIdentifier, "reminder", r.externalIdentifier,
+                r.title, r.notes, r.url, r.location,
+                r.startDate?.storageText, nil, r.dueDate?.storageText,
+                ListCodec.rules(r.recurrenceRules), "", "",
+                nil, nil, r.seriesIdentifier,
+                r.priority, r.isCompleted, r.completionDate?.secondsSince1970,
+                created.secondsSince1970, modified.secondsSince1970,
+                anchor, anchor,
+                nil, nil, nil,
+                r.sequence, ListCodec.lines(r.icsExtras)
+            ])
         if isNewRow { try AlarmRows.insert(r.alarms, of: r.identifier, in: db) } else { try AlarmRows.replace(r.alarms, of: r.identifier, in: db) }
     }
 
@@ -264,7 +279,7 @@ enum ItemRows {
         "start", "end", "due", "rrules", "rdates", "exdates",
         "series_id", "recurrence_id", "completed_series_id", "priority", "completed", "completion_date",
         "created", "modified", "range_start", "range_end", "day_weekdays", "day_monthdays", "day_months",
-        "sequence", "ics_extras",
+        "sequence", "ics_extras"
     ]
 
     // An UPSERT, not INSERT OR REPLACE: a replace would delete the row first and cascade to its

@@ -38,7 +38,8 @@ enum Journal {
         var start = 0
         while start < identifiers.count {
             let chunk = identifiers[start..<min(start + rowsPerStatement, identifiers.count)]
-            let sql = "INSERT INTO change (entity, identifier, kind) VALUES "
+            let sql =
+                "INSERT INTO change (entity, identifier, kind) VALUES "
                 + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ")
             var arguments: [(any DatabaseValueConvertible)?] = []
             arguments.reserveCapacity(3 * chunk.count)
@@ -60,15 +61,18 @@ enum Journal {
 
     /// Entries after `sequence`, oldest first, and whether some were compacted away.
     static func entries(after sequence: Int64, in db: Database) throws -> (changes: [StoreChange], truncated: Bool) {
-        let rows = try Row.fetchCursor(db, sql: "SELECT seq, entity, identifier, kind FROM change WHERE seq > ? ORDER BY seq",
-                                       arguments: [sequence])
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT seq, entity, identifier, kind FROM change WHERE seq > ? ORDER BY seq",
+            arguments: [sequence])
         var changes: [StoreChange] = []
         while let row = try rows.next() {
             guard let entity = ChangeEntity(rawValue: row[1]), let kind = ChangeKind(rawValue: row[3]) else { continue }
             changes.append(StoreChange(sequence: row[0], entity: entity, identifier: row[2], kind: kind))
         }
         let truncated: Bool
-        if let first = changes.first { truncated = first.sequence > sequence + 1 } else {
+        if let first = changes.first {
+            truncated = first.sequence > sequence + 1
+        } else {
             truncated = try lastSequence(db) > sequence
         }
         return (changes, truncated)

@@ -81,8 +81,10 @@ struct OccurrenceMerger {
     }
 
     /// Reads the candidate rows in one read transaction; expansion then happens lazily.
-    static func load(_ db: Database, predicate: EventPredicate, floatingZone: ZoneRules,
-                     unreadable: UnreadableRows, decoded: DecodedEvents) throws -> OccurrenceMerger {
+    static func load(
+        _ db: Database, predicate: EventPredicate, floatingZone: ZoneRules,
+        unreadable: UnreadableRows, decoded: DecodedEvents
+    ) throws -> OccurrenceMerger {
         var merger = OccurrenceMerger(from: predicate.start.secondsSince1970, to: predicate.end.secondsSince1970, zone: floatingZone)
         let lo = merger.from - ItemRows.floatingMargin, hi = merger.to + ItemRows.floatingMargin
         var filter = "kind = 'event' AND range_start < ? AND (range_end IS NULL OR range_end >= ?)"
@@ -91,7 +93,8 @@ struct OccurrenceMerger {
         // window of every day filters nothing.
         let days = DayMasks(window: predicate.start, to: predicate.end)
         if !days.isAll {
-            filter += " AND (IFNULL(day_weekdays, 127) & ?) != 0 AND (IFNULL(day_monthdays, 4294967294) & ?) != 0"
+            filter +=
+                " AND (IFNULL(day_weekdays, 127) & ?) != 0 AND (IFNULL(day_monthdays, 4294967294) & ?) != 0"
                 + " AND (IFNULL(day_months, 8190) & ?) != 0"
             arguments += [days.weekdays, days.monthDays, days.months]
         }
@@ -101,7 +104,8 @@ struct OccurrenceMerger {
         }
         // Detached occurrences that replace an instant before the window's end (later ones cannot
         // matter here): all of them when the store has few, else those of the candidate series.
-        let detached = try ItemRows.detachedOverridesIfFew(db, before: hi)
+        let detached =
+            try ItemRows.detachedOverridesIfFew(db, before: hi)
             ?? ItemRows.detachedOverrides(db, seriesFilter: filter, arguments: arguments, before: hi)
 
         // Boxed once: sorting and handing over references copies no Event. The merge takes them
@@ -110,8 +114,10 @@ struct OccurrenceMerger {
         var keys: [(rangeStart: Int64, rowID: String, index: Int)] = []
         func take(_ event: Event, id: String, rangeStart: Int64) {
             keys.append((rangeStart, id, stored.count))
-            stored.append(StoredEvent(event: event, duration: event.durationSeconds(floatingZone: floatingZone), zone: floatingZone,
-                                      ordinal: stored.count))
+            stored.append(
+                StoredEvent(
+                    event: event, duration: event.durationSeconds(floatingZone: floatingZone), zone: floatingZone,
+                    ordinal: stored.count))
         }
 
         // Events decoded by an earlier query of the unchanged file are taken as they are: the
@@ -126,8 +132,9 @@ struct OccurrenceMerger {
         var rowFilter = filter, rowArguments = arguments, rowsToRead = true
         if decoded.holds(key: key, contents: contents) {
             var candidates: [(rowid: Int64, rangeStart: Int64)] = []
-            let found = try Row.fetchCursor(db.cachedStatement(sql: "SELECT rowid, range_start FROM item WHERE \(filter)"),
-                                            arguments: arguments)
+            let found = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT rowid, range_start FROM item WHERE \(filter)"),
+                arguments: arguments)
             while let row = try found.next() { candidates.append((row[0], row[1])) }
             let entries = decoded.lookup(candidates.map(\.rowid), key: key, contents: contents)
             if let entries, entries.count(where: { $0 != nil }) * 2 >= candidates.count {
@@ -146,17 +153,22 @@ struct OccurrenceMerger {
         var read: [(rowid: Int64, entry: DecodedEvents.Entry)] = []
         var rowsRead = 0
         if rowsToRead {
-            let alarms = contents.alarms
+            let alarms =
+                contents.alarms
                 ? try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(rowFilter)", arguments: rowArguments) : [:]
             let columns = details ? ItemColumns.list : ItemColumns.listing
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns), range_start, rowid FROM item WHERE \(rowFilter)"),
-                                           arguments: rowArguments)
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT \(columns), range_start, rowid FROM item WHERE \(rowFilter)"),
+                arguments: rowArguments)
             var rules = ItemRows.RuleCache()
             while let row = try rows.next() {
                 let id: String = row[ItemColumns.id]
-                guard let event = unreadable.decode(row, { row throws(StoreError) in
-                    try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules, details: details)
-                })
+                guard
+                    let event = unreadable.decode(
+                        row,
+                        { row throws(StoreError) in
+                            try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules, details: details)
+                        })
                 else { continue }
                 take(event, id: id, rangeStart: row[ItemColumns.count])
                 rowsRead += 1
@@ -198,8 +210,10 @@ struct OccurrenceMerger {
         nextInBucket.append(-1)
         if isRecurring {
             // Start expanding one occurrence-length before the window, not at the series' beginning.
-            iterators.append(event.recurrenceSet.occurrences(near: Instant(secondsSince1970: from - max(duration, 0)),
-                                                             floatingZone: zone))
+            iterators.append(
+                event.recurrenceSet.occurrences(
+                    near: Instant(secondsSince1970: from - max(duration, 0)),
+                    floatingZone: zone))
             advance(index)
         } else {
             iterators.append(nil)

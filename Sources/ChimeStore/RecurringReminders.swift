@@ -6,7 +6,7 @@ enum RecurringReminders {
     static func nextInstance(of r: Reminder, after anchor: CalendarDate, zone: ZoneRules) -> Occurrence? {
         let set = RecurrenceSet(start: anchor, rules: r.recurrenceRules)
         var iterator = set.occurrences(floatingZone: zone).makeIterator()
-        _ = iterator.next()   // DTSTART: the instance being completed
+        _ = iterator.next()  // DTSTART: the instance being completed
         return iterator.next()
     }
 
@@ -38,9 +38,11 @@ enum RecurringReminders {
     /// completion (the series now stands at the instance right after it); nil otherwise.
     static func undo(copy: Reminder, series: Reminder, zone: ZoneRules) throws -> Reminder? {
         guard !series.isCompleted, let copyAnchor = copy.recurrenceAnchor, let seriesAnchor = series.recurrenceAnchor else { return nil }
-        let probe = RecurrenceSet(start: copyAnchor, rules: series.recurrenceRules.map { rule in
-            (try? rule.with(end: .never)) ?? rule
-        })
+        let probe = RecurrenceSet(
+            start: copyAnchor,
+            rules: series.recurrenceRules.map { rule in
+                (try? rule.with(end: .never)) ?? rule
+            })
         var iterator = probe.occurrences(floatingZone: zone).makeIterator()
         _ = iterator.next()
         guard let after = iterator.next(), after.instant == seriesAnchor.instant(floatingZone: zone) else { return nil }

@@ -29,15 +29,20 @@ extension EventStore {
     /// let overdue = store.predicateForIncompleteReminders(dueStart: nil, dueEnd: now, calendars: nil)
     /// let reminders = try await store.fetchReminders(matching: overdue)
     /// ```
-    public func predicateForIncompleteReminders(dueStart: Instant?, dueEnd: Instant?,
-                                                calendars: [ChimeCore.Calendar]?) -> ReminderPredicate {
+    public func predicateForIncompleteReminders(
+        dueStart: Instant?, dueEnd: Instant?,
+        calendars: [ChimeCore.Calendar]?
+    ) -> ReminderPredicate {
         ReminderPredicate(kind: .incomplete(dueStart: dueStart, dueEnd: dueEnd), calendars: calendars?.map(\.identifier))
     }
 
     /// Completed reminders completed in `[completionStart, completionEnd)`.
-    public func predicateForCompletedReminders(completionStart: Instant?, completionEnd: Instant?,
-                                               calendars: [ChimeCore.Calendar]?) -> ReminderPredicate {
-        ReminderPredicate(kind: .completed(completionStart: completionStart, completionEnd: completionEnd),
-                          calendars: calendars?.map(\.identifier))
+    public func predicateForCompletedReminders(
+        completionStart: Instant?, completionEnd: Instant?,
+        calendars: [ChimeCore.Calendar]?
+    ) -> ReminderPredicate {
+        ReminderPredicate(
+            kind: .completed(completionStart: completionStart, completionEnd: completionEnd),
+            calendars: calendars?.map(\.identifier))
     }
 }

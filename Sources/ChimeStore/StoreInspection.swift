@@ -56,8 +56,9 @@ public struct StoreInspection: Hashable, Sendable {
             throw .notADatabase(path: path)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
             // Damage met before quick_check could run (reading the schema or the accounts).
-            return StoreInspection(schemaVersion: 0, currentSchemaVersion: Schema.migrator.migrations.count,
-                                   damage: [error.message ?? "database disk image is malformed"])
+            return StoreInspection(
+                schemaVersion: 0, currentSchemaVersion: Schema.migrator.migrations.count,
+                damage: [error.message ?? "database disk image is malformed"])
         } catch let error as DatabaseError where error.message?.contains("no such table: grdb_migrations") == true {
             // An empty file (created, never written): every command turns it into a store.
             return StoreInspection(schemaVersion: 0, currentSchemaVersion: Schema.migrator.migrations.count)

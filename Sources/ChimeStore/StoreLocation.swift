@@ -6,7 +6,8 @@ public enum StoreLocation {
     /// `$CHIME_STORE`, else `$XDG_DATA_HOME/chime/chime.sqlite`, else `~/.local/share/chime/chime.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let explicit = environment["CHIME_STORE"], !explicit.isEmpty { return explicit }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return dataHome + "/chime/chime.sqlite"
     }
@@ -20,8 +21,9 @@ public enum StoreLocation {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             } catch {
                 throw .cannotCreate(path: folder, reason: error.localizedDescription)
             }
@@ -32,9 +34,9 @@ public enum StoreLocation {
         // A new file: O_EXCL|O_NOFOLLOW creates it or fails, it never opens what appeared meanwhile.
         let fd = open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0o600)
         if fd >= 0 {
-            close(fd)   // a brand-new inode: no SQLite connection of this process holds locks on it
+            close(fd)  // a brand-new inode: no SQLite connection of this process holds locks on it
         } else if errno == EEXIST {
-            _ = try check(path: path)   // created by someone else in between: the same rules apply
+            _ = try check(path: path)  // created by someone else in between: the same rules apply
         } else {
             throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }

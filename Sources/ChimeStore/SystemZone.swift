@@ -12,8 +12,10 @@ import Glibc
 /// let zone = SystemZone.current()          // e.g. Europe/Berlin
 /// ```
 public enum SystemZone {
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment,
-                               localtime: String = "/etc/localtime") -> ZoneRules {
+    public static func current(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        localtime: String = "/etc/localtime"
+    ) -> ZoneRules {
         resolve(environment: environment, localtime: localtime).zone
     }
 
@@ -38,8 +40,10 @@ public enum SystemZone {
     /// ```swift
     /// let (zone, origin) = SystemZone.resolve()   // Europe/Berlin, .localtimeLink(…, "/usr/share/zoneinfo/Europe/Berlin")
     /// ```
-    public static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment,
-                               localtime: String = "/etc/localtime") -> (zone: ZoneRules, origin: Origin) {
+    public static func resolve(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        localtime: String = "/etc/localtime"
+    ) -> (zone: ZoneRules, origin: Origin) {
         let value = environment["TZ"] ?? ""
         var name = value
         if name.hasPrefix(":") { name.removeFirst() }
@@ -56,7 +60,8 @@ public enum SystemZone {
     /// a copied file is named by `/etc/timezone` (Debian) when that agrees, else read as it is.
     static func localtimeZone(_ path: String) -> (zone: ZoneRules, origin: Origin)? {
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path),
-           let range = target.range(of: "zoneinfo/") {
+            let range = target.range(of: "zoneinfo/")
+        {
             var name = String(target[range.upperBound...])
             for prefix in ["posix/", "right/"] where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
             if let zone = try? ZoneRules.named(name) { return (zone, .localtimeLink(path: path, target: target)) }
@@ -66,8 +71,9 @@ public enum SystemZone {
         let timezoneFile = folder + "/timezone"
         if let named = try? String(contentsOfFile: timezoneFile, encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines),
-           let zone = try? ZoneRules.named(named),
-           FileManager.default.contents(atPath: ZoneRules.zoneInfoDirectory + "/" + named) == bytes {
+            let zone = try? ZoneRules.named(named),
+            FileManager.default.contents(atPath: ZoneRules.zoneInfoDirectory + "/" + named) == bytes
+        {
             return (zone, .localtimeCopy(path: path, namedBy: timezoneFile))
         }
         guard let zone = try? ZoneRules.tzif([UInt8](bytes), identifier: "localtime") else { return nil }

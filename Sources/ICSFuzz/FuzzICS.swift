@@ -49,13 +49,17 @@ public func checkICS(_ bytes: [UInt8]) {
     let items = lenient.items.map(\.item)
     let (first, firstBytes) = exportAndRead(items, calendarName: lenient.calendarName, round: 1)
     for (a, b) in zip(items, first.items.map(\.item)) {
-        fuzzCheck(modelled(a) == modelled(b), "item changed by export and import:\n\(modelled(a))\n\(modelled(b))\n"
-                         + String(decoding: firstBytes, as: UTF8.self))
+        fuzzCheck(
+            modelled(a) == modelled(b),
+            "item changed by export and import:\n\(modelled(a))\n\(modelled(b))\n"
+                + String(decoding: firstBytes, as: UTF8.self))
     }
     let (second, secondBytes) = exportAndRead(first.items.map(\.item), calendarName: first.calendarName, round: 2)
     let (_, thirdBytes) = exportAndRead(second.items.map(\.item), calendarName: second.calendarName, round: 3)
-    fuzzCheck(secondBytes == thirdBytes, "export is not a fixed point:\n\(String(decoding: secondBytes, as: UTF8.self))"
-                     + "\n---\n" + String(decoding: thirdBytes, as: UTF8.self))
+    fuzzCheck(
+        secondBytes == thirdBytes,
+        "export is not a fixed point:\n\(String(decoding: secondBytes, as: UTF8.self))"
+            + "\n---\n" + String(decoding: thirdBytes, as: UTF8.self))
 }
 
 /// Serializes and parses back strictly; the exported file must parse and hold as many items.
@@ -98,8 +102,9 @@ func modelled(_ item: AnyCalendarItem) -> String {
 
 /// The tree without line numbers (they differ between a file and its rewrite).
 func withoutLines(_ c: ICSComponent) -> ICSComponent {
-    ICSComponent(name: c.name, properties: c.properties.map { ICSProperty(name: $0.name, parameters: $0.parameters, value: $0.value) },
-                 components: c.components.map(withoutLines))
+    ICSComponent(
+        name: c.name, properties: c.properties.map { ICSProperty(name: $0.name, parameters: $0.parameters, value: $0.value) },
+        components: c.components.map(withoutLines))
 }
 
 /// `precondition` that reports its message in -O builds too (the fuzz build and `make test` are release
@@ -109,36 +114,37 @@ func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String, file: St
 }
 
 #if FUZZING
-/// libFuzzer entry point. Must not print; returns 0. (Only in the fuzz build, so that other targets can
-/// link this module without a duplicate symbol.)
-@_cdecl("LLVMFuzzerTestOneInput")
-public func icsFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    checkICS(Array(UnsafeBufferPointer(start: data, count: size)))
-    return 0
-}
+    /// libFuzzer entry point. Must not print; returns 0. (Only in the fuzz build, so that other targets can
+    /// link this module without a duplicate symbol.)
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func icsFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+        checkICS(Array(UnsafeBufferPointer(start: data, count: size)))
+        return 0
+    }
 #else
-import Foundation
+    import Foundation
 
-/// Normal build: replays the files named on the command line (libFuzzer is not linked).
-@main
-enum ICSFuzzReplay {
-    static func main() throws {
-        let paths = CommandLine.arguments.dropFirst()
-        if paths.isEmpty {
-            print("usage: ICSFuzz FILE... (replays each file through the fuzz checks)")
-        }
-        for path in paths {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            let bytes = [UInt8](data)
-            do {
-                let result = try ICalendar.parse(bytes, file: path)
-                print("\(path): \(result.items.count) items, \(result.overrides.count) overrides, \(result.skipped.count) skipped"
-                      + result.skipped.map { "\n  skipped: \($0)" }.joined())
-            } catch {
-                print("\(path): rejected: \(error)")
+    /// Normal build: replays the files named on the command line (libFuzzer is not linked).
+    @main
+    enum ICSFuzzReplay {
+        static func main() throws {
+            let paths = CommandLine.arguments.dropFirst()
+            if paths.isEmpty {
+                print("usage: ICSFuzz FILE... (replays each file through the fuzz checks)")
             }
-            checkICS(bytes)
+            for path in paths {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                let bytes = [UInt8](data)
+                do {
+                    let result = try ICalendar.parse(bytes, file: path)
+                    print(
+                        "\(path): \(result.items.count) items, \(result.overrides.count) overrides, \(result.skipped.count) skipped"
+                            + result.skipped.map { "\n  skipped: \($0)" }.joined())
+                } catch {
+                    print("\(path): rejected: \(error)")
+                }
+                checkICS(bytes)
+            }
         }
     }
-}
 #endif

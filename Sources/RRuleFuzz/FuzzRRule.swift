@@ -18,7 +18,7 @@ let fuzzStarts: [RecurrenceStart] = [
     .utc(LocalDateTime(year: 2026, month: 1, day: 1, hour: 9)),
     .zoned(LocalDateTime(year: 2026, month: 3, day: 8, hour: 2, minute: 30), (try? ZoneRules.named("America/New_York")) ?? .utc),
     .allDay(CivilDate(year: 2024, month: 2, day: 29)),
-    .floating(LocalDateTime(year: 9999, month: 12, day: 28, hour: 23, minute: 59, second: 59)),
+    .floating(LocalDateTime(year: 9999, month: 12, day: 28, hour: 23, minute: 59, second: 59))
 ]
 
 /// The checks one input goes through. Returns normally for text the parser rejects (a thrown
@@ -54,9 +54,10 @@ func checkExpansion(_ rule: RecurrenceRule, from start: RecurrenceStart) {
     if occurrences.count >= 2 {
         let i = occurrences.count / 2 - 1
         let next = set.next(after: occurrences[i].instant)
-        fuzzCheck(next == occurrences[i + 1],
-                     "next(after: \(occurrences[i])) = \(next.map(String.init(describing:)) ?? "nil"), "
-                         + "the walk gave \(occurrences[i + 1]) for \(rule) from \(start)")
+        fuzzCheck(
+            next == occurrences[i + 1],
+            "next(after: \(occurrences[i])) = \(next.map(String.init(describing:)) ?? "nil"), "
+                + "the walk gave \(occurrences[i + 1]) for \(rule) from \(start)")
     }
 }
 
@@ -67,35 +68,35 @@ func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String, file: St
 }
 
 #if FUZZING
-/// libFuzzer entry point. Must not print; returns 0. (Only in the fuzz build, so that other targets can
-/// link this module without a duplicate symbol.)
-@_cdecl("LLVMFuzzerTestOneInput")
-public func rruleFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    checkRRule(String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self))
-    return 0
-}
+    /// libFuzzer entry point. Must not print; returns 0. (Only in the fuzz build, so that other targets can
+    /// link this module without a duplicate symbol.)
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func rruleFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+        checkRRule(String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self))
+        return 0
+    }
 #else
-import Foundation
+    import Foundation
 
-/// Normal build: replays the files named on the command line (libFuzzer is not linked).
-@main
-enum RRuleFuzzReplay {
-    static func main() throws {
-        let paths = CommandLine.arguments.dropFirst()
-        if paths.isEmpty {
-            print("usage: RRuleFuzz FILE... (replays each file through the fuzz checks)")
-        }
-        for path in paths {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            let text = String(decoding: data, as: UTF8.self)
-            do {
-                let rule = try RecurrenceRule(parsing: text)
-                print("\(path): \(rule.rfc5545)")
-            } catch {
-                print("\(path): rejected: \(error)")
+    /// Normal build: replays the files named on the command line (libFuzzer is not linked).
+    @main
+    enum RRuleFuzzReplay {
+        static func main() throws {
+            let paths = CommandLine.arguments.dropFirst()
+            if paths.isEmpty {
+                print("usage: RRuleFuzz FILE... (replays each file through the fuzz checks)")
             }
-            checkRRule(text)
+            for path in paths {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                let text = String(decoding: data, as: UTF8.self)
+                do {
+                    let rule = try RecurrenceRule(parsing: text)
+                    print("\(path): \(rule.rfc5545)")
+                } catch {
+                    print("\(path): rejected: \(error)")
+                }
+                checkRRule(text)
+            }
         }
     }
-}
 #endif

@@ -56,9 +56,10 @@ enum Workload {
         default:
             parts = ["FREQ=MINUTELY", "INTERVAL=\(pick([15, 20, 30], &g))", "BYHOUR=9,10,11,12"]
         }
-        let start = LocalDateTime(year: g.int(in: 2020...2026), month: g.int(in: 1...12),
-                                  day: g.int(in: 1...28), hour: g.int(in: 6...20),
-                                  minute: pick([0, 15, 30, 45], &g))
+        let start = LocalDateTime(
+            year: g.int(in: 2020...2026), month: g.int(in: 1...12),
+            day: g.int(in: 1...28), hour: g.int(in: 6...20),
+            minute: pick([0, 15, 30, 45], &g))
         return BenchRule(rrule: parts.joined(separator: ";"), dtstart: start, zone: pick(zones, &g))
     }
 }

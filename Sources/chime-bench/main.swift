@@ -22,7 +22,8 @@ let chimeOnly = BenchmarkOptions.string("--engine") == "chime"
 if let batchFile = BenchmarkOptions.string("--write-batch") {
     var text = ""
     for (i, r) in workload.enumerated() {
-        text += #"{"id":"r\#(i + 1)","dtstart":"\#(r.dtstart.basicFormat)","tzid":"\#(r.zone)","rrule":"\#(r.rrule)","#
+        text +=
+            #"{"id":"r\#(i + 1)","dtstart":"\#(r.dtstart.basicFormat)","tzid":"\#(r.zone)","rrule":"\#(r.rrule)","#
             + #""limit":{"count":\#(perRuleLimit),"until_utc":"\#(horizon.utcBasicFormat)"}}"# + "\n"
     }
     guard FileManager.default.createFile(atPath: batchFile, contents: Data(text.utf8)) else {
@@ -74,8 +75,9 @@ for _ in 0..<runs {
     if !chimeOnly { libicalTimes.append(seconds(clock.measure { libicalCount = runLibical() })) }
 }
 if chimeOnly {
-    print("Chime engine in process: \(chimeCount) occurrences, median \(String(format: "%.4f", Statistics.median(chimeTimes))) s per run, "
-          + "\(String(format: "%.0f", Double(chimeCount) / Statistics.median(chimeTimes))) occurrences/s")
+    print(
+        "Chime engine in process: \(chimeCount) occurrences, median \(String(format: "%.4f", Statistics.median(chimeTimes))) s per run, "
+            + "\(String(format: "%.0f", Double(chimeCount) / Statistics.median(chimeTimes))) occurrences/s")
     exit(0)
 }
 let chimeRate = Double(chimeCount) / Statistics.median(chimeTimes)
@@ -83,8 +85,9 @@ let libicalRate = Double(libicalCount) / Statistics.median(libicalTimes)
 
 // next(after:) on a daily rule started in 1970, asked about 2030.
 let ny = try! ZoneRules.named("America/New_York")
-let daily = RecurrenceSet(start: .zoned(LocalDateTime(year: 1970, month: 1, day: 1, hour: 9), ny),
-                          rules: [try! RecurrenceRule(parsing: "FREQ=DAILY")])
+let daily = RecurrenceSet(
+    start: .zoned(LocalDateTime(year: 1970, month: 1, day: 1, hour: 9), ny),
+    rules: [try! RecurrenceRule(parsing: "FREQ=DAILY")])
 let probe = ny.instant(for: LocalDateTime(year: 2030, month: 6, day: 15, hour: 12))
 var nextTimes: [Double] = []
 var sink = 0
@@ -101,16 +104,19 @@ for _ in 0..<runs {
 // Streaming memory: expand 5 million occurrences of an infinite rule and watch peak RSS.
 func maxRSSKiB() -> Int { var u = rusage(); getrusage(RUSAGE_SELF.rawValue, &u); return u.ru_maxrss }
 let rssBefore = maxRSSKiB()
-let minutely = RecurrenceSet(start: .zoned(LocalDateTime(year: 2026, month: 1, day: 1), ny),
-                             rules: [try! RecurrenceRule(parsing: "FREQ=MINUTELY;BYHOUR=9,10,11,12,13,14,15,16")])
+let minutely = RecurrenceSet(
+    start: .zoned(LocalDateTime(year: 2026, month: 1, day: 1), ny),
+    rules: [try! RecurrenceRule(parsing: "FREQ=MINUTELY;BYHOUR=9,10,11,12,13,14,15,16")])
 var streamed = 0
 for o in minutely.occurrences() { streamed += 1; sink &+= Int(o.instant.secondsSince1970 & 1); if streamed == 5_000_000 { break } }
 let rssAfter = maxRSSKiB()
 
 func format(_ x: Double) -> String { String(format: "%.0f", x) }
-let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+let cpu =
+    (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
     .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
-print("""
+print(
+    """
     Workload: \(ruleCount) seeded rules (seed \(seed)), 5 zones, each to \(perRuleLimit) occurrences or 2040-01-01; \
     \(runs) runs each, interleaved; median.
     Machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores.

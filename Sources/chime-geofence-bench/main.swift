@@ -17,8 +17,9 @@ let clock = ContinuousClock()
 func microseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12 }
 
 func offset(_ origin: Coordinate, north: Double, east: Double) -> Coordinate {
-    Coordinate(latitude: origin.latitude + north / Geodesy.metresPerDegree,
-               longitude: origin.longitude + east / Geodesy.metresPerDegreeOfLongitude(atLatitude: origin.latitude))
+    Coordinate(
+        latitude: origin.latitude + north / Geodesy.metresPerDegree,
+        longitude: origin.longitude + east / Geodesy.metresPerDegreeOfLongitude(atLatitude: origin.latitude))
 }
 
 // Fences spread over a 60 × 60 km metropolitan area, radii 50–500 m (0 = the default for some).
@@ -30,10 +31,11 @@ let fences: [Geofence] = (0..<fenceCount).map { i in
     let place = StructuredLocation(title: "Place \(i)", latitude: center.latitude, longitude: center.longitude, radius: radius)
     let proximity: Proximity = i % 2 == 0 ? .enter : .leave
     let alarm = Alarm.location(place, proximity)
-    return Geofence(key: FiringKey(item: "item-\(i)", occurrence: Instant(secondsSince1970: 0), alarm: alarm.trigger.locationKeyText!),
-                    place: place, radius: settings.effectiveRadius(radius), proximity: proximity,
-                    item: ItemSummary(identifier: "item-\(i)", kind: .reminder, title: "Reminder \(i)"),
-                    occurrenceStart: nil, occurrenceEnd: nil)
+    return Geofence(
+        key: FiringKey(item: "item-\(i)", occurrence: Instant(secondsSince1970: 0), alarm: alarm.trigger.locationKeyText!),
+        place: place, radius: settings.effectiveRadius(radius), proximity: proximity,
+        item: ItemSummary(identifier: "item-\(i)", kind: .reminder, title: "Reminder \(i)"),
+        occurrenceStart: nil, occurrenceEnd: nil)
 }
 
 // A walk through the area: 10 m steps every 2 s with turns, positions ±5–30 m accurate.
@@ -42,8 +44,9 @@ var heading = 0.0
 let track: [LocationFix] = (0..<fixCount).map { i in
     heading += random.double(in: -0.4..<0.4)
     position = offset(position, north: 10 * cos(heading), east: 10 * sin(heading))
-    return LocationFix(coordinate: position, horizontalAccuracy: random.double(in: 5..<30),
-                       timestampMilliseconds: 1_796_112_000_000 + Int64(i) * 2_000)
+    return LocationFix(
+        coordinate: position, horizontalAccuracy: random.double(in: 5..<30),
+        timestampMilliseconds: 1_796_112_000_000 + Int64(i) * 2_000)
 }
 
 print("geofence engine: \(fenceCount) fences, \(fixCount) fixes per run, \(runs) runs (release build)")
@@ -93,9 +96,11 @@ func format(_ x: Double) -> String { "\((x * 100).rounded() / 100)" }
 let median = Statistics.median(perFix)
 let bruteMedian = Statistics.median(bruteUs)
 print("arm \(fenceCount) fences: median \(format(Statistics.median(armMs))) ms")
-print("one fix (engine.process): median \(format(median)) µs, p99 \(format(Statistics.percentile(perFix, 99))) µs;"
-      + " per-run medians \(perRunMedians.map(format).joined(separator: ", ")) µs; target < 50 µs: \(median < 50 ? "met" : "MISSED")")
+print(
+    "one fix (engine.process): median \(format(median)) µs, p99 \(format(Statistics.percentile(perFix, 99))) µs;"
+        + " per-run medians \(perRunMedians.map(format).joined(separator: ", ")) µs; target < 50 µs: \(median < 50 ? "met" : "MISSED")")
 print("crossings along the track (run 1): \(crossings) firing transitions")
 print("nearest fence boundary (adaptive tracking, ≤ 10 km): median \(format(Statistics.median(nearestUs))) µs")
-print("brute-force scan of all fences per fix: median \(format(bruteMedian)) µs, \(format(bruteMedian / median))× the indexed fix"
-      + " (\(insideCount) fence hits over \(bruteUs.count) fixes)")
+print(
+    "brute-force scan of all fences per fix: median \(format(bruteMedian)) µs, \(format(bruteMedian / median))× the indexed fix"
+        + " (\(insideCount) fence hits over \(bruteUs.count) fixes)")

@@ -145,8 +145,10 @@ enum CalcurseExport {
 /// and one line per all-day event.
 enum CalcurseCount {
     static func occurrences(_ calcurse: String, _ args: [String], environment: [String: String], scratch: String) -> Int {
-        let format = ["--format-apt", "A %(start:%s) %m\\n", "--format-recur-apt", "A %(start:%s) %m\\n",
-                      "--format-event", "E %m\\n", "--format-recur-event", "E %m\\n"]
+        let format = [
+            "--format-apt", "A %(start:%s) %m\\n", "--format-recur-apt", "A %(start:%s) %m\\n",
+            "--format-event", "E %m\\n", "--format-recur-event", "E %m\\n"
+        ]
         let r = timeProcess(calcurse, args + format, environment: environment, stdout: scratch)
         guard r.status == 0, let text = try? String(contentsOfFile: scratch, encoding: .utf8) else { return -1 }
         var appointments = Set<Substring>()

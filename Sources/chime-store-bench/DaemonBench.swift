@@ -27,15 +27,17 @@ enum DaemonBench {
             let launcher = try DaemonLauncher(chime: setup.chime, folder: setup.folder)
             let store = try StoreCopy.make(from: setup.sourceStore, into: setup.folder + "/daemon")
             report.startup = capture {
-                try DaemonStartup.measure(launcher: launcher, store: store, emptyFolder: setup.folder + "/daemon-empty",
-                                          runs: setup.runs, calcurse: setup.calcurse,
-                                          calcurseDir: setup.calcurseDir, calcurseEnvironment: setup.calcurseEnvironment)
+                try DaemonStartup.measure(
+                    launcher: launcher, store: store, emptyFolder: setup.folder + "/daemon-empty",
+                    runs: setup.runs, calcurse: setup.calcurse,
+                    calcurseDir: setup.calcurseDir, calcurseEnvironment: setup.calcurseEnvironment)
             }
             report.reschedule = capture { try DaemonReschedule.measure(launcher: launcher, store: store, edits: setup.edits) }
             report.lateness = capture { try DaemonLateness.measure(launcher: launcher, store: store) }
             report.idle = capture {
-                try DaemonIdle.measure(launcher: launcher, source: store, folder: setup.folder + "/daemon-idle",
-                                       idleSeconds: setup.idleSeconds)
+                try DaemonIdle.measure(
+                    launcher: launcher, source: store, folder: setup.folder + "/daemon-idle",
+                    idleSeconds: setup.idleSeconds)
             }
         } catch {
             report.setupError = "\(error)"

@@ -36,8 +36,13 @@ struct DaemonLauncher {
         var env = environment
         env["CHIME_STORE"] = store
         let child: PipedChild
-        switch PipedChild.start(chime, ["daemon", "--store", store, "--notifier", "stdout",
-                                        "--config", debug ? debugConfig : infoConfig], environment: env) {
+        switch PipedChild.start(
+            chime,
+            [
+                "daemon", "--store", store, "--notifier", "stdout",
+                "--config", debug ? debugConfig : infoConfig
+            ], environment: env)
+        {
         case .success(let c): child = c
         case .failure(let e): throw e
         }
@@ -107,12 +112,15 @@ enum ISOTime {
             return n
         }
         guard let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
-              let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19) else { return nil }
+            let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19)
+        else { return nil }
         var ms = 0
         if b[19] == 46 {  // ".mmm"
             guard b.count == 24, let f = number(20..<23) else { return nil }
             ms = f
-        } else if b.count != 20 { return nil }
+        } else if b.count != 20 {
+            return nil
+        }
         let days = Int64(CivilDate(year: y, month: mo, day: d).daysSinceEpoch)
         return (days * 86_400 + Int64(h * 3600 + mi * 60 + s)) * 1000 + Int64(ms)
     }

@@ -89,8 +89,10 @@ enum DaemonIdle {
             result.cpuMs = Double(cpuLast - cpu0) / ProcStats.ticksPerSecond * 1e3
             result.threadsAtStart = first.count
             for (tid, t) in last.sorted(by: { $0.key < $1.key }) {
-                result.threads.append(ThreadDelta(name: t.name, switches: t.total - (first[tid]?.total ?? 0),
-                                                  isNew: first[tid] == nil, exited: current[tid] == nil))
+                result.threads.append(
+                    ThreadDelta(
+                        name: t.name, switches: t.total - (first[tid]?.total ?? 0),
+                        isNew: first[tid] == nil, exited: current[tid] == nil))
             }
             result.wakeups = result.perSecond.reduce(0, +)
             return result

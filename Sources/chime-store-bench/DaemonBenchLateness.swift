@@ -85,10 +85,11 @@ enum DaemonLateness {
         var probes: [Delivery] = [], others = 0
         for line in lines {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any],
-                  let key = object["key"] as? String, let fire = (object["fire"] as? String).flatMap(ISOTime.milliseconds),
-                  let delivered = (object["delivered"] as? String).flatMap(ISOTime.milliseconds),
-                  let lateness = (object["lateness_ms"] as? NSNumber)?.doubleValue,
-                  ids.contains(String(key.prefix { $0 != "@" })) else { others += 1; continue }
+                let key = object["key"] as? String, let fire = (object["fire"] as? String).flatMap(ISOTime.milliseconds),
+                let delivered = (object["delivered"] as? String).flatMap(ISOTime.milliseconds),
+                let lateness = (object["lateness_ms"] as? NSNumber)?.doubleValue,
+                ids.contains(String(key.prefix { $0 != "@" }))
+            else { others += 1; continue }
             probes.append(Delivery(key: key, fire: fire, delivered: delivered, daemonMs: lateness, arrived: line.nanos))
         }
         return (probes, others)
@@ -110,8 +111,10 @@ enum DaemonLateness {
 
     /// Saves the probe items in one transaction; returns their identifiers. The store is closed
     /// again before the daemon starts.
-    static func addProbes(store path: String, base: Int64, seconds spreadSeconds: Int = spreadSeconds,
-                          perSecond: Int = perSecond) throws(DaemonBenchError) -> Set<String> {
+    static func addProbes(
+        store path: String, base: Int64, seconds spreadSeconds: Int = spreadSeconds,
+        perSecond: Int = perSecond
+    ) throws(DaemonBenchError) -> Set<String> {
         do {
             let store = try EventStore(path: path, floatingZone: .utc)
             let calendar = try store.defaultCalendarForNewEvents().identifier

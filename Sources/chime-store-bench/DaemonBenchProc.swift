@@ -29,8 +29,9 @@ enum ProcStats {
         guard let status = read("/proc/\(pid)/status") else { return nil }
         let fields = statusFields(status)
         guard let rss = fields["VmRSS"], let hwm = fields["VmHWM"] else { return nil }
-        return Memory(rssKiB: rss, hwmKiB: hwm, anonKiB: fields["RssAnon"] ?? 0, fileKiB: fields["RssFile"] ?? 0,
-                      threads: fields["Threads"] ?? 0)
+        return Memory(
+            rssKiB: rss, hwmKiB: hwm, anonKiB: fields["RssAnon"] ?? 0, fileKiB: fields["RssFile"] ?? 0,
+            threads: fields["Threads"] ?? 0)
     }
 
     /// utime + stime of the whole process (exited threads included), in clock ticks.
@@ -52,8 +53,9 @@ enum ProcStats {
             guard let tid = Int(name), let status = read("/proc/\(pid)/task/\(tid)/status") else { continue }
             let fields = statusFields(status)
             let comm = read("/proc/\(pid)/task/\(tid)/comm")?.trimmingCharacters(in: [" ", "\n"]) ?? "?"
-            result[tid] = ThreadSwitches(name: comm, voluntary: fields["voluntary_ctxt_switches"] ?? 0,
-                                         nonvoluntary: fields["nonvoluntary_ctxt_switches"] ?? 0)
+            result[tid] = ThreadSwitches(
+                name: comm, voluntary: fields["voluntary_ctxt_switches"] ?? 0,
+                nonvoluntary: fields["nonvoluntary_ctxt_switches"] ?? 0)
         }
         return result
     }

@@ -46,9 +46,11 @@ final class PipedChild {
             close(out[0]); close(err[0])
             return .failure(DaemonBenchError("posix_spawn \(path): error \(rc)"))
         }
-        return .success(PipedChild(pid: pid, spawnedAt: spawnedAt,
-                                   stdout: LineCollector(fd: out[0], name: "bench-stdout-\(pid)"),
-                                   stderr: LineCollector(fd: err[0], name: "bench-stderr-\(pid)")))
+        return .success(
+            PipedChild(
+                pid: pid, spawnedAt: spawnedAt,
+                stdout: LineCollector(fd: out[0], name: "bench-stdout-\(pid)"),
+                stderr: LineCollector(fd: err[0], name: "bench-stderr-\(pid)")))
     }
 
     /// Reaps the child if it has exited, waiting up to `timeout` seconds; its status (128 +

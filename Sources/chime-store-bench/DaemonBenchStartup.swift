@@ -28,8 +28,10 @@ enum DaemonStartup {
     /// How long after "scheduled, sleeping" memory is read (the sleep's timer thread has started).
     static let settleSeconds = 0.25
 
-    static func measure(launcher: DaemonLauncher, store: String, emptyFolder: String, runs: Int, calcurse: String?,
-                        calcurseDir: String, calcurseEnvironment: [String: String]) throws(DaemonBenchError) -> Result {
+    static func measure(
+        launcher: DaemonLauncher, store: String, emptyFolder: String, runs: Int, calcurse: String?,
+        calcurseDir: String, calcurseEnvironment: [String: String]
+    ) throws(DaemonBenchError) -> Result {
         var result = Result()
         let calcurseArgs = ["-D", calcurseDir, "-Q", "--days", "1"]
         // Warm-up, untimed: the first start on the copy, and calcurse once.

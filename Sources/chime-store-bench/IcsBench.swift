@@ -8,8 +8,10 @@ import Glibc
 /// then imported into a fresh store, as whole `chime export` / `chime import` processes and in
 /// process; calcurse imports the same file in the same run (`calcurse -i`).
 enum IcsBench {
-    static func run(chime: String, calcurse: String?, folder: String, sourceStore: String, runs: Int,
-                    environment: [String: String]) -> [String] {
+    static func run(
+        chime: String, calcurse: String?, folder: String, sourceStore: String, runs: Int,
+        environment: [String: String]
+    ) -> [String] {
         let file = folder + "/export.ics"
         var env = environment
         env["CHIME_STORE"] = sourceStore
@@ -37,9 +39,11 @@ enum IcsBench {
                 let store = try EventStore(path: sourceStore, floatingZone: .utc)
                 let clock = ContinuousClock()
                 var bytes: [UInt8] = []
-                exportInProcess.add(seconds(try clock.measure {
-                    bytes = ICalendar.serialize(try store.allItems(in: nil), now: Instant(secondsSince1970: 1_795_176_000), floatingZone: .utc)
-                }))
+                exportInProcess.add(
+                    seconds(
+                        try clock.measure {
+                            bytes = ICalendar.serialize(try store.allItems(in: nil), now: Instant(secondsSince1970: 1_795_176_000), floatingZone: .utc)
+                        }))
                 let fresh = try EventStore(path: target, floatingZone: .utc)
                 importInProcess.add(seconds(try clock.measure { _ = try fresh.importICS(bytes, file: "export.ics") }))
             } catch {
@@ -66,8 +70,9 @@ enum IcsBench {
         if calcurseImport.values.isEmpty {
             lines.append("calcurse -i: not measured (calcurse missing or it failed)")
         } else {
-            lines.append(padRight("calcurse -i (process, same file)", 40) + ms(calcurseImport)
-                         + "   calcurse/chime \(fixed(calcurseImport.median / importProcess.median, 1))×")
+            lines.append(
+                padRight("calcurse -i (process, same file)", 40) + ms(calcurseImport)
+                    + "   calcurse/chime \(fixed(calcurseImport.median / importProcess.median, 1))×")
         }
         if !calcurseNote.isEmpty { lines.append(calcurseNote) }
         lines.append("import report: \(counts)")

@@ -32,8 +32,10 @@ enum LatencyProbe {
 
     /// One writer run; returns the latencies in ms (fewer than `count` if some never arrived
     /// within the time limit) and the writer's exit status.
-    static func measure(store: EventStore, path: String, count: Int, executable: String,
-                        environment: [String: String]) async -> (latencies: [Double], status: Int32) {
+    static func measure(
+        store: EventStore, path: String, count: Int, executable: String,
+        environment: [String: String]
+    ) async -> (latencies: [Double], status: Int32) {
         let stream = store.changes  // subscribed from now on
         guard let pid = spawn(executable, ["--writer", path, String(count)], environment: environment) else { return ([], 127) }
         let consumer = Task { () -> [Double] in
@@ -41,7 +43,8 @@ enum LatencyProbe {
             for await set in stream {
                 for id in set.inserted {
                     guard let r = try? store.reminder(withIdentifier: id), r.title.hasPrefix(prefix),
-                          let sent = Int64(r.title.dropFirst(prefix.count)) else { continue }
+                        let sent = Int64(r.title.dropFirst(prefix.count))
+                    else { continue }
                     latencies.append(Double(realtimeNanos() - sent) / 1e6)
                 }
                 if latencies.count >= count { break }
@@ -63,8 +66,11 @@ enum LatencyProbe {
 /// reached by dlsym).
 enum SQLiteCheckpoint {
     typealias Open = @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
-    typealias Exec = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?, UnsafeMutableRawPointer?,
-                                     UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
+    typealias Exec =
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?, UnsafeMutableRawPointer?,
+            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        ) -> Int32
     typealias Close = @convention(c) (OpaquePointer?) -> Int32
 
     /// nil on success, else what went wrong.

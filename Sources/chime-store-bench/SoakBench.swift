@@ -36,7 +36,7 @@ enum SoakBench {
         var target: Int
         var field: String?
         var value: String?
-        var start: Int64, end: Int64   // CLOCK_REALTIME ns
+        var start: Int64, end: Int64  // CLOCK_REALTIME ns
         var status: Int32
         var stdout: String
         var stderr: String
@@ -47,9 +47,10 @@ enum SoakBench {
 
     static func run(chime: String, folder: String, options: SoakOptions) -> [String] {
         var lines: [String] = []
-        lines.append("Soak: writers × \(options.operations) operations each (complete 50%, edit 35%, add 15%) on \(options.targets) shared daily reminders; daemon --notifier stdout and a `chime agenda` reader running"
-                     + (options.hostileBus ? "; a hostile D-Bus client calling the daemon's service; probe alarms due twice a second" : "")
-                     + "; chime \(chime)")
+        lines.append(
+            "Soak: writers × \(options.operations) operations each (complete 50%, edit 35%, add 15%) on \(options.targets) shared daily reminders; daemon --notifier stdout and a `chime agenda` reader running"
+                + (options.hostileBus ? "; a hostile D-Bus client calling the daemon's service; probe alarms due twice a second" : "")
+                + "; chime \(chime)")
         for n in options.writers {
             do { lines += try round(writers: n, chime: chime, folder: folder + "/soak-\(n)", options: options) } catch {
                 lines.append("\(n) writers: not measured: \(error)")
@@ -65,15 +66,20 @@ enum SoakBench {
         let start = LocalDateTime(year: 2027, month: 1, day: 1, hour: 9)
         let bus = options.hostileBus ? try PrivateSessionBus.start(folder: folder) : nil
         defer { bus?.stop() }
-        let launcher = try DaemonLauncher(chime: chime, folder: folder,
-                                          extraEnvironment: bus.map { ["DBUS_SESSION_BUS_ADDRESS": $0.address] } ?? [:])
+        let launcher = try DaemonLauncher(
+            chime: chime, folder: folder,
+            extraEnvironment: bus.map { ["DBUS_SESSION_BUS_ADDRESS": $0.address] } ?? [:])
         let env = launcher.environment.merging(["CHIME_STORE": storePath]) { $1 }
         // The shared reminders, added with the binary under test (an older one can be measured too).
         var created: [String] = []
         for t in 0..<options.targets {
             let out = folder + "/out/setup.out", err = folder + "/out/setup.err"
-            let status = runToFiles(chime, ["add", "reminder", "shared \(t)", "--due", "2027-01-01T09:00", "--repeat", "FREQ=DAILY",
-                                            "--alarm", "-5m"], environment: env, stdout: out, stderr: err)
+            let status = runToFiles(
+                chime,
+                [
+                    "add", "reminder", "shared \(t)", "--due", "2027-01-01T09:00", "--repeat", "FREQ=DAILY",
+                    "--alarm", "-5m"
+                ], environment: env, stdout: out, stderr: err)
             let id = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").last { $0.hasPrefix("ID ") }?.dropFirst(3)
             guard status == 0, let id else { throw DaemonBenchError("adding the shared reminders failed (status \(status))") }
             created.append(String(id))
@@ -110,7 +116,9 @@ enum SoakBench {
         let reader = Thread {
             while !stop.value {
                 let status = timeProcess(chime, ["agenda", "--from", "2027-01-01", "--days", "60", "--json"], environment: env).status
-                readerCounts.update { $0.runs += 1; if status != 0 { $0.failures += 1 } }
+                readerCounts.update {
+                    $0.runs += 1; if status != 0 { $0.failures += 1 }
+                }
             }
             readerDone.signal()
         }
@@ -128,8 +136,9 @@ enum SoakBench {
                 for i in 0..<options.operations {
                     let roll = g.int(in: 0...99)
                     let target = g.int(in: 0...(options.targets - 1))
-                    var op = Op(kind: roll < 50 ? .complete : roll < 85 ? .edit : .add, writer: w, target: target,
-                                start: 0, end: 0, status: 0, stdout: "", stderr: "")
+                    var op = Op(
+                        kind: roll < 50 ? .complete : roll < 85 ? .edit : .add, writer: w, target: target,
+                        start: 0, end: 0, status: 0, stdout: "", stderr: "")
                     let args: [String]
                     switch op.kind {
                     case .complete: args = ["complete", ids[target]]
@@ -204,12 +213,13 @@ enum SoakBench {
             for field in fields {
                 let edits = ops.filter { $0.kind == .edit && $0.target == t && $0.field == field && $0.status == 0 }
                 guard let latestStart = edits.map({ $0.start }).max() else { continue }
-                let stored: String? = switch field {
-                case "title": series?.title
-                case "notes": series?.notes
-                case "location": series?.location
-                default: series.map { "\($0.priority)" }
-                }
+                let stored: String? =
+                    switch field {
+                    case "title": series?.title
+                    case "notes": series?.notes
+                    case "location": series?.location
+                    default: series.map { "\($0.priority)" }
+                    }
                 let allowed = Set(edits.filter { $0.end >= latestStart }.compactMap { $0.value })
                 if let stored, !allowed.contains(stored) {
                     overwritten += 1
@@ -226,33 +236,45 @@ enum SoakBench {
         var lines: [String] = []
         let failures = ops.filter { $0.status != 0 }
         lines.append("")
-        lines.append("\(writers) writers × \(options.operations) = \(ops.count) operations in \(fixed(wall, 1)) s (\(fixed(Double(ops.count) / wall, 1)) ops/s); load average after: \(loadAverage())")
+        lines.append(
+            "\(writers) writers × \(options.operations) = \(ops.count) operations in \(fixed(wall, 1)) s (\(fixed(Double(ops.count) / wall, 1)) ops/s); load average after: \(loadAverage())"
+        )
         for kind in Kind.allCases {
             let mine = ops.filter { $0.kind == kind }
             let ms = mine.map(\.milliseconds)
-            lines.append("  " + padRight(kind.rawValue, 9) + padRight("\(mine.count) ops, \(mine.filter { $0.status != 0 }.count) failed", 22)
-                         + "latency p50 \(fixed(Statistics.percentile(ms, 50), 1)) ms  p99 \(fixed(Statistics.percentile(ms, 99), 1)) ms  max \(fixed(ms.max() ?? .nan, 1)) ms")
+            lines.append(
+                "  " + padRight(kind.rawValue, 9) + padRight("\(mine.count) ops, \(mine.filter { $0.status != 0 }.count) failed", 22)
+                    + "latency p50 \(fixed(Statistics.percentile(ms, 50), 1)) ms  p99 \(fixed(Statistics.percentile(ms, 99), 1)) ms  max \(fixed(ms.max() ?? .nan, 1)) ms"
+            )
         }
         let all = ops.map(\.milliseconds)
-        lines.append("  " + padRight("all", 9) + padRight("\(ops.count) ops, \(failures.count) failed", 22)
-                     + "latency p50 \(fixed(Statistics.percentile(all, 50), 1)) ms  p99 \(fixed(Statistics.percentile(all, 99), 1)) ms  max \(fixed(all.max() ?? .nan, 1)) ms")
+        lines.append(
+            "  " + padRight("all", 9) + padRight("\(ops.count) ops, \(failures.count) failed", 22)
+                + "latency p50 \(fixed(Statistics.percentile(all, 50), 1)) ms  p99 \(fixed(Statistics.percentile(all, 99), 1)) ms  max \(fixed(all.max() ?? .nan, 1)) ms"
+        )
         for f in failures.prefix(5) { lines.append("  failed: \(f.kind.rawValue) (w\(f.writer)): \(f.stderr.trimmingCharacters(in: .whitespacesAndNewlines))") }
         let completions = ops.filter { $0.kind == .complete && $0.status == 0 }.count
-        lines.append("  verified: \(completions) completions, \(ops.filter { $0.kind == .edit && $0.status == 0 }.count) edits, \(addsDone.count) adds; lost updates: \(lostAdvances + doubled + overwritten + missing) (completions whose advance was lost \(lostAdvances), instances completed twice \(doubled), edits overwritten by an earlier one \(overwritten), adds missing \(missing)); failed checks: \(lost.count)")
+        lines.append(
+            "  verified: \(completions) completions, \(ops.filter { $0.kind == .edit && $0.status == 0 }.count) edits, \(addsDone.count) adds; lost updates: \(lostAdvances + doubled + overwritten + missing) (completions whose advance was lost \(lostAdvances), instances completed twice \(doubled), edits overwritten by an earlier one \(overwritten), adds missing \(missing)); failed checks: \(lost.count)"
+        )
         for l in lost.prefix(10) { lines.append("  LOST: \(l)") }
         let reads = readerCounts.value
-        lines.append("  reader: \(reads.runs) `chime agenda` runs, \(reads.failures) failed; daemon: \(daemonAlive ? "running throughout" : "EXITED EARLY"), \(daemonLines) stdout lines, stopped with status \(daemonStop.status)")
+        lines.append(
+            "  reader: \(reads.runs) `chime agenda` runs, \(reads.failures) failed; daemon: \(daemonAlive ? "running throughout" : "EXITED EARLY"), \(daemonLines) stdout lines, stopped with status \(daemonStop.status)"
+        )
         if options.hostileBus {
             let hostile = hostileTally.value
-            lines.append("  hostile D-Bus client: \(hostile.calls) calls, \(hostile.refused) refused as they should be, \(hostile.answered) answered, "
-                         + "\(hostile.accessRequests) access requests by new identities, \(hostile.wrong.count) wrong; call p50 \(fixed(Statistics.percentile(hostile.milliseconds, 50), 1)) ms "
-                         + "p99 \(fixed(Statistics.percentile(hostile.milliseconds, 99), 1)) ms; the service on the bus at start: "
-                         + "\(onBusAtStart ? "yes" : "NO"), at the end: \(onBusAtEnd ? "yes" : "NO")")
+            lines.append(
+                "  hostile D-Bus client: \(hostile.calls) calls, \(hostile.refused) refused as they should be, \(hostile.answered) answered, "
+                    + "\(hostile.accessRequests) access requests by new identities, \(hostile.wrong.count) wrong; call p50 \(fixed(Statistics.percentile(hostile.milliseconds, 50), 1)) ms "
+                    + "p99 \(fixed(Statistics.percentile(hostile.milliseconds, 99), 1)) ms; the service on the bus at start: "
+                    + "\(onBusAtStart ? "yes" : "NO"), at the end: \(onBusAtEnd ? "yes" : "NO")")
             for w in hostile.wrong.prefix(5) { lines.append("  WRONG: \(w)") }
             let late = delivered.map(\.daemonMs)
-            lines.append("  alarms meanwhile: \(due) probes due while the writers ran, \(delivered.count) delivered; lateness p50 "
-                         + "\(fixed(Statistics.percentile(late, 50), 1)) ms p99 \(fixed(Statistics.percentile(late, 99), 1)) ms "
-                         + "max \(fixed(late.max() ?? .nan, 1)) ms")
+            lines.append(
+                "  alarms meanwhile: \(due) probes due while the writers ran, \(delivered.count) delivered; lateness p50 "
+                    + "\(fixed(Statistics.percentile(late, 50), 1)) ms p99 \(fixed(Statistics.percentile(late, 99), 1)) ms "
+                    + "max \(fixed(late.max() ?? .nan, 1)) ms")
         }
         return lines
     }

@@ -19,9 +19,15 @@ struct PrivateSessionBus {
         let address = "unix:path=" + socket
         unlink(socket)
         let printed = folder + "/bus.address"
-        guard let pid = spawn("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=" + address,
-                                                       "--print-address=1"],
-                              environment: ProcessInfo.processInfo.environment, stdout: printed, stderr: folder + "/bus.log") else {
+        guard
+            let pid = spawn(
+                "/usr/bin/dbus-daemon",
+                [
+                    "--session", "--nofork", "--nopidfile", "--address=" + address,
+                    "--print-address=1"
+                ],
+                environment: ProcessInfo.processInfo.environment, stdout: printed, stderr: folder + "/bus.log")
+        else {
             throw DaemonBenchError("dbus-daemon could not be started (is the dbus-daemon package installed?)")
         }
         // Ready when it printed its address (it listens before it prints).
@@ -78,16 +84,18 @@ enum HostileBusClient {
         } catch {
             throw DaemonBenchError("copying gdbus for the hostile client (is libglib2.0-bin installed?): \(error)")
         }
-        let status = SoakBench.runToFiles(chime, ["access", "grant", "exe:\(apps)/viewer", "events"], environment: environment,
-                                          stdout: folder + "/out/grant.out", stderr: folder + "/out/grant.err")
+        let status = SoakBench.runToFiles(
+            chime, ["access", "grant", "exe:\(apps)/viewer", "events"], environment: environment,
+            stdout: folder + "/out/grant.out", stderr: folder + "/out/grant.err")
         guard status == 0 else { throw DaemonBenchError("chime access grant failed (status \(status))") }
         return Apps(viewer: "\(apps)/viewer", stranger: "\(apps)/stranger", requester: "\(apps)/requester", folder: apps)
     }
 
     /// Waits until the daemon owns its name on the bus.
     static func waitForName(environment: [String: String], timeout: Int) -> Bool {
-        SoakBench.runToFiles("/usr/bin/gdbus", ["wait", "--session", "--timeout", "\(timeout)", name], environment: environment,
-                             stdout: "/dev/null", stderr: "/dev/null") == 0
+        SoakBench.runToFiles(
+            "/usr/bin/gdbus", ["wait", "--session", "--timeout", "\(timeout)", name], environment: environment,
+            stdout: "/dev/null", stderr: "/dev/null") == 0
     }
 
     /// Calls until `stop` is set; `secrets` are texts (reminder titles) the events-only app must never read.
@@ -108,14 +116,15 @@ enum HostileBusClient {
                 (apps.viewer, "Item", [String(hex)], true, "Error"),
                 (apps.viewer, "Changes", ["0"], false, ""),
                 (apps.viewer, "Dismiss", ["never-shown@20270101T090000Z#0"], true, "Error"),
-                (apps.viewer, "Events", ["\(now)", "\(now + 7 * 86_400)"], false, ""),
+                (apps.viewer, "Events", ["\(now)", "\(now + 7 * 86_400)"], false, "")
             ]
             for (app, method, arguments, refused, reason) in calls where !stop.value {
                 let (ms, status, output) = call(app, method, arguments, environment: environment, folder: apps.folder)
                 tally.calls += 1
                 tally.milliseconds.append(ms)
-                judge(&tally, "\(method)(\(arguments.first.map { String($0.prefix(24)) } ?? ""))", status: status, output: output,
-                      refused: refused, reason: reason, secrets: app == apps.viewer ? secrets : [])
+                judge(
+                    &tally, "\(method)(\(arguments.first.map { String($0.prefix(24)) } ?? ""))", status: status, output: output,
+                    refused: refused, reason: reason, secrets: app == apps.viewer ? secrets : [])
             }
             // A fresh identity asks for access: the first few are prompted (no notification
             // server here, so the prompt fails), the rest are refused until the window passes.
@@ -136,14 +145,18 @@ enum HostileBusClient {
         return tally
     }
 
-    private static func judge(_ tally: inout Tally, _ what: String, status: Int32, output: String, refused: Bool, reason: String,
-                              secrets: [String]) {
+    private static func judge(
+        _ tally: inout Tally, _ what: String, status: Int32, output: String, refused: Bool, reason: String,
+        secrets: [String]
+    ) {
         if let secret = secrets.first(where: { output.contains($0) }) {
             tally.wrong.append("\(what): the events-only app read \"\(secret)\"")
         }
         if output.utf8.count > 2_000 && refused { tally.wrong.append("\(what): an error reply of \(output.utf8.count) bytes") }
         if refused {
-            if status != 0 && output.contains(reason) { tally.refused += 1 } else {
+            if status != 0 && output.contains(reason) {
+                tally.refused += 1
+            } else {
                 tally.wrong.append("\(what): expected a refusal (\(reason)), got status \(status): \(output.prefix(160))")
             }
         } else if status == 0 {
@@ -154,13 +167,19 @@ enum HostileBusClient {
     }
 
     /// One `gdbus call` by the app at `app`: its duration, status and output (stdout and stderr).
-    private static func call(_ app: String, _ method: String, _ arguments: [String], environment: [String: String],
-                             folder: String) -> (Double, Int32, String) {
+    private static func call(
+        _ app: String, _ method: String, _ arguments: [String], environment: [String: String],
+        folder: String
+    ) -> (Double, Int32, String) {
         let out = folder + "/call.out"
         let start = realtimeNanos()
-        let status = SoakBench.runToFiles(app, ["call", "--session", "--timeout", "20", "--dest", name, "--object-path", path,
-                                                "--method", "\(interface).\(method)"] + arguments,
-                                          environment: environment, stdout: out, stderr: out + ".err")
+        let status = SoakBench.runToFiles(
+            app,
+            [
+                "call", "--session", "--timeout", "20", "--dest", name, "--object-path", path,
+                "--method", "\(interface).\(method)"
+            ] + arguments,
+            environment: environment, stdout: out, stderr: out + ".err")
         let ms = Double(realtimeNanos() - start) / 1e6
         let output = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "") + ((try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? "")
         return (ms, status, output)

@@ -19,10 +19,14 @@ struct GeneratedStore {
 enum StoreWorkload {
     /// nil = floating (read in UTC: the benchmark opens the store with `floatingZone: .utc`
     /// and runs `chime agenda` with TZ=UTC).
-    static let zones: [(String?, Int)] = [("UTC", 20), ("Europe/Berlin", 22), ("America/New_York", 22),
-                                          ("Asia/Tokyo", 10), ("Australia/Sydney", 10), (nil, 16)]
-    static let words = ["Stand-up", "Review", "Lunch", "Gym", "Call", "Dentist", "Planning", "1:1", "Yoga",
-                        "Piano", "Sync", "Retro", "Dinner", "Train", "Meeting", "Football"]
+    static let zones: [(String?, Int)] = [
+        ("UTC", 20), ("Europe/Berlin", 22), ("America/New_York", 22),
+        ("Asia/Tokyo", 10), ("Australia/Sydney", 10), (nil, 16)
+    ]
+    static let words = [
+        "Stand-up", "Review", "Lunch", "Gym", "Call", "Dentist", "Planning", "1:1", "Yoga",
+        "Piano", "Sync", "Retro", "Dinner", "Train", "Meeting", "Football"
+    ]
     static let firstDay = CivilDate(year: 2026, month: 1, day: 1)
     static let dayCount = 730  // 2026-01-01 ... 2027-12-31
 
@@ -30,7 +34,7 @@ enum StoreWorkload {
     static let kinds: [(Kind, Int)] = [(.daily, 50), (.weekly, 27), (.monthlyDay, 9), (.monthlyNth, 8), (.yearly, 7)]
     static let weekdaySets: [([Weekday], Int)] = [
         ([.monday, .wednesday, .friday], 4), ([.tuesday, .thursday], 4), ([.monday, .tuesday, .wednesday, .thursday, .friday], 3),
-        ([.monday], 2), ([.friday], 2), ([.saturday, .sunday], 1), ([.monday, .thursday], 2), ([.wednesday], 2),
+        ([.monday], 2), ([.friday], 2), ([.saturday, .sunday], 1), ([.monday, .thursday], 2), ([.wednesday], 2)
     ]
 
     static func generate(path: String, events n: Int, reminders m: Int, seed: UInt64) throws -> GeneratedStore {
@@ -96,8 +100,9 @@ enum StoreWorkload {
         if g.chance(0.2) { e.location = g.pick(["Room 1", "Office", "Home", "Café", "Gym"]) }
         let at = e.start.instant(floatingZone: .utc).secondsSince1970
         e.alarms = (0..<g.int(in: 1...2)).map { _ in
-            g.chance(0.15) ? .absolute(Instant(secondsSince1970: at - Int64(g.pick([600, 3_600, 86_400]))))
-                           : .relative(-Int64(g.pick([300, 600, 900, 1_800, 3_600, 86_400])))
+            g.chance(0.15)
+                ? .absolute(Instant(secondsSince1970: at - Int64(g.pick([600, 3_600, 86_400]))))
+                : .relative(-Int64(g.pick([300, 600, 900, 1_800, 3_600, 86_400])))
         }
         return e
     }
@@ -142,8 +147,9 @@ enum StoreWorkload {
     }
 
     static func reminder(_ i: Int, _ g: inout SeededRandom, lists: [ChimeCore.Calendar]) -> Reminder {
-        var r = Reminder(title: "\(g.pick(["Buy", "Call", "Pay", "Email", "Fix", "Book"])) \(g.pick(words)) \(i)",
-                         calendar: g.pick(lists).identifier)
+        var r = Reminder(
+            title: "\(g.pick(["Buy", "Call", "Pay", "Email", "Fix", "Book"])) \(g.pick(words)) \(i)",
+            calendar: g.pick(lists).identifier)
         r.priority = g.weighted([(0, 50), (1, 10), (5, 20), (9, 20)])
         if g.chance(0.6) {
             let local = LocalDateTime(date: firstDay.adding(days: g.int(in: 0...(dayCount - 1))), hour: g.int(in: 8...20))

@@ -44,7 +44,9 @@ let keep = BenchmarkOptions.string("--keep")
 let dir: String
 if let keep {
     try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
-    dir = (keep as NSString).standardizingPath.hasPrefix("/") ? (keep as NSString).standardizingPath
+    dir =
+        (keep as NSString).standardizingPath.hasPrefix("/")
+        ? (keep as NSString).standardizingPath
         : FileManager.default.currentDirectoryPath + "/" + keep
 } else {
     var template = Array("/tmp/chime-store-bench.XXXXXX".utf8CString)
@@ -80,10 +82,13 @@ do { export = try CalcurseExport.write(events: generated.events, reminders: gene
 }
 
 // The header: what was measured, and where.
-let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+let cpu =
+    (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
     .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
 var header: [String] = []
-header.append("Store: \(grouped(eventCount)) events (\(grouped(generated.recurringEvents)) recurring, \(grouped(generated.allDayEvents)) all-day) in \(generated.eventCalendars.count) calendars, \(grouped(reminderCount)) reminders; seed \(seed); generated in \(fixed(generated.seconds, 2)) s")
+header.append(
+    "Store: \(grouped(eventCount)) events (\(grouped(generated.recurringEvents)) recurring, \(grouped(generated.allDayEvents)) all-day) in \(generated.eventCalendars.count) calendars, \(grouped(reminderCount)) reminders; seed \(seed); generated in \(fixed(generated.seconds, 2)) s"
+)
 header.append("Machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores; \(runs) runs, interleaved; load average before: \(loadBefore)")
 print(header.joined(separator: "\n"))
 
@@ -151,7 +156,11 @@ if only == nil || only == "store" {
     }
     func firstOccurrence() -> Event? {
         var first: Event?
-        do { try store.enumerateEvents(matching: window) { e, stop in first = e; stop = true } } catch { fail("enumerateEvents: \(error)") }
+        do {
+            try store.enumerateEvents(matching: window) { e, stop in
+                first = e; stop = true
+            }
+        } catch { fail("enumerateEvents: \(error)") }
         return first
     }
     func lineCount(_ path: String) -> Int {
@@ -166,7 +175,10 @@ if only == nil || only == "store" {
     // Warm-up and sanity checks (untimed): counts, output sizes.
     let chimeCount = queryCount()
     _ = firstOccurrence()
-    let agendaLines = { _ = checked("chime agenda", timeProcess(chimePath, agendaArgs, environment: environment, stdout: dir + "/agenda.txt")); return lineCount(dir + "/agenda.txt") }()
+    let agendaLines = {
+        _ = checked("chime agenda", timeProcess(chimePath, agendaArgs, environment: environment, stdout: dir + "/agenda.txt"));
+        return lineCount(dir + "/agenda.txt")
+    }()
     _ = checked("chime agenda --json", timeProcess(chimePath, agendaArgs + ["--json"], environment: environment, stdout: dir + "/agenda.json"))
     let jsonBytes = fileSize(dir + "/agenda.json")
     var calcurseLines = 0, calcurseCount = 0
@@ -176,7 +188,8 @@ if only == nil || only == "store" {
         calcurseCount = CalcurseCount.occurrences(calcursePath, calcurseArgs, environment: environment, scratch: dir + "/calcurse-count.txt")
     }
 
-    var query = Sample(), queryCold = Sample(), queryRead = Sample(), streamed = Sample(), first = Sample(), lookup = Sample(), agendaText = Sample(), agendaJSON = Sample(), calcurse = Sample()
+    var query = Sample(), queryCold = Sample(), queryRead = Sample(), streamed = Sample(), first = Sample(), lookup = Sample(), agendaText = Sample(),
+        agendaJSON = Sample(), calcurse = Sample()
     var light = Sample(), dayQuery = Sample(), weekQuery = Sample(), agendaDay = Sample(), agendaWeek = Sample()
     var calcurseDay = Sample(), calcurseWeek = Sample()
     let dayArgs = ["agenda", "--from", from, "--days", "1"], weekArgs = ["agenda", "--from", from, "--days", "7"]
@@ -226,8 +239,9 @@ if only == nil || only == "store" {
     // f. Cross-process change latency, one writer per run.
     var latencies: [Double] = []
     for _ in 0..<runs {
-        let (l, status) = await LatencyProbe.measure(store: store, path: storePath, count: latencyCount, executable: selfPath,
-                                                      environment: environment)
+        let (l, status) = await LatencyProbe.measure(
+            store: store, path: storePath, count: latencyCount, executable: selfPath,
+            environment: environment)
         if status != 0 { fail("latency writer exited with status \(status)") }
         latencies += l
     }
@@ -238,29 +252,54 @@ if only == nil || only == "store" {
     func ratio(_ a: Sample, _ b: Sample) -> String { b.values.isEmpty ? "n/a" : fixed(b.median / a.median, 2) + "×" }
     let calcurseName = calcursePath == nil ? "calcurse: not installed" : "calcurse"
     var lines: [String] = []
-    lines.append("Window 2026-06-01 .. 2027-06-01 (UTC): Chime \(grouped(chimeCount)) occurrences; \(calcurseName) \(grouped(calcurseCount)) occurrences (\(calcurseCount - chimeCount >= 0 ? "+" : "")\(grouped(calcurseCount - chimeCount)); approximate mapping, see notes)")
+    lines.append(
+        "Window 2026-06-01 .. 2027-06-01 (UTC): Chime \(grouped(chimeCount)) occurrences; \(calcurseName) \(grouped(calcurseCount)) occurrences (\(calcurseCount - chimeCount >= 0 ? "+" : "")\(grouped(calcurseCount - chimeCount)); approximate mapping, see notes)"
+    )
     lines.append("")
     /// A one-year query's occurrences per second, from its median.
     func perSecond(_ s: Sample) -> String { fixed(Double(chimeCount) / s.median / 1e3, 2) + "M occ/s" }
-    lines.append(padRight("one-year events(matching:)", 40) + "\(ms(query))   \(perSecond(query))   \(grouped(chimeCount)) occurrences; the store queried before, its decoded events kept")
-    lines.append(padRight("one-year events(matching:), new store", 40) + "\(ms(queryCold))   \(perSecond(queryCold))   the store's first query: nothing decoded is kept yet")
+    lines.append(
+        padRight("one-year events(matching:)", 40)
+            + "\(ms(query))   \(perSecond(query))   \(grouped(chimeCount)) occurrences; the store queried before, its decoded events kept")
+    lines.append(
+        padRight("one-year events(matching:), new store", 40)
+            + "\(ms(queryCold))   \(perSecond(queryCold))   the store's first query: nothing decoded is kept yet")
     lines.append(padRight("one-year events(matching:), every Event", 40) + "\(ms(queryRead))   \(perSecond(queryRead))   each Event built and its title read")
     lines.append(padRight("one-year enumerateEvents (count only)", 40) + "\(ms(streamed))   \(perSecond(streamed))")
     lines.append(padRight("one-year enumerateOccurrences (light)", 40) + "\(ms(light))   \(perSecond(light))   no Event built, no alarm rows")
     lines.append(padRight("enumerateEvents to first occurrence", 40) + ms(first, 2))
     lines.append(padRight("events(matching:) one day", 40) + "\(ms(dayQuery, 2))   \(grouped(dayCount)) occurrences")
     lines.append(padRight("events(matching:) one week", 40) + "\(ms(weekQuery, 2))   \(grouped(weekCount)) occurrences")
-    lines.append(padRight("chime agenda --days 1 (process)", 40) + "\(ms(agendaDay)) | calcurse --days 1 \(calcurseDay.values.isEmpty ? "n/a" : ms(calcurseDay)) | calcurse/chime \(ratio(agendaDay, calcurseDay))")
-    lines.append(padRight("chime agenda --days 7 (process)", 40) + "\(ms(agendaWeek)) | calcurse --days 7 \(calcurseWeek.values.isEmpty ? "n/a" : ms(calcurseWeek)) | calcurse/chime \(ratio(agendaWeek, calcurseWeek))")
-    lines.append(padRight("event(withIdentifier:)", 40) + "median \(fixed(lookup.median, 1)) µs (min of run medians \(fixed(lookup.min, 1))) over 1,000 random ids per run")
-    lines.append(padRight("chime agenda one year (process)", 40) + "\(ms(agendaText)) | calcurse -Q --days 365 \(calcurse.values.isEmpty ? "n/a" : ms(calcurse)) | calcurse/chime \(ratio(agendaText, calcurse))")
+    lines.append(
+        padRight("chime agenda --days 1 (process)", 40)
+            + "\(ms(agendaDay)) | calcurse --days 1 \(calcurseDay.values.isEmpty ? "n/a" : ms(calcurseDay)) | calcurse/chime \(ratio(agendaDay, calcurseDay))")
+    lines.append(
+        padRight("chime agenda --days 7 (process)", 40)
+            + "\(ms(agendaWeek)) | calcurse --days 7 \(calcurseWeek.values.isEmpty ? "n/a" : ms(calcurseWeek)) | calcurse/chime \(ratio(agendaWeek, calcurseWeek))"
+    )
+    lines.append(
+        padRight("event(withIdentifier:)", 40)
+            + "median \(fixed(lookup.median, 1)) µs (min of run medians \(fixed(lookup.min, 1))) over 1,000 random ids per run")
+    lines.append(
+        padRight("chime agenda one year (process)", 40)
+            + "\(ms(agendaText)) | calcurse -Q --days 365 \(calcurse.values.isEmpty ? "n/a" : ms(calcurse)) | calcurse/chime \(ratio(agendaText, calcurse))")
     lines.append(padRight("chime agenda one year --json (process)", 40) + "\(ms(agendaJSON)) | calcurse/chime \(ratio(agendaJSON, calcurse))")
     let total = dbBytes + walBytes
-    lines.append(padRight("database file (after checkpoint)", 40) + "\(grouped(Int(total))) bytes = \(fixed(Double(total) / 1_048_576, 2)) MiB (.sqlite \(grouped(Int(dbBytes))), -wal \(grouped(Int(walBytes))))\(checkpointError.map { "; checkpoint failed: \($0)" } ?? "")")
-    lines.append(padRight("cross-process change latency", 40) + "p50 \(fixed(Statistics.percentile(latencies, 50), 2)) ms   p99 \(fixed(Statistics.percentile(latencies, 99), 2)) ms   max \(fixed(latencies.max() ?? .nan, 2)) ms   (\(latencies.count) of \(runs * latencyCount) commits, \(runs) writer processes)")
+    lines.append(
+        padRight("database file (after checkpoint)", 40)
+            + "\(grouped(Int(total))) bytes = \(fixed(Double(total) / 1_048_576, 2)) MiB (.sqlite \(grouped(Int(dbBytes))), -wal \(grouped(Int(walBytes))))\(checkpointError.map { "; checkpoint failed: \($0)" } ?? "")"
+    )
+    lines.append(
+        padRight("cross-process change latency", 40)
+            + "p50 \(fixed(Statistics.percentile(latencies, 50), 2)) ms   p99 \(fixed(Statistics.percentile(latencies, 99), 2)) ms   max \(fixed(latencies.max() ?? .nan, 2)) ms   (\(latencies.count) of \(runs * latencyCount) commits, \(runs) writer processes)"
+    )
     lines.append("")
-    lines.append("Notes: output sizes: chime agenda \(grouped(agendaLines)) lines, --json \(grouped(Int(jsonBytes))) bytes; calcurse -Q \(grouped(calcurseLines)) lines.")
-    lines.append("calcurse data: \(grouped(export.appointments)) appointments + \(grouped(export.events)) all-day events in apts, \(grouped(export.todos)) todos; \(export.moved) starts moved to a day the calcurse rule allows. calcurse runs with TZ=UTC and --filter-type cal (no todos, like chime agenda); it keeps zoned series at a fixed UTC time (no DST), so its occurrence count differs from Chime's.")
+    lines.append(
+        "Notes: output sizes: chime agenda \(grouped(agendaLines)) lines, --json \(grouped(Int(jsonBytes))) bytes; calcurse -Q \(grouped(calcurseLines)) lines."
+    )
+    lines.append(
+        "calcurse data: \(grouped(export.appointments)) appointments + \(grouped(export.events)) all-day events in apts, \(grouped(export.todos)) todos; \(export.moved) starts moved to a day the calcurse rule allows. calcurse runs with TZ=UTC and --filter-type cal (no todos, like chime agenda); it keeps zoned series at a fixed UTC time (no DST), so its occurrence count differs from Chime's."
+    )
     lines.append("load average after: \(loadAfter)")
     print(lines.joined(separator: "\n"))
     if sink == 42 { print("") }  // keeps the optimiser honest
@@ -269,17 +308,21 @@ if only == nil || only == "store" {
 // 4. The daemon on the same store (start-up, footprint, lateness).
 if only == nil || only == "daemon" {
     if only == nil { print("") }
-    let setup = DaemonBenchSetup(chime: chimePath, calcurse: calcursePath, calcurseDir: calcurseDir,
-                                 calcurseEnvironment: environment, folder: dir, sourceStore: storePath, runs: runs,
-                                 idleSeconds: idleSeconds)
+    let setup = DaemonBenchSetup(
+        chime: chimePath, calcurse: calcursePath, calcurseDir: calcurseDir,
+        calcurseEnvironment: environment, folder: dir, sourceStore: storePath, runs: runs,
+        idleSeconds: idleSeconds)
     print(DaemonBench.run(setup).joined(separator: "\n"))
 }
 
 // 5. iCalendar export and import of the same store (export and import times).
 if only == nil || only == "ics" {
     if only == nil { print("") }
-    print(IcsBench.run(chime: chimePath, calcurse: calcursePath, folder: dir, sourceStore: storePath, runs: runs,
-                       environment: environment).joined(separator: "\n"))
+    print(
+        IcsBench.run(
+            chime: chimePath, calcurse: calcursePath, folder: dir, sourceStore: storePath, runs: runs,
+            environment: environment
+        ).joined(separator: "\n"))
 }
 
 if keep == nil { try? FileManager.default.removeItem(atPath: dir) } else { print("kept: \(dir)") }

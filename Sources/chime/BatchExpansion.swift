@@ -95,8 +95,10 @@ enum BatchExpansion {
     /// A line's fields. Any other is refused, so that a misspelt one (`"tz"` for `"tzid"`) is
     /// not silently left out: without its zone, a set would be expanded as floating.
     static let fields: Set<String> = ["id", "dtstart", "tzid", "rrule", "rdate", "exdate", "limit"]
-    private static let meant = ["tz": "tzid", "timezone": "tzid", "zone": "tzid", "start": "dtstart", "rrules": "rrule",
-                                "rdates": "rdate", "exdates": "exdate", "count": "limit", "until": "limit"]
+    private static let meant = [
+        "tz": "tzid", "timezone": "tzid", "zone": "tzid", "start": "dtstart", "rrules": "rrule",
+        "rdates": "rdate", "exdates": "exdate", "count": "limit", "until": "limit"
+    ]
 
     static func expand(_ object: [String: Any], into expansion: inout Expansion) throws {
         if object.keys.contains(where: { !fields.contains($0) }), let unknown = object.keys.filter({ !fields.contains($0) }).min() {
@@ -119,8 +121,9 @@ enum BatchExpansion {
         for text in try strings(object, "rrule") where !isBlank(text) {
             do { rules.append(try RecurrenceRule(parsing: text)) } catch { throw LineError("rrule: \(error)") }
         }
-        let set = RecurrenceSet(start: recurrenceStart, rules: rules,
-                                dates: try dates(object, "rdate"), exceptionDates: try dates(object, "exdate"))
+        let set = RecurrenceSet(
+            start: recurrenceStart, rules: rules,
+            dates: try dates(object, "rdate"), exceptionDates: try dates(object, "exdate"))
 
         var maxCount = Int.max
         var untilInstant = Int64.max

@@ -28,8 +28,9 @@ enum CLIContext {
     static let zone: ZoneRules = {
         let (zone, origin) = SystemZone.resolve()
         if case .invalidEnvironment(let value) = origin {
-            FileHandle.standardError.write(Data(
-                "warning: TZ=\"\(value)\" is neither a zone name (Europe/Berlin) nor a POSIX TZ rule; using UTC\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "warning: TZ=\"\(value)\" is neither a zone name (Europe/Berlin) nor a POSIX TZ rule; using UTC\n".utf8))
         }
         return zone
     }()
@@ -39,7 +40,8 @@ enum CLIContext {
 
     static let now: Instant = {
         if let text = ProcessInfo.processInfo.environment["CHIME_NOW"],
-           case .instant(let i)? = try? DateExpression.parse(text, now: Instant(secondsSince1970: 0), zone: .utc) {
+            case .instant(let i)? = try? DateExpression.parse(text, now: Instant(secondsSince1970: 0), zone: .utc)
+        {
             return i
         }
         return EventStore.systemNow()
@@ -52,8 +54,10 @@ enum CLIContext {
     }
 
     /// Reads a date option against this command's context (``InputContext/date(_:option:relativeTo:on:wallClock:)``).
-    static func date(_ text: String, option: String, relativeTo: Instant? = nil, on civilZone: ZoneRules? = nil,
-                     wallClock: ZoneRules? = nil) throws -> DateValue {
+    static func date(
+        _ text: String, option: String, relativeTo: Instant? = nil, on civilZone: ZoneRules? = nil,
+        wallClock: ZoneRules? = nil
+    ) throws -> DateValue {
         try command.date(text, option: option, relativeTo: relativeTo, on: civilZone, wallClock: wallClock)
     }
 
@@ -62,10 +66,13 @@ enum CLIContext {
     }
 
     /// A date option as an item date (``InputContext/calendarDate(_:option:tz:relativeTo:on:)``).
-    static func calendarDate(_ text: String, option: String, tz: String?, relativeTo: Instant? = nil,
-                             on civilZone: ZoneRules? = nil) throws -> CalendarDate {
+    static func calendarDate(
+        _ text: String, option: String, tz: String?, relativeTo: Instant? = nil,
+        on civilZone: ZoneRules? = nil
+    ) throws -> CalendarDate {
         try command.calendarDate(text, option: option, tz: tz, relativeTo: relativeTo, on: civilZone)
     }
 
-    static let dateHelp = "Dates: 2026-12-01, 2026-12-01T09:30, today, tomorrow at 9, fri 5pm, next mon, Dec 1, 12/01 (by locale), 9:30, noon, in 2 hours, now, +2h, -30m."
+    static let dateHelp =
+        "Dates: 2026-12-01, 2026-12-01T09:30, today, tomorrow at 9, fri 5pm, next mon, Dec 1, 12/01 (by locale), 9:30, noon, in 2 hours, now, +2h, -30m."
 }

@@ -62,9 +62,13 @@ struct Chime: AsyncParsableCommand {
             overrides it. Run 'chime help <command>' for each command.
             """,
         version: Chime.version,
-        subcommands: [OverviewCommand.self, AgendaCommand.self, AlarmsCommand.self, RemindersCommand.self, AddCommand.self, ShowCommand.self, FindCommand.self, EditCommand.self, RemoveCommand.self,
-                      CompleteCommand.self, UncompleteCommand.self, DismissCommand.self, CalendarCommand.self, AccountCommand.self, ImportCommand.self, ExportCommand.self, ExpandCommand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
-                      AccessCommand.self, DoctorCommand.self, VersionCommand.self],
+        subcommands: [
+            OverviewCommand.self, AgendaCommand.self, AlarmsCommand.self, RemindersCommand.self, AddCommand.self, ShowCommand.self, FindCommand.self,
+            EditCommand.self, RemoveCommand.self,
+            CompleteCommand.self, UncompleteCommand.self, DismissCommand.self, CalendarCommand.self, AccountCommand.self, ImportCommand.self,
+            ExportCommand.self, ExpandCommand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
+            AccessCommand.self, DoctorCommand.self, VersionCommand.self
+        ],
         defaultSubcommand: OverviewCommand.self
     )
 

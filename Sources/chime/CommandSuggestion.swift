@@ -10,14 +10,15 @@ enum CommandSuggestion {
         if arguments.first == "---completion" { return nil }
         // `chime --color always agenda today`: options before the command name are not read.
         if let first = arguments.first, first.hasPrefix("-"), !["-h", "--help", "--version"].contains(first),
-           let at = arguments.firstIndex(where: { word in root.configuration.subcommands.contains { $0._commandName == word } }) {
+            let at = arguments.firstIndex(where: { word in root.configuration.subcommands.contains { $0._commandName == word } })
+        {
             let moved = [arguments[at]] + arguments[(at + 1)...] + arguments[..<at]
             return "options go after the command's name: \(root._commandName) \(moved.joined(separator: " "))"
         }
         var command = root
         var path = [root._commandName]
         for word in arguments {
-            if word.hasPrefix("-") || word == "help" { return nil }   // options, and the built-in help, are the parser's
+            if word.hasPrefix("-") || word == "help" { return nil }  // options, and the built-in help, are the parser's
             let children = command.configuration.subcommands
             guard !children.isEmpty else { return nil }
             var matched: ParsableCommand.Type?

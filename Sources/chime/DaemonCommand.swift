@@ -51,10 +51,15 @@ struct DaemonCommand: AsyncParsableCommand {
 
     @OptionGroup var configOption: ConfigOption
 
-    @Option(help: ArgumentHelp("Where positions come from: geoclue, none, replay:FILE (GPX, NMEA or CSV) or fixed:LAT,LON[,ACCURACY] (default: the config's geofence.location, else geoclue).", valueName: "source"))
+    @Option(
+        help: ArgumentHelp(
+            "Where positions come from: geoclue, none, replay:FILE (GPX, NMEA or CSV) or fixed:LAT,LON[,ACCURACY] (default: the config's geofence.location, else geoclue).",
+            valueName: "source"))
     var location: String?
 
-    @Option(help: ArgumentHelp("With --location replay:FILE: play the track this many times faster (60 = a minute per second), or \"max\" for no waiting.", valueName: "factor"))
+    @Option(
+        help: ArgumentHelp(
+            "With --location replay:FILE: play the track this many times faster (60 = a minute per second), or \"max\" for no waiting.", valueName: "factor"))
     var speed: String?
 
     /// The parsed --speed.
@@ -88,10 +93,11 @@ struct DaemonCommand: AsyncParsableCommand {
             return handler
         }
         do {
-            try await Daemon.run(storePath: storePath.store ?? StoreLocation.defaultPath(), configuration: configuration,
-                                 notifier: notifier.flatMap(DaemonConfiguration.Notifier.init(rawValue:)),
-                                 location: try location.map { try LocationSource(parsing: $0) }, replaySpeed: try replaySpeed,
-                                 busService: true)
+            try await Daemon.run(
+                storePath: storePath.store ?? StoreLocation.defaultPath(), configuration: configuration,
+                notifier: notifier.flatMap(DaemonConfiguration.Notifier.init(rawValue:)),
+                location: try location.map { try LocationSource(parsing: $0) }, replaySpeed: try replaySpeed,
+                busService: true)
         } catch let error as DaemonError where error.exitStatus != 1 {
             // The same one line as other errors, with its own exit status (see DaemonError.exitStatus).
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

@@ -39,18 +39,22 @@ struct DoctorCommand: ParsableCommand {
         checks.append(Doctor.geoClueCheck(DesktopServiceProbe.geoClue(timeout: .seconds(2))))
         let files = Doctor.geoClueConfigFiles()
         let installed = Doctor.Installed.running()
-        checks.append(Doctor.geoCluePermissionCheck(
-            files: files, hasDropInFolder: FileManager.default.fileExists(atPath: "/etc/geoclue/conf.d"), installed: installed))
+        checks.append(
+            Doctor.geoCluePermissionCheck(
+                files: files, hasDropInFolder: FileManager.default.fileExists(atPath: "/etc/geoclue/conf.d"), installed: installed))
         if let agent = Doctor.geoClueAgentCheck(files: files, processes: Doctor.userProcesses()) { checks.append(agent) }
         let systemctl = ["/usr/bin/systemctl", "/bin/systemctl"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        checks.append(Doctor.systemdCheck(environment: environment, installed: installed) { arguments in
-            systemctl.flatMap { Doctor.runBounded($0, ["--user"] + arguments, timeout: 2) }
-        })
+        checks.append(
+            Doctor.systemdCheck(environment: environment, installed: installed) { arguments in
+                systemctl.flatMap { Doctor.runBounded($0, ["--user"] + arguments, timeout: 2) }
+            })
         checks.append(Doctor.zoneCheck(SystemZone.resolve(environment: environment)))
         checks.append(Doctor.languageCheck(environment: environment, folder: MessageCatalog.folder(environment: environment)))
         let found = (try? StoreInspection.inspect(path: path)) ?? nil
-        checks.append(Doctor.identityCheck(configured: Array(AlarmEcho.defaults.identity.addresses), accounts: found?.accounts ?? [],
-                                              calendarNames: (found?.calendarOwnerAddresses ?? []).sorted()))
+        checks.append(
+            Doctor.identityCheck(
+                configured: Array(AlarmEcho.defaults.identity.addresses), accounts: found?.accounts ?? [],
+                calendarNames: (found?.calendarOwnerAddresses ?? []).sorted()))
         if let found {
             checks += Doctor.syncChecks(accounts: found.accounts, subscriptions: found.subscriptions, now: CLIContext.clock()) { account in
                 (try? SecretService().lookup(account.secretKey)) != nil

@@ -39,7 +39,10 @@ struct ExpandCommand: ParsableCommand {
     @Option(help: ArgumentHelp("DTSTART: the first occurrence; the rule's time of day and other defaults come from it.", valueName: "date"))
     var dtstart: String?
 
-    @Option(help: ArgumentHelp("Time zone of DTSTART and of wall times given without zone: an IANA name, UTC, or floating. Default: the system zone, as floating.", valueName: "zone"))
+    @Option(
+        help: ArgumentHelp(
+            "Time zone of DTSTART and of wall times given without zone: an IANA name, UTC, or floating. Default: the system zone, as floating.",
+            valueName: "zone"))
     var tz: String?
 
     @Option(name: .customLong("rrule"), help: ArgumentHelp("An RRULE, e.g. 'FREQ=WEEKLY;BYDAY=MO,FR'. Repeat for several rules.", valueName: "rule"))
@@ -48,7 +51,9 @@ struct ExpandCommand: ParsableCommand {
     @Option(name: .customLong("rdate"), help: ArgumentHelp("An extra occurrence (RDATE). Repeat, or separate with commas.", valueName: "date"))
     var rdates: [String] = []
 
-    @Option(name: .customLong("exdate"), help: ArgumentHelp("An excluded occurrence (EXDATE); a date alone excludes that whole day. Repeat, or separate with commas.", valueName: "date"))
+    @Option(
+        name: .customLong("exdate"),
+        help: ArgumentHelp("An excluded occurrence (EXDATE); a date alone excludes that whole day. Repeat, or separate with commas.", valueName: "date"))
     var exdates: [String] = []
 
     @Option(help: ArgumentHelp("Show at most N occurrences (default 10 when neither --to nor --until is given).", valueName: "N"))
@@ -71,7 +76,8 @@ struct ExpandCommand: ParsableCommand {
 
     func validate() throws {
         if batch {
-            let humanOptions = dtstart != nil || tz != nil || !rrules.isEmpty || !rdates.isEmpty || !exdates.isEmpty
+            let humanOptions =
+                dtstart != nil || tz != nil || !rrules.isEmpty || !rdates.isEmpty || !exdates.isEmpty
                 || count != nil || from != nil || to != nil || until != nil || json
             if humanOptions { throw ValidationError("--batch reads everything from stdin; it takes no other option") }
             return

@@ -39,9 +39,10 @@ struct ExpandRequest {
                 throw InputError("--rrule\(which): \(error)")
             }
         }
-        set = RecurrenceSet(start: recurrenceStart, rules: rules,
-                            dates: try ExpandRequest.dates(command.rdates, option: "--rdate"),
-                            exceptionDates: try ExpandRequest.dates(command.exdates, option: "--exdate"))
+        set = RecurrenceSet(
+            start: recurrenceStart, rules: rules,
+            dates: try ExpandRequest.dates(command.rdates, option: "--rdate"),
+            exceptionDates: try ExpandRequest.dates(command.exdates, option: "--exdate"))
 
         let zone = self.zone
         func instant(_ text: String?, _ option: String) throws -> Instant? {

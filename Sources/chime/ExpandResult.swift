@@ -52,14 +52,14 @@ struct ExpandResult {
         var fields: [(String, String)] = [
             ("dtstart", JSONText.string(isAllDay ? set.start.local.date.description : set.start.local.description)),
             ("zone", JSONText.string(request.zoneLabel)),
-            ("rrules", JSONText.array(set.rules.map { JSONText.string($0.rfc5545) })),
+            ("rrules", JSONText.array(set.rules.map { JSONText.string($0.rfc5545) }))
         ]
         let items = window.occurrences.map { o -> String in
             if isAllDay { return JSONText.object([("date", JSONText.string(o.date.description))]) }
             let local = request.zone.localTime(at: o.instant)
             return JSONText.object([
                 ("local", JSONText.string(local.description + Self.offset(request.zone.offset(at: o.instant)))),
-                ("utc", JSONText.string(o.instant.description)),
+                ("utc", JSONText.string(o.instant.description))
             ])
         }
         fields.append(("occurrences", JSONText.array(items)))
@@ -77,4 +77,3 @@ struct ExpandResult {
         }
     }
 }
-

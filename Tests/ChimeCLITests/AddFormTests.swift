@@ -23,17 +23,19 @@ struct AddFormTests {
         let s = StoreSession()
         defer { try? FileManager.default.removeItem(atPath: s.folder) }
         let rounds = s.folder + "/rounds"
-        let r = try add(s, ["event"], editor: """
-            n=$(cat \(rounds) 2>/dev/null || echo 0); echo $((n+1)) > \(rounds)
-            if [ "$n" = 0 ]; then
-              cp "$1" \(s.folder)/blank.txt
-              sed -i -e 's/^title:.*/title: Dentist/' -e 's/^start:.*/start: 2026-02-30 14:00/' -e 's/^alarms:.*/alarms: 30m/' \\
-                -e 's/^location:.*/location: Praxis Dr. Weiss/' "$1"
-              exit 0
-            fi
-            head -1 "$1" > \(s.folder)/first-line.txt
-            sed -i -e 's/^start:.*/start: 2026-11-24 14:00/' -e 's/^end:.*/end: 14:45/' "$1"
-            """)
+        let r = try add(
+            s, ["event"],
+            editor: """
+                n=$(cat \(rounds) 2>/dev/null || echo 0); echo $((n+1)) > \(rounds)
+                if [ "$n" = 0 ]; then
+                  cp "$1" \(s.folder)/blank.txt
+                  sed -i -e 's/^title:.*/title: Dentist/' -e 's/^start:.*/start: 2026-02-30 14:00/' -e 's/^alarms:.*/alarms: 30m/' \\
+                    -e 's/^location:.*/location: Praxis Dr. Weiss/' "$1"
+                  exit 0
+                fi
+                head -1 "$1" > \(s.folder)/first-line.txt
+                sed -i -e 's/^start:.*/start: 2026-11-24 14:00/' -e 's/^end:.*/end: 14:45/' "$1"
+                """)
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         let blank = try String(contentsOfFile: s.folder + "/blank.txt", encoding: .utf8)
         #expect(blank.contains("\ntitle: \nstart: \nend: \nzone: \nrepeat: \nalarms: \nlocation: \nurl: \nnotes: \n"), "\(blank)")
@@ -69,7 +71,9 @@ struct AddFormTests {
     @Test func aReminderFormAddsTheReminder() throws {
         let s = StoreSession()
         defer { try? FileManager.default.removeItem(atPath: s.folder) }
-        let r = try add(s, ["reminder"], editor: "sed -i -e 's/^title:.*/title: Water plants/' -e 's/^due:.*/due: 2026-11-21 10:00/' -e 's/^repeat:.*/repeat: weekly/' \"$1\"")
+        let r = try add(
+            s, ["reminder"],
+            editor: "sed -i -e 's/^title:.*/title: Water plants/' -e 's/^due:.*/due: 2026-11-21 10:00/' -e 's/^repeat:.*/repeat: weekly/' \"$1\"")
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.hasPrefix("Added reminder \"Water plants\" to Reminders, due Sat 2026-11-21 10:00 (floating)\nRepeats: weekly"), "\(r.stdout)")
     }

@@ -24,18 +24,25 @@ struct AlarmCommandDaemonTests {
     @Test func theDaemonRunsAnAllowedCommandAtTheAlarmTimeAndRefusesAnother() throws {
         let out = folder + "/ran.txt"
         // The user's own config: /bin/sh here is the user's choice of program, given its arguments as written.
-        try writeConfig("""
+        try writeConfig(
+            """
             [commands]
             write-file = ["/bin/sh", "-c", "date +%s.%N > '\(out).time'; printf '%s|%s|%s' \\"$CHIME_TITLE\\" \\"$CHIME_ITEM\\" \\"$CHIME_START\\" > '\(out)'; echo hello from the command"]
             """)
         let fire = DaemonTests.inSeconds(4)
-        let allowed = try CLI.run(["add", "event", "Back up; rm -rf ~", "--store", storePath, "--start", fire.description,
-                                   "--alarm", fire.description, "--alarm-command", "write-file"], environment: environment)
+        let allowed = try CLI.run(
+            [
+                "add", "event", "Back up; rm -rf ~", "--store", storePath, "--start", fire.description,
+                "--alarm", fire.description, "--alarm-command", "write-file"
+            ], environment: environment)
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(allowed.stderr.isEmpty, "the name is in the config: no note")
         let id = try #require(allowed.stdout.split(separator: "\n").last { $0.hasPrefix("ID ") }.map { String($0.dropFirst(3)) })
-        let refused = try CLI.run(["add", "event", "Wipe", "--store", storePath, "--start", fire.description,
-                                   "--alarm", fire.description, "--alarm-command", "wipe"], environment: environment)
+        let refused = try CLI.run(
+            [
+                "add", "event", "Wipe", "--store", storePath, "--start", fire.description,
+                "--alarm", fire.description, "--alarm-command", "wipe"
+            ], environment: environment)
         #expect(refused.status == 0, "\(refused.stderr)")
         #expect(refused.stderr.contains("the daemon will refuse --alarm-command wipe until"), "\(refused.stderr)")
         let shown = try CLI.run(["show", id, "--store", storePath], environment: environment)
@@ -54,10 +61,13 @@ struct AlarmCommandDaemonTests {
         #expect(Set(daemon.notifications.compactMap { $0["title"] as? String }) == ["Back up; rm -rf ~", "Wipe"])
         #expect((try? String(contentsOfFile: out, encoding: .utf8)) == "Back up; rm -rf ~|\(id)|\(fire)")
         // The command's own clock reading (a file's mtime comes from the kernel's coarse clock, a few ms behind).
-        let ranAtSeconds = Double(((try? String(contentsOfFile: out + ".time", encoding: .utf8)) ?? "0")
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        #expect(ranAtSeconds >= Double(fire.secondsSince1970) && ranAtSeconds < Double(fire.secondsSince1970) + 2,
-                "ran at \(ranAtSeconds), alarm at \(fire.secondsSince1970)")
+        let ranAtSeconds =
+            Double(
+                ((try? String(contentsOfFile: out + ".time", encoding: .utf8)) ?? "0")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(
+            ranAtSeconds >= Double(fire.secondsSince1970) && ranAtSeconds < Double(fire.secondsSince1970) + 2,
+            "ran at \(ranAtSeconds), alarm at \(fire.secondsSince1970)")
         #expect(daemon.stderrText.contains("hello from the command"), "output goes to the log: \(daemon.stderrText)")
         #expect(daemon.stderrText.contains("no command \"wipe\" in [commands] of config.toml (allowed: write-file)"), "\(daemon.stderrText)")
     }
@@ -71,7 +81,7 @@ struct AlarmCommandDaemonTests {
             ("[commands]\n\"a b\" = [\"/bin/true\"]", "commands.a b: a command name is letters, digits, - and _"),
             ("commands = 3", "commands must be a section"),
             ("[notifications]\nsound = \"../../x\"", "notifications.sound: must be a sound-theme name"),
-            ("[alarms]\ncommand_timeout_seconds = 0", "alarms.command_timeout_seconds: must be 1…86400, not 0"),
+            ("[alarms]\ncommand_timeout_seconds = 0", "alarms.command_timeout_seconds: must be 1…86400, not 0")
         ]
         for (text, message) in cases {
             #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse(text, file: "c.toml") }
@@ -79,7 +89,8 @@ struct AlarmCommandDaemonTests {
                 #expect(error.description.contains(message), "\(text): \(error)")
             }
         }
-        let good = try DaemonConfiguration.parse("""
+        let good = try DaemonConfiguration.parse(
+            """
             [alarms]
             command_timeout_seconds = 5
             [notifications]
@@ -93,12 +104,14 @@ struct AlarmCommandDaemonTests {
     }
 
     @Test func theCLIRefusesBadNames() throws {
-        let bad = try CLI.run(["add", "event", "X", "--store", storePath, "--start", "tomorrow 9:00", "--alarm-command", "/bin/rm"],
-                              environment: environment)
+        let bad = try CLI.run(
+            ["add", "event", "X", "--store", storePath, "--start", "tomorrow 9:00", "--alarm-command", "/bin/rm"],
+            environment: environment)
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("--alarm-command: \"/bin/rm\" is not a command name"), "\(bad.stderr)")
-        let sound = try CLI.run(["add", "event", "X", "--store", storePath, "--start", "tomorrow 9:00", "--sound", "/etc/passwd"],
-                                environment: environment)
+        let sound = try CLI.run(
+            ["add", "event", "X", "--store", storePath, "--start", "tomorrow 9:00", "--sound", "/etc/passwd"],
+            environment: environment)
         #expect(sound.status != 0)
         #expect(sound.stderr.contains("--sound: \"/etc/passwd\" is not a sound-theme name"), "\(sound.stderr)")
     }
@@ -122,8 +135,10 @@ struct AlarmCommandDaemonTests {
     @Test func aCommandPastItsTimeLimitIsStoppedWithItsChildren() throws {
         let outcomes = Outcomes()
         let started = Date()
-        try runner(outcomes).start(CommandRequest(name: "slow", argv: ["/bin/sh", "-c", "sleep 30 & sleep 30"],
-                                                  environment: [:], timeoutSeconds: 1))
+        try runner(outcomes).start(
+            CommandRequest(
+                name: "slow", argv: ["/bin/sh", "-c", "sleep 30 & sleep 30"],
+                environment: [:], timeoutSeconds: 1))
         #expect(outcomes.wait(for: 1, timeout: 10) == [.timedOut])
         #expect(Date().timeIntervalSince(started) < 5)
     }

@@ -5,8 +5,9 @@ import Testing
 @Suite struct AlarmsCommandTests {
     @Test func previewListsFiringsInOrderWithArmedLocationAlarms() throws {
         let s = StoreSession(zone: "Europe/Berlin", now: "2026-11-20T12:00:00Z")
-        _ = try s.add("event", "Stand-up", "--start", "mon 9:00", "--duration", "15m", "--alarm", "-5m",
-                      "--repeat", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+        _ = try s.add(
+            "event", "Stand-up", "--start", "mon 9:00", "--duration", "15m", "--alarm", "-5m",
+            "--repeat", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
         _ = try s.add("event", "Review", "--start", "2026-11-20T16:00", "--duration", "1h", "--alarm", "-PT30M", "--alarm", "2026-11-20T14:00:30")
         _ = try s.add("reminder", "Pay rent", "--due", "2026-11-21T18:00", "--alarm", "0m", "--priority", "1")
         _ = try s.add("reminder", "Buy milk", "--at", "Shop@52.5,13.4", "--on", "arrive")
@@ -45,7 +46,10 @@ import Testing
         func refusal(_ text: String) -> String? {
             do { _ = try DaemonConfiguration.parse(text, file: "x.toml"); return nil } catch { return error.description }
         }
-        #expect(refusal("[alarms]\nsnooze = [\"10m\", \"5 minutes\"]\n") == #"x.toml: alarms.snooze[1]: "5 minutes" is neither a length nor a time of day; use a length such as "10m", "1h" or "1h30m" (at most a week), or a time such as "tomorrow 9:00""#)
+        #expect(
+            refusal("[alarms]\nsnooze = [\"10m\", \"5 minutes\"]\n")
+                == #"x.toml: alarms.snooze[1]: "5 minutes" is neither a length nor a time of day; use a length such as "10m", "1h" or "1h30m" (at most a week), or a time such as "tomorrow 9:00""#
+        )
         #expect(refusal("[alarms]\nsnooze = [10]\n") == #"x.toml: alarms.snooze[0]: must be a string such as "10m" or "tomorrow 9:00", not 10"#)
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze = []\n", file: "x.toml") }
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("[alarms]\nsnooze = \"10m\"\n", file: "x.toml") }
@@ -65,30 +69,30 @@ import Testing
         try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
         let file = s.folder + "/actions.ics"
         try """
-            BEGIN:VCALENDAR\r
-            VERSION:2.0\r
-            PRODID:-//Example Corp.//CalDAV Client//EN\r
-            BEGIN:VEVENT\r
-            UID:show-actions@example.com\r
-            DTSTAMP:20261120T100000Z\r
-            DTSTART:20261201T090000Z\r
-            DTEND:20261201T100000Z\r
-            SUMMARY:Board meeting\r
-            BEGIN:VALARM\r
-            ACTION:EMAIL\r
-            TRIGGER:-P1D\r
-            SUMMARY:Agenda\r
-            DESCRIPTION:Send the agenda\r
-            ATTENDEE:mailto:board@example.com\r
-            END:VALARM\r
-            BEGIN:VALARM\r
-            ACTION:AUDIO\r
-            TRIGGER:-PT15M\r
-            END:VALARM\r
-            END:VEVENT\r
-            END:VCALENDAR\r
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//Example Corp.//CalDAV Client//EN\r
+        BEGIN:VEVENT\r
+        UID:show-actions@example.com\r
+        DTSTAMP:20261120T100000Z\r
+        DTSTART:20261201T090000Z\r
+        DTEND:20261201T100000Z\r
+        SUMMARY:Board meeting\r
+        BEGIN:VALARM\r
+        ACTION:EMAIL\r
+        TRIGGER:-P1D\r
+        SUMMARY:Agenda\r
+        DESCRIPTION:Send the agenda\r
+        ATTENDEE:mailto:board@example.com\r
+        END:VALARM\r
+        BEGIN:VALARM\r
+        ACTION:AUDIO\r
+        TRIGGER:-PT15M\r
+        END:VALARM\r
+        END:VEVENT\r
+        END:VCALENDAR\r
 
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let imported = try s.run("import", file)
         #expect(imported.status == 0, "\(imported.stderr)")
         let events = try #require(try s.json("agenda", "--from", "2026-12-01", "--to", "2026-12-02") as? [[String: Any]])
@@ -110,16 +114,22 @@ import Testing
         let imported = try s.run("import", fixture)
         #expect(imported.status == 0, "\(imported.stderr)")
         let warnings = imported.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
-        #expect(warnings == ["warning: command-alarms.ics:11: ACTION: PROCEDURE is a command alarm: command alarms from files are never run or shown (kept with the item as written)",
-                             "warning: command-alarms.ics:17: ACTION: X-SPEAK is not an alarm action Chime knows (DISPLAY, AUDIO, EMAIL): never shown (kept with the item as written)"],
-                "\(imported.stderr)")
+        #expect(
+            warnings == [
+                "warning: command-alarms.ics:11: ACTION: PROCEDURE is a command alarm: command alarms from files are never run or shown (kept with the item as written)",
+                "warning: command-alarms.ics:17: ACTION: X-SPEAK is not an alarm action Chime knows (DISPLAY, AUDIO, EMAIL): never shown (kept with the item as written)"
+            ],
+            "\(imported.stderr)")
         let events = try #require(try s.json("agenda", "--from", "2026-12-01", "--to", "2026-12-02") as? [[String: Any]])
         let id = try #require(events.first?["id"] as? String, "\(events)")
         let r = try s.run("show", id)
         let alarms = r.stdout.split(separator: "\n").filter { $0.hasPrefix("Alarm:") }.map(String.init)
         #expect(alarms.count == 3, "\(r.stdout)")
-        #expect(alarms.dropFirst().elementsEqual(["Alarm:     command alarm from a file (never run or shown by Chime)",
-                                                  "Alarm:     X-SPEAK alarm (not shown by Chime)"]), "\(alarms)")
+        #expect(
+            alarms.dropFirst().elementsEqual([
+                "Alarm:     command alarm from a file (never run or shown by Chime)",
+                "Alarm:     X-SPEAK alarm (not shown by Chime)"
+            ]), "\(alarms)")
     }
 
     /// A Google calendar of invitations (the user is ana.lima@example.org, written once with
@@ -141,8 +151,11 @@ import Testing
             let alarms = try #require(try JSONDocument.body(r.stdout) as? [String: Any])["alarms"] as? [[String: Any]] ?? []
             return alarms.map { "\($0["title"] as? String ?? "?") \(($0["occurrence"] as? String ?? "").prefix(10))" }
         }
-        #expect(try ringing() == ["Standup 2026-12-07", "Accepted review 2026-12-08", "Tentative lunch talk 2026-12-08",
-                                  "Standup 2026-12-10", "Standup 2026-12-11"])
+        #expect(
+            try ringing() == [
+                "Standup 2026-12-07", "Accepted review 2026-12-08", "Tentative lunch talk 2026-12-08",
+                "Standup 2026-12-10", "Standup 2026-12-11"
+            ])
         let show = try CLI.run(["show", "Declined sync"], environment: env).stdout
         #expect(show.contains("Organizer: Bob Stone <bob.stone@example.org>") && show.contains("you (declined, does not ring)"), "\(show)")
         #expect(try CLI.run(["show", "Cancelled planning"], environment: env).stdout.contains("Status:    cancelled: it does not ring"))
@@ -161,8 +174,10 @@ import Testing
         #expect(try !ringing().contains("Tentative lunch talk 2026-12-08"))
         // Every attendee parameter leaves as it came.
         let export = try CLI.run(["export"], environment: env).stdout.replacingOccurrences(of: "\r\n ", with: "")
-        #expect(export.contains("ATTENDEE;CUTYPE=RESOURCE;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=Room 4.1;X-NUM-GUESTS=0:mailto:c_room41@resource.calendar.google.com\r\n"),
-                "\(export)")
+        #expect(
+            export.contains(
+                "ATTENDEE;CUTYPE=RESOURCE;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=Room 4.1;X-NUM-GUESTS=0:mailto:c_room41@resource.calendar.google.com\r\n"),
+            "\(export)")
     }
 }
 
@@ -186,17 +201,23 @@ import Testing
         #expect(lines.contains { $0.contains("Cancelled planning") && $0.contains("(cancelled: does not ring)") }, "\(all.stdout)")
         #expect(lines.contains { $0.contains("Standup") && $0.contains("(declined: does not ring)") }, "the declined occurrence: \(all.stdout)")
         #expect(!(try s.run("alarms", "--from", "2026-12-08T00:00:00Z", "--hours", "24").stdout.contains("Declined sync")))
-        let json = try #require(try JSONDocument.body(try s.run("alarms", "--from", "2026-12-08T00:00:00Z", "--hours", "24", "--all", "--json").stdout)
-            as? [String: Any])["alarms"] as? [[String: Any]]
-        #expect(Dictionary(uniqueKeysWithValues: (json ?? []).map { ($0["title"] as? String ?? "?", $0["state"] as? String ?? "?") }) ==
-                ["Accepted review": "scheduled", "Standup": "declined", "Declined sync": "declined",
-                 "Cancelled planning": "cancelled", "Tentative lunch talk": "scheduled"])
+        let json =
+            try #require(
+                try JSONDocument.body(try s.run("alarms", "--from", "2026-12-08T00:00:00Z", "--hours", "24", "--all", "--json").stdout)
+                    as? [String: Any])["alarms"] as? [[String: Any]]
+        #expect(
+            Dictionary(uniqueKeysWithValues: (json ?? []).map { ($0["title"] as? String ?? "?", $0["state"] as? String ?? "?") }) == [
+                "Accepted review": "scheduled", "Standup": "declined", "Declined sync": "declined",
+                "Cancelled planning": "cancelled", "Tentative lunch talk": "scheduled"
+            ])
 
         let agenda = try s.run("agenda", "--from", "2026-12-08", "--days", "1").stdout
-        #expect(agenda.contains("Declined sync (declined)") && agenda.contains("Cancelled planning (cancelled)")
+        #expect(
+            agenda.contains("Declined sync (declined)") && agenda.contains("Cancelled planning (cancelled)")
                 && agenda.contains("Standup (declined)") && agenda.contains("Tentative lunch talk  ["), "\(agenda)")
         let hidden = try s.run("agenda", "--from", "2026-12-08", "--days", "1", "--hide-declined").stdout
-        #expect(!hidden.contains("Declined sync") && !hidden.contains("Cancelled planning") && !hidden.contains("Standup")
+        #expect(
+            !hidden.contains("Declined sync") && !hidden.contains("Cancelled planning") && !hidden.contains("Standup")
                 && hidden.contains("Accepted review"), "\(hidden)")
         let occurrences = try JSONDocument.body(try s.run("agenda", "--from", "2026-12-08", "--days", "1", "--json").stdout) as? [[String: Any]]
         let declined = try #require(occurrences?.first { $0["title"] as? String == "Declined sync" })
@@ -211,8 +232,9 @@ import Testing
         var env = s.environment
         env["XDG_CONFIG_HOME"] = config
         #expect(!(try CLI.run(["agenda", "--from", "2026-12-08", "--days", "1"], environment: env).stdout.contains("Declined sync")))
-        #expect(try CLI.run(["agenda", "--from", "2026-12-08", "--days", "1", "--no-hide-declined"], environment: env).stdout
-            .contains("Declined sync (declined)"))
+        #expect(
+            try CLI.run(["agenda", "--from", "2026-12-08", "--days", "1", "--no-hide-declined"], environment: env).stdout
+                .contains("Declined sync (declined)"))
     }
 
     /// A calendar named like an address is only a fallback: an address in the configuration wins,
@@ -246,32 +268,35 @@ import Testing
     }
 
     @Test func thunderbirdClosedAndSnoozedAlarms() throws {
-        #expect(try alarms(of: "thunderbird-answered.ics") == [
-            "Dentist 2026-12-07T08:00:00Z acknowledged",
-            "Dentist 2026-12-07T08:45:00Z acknowledged",
-            "Team call 2026-12-07T12:45:00Z acknowledged",
-            "Team call 2026-12-07T12:56:00Z scheduled",
-            "Yoga 2026-12-07T16:30:00Z acknowledged",
-            "Yoga 2026-12-07T16:41:00Z scheduled",
-            "Yoga 2026-12-14T16:30:00Z scheduled",
-        ])
+        #expect(
+            try alarms(of: "thunderbird-answered.ics") == [
+                "Dentist 2026-12-07T08:00:00Z acknowledged",
+                "Dentist 2026-12-07T08:45:00Z acknowledged",
+                "Team call 2026-12-07T12:45:00Z acknowledged",
+                "Team call 2026-12-07T12:56:00Z scheduled",
+                "Yoga 2026-12-07T16:30:00Z acknowledged",
+                "Yoga 2026-12-07T16:41:00Z scheduled",
+                "Yoga 2026-12-14T16:30:00Z scheduled"
+            ])
     }
 
     @Test func appleAcknowledgedAndSnoozedAlarmsAndItsNoAlarmMarker() throws {
-        #expect(try alarms(of: "apple-answered.ics") == [
-            "Flight to Lisbon 2026-12-08T05:00:00Z acknowledged",
-            "Flight to Lisbon 2026-12-08T05:15:00Z scheduled",
-        ])
+        #expect(
+            try alarms(of: "apple-answered.ics") == [
+                "Flight to Lisbon 2026-12-08T05:00:00Z acknowledged",
+                "Flight to Lisbon 2026-12-08T05:15:00Z scheduled"
+            ])
     }
 
     @Test func evolutionAcknowledgedTheFirstInstanceOnly() throws {
-        #expect(try alarms(of: "evolution-answered.ics") == [
-            "Stand-up 2026-12-07T07:20:00Z acknowledged",
-            "Stand-up 2026-12-08T07:20:00Z scheduled",
-            "Stand-up 2026-12-09T07:20:00Z scheduled",
-            "Stand-up 2026-12-10T07:20:00Z scheduled",
-            "Stand-up 2026-12-11T07:20:00Z scheduled",
-        ])
+        #expect(
+            try alarms(of: "evolution-answered.ics") == [
+                "Stand-up 2026-12-07T07:20:00Z acknowledged",
+                "Stand-up 2026-12-08T07:20:00Z scheduled",
+                "Stand-up 2026-12-09T07:20:00Z scheduled",
+                "Stand-up 2026-12-10T07:20:00Z scheduled",
+                "Stand-up 2026-12-11T07:20:00Z scheduled"
+            ])
     }
 
     /// The answers survive export byte for byte, for the clients that wrote them.
@@ -282,9 +307,11 @@ import Testing
             #expect(try s.run("import", path).status == 0)
         }
         let export = try s.run("export").stdout.replacingOccurrences(of: "\r\n ", with: "")
-        for line in ["X-MOZ-LASTACK:20261207T124600Z", "X-MOZ-SNOOZE-TIME:20261207T125600Z",
-                     "X-MOZ-SNOOZE-TIME-1796662800000000:20261207T164100Z", "ACKNOWLEDGED:20261208T050500Z",
-                     "RELATED-TO;RELTYPE=SNOOZE:2B0C6A44-1D7E-4F39-8A51-0C9E7B3D1A01", "ACTION:NONE"] {
+        for line in [
+            "X-MOZ-LASTACK:20261207T124600Z", "X-MOZ-SNOOZE-TIME:20261207T125600Z",
+            "X-MOZ-SNOOZE-TIME-1796662800000000:20261207T164100Z", "ACKNOWLEDGED:20261208T050500Z",
+            "RELATED-TO;RELTYPE=SNOOZE:2B0C6A44-1D7E-4F39-8A51-0C9E7B3D1A01", "ACTION:NONE"
+        ] {
             #expect(export.contains(line + "\r\n"), "\(line)")
         }
     }

@@ -9,13 +9,14 @@ struct BatchBlankInputTests {
         let lines = [" \t ", "\u{00A0}\u{3000}", "\u{200B}", "\u{2060}"]
         let r = try CLI.run(["expand", "--batch"], stdin: lines.joined(separator: "\n") + "\n")
         #expect(r.status == 0)
-        #expect(r.stdout == """
-            {"id":null,"error":"empty line"}
-            {"id":null,"error":"empty line"}
-            {"id":null,"error":"empty line"}
-            {"id":null,"error":"not valid JSON"}
+        #expect(
+            r.stdout == """
+                {"id":null,"error":"empty line"}
+                {"id":null,"error":"empty line"}
+                {"id":null,"error":"empty line"}
+                {"id":null,"error":"not valid JSON"}
 
-            """)
+                """)
     }
 
     @Test func aBlankRuleIsNoRule() throws {

@@ -18,7 +18,7 @@ struct BatchExpandTests {
             #"{"id":"c","dtstart":"20260101T090000","tzid":"Europe/Berlin","rrule":"FREQ=MONTHLY;BYMONTHDAY=32"}"#,
             #"{"id":"d","dtstart":"20261301T090000","tzid":"UTC","rrule":"FREQ=DAILY"}"#,
             #"{"id":"e","dtstart":"20260101T090000","tzid":"Nowhere/City","rrule":"FREQ=DAILY"}"#,
-            #"{"id":"f","dtstart":"20260101T090000","tzid":"UTC","rrule":"FREQ=DAILY","limit":{"count":1}}"#,
+            #"{"id":"f","dtstart":"20260101T090000","tzid":"UTC","rrule":"FREQ=DAILY","limit":{"count":1}}"#
         ])
         #expect(out[0]["id"] as? String == "a")
         #expect(out[0]["local"] as? [String] == ["19970902T090000", "19970903T090000"])
@@ -39,7 +39,8 @@ struct BatchExpandTests {
 
     @Test func limitCutsTheFinalListAfterRdateAndExdate() throws {
         // COUNT in the rule counts before EXDATE; the limit cuts the merged list afterwards.
-        let line = #"{"id":"l","dtstart":"20260101T100000","tzid":"UTC","rrule":"FREQ=DAILY;COUNT=5","#
+        let line =
+            #"{"id":"l","dtstart":"20260101T100000","tzid":"UTC","rrule":"FREQ=DAILY;COUNT=5","#
             + #""exdate":["20260102T100000"],"rdate":["20260101T120000"],"limit":{"count":4,"until_utc":"20260104T100000Z"}}"#
         let out = try batch([line])
         #expect(out[0]["utc"] as? [String] == ["20260101T100000Z", "20260101T120000Z", "20260103T100000Z", "20260104T100000Z"])
@@ -48,7 +49,7 @@ struct BatchExpandTests {
     @Test func rdateOnlyAndFloatingAndAllDay() throws {
         let out = try batch([
             #"{"id":"r","dtstart":"20260101T080000","tzid":"floating","rrule":"","rdate":["20260301T080000"]}"#,
-            #"{"id":"d","dtstart":"20261224","tzid":"Europe/Berlin","rrule":"FREQ=YEARLY;COUNT=2"}"#,
+            #"{"id":"d","dtstart":"20261224","tzid":"Europe/Berlin","rrule":"FREQ=YEARLY;COUNT=2"}"#
         ])
         #expect(out[0]["local"] as? [String] == ["20260101T080000", "20260301T080000"])
         #expect(out[0]["utc"] as? [String] == ["20260101T080000Z", "20260301T080000Z"])

@@ -28,10 +28,14 @@ struct BatchExpansionTests {
     /// Dates typed as `--dtstart` takes them (ISO 8601) mean what the basic form means; words
     /// that depend on the day the batch runs are refused, with the forms named.
     @Test func isoDatesReadAsTheBasicFormAndWordsAreRefused() throws {
-        let basic = try expand(["dtstart": "20261208T100000", "tzid": "Europe/Berlin", "rrule": "FREQ=DAILY;COUNT=3",
-                                "exdate": ["20261209T100000"], "rdate": ["20261224T100000"]])
-        let iso = try expand(["dtstart": "2026-12-08T10:00", "tzid": "Europe/Berlin", "rrule": "FREQ=DAILY;COUNT=3",
-                              "exdate": ["2026-12-09T10:00:00"], "rdate": ["2026-12-24T10:00"]])
+        let basic = try expand([
+            "dtstart": "20261208T100000", "tzid": "Europe/Berlin", "rrule": "FREQ=DAILY;COUNT=3",
+            "exdate": ["20261209T100000"], "rdate": ["20261224T100000"]
+        ])
+        let iso = try expand([
+            "dtstart": "2026-12-08T10:00", "tzid": "Europe/Berlin", "rrule": "FREQ=DAILY;COUNT=3",
+            "exdate": ["2026-12-09T10:00:00"], "rdate": ["2026-12-24T10:00"]
+        ])
         #expect(iso.local == basic.local && iso.utc == basic.utc && basic.local.count == 3, "\(iso) \(basic)")
         let allDay = try expand(["dtstart": "2026-12-08", "rrule": "FREQ=DAILY;COUNT=2"])
         #expect(allDay.allDay && allDay.local == ["2026-12-08", "2026-12-09"], "\(allDay)")
@@ -75,20 +79,24 @@ struct BatchExpansionTests {
     }
 
     @Test func aSetWithoutALimitStopsAtTheCapWithAnError() {
-        #expect(message(["dtstart": "20260101T000000Z", "rrule": "FREQ=SECONDLY"])
+        #expect(
+            message(["dtstart": "20260101T000000Z", "rrule": "FREQ=SECONDLY"])
                 == "more than \(BatchExpansion.unlimitedCap) occurrences: give limit.count or limit.until_utc")
     }
 
     @Test func badFieldsAreNamed() {
         #expect(message(["rrule": "FREQ=DAILY"]) == "dtstart: required")
-        #expect(message(["dtstart": "01/01/2026"])
+        #expect(
+            message(["dtstart": "01/01/2026"])
                 == "dtstart: invalid date or date-time \"01/01/2026\" (expected 2026-01-05T09:00[:00][Z], 2026-01-05, 20260105T090000[Z] or 20260105)")
         #expect(message(["dtstart": "20260101", "tzid": "Mars/Olympus"])?.hasPrefix("tzid: ") == true)
-        #expect(message(["dtstart": "20260101", "rrule": "FREQ=DAILY", "limit": ["count": -1]])
+        #expect(
+            message(["dtstart": "20260101", "rrule": "FREQ=DAILY", "limit": ["count": -1]])
                 == "limit.count: expected a non-negative integer")
         #expect(message(["dtstart": "20260101", "limit": ["max": 3]]) == "limit: unknown field \"max\" (use count and/or until_utc)")
         // A misspelt field would have been left out silently (without "tzid", a floating set).
-        #expect(message(["dtstart": "20261208T100000", "tz": "Europe/Berlin", "rrule": "FREQ=DAILY;COUNT=2"])
+        #expect(
+            message(["dtstart": "20261208T100000", "tz": "Europe/Berlin", "rrule": "FREQ=DAILY;COUNT=2"])
                 == "unknown field \"tz\" (did you mean \"tzid\"?); the fields are id, dtstart, tzid, rrule, rdate, exdate and limit")
         #expect(message(["dtstart": "20261208", "note": "x"])?.hasPrefix("unknown field \"note\"; the fields are") == true)
     }

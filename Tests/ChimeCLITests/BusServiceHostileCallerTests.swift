@@ -18,11 +18,14 @@ extension BusServiceTests {
         let viewer = try app("viewer")
         #expect(try CLI.run(["access", "grant", "exe:\(viewer)", "events", "--store", storePath]).status == 0)
         // Each of these took the daemon down with an overflow trap (SIGILL), and every alarm with it.
-        for window in ["0 9223372036854775000", "9223372036854775806 9223372036854775807", "-- -9223372036854775808 0",
-                       "-- -9223372036854775808 9223372036854775807"] {
+        for window in [
+            "0 9223372036854775000", "9223372036854775806 9223372036854775807", "-- -9223372036854775808 0",
+            "-- -9223372036854775808 9223372036854775807"
+        ] {
             let answer = call(viewer, "Events", window)
-            #expect(answer.status != 0 && answer.output.contains("InvalidArgs") && answer.output.contains("0000-01-01"),
-                    "Events(\(window)): \(answer.output)")
+            #expect(
+                answer.status != 0 && answer.output.contains("InvalidArgs") && answer.output.contains("0000-01-01"),
+                "Events(\(window)): \(answer.output)")
         }
         // 4e10 s (1,268 years) once grew the daemon to 1.6 GB: refused by its length.
         let long = call(viewer, "Events", "0 40000000000")
@@ -68,15 +71,19 @@ extension BusServiceTests {
         #expect(!answers.contains { $0.contains("SECRET") }, "\(answers.filter { $0.contains("SECRET") })")
         // Ten reminders newer than the one event sharing an ID's first character: the event is found
         // by that prefix alone (the reminders are not counted, nor do they push it out of the search).
-        let event = try store.save(Event(title: "Visible event", calendar: try store.defaultCalendarForNewEvents().identifier,
-                                         start: .utc(Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 86_400).utc),
-                                         duration: 600))
+        let event = try store.save(
+            Event(
+                title: "Visible event", calendar: try store.defaultCalendarForNewEvents().identifier,
+                start: .utc(Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 86_400).utc),
+                duration: 600))
         let first = String(event.identifier.prefix(1))
         for n in 0..<12 {
             _ = try store.save(Reminder(identifier: first + String(UUID().uuidString.dropFirst()), title: "SECRET newer \(n)", calendar: list))
         }
-        let events = try store.events(matching: store.predicateForEvents(start: Instant(secondsSince1970: 0),
-                                                                      end: Instant(secondsSince1970: 4_102_444_800), calendars: nil))
+        let events = try store.events(
+            matching: store.predicateForEvents(
+                start: Instant(secondsSince1970: 0),
+                end: Instant(secondsSince1970: 4_102_444_800), calendars: nil))
         let sharing = events.filter { $0.identifier.hasPrefix(first) }.count
         let byFirst = call(viewer, "Item", "'\(first)'").output
         #expect(!byFirst.contains("SECRET"), "\(byFirst)")
@@ -88,8 +95,9 @@ extension BusServiceTests {
         let known = call(viewer, "Item", "'\(secrets[0].identifier)'").output
         let unknown = call(viewer, "Item", "'\(UUID().uuidString)'").output
         for answer in [known, unknown] {
-            #expect(!answer.contains("NotAuthorized") && answer.contains("InvalidArgs") && answer.contains("no event or reminder with ID, UID or title"),
-                    "\(answer)")
+            #expect(
+                !answer.contains("NotAuthorized") && answer.contains("InvalidArgs") && answer.contains("no event or reminder with ID, UID or title"),
+                "\(answer)")
         }
         // Changes lists no reminder list's ID.
         let changes = call(viewer, "Changes", "0").output
@@ -136,24 +144,26 @@ extension BusServiceTests {
         let calendar = try store.defaultCalendarForNewEvents().identifier
         let now = Int64(Date().timeIntervalSince1970)
         for n in 0..<300 {
-            _ = try store.save(Event(title: "Event \(n) " + String(repeating: "w", count: 300), calendar: calendar,
-                                     start: .utc(Instant(secondsSince1970: now + 3_600 + Int64(n) * 600).utc), duration: 600), commit: false)
+            _ = try store.save(
+                Event(
+                    title: "Event \(n) " + String(repeating: "w", count: 300), calendar: calendar,
+                    start: .utc(Instant(secondsSince1970: now + 3_600 + Int64(n) * 600).utc), duration: 600), commit: false)
         }
         try store.commit()
         // A private session bus whose messages may be at most 64 KiB.
         let busFolder = folder + "/small-bus"
         try FileManager.default.createDirectory(atPath: busFolder, withIntermediateDirectories: true)
         try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:path=\(busFolder)/bus</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-              <limit name="max_message_size">65536</limit>
-            </busconfig>
-            """.write(toFile: busFolder + "/bus.conf", atomically: true, encoding: .utf8)
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(busFolder)/bus</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+          <limit name="max_message_size">65536</limit>
+        </busconfig>
+        """.write(toFile: busFolder + "/bus.conf", atomically: true, encoding: .utf8)
         let bus = Process()
         bus.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         bus.arguments = ["dbus-daemon", "--config-file=\(busFolder)/bus.conf", "--nofork", "--print-address"]
@@ -168,12 +178,14 @@ extension BusServiceTests {
 
         let viewer = try app("big-reader")
         #expect(try CLI.run(["access", "grant", "exe:\(viewer)", "events", "--store", storePath]).status == 0)
-        let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "stdout", "--location", "none"],
-                                       environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress], folder: folder, name: "small-bus-daemon")
+        let daemon = try DaemonProcess(
+            store: storePath, arguments: ["--notifier", "stdout", "--location", "none"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress], folder: folder, name: "small-bus-daemon")
         defer { daemon.stop() }
         func onSmallBus(_ method: String, _ arguments: String) -> (status: Int32, output: String) {
-            shell("DBUS_SESSION_BUS_ADDRESS='\(busAddress)' '\(viewer)' call --session --dest \(Self.name) --object-path \(Self.path) "
-                  + "--method \(Self.interface).\(method) \(arguments)")
+            shell(
+                "DBUS_SESSION_BUS_ADDRESS='\(busAddress)' '\(viewer)' call --session --dest \(Self.name) --object-path \(Self.path) "
+                    + "--method \(Self.interface).\(method) \(arguments)")
         }
         #expect(daemon.wait(timeout: 20) { $0.stderrText.contains("D-Bus service ready") }, "\(daemon.stderrText)")
         // About 200 KB of agenda: more than this bus carries in one message.

@@ -50,10 +50,14 @@ struct BusServiceTests {
     /// then picks `action` in dunst's menu for it (the harness's dmenu stand-in reads the choice from a file).
     func click(_ action: String, onNotificationContaining text: String, run: String, after: Int) -> Bool {
         var line = ""
-        guard poll(20, {
-            line = notificationLog(run).dropFirst(after).last { $0.contains(text) } ?? ""
-            return !line.isEmpty
-        }) else { return false }
+        guard
+            poll(
+                20,
+                {
+                    line = notificationLog(run).dropFirst(after).last { $0.contains(text) } ?? ""
+                    return !line.isEmpty
+                })
+        else { return false }
         let id = line.split(separator: "\t").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) } ?? "?"
         try? "[\(id),\(action)]".write(toFile: run + "/dmenu-choice", atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: run + "/dmenu-choice") }
@@ -69,8 +73,9 @@ struct BusServiceTests {
     }
 
     func startDaemon(_ storePath: String, environment: [String: String] = [:]) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "stdout", "--location", "none"],
-                                       environment: environment, folder: folder)
+        let daemon = try DaemonProcess(
+            store: storePath, arguments: ["--notifier", "stdout", "--location", "none"],
+            environment: environment, folder: folder)
         let owned = poll(20) { shell("gdbus wait --session --timeout 1 \(Self.name)").status == 0 && daemon.stderrText.contains("D-Bus service ready") }
         #expect(owned, "the daemon never took \(Self.name): \(daemon.stderrText)")
         return daemon
@@ -81,26 +86,33 @@ struct BusServiceTests {
         let store = try EventStore(path: storePath, floatingZone: .utc)
         let title = "Planning \(UUID().uuidString.prefix(6))"
         let start = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 86_400)
-        _ = try store.save(Event(title: title, calendar: try store.defaultCalendarForNewEvents().identifier,
-                                 start: .utc(start.utc), duration: 3600))
+        _ = try store.save(
+            Event(
+                title: title, calendar: try store.defaultCalendarForNewEvents().identifier,
+                start: .utc(start.utc), duration: 3600))
         return (storePath, store, title)
     }
 
     /// The question is asked in the user's language (the daemon's environment), its buttons too;
     /// the answer works as in English.
     @Test func aRussianUserIsAskedInRussian() throws {
-        let language = CatalogSandbox.folders   // made first: generating the locales takes seconds
+        let language = CatalogSandbox.folders  // made first: generating the locales takes seconds
         guard let run = sandbox() else { return }
         _ = shell("dunstctl close-all")
         let start = notificationLog(run).count
         let (storePath, _, _) = try seededStore()
-        let daemon = try startDaemon(storePath, environment: ["LANG": "ru_RU.UTF-8", "LOCPATH": language.locales,
-                                                             "CHIME_LOCALEDIR": language.catalogs])
+        let daemon = try startDaemon(
+            storePath,
+            environment: [
+                "LANG": "ru_RU.UTF-8", "LOCPATH": language.locales,
+                "CHIME_LOCALEDIR": language.catalogs
+            ])
         defer { daemon.stop() }
         let viewer = try app("viewer")
         _ = call(viewer, "RequestAccess", "reminder")
-        #expect(click("allow", onNotificationContaining: "Разрешить gdbus (\(viewer)) доступ к вашим напоминаниям?", run: run, after: start),
-                "no Russian question; shown: \(notificationLog(run).dropFirst(start)); daemon: \(daemon.stderrText)")
+        #expect(
+            click("allow", onNotificationContaining: "Разрешить gdbus (\(viewer)) доступ к вашим напоминаниям?", run: run, after: start),
+            "no Russian question; shown: \(notificationLog(run).dropFirst(start)); daemon: \(daemon.stderrText)")
         let line = notificationLog(run).dropFirst(start).last { $0.contains("Разрешить gdbus") } ?? ""
         #expect(line.contains("Оно опознано как exe:\(viewer) (процесс "), "\(line)")
         let menu = (try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? ""
@@ -128,8 +140,9 @@ struct BusServiceTests {
         let asked = call(alpha, "RequestAccess", "event")
         #expect(asked.output.contains("objectpath '/io/github/chime/Chime1/request/"), "\(asked.output)")
         #expect(asked.output.contains("'notDetermined'"))
-        #expect(click("allow", onNotificationContaining: "Allow gdbus (\(alpha)) to use your calendar events?", run: run, after: start),
-                "no prompt for alpha; daemon: \(daemon.stderrText)")
+        #expect(
+            click("allow", onNotificationContaining: "Allow gdbus (\(alpha)) to use your calendar events?", run: run, after: start),
+            "no prompt for alpha; daemon: \(daemon.stderrText)")
         #expect(poll(10) { call(alpha, "GetAuthorizationStatus", "event").output.contains("('authorized',)") })
         let now = Int64(Date().timeIntervalSince1970)
         let events = call(alpha, "Events", "\(now) \(now + 30 * 86_400)")
@@ -185,8 +198,11 @@ struct BusServiceTests {
         let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
         #expect(finished && client.terminationStatus == 0, "client: \(lines)\ndaemon: \(daemon.stderrText)")
         let steps = lines.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(steps.map { $0["step"] as? String ?? "?" } == ["requested", "answered", "requested", "answered", "subscribed", "week", "listed",
-                                                            "added", "changed", "completed", "changed", "changes"], "\(lines)")
+        #expect(
+            steps.map { $0["step"] as? String ?? "?" } == [
+                "requested", "answered", "requested", "answered", "subscribed", "week", "listed",
+                "added", "changed", "completed", "changed", "changes"
+            ], "\(lines)")
         #expect(steps.filter { $0["step"] as? String == "answered" }.map { $0["status"] as? String } == ["authorized", "authorized"])
         #expect((steps.first { $0["step"] as? String == "week" }?["titles"] as? [String])?.contains(seeded) == true, "\(lines)")
         // Changes since Subscribe: the added reminder, then its completion (a repeating-free reminder is updated in place).
@@ -223,8 +239,11 @@ struct BusServiceTests {
         let other = try app("other")
         #expect(call(other, "GetAuthorizationStatus", "reminder").output.contains("('notDetermined',)"), "the daemon still answers")
         #expect(click("allow", onNotificationContaining: "to use your calendar events?", run: run, after: start))
-        #expect(poll(10) { (try? store.accessDecisions())?.contains { $0.appID.hasPrefix("exe:") && $0.appID.contains("python") && $0.status == .authorized } == true },
-                "\(String(describing: try? store.accessDecisions()))")
+        #expect(
+            poll(10) {
+                (try? store.accessDecisions())?.contains { $0.appID.hasPrefix("exe:") && $0.appID.contains("python") && $0.status == .authorized } == true
+            },
+            "\(String(describing: try? store.accessDecisions()))")
         // A subscriber killed mid-stream: later changes go out without it, and nothing fails.
         let lingering = Process()
         lingering.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -234,7 +253,9 @@ struct BusServiceTests {
         lingering.standardOutput = FileHandle(forWritingAtPath: out)
         try lingering.run()
         #expect(click("allow", onNotificationContaining: "to use your reminders?", run: run, after: start))
-        #expect(poll(30) { ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains("lingering") }, "\((try? String(contentsOfFile: out, encoding: .utf8)) ?? "")")
+        #expect(
+            poll(30) { ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains("lingering") },
+            "\((try? String(contentsOfFile: out, encoding: .utf8)) ?? "")")
         kill(lingering.processIdentifier, SIGKILL)
         lingering.waitUntilExit()
         _ = try CLI.run(["add", "reminder", "After the kill", "--store", storePath])
@@ -385,10 +406,13 @@ struct BusServiceTests {
         #expect(report["errors"] as? Int == 0, "\(report["first_errors"] ?? "")")
         let added = Set(report["added"] as? [String] ?? [])
         #expect(added.count == 500)
-        let stored = Set(try store.reminders(matching: store.predicateForIncompleteReminders(dueStart: nil, dueEnd: nil, calendars: nil))
-            .map(\.title).filter { $0.hasPrefix(prefix) })
+        let stored = Set(
+            try store.reminders(matching: store.predicateForIncompleteReminders(dueStart: nil, dueEnd: nil, calendars: nil))
+                .map(\.title).filter { $0.hasPrefix(prefix) })
         #expect(stored == added, "lost writes: \(added.subtracting(stored).count)")
-        print("bus load: 50 clients x 100 calls: \(report["seconds"] ?? "?") s, p50 \(report["p50_ms"] ?? "?") ms, p99 \(report["p99_ms"] ?? "?") ms, max \(report["max_ms"] ?? "?") ms")
+        print(
+            "bus load: 50 clients x 100 calls: \(report["seconds"] ?? "?") s, p50 \(report["p50_ms"] ?? "?") ms, p99 \(report["p99_ms"] ?? "?") ms, max \(report["max_ms"] ?? "?") ms"
+        )
         #expect(daemon.stop() == 0, "daemon: \(daemon.stderrText)")
     }
 
@@ -400,8 +424,10 @@ struct BusServiceTests {
         let introspected = shell("gdbus introspect --session --dest \(Self.name) --object-path \(Self.path) --xml").output
         let file = try String(contentsOfFile: Self.scripts + "/../../Config/io.github.chime.Chime1.xml", encoding: .utf8)
         #expect(file == ChimeBusAPI.introspectionXML, "Config/io.github.chime.Chime1.xml and ChimeBusInterface.swift differ")
-        for method in ["GetAuthorizationStatus", "RequestAccess", "Subscribe", "Unsubscribe", "Calendars", "Events", "Reminders",
-                       "Item", "UpcomingAlarms", "AddEvent", "AddReminder", "Edit", "Remove", "Complete", "Uncomplete", "Snooze", "Dismiss"] {
+        for method in [
+            "GetAuthorizationStatus", "RequestAccess", "Subscribe", "Unsubscribe", "Calendars", "Events", "Reminders",
+            "Item", "UpcomingAlarms", "AddEvent", "AddReminder", "Edit", "Remove", "Complete", "Uncomplete", "Snooze", "Dismiss"
+        ] {
             #expect(file.contains("<method name=\"\(method)\""), "\(method) missing from the file")
             #expect(introspected.contains("<method name=\"\(method)\""), "\(method) not exported")
         }

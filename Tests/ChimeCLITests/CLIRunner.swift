@@ -39,8 +39,10 @@ enum CLI {
     }
 
     /// `executable`: run this instead of `chime` (a wrapper such as `unshare`), with `arguments` as they are.
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                    executable: String? = nil) throws -> CLIResult {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+        executable: String? = nil
+    ) throws -> CLIResult {
         let process = Process()
         process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? binary
         process.arguments = arguments
@@ -59,8 +61,9 @@ enum CLI {
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         let stderrData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return CLIResult(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-                         stderr: String(decoding: stderrData, as: UTF8.self))
+        return CLIResult(
+            status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self))
     }
 }
 

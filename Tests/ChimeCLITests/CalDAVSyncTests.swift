@@ -28,14 +28,16 @@ struct CalDAVHome {
         case .radicale: return try claim()
         case .xandikos:
             let server = try XandikosServer()
-            return CalDAVHome(url: server.url, user: "alice", password: "unused",
-                              homeURL: URL(string: server.url)!.appendingPathComponent("alice/calendars/"), server: server)
+            return CalDAVHome(
+                url: server.url, user: "alice", password: "unused",
+                homeURL: URL(string: server.url)!.appendingPathComponent("alice/calendars/"), server: server)
         }
     }
 
     /// Under `make test` (the harness exports CHIME_TEST_SERVICES) these tests run, and fail
     /// without a server; elsewhere they are skipped, and say so.
-    static let available = ProcessInfo.processInfo.environment["CALDAV_URL"] != nil
+    static let available =
+        ProcessInfo.processInfo.environment["CALDAV_URL"] != nil
         || ProcessInfo.processInfo.environment["CHIME_TEST_SERVICES"] == "1"
 
     /// Claims the next free user of the harness's pool (a marker file created exclusively, so
@@ -54,7 +56,6 @@ struct CalDAVHome {
         }
         throw CLIFailure("every test user of the harness's Radicale is taken")
     }
-
 
     /// Creates a calendar collection in the home (MKCALENDAR) taking these components.
     func makeCalendar(_ name: String, title: String, components: [String]) async throws {
@@ -89,8 +90,11 @@ struct CalDAVHome {
         let port = try CalDAVSyncTests.closedPort()
         let proxy = Process()
         proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        proxy.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../harness/caldav-fault-proxy.py").standardized.path, "\(port)", url, fault]
+        proxy.arguments = [
+            "python3",
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../harness/caldav-fault-proxy.py").standardized.path, "\(port)", url, fault
+        ]
         try proxy.run()
         return (proxy, CalDAVHome(url: "http://127.0.0.1:\(port)/", user: user, password: password))
     }
@@ -130,8 +134,10 @@ final class XandikosServer: @unchecked Sendable {
         let port = try CalDAVSyncTests.closedPort()
         url = "http://127.0.0.1:\(port)/"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-m", "xandikos", "serve", "-d", folder + "/data", "--state-dir", folder + "/state",
-                             "-l", "127.0.0.1", "-p", "\(port)", "--defaults", "--current-user-principal", "/alice/", "--no-detect-systemd"]
+        process.arguments = [
+            "python3", "-m", "xandikos", "serve", "-d", folder + "/data", "--state-dir", folder + "/state",
+            "-l", "127.0.0.1", "-p", "\(port)", "--defaults", "--current-user-principal", "/alice/", "--no-detect-systemd"
+        ]
         process.standardOutput = FileHandle.nullDevice
         let log = folder + "/xandikos.log"
         FileManager.default.createFile(atPath: log, contents: nil)
@@ -150,7 +156,8 @@ final class XandikosServer: @unchecked Sendable {
             close(fd)
             if connected { return }
             guard process.isRunning else {
-                throw CLIFailure("xandikos did not start (python3 -m pip install xandikos==0.4.10): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                throw CLIFailure(
+                    "xandikos did not start (python3 -m pip install xandikos==0.4.10): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             }
             usleep(25_000)
         }
@@ -194,8 +201,9 @@ struct CalDAVSyncTests {
         try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
         let a = StoreSession(zone: "Europe/Berlin"), b = StoreSession(zone: "Europe/Berlin")
         #expect(try home.addAccount("home", to: a).status == 0)
-        let standUp = try a.add("event", "Stand-up", "--start", "2026-12-01T09:00", "--duration", "15m", "--repeat", "FREQ=WEEKLY;BYDAY=TU",
-                                "--calendar", "Work", "--alarm", "-5m")
+        let standUp = try a.add(
+            "event", "Stand-up", "--start", "2026-12-01T09:00", "--duration", "15m", "--repeat", "FREQ=WEEKLY;BYDAY=TU",
+            "--calendar", "Work", "--alarm", "-5m")
         _ = try a.add("reminder", "Water plants", "--due", "2026-12-02T18:00", "--repeat", "FREQ=WEEKLY", "--list", "Todo")
         _ = try a.add("reminder", "Buy milk", "--due", "2026-12-01T18:00", "--list", "Todo", "--at", "Grocery@52.5250,13.4020", "--on", "arrive")
         #expect(try sync(a, "home").stdout.contains("3 sent"))
@@ -254,8 +262,9 @@ struct CalDAVSyncTests {
         let a = StoreSession(zone: "Asia/Shanghai"), b = StoreSession(zone: "Asia/Shanghai")
         #expect(try home.addAccount("home", to: a).status == 0)
         #expect(try home.addAccount("laptop", to: b).status == 0)
-        let added = try a.run("add", "event", "妈妈生日", "--start", "2026-09-25", "--repeat", "yearly", "--calendar-system", "chinese",
-                              "--calendar", "Family")
+        let added = try a.run(
+            "add", "event", "妈妈生日", "--start", "2026-09-25", "--repeat", "yearly", "--calendar-system", "chinese",
+            "--calendar", "Family")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stderr.contains("supported-rscale-set") && added.stderr.contains("Chinese"), "\(added.stderr)")
         let pushed = try sync(a, "home")
@@ -264,7 +273,8 @@ struct CalDAVSyncTests {
         switch kind {
         case .radicale:
             #expect(pushed.stderr.contains("refuses rules on the Chinese calendar"), "\(pushed.stderr)")
-            #expect(onServer.contains("X-CHIME-RSCALE-RRULE:RSCALE=CHINESE\\;FREQ=YEARLY\\;SKIP=BACKWARD") && !onServer.contains("\nRRULE:")
+            #expect(
+                onServer.contains("X-CHIME-RSCALE-RRULE:RSCALE=CHINESE\\;FREQ=YEARLY\\;SKIP=BACKWARD") && !onServer.contains("\nRRULE:")
                     && onServer.contains("20270915") && onServer.contains("20281003"), "\(onServer)")
         case .xandikos:
             #expect(pushed.stderr.contains("supported-rscale-set"), "\(pushed.stderr)")
@@ -329,11 +339,13 @@ struct CalDAVSyncTests {
         for (name, s) in [("A", a), ("B", b)] {
             let r = try s.run("alarms", "--from", "2026-12-07T09:00:00Z", "--hours", "4", "--json")
             let alarms = try #require(try JSONDocument.body(r.stdout) as? [String: Any])["alarms"] as? [[String: Any]] ?? []
-            #expect(alarms.map { "\($0["title"] as? String ?? "?") \($0["state"] as? String ?? "?")" } == ["Design review acknowledged"],
-                    "\(name): \(alarms)")
+            #expect(
+                alarms.map { "\($0["title"] as? String ?? "?") \($0["state"] as? String ?? "?")" } == ["Design review acknowledged"],
+                "\(name): \(alarms)")
         }
         let copy = try #require(try await home.members(of: "work").values.first).replacingOccurrences(of: "\r\n ", with: "")
-        #expect(copy.contains("SUMMARY:Design review") && copy.contains("X-MOZ-LASTACK:20261207T095000Z")
+        #expect(
+            copy.contains("SUMMARY:Design review") && copy.contains("X-MOZ-LASTACK:20261207T095000Z")
                 && copy.contains("ACKNOWLEDGED:20261207T095000Z"), "\(copy)")
         #expect(try a.run("account", "conflicts").stdout.contains("No conflicts."))
     }
@@ -442,13 +454,15 @@ struct CalDAVSyncTests {
         #expect(!stored.text.contains("13.402"), "the server kept the longitude after all: \(stored.text)")
 
         let pulled = try sync(a, "home")
-        #expect(pulled.stderr.contains("local location alarm(s) kept") || pulled.stdout.contains("local location alarm(s) kept"),
-                "\(pulled.stdout)\(pulled.stderr)")
+        #expect(
+            pulled.stderr.contains("local location alarm(s) kept") || pulled.stdout.contains("local location alarm(s) kept"),
+            "\(pulled.stdout)\(pulled.stderr)")
         let milk = try #require((try a.json("reminders") as? [[String: Any]])?.first)
         #expect(milk["title"] as? String == "Buy milk and bread")
         let alarms = milk["alarms"] as? [[String: Any]] ?? []
-        #expect(alarms.contains { $0["type"] as? String == "location" && ($0["longitude"] as? Double).map { abs($0 - 13.402) < 1e-6 } == true },
-                "\(alarms)")
+        #expect(
+            alarms.contains { $0["type"] as? String == "location" && ($0["longitude"] as? Double).map { abs($0 - 13.402) < 1e-6 } == true },
+            "\(alarms)")
     }
 
     @Test func aWrongPasswordIsOneClearErrorAndLeavesNoAccount() throws {
@@ -475,8 +489,10 @@ struct CalDAVSyncTests {
         let dead = try CalDAVSyncTests.closedPort()
         func point(_ from: Int, _ to: Int) async throws {
             try await DatabaseQueue(path: a.path).write { db in
-                for sql in ["UPDATE sync_account SET home = replace(home, ':\(from)/', ':\(to)/'), url = replace(url, ':\(from)/', ':\(to)/')",
-                            "UPDATE sync_collection SET url = replace(url, ':\(from)/', ':\(to)/')"] { try db.execute(sql: sql) }
+                for sql in [
+                    "UPDATE sync_account SET home = replace(home, ':\(from)/', ':\(to)/'), url = replace(url, ':\(from)/', ':\(to)/')",
+                    "UPDATE sync_collection SET url = replace(url, ':\(from)/', ':\(to)/')"
+                ] { try db.execute(sql: sql) }
             }
         }
         try await point(live, dead)
@@ -597,8 +613,10 @@ struct CalDAVSyncTests {
         _ = try sync(b, "laptop")
         // A token the server no longer knows (Radicale forgets them after 30 idle days), in each
         // server's own form: Radicale answers 403, Xandikos 412.
-        let unknown = kind == .radicale ? "http://radicale.org/ns/sync/0000000000000000000000000000000000000000000000000000000000000000"
-                                        : "http://xandikos.org/ns/sync/0000000000000000000000000000000000000000"
+        let unknown =
+            kind == .radicale
+            ? "http://radicale.org/ns/sync/0000000000000000000000000000000000000000000000000000000000000000"
+            : "http://xandikos.org/ns/sync/0000000000000000000000000000000000000000"
         try await DatabaseQueue(path: a.path).write { db in
             try db.execute(sql: "UPDATE sync_collection SET sync_token = ?", arguments: [unknown])
         }
@@ -682,8 +700,9 @@ struct CalDAVSyncTests {
         _ = try a.add("event", "Made before the account", "--start", "2026-12-04T09:00")
         let added = try home.addAccount("home", to: a)
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(added.stdout.contains("New events go to \"Work\" on home") && added.stdout.contains("New reminders go to \"Tasks\" on home"),
-                "\(added.stdout)")
+        #expect(
+            added.stdout.contains("New events go to \"Work\" on home") && added.stdout.contains("New reminders go to \"Tasks\" on home"),
+            "\(added.stdout)")
         _ = try a.add("event", "Dentist", "--start", "2026-12-05T10:00")
         _ = try a.add("reminder", "Call the bank", "--due", "2026-12-05T12:00")
         #expect(try sync(a, "home").stdout.contains("2 sent"))
@@ -772,11 +791,13 @@ struct CalDAVSyncTests {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
         let client = DAVClient(user: home.user, password: home.password)
-        let event = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:dup-uid-1\r\n"
+        let event =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:dup-uid-1\r\n"
             + "DTSTAMP:20261201T000000Z\r\nDTSTART:20261210T100000Z\r\nDTEND:20261210T110000Z\r\nSUMMARY:Review\r\n"
             + "END:VEVENT\r\nEND:VCALENDAR\r\n"
-        let put = try await client.send("PUT", home.homeURL.appendingPathComponent("work/a-first.ics"), body: event,
-                                        headers: ["Content-Type": "text/calendar"])
+        let put = try await client.send(
+            "PUT", home.homeURL.appendingPathComponent("work/a-first.ics"), body: event,
+            headers: ["Content-Type": "text/calendar"])
         #expect(put.status == 201)
         // The second name, written into Radicale's folder behind its UID check.
         let users = try #require(ProcessInfo.processInfo.environment["CALDAV_USERS"])
@@ -817,32 +838,40 @@ struct CalDAVSyncTests {
         let home = try CalDAVHome.on(.xandikos)
         let client = DAVClient(user: home.user, password: home.password)
         let principal = URL(string: home.url)!.appendingPathComponent("alice/")
-        let set = try await client.send("PROPPATCH", principal, body: """
-            <?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>
-            <C:calendar-user-address-set><D:href>mailto:Ana.Lima@example.org</D:href><D:href>mailto:ana@work.example</D:href></C:calendar-user-address-set>
-            </D:prop></D:set></D:propertyupdate>
-            """)
+        let set = try await client.send(
+            "PROPPATCH", principal,
+            body: """
+                <?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>
+                <C:calendar-user-address-set><D:href>mailto:Ana.Lima@example.org</D:href><D:href>mailto:ana@work.example</D:href></C:calendar-user-address-set>
+                </D:prop></D:set></D:propertyupdate>
+                """)
         #expect(set.status == 207, "\(set.text)")
         try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
         func meeting(_ uid: String, _ title: String, hour: Int, answer: String) -> String {
-            ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Google Inc//Google Calendar 70.9054//EN", "BEGIN:VEVENT",
-             "DTSTART:20261208T\(hour)0000Z", "DTEND:20261208T\(hour)3000Z", "DTSTAMP:20261201T080000Z",
-             "ORGANIZER;CN=Bob Stone:mailto:bob.stone@example.org", "UID:\(uid)",
-             "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=\(answer);CN=Ana Lima:mailto:ana.lima@example.org",
-             "SUMMARY:\(title)", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT10M", "END:VALARM",
-             "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+            [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Google Inc//Google Calendar 70.9054//EN", "BEGIN:VEVENT",
+                "DTSTART:20261208T\(hour)0000Z", "DTEND:20261208T\(hour)3000Z", "DTSTAMP:20261201T080000Z",
+                "ORGANIZER;CN=Bob Stone:mailto:bob.stone@example.org", "UID:\(uid)",
+                "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=\(answer);CN=Ana Lima:mailto:ana.lima@example.org",
+                "SUMMARY:\(title)", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT10M", "END:VALARM",
+                "END:VEVENT", "END:VCALENDAR", ""
+            ].joined(separator: "\r\n")
         }
         for (uid, title, hour, answer) in [("m-accepted", "Accepted review", 10, "ACCEPTED"), ("m-declined", "Declined sync", 12, "DECLINED")] {
-            let put = try await client.send("PUT", home.homeURL.appendingPathComponent("work/\(uid).ics"), body: meeting(uid, title, hour: hour, answer: answer),
-                                            headers: ["Content-Type": "text/calendar"])
+            let put = try await client.send(
+                "PUT", home.homeURL.appendingPathComponent("work/\(uid).ics"), body: meeting(uid, title, hour: hour, answer: answer),
+                headers: ["Content-Type": "text/calendar"])
             #expect((200..<300).contains(put.status), "\(put.status) \(put.text)")
         }
         let a = StoreSession(now: "2026-12-05T12:00:00Z")
         try FileManager.default.createDirectory(atPath: a.folder + "/no-config", withIntermediateDirectories: true)
         var env = a.environment
         env["XDG_CONFIG_HOME"] = a.folder + "/no-config"
-        #expect(try CLI.run(["account", "add", "work", "--url", home.url, "--user", home.user, "--password-command", "echo \(home.password)"],
-                            environment: env).status == 0)
+        #expect(
+            try CLI.run(
+                ["account", "add", "work", "--url", home.url, "--user", home.user, "--password-command", "echo \(home.password)"],
+                environment: env
+            ).status == 0)
         let r = try CLI.run(["alarms", "--from", "2026-12-08T00:00:00Z", "--hours", "24"], environment: env)
         #expect(r.stdout.contains("Accepted review") && !r.stdout.contains("Declined sync"), "\(r.stdout)\(r.stderr)")
         #expect(try CLI.run(["show", "Declined sync"], environment: env).stdout.contains("you (declined, does not ring)"))
@@ -856,26 +885,34 @@ struct CalDAVSyncTests {
         let client = DAVClient(user: home.user, password: home.password)
         // Who the server takes the account for: Ana here; Bob, the organiser, for his update below.
         func serverAddress(_ address: String) async throws {
-            let set = try await client.send("PROPPATCH", URL(string: home.url)!.appendingPathComponent("alice/"), body: """
-                <?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>
-                <C:calendar-user-address-set><D:href>mailto:\(address)</D:href></C:calendar-user-address-set>
-                </D:prop></D:set></D:propertyupdate>
-                """)
+            let set = try await client.send(
+                "PROPPATCH", URL(string: home.url)!.appendingPathComponent("alice/"),
+                body: """
+                    <?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>
+                    <C:calendar-user-address-set><D:href>mailto:\(address)</D:href></C:calendar-user-address-set>
+                    </D:prop></D:set></D:propertyupdate>
+                    """)
             #expect(set.status == 207, "\(set.text)")
         }
         try await serverAddress("ana.lima@example.org")
         try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
         func meeting(title: String, sequence: Int) -> String {
-            ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Google Inc//Google Calendar 70.9054//EN", "BEGIN:VEVENT",
-             "DTSTART:20261208T100000Z", "DTEND:20261208T103000Z", "DTSTAMP:20261201T080000Z", "SEQUENCE:\(sequence)",
-             "ORGANIZER;CN=Bob Stone:mailto:bob.stone@example.org", "UID:m-review",
-             "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=Ana Lima:mailto:ana.lima@example.org",
-             "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=Bob Stone:mailto:bob.stone@example.org",
-             "SUMMARY:\(title)", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+            [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Google Inc//Google Calendar 70.9054//EN", "BEGIN:VEVENT",
+                "DTSTART:20261208T100000Z", "DTEND:20261208T103000Z", "DTSTAMP:20261201T080000Z", "SEQUENCE:\(sequence)",
+                "ORGANIZER;CN=Bob Stone:mailto:bob.stone@example.org", "UID:m-review",
+                "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=Ana Lima:mailto:ana.lima@example.org",
+                "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=Bob Stone:mailto:bob.stone@example.org",
+                "SUMMARY:\(title)", "END:VEVENT", "END:VCALENDAR", ""
+            ].joined(separator: "\r\n")
         }
         let href = home.homeURL.appendingPathComponent("work/m-review.ics")
-        #expect((200..<300).contains(try await client.send("PUT", href, body: meeting(title: "Budget review", sequence: 0),
-                                                          headers: ["Content-Type": "text/calendar"]).status))
+        #expect(
+            (200..<300).contains(
+                try await client.send(
+                    "PUT", href, body: meeting(title: "Budget review", sequence: 0),
+                    headers: ["Content-Type": "text/calendar"]
+                ).status))
         // The user's own meeting beside it, to show their edits still go out.
         let a = StoreSession(now: "2026-12-05T12:00:00Z")
         #expect(try home.addAccount("work", to: a).status == 0)
@@ -894,22 +931,26 @@ struct CalDAVSyncTests {
 
         // Sent anyway, the server would refuse it: Xandikos lets an attendee change only their own
         // ATTENDEE line (RFC 6638 §3.1).
-        let refused = try await client.send("PUT", href, body: meeting(title: "Budget review", sequence: 0)
-            .replacingOccurrences(of: "SUMMARY:", with: "LOCATION:Room 9\r\nSUMMARY:"), headers: ["Content-Type": "text/calendar"])
+        let refused = try await client.send(
+            "PUT", href,
+            body: meeting(title: "Budget review", sequence: 0)
+                .replacingOccurrences(of: "SUMMARY:", with: "LOCATION:Room 9\r\nSUMMARY:"), headers: ["Content-Type": "text/calendar"])
         #expect(refused.status == 412 && refused.text.contains("attendee-allowed"), "\(refused.status) \(refused.text)")
 
         // The organiser renames it (written here as Bob's server would): their version is taken,
         // and the user's, with the place and the alarm, is kept among the conflicts.
         try await serverAddress("bob.stone@example.org")
-        let update = try await client.send("PUT", href, body: meeting(title: "Budget review (Q1)", sequence: 1),
-                                           headers: ["Content-Type": "text/calendar"])
+        let update = try await client.send(
+            "PUT", href, body: meeting(title: "Budget review (Q1)", sequence: 1),
+            headers: ["Content-Type": "text/calendar"])
         #expect((200..<300).contains(update.status), "\(update.status) \(update.text)")
         _ = try sync(a, "work")
         let show = try a.run("show", "Budget review (Q1)").stdout
         #expect(show.contains("Budget review (Q1)") && !show.contains("Room 9"), "\(show)")
         let conflicts = try #require(try a.json("account", "conflicts") as? [[String: Any]])
-        #expect(conflicts.count == 1 && (conflicts.first?["what"] as? String)?.contains("the organiser changed this invitation") == true,
-                "\(conflicts)")
+        #expect(
+            conflicts.count == 1 && (conflicts.first?["what"] as? String)?.contains("the organiser changed this invitation") == true,
+            "\(conflicts)")
         let kept = (conflicts.first?["lost_copy"] as? String ?? "").replacingOccurrences(of: "\n ", with: "")
         #expect(kept.contains("LOCATION:Room 9") && kept.contains("TRIGGER:-PT15M"), "\(kept)")
         let after = try await client.send("GET", href).text.replacingOccurrences(of: "\r\n ", with: "")
@@ -924,21 +965,33 @@ struct CalDAVSyncTests {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
         let client = DAVClient(user: home.user, password: home.password)
-        let attendees = ["ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=TRUE;CN=Bob Stone;X-NUM-GUESTS=0:mailto:bob@example.org",
-                         "ATTENDEE;CUTYPE=ROOM;ROLE=NON-PARTICIPANT;PARTSTAT=ACCEPTED;SCHEDULE-STATUS=1.2;CN=Atlas:mailto:atlas@example.org",
-                         "ATTENDEE;PARTSTAT=DELEGATED;DELEGATED-TO=\"mailto:cy@example.org\";CN=Dee:mailto:dee@example.org"]
+        let attendees = [
+            "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=TRUE;CN=Bob Stone;X-NUM-GUESTS=0:mailto:bob@example.org",
+            "ATTENDEE;CUTYPE=ROOM;ROLE=NON-PARTICIPANT;PARTSTAT=ACCEPTED;SCHEDULE-STATUS=1.2;CN=Atlas:mailto:atlas@example.org",
+            "ATTENDEE;PARTSTAT=DELEGATED;DELEGATED-TO=\"mailto:cy@example.org\";CN=Dee:mailto:dee@example.org"
+        ]
         func meeting(_ uid: String, _ title: String, organizer: String, status: String) -> String {
-            (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Nextcloud calendar//EN", "BEGIN:VEVENT", "UID:\(uid)",
-              "DTSTART:20261208T100000Z", "DTEND:20261208T103000Z", "DTSTAMP:20261201T080000Z", "SUMMARY:\(title)", "STATUS:\(status)",
-              "ORGANIZER;CN=Organiser:mailto:\(organizer)"] + attendees
-             + ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT10M", "END:VALARM", "END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+            ([
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Nextcloud calendar//EN", "BEGIN:VEVENT", "UID:\(uid)",
+                "DTSTART:20261208T100000Z", "DTEND:20261208T103000Z", "DTSTAMP:20261201T080000Z", "SUMMARY:\(title)", "STATUS:\(status)",
+                "ORGANIZER;CN=Organiser:mailto:\(organizer)"
+            ] + attendees
+                + ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT10M", "END:VALARM", "END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n")
         }
         let theirs = home.homeURL.appendingPathComponent("work/m-plan.ics")
-        #expect((200..<300).contains(try await client.send("PUT", theirs, body: meeting("m-plan", "Planning", organizer: "bob@example.org", status: "CONFIRMED"),
-                                                          headers: ["Content-Type": "text/calendar"]).status))
-        #expect((200..<300).contains(try await client.send("PUT", home.homeURL.appendingPathComponent("work/m-mine.ics"),
-                                                          body: meeting("m-mine", "My review", organizer: "ana@example.org", status: "CONFIRMED"),
-                                                          headers: ["Content-Type": "text/calendar"]).status))
+        #expect(
+            (200..<300).contains(
+                try await client.send(
+                    "PUT", theirs, body: meeting("m-plan", "Planning", organizer: "bob@example.org", status: "CONFIRMED"),
+                    headers: ["Content-Type": "text/calendar"]
+                ).status))
+        #expect(
+            (200..<300).contains(
+                try await client.send(
+                    "PUT", home.homeURL.appendingPathComponent("work/m-mine.ics"),
+                    body: meeting("m-mine", "My review", organizer: "ana@example.org", status: "CONFIRMED"),
+                    headers: ["Content-Type": "text/calendar"]
+                ).status))
         let a = StoreSession(now: "2026-12-05T12:00:00Z")
         let config = a.folder + "/config"
         try FileManager.default.createDirectory(atPath: config + "/chime", withIntermediateDirectories: true)
@@ -949,8 +1002,12 @@ struct CalDAVSyncTests {
         let window = ["--from", "2026-12-08T00:00:00Z", "--hours", "24"]
         #expect(try CLI.run(["alarms"] + window, environment: env).stdout.contains("Planning"))
 
-        #expect((200..<300).contains(try await client.send("PUT", theirs, body: meeting("m-plan", "Planning", organizer: "bob@example.org", status: "CANCELLED"),
-                                                          headers: ["Content-Type": "text/calendar"]).status))
+        #expect(
+            (200..<300).contains(
+                try await client.send(
+                    "PUT", theirs, body: meeting("m-plan", "Planning", organizer: "bob@example.org", status: "CANCELLED"),
+                    headers: ["Content-Type": "text/calendar"]
+                ).status))
         #expect(try CLI.run(["account", "sync", "work"], environment: env).status == 0)
         #expect(!(try CLI.run(["alarms"] + window, environment: env).stdout.contains("Planning")))
         #expect(try CLI.run(["alarms", "--all"] + window, environment: env).stdout.contains("(cancelled: does not ring)"))

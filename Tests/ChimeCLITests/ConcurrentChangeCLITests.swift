@@ -32,8 +32,9 @@ struct ConcurrentChangeCLITests {
             let stdout = out.fileHandleForReading.readDataToEndOfFile()
             let stderr = err.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
-            return CLIResult(status: p.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                             stderr: String(decoding: stderr, as: UTF8.self))
+            return CLIResult(
+                status: p.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                stderr: String(decoding: stderr, as: UTF8.self))
         }
     }
 
@@ -100,14 +101,15 @@ struct ConcurrentChangeCLITests {
         let id = try dailyReminder(s)
         let event = try s.add("event", "Review", "--start", "2026-12-01T09:00", "--duration", "1h")
         for round in 1...Self.rounds {
-            let results = try Self.runAtOnce([
-                ["complete", id],
-                ["edit", id, "--title", "Pills \(round)"],
-                ["edit", id, "--priority", "\(round % 9 + 1)"],
-                ["edit", id, "--notes", "note \(round)"],
-                ["edit", event, "--location", "Room \(round)"],
-                ["edit", event, "--notes", "agenda \(round)"],
-            ], environment: s.environment)
+            let results = try Self.runAtOnce(
+                [
+                    ["complete", id],
+                    ["edit", id, "--title", "Pills \(round)"],
+                    ["edit", id, "--priority", "\(round % 9 + 1)"],
+                    ["edit", id, "--notes", "note \(round)"],
+                    ["edit", event, "--location", "Room \(round)"],
+                    ["edit", event, "--notes", "agenda \(round)"]
+                ], environment: s.environment)
             for r in results { #expect(r.status == 0, "round \(round): \(r.stderr)") }
             let store = try EventStore(path: s.path, floatingZone: .utc)
             let series = try #require(try store.reminder(withIdentifier: id))

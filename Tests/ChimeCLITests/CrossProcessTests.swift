@@ -48,8 +48,10 @@ struct CrossProcessTests {
         }
         #expect(seenCounts == seenCounts.sorted(), "a reader saw the count go down")
         let store = try EventStore(path: s.path, floatingZone: .utc)
-        let all = try store.events(matching: store.predicateForEvents(start: Instant(secondsSince1970: 1_796_083_200),
-                                                                       end: Instant(secondsSince1970: 1_796_169_600)))
+        let all = try store.events(
+            matching: store.predicateForEvents(
+                start: Instant(secondsSince1970: 1_796_083_200),
+                end: Instant(secondsSince1970: 1_796_169_600)))
         #expect(all.count == writers * perWriter)
         #expect(Set(all.map(\.title)).count == writers * perWriter)
         #expect(all.allSatisfy { $0.alarms == [.relative(-300), .relative(-3600)] })
@@ -65,7 +67,7 @@ struct ChangeLatencyTests {
     /// A commit by another process (a `chime add` run) reaches a `changes` consumer here.
     @Test func changesFromAnotherProcessArriveQuickly() async throws {
         let s = StoreSession(zone: "UTC")
-        #expect(try s.run("calendar", "list", "--create").status == 0)   // creates the file
+        #expect(try s.run("calendar", "list", "--create").status == 0)  // creates the file
         let store = try EventStore(path: s.path, floatingZone: .utc)
         var iterator = store.changes.makeAsyncIterator()
         var latencies: [Double] = []

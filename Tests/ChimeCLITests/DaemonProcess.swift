@@ -11,8 +11,10 @@ final class DaemonProcess {
 
     /// `executable`: run this instead of `chime daemon --store STORE` (a wrapper such as `unshare`),
     /// with `arguments` as they are; `unset`: variables removed from the environment.
-    init(store: String, executable: String? = nil, arguments: [String] = ["--notifier", "stdout"],
-         environment: [String: String] = [:], unset: [String] = [], folder: String, name: String = "daemon") throws {
+    init(
+        store: String, executable: String? = nil, arguments: [String] = ["--notifier", "stdout"],
+        environment: [String: String] = [:], unset: [String] = [], folder: String, name: String = "daemon"
+    ) throws {
         stdoutPath = folder + "/\(name).out"
         stderrPath = folder + "/\(name).err"
         FileManager.default.createFile(atPath: stdoutPath, contents: nil)
@@ -21,7 +23,7 @@ final class DaemonProcess {
         process.arguments = executable == nil ? ["daemon", "--store", store] + arguments : arguments
         var env = ProcessInfo.processInfo.environment
         env["TZ"] = "UTC"
-        env["XDG_CONFIG_HOME"] = folder + "/config"     // never the developer's own config
+        env["XDG_CONFIG_HOME"] = folder + "/config"  // never the developer's own config
         for (k, v) in environment { env[k] = v }
         for k in unset { env[k] = nil }
         process.environment = env

@@ -38,11 +38,16 @@ struct DaemonStoreFileTests {
         let link = folder + "/link.sqlite", target = folder + "/target.sqlite"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         let before = try listing()
-        for arguments in [["daemon", "--store", link, "--notifier", "stdout"], ["agenda", "--store", link],
-                          ["add", "event", "X", "--start", "2026-12-01T09:00", "--store", link]] {
+        for arguments in [
+            ["daemon", "--store", link, "--notifier", "stdout"], ["agenda", "--store", link],
+            ["add", "event", "X", "--start", "2026-12-01T09:00", "--store", link]
+        ] {
             let r = try CLI.run(arguments, environment: config)
             #expect(r.status == 1, "\(arguments[0]): \(r.stderr)")
-            #expect(r.stderr == "Error: \(link) is a symbolic link to \(target); Chime opens only a real file, so nothing was written: use --store \(target) (or CHIME_STORE=\(target))\n")
+            #expect(
+                r.stderr
+                    == "Error: \(link) is a symbolic link to \(target); Chime opens only a real file, so nothing was written: use --store \(target) (or CHIME_STORE=\(target))\n"
+            )
         }
         #expect(!FileManager.default.fileExists(atPath: target))
         #expect(try listing() == before)
@@ -51,16 +56,19 @@ struct DaemonStoreFileTests {
     @Test func anotherUsersStoreIsRefusedAndLeftUntouched() throws {
         do {
             let store = try EventStore(path: storePath, floatingZone: .utc)
-            var e = Event(title: "Theirs", calendar: try store.defaultCalendarForNewEvents().identifier,
-                          start: .utc(LocalDateTime(year: 2026, month: 12, day: 1, hour: 9)), duration: 600)
+            var e = Event(
+                title: "Theirs", calendar: try store.defaultCalendarForNewEvents().identifier,
+                start: .utc(LocalDateTime(year: 2026, month: 12, day: 1, hour: 9)), duration: 600)
             e.alarms = [.relative(0)]
             try store.save(e)
         }
         #expect(chown(storePath, 65534, 65534) == 0, "tests run as root: \(String(cString: strerror(errno)))")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: storePath))
         let before = try listing()
-        for arguments in [["daemon", "--store", storePath, "--notifier", "stdout"], ["agenda", "--store", storePath],
-                          ["add", "event", "X", "--start", "2026-12-01T09:00", "--store", storePath]] {
+        for arguments in [
+            ["daemon", "--store", storePath, "--notifier", "stdout"], ["agenda", "--store", storePath],
+            ["add", "event", "X", "--start", "2026-12-01T09:00", "--store", storePath]
+        ] {
             let r = try CLI.run(arguments, environment: config)
             #expect(r.status == 1, "\(arguments[0]): \(r.stderr)")
             #expect(r.stderr.contains("\(storePath) belongs to another user (uid 65534)"), "\(r.stderr)")
@@ -118,8 +126,9 @@ struct DaemonStoreFileTests {
         let stopped = daemon.wait(timeout: 20) { !$0.process.isRunning }
         #expect(stopped, "the daemon went on with the old file: \(daemon.stderrText)")
         #expect(daemon.process.terminationStatus == 1)
-        #expect(daemon.stderrText.contains(how == "delete" ? "\(storePath) was deleted" : "\(storePath) was replaced by another file"),
-                "\(daemon.stderrText)")
+        #expect(
+            daemon.stderrText.contains(how == "delete" ? "\(storePath) was deleted" : "\(storePath) was replaced by another file"),
+            "\(daemon.stderrText)")
     }
 
     /// 4 KiB of noise on a page of a store of 500 reminders: the daemon refused to start (every
@@ -156,7 +165,8 @@ struct DaemonStoreFileTests {
         #expect((1..<500).contains(skipped), "skipped \(skipped): \(log)")
         // A readable reminder rings (the first one's page is the file's start, far from the damage).
         // (Notification titles are shortened: the start names it.)
-        #expect(daemon.wait(timeout: 20) { $0.notifications.contains { ($0["title"] as? String)?.hasPrefix("Reminder 0 ") == true } },
-                "\(daemon.stdoutLines.prefix(3))")
+        #expect(
+            daemon.wait(timeout: 20) { $0.notifications.contains { ($0["title"] as? String)?.hasPrefix("Reminder 0 ") == true } },
+            "\(daemon.stdoutLines.prefix(3))")
     }
 }

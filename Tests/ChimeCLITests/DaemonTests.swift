@@ -21,8 +21,9 @@ struct DaemonTests {
 
     @discardableResult
     func addEvent(_ store: EventStore, _ title: String, start: Instant, alarms: [Alarm], rule: String? = nil) throws -> Event {
-        var e = Event(title: title, calendar: try store.defaultCalendarForNewEvents().identifier,
-                      start: .utc(start.utc), duration: 600)
+        var e = Event(
+            title: title, calendar: try store.defaultCalendarForNewEvents().identifier,
+            start: .utc(start.utc), duration: 600)
         e.alarms = alarms
         if let rule { e.recurrenceRules = [try RecurrenceRule(parsing: rule)] }
         return try store.save(e)
@@ -40,14 +41,15 @@ struct DaemonTests {
     @Test func whatTheDaemonFiresIsWhatChimeAlarmsPreviewed() throws {
         let store = try openStore()
         let base = Self.inSeconds(5)
-        try addEvent(store, "Relative", start: base.adding(4), alarms: [.relative(-3)])                 // fires base+1
-        try addEvent(store, "Series", start: base.adding(2), alarms: [.relative(0)], rule: "FREQ=DAILY") // base+2, then tomorrow
+        try addEvent(store, "Relative", start: base.adding(4), alarms: [.relative(-3)])  // fires base+1
+        try addEvent(store, "Series", start: base.adding(2), alarms: [.relative(0)], rule: "FREQ=DAILY")  // base+2, then tomorrow
         try addEvent(store, "Absolute", start: base.adding(86_400 * 30), alarms: [.absolute(base.adding(1))])
-        try addEvent(store, "End", start: base.adding(-590), alarms: [.relative(-5, relatedTo: .end)])   // ends base+10: base+5
+        try addEvent(store, "End", start: base.adding(-590), alarms: [.relative(-5, relatedTo: .end)])  // ends base+10: base+5
         try addReminder(store, "Due", due: base.adding(6), alarms: [.relative(0)])
         try addReminder(store, "Done", due: base.adding(2), alarms: [.relative(0)], completed: true)
-        try addReminder(store, "Place", due: base.adding(2),
-                        alarms: [.location(StructuredLocation(title: "Shop", latitude: 1, longitude: 2), .enter)])
+        try addReminder(
+            store, "Place", due: base.adding(2),
+            alarms: [.location(StructuredLocation(title: "Shop", latitude: 1, longitude: 2), .enter)])
         let windowEnd = base.adding(9)
         let preview = try CLI.run(["alarms", "--store", storePath, "--json", "--from", base.description, "--to", windowEnd.description])
         #expect(preview.status == 0, "\(preview.stderr)")
@@ -122,9 +124,12 @@ struct DaemonTests {
         #expect(!maps.contains("libcanberra"), "libcanberra is loaded only for a sound")
         #expect(bus.hasOwner("io.github.chime.Chime"), "the daemon serves on the test's bus: \(daemon.stderrText)")
         let strangers = Date()
-        for _ in 0..<3 {       // each one's connection changes owners on the bus; none concerns the daemon
-            #expect(ServiceSandbox.shell("gdbus call --address '\(bus.address)' --dest org.freedesktop.DBus "
-                                         + "--object-path /org/freedesktop/DBus --method org.freedesktop.DBus.ListNames").status == 0)
+        for _ in 0..<3 {  // each one's connection changes owners on the bus; none concerns the daemon
+            #expect(
+                ServiceSandbox.shell(
+                    "gdbus call --address '\(bus.address)' --dest org.freedesktop.DBus "
+                        + "--object-path /org/freedesktop/DBus --method org.freedesktop.DBus.ListNames"
+                ).status == 0)
         }
         usleep(useconds_t(max(0, 4 - Date().timeIntervalSince(strangers)) * 1_000_000))
         // Per thread: a thread that exits in between must not hide another one's switches, a thread
@@ -147,11 +152,11 @@ struct DaemonTests {
         let first = try DaemonProcess(store: storePath, folder: folder, name: "first")
         #expect(first.wait(timeout: 20) { $0.notifications.count >= 3 }, "first daemon: \(first.stderrText)")
         #expect(first.stop(SIGKILL) == 128 + SIGKILL)
-        usleep(2_500_000)       // alarms come due while no daemon runs
+        usleep(2_500_000)  // alarms come due while no daemon runs
         let second = try DaemonProcess(store: storePath, folder: folder, name: "second")
         let all = { (first.notifications + second.notifications).compactMap { $0["key"] as? String } }
         let complete = second.wait(timeout: 30) { _ in all().count >= expected.count }
-        usleep(1_500_000)       // a duplicate would show up now
+        usleep(1_500_000)  // a duplicate would show up now
         second.stop()
         #expect(complete, "second daemon: \(second.stderrText)")
         let keys = all()
@@ -165,9 +170,10 @@ struct DaemonTests {
         let first = try DaemonProcess(store: storePath, folder: folder, name: "first")
         defer { first.stop() }
         #expect(first.wait(timeout: 20) { $0.stderrText.contains("scheduled, sleeping") })
-        let second = try CLI.run(["daemon", "--store", storePath, "--notifier", "stdout"],
-                                 environment: ["XDG_CONFIG_HOME": folder + "/config"])
-        #expect(second.status == DaemonError.alreadyRunningExitStatus)    // the unit's RestartPreventExitStatus=3
+        let second = try CLI.run(
+            ["daemon", "--store", storePath, "--notifier", "stdout"],
+            environment: ["XDG_CONFIG_HOME": folder + "/config"])
+        #expect(second.status == DaemonError.alreadyRunningExitStatus)  // the unit's RestartPreventExitStatus=3
         #expect(second.status == 3)
         #expect(second.stderr.contains("another chime daemon (pid \(first.process.processIdentifier)) is already running for \(storePath)"))
     }

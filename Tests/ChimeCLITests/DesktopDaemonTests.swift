@@ -83,20 +83,24 @@ struct DesktopDaemonTests {
     /// A Russian desktop (LANG=ru_RU.UTF-8): the notification the server shows says when in
     /// Russian, and its buttons are Russian; the title stays as the user wrote it.
     @Test func aRussianDesktopGetsTheAlarmInRussian() throws {
-        let language = CatalogSandbox.folders   // made first: generating the locales takes seconds
+        let language = CatalogSandbox.folders  // made first: generating the locales takes seconds
         guard let run = sandbox() else { return }
         _ = shell("dunstctl close-all")
         let (storePath, title) = (folder + "/chime.sqlite", "Позвонить маме \(UUID().uuidString.prefix(6))")
         let store = try EventStore(path: storePath, floatingZone: .utc)
         let due = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 3)
-        let reminder = try store.save({
-            var r = Reminder(title: title, calendar: try store.defaultCalendarForNewReminders().identifier)
-            (r.dueDate, r.alarms) = (.utc(due.utc), [.relative(0)])
-            return r
-        }())
-        let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "libnotify"],
-                                       environment: ["LANG": "ru_RU.UTF-8", "LOCPATH": language.locales,
-                                                     "CHIME_LOCALEDIR": language.catalogs], folder: folder)
+        let reminder = try store.save(
+            {
+                var r = Reminder(title: title, calendar: try store.defaultCalendarForNewReminders().identifier)
+                (r.dueDate, r.alarms) = (.utc(due.utc), [.relative(0)])
+                return r
+            }())
+        let daemon = try DaemonProcess(
+            store: storePath, arguments: ["--notifier", "libnotify"],
+            environment: [
+                "LANG": "ru_RU.UTF-8", "LOCPATH": language.locales,
+                "CHIME_LOCALEDIR": language.catalogs
+            ], folder: folder)
         defer { daemon.stop() }
         let log = run + "/notifications.log"
         let shown = poll(20) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("summary=\(title)") }
@@ -114,8 +118,9 @@ struct DesktopDaemonTests {
             offered = (try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? ""
             return offered.contains("[\(id),complete]")
         }
-        #expect(offered.contains("#Выполнено (\(title)) [\(id),complete]") && offered.contains("#Отложить на 10 мин (\(title)) [\(id),snooze:10m]"),
-                "\(offered)")
+        #expect(
+            offered.contains("#Выполнено (\(title)) [\(id),complete]") && offered.contains("#Отложить на 10 мин (\(title)) [\(id),snooze:10m]"),
+            "\(offered)")
         let completed = poll(15) { (try? store.reminder(withIdentifier: reminder.identifier))??.isCompleted == true }
         #expect(completed, "daemon: \(daemon.stderrText)")
         #expect(daemon.stop() == 0)
@@ -163,7 +168,10 @@ struct DesktopDaemonTests {
             ((try? store.ledgerEntries(state: .snoozed)) ?? []).isEmpty
                 && shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
         }
-        #expect(over, "still snoozed (\(((try? store.ledgerEntries(state: .snoozed)) ?? []).count)) or on screen (\(shell("dunstctl count displayed").output)); daemon: \(daemon.stderrText)")
+        #expect(
+            over,
+            "still snoozed (\(((try? store.ledgerEntries(state: .snoozed)) ?? []).count)) or on screen (\(shell("dunstctl count displayed").output)); daemon: \(daemon.stderrText)"
+        )
         #expect(daemon.stderrText.contains("withdrew alarms whose item changed"), "\(daemon.stderrText)")
         #expect(daemon.stop() == 0)
         _ = shell("dunstctl close-all")
@@ -184,8 +192,9 @@ struct DesktopDaemonTests {
         #expect(try home.addAccount("home", to: a).status == 0)
         let title = "Review \(UUID().uuidString.prefix(6))"
         let start = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 6)
-        let added = try CLI.run(["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"],
-                                environment: realTimeA)
+        let added = try CLI.run(
+            ["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"],
+            environment: realTimeA)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).status == 0)
         #expect(try home.addAccount("laptop", to: b).status == 0)
@@ -225,7 +234,7 @@ struct DesktopDaemonTests {
         event.alarms = [.relative(0)]
         event.location = "Room 4"
         event.notes = "Agenda: budget, hiring"
-        event.url = "file:///etc/passwd"     // not openable: shown as text only
+        event.url = "file:///etc/passwd"  // not openable: shown as text only
         event = try store.save(event)
 
         let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "libnotify"], folder: folder)
@@ -246,7 +255,9 @@ struct DesktopDaemonTests {
         let details = lines.last ?? ""
         #expect(details.contains("category=x-chime.details"), "\(details)")
         #expect(details.contains("urgency=LOW"))
-        #expect(details.contains(#"\nCalendar: Calendar\nLocation: Room 4\nURL: file:///etc/passwd\nNotes: Agenda: budget, hiring\nID: \#(event.identifier)"#), "\(details)")
+        #expect(
+            details.contains(#"\nCalendar: Calendar\nLocation: Room 4\nURL: file:///etc/passwd\nNotes: Agenda: budget, hiring\nID: \#(event.identifier)"#),
+            "\(details)")
         #expect(details.contains("/Config/chime.svg"))
         let key = "\(event.identifier)@\(start.utcBasicFormat)#0"
         let acknowledged = poll(10) { (try? store.ledgerEntries(state: .dismissed))?.contains { $0.key.description == key } == true }

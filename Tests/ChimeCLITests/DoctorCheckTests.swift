@@ -113,7 +113,7 @@ struct DoctorCheckTests {
 
     @Test func theLockHolderIsReadWithoutTakingTheLock() throws {
         let path = folder + "/chime.sqlite"
-        #expect(DaemonLock.holder(ofStore: path) == .free)   // no file yet
+        #expect(DaemonLock.holder(ofStore: path) == .free)  // no file yet
         _ = try EventStore(path: path, floatingZone: .utc)
         #expect(DaemonLock.holder(ofStore: path) == .free)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -127,15 +127,16 @@ struct DoctorCheckTests {
     }
 
     @Test func notificationServerCapabilitiesAndTheFallback() {
-        let dunst = NotificationServerInfo(name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2",
-                                           capabilities: ["actions", "body", "body-hyperlinks", "persistence"])
+        let dunst = NotificationServerInfo(
+            name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2",
+            capabilities: ["actions", "body", "body-hyperlinks", "persistence"])
         let ok = Doctor.notificationCheck(.success(dunst))
         #expect(ok.status == .ok)
         #expect(ok.detail == "dunst 1.9.0 (knopwob): actions, body markup, persistence, no sound [actions body body-hyperlinks persistence]")
         var plain = dunst
         plain.capabilities = ["body"]
         #expect(Doctor.notificationCheck(.success(plain)).status == .warn)
-        let problem = DesktopServiceProbe.notificationServer(environment: [:])   // no session bus at all
+        let problem = DesktopServiceProbe.notificationServer(environment: [:])  // no session bus at all
         guard case .failure = problem else { Issue.record("expected no session bus, got \(problem)"); return }
         let missing = Doctor.notificationCheck(problem)
         #expect(missing.status == .warn)
@@ -158,7 +159,9 @@ struct DoctorCheckTests {
         let none = Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: false, installed: Doctor.Installed(executable: nil))
         #expect(none.status == .warn)
         #expect(none.fix == "from the source tree: sudo tee -a /etc/geoclue/geoclue.conf < Config/geoclue-chime.conf > /dev/null (then restart geoclue)")
-        let snippet = try! String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/ChimeCLITests/DoctorCheckTests.swift", with: "Config/geoclue-chime.conf"), encoding: .utf8)
+        let snippet = try! String(
+            contentsOfFile: #filePath.replacingOccurrences(of: "Tests/ChimeCLITests/DoctorCheckTests.swift", with: "Config/geoclue-chime.conf"), encoding: .utf8
+        )
         let installed = Doctor.geoCluePermissionCheck(files: [base, ("/etc/geoclue/conf.d/90-chime.conf", snippet)], hasDropInFolder: true)
         #expect(installed.status == .ok)
         #expect(installed.detail == "[chime] allowed=true in /etc/geoclue/conf.d/90-chime.conf")
@@ -174,8 +177,9 @@ struct DoctorCheckTests {
     func installedPrefix(unitFolder: String) throws -> String {
         let prefix = folder + "/prefix"
         for file in ["bin/chime", "share/doc/chime/geoclue-chime.conf", unitFolder + "/chime.service"] {
-            try FileManager.default.createDirectory(atPath: prefix + "/" + (file as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: prefix + "/" + (file as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             #expect(FileManager.default.createFile(atPath: prefix + "/" + file, contents: Data()))
         }
         return prefix
@@ -187,11 +191,14 @@ struct DoctorCheckTests {
         #expect(installed.geoClueSnippet == prefix + "/share/doc/chime/geoclue-chime.conf")
         #expect(installed.unit == prefix + "/lib/systemd/user/chime.service")
         let base = (path: "/etc/geoclue/geoclue.conf", text: "[wifi]\nenable=true\n")
-        #expect(Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: true, installed: installed).fix
+        #expect(
+            Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: true, installed: installed).fix
                 == "sudo cp \(prefix)/share/doc/chime/geoclue-chime.conf /etc/geoclue/conf.d/90-chime.conf")
-        #expect(Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: false, installed: installed).fix
+        #expect(
+            Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: false, installed: installed).fix
                 == "sudo tee -a /etc/geoclue/geoclue.conf < \(prefix)/share/doc/chime/geoclue-chime.conf > /dev/null (then restart geoclue)")
-        #expect(Doctor.geoCluePermissionCheck(files: [], hasDropInFolder: true, installed: installed).fix
+        #expect(
+            Doctor.geoCluePermissionCheck(files: [], hasDropInFolder: true, installed: installed).fix
                 == "sudo apt install geoclue-2.0, then sudo cp \(prefix)/share/doc/chime/geoclue-chime.conf /etc/geoclue/conf.d/90-chime.conf")
 
         // systemd: the installed unit, enabled by path (systemctl links a unit outside its folders).
@@ -201,14 +208,18 @@ struct DoctorCheckTests {
         #expect(missing.detail == "chime.service is not installed")
         #expect(missing.fix == "systemctl --user enable --now \(prefix)/lib/systemd/user/chime.service")
         let offline = Doctor.systemdCheck(environment: home, installed: installed) { _ in (1, "Failed to connect to bus: No medium found") }
-        #expect(offline.fix == "run chime daemon from your session's autostart, or in a systemd session: systemctl --user enable --now \(prefix)/lib/systemd/user/chime.service")
+        #expect(
+            offline.fix
+                == "run chime daemon from your session's autostart, or in a systemd session: systemctl --user enable --now \(prefix)/lib/systemd/user/chime.service"
+        )
 
         // A binary in a build folder: make install, and the GeoClue section from the source tree.
         let build = Doctor.Installed(executable: folder + "/.build/release/chime")
         #expect(build.geoClueSnippet == nil && build.unit == nil)
         let fromBuild = Doctor.systemdCheck(environment: home, installed: build) { answers[$0.joined(separator: " ")] }
         #expect(fromBuild.fix == "make install in chime's source tree, then systemctl --user daemon-reload && systemctl --user enable --now chime")
-        #expect(Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: true, installed: build).fix
+        #expect(
+            Doctor.geoCluePermissionCheck(files: [base], hasDropInFolder: true, installed: build).fix
                 == "from the source tree: sudo cp Config/geoclue-chime.conf /etc/geoclue/conf.d/90-chime.conf")
         for fix in [missing.fix, offline.fix, fromBuild.fix] { #expect(fix?.contains("Config/chime.service") == false) }
     }
@@ -225,7 +236,8 @@ struct DoctorCheckTests {
         #expect(offline.detail == "no systemd user manager in this session; chime.service is not installed")
         let answers: [String: (Int32, String)] = [
             "is-system-running": (0, "running"), "cat chime.service": (0, "# \(folder)/config/systemd/user/chime.service\n[Unit]"),
-            "is-enabled chime.service": (0, "enabled"), "is-active chime.service": (0, "active")]
+            "is-enabled chime.service": (0, "enabled"), "is-active chime.service": (0, "active")
+        ]
         let running = Doctor.systemdCheck(environment: home) { answers[$0.joined(separator: " ")] }
         #expect(running.status == .ok)
         #expect(running.detail == "\(folder)/config/systemd/user/chime.service: enabled, active")
@@ -243,15 +255,16 @@ struct DoctorCheckTests {
     @Test func oneListWrittenAsTextAndAsJSON() throws {
         let report = DoctorReport(checks: [
             DoctorCheck(name: "store", status: .ok, detail: "/s (--store)", fix: "ignored when ok"),
-            DoctorCheck(name: "daemon", status: .warn, detail: "none", fix: "chime daemon"),
+            DoctorCheck(name: "daemon", status: .warn, detail: "none", fix: "chime daemon")
         ])
         #expect(report.status == .warn)
-        #expect(report.text == """
-            ok    store   /s (--store)
-            warn  daemon  none — fix: chime daemon
-            warn: 0 failed, 1 warning, 1 ok
+        #expect(
+            report.text == """
+                ok    store   /s (--store)
+                warn  daemon  none — fix: chime daemon
+                warn: 0 failed, 1 warning, 1 ok
 
-            """)
+                """)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
         #expect(object["status"] as? String == "warn")
         let checks = try #require(object["checks"] as? [[String: Any]])

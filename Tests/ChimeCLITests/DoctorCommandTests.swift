@@ -39,9 +39,12 @@ struct DoctorCommandTests {
         _ = try EventStore(path: store, floatingZone: .utc)
         // GeoClue's own config is bind-mounted in its namespace: doctor reads the same file the same way.
         func doctor(_ extra: [String]) throws -> CLIResult {
-            try CLI.run(["-m", "sh", "-c", "mount --bind \"$1\" /etc/geoclue/geoclue.conf && shift && exec \"$@\"", "sh",
-                         run + "/geoclue.conf", CLI.binary.path, "doctor", "--store", store] + extra,
-                        executable: "/usr/bin/unshare")
+            try CLI.run(
+                [
+                    "-m", "sh", "-c", "mount --bind \"$1\" /etc/geoclue/geoclue.conf && shift && exec \"$@\"", "sh",
+                    run + "/geoclue.conf", CLI.binary.path, "doctor", "--store", store
+                ] + extra,
+                executable: "/usr/bin/unshare")
         }
         let text = try doctor([])
         print(text.stdout)
@@ -74,15 +77,16 @@ struct DoctorCommandTests {
         _ = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        close(fd)   // the file stays; nobody listens
+        close(fd)  // the file stays; nobody listens
         return path
     }
 
     @Test func withADeadSessionBusTheServerIsMissingQuicklyAndNothingFails() throws {
         let socketPath = deadSocket()
         let started = Date()
-        let r = try CLI.run(["doctor", "--store", folder + "/chime.sqlite"],
-                            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + socketPath])
+        let r = try CLI.run(
+            ["doctor", "--store", folder + "/chime.sqlite"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + socketPath])
         let elapsed = Date().timeIntervalSince(started)
         #expect(elapsed < 3, "took \(elapsed) s")
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
@@ -106,8 +110,9 @@ struct DoctorCommandTests {
         }
         #expect(listen(fd, 8) == 0)
         let started = Date()
-        let r = try CLI.run(["doctor", "--store", folder + "/chime.sqlite", "--json"],
-                            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + path])
+        let r = try CLI.run(
+            ["doctor", "--store", folder + "/chime.sqlite", "--json"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + path])
         let elapsed = Date().timeIntervalSince(started)
         #expect(elapsed < 6, "took \(elapsed) s")
         #expect(r.status == 0)
@@ -120,8 +125,10 @@ struct DoctorCommandTests {
     /// its build folder says make install; the same binary in PREFIX/bin (hard-linked, as
     /// /proc/self/exe resolves symbolic links) names the unit and GeoClue section installed beside it.
     @Test func theFixesNameWhatMakeInstallPutsBesideTheBinary() throws {
-        let bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + deadSocket(), "HOME": folder, "XDG_CONFIG_HOME": folder + "/config",
-                   "XDG_DATA_HOME": folder + "/data"]
+        let bus = [
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + deadSocket(), "HOME": folder, "XDG_CONFIG_HOME": folder + "/config",
+            "XDG_DATA_HOME": folder + "/data"
+        ]
         let built = try CLI.run(["doctor", "--store", folder + "/chime.sqlite"], environment: bus)
         let unit = try #require(line(built.stdout, "systemd unit"), "\(built.stdout)")
         #expect(!unit.contains("Config/chime.service"), "\(unit)")
@@ -139,8 +146,9 @@ struct DoctorCommandTests {
         let repository = #filePath.replacingOccurrences(of: "/Tests/ChimeCLITests/DoctorCommandTests.swift", with: "")
         try FileManager.default.copyItem(atPath: repository + "/Config/geoclue-chime.conf", toPath: prefix + "/share/doc/chime/geoclue-chime.conf")
         #expect(FileManager.default.createFile(atPath: prefix + "/lib/systemd/user/chime.service", contents: Data("[Unit]\n".utf8)))
-        let installed = try CLI.run(["doctor", "--store", folder + "/chime.sqlite", "--json"], environment: bus,
-                                    executable: prefix + "/bin/chime")
+        let installed = try CLI.run(
+            ["doctor", "--store", folder + "/chime.sqlite", "--json"], environment: bus,
+            executable: prefix + "/bin/chime")
         let found = try checks(installed.stdout)
         let systemd = try #require(found["systemd unit"])
         if systemd["status"] as? String != "ok" {
@@ -159,19 +167,19 @@ struct DoctorCommandTests {
         let socketPath = folder + "/empty_system_bus_socket"
         let config = folder + "/empty-system-bus.conf"
         try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>system</type>
-              <listen>unix:path=\(socketPath)</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-            </busconfig>
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>system</type>
+          <listen>unix:path=\(socketPath)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         let bus = Process()
         bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         bus.arguments = ["--nofork", "--config-file=" + config]
@@ -191,19 +199,23 @@ struct DoctorCommandTests {
         // The fix depends on whether this machine has GeoClue installed (its D-Bus service file).
         let installed = FileManager.default.fileExists(atPath: "/usr/share/dbus-1/system-services/org.freedesktop.GeoClue2.service")
         let fix = installed ? "GeoClue2 is installed but not answering: systemctl status geoclue; journalctl -u geoclue" : "sudo apt install geoclue-2.0"
-        for (address, why) in [(bus.address, "org.freedesktop.GeoClue2 is not on the system bus (not running, and the bus cannot start it)"),
-                               ("unix:path=" + folder + "/no_system_bus_socket", "cannot connect to unix:path=" + folder + "/no_system_bus_socket")] {
+        for (address, why) in [
+            (bus.address, "org.freedesktop.GeoClue2 is not on the system bus (not running, and the bus cannot start it)"),
+            ("unix:path=" + folder + "/no_system_bus_socket", "cannot connect to unix:path=" + folder + "/no_system_bus_socket")
+        ] {
             let started = Date()
-            let text = try CLI.run(["doctor", "--store", folder + "/chime.sqlite"],
-                                   environment: ["DBUS_SESSION_BUS_ADDRESS": session, "DBUS_SYSTEM_BUS_ADDRESS": address])
+            let text = try CLI.run(
+                ["doctor", "--store", folder + "/chime.sqlite"],
+                environment: ["DBUS_SESSION_BUS_ADDRESS": session, "DBUS_SYSTEM_BUS_ADDRESS": address])
             #expect(Date().timeIntervalSince(started) < 6)
             #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
             let geoclue = try #require(line(text.stdout, "geoclue"), "\(text.stdout)")
             #expect(geoclue.hasPrefix("warn  geoclue "), "\(geoclue)")
             #expect(geoclue.contains("GeoClue2 does not answer (\(why)"), "\(geoclue)")
             #expect(geoclue.contains("location alarms cannot fire, timed alarms work — fix: \(fix)"), "\(geoclue)")
-            let json = try CLI.run(["doctor", "--store", folder + "/chime.sqlite", "--json"],
-                                   environment: ["DBUS_SESSION_BUS_ADDRESS": session, "DBUS_SYSTEM_BUS_ADDRESS": address])
+            let json = try CLI.run(
+                ["doctor", "--store", folder + "/chime.sqlite", "--json"],
+                environment: ["DBUS_SESSION_BUS_ADDRESS": session, "DBUS_SYSTEM_BUS_ADDRESS": address])
             #expect(json.status == 0)
             let check = try #require(try checks(json.stdout)["geoclue"])
             #expect(check["status"] as? String == "warn")
@@ -266,12 +278,13 @@ struct DoctorCommandTests {
     }
 
     @Test func anInvalidTZFailsAndExitsOne() throws {
-        let r = try CLI.run(["doctor", "--store", folder + "/chime.sqlite", "--json"],
-                            environment: ["TZ": "Mars/Olympus", "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + deadSocket()])
+        let r = try CLI.run(
+            ["doctor", "--store", folder + "/chime.sqlite", "--json"],
+            environment: ["TZ": "Mars/Olympus", "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + deadSocket()])
         #expect(r.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         #expect(object["status"] as? String == "fail")
         #expect(try checks(r.stdout)["time zone"]?["status"] as? String == "fail")
-        #expect(!FileManager.default.fileExists(atPath: folder + "/chime.sqlite"))   // doctor created nothing
+        #expect(!FileManager.default.fileExists(atPath: folder + "/chime.sqlite"))  // doctor created nothing
     }
 }

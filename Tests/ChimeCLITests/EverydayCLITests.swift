@@ -37,7 +37,7 @@ struct EverydayCLITests {
         let s = StoreSession()
         // Mon 23 09:00 → Wed 25 17:00; the end's weekday counts from the start.
         let id = try s.add("event", "Conference", "--start", "mon 9:00", "--end", "wed 17:00")
-        _ = try s.add("event", "Trip", "--start", "2026-11-24", "--end", "2026-11-26", "--all-day")   // the last day, included
+        _ = try s.add("event", "Trip", "--start", "2026-11-24", "--end", "2026-11-26", "--all-day")  // the last day, included
         _ = try s.add("event", "Lunch", "--start", "2026-11-24T12:00", "--duration", "1h")
         let week = try s.run("agenda", "--from", "2026-11-23", "--days", "4")
         #expect(week.status == 0, "\(week.stderr)")
@@ -100,8 +100,8 @@ struct EverydayCLITests {
         #expect(try s.run("edit", "\(short)@20261125T080000Z", "--title", "Retro").status == 0)
         #expect(try s.run("edit", short, "--title", "Daily", "--location", "Room 2").status == 0)
         let week = try s.run("agenda", "--from", "2026-11-23", "--days", "3").stdout
-        #expect(week.contains("10:00-10:15  Daily"), "\(week)")    // moved, renamed with the series
-        #expect(week.contains("09:00-09:15  Retro"), "\(week)")    // its own title stays
+        #expect(week.contains("10:00-10:15  Daily"), "\(week)")  // moved, renamed with the series
+        #expect(week.contains("09:00-09:15  Retro"), "\(week)")  // its own title stays
         let moved = try s.run("show", "\(short)@20261124T080000Z").stdout
         #expect(moved.contains("Location:  Room 2") && moved.contains("Starts:    Tue 2026-11-24 10:00"), "\(moved)")
         #expect(try s.run("show", "\(short)@20261125T080000Z").stdout.contains("Location:  Room 2"))
@@ -123,8 +123,9 @@ struct EverydayCLITests {
         _ = try s.add("reminder", "Rent", "--due", "Dec 20")
         #expect(try s.run("edit", "rent", "--due", "18:00").stdout.hasPrefix("Saved \"Rent\", due Sun 2026-12-20 18:00"))
         let backwards = try s.run("add", "event", "Backwards", "--start", "fri 10:00", "--end", "9:00")
-        #expect(backwards.status != 0 && backwards.stderr.contains("before the start") && backwards.stderr.contains("\"sat 9:00\""),
-                "\(backwards.stdout)\(backwards.stderr)")
+        #expect(
+            backwards.status != 0 && backwards.stderr.contains("before the start") && backwards.stderr.contains("\"sat 9:00\""),
+            "\(backwards.stdout)\(backwards.stderr)")
         let undated = try s.run("add", "reminder", "Undated", "--alarm", "15m")
         #expect(undated.status != 0 && undated.stderr.contains("this reminder has none; give --due"), "\(undated.stderr)")
         let words = try s.run("add", "event", "Words", "--start", "fri 10:00", "--alarm", "15 min", "--alarm", "1 hour before")
@@ -136,7 +137,7 @@ struct EverydayCLITests {
     /// start's day (past midnight for a short evening), an offset from the start, a weekday alone
     /// from the start's day; an item in another zone keeps its weekday (a week late before).
     @Test func anEndMeansTheDayItsWordsName() throws {
-        let s = StoreSession()   // Friday 2026-11-20 13:00 in Berlin
+        let s = StoreSession()  // Friday 2026-11-20 13:00 in Berlin
         func ends(_ arguments: String...) throws -> String {
             let r = try s.run(["add", "event", "E"] + arguments)
             #expect(r.status == 0, "\(arguments): \(r.stderr)")
@@ -153,8 +154,9 @@ struct EverydayCLITests {
         #expect(try ends("--start", "sat 11:15", "--end", "sat 14:05") == "Sat 2026-11-21 11:15 – Sat 2026-11-21 14:05")
         // Written in New York, shown in Berlin: the same Saturday.
         let brunch = try s.run("add", "event", "NY brunch", "--start", "sat 11:15", "--end", "sat 14:05", "--tz", "America/New_York")
-        #expect(brunch.stdout.hasPrefix("Added event \"NY brunch\" to Calendar: Sat 2026-11-21 17:15 (11:15 America/New_York) – 20:05\n"),
-                "\(brunch.stdout)")
+        #expect(
+            brunch.stdout.hasPrefix("Added event \"NY brunch\" to Calendar: Sat 2026-11-21 17:15 (11:15 America/New_York) – 20:05\n"),
+            "\(brunch.stdout)")
         // From a Tuesday, Monday to Wednesday is next week's.
         let tuesday = StoreSession(now: "2026-11-24T12:00:00Z")
         let conference = try tuesday.run("add", "event", "Conference", "--start", "mon 9:00", "--end", "wed 17:00")
@@ -176,7 +178,8 @@ struct EverydayCLITests {
         let added = try s.run("add", "reminder", "Buy stamps", "--calendar", "Errands")
         #expect(added.status == 0 && added.stdout.hasPrefix("Added reminder \"Buy stamps\" to Errands"), "\(added.stdout)\(added.stderr)")
         let wrong = try s.run("add", "reminder", "Buy stamps", "--calendar", "Work")
-        #expect(wrong.status != 0 && wrong.stderr.contains("no reminder list \"Work\" (\"Work\" holds events only); lists: ")
+        #expect(
+            wrong.status != 0 && wrong.stderr.contains("no reminder list \"Work\" (\"Work\" holds events only); lists: ")
                 && wrong.stderr.contains("\"Errands\""), "\(wrong.stderr)")
         let typo = try s.run("add", "event", "Standup", "--start", "tomorrow 9:00", "--calendar", "Wrok")
         #expect(typo.status != 0 && typo.stderr.contains("calendars: \"Work\""), "\(typo.stderr)")
@@ -185,10 +188,11 @@ struct EverydayCLITests {
     /// Phrases a new user typed that were refused, the README's own "last Friday of each month"
     /// among them; and a misspelt day gets a did-you-mean, as commands do.
     @Test func phrasesPeopleTypeForRepeatsLengthsAndDays() throws {
-        let s = StoreSession()   // Friday 2026-11-20 13:00 in Berlin
+        let s = StoreSession()  // Friday 2026-11-20 13:00 in Berlin
         let review = try s.run("add", "event", "Review", "--start", "2026-11-27 15:00", "--duration", "1.5h", "--repeat", "last friday of the month")
-        #expect(review.stdout.contains("Fri 2026-11-27 15:00 – 16:30") && review.stdout.contains("Repeats: monthly on the last Friday"),
-                "\(review.stdout)\(review.stderr)")
+        #expect(
+            review.stdout.contains("Fri 2026-11-27 15:00 – 16:30") && review.stdout.contains("Repeats: monthly on the last Friday"),
+            "\(review.stdout)\(review.stderr)")
         let gym = try s.run("add", "event", "Gym", "--start", "tue 18:00", "--duration", "90 min", "--repeat", "every other tuesday")
         #expect(gym.stdout.contains("18:00 – 19:30") && gym.stdout.contains("Repeats: every 2 weeks on Tuesday"), "\(gym.stdout)\(gym.stderr)")
         let rent = try s.run("add", "reminder", "Rent", "--due", "2026-12-15", "--repeat", "monthly on the 15th")
@@ -209,10 +213,10 @@ struct EverydayCLITests {
     /// Editing a weekday stand-up by title: a new time keeps its days, its moved occurrence and its
     /// removed one; a new first day says what it drops and, without a terminal, needs --span all.
     @Test func movingASeriesKeepsWhatItCanAndNamesWhatItDrops() throws {
-        let s = StoreSession(now: "2026-12-04T12:00:00Z")   // Friday
+        let s = StoreSession(now: "2026-12-04T12:00:00Z")  // Friday
         let id = try s.add("event", "Standup", "--start", "mon 9:00", "--duration", "15m", "--repeat", "weekdays")
-        #expect(try s.run("edit", "\(id)@20261208T080000Z", "--start", "11:00").status == 0)   // Tuesday's, moved
-        #expect(try s.run("remove", "\(id)@20261210T080000Z").status == 0)                    // Thursday's, cancelled
+        #expect(try s.run("edit", "\(id)@20261208T080000Z", "--start", "11:00").status == 0)  // Tuesday's, moved
+        #expect(try s.run("remove", "\(id)@20261210T080000Z").status == 0)  // Thursday's, cancelled
         func week() throws -> [String] {
             try #require(try s.json("agenda", "--from", "2026-12-07", "--days", "5") as? [[String: Any]])
                 .compactMap { ($0["start"] as? [String: Any])?["local"] as? String }
@@ -222,7 +226,8 @@ struct EverydayCLITests {
         #expect(try week() == ["2026-12-07T10:15:00", "2026-12-08T11:00:00", "2026-12-09T10:15:00", "2026-12-11T10:15:00"])
         let refused = try s.run("edit", "Standup", "--start", "wed 10:15")
         #expect(refused.status != 0, "\(refused.stdout)")
-        #expect(refused.stderr.contains("drops the 2 occurrences (Mon 2026-12-07 10:15, Tue 2026-12-08 10:15) before it")
+        #expect(
+            refused.stderr.contains("drops the 2 occurrences (Mon 2026-12-07 10:15, Tue 2026-12-08 10:15) before it")
                 && refused.stderr.contains("the changed occurrence of Tue 2026-12-08") && refused.stderr.contains("--span all"), "\(refused.stderr)")
         #expect(try week().count == 4)
         let moved = try s.run("edit", "Standup", "--start", "wed 10:15", "--span", "all")
@@ -252,8 +257,9 @@ struct EverydayCLITests {
         let typo = try s.run("agnda")
         #expect(typo.status != 0 && typo.stderr.contains("Did you mean 'chime agenda'?"), "\(typo.stderr)")
         #expect(try s.run("agenda", "today", "--create").status == 0)
-        #expect(try s.run("--color", "always", "agenda", "today").stderr
-            == "Error: options go after the command's name: chime agenda today --color always\n")
+        #expect(
+            try s.run("--color", "always", "agenda", "today").stderr
+                == "Error: options go after the command's name: chime agenda today --color always\n")
         var posix = s.environment
         posix["TZ"] = "CET-1CEST,M3.5.0,M10.5.0/3"
         let zoned = try CLI.run(["add", "event", "Call", "--start", "2026-11-23T09:00"], environment: posix)
@@ -288,12 +294,15 @@ struct EverydayCLITests {
         let shown = try String(contentsOfFile: s.folder + "/form.txt", encoding: .utf8)
         #expect(shown.contains("title: Review\nstart: 2026-11-23 14:00\nend: 2026-11-23 15:00\nzone: Europe/Berlin\n"), "\(shown)")
         #expect(shown.contains("alarms: 15m\n"), "\(shown)")
-        let saved = try edit("sed -i -e 's/^title: .*/title: Design review/' -e 's/^start: .*/start: 2026-11-24 10:00/' -e 's/^end: .*/end: 2026-11-24 11:30/' -e 's/^alarms: .*/alarms: 30m, +5m/' \"$1\"")
+        let saved = try edit(
+            "sed -i -e 's/^title: .*/title: Design review/' -e 's/^start: .*/start: 2026-11-24 10:00/' -e 's/^end: .*/end: 2026-11-24 11:30/' -e 's/^alarms: .*/alarms: 30m, +5m/' \"$1\""
+        )
         #expect(saved.status == 0 && saved.stdout.hasPrefix("Saved \"Design review\": Tue 2026-11-24 10:00"), "\(saved.stdout)\(saved.stderr)")
         #expect(saved.stdout.contains("Alarm: Tue 2026-11-24 09:30 (30 min before)"), "\(saved.stdout)")
         // A bad date: the editor sees the form again, the error on its first line; then it is fixed.
         let counter = s.folder + "/rounds"
-        let retried = try edit("""
+        let retried = try edit(
+            """
             n=$(cat \(counter) 2>/dev/null || echo 0); echo $((n+1)) > \(counter)
             if [ "$n" = 0 ]; then sed -i 's/^start: .*/start: 2026-02-30 10:00/' "$1"; exit 0; fi
             head -1 "$1" > \(s.folder)/first-line.txt
@@ -310,8 +319,9 @@ struct EverydayCLITests {
         #expect(try s.run("show", String(id.prefix(8))).stdout.contains("Ends:      Wed 2026-11-25 17:00"))
         // A script that brings back the same error twice stops instead of reopening for ever.
         let stuck = try edit("sed -i 's/^start: .*/start: 2026-02-30 10:00/' \"$1\"")
-        #expect(stuck.status != 0 && stuck.stderr.contains("no such calendar date") && stuck.stderr.contains("nothing was saved"),
-                "\(stuck.stderr)")
+        #expect(
+            stuck.status != 0 && stuck.stderr.contains("no such calendar date") && stuck.stderr.contains("nothing was saved"),
+            "\(stuck.stderr)")
     }
 
     /// A notification snoozed in the daemon comes back later: `chime alarms` lists it in the window
@@ -320,9 +330,10 @@ struct EverydayCLITests {
         let s = StoreSession(zone: "UTC")
         _ = try s.add("reminder", "Stretch", "--due", "2026-11-20T12:30")
         let store = try EventStore(path: s.path, floatingZone: .utc)
-        let now = Instant(secondsSince1970: 1_795_177_800)   // 2026-11-20T12:30:00Z
-        let due = AlarmAgenda.firings(of: try store.alarmSources(from: now).map { ($0.item, $0.replaced) }, zone: .utc,
-                                      from: now, to: now.adding(60))
+        let now = Instant(secondsSince1970: 1_795_177_800)  // 2026-11-20T12:30:00Z
+        let due = AlarmAgenda.firings(
+            of: try store.alarmSources(from: now).map { ($0.item, $0.replaced) }, zone: .utc,
+            from: now, to: now.adding(60))
         let firing = try #require(due.first)
         _ = try store.claimDeliveries([firing], checkedUntil: nil, deliveredAtMilliseconds: now.secondsSince1970 * 1000)
         try store.confirmDeliveries([firing.key], deliveredAtMilliseconds: now.secondsSince1970 * 1000)
@@ -346,23 +357,29 @@ struct EverydayCLITests {
             try FileManager.default.copyItem(atPath: s.path + suffix, toPath: folder + "/chime.sqlite" + suffix)
         }
         try FileManager.default.copyItem(atPath: CLI.binary.path, toPath: folder + "/chime")
-        let prepare = try CLI.run(["-c", "chown -R 65534:65534 \(folder) && chmod 444 \(folder)/chime.sqlite* && chmod 555 \(folder)"],
-                                  executable: "/bin/sh")
+        let prepare = try CLI.run(
+            ["-c", "chown -R 65534:65534 \(folder) && chmod 444 \(folder)/chime.sqlite* && chmod 555 \(folder)"],
+            executable: "/bin/sh")
         #expect(prepare.status == 0, "\(prepare.stderr)")
-        let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=/tmp", "TZ=Europe/Berlin",
-                        "CHIME_NOW=2026-11-20T12:00:00Z", folder + "/chime"]
+        let asNobody = [
+            "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=/tmp", "TZ=Europe/Berlin",
+            "CHIME_NOW=2026-11-20T12:00:00Z", folder + "/chime"
+        ]
         let read = try CLI.run(Array(asNobody.dropFirst()) + ["agenda", "--store", folder + "/chime.sqlite", "--days", "7"], executable: asNobody[0])
         #expect(read.status == 0 && read.stdout.contains("Review"), "\(read.stdout)\(read.stderr)")
-        let write = try CLI.run(Array(asNobody.dropFirst()) + ["add", "event", "X", "--start", "tomorrow", "--store", folder + "/chime.sqlite"],
-                                executable: asNobody[0])
+        let write = try CLI.run(
+            Array(asNobody.dropFirst()) + ["add", "event", "X", "--start", "tomorrow", "--store", folder + "/chime.sqlite"],
+            executable: asNobody[0])
         #expect(write.status != 0 && write.stderr.contains("is read-only: Chime can show what it holds but not change it"), "\(write.stderr)")
     }
 
     @Test func datesAsPeopleTypeThem() throws {
         let s = StoreSession()
-        for (phrase, expected) in [("tomorrow at 9", "Sat 2026-11-21 09:00"), ("9:30pm", "Fri 2026-11-20 21:30"),
-                                   ("next friday", "Fri 2026-11-27 (all day)"), ("Dec 1 noon", "Tue 2026-12-01 12:00"),
-                                   ("in 2 hours", "Fri 2026-11-20 15:00"), ("01.12.", "Tue 2026-12-01 (all day)")] {
+        for (phrase, expected) in [
+            ("tomorrow at 9", "Sat 2026-11-21 09:00"), ("9:30pm", "Fri 2026-11-20 21:30"),
+            ("next friday", "Fri 2026-11-27 (all day)"), ("Dec 1 noon", "Tue 2026-12-01 12:00"),
+            ("in 2 hours", "Fri 2026-11-20 15:00"), ("01.12.", "Tue 2026-12-01 (all day)")
+        ] {
             let r = try s.run("add", "event", phrase, "--start", phrase)
             #expect(r.stdout.contains(": \(expected)"), "\(phrase): \(r.stdout)\(r.stderr)")
         }
@@ -380,9 +397,11 @@ struct EverydayCLITests {
         var environment = s.environment
         environment["EDITOR"] = "true"
         environment["VISUAL"] = ""
-        let commands = [[], ["agenda"], ["alarms"], ["reminders"], ["add", "event"], ["add", "reminder"], ["show"], ["edit"],
-                        ["remove"], ["complete"], ["import"], ["export"], ["calendar", "remove"], ["expand"], ["daemon"],
-                        ["doctor"], ["find"], ["geofence"], ["geofence", "list"], ["geofence", "simulate"]]
+        let commands = [
+            [], ["agenda"], ["alarms"], ["reminders"], ["add", "event"], ["add", "reminder"], ["show"], ["edit"],
+            ["remove"], ["complete"], ["import"], ["export"], ["calendar", "remove"], ["expand"], ["daemon"],
+            ["doctor"], ["find"], ["geofence"], ["geofence", "list"], ["geofence", "simulate"]
+        ]
         // Not run: `where` waits for a position, and `account add` and `calendar subscribe` go on the network.
         var checked = 0
         for command in commands {
@@ -402,7 +421,7 @@ struct EverydayCLITests {
             // The daemon runs until stopped, and -o writes a file: those are parsed by the other tests.
             for example in examples where !example.contains("--help") && !example.hasPrefix("chime daemon") && !example.contains(" -o ") {
                 var words = CLI.shellWords(String(example.dropFirst("chime ".count)))
-                if let redirect = words.firstIndex(of: ">") { words.removeSubrange(redirect...) }   // `> year.json`
+                if let redirect = words.firstIndex(of: ">") { words.removeSubrange(redirect...) }  // `> year.json`
                 let r = try CLI.run(words, environment: environment)
                 for usageError in ["Unexpected argument", "Missing expected argument", "Unknown option", "is not a chime command", "Missing value"] {
                     #expect(!r.stderr.contains(usageError), "\(example): \(r.stderr)")

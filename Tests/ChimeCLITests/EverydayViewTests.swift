@@ -12,7 +12,7 @@ struct EverydayViewTests {
     /// terminal (a pseudo-terminal made by `script`) colour is on, unless `NO_COLOR` or `--color never`.
     @Test func colourIsForcedOrRefusedAndFollowsNoColorOnATerminal() throws {
         let s = StoreSession()
-        let id = try s.add("reminder", "Send the tax return", "--due", "2026-11-19")   // overdue
+        let id = try s.add("reminder", "Send the tax return", "--due", "2026-11-19")  // overdue
         _ = try s.add("event", "Review", "--start", "2026-11-20T16:00")
         let short = String(id.prefix(8))
 
@@ -35,7 +35,7 @@ struct EverydayViewTests {
             let command = ([CLI.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
             var env = s.environment
             env["TERM"] = "xterm"
-            env["NO_COLOR"] = ""   // empty is unset (no-color.org); a test runner may have set it
+            env["NO_COLOR"] = ""  // empty is unset (no-color.org); a test runner may have set it
             for (k, v) in extra { env[k] = v }
             let r = try CLI.run(["-qec", command, "/dev/null"], environment: env, executable: "/usr/bin/script")
             #expect(r.status == 0, "\(arguments): \(r.stderr)")
@@ -57,23 +57,26 @@ struct EverydayViewTests {
         _ = try s.add("reminder", "Call the dentist", "--due", "2026-11-20T17:00", "--no-alarm")
         let r = try s.run([])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(redactIDs(r.stdout) == """
-            Today, Fri 2026-11-20
-              16:00-17:00  Review  [Calendar]  <ID>
-            Reminders due: 1 (chime reminders)
-            Next alarm: Fri 2026-11-20 15:45  Review
+        #expect(
+            redactIDs(r.stdout) == """
+                Today, Fri 2026-11-20
+                  16:00-17:00  Review  [Calendar]  <ID>
+                Reminders due: 1 (chime reminders)
+                Next alarm: Fri 2026-11-20 15:45  Review
 
-            chime --help lists every command; chime agenda week shows the next 7 days.
+                chime --help lists every command; chime agenda week shows the next 7 days.
 
-            """, "\(r.stdout)")
+                """, "\(r.stdout)")
     }
 
     /// `agenda tomorrow`, `week` (today and 6 more days) and `month` (to the same day next month,
     /// or that month's last day).
     @Test func namedAgendaWindows() throws {
         let s = StoreSession()
-        for (title, start) in [("Today", "2026-11-20T15:00"), ("Tomorrow", "2026-11-21T09:00"), ("Sixth day", "2026-11-26T09:00"),
-                               ("Seventh day", "2026-11-27T09:00"), ("Month end", "2026-12-19T09:00"), ("Next month", "2026-12-20T09:00")] {
+        for (title, start) in [
+            ("Today", "2026-11-20T15:00"), ("Tomorrow", "2026-11-21T09:00"), ("Sixth day", "2026-11-26T09:00"),
+            ("Seventh day", "2026-11-27T09:00"), ("Month end", "2026-12-19T09:00"), ("Next month", "2026-12-20T09:00")
+        ] {
             _ = try s.add("event", title, "--start", start)
         }
         func titles(_ arguments: String...) throws -> [String] {

@@ -4,8 +4,10 @@ import Testing
 @Suite("chime expand (human and JSON forms)")
 struct ExpandCommandTests {
     @Test func lastFridayOfTheMonthInNewYork() throws {
-        let r = try CLI.run(["expand", "--dtstart", "1997-09-05T09:00", "--tz", "America/New_York",
-                             "--rrule", "FREQ=MONTHLY;BYDAY=-1FR", "--count", "3"])
+        let r = try CLI.run([
+            "expand", "--dtstart", "1997-09-05T09:00", "--tz", "America/New_York",
+            "--rrule", "FREQ=MONTHLY;BYDAY=-1FR", "--count", "3"
+        ])
         #expect(r.status == 0)
         #expect(r.stdout.contains("1  Fri 1997-09-05 09:00:00-04:00  1997-09-05T13:00:00Z"))
         #expect(r.stdout.contains("2  Fri 1997-09-26 09:00:00-04:00  1997-09-26T13:00:00Z"))
@@ -14,8 +16,10 @@ struct ExpandCommandTests {
     }
 
     @Test func basicFormDatesAndExdate() throws {
-        let r = try CLI.run(["expand", "--dtstart", "20260105T090000", "--tz", "Europe/Berlin", "--rrule", "FREQ=DAILY;COUNT=3",
-                             "--exdate", "20260106T090000"])
+        let r = try CLI.run([
+            "expand", "--dtstart", "20260105T090000", "--tz", "Europe/Berlin", "--rrule", "FREQ=DAILY;COUNT=3",
+            "--exdate", "20260106T090000"
+        ])
         #expect(r.status == 0)
         #expect(r.stdout.contains("Mon 2026-01-05 09:00:00+01:00"))
         #expect(!r.stdout.contains("2026-01-06"))
@@ -24,8 +28,10 @@ struct ExpandCommandTests {
     }
 
     @Test func windowIsHalfOpen() throws {
-        let r = try CLI.run(["expand", "--dtstart", "2026-01-01", "--rrule", "FREQ=WEEKLY;BYDAY=MO",
-                             "--from", "2026-03-02", "--to", "2026-03-16"])
+        let r = try CLI.run([
+            "expand", "--dtstart", "2026-01-01", "--rrule", "FREQ=WEEKLY;BYDAY=MO",
+            "--from", "2026-03-02", "--to", "2026-03-16"
+        ])
         #expect(r.status == 0)
         #expect(r.stdout.contains("Mon 2026-03-02"))
         #expect(r.stdout.contains("Mon 2026-03-09"))
@@ -40,8 +46,10 @@ struct ExpandCommandTests {
     }
 
     @Test func jsonOutputSnapshot() throws {
-        let r = try CLI.run(["expand", "--dtstart", "2026-03-07T02:30", "--tz", "America/New_York", "--rrule", "FREQ=DAILY",
-                             "--count", "3", "--json"])
+        let r = try CLI.run([
+            "expand", "--dtstart", "2026-03-07T02:30", "--tz", "America/New_York", "--rrule", "FREQ=DAILY",
+            "--count", "3", "--json"
+        ])
         #expect(r.status == 0)
         try Snapshot.check(r.stdout, named: "expand-dst-gap.json")
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]

@@ -79,8 +79,9 @@ struct GeoClueDaemonTests {
         guard let run = sandbox() else { return }
         let start = Coordinate(latitude: 48.8584, longitude: 2.2945)
         try moveTo(start, run: run)
-        let r = try CLI.run(["where", "--location", "geoclue", "--json", "--timeout", "20"],
-                            environment: ["XDG_CONFIG_HOME": folder + "/config"])
+        let r = try CLI.run(
+            ["where", "--location", "geoclue", "--json", "--timeout", "20"],
+            environment: ["XDG_CONFIG_HOME": folder + "/config"])
         #expect(r.status == 0, "\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
         #expect(json?["provider"] as? String == "geoclue")

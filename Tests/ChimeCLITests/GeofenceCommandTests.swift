@@ -23,8 +23,13 @@ struct GeofenceCommandTests {
         #expect(r.status == 0, "\(r.stderr)")
         try Snapshot.check(redactIDs(r.stdout).replacingOccurrences(of: Self.examples, with: "Examples"), named: "geofence-simulate.txt")
 
-        let json = try JSONSerialization.jsonObject(with: Data(try s.run("geofence", "simulate", "--track",
-            Self.examples + "/commute.gpx", "--from", "2026-11-24 08:00", "--json").stdout.utf8)) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    try s.run(
+                        "geofence", "simulate", "--track",
+                        Self.examples + "/commute.gpx", "--from", "2026-11-24 08:00", "--json"
+                    ).stdout.utf8)) as? [String: Any]
         let firings = json?["firings"] as? [[String: Any]] ?? []
         #expect(firings.map { ($0["place"] as? [String: Any])?["title"] as? String } == ["Home", "Grocery store", "Office"])
         #expect(firings.map { $0["proximity"] as? String } == ["leave", "enter", "enter"])
@@ -52,11 +57,11 @@ struct GeofenceCommandTests {
         try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
         let broken = s.folder + "/broken.gpx"
         try """
-            <gpx version="1.1"><trk><trkseg>
-            <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:00Z</time></trkpt>
-            <trkpt lat="95.2" lon="13.4"><time>2026-11-23T07:30:10Z</time></trkpt>
-            </trkseg></trk></gpx>
-            """.write(toFile: broken, atomically: true, encoding: .utf8)
+        <gpx version="1.1"><trk><trkseg>
+        <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:00Z</time></trkpt>
+        <trkpt lat="95.2" lon="13.4"><time>2026-11-23T07:30:10Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.write(toFile: broken, atomically: true, encoding: .utf8)
         var r = try s.run("geofence", "simulate", "--track", broken)
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("Error: \(broken):3: "), "\(r.stderr)")
@@ -87,7 +92,8 @@ struct GeofenceCommandTests {
     }
 
     @Test func theConfigFileReadsEveryGeofenceKey() throws {
-        let config = try DaemonConfiguration.parse("""
+        let config = try DaemonConfiguration.parse(
+            """
             [geofence]
             location = "fixed:48.85,2.35,30"
             default_radius_m = 200
@@ -119,15 +125,20 @@ struct GeofenceCommandTests {
     /// `chime geofence list` reads the states and the last position it saved.
     @Test func daemonWithAReplayedTrackDeliversTheCrossings() throws {
         let s = try session()
-        let daemon = try DaemonProcess(store: s.path, arguments: ["--notifier", "stdout", "--location",
-                                                                   "replay:\(Self.examples)/commute.gpx", "--speed", "max"],
-                                       folder: s.folder)
+        let daemon = try DaemonProcess(
+            store: s.path,
+            arguments: [
+                "--notifier", "stdout", "--location",
+                "replay:\(Self.examples)/commute.gpx", "--speed", "max"
+            ],
+            folder: s.folder)
         defer { daemon.stop() }
         let delivered = daemon.wait(timeout: 30) { $0.notifications.count >= 3 }
         #expect(delivered, "daemon: \(daemon.stderrText)")
-        #expect(daemon.notifications.compactMap { $0["title"] as? String } == [
-            "Left: Home — Take out the bins", "Arrived: Grocery store — Buy milk", "Arrived: Office — Water the office plants",
-        ])
+        #expect(
+            daemon.notifications.compactMap { $0["title"] as? String } == [
+                "Left: Home — Take out the bins", "Arrived: Grocery store — Buy milk", "Arrived: Office — Water the office plants"
+            ])
         #expect(daemon.stop() == 0)
         let list = try s.run("geofence", "list")
         #expect(list.status == 0)
@@ -149,9 +160,10 @@ struct DaemonWithoutGeoClueTests {
         env["CHIME_NOW"] = nil
         let added = try CLI.run(["add", "reminder", "Stretch", "--due", due, "--alarm", "0m"], environment: env)
         #expect(added.status == 0, "\(added.stderr)")
-        let daemon = try DaemonProcess(store: s.path, arguments: ["--notifier", "stdout", "--location", "geoclue"],
-                                       environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(s.folder)/no-such-bus"],
-                                       folder: s.folder)
+        let daemon = try DaemonProcess(
+            store: s.path, arguments: ["--notifier", "stdout", "--location", "geoclue"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(s.folder)/no-such-bus"],
+            folder: s.folder)
         defer { daemon.stop() }
         let fired = daemon.wait(timeout: 20) { $0.notifications.contains { $0["title"] as? String == "Stretch" } }
         #expect(fired, "daemon: \(daemon.stderrText)")

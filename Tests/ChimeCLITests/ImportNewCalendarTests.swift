@@ -10,10 +10,12 @@ struct ImportNewCalendarTests {
         let path = s.folder + "/" + name
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//Holidays//EN"]
         if let calendarName { lines.append("X-WR-CALNAME:" + calendarName) }
-        lines += ["BEGIN:VEVENT", "UID:new-year-2027", "DTSTAMP:20261101T000000Z", "DTSTART;VALUE=DATE:20270101",
-                  "SUMMARY:New Year's Day", "END:VEVENT",
-                  "BEGIN:VTODO", "UID:cards-2026", "DTSTAMP:20261101T000000Z", "SUMMARY:Send cards", "END:VTODO",
-                  "END:VCALENDAR", ""]
+        lines += [
+            "BEGIN:VEVENT", "UID:new-year-2027", "DTSTAMP:20261101T000000Z", "DTSTART;VALUE=DATE:20270101",
+            "SUMMARY:New Year's Day", "END:VEVENT",
+            "BEGIN:VTODO", "UID:cards-2026", "DTSTAMP:20261101T000000Z", "SUMMARY:Send cards", "END:VTODO",
+            "END:VCALENDAR", ""
+        ]
         try lines.joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -11,10 +11,12 @@ struct JSONShapeTests {
     static func seeded() throws -> StoreSession {
         let s = StoreSession(zone: "Europe/Berlin", now: "2026-11-23T07:00:00Z")
         try s.run("calendar", "add", "Work", "--color", "#CC3333")
-        _ = try s.add("event", "Stand-up", "--start", "2026-11-23T09:00", "--duration", "15m", "--calendar", "Work",
-                      "--repeat", "weekdays", "--alarm", "5m")
-        _ = try s.add("event", "Call with New York", "--start", "2026-11-25T10:00", "--tz", "America/New_York",
-                      "--duration", "30m", "--alarm", "10m", "--location", "Zoom")
+        _ = try s.add(
+            "event", "Stand-up", "--start", "2026-11-23T09:00", "--duration", "15m", "--calendar", "Work",
+            "--repeat", "weekdays", "--alarm", "5m")
+        _ = try s.add(
+            "event", "Call with New York", "--start", "2026-11-25T10:00", "--tz", "America/New_York",
+            "--duration", "30m", "--alarm", "10m", "--location", "Zoom")
         _ = try s.add("event", "Team offsite", "--start", "2026-11-27", "--all-day", "--calendar", "Work")
         _ = try s.add("reminder", "Submit expenses", "--due", "2026-11-27T17:00", "--priority", "1")
         _ = try s.add("reminder", "Buy milk", "--at", "Grocery store@52.5208,13.4094")
@@ -43,13 +45,13 @@ struct JSONShapeTests {
             ("json-alarms.json", ["alarms", "--hours", "72", "--json"]),
             ("json-reminders.json", ["reminders", "--json"]),
             ("json-find.json", ["find", "e", "--json"]),
-            ("json-calendars.json", ["calendar", "list", "--json"]),
+            ("json-calendars.json", ["calendar", "list", "--json"])
         ]
         for (name, arguments) in outputs {
             let r = try s.run(arguments)
             #expect(r.status == 0, "\(arguments): \(r.stderr)")
             #expect(r.stdout.hasPrefix(#"{"chime_json":1,"#), "\(arguments): \(r.stdout.prefix(80))")
-            _ = try JSONDocument.body(r.stdout)   // it parses
+            _ = try JSONDocument.body(r.stdout)  // it parses
             try Snapshot.check(Self.stable(r.stdout), named: name)
         }
     }
@@ -59,14 +61,15 @@ struct JSONShapeTests {
         let s = try Self.seeded()
         defer { try? FileManager.default.removeItem(atPath: s.folder) }
         let agenda = try #require(try s.json("agenda", "--days", "5") as? [[String: Any]])
-        #expect(agenda.count == 7)   // five stand-ups, the call, the offsite
+        #expect(agenda.count == 7)  // five stand-ups, the call, the offsite
         for occurrence in agenda {
             let ref = try #require(occurrence["ref"] as? String)
             let item = try #require(try s.json("show", ref) as? [String: Any], "chime show \(ref)")
             #expect(item["ref"] as? String == ref)
             for field in ["start", "end"] {
-                #expect(Self.same(occurrence[field], item[field] as? [String: Any] ?? ["missing": true]),
-                        "\(ref) \(field): \(occurrence[field] ?? "") vs \(item[field] ?? "")")
+                #expect(
+                    Self.same(occurrence[field], item[field] as? [String: Any] ?? ["missing": true]),
+                    "\(ref) \(field): \(occurrence[field] ?? "") vs \(item[field] ?? "")")
             }
         }
         let offsite = try #require(agenda.first { $0["title"] as? String == "Team offsite" })

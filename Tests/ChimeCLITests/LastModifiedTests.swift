@@ -75,8 +75,9 @@ struct LastModifiedTests {
             return r
         }
         try at("2026-11-20T13:00:00Z", "edit", "Edited with options", "--title", "Edited with options (moved)")
-        try at("2026-11-20T14:00:00Z", editor: "sed -i 's/^title: .*/title: Edited in the editor (new)/' \"$1\"",
-               "edit", "Edited in the editor")
+        try at(
+            "2026-11-20T14:00:00Z", editor: "sed -i 's/^title: .*/title: Edited in the editor (new)/' \"$1\"",
+            "edit", "Edited in the editor")
         try at("2026-11-20T15:00:00Z", "complete", "Completed")
 
         let ics = try s.run("export").stdout

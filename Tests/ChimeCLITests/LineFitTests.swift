@@ -23,7 +23,7 @@ struct LineFitTests {
         let event = try s.add("event", Self.title, "--start", "2026-11-23T10:00", "--duration", "1h", "--repeat", "daily", "--alarm", "15m")
         let reminder = try s.add("reminder", Self.title, "--due", "2026-11-23T12:00", "--priority", "1")
         for (arguments, id) in [("agenda --days 2", event), ("alarms --hours 24", event), ("reminders", reminder), ("find quarterly", event)] {
-            for columns in [80, 100] {   // the title keeps at least LineFit.shortestTitle characters: narrower, a line may run over
+            for columns in [80, 100] {  // the title keeps at least LineFit.shortestTitle characters: narrower, a line may run over
                 let lines = try onATerminal(s, arguments, columns: columns)
                 let long = lines.filter { $0.contains(String(id.prefix(8))) }
                 #expect(!long.isEmpty, "\(arguments): \(lines)")

@@ -19,7 +19,7 @@ struct NumericOptionTests {
         (["add", "event", "X", "--start", "2026-12-01T09:00"], "--alarm", ["-999999999w", "999999999w", "-3661d", "-P999999999W"]),
         (["add", "reminder", "X"], "--at", ["Far@1,2,1e308", "Far@1,2,-5", "Far@1e308,2", "Far@-1e308,2", "Far@1,2,inf"]),
         (["daemon", "--notifier", "stdout"], "--location", ["fixed:1e308,2", "fixed:1,2,1e308", "fixed:1,2,-3", "fixed:-1e308,2"]),
-        (["calendar", "subscribe", "https://example.invalid/feed.ics"], "--refresh", ["999999999w", "367d", "P999999999W"]),
+        (["calendar", "subscribe", "https://example.invalid/feed.ics"], "--refresh", ["999999999w", "367d", "P999999999W"])
     ]
 
     @Test func hugeAndNegativeValuesAreUsageErrorsNamingTheOption() throws {
@@ -45,8 +45,10 @@ struct NumericOptionTests {
             (["add", "event", "X", "--start", "2026-12-01", "--duration", "999999999w"], "Error: --duration 999999999w: must be 0…3660d"),
             (["add", "event", "X", "--start", "2026-12-01", "--alarm", "-999999999w"], "Error: --alarm -999999999w: must be -3660d…+3660d"),
             (["where", "--timeout", "86401"], "Error: --timeout 86401: must be 1…86400"),
-            (["calendar", "subscribe", "https://example.invalid/feed.ics", "--refresh", "999999999w"],
-             "Error: --refresh 999999999w: must be 5m…366d"),
+            (
+                ["calendar", "subscribe", "https://example.invalid/feed.ics", "--refresh", "999999999w"],
+                "Error: --refresh 999999999w: must be 5m…366d"
+            )
         ]
         for (arguments, message) in expected {
             let r = try s.run(arguments)
@@ -57,9 +59,11 @@ struct NumericOptionTests {
 
     @Test func datesBeyondTheYear9999AreRefusedNotStored() throws {
         let s = StoreSession()
-        for (command, option, value) in [(["agenda"], "--from", "+999999999w"), (["alarms"], "--to", "+999999999w"),
-                                          (["add", "event", "X"], "--start", "+999999999w"),
-                                          (["add", "reminder", "X"], "--due", "-999999999w")] {
+        for (command, option, value) in [
+            (["agenda"], "--from", "+999999999w"), (["alarms"], "--to", "+999999999w"),
+            (["add", "event", "X"], "--start", "+999999999w"),
+            (["add", "reminder", "X"], "--due", "-999999999w")
+        ] {
             let r = try s.run(command + ["\(option)=\(value)"])
             #expect(r.status == 1, "\(command): exit \(r.status), \(r.stderr)")
             #expect(r.stderr == "Error: \(option) \(value): must be between 0000-01-01 and 9999-12-31\n", "\(command): \(r.stderr)")

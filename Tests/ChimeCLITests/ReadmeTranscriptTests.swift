@@ -37,7 +37,7 @@ struct ReadmeTranscriptTests {
             } else if current?.isEmpty == false {
                 current![current!.count - 1].expected.append(line)
             } else {
-                current = nil   // a block that does not start with a command (sh, config…)
+                current = nil  // a block that does not start with a command (sh, config…)
             }
         }
         guard let first = blocks.firstIndex(where: { $0.first?.command.hasPrefix("chime calendar add") == true }) else { return [] }
@@ -56,7 +56,7 @@ struct ReadmeTranscriptTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-readme-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let environment = ["CHIME_STORE": folder + "/chime.sqlite", "TZ": "Europe/Berlin", "CHIME_NOW": "2026-11-23T07:00:00Z"]
-        var ids: [String: String] = [:]   // README's ID → this run's
+        var ids: [String: String] = [:]  // README's ID → this run's
         var checked = 0
         for step in blocks.joined() {
             var command = step.command
@@ -76,10 +76,12 @@ struct ReadmeTranscriptTests {
             for (shownLine, actualLine) in zip(step.expected, actual) {
                 for (shown, real) in zip(Self.uuids(shownLine), Self.uuids(actualLine)) { ids[shown] = real }
             }
-            let unmap = { (line: String) in ids.reduce(line) { text, pair in
-                text.replacingOccurrences(of: pair.value, with: pair.key)
-                    .replacingOccurrences(of: String(pair.value.prefix(8)), with: String(pair.key.prefix(8)))
-            } }
+            let unmap = { (line: String) in
+                ids.reduce(line) { text, pair in
+                    text.replacingOccurrences(of: pair.value, with: pair.key)
+                        .replacingOccurrences(of: String(pair.value.prefix(8)), with: String(pair.key.prefix(8)))
+                }
+            }
             #expect(actual.map(unmap) == step.expected, "README: $ \(step.command)\nprinted:\n\(actual.map(unmap).joined(separator: "\n"))")
             checked += 1
         }

@@ -18,12 +18,12 @@ final class PrivateSessionBus: @unchecked Sendable {
         }
         let serviceDir = activatable.isEmpty ? "" : "<servicedir>\(folder)/services</servicedir>"
         try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig><type>session</type><listen>unix:path=\(folder)/bus</listen><auth>EXTERNAL</auth>\(serviceDir)
-            <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-            </busconfig>
-            """.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig><type>session</type><listen>unix:path=\(folder)/bus</listen><auth>EXTERNAL</auth>\(serviceDir)
+        <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+        </busconfig>
+        """.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--nofork", "--config-file=\(folder)/bus.conf"]
         daemon.standardOutput = FileHandle.nullDevice
@@ -37,14 +37,18 @@ final class PrivateSessionBus: @unchecked Sendable {
 
     /// What a process needs to use this bus and nothing of the machine's keyrings.
     var environment: [String: String] {
-        ["DBUS_SESSION_BUS_ADDRESS": address, "HOME": folder, "XDG_DATA_HOME": folder + "/data",
-         "XDG_RUNTIME_DIR": folder, "XDG_CONFIG_HOME": folder + "/config"]
+        [
+            "DBUS_SESSION_BUS_ADDRESS": address, "HOME": folder, "XDG_DATA_HOME": folder + "/data",
+            "XDG_RUNTIME_DIR": folder, "XDG_CONFIG_HOME": folder + "/config"
+        ]
     }
 
     /// Whether `name` has an owner on this bus.
     func hasOwner(_ name: String) -> Bool {
-        ServiceSandbox.shell("gdbus call --address '\(address)' --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus "
-                             + "--method org.freedesktop.DBus.NameHasOwner \(name)").output.contains("true")
+        ServiceSandbox.shell(
+            "gdbus call --address '\(address)' --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus "
+                + "--method org.freedesktop.DBus.NameHasOwner \(name)"
+        ).output.contains("true")
     }
 
     // SIGKILL: this dbus-daemon outlived a SIGTERM in a test run.
@@ -112,11 +116,13 @@ struct SecretServiceTests {
         let home = try CalDAVHome.claim()
         let (s, env) = session(on: bus)
         // No terminal to ask on (standard input is a pipe) and no --password-stdin: nothing is read.
-        let unasked = try CLI.run(["account", "add", "home", "--url", home.url, "--user", home.user],
-                                  stdin: home.password + "\n", environment: env)
+        let unasked = try CLI.run(
+            ["account", "add", "home", "--url", home.url, "--user", home.user],
+            stdin: home.password + "\n", environment: env)
         #expect(unasked.status != 0 && unasked.stderr.contains("--password-stdin"), "\(unasked.stderr)")
-        let added = try CLI.run(["account", "add", "home", "--url", home.url, "--user", home.user, "--password-stdin"],
-                                stdin: home.password + "\n", environment: env)
+        let added = try CLI.run(
+            ["account", "add", "home", "--url", home.url, "--user", home.user, "--password-stdin"],
+            stdin: home.password + "\n", environment: env)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("Password stored in the Secret Service (schema io.github.chime.CalDAV, account home)"), "\(added.stdout)")
         #expect(keyring.lookup(account: "home") == home.password)
@@ -143,8 +149,9 @@ struct SecretServiceTests {
         let keyring = try GnomeKeyring(on: bus)
         let home = try CalDAVHome.claim()
         let (_, env) = session(on: bus)
-        let added = try CLI.run(["account", "add", "home", "--url", home.url, "--user", home.user, "--password-stdin"],
-                                stdin: home.password + "\n", environment: env)
+        let added = try CLI.run(
+            ["account", "add", "home", "--url", home.url, "--user", home.user, "--password-stdin"],
+            stdin: home.password + "\n", environment: env)
         #expect(added.status == 0, "\(added.stderr)")
         // The entry removed behind Chime's back (as a keyring manager would).
         let cleared = ServiceSandbox.shell("env DBUS_SESSION_BUS_ADDRESS='\(bus.address)' secret-tool clear xdg:schema io.github.chime.CalDAV account home")
@@ -160,8 +167,11 @@ struct SecretServiceTests {
         let keyring = try GnomeKeyring(on: bus)
         let home = try CalDAVHome.claim()
         let (_, env) = session(on: bus)
-        let added = try CLI.run(["account", "add", "home", "--url", home.url, "--user", home.user,
-                                 "--password-command", "echo \(home.password)"], environment: env)
+        let added = try CLI.run(
+            [
+                "account", "add", "home", "--url", home.url, "--user", home.user,
+                "--password-command", "echo \(home.password)"
+            ], environment: env)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(!added.stdout.contains("Secret Service"), "\(added.stdout)")
         #expect(keyring.lookup(account: "home") == nil)
@@ -170,8 +180,9 @@ struct SecretServiceTests {
     /// `account add` with the password on stdin, and how long it took.
     private func timedAdd(_ home: CalDAVHome, environment: [String: String]) throws -> (CLIResult, seconds: Double) {
         let started = Date()
-        let added = try CLI.run(["account", "add", "home", "--url", home.url, "--user", home.user, "--password-stdin"],
-                                stdin: home.password + "\n", environment: environment)
+        let added = try CLI.run(
+            ["account", "add", "home", "--url", home.url, "--user", home.user, "--password-stdin"],
+            stdin: home.password + "\n", environment: environment)
         return (added, Date().timeIntervalSince(started))
     }
 

@@ -51,8 +51,9 @@ enum JSONDocument {
 /// Replaces identifiers (whole UUIDs, and the 8-character starts human views print) with a
 /// placeholder so snapshots are stable; an occurrence after `@` (`@20261123T080000Z`) is kept.
 func redactIDs(_ text: String) -> String {
-    text.replacingOccurrences(of: "(?<![@0-9A-F])[0-9A-F]{8}(?:-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})?(?![0-9A-F])",
-                              with: "<ID>", options: .regularExpression)
+    text.replacingOccurrences(
+        of: "(?<![@0-9A-F])[0-9A-F]{8}(?:-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})?(?![0-9A-F])",
+        with: "<ID>", options: .regularExpression)
 }
 
 @Suite("chime add / agenda / show / edit / remove / complete")
@@ -60,8 +61,9 @@ struct StoreCommandTests {
     @Test func agendaListsOccurrencesGroupedByDay() throws {
         let s = StoreSession()
         try s.run("calendar", "add", "Work")
-        _ = try s.add("event", "Stand-up", "--start", "mon 9:00", "--duration", "15m",
-                      "--repeat", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "--alarm", "-5m", "--calendar", "Work")
+        _ = try s.add(
+            "event", "Stand-up", "--start", "mon 9:00", "--duration", "15m",
+            "--repeat", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "--alarm", "-5m", "--calendar", "Work")
         _ = try s.add("event", "Dentist", "--start", "fri 14:00", "--duration", "45m", "--alarm", "-1h")
         _ = try s.add("event", "New York call", "--start", "2026-11-24T10:00", "--tz", "America/New_York", "--duration", "30m")
         _ = try s.add("event", "Holiday", "--start", "2026-11-26", "--end", "2026-11-28", "--all-day")
@@ -70,10 +72,10 @@ struct StoreCommandTests {
         try Snapshot.check(redactIDs(r.stdout), named: "agenda-week.txt")
         let json = try #require(try s.json("agenda", "--days", "7") as? [[String: Any]])
         #expect(json.count == 7)
-        let starts = json.map { JSONDocument.time($0["start"], "local")! }   // on one clock, all-day dates included
+        let starts = json.map { JSONDocument.time($0["start"], "local")! }  // on one clock, all-day dates included
         #expect(starts == starts.sorted())
         let call = try #require(json.first { $0["title"] as? String == "New York call" })
-        #expect(JSONDocument.time(call["start"], "local") == "2026-11-24T16:00:00")      // shown on the Berlin clock
+        #expect(JSONDocument.time(call["start"], "local") == "2026-11-24T16:00:00")  // shown on the Berlin clock
         #expect(JSONDocument.time(call["start"], "utc") == "2026-11-24T15:00:00Z")
         #expect(JSONDocument.time(call["start"], "time_zone") == "America/New_York")
     }
@@ -128,14 +130,18 @@ struct StoreCommandTests {
         _ = try s.add("reminder", "Water plants", "--due", "2026-11-21T09:00")
         let folder = (s.path as NSString).deletingLastPathComponent
         func readOnly(_ arguments: String...) throws -> CLIResult {
-            try CLI.run(["-m", "sh", "-c", "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && shift && exec \"$@\"", "sh",
-                         folder, CLI.binary.path] + arguments, environment: s.environment, executable: "/usr/bin/unshare")
+            try CLI.run(
+                [
+                    "-m", "sh", "-c", "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && shift && exec \"$@\"", "sh",
+                    folder, CLI.binary.path
+                ] + arguments, environment: s.environment, executable: "/usr/bin/unshare")
         }
         let listed = try readOnly("reminders")
         #expect(listed.status == 0 && listed.stdout.contains("Water plants"), "\(listed.stdout)\(listed.stderr)")
         let refused = try readOnly("add", "reminder", "Buy stamps")
-        #expect(refused.status != 0 && refused.stderr.contains("read-only file system") && !refused.stderr.contains("chmod"),
-                "\(refused.stdout)\(refused.stderr)")
+        #expect(
+            refused.status != 0 && refused.stderr.contains("read-only file system") && !refused.stderr.contains("chmod"),
+            "\(refused.stdout)\(refused.stderr)")
         #expect(!(try s.run("reminders").stdout.contains("Buy stamps")))
     }
 
@@ -145,10 +151,13 @@ struct StoreCommandTests {
             (["add", "event", "X", "--start", "2026-02-30T09:00"], "Error: --start: \"2026-02-30T09:00\""),
             (["add", "event", "X", "--start", "tomorrow", "--calendar", "Nope"], "Error: --calendar: no event calendar \"Nope\""),
             (["show", "0000-missing"], "Error: no event or reminder with ID, UID or title \"0000-missing\""),
-            (["add", "event", "X", "--start", "2026-12-01T10:00", "--end", "2026-12-01T09:00"], "Error: --end \"2026-12-01T09:00\" is Tue 2026-12-01 09:00, before the start, Tue 2026-12-01 10:00"),
+            (
+                ["add", "event", "X", "--start", "2026-12-01T10:00", "--end", "2026-12-01T09:00"],
+                "Error: --end \"2026-12-01T09:00\" is Tue 2026-12-01 09:00, before the start, Tue 2026-12-01 10:00"
+            ),
             (["add", "reminder", "X", "--at", "Pole@95,0"], "Error: --at: latitude 95.0 is outside -90…90"),
             (["add", "event", "X", "--start", "tomorrow", "--repeat", "FREQ=DAILY;BYMONTHDAY=0"], "Error: --repeat: BYMONTHDAY=0"),
-            (["agenda", "--days", "0"], "Error: --days 0: must be 1…3660"),
+            (["agenda", "--days", "0"], "Error: --days 0: must be 1…3660")
         ]
         for (arguments, expected) in cases {
             let r = try s.run(arguments)

@@ -9,7 +9,8 @@ struct SubscriptionTests {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//feeds//EN\r\nX-WR-CALNAME:\(name)\r\n"
         for e in events {
             // The empty RRULE real holiday feeds carry: repaired, not refused.
-            text += "BEGIN:VEVENT\r\nUID:\(e.uid)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;VALUE=DATE:202612\(String(format: "%02d", e.day))\r\nSUMMARY:\(e.title)\r\nRRULE:\r\nEND:VEVENT\r\n"
+            text +=
+                "BEGIN:VEVENT\r\nUID:\(e.uid)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;VALUE=DATE:202612\(String(format: "%02d", e.day))\r\nSUMMARY:\(e.title)\r\nRRULE:\r\nEND:VEVENT\r\n"
         }
         text += "BEGIN:VTODO\r\nUID:todo-1\r\nDTSTAMP:20261101T000000Z\r\nSUMMARY:Not for a subscription\r\nEND:VTODO\r\n"
         return text + "END:VCALENDAR\r\n"
@@ -30,7 +31,7 @@ struct SubscriptionTests {
     private func subscribe(_ s: StoreSession, _ url: String) throws -> CLIResult {
         var subscribed = try s.run("calendar", "subscribe", url, "--refresh", "1d")
         for _ in 0..<100 where subscribed.stderr.contains("no answer") {
-            usleep(50_000)      // the server is still starting
+            usleep(50_000)  // the server is still starting
             subscribed = try s.run("calendar", "subscribe", url, "--refresh", "1d")
         }
         return subscribed
@@ -56,8 +57,9 @@ struct SubscriptionTests {
         #expect(big.status == 0, "\(big.stderr)")
         #expect(big.stdout.contains("Fixtures: 3000 new"), "\(big.stdout)")
         let login = try subscribe(s, "http://127.0.0.1:\(port)/login.ics")
-        #expect(login.status != 0 && login.stderr.contains("no BEGIN:VCALENDAR") && login.stderr.contains("nothing subscribed"),
-                "\(login.stderr)")
+        #expect(
+            login.status != 0 && login.stderr.contains("no BEGIN:VCALENDAR") && login.stderr.contains("nothing subscribed"),
+            "\(login.stderr)")
         let calendars = try s.run("calendar", "list").stdout
         #expect(calendars.contains("Fixtures") && !calendars.contains("login"), "\(calendars)")
     }

@@ -13,7 +13,7 @@ import Testing
     /// Virtual time: `sleep` moves it on at once, so an hour of retries takes milliseconds.
     final class VirtualClock: @unchecked Sendable {
         private let lock = NSLock()
-        private var seconds: Int64 = 1_796_112_000          // 2026-12-01T08:00:00Z
+        private var seconds: Int64 = 1_796_112_000  // 2026-12-01T08:00:00Z
         func now() -> Instant { lock.withLock { Instant(secondsSince1970: seconds) } }
         func advance(_ s: Int64) { lock.withLock { seconds += s } }
     }
@@ -26,7 +26,10 @@ import Testing
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .trace
         init(clock: VirtualClock) { self.clock = clock }
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? { get { metadata[key] } set { metadata[key] = newValue } }
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
         func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
             guard message.description.hasPrefix("sync failed"), let account = metadata?["account"] else { return }
             lock.withLock { lines.append(("\(account)", clock.now().secondsSince1970, message.description)) }
@@ -51,14 +54,15 @@ import Testing
         let clock = VirtualClock()
         let failures = Failures(clock: clock)
         var settings = SyncSettings()
-        settings.afterChangeSeconds = 7         // never used by the timer: told apart below
-        let service = SyncService(store: store, settings: settings, logger: Logger(label: "sync-test") { _ in failures },
-                                  now: { clock.now() },
-                                  sleep: { s in
-                                      // A local change's short wait is left pending; the timer's wait passes at once.
-                                      if s == 7 { try await Task.sleep(for: .seconds(3600)); return }
-                                      clock.advance(s)
-                                  })
+        settings.afterChangeSeconds = 7  // never used by the timer: told apart below
+        let service = SyncService(
+            store: store, settings: settings, logger: Logger(label: "sync-test") { _ in failures },
+            now: { clock.now() },
+            sleep: { s in
+                // A local change's short wait is left pending; the timer's wait passes at once.
+                if s == 7 { try await Task.sleep(for: .seconds(3600)); return }
+                clock.advance(s)
+            })
         let loop = Task { try await service.run() }
         for _ in 0..<400 where failures.gaps("down").count < 7 { try await Task.sleep(for: .milliseconds(25)) }
         loop.cancel()
@@ -81,16 +85,17 @@ import Testing
         let onScreen = AlarmsOnScreen()
         onScreen.set(showing)
         let passes = Mutex<[Int64]>([])
-        let service = SyncService(store: store, settings: SyncSettings(), logger: Logger(label: "sync-test"), onScreen: onScreen,
-                                  now: { clock.now() },
-                                  sleep: { s in
-                                      if s == SyncSettings().afterChangeSeconds { try await Task.sleep(for: .seconds(3600)); return }
-                                      clock.advance(s)
-                                  },
-                                  pass: { _ in
-                                      passes.withLock { $0.append(clock.now().secondsSince1970) }
-                                      return .done
-                                  })
+        let service = SyncService(
+            store: store, settings: SyncSettings(), logger: Logger(label: "sync-test"), onScreen: onScreen,
+            now: { clock.now() },
+            sleep: { s in
+                if s == SyncSettings().afterChangeSeconds { try await Task.sleep(for: .seconds(3600)); return }
+                clock.advance(s)
+            },
+            pass: { _ in
+                passes.withLock { $0.append(clock.now().secondsSince1970) }
+                return .done
+            })
         let loop = Task { try await service.run() }
         for _ in 0..<400 where passes.withLock({ $0.count }) < 6 { try await Task.sleep(for: .milliseconds(25)) }
         loop.cancel()
@@ -116,16 +121,17 @@ import Testing
         var settings = SyncSettings()
         settings.beforeAlarmSeconds = before
         let passes = Mutex<[Int64]>([])
-        let service = SyncService(store: store, settings: settings, logger: Logger(label: "sync-test"), onScreen: onScreen,
-                                  now: { clock.now() },
-                                  sleep: { s in
-                                      if s == SyncSettings().afterChangeSeconds { try await Task.sleep(for: .seconds(3600)); return }
-                                      clock.advance(s)
-                                  },
-                                  pass: { _ in
-                                      passes.withLock { $0.append(clock.now().secondsSince1970 - start.secondsSince1970) }
-                                      return .done
-                                  })
+        let service = SyncService(
+            store: store, settings: settings, logger: Logger(label: "sync-test"), onScreen: onScreen,
+            now: { clock.now() },
+            sleep: { s in
+                if s == SyncSettings().afterChangeSeconds { try await Task.sleep(for: .seconds(3600)); return }
+                clock.advance(s)
+            },
+            pass: { _ in
+                passes.withLock { $0.append(clock.now().secondsSince1970 - start.secondsSince1970) }
+                return .done
+            })
         let loop = Task { try await service.run() }
         for _ in 0..<400 where passes.withLock({ $0.count }) < 6 { try await Task.sleep(for: .milliseconds(25)) }
         loop.cancel()
@@ -133,4 +139,3 @@ import Testing
         #expect(times == (before > 0 ? [0, 300, 600, 900, 940, 1_240] : [0, 300, 600, 900, 1_200, 1_500]), "\(times)")
     }
 }
-

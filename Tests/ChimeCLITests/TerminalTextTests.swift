@@ -58,19 +58,19 @@ struct TerminalTextTests {
         defer { try? FileManager.default.removeItem(atPath: s.folder) }
         let file = s.folder + "/hostile.ics"
         try """
-            BEGIN:VCALENDAR\r
-            VERSION:2.0\r
-            PRODID:-//Test//EN\r
-            BEGIN:VEVENT\r
-            UID:hostile-duration\r
-            DTSTAMP:20261101T000000Z\r
-            DTSTART:20261201T090000Z\r
-            DURATION:PT1H\u{1b}[2J\u{1b}]0;pwned\u{7}\r
-            SUMMARY:Meeting\r
-            END:VEVENT\r
-            END:VCALENDAR\r
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//Test//EN\r
+        BEGIN:VEVENT\r
+        UID:hostile-duration\r
+        DTSTAMP:20261101T000000Z\r
+        DTSTART:20261201T090000Z\r
+        DURATION:PT1H\u{1b}[2J\u{1b}]0;pwned\u{7}\r
+        SUMMARY:Meeting\r
+        END:VEVENT\r
+        END:VCALENDAR\r
 
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let strict = try s.run("import", file, "--strict")
         #expect(strict.status == 1, "\(strict.stderr)")
         #expect(strict.stderr.contains("PT1H[2J]0;pwned"), "\(strict.stderr.debugDescription)")

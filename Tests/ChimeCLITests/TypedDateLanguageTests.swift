@@ -6,7 +6,7 @@ import Testing
 /// catalog the binary finds, in locales generated for the test (CatalogSandbox).
 @Suite struct TypedDateLanguageTests {
     func session(_ lang: String) -> (StoreSession, [String: String]) {
-        let s = StoreSession(now: "2026-11-20T12:00:00Z")   // Friday, 13:00 in Berlin
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")  // Friday, 13:00 in Berlin
         var env = s.environment
         env["LANG"] = lang
         env["LOCPATH"] = CatalogSandbox.folders.locales
@@ -14,8 +14,10 @@ import Testing
         return (s, env)
     }
 
-    @Test(arguments: [("zh_CN.UTF-8", "明天 10点"), ("ja_JP.UTF-8", "明日の10時"), ("ru_RU.UTF-8", "завтра в 10:00"),
-                      ("de_DE.UTF-8", "morgen um 10 Uhr"), ("fr_FR.UTF-8", "demain à 10h"), ("es_ES.UTF-8", "mañana a las 10")])
+    @Test(arguments: [
+        ("zh_CN.UTF-8", "明天 10点"), ("ja_JP.UTF-8", "明日の10時"), ("ru_RU.UTF-8", "завтра в 10:00"),
+        ("de_DE.UTF-8", "morgen um 10 Uhr"), ("fr_FR.UTF-8", "demain à 10h"), ("es_ES.UTF-8", "mañana a las 10")
+    ])
     func aReminderDueTomorrowAtTen(_ lang: String, _ typed: String) throws {
         let (_, env) = session(lang)
         let r = try CLI.run(["add", "reminder", "Call", "--due", typed, "--json"], environment: env)
@@ -39,8 +41,10 @@ import Testing
 
     /// `--repeat` in the user's language, and an English repeat in the same locale.
     @Test func repeatsTypedInRussianAndGerman() throws {
-        for (lang, typed, rule) in [("ru_RU.UTF-8", "каждую пятницу", "FREQ=WEEKLY;BYDAY=FR"), ("de_DE.UTF-8", "jeden zweiten Montag", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO"),
-                                    ("de_DE.UTF-8", "weekly", "FREQ=WEEKLY")] {
+        for (lang, typed, rule) in [
+            ("ru_RU.UTF-8", "каждую пятницу", "FREQ=WEEKLY;BYDAY=FR"), ("de_DE.UTF-8", "jeden zweiten Montag", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO"),
+            ("de_DE.UTF-8", "weekly", "FREQ=WEEKLY")
+        ] {
             let (_, env) = session(lang)
             let r = try CLI.run(["add", "event", "Sport", "--start", "2026-11-27T18:00", "--repeat", typed, "--json"], environment: env)
             #expect(r.status == 0, "\(typed): \(r.stderr)")
@@ -54,7 +58,8 @@ import Testing
         let (_, env) = session("ru_RU.UTF-8")
         let bad = try CLI.run(["add", "reminder", "Call", "--due", "завтра в 25:00"], environment: env)
         #expect(bad.status != 0)
-        #expect(bad.stderr.contains("\"завтра в 25:00\"") && bad.stderr.contains("read as \"tomorrow at 25:00\"")
+        #expect(
+            bad.stderr.contains("\"завтра в 25:00\"") && bad.stderr.contains("read as \"tomorrow at 25:00\"")
                 && bad.stderr.contains("in your language: завтра в 10:00, в следующую пятницу в 9:00"), "\(bad.stderr)")
         #expect(try CLI.run(["add", "reminder", "Call", "--due", "tomorrow 9am"], environment: env).status == 0)
         // Without the language (LANG=C), the Russian words are not dates.

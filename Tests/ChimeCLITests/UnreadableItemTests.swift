@@ -73,8 +73,10 @@ struct UnreadableItemTests {
     @Test func anEventEndingAfter9999IsRefusedAndNotStored() throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let add = try CLI.run(["add", "event", "poison", "--store", storePath, "--start", "9999-12-31T23:00",
-                               "--duration", "2h", "--alarm", "-5m"])
+        let add = try CLI.run([
+            "add", "event", "poison", "--store", storePath, "--start", "9999-12-31T23:00",
+            "--duration", "2h", "--alarm", "-5m"
+        ])
         #expect(add.status != 0)
         #expect(add.stderr.contains("end 10000-01-01T01:00 is outside 0000-01-01…9999-12-31"), "\(add.stderr)")
         let export = try CLI.run(["export", "--store", storePath])

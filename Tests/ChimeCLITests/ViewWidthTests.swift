@@ -10,14 +10,15 @@ struct ViewWidthTests {
     @Test func agendaAlarmsAndRemindersFit80Columns() throws {
         let s = StoreSession()
         try s.run("calendar", "add", "Work")
-        _ = try s.add("event", "Quarterly budget review", "--start", "mon 11:00", "--duration", "1h", "--repeat", "weekdays",
-                      "--alarm", "15m", "--calendar", "Work")
+        _ = try s.add(
+            "event", "Quarterly budget review", "--start", "mon 11:00", "--duration", "1h", "--repeat", "weekdays",
+            "--alarm", "15m", "--calendar", "Work")
         _ = try s.add("event", "Dentist appointment", "--start", "tomorrow 9:30", "--duration", "45m", "--alarm", "1h")
         _ = try s.add("event", "Anna's birthday", "--start", "2026-11-25", "--all-day", "--repeat", "yearly", "--alarm", "1d")
         _ = try s.add("event", "Team offsite in Leipzig", "--start", "thu 9:00", "--end", "fri 17:00", "--calendar", "Work")
         _ = try s.add("reminder", "Renew car insurance", "--due", "tomorrow 10am", "--priority", "1")
         _ = try s.add("reminder", "Water the plants", "--due", "sat 10:00", "--repeat", "weekly", "--alarm", "30m")
-        _ = try s.add("reminder", "Send the tax return", "--due", "2026-11-19")   // overdue, all day
+        _ = try s.add("reminder", "Send the tax return", "--due", "2026-11-19")  // overdue, all day
 
         for arguments in [["agenda"], ["agenda", "week"], ["alarms"], ["alarms", "--hours", "120"], ["reminders"]] {
             let r = try s.run(arguments)

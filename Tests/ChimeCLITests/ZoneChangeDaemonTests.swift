@@ -29,15 +29,17 @@ struct ZoneChangeDaemonTests {
         let wallTimeInNewZone = Instant(secondsSince1970: fireAt.secondsSince1970 + 14 * 3600).utc
         do {
             let s = try EventStore(path: store, floatingZone: .utc)
-            var e = Event(title: "Floating", calendar: try s.defaultCalendarForNewEvents().identifier,
-                          start: .floating(wallTimeInNewZone), duration: 600)
+            var e = Event(
+                title: "Floating", calendar: try s.defaultCalendarForNewEvents().identifier,
+                start: .floating(wallTimeInNewZone), duration: 600)
             e.alarms = [.relative(0)]
             try s.save(e)
         }
 
         let script = "mount --bind \(etc) /etc && exec \(CLI.binary.path) daemon --store \(store) --notifier stdout --location none"
-        let daemon = try DaemonProcess(store: store, executable: "/usr/bin/unshare", arguments: ["-m", "sh", "-c", script],
-                                       unset: ["TZ"], folder: folder)
+        let daemon = try DaemonProcess(
+            store: store, executable: "/usr/bin/unshare", arguments: ["-m", "sh", "-c", script],
+            unset: ["TZ"], folder: folder)
         defer { daemon.stop() }
         let sleeping = daemon.wait(timeout: 20) { $0.stderrText.contains("scheduled, sleeping") }
         try #require(sleeping, "the daemon did not start in its namespace: \(daemon.stderrText)")

@@ -43,7 +43,7 @@ import Testing
         let steps: [CalDAVServer.DeleteStep] = [
             CalDAVServer.deleteStep(knownETag: nil), CalDAVServer.deleteStep(knownETag: "\"x\""),
             CalDAVServer.deleteStep(fetched: nil, knownCopy: nil), CalDAVServer.deleteStep(fetched: (nil, "a"), knownCopy: "a"),
-            CalDAVServer.deleteStep(fetched: ("\"y\"", "a"), knownCopy: "a"), CalDAVServer.deleteStep(fetched: ("\"y\"", "a"), knownCopy: "b"),
+            CalDAVServer.deleteStep(fetched: ("\"y\"", "a"), knownCopy: "a"), CalDAVServer.deleteStep(fetched: ("\"y\"", "a"), knownCopy: "b")
         ]
         for case .send(let headers) in steps { #expect(headers["If-Match"]?.isEmpty == false) }
     }

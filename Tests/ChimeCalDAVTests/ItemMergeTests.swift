@@ -23,17 +23,19 @@ import Testing
     }
 
     @Test func onTheSameFieldTheServerWinsAndTheLossIsNamed() throws {
-        let m = ItemMerge(base: .reminder(reminder("Milk", due: 1)), local: .reminder(reminder("Goat milk", due: 2)),
-                          server: .reminder(reminder("Cow milk", due: 1)))
+        let m = ItemMerge(
+            base: .reminder(reminder("Milk", due: 1)), local: .reminder(reminder("Goat milk", due: 2)),
+            server: .reminder(reminder("Cow milk", due: 1)))
         guard case .reminder(let r) = m.merged else { Issue.record("kind changed"); return }
         #expect(r.title == "Cow milk")
-        #expect(r.dueDate == .floating(LocalDateTime(year: 2026, month: 12, day: 2, hour: 9)))   // only we moved it
+        #expect(r.dueDate == .floating(LocalDateTime(year: 2026, month: 12, day: 2, hour: 9)))  // only we moved it
         #expect(m.lostFields == ["title"])
     }
 
     @Test func aCompletionIsNeverUndoneByTheOtherSide() throws {
-        let m = ItemMerge(base: .reminder(reminder("Milk")), local: .reminder(reminder("Milk", completed: true)),
-                          server: .reminder(reminder("Milk!", completed: false)))
+        let m = ItemMerge(
+            base: .reminder(reminder("Milk")), local: .reminder(reminder("Milk", completed: true)),
+            server: .reminder(reminder("Milk!", completed: false)))
         guard case .reminder(let r) = m.merged else { Issue.record("kind changed"); return }
         #expect(r.isCompleted && r.title == "Milk!")
         #expect(m.hasLocalChanges)
@@ -99,4 +101,3 @@ import Testing
         #expect(c.alarms == [.relative(-900)] && changed.lostFields == ["alarms"])
     }
 }
-

@@ -69,7 +69,8 @@ import Testing
 
     @Test func calendarDataKeepsItsLineBreaksAndEscapes() throws {
         let ics = "BEGIN:VCALENDAR\r\nSUMMARY:a &amp; b\r\n folded\r\nEND:VCALENDAR\r\n"
-        let xml = "<multistatus xmlns=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\"><response><href>/a/x.ics</href><propstat><prop><C:calendar-data>\(ics)</C:calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>"
+        let xml =
+            "<multistatus xmlns=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\"><response><href>/a/x.ics</href><propstat><prop><C:calendar-data>\(ics)</C:calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>"
         let data = try #require(try MultiStatus.parse(Data(xml.utf8)).responses.first?.properties["{urn:ietf:params:xml:ns:caldav}calendar-data"])
         #expect(data.contains("SUMMARY:a & b"))
         #expect(data.contains("\n folded"))
@@ -82,10 +83,12 @@ import Testing
     /// A garbled or cut-off answer was read as an empty one ("in step, nothing to move"): Foundation's
     /// parser on Linux says a document cut off mid-element parsed. Such an answer is an error now.
     @Test func aCutOffOrForeignAnswerIsAnError() {
-        for (body, why) in [(#"<?xml version="1.0"?><multistatus xmlns="DAV:"><response><href>/x</"#, "cut off"),
-                            (#"<?xml version="1.0"?><multistatus xmlns="DAV:"><response><href>/x</href>"#, "cut off"),
-                            (#"<?xml version="1.0"?><error xmlns="DAV:"><valid-sync-token/></error>"#, "not DAV: multistatus"),
-                            ("", "no XML element")] {
+        for (body, why) in [
+            (#"<?xml version="1.0"?><multistatus xmlns="DAV:"><response><href>/x</"#, "cut off"),
+            (#"<?xml version="1.0"?><multistatus xmlns="DAV:"><response><href>/x</href>"#, "cut off"),
+            (#"<?xml version="1.0"?><error xmlns="DAV:"><valid-sync-token/></error>"#, "not DAV: multistatus"),
+            ("", "no XML element")
+        ] {
             do {
                 let parsed = try MultiStatus.parse(Data(body.utf8))
                 Issue.record("\(body) parsed: \(parsed.responses.count) responses")
@@ -100,8 +103,11 @@ import Testing
     /// the whole body, and refuses what it refuses there.
     @Test func aStreamReadsAsTheWholeBodyDoes() throws {
         let ics = "BEGIN:VCALENDAR\r\nSUMMARY:a &amp; b\r\nEND:VCALENDAR\r\n"
-        let xml = "<multistatus xmlns=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\"><sync-token>t1</sync-token>"
-            + (0..<300).map { "<response><href> /a/x\($0).ics\n</href><propstat><prop><getetag>\"\($0)\"</getetag><C:calendar-data>\(ics)</C:calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>" }.joined()
+        let xml =
+            "<multistatus xmlns=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\"><sync-token>t1</sync-token>"
+            + (0..<300).map {
+                "<response><href> /a/x\($0).ics\n</href><propstat><prop><getetag>\"\($0)\"</getetag><C:calendar-data>\(ics)</C:calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>"
+            }.joined()
             + "</multistatus>"
         let whole = try MultiStatus.parse(Data(xml.utf8))
         let streamed = try MultiStatus.parse(stream: InputStream(data: Data(xml.utf8)))
@@ -118,10 +124,13 @@ import Testing
     /// Entities are not a way in: an external one is not read (a file's text never reaches the
     /// answer), and nested ones do not grow a small answer into gigabytes.
     @Test func entitiesNeitherReadFilesNorExplode() throws {
-        let external = #"<?xml version="1.0"?><!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]>"#
+        let external =
+            #"<?xml version="1.0"?><!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]>"#
             + #"<multistatus xmlns="DAV:"><response><href>/a/&x;.ics</href></response></multistatus>"#
-        let laughs = #"<?xml version="1.0"?><!DOCTYPE m [<!ENTITY a "aaaaaaaaaa">"#
-            + (1...9).map { #"<!ENTITY \#(Character(UnicodeScalar(97 + $0)!)) "\#(String(repeating: "&\(Character(UnicodeScalar(96 + $0)!));", count: 10))">"# }.joined()
+        let laughs =
+            #"<?xml version="1.0"?><!DOCTYPE m [<!ENTITY a "aaaaaaaaaa">"#
+            + (1...9).map { #"<!ENTITY \#(Character(UnicodeScalar(97 + $0)!)) "\#(String(repeating: "&\(Character(UnicodeScalar(96 + $0)!));", count: 10))">"# }
+            .joined()
             + #"]><multistatus xmlns="DAV:"><response><href>/a/&j;.ics</href></response></multistatus>"#
         for (name, xml) in [("external", external), ("nested", laughs)] {
             for parse in [{ try MultiStatus.parse(Data(xml.utf8)) }, { try MultiStatus.parse(stream: InputStream(data: Data(xml.utf8))) }] {
@@ -134,4 +143,3 @@ import Testing
         }
     }
 }
-

@@ -11,8 +11,9 @@ struct CivilDateTests {
         for day in stride(from: -135_140, through: 193_000, by: 37) {
             let date = CivilDate(daysSinceEpoch: day)
             #expect(date.daysSinceEpoch == day)
-            let foundation = gregorian.dateComponents([.year, .month, .day, .weekday, .dayOfYear],
-                                                      from: Date(timeIntervalSince1970: Double(day) * 86_400))
+            let foundation = gregorian.dateComponents(
+                [.year, .month, .day, .weekday, .dayOfYear],
+                from: Date(timeIntervalSince1970: Double(day) * 86_400))
             #expect(date.year == foundation.year && date.month == foundation.month && date.day == foundation.day, "day \(day)")
             #expect(date.weekday.rawValue == foundation.weekday, "weekday of \(date)")
             #expect(date.dayOfYear == foundation.dayOfYear, "day of year of \(date)")
@@ -44,8 +45,9 @@ struct CivilDateTests {
         for year in 2020...2030 {
             let first = monday.firstDayOfWeekOne(year)
             let weeks = (monday.firstDayOfWeekOne(year + 1) - first) / 7
-            let foundationWeeks = iso.range(of: .weekOfYear, in: .yearForWeekOfYear,
-                                            for: Date(timeIntervalSince1970: Double(first + 3) * 86_400))!.count
+            let foundationWeeks = iso.range(
+                of: .weekOfYear, in: .yearForWeekOfYear,
+                for: Date(timeIntervalSince1970: Double(first + 3) * 86_400))!.count
             #expect(weeks == foundationWeeks, "weeks in \(year)")
             let comps = iso.dateComponents([.weekOfYear, .yearForWeekOfYear], from: Date(timeIntervalSince1970: Double(first) * 86_400))
             #expect(comps.weekOfYear == 1 && comps.yearForWeekOfYear == year)

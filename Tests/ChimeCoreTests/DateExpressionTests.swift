@@ -133,36 +133,37 @@ struct DateExpressionTests {
         #expect(ny.localTime(at: Self.utc(2026, 3, 8, 17)) == LocalDateTime(year: 2026, month: 3, day: 8, hour: 13))  // 25 h on the wall
     }
 
-    @Test(arguments: [
-        ("2026-02-30", "no such calendar date"),
-        ("2026-13-01", "no such calendar date"),
-        ("20260230", "no such calendar date"),
-        ("2026-03-08T24:00", "no such time of day"),
-        ("20260308T240000", "no such time of day"),
-        ("2026-03-08T12:60", "no such time of day"),
-        ("2026-03-08T12:00:60", "no such time of day"),
-        ("2026-03-08T12:00+25:00", "no such UTC offset"),
-        ("25:00", "no such time of day as 25:00"),
-        ("+3x", "an offset takes a sign"),
-        ("+", "an offset takes a sign"),
-        ("+3", "an offset takes a sign"),
-        ("+30m1h", "an offset takes a sign"),
-        ("+1h1h", "an offset takes a sign"),
-        ("-1d ", nil),
-        ("fri 25:00", "no such time of day as 25:00"),
-        ("fri 9", "9 is not a time"),
-        ("today 13:00 pm", "no such time of day"),
-        ("now 12:00", "not a date"),
-        ("", "empty"),
-        ("   ", "empty"),
-        ("tomorrowx", "not a date"),
-        ("next-ish", "not a date"),
-        ("fr", "not a date"),
-        ("2026-03-08T02:30:00Zx", "not a date"),
-        ("20260308T023000+01:00", "not a date"),
-        ("2026-3-32", "no such calendar date"),
-        ("2026-03-08T2:30", "not a date"),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("2026-02-30", "no such calendar date"),
+            ("2026-13-01", "no such calendar date"),
+            ("20260230", "no such calendar date"),
+            ("2026-03-08T24:00", "no such time of day"),
+            ("20260308T240000", "no such time of day"),
+            ("2026-03-08T12:60", "no such time of day"),
+            ("2026-03-08T12:00:60", "no such time of day"),
+            ("2026-03-08T12:00+25:00", "no such UTC offset"),
+            ("25:00", "no such time of day as 25:00"),
+            ("+3x", "an offset takes a sign"),
+            ("+", "an offset takes a sign"),
+            ("+3", "an offset takes a sign"),
+            ("+30m1h", "an offset takes a sign"),
+            ("+1h1h", "an offset takes a sign"),
+            ("-1d ", nil),
+            ("fri 25:00", "no such time of day as 25:00"),
+            ("fri 9", "9 is not a time"),
+            ("today 13:00 pm", "no such time of day"),
+            ("now 12:00", "not a date"),
+            ("", "empty"),
+            ("   ", "empty"),
+            ("tomorrowx", "not a date"),
+            ("next-ish", "not a date"),
+            ("fr", "not a date"),
+            ("2026-03-08T02:30:00Zx", "not a date"),
+            ("20260308T023000+01:00", "not a date"),
+            ("2026-3-32", "no such calendar date"),
+            ("2026-03-08T2:30", "not a date")
+        ] as [(String, String?)])
     func invalidInputsThrowNamingTheText(text: String, reason: String?) throws {
         guard let reason else {
             // Control row: the same shape parses, so the rows above fail for the reason given.
@@ -177,7 +178,8 @@ struct DateExpressionTests {
 
     @Test func errorMessageIsOneSentenceListingTheForms() {
         let error = #expect(throws: DateExpressionError.self) { try parse("next-ish") }
-        #expect(error?.description == "\"next-ish\": not a date; use 2026-12-01[T09:30], today, tomorrow at 9, "
-            + "fri 5pm, next mon, Dec 1, 12/01 or 01.12., 9:30, noon, in 2 hours, now, +2h, -30m")
+        #expect(
+            error?.description == "\"next-ish\": not a date; use 2026-12-01[T09:30], today, tomorrow at 9, "
+                + "fri 5pm, next mon, Dec 1, 12/01 or 01.12., 9:30, noon, in 2 hours, now, +2h, -30m")
     }
 }

@@ -6,7 +6,7 @@ import Testing
     static let table = DatePhrases([
         "tomorrow": "明天|mañana", "{1}:30": "{n}点半", "{1}:{2}": "{n}点{n}分|{n}h{n}", "in {1} hours": "через {n} час(а|ов|)",
         "march": "marzo|mar", "friday": "(周|星期)五|viernes", "next week {weekday}": "下{weekday}", "{1:month} {2}": "{n}月{n}日",
-        "at": "a las", "bad": "(unclosed",
+        "at": "a las", "bad": "(unclosed"
     ])
 
     @Test func phrasesBecomeEnglish() {

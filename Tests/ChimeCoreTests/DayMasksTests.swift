@@ -57,8 +57,9 @@ struct DayMasksTests {
     }
 
     @Test func aWeeklyMondaySeriesMissesOtherDaysAndExtraDatesOpenEveryDay() throws {
-        let mondays = RecurrenceSet(start: .utc(LocalDateTime(year: 2026, month: 6, day: 1, hour: 9)),
-                                    rules: [try RecurrenceRule(parsing: "FREQ=WEEKLY")])
+        let mondays = RecurrenceSet(
+            start: .utc(LocalDateTime(year: 2026, month: 6, day: 1, hour: 9)),
+            rules: [try RecurrenceRule(parsing: "FREQ=WEEKLY")])
         let masks = mondays.utcDayMasks(duration: 3_600)
         func day(_ d: Int) -> DayMasks {
             let start = Instant(secondsSince1970: Int64(CivilDate(year: 2026, month: 6, day: d).daysSinceEpoch) * 86_400)
@@ -70,8 +71,9 @@ struct DayMasksTests {
         var withExtra = mondays
         withExtra.dates = [.local(LocalDateTime(year: 2026, month: 6, day: 10, hour: 9))]
         #expect(withExtra.utcDayMasks(duration: 3_600) == .all)
-        let yearly = RecurrenceSet(start: .zoned(LocalDateTime(year: 2026, month: 12, day: 24, hour: 18), try .named("Europe/Berlin")),
-                                   rules: [try RecurrenceRule(parsing: "FREQ=YEARLY")])
+        let yearly = RecurrenceSet(
+            start: .zoned(LocalDateTime(year: 2026, month: 12, day: 24, hour: 18), try .named("Europe/Berlin")),
+            rules: [try RecurrenceRule(parsing: "FREQ=YEARLY")])
         #expect(yearly.utcDayMasks(duration: 3_600) == DayMasks(weekdays: 0x7F, monthDays: 1 << 24, months: 1 << 12))
     }
 }

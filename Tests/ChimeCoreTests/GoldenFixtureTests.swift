@@ -56,8 +56,9 @@ struct GoldenFixtureTests {
 
         // Bounds strictly between instances.
         if a > 0 {
-            let loose = set.occurrences(from: Instant(secondsSince1970: c.instant(c.expected[a - 1]).secondsSince1970 + 1),
-                                        to: Instant(secondsSince1970: c.instant(c.expected[b - 1]).secondsSince1970 + 1))
+            let loose = set.occurrences(
+                from: Instant(secondsSince1970: c.instant(c.expected[a - 1]).secondsSince1970 + 1),
+                to: Instant(secondsSince1970: c.instant(c.expected[b - 1]).secondsSince1970 + 1))
             #expect(loose.occurrences.map(c.show) == inside)
         }
 

@@ -5,8 +5,11 @@ import Testing
 /// participants; "me" by address, `mailto:` and case aside; what rings.
 @Suite struct ParticipantTests {
     @Test func linesAsClientsWriteThemAreRead() throws {
-        let outlook = try #require(Participant(contentLine:
-            "ATTENDEE;ROLE=OPT-PARTICIPANT;PARTSTAT=TENTATIVE;RSVP=TRUE;CN=\"Doe, Jane\";DELEGATED-FROM=\"mailto:x@example.org\":MAILTO:Jane.Doe@Example.org"))
+        let outlook = try #require(
+            Participant(
+                contentLine:
+                    "ATTENDEE;ROLE=OPT-PARTICIPANT;PARTSTAT=TENTATIVE;RSVP=TRUE;CN=\"Doe, Jane\";DELEGATED-FROM=\"mailto:x@example.org\":MAILTO:Jane.Doe@Example.org"
+            ))
         #expect(outlook.name == "Doe, Jane" && outlook.role == .optional && outlook.status == .tentative && outlook.kind == .person)
         #expect(outlook.address == "MAILTO:Jane.Doe@Example.org" && !outlook.isOrganizer)
         let room = try #require(Participant(contentLine: "ATTENDEE;CUTYPE=ROOM;CN=Room 4.1:mailto:room41@example.org"))
@@ -28,7 +31,7 @@ import Testing
         let declined = event(["ATTENDEE;PARTSTAT=DECLINED:mailto:ana@example.org"])
         let tentative = event(["ATTENDEE;PARTSTAT=TENTATIVE:mailto:ana@example.org"])
         let cancelled = event(["STATUS:CANCELLED"])
-        #expect(defaults.rings(declined))                       // nobody is "me" yet
+        #expect(defaults.rings(declined))  // nobody is "me" yet
         #expect(!defaults.rings(cancelled))
         defaults.identity = Identity(["ANA@example.org"])
         #expect(!defaults.rings(declined) && defaults.rings(tentative))

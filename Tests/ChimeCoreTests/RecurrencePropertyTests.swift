@@ -187,13 +187,14 @@ struct RecurrencePropertyTests {
         for s in try Self.sets(TestSeed.scaled(400), salt: 1_000_000) where s.recurrence.rules.allSatisfy({ $0.end == .never }) {
             let rule = s.base.rule
             // Far enough to need a long jump, near enough to walk to in a debug build.
-            let years: Int64 = switch rule.frequency {
-            case .yearly, .monthly: 60
-            case .weekly: 20
-            case .daily: 3
-            case .hourly: 1
-            default: 0
-            }
+            let years: Int64 =
+                switch rule.frequency {
+                case .yearly, .monthly: 60
+                case .weekly: 20
+                case .daily: 3
+                case .hourly: 1
+                default: 0
+                }
             guard years > 0 else { continue }
             let x = Instant(secondsSince1970: s.startInstant.secondsSince1970 + years * 31_556_952 + 12_345)
             var walked: Instant?

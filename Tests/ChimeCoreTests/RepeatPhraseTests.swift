@@ -28,7 +28,7 @@ struct RepeatPhraseTests {
         ("every month on the 2nd tuesday", "FREQ=MONTHLY;BYDAY=2TU", "monthly on the 2nd Tuesday", true),
         ("monthly on the 15th", "FREQ=MONTHLY;BYMONTHDAY=15", "monthly on the 15th", true),
         ("on the 1st and 15th of each month", "FREQ=MONTHLY;BYMONTHDAY=1,15", "monthly on the 1st and 15th", true),
-        ("weekly until 2027-03-01", "FREQ=WEEKLY;UNTIL=20270301", "weekly, until 2027-03-01", true),
+        ("weekly until 2027-03-01", "FREQ=WEEKLY;UNTIL=20270301", "weekly, until 2027-03-01", true)
     ])
     func aPhraseIsARuleAndIsSaidBack(phrase: String, rrule: String, words: String, readsBack: Bool) throws {
         let rule = try RecurrenceRule(phrase: phrase)

@@ -12,7 +12,7 @@ struct SearchHorizonTests {
         "FREQ=MINUTELY;INTERVAL=2;BYMINUTE=1",
         "FREQ=SECONDLY;INTERVAL=2;BYSECOND=1",
         "FREQ=SECONDLY;BYSECOND=60",
-        "FREQ=DAILY;BYSECOND=60",
+        "FREQ=DAILY;BYSECOND=60"
     ]
 
     @Test(arguments: impossible)
@@ -29,12 +29,14 @@ struct SearchHorizonTests {
 
     @Test func rareButPossibleRulesAreNotCutShort() throws {
         // February 29th at midnight, SECONDLY: one instance every four (around 2100: eight) years.
-        let set = RecurrenceSet(start: .utc(LocalDateTime(year: 2096, month: 3, day: 1)),
-                                rules: [try RecurrenceRule(parsing: "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYHOUR=0;BYMINUTE=0;BYSECOND=0")])
+        let set = RecurrenceSet(
+            start: .utc(LocalDateTime(year: 2096, month: 3, day: 1)),
+            rules: [try RecurrenceRule(parsing: "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYHOUR=0;BYMINUTE=0;BYSECOND=0")])
         #expect(set.first(3).map(\.date.description) == ["2096-03-01", "2104-02-29", "2108-02-29"])
         // Friday the 13th in February only: gaps of up to 11 years.
-        let f13 = RecurrenceSet(start: .utc(LocalDateTime(year: 2026, month: 2, day: 13)),
-                                rules: [try RecurrenceRule(parsing: "FREQ=MONTHLY;BYMONTH=2;BYDAY=FR;BYMONTHDAY=13")])
+        let f13 = RecurrenceSet(
+            start: .utc(LocalDateTime(year: 2026, month: 2, day: 13)),
+            rules: [try RecurrenceRule(parsing: "FREQ=MONTHLY;BYMONTH=2;BYDAY=FR;BYMONTHDAY=13")])
         #expect(f13.first(4).map(\.date.description) == ["2026-02-13", "2032-02-13", "2037-02-13", "2043-02-13"])
     }
 
@@ -52,7 +54,8 @@ struct SearchHorizonTests {
         var a = counted.occurrences().makeIterator()
         while a.next() != nil {}
         #expect(a.end == .count)
-        let until = RecurrenceSet(start: .utc(LocalDateTime(year: 2026, month: 1, day: 1)), rules: [try RecurrenceRule(parsing: "FREQ=DAILY;UNTIL=20260103T000000Z")])
+        let until = RecurrenceSet(
+            start: .utc(LocalDateTime(year: 2026, month: 1, day: 1)), rules: [try RecurrenceRule(parsing: "FREQ=DAILY;UNTIL=20260103T000000Z")])
         var b = until.occurrences().makeIterator()
         var n = 0
         while b.next() != nil { n += 1 }

@@ -8,14 +8,18 @@ struct TrackFileTests {
         LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: s).localSeconds * 1000 + ms
     }
 
-    func parse(_ text: String, _ format: TrackFile.Format? = nil, file: String = "track",
-               defaultDate: CivilDate? = nil) throws -> [LocationFix] {
+    func parse(
+        _ text: String, _ format: TrackFile.Format? = nil, file: String = "track",
+        defaultDate: CivilDate? = nil
+    ) throws -> [LocationFix] {
         try TrackFile.parse(Array(text.utf8), format: format, file: file, defaultDate: defaultDate)
     }
 
     /// The error text for input that must be refused; records an issue when it parses.
-    func failure(_ text: String, _ format: TrackFile.Format? = nil, file: String = "track",
-                 defaultDate: CivilDate? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    func failure(
+        _ text: String, _ format: TrackFile.Format? = nil, file: String = "track",
+        defaultDate: CivilDate? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> String {
         do {
             let fixes = try TrackFile.parse(Array(text.utf8), format: format, file: file, defaultDate: defaultDate)
             Issue.record("parsed into \(fixes.count) fixes", sourceLocation: sourceLocation)
@@ -47,17 +51,25 @@ struct TrackFileTests {
     // MARK: - GPX
 
     @Test func gpxTrackPointsWithHdopAndFractionalSeconds() throws {
-        let fixes = try parse(Self.gpx("""
-            <trkpt lat="52.53080" lon="13.38470"><ele>40</ele><time>2026-11-23T07:30:00Z</time><hdop>0.8</hdop></trkpt>
-            <trkpt lat="52.53071" lon="13.38502"><time>2026-11-23T07:30:10.250Z</time></trkpt>
-            <trkpt lat="-33.8688" lon="-151.2093"><time>2026-11-23T07:30:20.5Z</time><hdop>2</hdop></trkpt>
-            """), .gpx)
-        #expect(fixes.map(\.timestampMilliseconds) == [Self.utcMs(2026, 11, 23, 7, 30, 0), Self.utcMs(2026, 11, 23, 7, 30, 10, ms: 250),
-                                                       Self.utcMs(2026, 11, 23, 7, 30, 20, ms: 500)])
-        #expect(fixes.map(\.coordinate) == [Coordinate(latitude: 52.5308, longitude: 13.3847),
-                                            Coordinate(latitude: 52.53071, longitude: 13.38502),
-                                            Coordinate(latitude: -33.8688, longitude: -151.2093)])
-        #expect(fixes.map(\.horizontalAccuracy) == [4, 0, 10])   // hdop × 5 m; none → 0
+        let fixes = try parse(
+            Self.gpx(
+                """
+                <trkpt lat="52.53080" lon="13.38470"><ele>40</ele><time>2026-11-23T07:30:00Z</time><hdop>0.8</hdop></trkpt>
+                <trkpt lat="52.53071" lon="13.38502"><time>2026-11-23T07:30:10.250Z</time></trkpt>
+                <trkpt lat="-33.8688" lon="-151.2093"><time>2026-11-23T07:30:20.5Z</time><hdop>2</hdop></trkpt>
+                """), .gpx)
+        #expect(
+            fixes.map(\.timestampMilliseconds) == [
+                Self.utcMs(2026, 11, 23, 7, 30, 0), Self.utcMs(2026, 11, 23, 7, 30, 10, ms: 250),
+                Self.utcMs(2026, 11, 23, 7, 30, 20, ms: 500)
+            ])
+        #expect(
+            fixes.map(\.coordinate) == [
+                Coordinate(latitude: 52.5308, longitude: 13.3847),
+                Coordinate(latitude: 52.53071, longitude: 13.38502),
+                Coordinate(latitude: -33.8688, longitude: -151.2093)
+            ])
+        #expect(fixes.map(\.horizontalAccuracy) == [4, 0, 10])  // hdop × 5 m; none → 0
     }
 
     @Test func gpxToleratesPrefixesQuotesAttributeOrderCommentsAndCDATA() throws {
@@ -82,20 +94,28 @@ struct TrackFileTests {
             """
         let fixes = try parse(text, file: "odd.gpx")
         #expect(fixes.count == 2)
-        #expect(fixes.first == LocationFix(coordinate: Coordinate(latitude: 52.525, longitude: 13.402), horizontalAccuracy: 7.5,
-                                           timestampMilliseconds: Self.utcMs(2026, 11, 23, 7, 41, 0)))
+        #expect(
+            fixes.first
+                == LocationFix(
+                    coordinate: Coordinate(latitude: 52.525, longitude: 13.402), horizontalAccuracy: 7.5,
+                    timestampMilliseconds: Self.utcMs(2026, 11, 23, 7, 41, 0)))
         #expect(fixes.last?.timestampMilliseconds == Self.utcMs(2026, 11, 23, 7, 41, 10))
     }
 
     @Test func gpxTimesWithOffsetsAreConvertedToUTC() throws {
-        let fixes = try parse(Self.gpx("""
-            <trkpt lat="52.5" lon="13.4"><time>2026-11-23T08:30:00+01:00</time></trkpt>
-            <trkpt lat="52.5" lon="13.4"><time>2026-11-23T02:30:05.125-05:00</time></trkpt>
-            <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:10</time></trkpt>
-            <trkpt lat="52.5" lon="13.4"><time>2026-11-23T09:00:15+0130</time></trkpt>
-            """), .gpx)
-        #expect(fixes.map(\.timestampMilliseconds) == [Self.utcMs(2026, 11, 23, 7, 30, 0), Self.utcMs(2026, 11, 23, 7, 30, 5, ms: 125),
-                                                       Self.utcMs(2026, 11, 23, 7, 30, 10), Self.utcMs(2026, 11, 23, 7, 30, 15)])
+        let fixes = try parse(
+            Self.gpx(
+                """
+                <trkpt lat="52.5" lon="13.4"><time>2026-11-23T08:30:00+01:00</time></trkpt>
+                <trkpt lat="52.5" lon="13.4"><time>2026-11-23T02:30:05.125-05:00</time></trkpt>
+                <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:10</time></trkpt>
+                <trkpt lat="52.5" lon="13.4"><time>2026-11-23T09:00:15+0130</time></trkpt>
+                """), .gpx)
+        #expect(
+            fixes.map(\.timestampMilliseconds) == [
+                Self.utcMs(2026, 11, 23, 7, 30, 0), Self.utcMs(2026, 11, 23, 7, 30, 5, ms: 125),
+                Self.utcMs(2026, 11, 23, 7, 30, 10), Self.utcMs(2026, 11, 23, 7, 30, 15)
+            ])
     }
 
     @Test func gpx10WaypointsAndRoutePointsOnlyWithATime() throws {
@@ -116,10 +136,12 @@ struct TrackFileTests {
     }
 
     @Test func gpxWithWindowsLineEndingsNamesTheRightLine() {
-        let text = Self.gpx("""
+        let text = Self.gpx(
+            """
             <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:00Z</time></trkpt>
             <trkpt lat="95.2" lon="13.4"><time>2026-11-23T07:30:10Z</time></trkpt>
-            """).replacingOccurrences(of: "\n", with: "\r\n")
+            """
+        ).replacingOccurrences(of: "\n", with: "\r\n")
         #expect(failure(text, file: "commute.gpx") == "commute.gpx:5: invalid latitude \"95.2\" (must be -90…90)")
     }
 
@@ -135,16 +157,20 @@ struct TrackFileTests {
     }
 
     @Test func gpxTrackPointWithoutTimeOrWithABadTime() {
-        let none = failure(Self.gpx("""
-            <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:00Z</time></trkpt>
-            <trkpt lat="52.5" lon="13.4"><ele>30</ele></trkpt>
-            """), file: "c.gpx")
+        let none = failure(
+            Self.gpx(
+                """
+                <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:00Z</time></trkpt>
+                <trkpt lat="52.5" lon="13.4"><ele>30</ele></trkpt>
+                """), file: "c.gpx")
         #expect(none == "c.gpx:5: <trkpt> has no <time>: a replay needs the time of every track point")
-        let bad = failure(Self.gpx("""
-            <trkpt lat="52.5" lon="13.4">
-              <time>2026-13-23T07:30:00Z</time>
-            </trkpt>
-            """), file: "c.gpx")
+        let bad = failure(
+            Self.gpx(
+                """
+                <trkpt lat="52.5" lon="13.4">
+                  <time>2026-13-23T07:30:00Z</time>
+                </trkpt>
+                """), file: "c.gpx")
         #expect(bad.hasPrefix(#"c.gpx:5: invalid <time> "2026-13-23T07:30:00Z""#))
         let dateOnly = failure(Self.gpx(#"<trkpt lat="1" lon="1"><time>2026-11-23</time></trkpt>"#), file: "c.gpx")
         #expect(dateOnly.hasPrefix(#"c.gpx:4: invalid <time> "2026-11-23""#))
@@ -153,18 +179,21 @@ struct TrackFileTests {
     }
 
     @Test func gpxTimeGoingBackwardsNamesTheLine() {
-        let text = Self.gpx("""
+        let text = Self.gpx(
+            """
             <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:00Z</time></trkpt>
             <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:10Z</time></trkpt>
             <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:10Z</time></trkpt>
             <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:09.5Z</time></trkpt>
             """)
-        #expect(failure(text, file: "b.gpx")
-            == "b.gpx:7: time goes backwards: 2026-11-23T07:30:09.500Z comes after 2026-11-23T07:30:10Z (line 6)")
+        #expect(
+            failure(text, file: "b.gpx")
+                == "b.gpx:7: time goes backwards: 2026-11-23T07:30:09.500Z comes after 2026-11-23T07:30:10Z (line 6)")
     }
 
     @Test func truncatedGPXIsAnErrorNamingWhereItEnds() {
-        let whole = Self.gpx("""
+        let whole = Self.gpx(
+            """
             <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:00Z</time></trkpt>
             <trkpt lat="52.5" lon="13.4"><time>2026-11-23T07:30:10Z</time></trkpt>
             """)
@@ -175,20 +204,24 @@ struct TrackFileTests {
         // Cut inside a point, inside a tag, inside an attribute value, inside a comment.
         let inPoint = String(whole[..<whole.range(of: "<time>2026-11-23T07:30:10")!.upperBound])
         #expect(failure(inPoint, file: "t.gpx") == "t.gpx:5: file ends inside <trkpt> opened on line 5 (truncated?)")
-        #expect(failure(#"<gpx><trk><trkseg><trkpt lat="52.5" lon"#, file: "t.gpx")
-            == "t.gpx:1: file ends inside the tag <trkpt lon (truncated?)")
-        #expect(failure("<gpx>\n<trk><trkseg>\n<trkpt lat=\"52.5", file: "t.gpx")
-            == "t.gpx:3: file ends inside the tag <trkpt (truncated?)")
+        #expect(
+            failure(#"<gpx><trk><trkseg><trkpt lat="52.5" lon"#, file: "t.gpx")
+                == "t.gpx:1: file ends inside the tag <trkpt lon (truncated?)")
+        #expect(
+            failure("<gpx>\n<trk><trkseg>\n<trkpt lat=\"52.5", file: "t.gpx")
+                == "t.gpx:3: file ends inside the tag <trkpt (truncated?)")
         #expect(failure("<gpx>\n<!-- a comment", file: "t.gpx") == "t.gpx:2: comment never ends (truncated?)")
     }
 
     @Test func gpxStructureErrors() {
         #expect(failure("<kml><Placemark/></kml>", file: "x.gpx") == "x.gpx:1: not a GPX file: the root element is <kml>, not <gpx>")
         #expect(failure("<gpx>\n<trk><trkseg></trk></gpx>", file: "x.gpx") == "x.gpx:2: </trk> closes <trkseg> opened on line 2")
-        #expect(failure("<gpx>\n<trk></trk>\n</gpx>", file: "x.gpx")
-            == "x.gpx: no position fixes (no <trkpt>, and no <wpt> or <rtept> with a <time>)")
-        #expect(failure(#"<gpx><trkpt lat="1" lon="1"><trkpt lat="1" lon="1"/></trkpt></gpx>"#, file: "x.gpx")
-            == "x.gpx:1: <trkpt> inside <trkpt> opened on line 1")
+        #expect(
+            failure("<gpx>\n<trk></trk>\n</gpx>", file: "x.gpx")
+                == "x.gpx: no position fixes (no <trkpt>, and no <wpt> or <rtept> with a <time>)")
+        #expect(
+            failure(#"<gpx><trkpt lat="1" lon="1"><trkpt lat="1" lon="1"/></trkpt></gpx>"#, file: "x.gpx")
+                == "x.gpx:1: <trkpt> inside <trkpt> opened on line 1")
     }
 
     // MARK: - NMEA
@@ -205,17 +238,19 @@ struct TrackFileTests {
         #expect(fix.timestampMilliseconds == Self.utcMs(1994, 3, 23, 12, 35, 19))
         #expect(abs(fix.latitude - (48 + 7.038 / 60)) < 1e-9)
         #expect(abs(fix.longitude - (11 + 31.0 / 60)) < 1e-9)
-        #expect(fix.horizontalAccuracy == 0)      // HDOP 0.9 → 0 m
+        #expect(fix.horizontalAccuracy == 0)  // HDOP 0.9 → 0 m
     }
 
     @Test func nmeaHdopFollowsGeoClue() throws {
-        let table: [(Double, Double)] = [(0.5, 0), (1, 0), (1.1, 1), (2, 1), (2.5, 3), (5, 3), (7, 50), (10, 50),
-                                         (15, 100), (20, 100), (20.1, 300), (99.9, 300)]
+        let table: [(Double, Double)] = [
+            (0.5, 0), (1, 0), (1.1, 1), (2, 1), (2.5, 3), (5, 3), (7, 50), (10, 50),
+            (15, 100), (20, 100), (20.1, 300), (99.9, 300)
+        ]
         for (hdop, metres) in table { #expect(TrackFile.nmeaAccuracy(hdop: hdop) == metres, "HDOP \(hdop)") }
         let lines = [
             Self.nmea("GPRMC,080000,A,5231.848,N,01323.082,E,0.0,0.0,231126,,"),
             Self.nmea("GPGGA,080000,5231.848,N,01323.082,E,1,05,7.5,40.0,M,,M,,"),
-            Self.nmea("GPGGA,080001,5231.848,N,01323.082,E,1,05,,40.0,M,,M,,"),
+            Self.nmea("GPGGA,080001,5231.848,N,01323.082,E,1,05,,40.0,M,,M,,")
         ]
         let fixes = try parse(lines.joined(separator: "\n"), .nmea)
         #expect(fixes.map(\.horizontalAccuracy) == [50, 0])
@@ -227,7 +262,7 @@ struct TrackFileTests {
             Self.nmea("GNRMC,235959.50,A,3352.128,S,15112.558,W,0.0,0.0,311226,,,A"),
             "garbage without a dollar sign",
             Self.nmea("GLGGA,235959.50,3352.128,S,15112.558,W,2,09,1.6,12.0,M,,M,,"),
-            Self.nmea("PGRME,15.0,M,45.0,M,25.0,M"),
+            Self.nmea("PGRME,15.0,M,45.0,M,25.0,M")
         ]
         let fixes = try parse(lines.joined(separator: "\r\n") + "\r\n", file: "south.nmea")
         #expect(fixes.count == 1)
@@ -243,12 +278,15 @@ struct TrackFileTests {
             Self.referenceRMC,
             corrupted,
             String(Self.nmea("GPRMC,123520,A,4807.040,N,01131.000,E,022.4,084.4,230394,003.1,W").dropLast(2)) + "zz",
-            "$GPRMC,123521,A,4807.041,N,01131.000,E,022.4,084.4,230394,003.1,W",   // no checksum: accepted
+            "$GPRMC,123521,A,4807.041,N,01131.000,E,022.4,084.4,230394,003.1,W"  // no checksum: accepted
         ]
         let contents = try TrackFile.read(Array(lines.joined(separator: "\n").utf8), file: "noisy.nmea")
         #expect(contents.fixes.map(\.timestampMilliseconds) == [Self.utcMs(1994, 3, 23, 12, 35, 19), Self.utcMs(1994, 3, 23, 12, 35, 21)])
-        #expect(contents.skipped == [TrackFile.Skipped(line: 2, reason: "bad checksum *47, computed *46"),
-                                     TrackFile.Skipped(line: 3, reason: "malformed checksum \"*zz\"")])
+        #expect(
+            contents.skipped == [
+                TrackFile.Skipped(line: 2, reason: "bad checksum *47, computed *46"),
+                TrackFile.Skipped(line: 3, reason: "malformed checksum \"*zz\"")
+            ])
     }
 
     @Test func nmeaVoidAndNoFixSentencesAreSkipped() throws {
@@ -256,7 +294,7 @@ struct TrackFileTests {
             Self.nmea("GPRMC,080000,V,,,,,,,231126,,"),
             Self.nmea("GPGGA,080000,,,,,0,00,99.9,,M,,M,,"),
             Self.nmea("GPRMC,080001,A,5231.848,N,01323.082,E,0.0,0.0,231126,,"),
-            Self.nmea("GPGGA,080002,5231.848,N,01323.082,E,0,00,99.9,,M,,M,,"),
+            Self.nmea("GPGGA,080002,5231.848,N,01323.082,E,0,00,99.9,,M,,M,,")
         ]
         let contents = try TrackFile.read(Array(lines.joined(separator: "\n").utf8), format: .nmea, file: "cold.nmea")
         #expect(contents.fixes.map(\.timestampMilliseconds) == [Self.utcMs(2026, 11, 23, 8, 0, 1)])
@@ -272,14 +310,18 @@ struct TrackFileTests {
         let lines = [
             Self.nmea("GPGGA,235958,5231.848,N,01323.082,E,1,05,1.2,40.0,M,,M,,"),
             Self.nmea("GPGGA,235959,5231.848,N,01323.082,E,1,05,1.2,40.0,M,,M,,"),
-            Self.nmea("GPGGA,000000,5231.848,N,01323.082,E,1,05,1.2,40.0,M,,M,,"),
+            Self.nmea("GPGGA,000000,5231.848,N,01323.082,E,1,05,1.2,40.0,M,,M,,")
         ]
         let text = "# logged by a GGA-only receiver\n" + lines.joined(separator: "\n")
-        #expect(failure(text, .nmea, file: "gga.nmea")
-            == "gga.nmea:2: GGA has no date and the file has no RMC sentence: give a default date for the track")
+        #expect(
+            failure(text, .nmea, file: "gga.nmea")
+                == "gga.nmea:2: GGA has no date and the file has no RMC sentence: give a default date for the track")
         let fixes = try parse(text, .nmea, defaultDate: CivilDate(year: 2026, month: 11, day: 30))
-        #expect(fixes.map(\.timestampMilliseconds) == [Self.utcMs(2026, 11, 30, 23, 59, 58), Self.utcMs(2026, 11, 30, 23, 59, 59),
-                                                       Self.utcMs(2026, 12, 1, 0, 0, 0)])
+        #expect(
+            fixes.map(\.timestampMilliseconds) == [
+                Self.utcMs(2026, 11, 30, 23, 59, 58), Self.utcMs(2026, 11, 30, 23, 59, 59),
+                Self.utcMs(2026, 12, 1, 0, 0, 0)
+            ])
     }
 
     @Test func ggaBeforeTheFirstRMCTakesItsDateAcrossMidnight() throws {
@@ -287,24 +329,29 @@ struct TrackFileTests {
             Self.nmea("GPGGA,235959,5231.848,N,01323.082,E,1,05,1.2,40.0,M,,M,,"),
             Self.nmea("GPGGA,000000,5231.848,N,01323.082,E,1,05,1.2,40.0,M,,M,,"),
             Self.nmea("GPRMC,000000,A,5231.848,N,01323.082,E,0.0,0.0,010126,,"),
-            Self.nmea("GPGGA,000001,5231.900,N,01323.082,E,1,05,1.2,40.0,M,,M,,"),
+            Self.nmea("GPGGA,000001,5231.900,N,01323.082,E,1,05,1.2,40.0,M,,M,,")
         ]
         // A default date is ignored when the file has RMC dates.
         let fixes = try parse(lines.joined(separator: "\n"), .nmea, defaultDate: CivilDate(year: 2000, month: 1, day: 1))
-        #expect(fixes.map(\.timestampMilliseconds) == [Self.utcMs(2025, 12, 31, 23, 59, 59), Self.utcMs(2026, 1, 1, 0, 0, 0),
-                                                       Self.utcMs(2026, 1, 1, 0, 0, 1)])
+        #expect(
+            fixes.map(\.timestampMilliseconds) == [
+                Self.utcMs(2025, 12, 31, 23, 59, 59), Self.utcMs(2026, 1, 1, 0, 0, 0),
+                Self.utcMs(2026, 1, 1, 0, 0, 1)
+            ])
     }
 
     @Test func nmeaTimeGoingBackwardsAndInvalidLatitudeNameTheLine() {
         let backwards = [
             Self.nmea("GPRMC,080010,A,5231.848,N,01323.082,E,0.0,0.0,231126,,"),
-            Self.nmea("GPRMC,080009,A,5231.848,N,01323.082,E,0.0,0.0,231126,,"),
+            Self.nmea("GPRMC,080009,A,5231.848,N,01323.082,E,0.0,0.0,231126,,")
         ]
-        #expect(failure(backwards.joined(separator: "\n"), .nmea, file: "n.nmea")
-            == "n.nmea:2: time goes backwards: 2026-11-23T08:00:09Z comes after 2026-11-23T08:00:10Z (line 1)")
+        #expect(
+            failure(backwards.joined(separator: "\n"), .nmea, file: "n.nmea")
+                == "n.nmea:2: time goes backwards: 2026-11-23T08:00:09Z comes after 2026-11-23T08:00:10Z (line 1)")
         let tooFarNorth = Self.nmea("GPGGA,080000,9512.000,N,01323.082,E,1,05,1.2,40.0,M,,M,,")
-        #expect(failure(tooFarNorth, .nmea, file: "n.nmea", defaultDate: CivilDate(year: 2026, month: 1, day: 1))
-            == "n.nmea:1: invalid latitude \"9512.000,N\" (must be 0000.0000…9000.0000 N or S)")
+        #expect(
+            failure(tooFarNorth, .nmea, file: "n.nmea", defaultDate: CivilDate(year: 2026, month: 1, day: 1))
+                == "n.nmea:1: invalid latitude \"9512.000,N\" (must be 0000.0000…9000.0000 N or S)")
         let sixtyMinutes = Self.nmea("GPRMC,080000,A,5231.848,N,01360.000,E,0.0,0.0,231126,,")
         #expect(failure(sixtyMinutes, .nmea, file: "n.nmea").hasPrefix("n.nmea:1: invalid longitude \"01360.000,E\""))
     }
@@ -322,34 +369,45 @@ struct TrackFileTests {
             "2026-11-23T08:30:40.5+01:00","52.5304","13.3855","3"
             """
         let fixes = try parse(text.replacingOccurrences(of: "\n", with: "\r\n"), file: "walk.csv")
-        #expect(fixes.map(\.timestampMilliseconds) == [Self.utcMs(2026, 11, 23, 7, 30, 0), Self.utcMs(2026, 11, 23, 7, 30, 10),
-                                                       Self.utcMs(2026, 11, 23, 7, 30, 20), Self.utcMs(2026, 11, 23, 7, 30, 30, ms: 250),
-                                                       Self.utcMs(2026, 11, 23, 7, 30, 40, ms: 500)])
+        #expect(
+            fixes.map(\.timestampMilliseconds) == [
+                Self.utcMs(2026, 11, 23, 7, 30, 0), Self.utcMs(2026, 11, 23, 7, 30, 10),
+                Self.utcMs(2026, 11, 23, 7, 30, 20), Self.utcMs(2026, 11, 23, 7, 30, 30, ms: 250),
+                Self.utcMs(2026, 11, 23, 7, 30, 40, ms: 500)
+            ])
         #expect(fixes.map(\.horizontalAccuracy) == [5, 0, 0, 12.5, 3])
         #expect(fixes[1].coordinate == Coordinate(latitude: 52.53071, longitude: 13.38502))
     }
 
     @Test func csvHeaderNamesTheColumnsInAnyOrder() throws {
         let fixes = try parse("Latitude,Longitude,Accuracy,Time\n52.5,13.4,8,2026-11-23T07:30:00Z\n", .csv)
-        #expect(fixes == [LocationFix(coordinate: Coordinate(latitude: 52.5, longitude: 13.4), horizontalAccuracy: 8,
-                                      timestampMilliseconds: Self.utcMs(2026, 11, 23, 7, 30, 0))])
+        #expect(
+            fixes == [
+                LocationFix(
+                    coordinate: Coordinate(latitude: 52.5, longitude: 13.4), horizontalAccuracy: 8,
+                    timestampMilliseconds: Self.utcMs(2026, 11, 23, 7, 30, 0))
+            ])
         let plain = try parse("time,lat,lon\n2026-11-23T07:30:00Z,52.5,13.4\n", .csv)
         #expect(plain.count == 1 && plain[0].horizontalAccuracy == 0)
     }
 
     @Test func csvErrorsNameFileAndLine() {
-        #expect(failure("time,lat,lon\n2026-11-23T07:30:00Z,52.5\n", file: "w.csv")
-            == "w.csv:2: expected 3 fields (time,lat,lon), found 2")
-        #expect(failure("2026-11-23T07:30:00Z,52.5,13.4,1,2\n", file: "w.csv")
-            == "w.csv:1: expected 3 or 4 fields (time,lat,lon,accuracy), found 5")
-        #expect(failure("2026-11-23T07:30:00Z,52.5,13.4\n2026-11-31T07:30:00Z,52.5,13.4\n", file: "w.csv")
-            .hasPrefix(#"w.csv:2: invalid time "2026-11-31T07:30:00Z""#))
+        #expect(
+            failure("time,lat,lon\n2026-11-23T07:30:00Z,52.5\n", file: "w.csv")
+                == "w.csv:2: expected 3 fields (time,lat,lon), found 2")
+        #expect(
+            failure("2026-11-23T07:30:00Z,52.5,13.4,1,2\n", file: "w.csv")
+                == "w.csv:1: expected 3 or 4 fields (time,lat,lon,accuracy), found 5")
+        #expect(
+            failure("2026-11-23T07:30:00Z,52.5,13.4\n2026-11-31T07:30:00Z,52.5,13.4\n", file: "w.csv")
+                .hasPrefix(#"w.csv:2: invalid time "2026-11-31T07:30:00Z""#))
         #expect(failure("2026-11-23T07:30:00Z,52.5,13.4,-4\n", file: "w.csv") == #"w.csv:1: invalid accuracy "-4" (must be a number ≥ 0)"#)
         #expect(failure("2026-11-23T07:30:00Z,52.5,200\n", file: "w.csv") == #"w.csv:1: invalid longitude "200" (must be -180…180)"#)
         #expect(failure("when,lat,lon\n", file: "w.csv") == #"w.csv:1: unknown column "when" (use time, lat, lon, accuracy)"#)
         #expect(failure("lat,lon,accuracy\n", file: "w.csv") == "w.csv:1: the header has no time column")
-        #expect(failure("1795419030,52.5,13.4\n1795419029,52.5,13.4\n", file: "w.csv")
-            == "w.csv:2: time goes backwards: 2026-11-23T07:30:29Z comes after 2026-11-23T07:30:30Z (line 1)")
+        #expect(
+            failure("1795419030,52.5,13.4\n1795419029,52.5,13.4\n", file: "w.csv")
+                == "w.csv:2: time goes backwards: 2026-11-23T07:30:29Z comes after 2026-11-23T07:30:30Z (line 1)")
         #expect(failure("# only a comment\n\ntime,lat,lon\n", file: "w.csv") == "w.csv: no position fixes (no data rows)")
     }
 
@@ -381,8 +439,9 @@ struct TrackFileTests {
     }
 
     @Test func errorDescriptionFollowsTheICSStyle() {
-        #expect(TrackFileError(file: "commute.gpx", line: 41, "invalid latitude \"95.2\"").description
-            == "commute.gpx:41: invalid latitude \"95.2\"")
+        #expect(
+            TrackFileError(file: "commute.gpx", line: 41, "invalid latitude \"95.2\"").description
+                == "commute.gpx:41: invalid latitude \"95.2\"")
         #expect(TrackFileError(file: "commute.gpx", line: 0, "empty file").description == "commute.gpx: empty file")
     }
 }

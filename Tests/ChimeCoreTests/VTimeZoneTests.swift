@@ -18,8 +18,10 @@ private func local(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0) -
 private func rrule(_ text: String) throws -> RecurrenceRule { try RecurrenceRule(parsing: text) }
 
 /// Offsets of `actual` and `expected` at every `step` seconds of [from, to); the first mismatch, if any.
-private func firstOffsetMismatch(_ actual: ZoneRules, _ expected: ZoneRules, from: Instant, to: Instant,
-                                 step: Int64) -> String? {
+private func firstOffsetMismatch(
+    _ actual: ZoneRules, _ expected: ZoneRules, from: Instant, to: Instant,
+    step: Int64
+) -> String? {
     var t = from.secondsSince1970
     while t < to.secondsSince1970 {
         let i = Instant(secondsSince1970: t)
@@ -46,8 +48,9 @@ private func parseLines(_ lines: [String]) throws -> VTimeZone {
         switch name {
         case "TZID": vtz.identifier = value.replacingOccurrences(of: "\\,", with: ",")
         case "BEGIN" where value != "VTIMEZONE":
-            current = .init(kind: value == "DAYLIGHT" ? .daylight : .standard, start: local(1970, 1, 1),
-                            offsetFrom: 0, offsetTo: 0)
+            current = .init(
+                kind: value == "DAYLIGHT" ? .daylight : .standard, start: local(1970, 1, 1),
+                offsetFrom: 0, offsetTo: 0)
         case "DTSTART": current?.start = try wallTime(value)
         case "TZOFFSETFROM": current?.offsetFrom = try #require(VTimeZone.utcOffset(parsing: value))
         case "TZOFFSETTO": current?.offsetTo = try #require(VTimeZone.utcOffset(parsing: value))
@@ -70,12 +73,16 @@ struct VTimeZoneTests {
     // MARK: - Reading
 
     /// What Outlook writes for "W. Europe Standard Time": 1601 DTSTARTs, yearly last-Sunday rules.
-    static let outlookWEurope = VTimeZone(identifier: "W. Europe Standard Time", observances: [
-        .init(kind: .standard, start: local(1601, 10, 5, 3), offsetFrom: 7200, offsetTo: 3600,
-              rule: try! rrule("FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10")),
-        .init(kind: .daylight, start: local(1601, 3, 29, 2), offsetFrom: 3600, offsetTo: 7200,
-              rule: try! rrule("FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3")),
-    ])
+    static let outlookWEurope = VTimeZone(
+        identifier: "W. Europe Standard Time",
+        observances: [
+            .init(
+                kind: .standard, start: local(1601, 10, 5, 3), offsetFrom: 7200, offsetTo: 3600,
+                rule: try! rrule("FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10")),
+            .init(
+                kind: .daylight, start: local(1601, 3, 29, 2), offsetFrom: 3600, offsetTo: 7200,
+                rule: try! rrule("FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3"))
+        ])
 
     @Test func outlookWEuropeStandardTimeHasBerlinsOffsets() throws {
         let zone = try ZoneRules(Self.outlookWEurope)
@@ -85,7 +92,7 @@ struct VTimeZoneTests {
             utc(2020, 1, 15, 12), utc(2020, 7, 15, 12), utc(2021, 3, 28, 0, 59, 59), utc(2021, 3, 28, 1),
             utc(2022, 10, 30, 0, 59, 59), utc(2022, 10, 30, 1), utc(2024, 2, 29, 23), utc(2025, 8, 1),
             utc(2026, 3, 29, 1), utc(2026, 10, 25, 0, 59, 59), utc(2026, 10, 25, 1), utc(2028, 12, 31, 23),
-            utc(2030, 3, 31, 0, 59, 59), utc(2030, 3, 31, 1), utc(2030, 6, 30),
+            utc(2030, 3, 31, 0, 59, 59), utc(2030, 3, 31, 1), utc(2030, 6, 30)
         ]
         for i in instants { #expect(zone.offset(at: i) == berlin.offset(at: i), "\(i)") }
         #expect(firstOffsetMismatch(zone, berlin, from: utc(2020, 1, 1), to: utc(2031, 1, 1), step: 3600) == nil)
@@ -97,12 +104,16 @@ struct VTimeZoneTests {
 
     @Test func southernHemisphereRulesHaveSydneysOffsets() throws {
         // AUS Eastern: summer time from the first Sunday of October to the first Sunday of April.
-        let definition = VTimeZone(identifier: "AUS Eastern Standard Time", observances: [
-            .init(kind: .standard, start: local(1601, 4, 1, 3), offsetFrom: 39_600, offsetTo: 36_000,
-                  rule: try rrule("FREQ=YEARLY;BYDAY=1SU;BYMONTH=4")),
-            .init(kind: .daylight, start: local(1601, 10, 1, 2), offsetFrom: 36_000, offsetTo: 39_600,
-                  rule: try rrule("FREQ=YEARLY;BYDAY=1SU;BYMONTH=10")),
-        ])
+        let definition = VTimeZone(
+            identifier: "AUS Eastern Standard Time",
+            observances: [
+                .init(
+                    kind: .standard, start: local(1601, 4, 1, 3), offsetFrom: 39_600, offsetTo: 36_000,
+                    rule: try rrule("FREQ=YEARLY;BYDAY=1SU;BYMONTH=4")),
+                .init(
+                    kind: .daylight, start: local(1601, 10, 1, 2), offsetFrom: 36_000, offsetTo: 39_600,
+                    rule: try rrule("FREQ=YEARLY;BYDAY=1SU;BYMONTH=10"))
+            ])
         let zone = try ZoneRules(definition)
         let sydney = try ZoneRules.named("Australia/Sydney")
         #expect(zone.offset(at: utc(2026, 1, 15)) == 39_600)
@@ -112,28 +123,37 @@ struct VTimeZoneTests {
 
     @Test func untilEndsAnOldRuleAndANewOneTakesOver() throws {
         // New York before and after the 2007 US change, UNTIL in UTC as RFC 5545 requires.
-        let definition = VTimeZone(identifier: "US/Eastern (custom)", observances: [
-            .init(kind: .daylight, start: local(1987, 4, 5, 2), offsetFrom: -18_000, offsetTo: -14_400,
-                  rule: try rrule("FREQ=YEARLY;BYDAY=1SU;BYMONTH=4;UNTIL=20060402T070000Z")),
-            .init(kind: .standard, start: local(1967, 10, 29, 2), offsetFrom: -14_400, offsetTo: -18_000,
-                  rule: try rrule("FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10;UNTIL=20061029T060000Z")),
-            .init(kind: .daylight, start: local(2007, 3, 11, 2), offsetFrom: -18_000, offsetTo: -14_400,
-                  rule: try rrule("FREQ=YEARLY;BYDAY=2SU;BYMONTH=3")),
-            .init(kind: .standard, start: local(2007, 11, 4, 2), offsetFrom: -14_400, offsetTo: -18_000,
-                  rule: try rrule("FREQ=YEARLY;BYDAY=1SU;BYMONTH=11")),
-        ])
+        let definition = VTimeZone(
+            identifier: "US/Eastern (custom)",
+            observances: [
+                .init(
+                    kind: .daylight, start: local(1987, 4, 5, 2), offsetFrom: -18_000, offsetTo: -14_400,
+                    rule: try rrule("FREQ=YEARLY;BYDAY=1SU;BYMONTH=4;UNTIL=20060402T070000Z")),
+                .init(
+                    kind: .standard, start: local(1967, 10, 29, 2), offsetFrom: -14_400, offsetTo: -18_000,
+                    rule: try rrule("FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10;UNTIL=20061029T060000Z")),
+                .init(
+                    kind: .daylight, start: local(2007, 3, 11, 2), offsetFrom: -18_000, offsetTo: -14_400,
+                    rule: try rrule("FREQ=YEARLY;BYDAY=2SU;BYMONTH=3")),
+                .init(
+                    kind: .standard, start: local(2007, 11, 4, 2), offsetFrom: -14_400, offsetTo: -18_000,
+                    rule: try rrule("FREQ=YEARLY;BYDAY=1SU;BYMONTH=11"))
+            ])
         let zone = try ZoneRules(definition)
         let newYork = try ZoneRules.named("America/New_York")
         #expect(firstOffsetMismatch(zone, newYork, from: utc(1990, 1, 1), to: utc(2031, 1, 1), step: 3600) == nil)
     }
 
     @Test func rdatesAreOnsetsToo() throws {
-        let definition = VTimeZone(identifier: "Two changes", observances: [
-            .init(kind: .standard, start: local(2000, 1, 1), offsetFrom: 3600, offsetTo: 3600),
-            .init(kind: .daylight, start: local(2026, 4, 1, 2), offsetFrom: 3600, offsetTo: 7200,
-                  dates: [local(2027, 4, 1, 2)]),
-            .init(kind: .standard, start: local(2026, 9, 1, 3), offsetFrom: 7200, offsetTo: 3600),
-        ])
+        let definition = VTimeZone(
+            identifier: "Two changes",
+            observances: [
+                .init(kind: .standard, start: local(2000, 1, 1), offsetFrom: 3600, offsetTo: 3600),
+                .init(
+                    kind: .daylight, start: local(2026, 4, 1, 2), offsetFrom: 3600, offsetTo: 7200,
+                    dates: [local(2027, 4, 1, 2)]),
+                .init(kind: .standard, start: local(2026, 9, 1, 3), offsetFrom: 7200, offsetTo: 3600)
+            ])
         let zone = try ZoneRules(definition)
         #expect(zone.offset(at: utc(2026, 4, 1, 0, 59, 59)) == 3600)
         #expect(zone.offset(at: utc(2026, 4, 1, 1)) == 7200)
@@ -143,9 +163,11 @@ struct VTimeZoneTests {
     }
 
     @Test func zoneWithoutDaylightSavingHasOneOffset() throws {
-        let definition = VTimeZone(identifier: "Tokyo Standard Time", observances: [
-            .init(kind: .standard, start: local(1601, 1, 1), offsetFrom: 32_400, offsetTo: 32_400, name: "JST"),
-        ])
+        let definition = VTimeZone(
+            identifier: "Tokyo Standard Time",
+            observances: [
+                .init(kind: .standard, start: local(1601, 1, 1), offsetFrom: 32_400, offsetTo: 32_400, name: "JST")
+            ])
         let zone = try ZoneRules(definition)
         for i in [utc(1900, 1, 1), utc(1970, 1, 1), utc(2026, 6, 1), utc(2399, 12, 31), utc(3000, 1, 1)] {
             #expect(zone.offset(at: i) == 32_400)
@@ -156,15 +178,18 @@ struct VTimeZoneTests {
     @Test func anEmptyVTimeZoneIsAnError() {
         let empty = VTimeZone(identifier: "Nowhere", observances: [])
         #expect(throws: VTimeZoneError.noObservances(tzid: "Nowhere")) { try ZoneRules(empty) }
-        #expect(VTimeZoneError.noObservances(tzid: "Nowhere").description
-            == "VTIMEZONE \"Nowhere\" has no STANDARD or DAYLIGHT observance")
+        #expect(
+            VTimeZoneError.noObservances(tzid: "Nowhere").description
+                == "VTIMEZONE \"Nowhere\" has no STANDARD or DAYLIGHT observance")
     }
 
     @Test func observancesThatCannotBeExpandedAreErrors() throws {
         func expectUnexpandable(_ observance: VTimeZone.Observance, sourceLocation: SourceLocation = #_sourceLocation) {
-            let definition = VTimeZone(identifier: "Bad", observances: [
-                .init(kind: .standard, start: local(1970, 1, 1), offsetFrom: 0, offsetTo: 0), observance,
-            ])
+            let definition = VTimeZone(
+                identifier: "Bad",
+                observances: [
+                    .init(kind: .standard, start: local(1970, 1, 1), offsetFrom: 0, offsetTo: 0), observance
+                ])
             do {
                 _ = try ZoneRules(definition)
                 Issue.record("expected an error", sourceLocation: sourceLocation)
@@ -178,11 +203,15 @@ struct VTimeZoneTests {
         }
         expectUnexpandable(.init(kind: .daylight, start: local(2026, 2, 30, 2), offsetFrom: 0, offsetTo: 3600))
         expectUnexpandable(.init(kind: .daylight, start: local(2026, 3, 1, 2), offsetFrom: 0, offsetTo: 86_400))
-        expectUnexpandable(.init(kind: .daylight, start: local(2026, 3, 1, 2), offsetFrom: 0, offsetTo: 3600,
-                                 dates: [local(2026, 13, 1)]))
+        expectUnexpandable(
+            .init(
+                kind: .daylight, start: local(2026, 3, 1, 2), offsetFrom: 0, offsetTo: 3600,
+                dates: [local(2026, 13, 1)]))
         // Hourly "transitions" would be millions of onsets: refused after the cap, not expanded.
-        expectUnexpandable(.init(kind: .daylight, start: local(2026, 3, 1, 2), offsetFrom: 0, offsetTo: 3600,
-                                 rule: try rrule("FREQ=HOURLY")))
+        expectUnexpandable(
+            .init(
+                kind: .daylight, start: local(2026, 3, 1, 2), offsetFrom: 0, offsetTo: 3600,
+                rule: try rrule("FREQ=HOURLY")))
     }
 
     // MARK: - Writing
@@ -191,48 +220,54 @@ struct VTimeZoneTests {
     @Test func berlinIsWrittenAsTwoYearlyRules() throws {
         let berlin = try ZoneRules.named("Europe/Berlin")
         let vtz = berlin.vTimeZone(from: utc(2026, 1, 1), to: utc(2027, 1, 1))
-        #expect(vtz.contentLines() == [
-            "BEGIN:VTIMEZONE",
-            "TZID:Europe/Berlin",
-            "BEGIN:STANDARD",
-            "DTSTART:20251026T030000",
-            "TZOFFSETFROM:+0200",
-            "TZOFFSETTO:+0100",
-            "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10",
-            "TZNAME:CET",
-            "END:STANDARD",
-            "BEGIN:DAYLIGHT",
-            "DTSTART:20250330T020000",
-            "TZOFFSETFROM:+0100",
-            "TZOFFSETTO:+0200",
-            "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3",
-            "TZNAME:CEST",
-            "END:DAYLIGHT",
-            "END:VTIMEZONE",
-        ])
+        #expect(
+            vtz.contentLines() == [
+                "BEGIN:VTIMEZONE",
+                "TZID:Europe/Berlin",
+                "BEGIN:STANDARD",
+                "DTSTART:20251026T030000",
+                "TZOFFSETFROM:+0200",
+                "TZOFFSETTO:+0100",
+                "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10",
+                "TZNAME:CET",
+                "END:STANDARD",
+                "BEGIN:DAYLIGHT",
+                "DTSTART:20250330T020000",
+                "TZOFFSETFROM:+0100",
+                "TZOFFSETTO:+0200",
+                "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3",
+                "TZNAME:CEST",
+                "END:DAYLIGHT",
+                "END:VTIMEZONE"
+            ])
     }
 
     @Test func newYorkAndSydneyRules() throws {
         let ny = try ZoneRules.named("America/New_York").vTimeZone(from: utc(2025, 6, 1), to: utc(2030, 1, 1))
-        #expect(ny.observances.map { "\($0.kind) \($0.start) \($0.rule?.rfc5545 ?? "-") \($0.name ?? "-")" } == [
-            "standard 2024-11-03T02:00:00 FREQ=YEARLY;BYDAY=1SU;BYMONTH=11 EST",
-            "daylight 2025-03-09T02:00:00 FREQ=YEARLY;BYDAY=2SU;BYMONTH=3 EDT",
-        ])
+        #expect(
+            ny.observances.map { "\($0.kind) \($0.start) \($0.rule?.rfc5545 ?? "-") \($0.name ?? "-")" } == [
+                "standard 2024-11-03T02:00:00 FREQ=YEARLY;BYDAY=1SU;BYMONTH=11 EST",
+                "daylight 2025-03-09T02:00:00 FREQ=YEARLY;BYDAY=2SU;BYMONTH=3 EDT"
+            ])
         let sydney = try ZoneRules.named("Australia/Sydney").vTimeZone(from: utc(2025, 1, 1), to: utc(2030, 1, 1))
-        #expect(sydney.observances.map { "\($0.kind) \($0.start) \($0.rule?.rfc5545 ?? "-") \($0.name ?? "-")" } == [
-            "standard 2024-04-07T03:00:00 FREQ=YEARLY;BYDAY=1SU;BYMONTH=4 AEST",
-            "daylight 2024-10-06T02:00:00 FREQ=YEARLY;BYDAY=1SU;BYMONTH=10 AEDT",
-        ])
+        #expect(
+            sydney.observances.map { "\($0.kind) \($0.start) \($0.rule?.rfc5545 ?? "-") \($0.name ?? "-")" } == [
+                "standard 2024-04-07T03:00:00 FREQ=YEARLY;BYDAY=1SU;BYMONTH=4 AEST",
+                "daylight 2024-10-06T02:00:00 FREQ=YEARLY;BYDAY=1SU;BYMONTH=10 AEDT"
+            ])
     }
 
     @Test func zonesWithoutDaylightSavingAreOneStandardObservance() throws {
-        for (name, offset, abbreviation) in [("Asia/Tokyo", "+0900", "JST"), ("Asia/Kolkata", "+0530", "IST"),
-                                             ("UTC", "+0000", "UTC")] {
+        for (name, offset, abbreviation) in [
+            ("Asia/Tokyo", "+0900", "JST"), ("Asia/Kolkata", "+0530", "IST"),
+            ("UTC", "+0000", "UTC")
+        ] {
             let vtz = try ZoneRules.named(name).vTimeZone(from: utc(2025, 1, 1), to: utc(2030, 1, 1))
-            #expect(vtz.contentLines() == [
-                "BEGIN:VTIMEZONE", "TZID:\(name)", "BEGIN:STANDARD", "DTSTART:19700101T000000",
-                "TZOFFSETFROM:\(offset)", "TZOFFSETTO:\(offset)", "TZNAME:\(abbreviation)", "END:STANDARD", "END:VTIMEZONE",
-            ])
+            #expect(
+                vtz.contentLines() == [
+                    "BEGIN:VTIMEZONE", "TZID:\(name)", "BEGIN:STANDARD", "DTSTART:19700101T000000",
+                    "TZOFFSETFROM:\(offset)", "TZOFFSETTO:\(offset)", "TZNAME:\(abbreviation)", "END:STANDARD", "END:VTIMEZONE"
+                ])
         }
         let fixed = ZoneRules.fixed(offset: -9000, identifier: "-0230").vTimeZone(from: utc(2025, 1, 1), to: utc(2026, 1, 1))
         #expect(fixed.observances == [.init(kind: .standard, start: local(1970, 1, 1), offsetFrom: -9000, offsetTo: -9000)])
@@ -241,10 +276,11 @@ struct VTimeZoneTests {
     @Test func unusualRulesUseMonthDayWindows() throws {
         // Israel: the Friday before the last Sunday of March (POSIX M3.4.4/26).
         let jerusalem = try ZoneRules.named("Asia/Jerusalem").vTimeZone(from: utc(2025, 1, 1), to: utc(2030, 1, 1))
-        #expect(jerusalem.observances.compactMap { $0.rule?.rfc5545 }.sorted() == [
-            "FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10",
-            "FREQ=YEARLY;BYDAY=FR;BYMONTHDAY=23,24,25,26,27,28,29;BYMONTH=3",
-        ])
+        #expect(
+            jerusalem.observances.compactMap { $0.rule?.rfc5545 }.sorted() == [
+                "FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10",
+                "FREQ=YEARLY;BYDAY=FR;BYMONTHDAY=23,24,25,26,27,28,29;BYMONTH=3"
+            ])
         // Greenland: 23:00 on the Saturday before the last Sunday of March (POSIX M3.5.0/-1).
         let nuuk = try ZoneRules.named("America/Nuuk").vTimeZone(from: utc(2025, 1, 1), to: utc(2030, 1, 1))
         let spring = try #require(nuuk.observances.first { $0.kind == .daylight })
@@ -272,10 +308,11 @@ struct VTimeZoneTests {
         // none after February 2019. The rules stop at their last change with UNTIL (UTC).
         let saoPaulo = try ZoneRules.named("America/Sao_Paulo")
         let vtz = saoPaulo.vTimeZone(from: utc(2015, 1, 1), to: utc(2017, 6, 1))
-        #expect(vtz.observances.map { "\($0.kind) \($0.start) \($0.rule?.rfc5545 ?? "-")" } == [
-            "standard 2014-02-16T00:00:00 FREQ=YEARLY;UNTIL=20180218T020000Z;BYDAY=SU;BYMONTHDAY=16,17,18,19,20,21,22;BYMONTH=2",
-            "daylight 2014-10-19T00:00:00 FREQ=YEARLY;UNTIL=20171015T030000Z;BYDAY=3SU;BYMONTH=10",
-        ])
+        #expect(
+            vtz.observances.map { "\($0.kind) \($0.start) \($0.rule?.rfc5545 ?? "-")" } == [
+                "standard 2014-02-16T00:00:00 FREQ=YEARLY;UNTIL=20180218T020000Z;BYDAY=SU;BYMONTHDAY=16,17,18,19,20,21,22;BYMONTH=2",
+                "daylight 2014-10-19T00:00:00 FREQ=YEARLY;UNTIL=20171015T030000Z;BYDAY=3SU;BYMONTH=10"
+            ])
         let read = try ZoneRules(vtz)
         #expect(firstOffsetMismatch(read, saoPaulo, from: utc(2015, 1, 1), to: utc(2018, 10, 1), step: 1800) == nil)
         #expect(firstOffsetMismatch(read, saoPaulo, from: utc(2019, 3, 1), to: utc(2030, 1, 1), step: 86_400) == nil)
@@ -294,7 +331,7 @@ struct VTimeZoneTests {
     @Test(arguments: [
         "Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Tokyo", "Asia/Kolkata",
         "Asia/Jerusalem", "America/Santiago", "America/Nuuk", "Australia/Lord_Howe", "Pacific/Chatham",
-        "Europe/Dublin", "Africa/Casablanca", "Pacific/Auckland", "America/St_Johns",
+        "Europe/Dublin", "Africa/Casablanca", "Pacific/Auckland", "America/St_Johns"
     ])
     func writtenZonesReadBackWithTheSameOffsets(_ name: String) throws {
         let tzdata = try ZoneRules.named(name)
@@ -311,8 +348,9 @@ struct VTimeZoneTests {
                 // Every wall-clock quarter hour from three hours before the change to three after.
                 let wall = change.localOnset - change.localOnset % 900
                 for l in stride(from: wall - 3 * 3600, through: wall + 3 * 3600, by: 900) {
-                    #expect(read.instantSeconds(forLocalSeconds: l) == tzdata.instantSeconds(forLocalSeconds: l),
-                            "\(name) at wall \(LocalDateTime(localSeconds: l))")
+                    #expect(
+                        read.instantSeconds(forLocalSeconds: l) == tzdata.instantSeconds(forLocalSeconds: l),
+                        "\(name) at wall \(LocalDateTime(localSeconds: l))")
                 }
             }
         }
@@ -321,7 +359,7 @@ struct VTimeZoneTests {
     /// Spans that cross rule changes, read back.
     @Test(arguments: [
         ("Europe/Moscow", 2009, 2016), ("America/Sao_Paulo", 2015, 2022), ("Europe/Berlin", 1975, 2030),
-        ("America/New_York", 1990, 2030), ("Europe/Istanbul", 2010, 2020), ("Asia/Tehran", 2019, 2026),
+        ("America/New_York", 1990, 2030), ("Europe/Istanbul", 2010, 2020), ("Asia/Tehran", 2019, 2026)
     ])
     func spansAcrossRuleChangesReadBack(_ name: String, _ firstYear: Int, _ lastYear: Int) throws {
         let tzdata = try ZoneRules.named(name)
@@ -375,7 +413,7 @@ struct VTimeZoneTests {
             "(UTC+00:00) Dublin, Edinburgh, Lisbon, London": "Europe/London",
             "(UTC) Coordinated Universal Time": "Etc/UTC",
             "(UTC+05:30) Chennai, Kolkata, Mumbai, New Delhi": "Asia/Kolkata",
-            "(UTC+10:00) Canberra, Melbourne, Sydney": "Australia/Sydney",
+            "(UTC+10:00) Canberra, Melbourne, Sydney": "Australia/Sydney"
         ]
         for (windows, iana) in expected { #expect(WindowsZones.ianaIdentifier(for: windows) == iana, "\(windows)") }
         #expect(WindowsZones.ianaIdentifier(for: "Customized Time Zone") == nil)
@@ -394,4 +432,3 @@ struct VTimeZoneTests {
         }
     }
 }
-

@@ -4,8 +4,10 @@ import Testing
 
 @Suite("Zone rules from the system tzdata")
 struct ZoneRulesTests {
-    static let zones = ["America/New_York", "Europe/Berlin", "Australia/Sydney", "Australia/Lord_Howe",
-                        "Asia/Kolkata", "America/Sao_Paulo", "Pacific/Apia", "Europe/London"]
+    static let zones = [
+        "America/New_York", "Europe/Berlin", "Australia/Sydney", "Australia/Lord_Howe",
+        "Asia/Kolkata", "America/Sao_Paulo", "Pacific/Apia", "Europe/London"
+    ]
 
     /// Foundation takes its rules from ICU's own copy of tzdata, not /usr/share/zoneinfo: an
     /// independent reading of the same rules. Both must agree at every quarter hour of 2026.
@@ -119,8 +121,10 @@ struct ZoneRulesTests {
     @Test(arguments: zones + ["UTC"])
     func everyInt64IsReadWithoutATrap(name: String) throws {
         let zone = try ZoneRules.named(name)
-        let extremes: [Int64] = [.min, .min + 1, .min + 86_399, -(1 << 62), -(1 << 45) - 1, -1, 0,
-                                 (1 << 45) + 1, 1 << 62, .max - 86_400, .max - 1, .max, 9_223_372_036_854_775_000]
+        let extremes: [Int64] = [
+            .min, .min + 1, .min + 86_399, -(1 << 62), -(1 << 45) - 1, -1, 0,
+            (1 << 45) + 1, 1 << 62, .max - 86_400, .max - 1, .max, 9_223_372_036_854_775_000
+        ]
         var hint = -2
         for t in extremes {
             let instant = Instant(secondsSince1970: t)

@@ -6,8 +6,9 @@ import Testing
 struct AppIdentityTests {
     @Test func aFlatpakAppIsItsAppIDWhateverItsUnitOrExecutable() {
         let info = "[Application]\nname=org.example.Planner\nruntime=runtime/org.gnome.Platform/x86_64/46\n\n[Instance]\ninstance-id=123\n"
-        let app = AppIdentity.resolve(flatpakInfo: info, cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-org.example.Planner-4711.scope\n",
-                                      executable: "/app/bin/planner")
+        let app = AppIdentity.resolve(
+            flatpakInfo: info, cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-org.example.Planner-4711.scope\n",
+            executable: "/app/bin/planner")
         #expect(app?.id == "flatpak:org.example.Planner")
         #expect(app?.displayName == "org.example.Planner")
         // A [Runtime] group's name is not the app's.

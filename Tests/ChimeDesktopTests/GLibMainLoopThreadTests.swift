@@ -11,13 +11,13 @@ import Testing
         #expect(!loop.isCurrent)
         loop.stop()
         #expect(loop.perform { 1 } == nil)
-        loop.stop()   // idempotent
+        loop.stop()  // idempotent
     }
 
     @Test func stoppingFromTheLoopThreadItselfEndsTheLoop() {
         let loop = GLibMainLoopThread(name: "chime-test-loop")
         let answered = loop.perform { () -> Bool in
-            loop.stop()          // would have stopped the process: a thread cannot join itself
+            loop.stop()  // would have stopped the process: a thread cannot join itself
             return loop.isCurrent
         }
         #expect(answered == true)

@@ -71,8 +71,10 @@ import Testing
         defer { provider.shutdown() }
 
         // 100 km: GeoClue itself must now hold back a 1.1 km move, and still report Paris → London.
-        provider.request(TrackingRequest(accuracy: .exact, distanceThresholdMetres: 100_000, timeThresholdSeconds: 0,
-                                         reason: "far from every fence"))
+        provider.request(
+            TrackingRequest(
+                accuracy: .exact, distanceThresholdMetres: 100_000, timeThresholdSeconds: 0,
+                reason: "far from every fence"))
         try await Task.sleep(for: .milliseconds(500))  // the property write travels ahead of the move
         let nearby = Coordinate(latitude: Self.paris.latitude + 0.01, longitude: Self.paris.longitude)
         try sandbox.moveFeeder(to: nearby)
@@ -85,8 +87,9 @@ import Testing
         let streetClients = sandbox.geoclueLogCount("Requested accuracy level: 6")
         provider.request(TrackingRequest(accuracy: .street, distanceThresholdMetres: 0, timeThresholdSeconds: 0, reason: "test"))
         #expect(try await poll { provider.statistics.clientsCreated.load(ordering: .relaxed) == 2 })
-        #expect(try await poll { sandbox.geoclueLogCount("Requested accuracy level: 6") > streetClients },
-                "geoclue never saw a client asking for street level")
+        #expect(
+            try await poll { sandbox.geoclueLogCount("Requested accuracy level: 6") > streetClients },
+            "geoclue never saw a client asking for street level")
 
         // Back to exact: a third client, and positions flow again from where the feeder is now.
         try sandbox.moveFeeder(to: Self.zurich)
@@ -103,8 +106,9 @@ import Testing
 
         let stops = sandbox.geoclueLogCount("GClueNMEASource now inactive")
         provider.request(nil)
-        #expect(try await poll { sandbox.geoclueLogCount("GClueNMEASource now inactive") > stops },
-                "geoclue kept its NMEA source on after request(nil)")
+        #expect(
+            try await poll { sandbox.geoclueLogCount("GClueNMEASource now inactive") > stops },
+            "geoclue kept its NMEA source on after request(nil)")
         let mark = log.updates.count
         try sandbox.moveFeeder(to: Self.london)
         try await Task.sleep(for: .seconds(3))
@@ -200,8 +204,9 @@ import Testing
         provider.shutdown()  // idempotent
         provider.request(Self.every)  // ignored
         #expect(try await poll(timeout: .seconds(5)) { log.isFinished })
-        #expect(try await poll { sandbox.geoclueLogCount("GClueNMEASource now inactive") > stops },
-                "geoclue kept locating after shutdown")
+        #expect(
+            try await poll { sandbox.geoclueLogCount("GClueNMEASource now inactive") > stops },
+            "geoclue kept locating after shutdown")
         try await Task.sleep(for: .seconds(1))  // room for late callbacks to misbehave
         #expect(provider.statistics.clientsCreated.load(ordering: .relaxed) == 1)
     }
@@ -222,8 +227,9 @@ import Testing
         #expect(try await poll { log.unavailableMessages == ["GeoClue2 left the system bus"] }, "\(log.updates)")
         let mark = log.updates.count
         try sandbox.startGeoClue()
-        #expect(try await poll(timeout: .seconds(20)) { sandbox.geoclueLogCount("New agent for user ID") > agents },
-                "the demo agent did not come back")
+        #expect(
+            try await poll(timeout: .seconds(20)) { sandbox.geoclueLogCount("New agent for user ID") > agents },
+            "the demo agent did not come back")
         try sandbox.moveFeeder(to: Self.london)
         #expect(await log.fix(near: Self.london, after: mark, within: .seconds(20)) != nil, "no fix after the restart: \(log.updates)")
         #expect(log.unavailableMessages.count == 1, "one outage, one report: \(log.unavailableMessages)")
@@ -234,9 +240,10 @@ import Testing
     @Test func withoutASystemBusItReportsUnavailableOnceAndKeepsRetrying() async {
         guard ServiceSandbox.current() != nil else { return }
         await #expect(processExitsWith: .success) {
-            exit(await GeoClueProviderTests.reportsOneOutageAndRetries(
-                systemBus: "unix:path=/nonexistent/chime-test/system_bus_socket",
-                expecting: "cannot reach GeoClue2: no system bus (Could not connect: No such file or directory)"))
+            exit(
+                await GeoClueProviderTests.reportsOneOutageAndRetries(
+                    systemBus: "unix:path=/nonexistent/chime-test/system_bus_socket",
+                    expecting: "cannot reach GeoClue2: no system bus (Could not connect: No such file or directory)"))
         }
     }
 
@@ -244,9 +251,10 @@ import Testing
     @Test func withoutGeoClueOnTheBusItReportsUnavailableOnceAndKeepsRetrying() async {
         guard ServiceSandbox.current() != nil else { return }
         await #expect(processExitsWith: .success) {
-            exit(await GeoClueProviderTests.reportsOneOutageAndRetries(
-                systemBus: ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "",
-                expecting: "org.freedesktop.GeoClue2 was not provided by any .service files"))
+            exit(
+                await GeoClueProviderTests.reportsOneOutageAndRetries(
+                    systemBus: ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "",
+                    expecting: "org.freedesktop.GeoClue2 was not provided by any .service files"))
         }
     }
 

@@ -15,11 +15,14 @@ import Testing
         "\(text) \(UUID().uuidString.prefix(8))"
     }
 
-    static func reminder(_ summary: String, body: String = "Room 3",
-                         actions: [AlarmNotification.Action] = [.default, .complete, .snooze(.minutes(10)), .snooze(.minutes(60))],
-                         openURL: String? = nil) -> AlarmNotification {
-        AlarmNotification(keys: [key], fireAt: key.occurrence, summary: summary, body: body, urgency: .critical,
-                          category: "x-chime.reminder", actions: actions, kind: "reminder", openURL: openURL)
+    static func reminder(
+        _ summary: String, body: String = "Room 3",
+        actions: [AlarmNotification.Action] = [.default, .complete, .snooze(.minutes(10)), .snooze(.minutes(60))],
+        openURL: String? = nil
+    ) -> AlarmNotification {
+        AlarmNotification(
+            keys: [key], fireAt: key.occurrence, summary: summary, body: body, urgency: .critical,
+            category: "x-chime.reminder", actions: actions, kind: "reminder", openURL: openURL)
     }
 
     /// Delivers `n` and waits until dunst shows exactly one notification.
@@ -59,8 +62,9 @@ import Testing
         let summary = Self.uniqueSummary("Dentist")
         try await Self.show(Self.reminder(summary, body: "14:00–15:00\nR&D <sync>"), on: sink, in: sandbox)
 
-        let fields = try #require(try await sandbox.loggedNotification(summary: summary),
-                                  "dunst's rule script never logged \(summary)")
+        let fields = try #require(
+            try await sandbox.loggedNotification(summary: summary),
+            "dunst's rule script never logged \(summary)")
         #expect(fields["app"] == "Chime")
         #expect(fields["urgency"] == "CRITICAL")
         #expect(fields["category"] == "x-chime.reminder")
@@ -83,8 +87,10 @@ import Testing
 
         // dunst's context menu lists every action as "#<label> (<summary>) [<id>,<key>]"; the fake dmenu
         // picks the line with the key. (`dunstctl action 0` would invoke "default" directly.)
-        for (key, expected) in [("complete", NotificationResponse(keys: [Self.key], kind: .complete)),
-                                ("snooze:10m", NotificationResponse(keys: [Self.key], kind: .snooze, snooze: .minutes(10)))] {
+        for (key, expected) in [
+            ("complete", NotificationResponse(keys: [Self.key], kind: .complete)),
+            ("snooze:10m", NotificationResponse(keys: [Self.key], kind: .snooze, snooze: .minutes(10)))
+        ] {
             try await Self.show(Self.reminder(Self.uniqueSummary("Standup")), on: sink, in: sandbox)
             try sandbox.chooseInContextMenu(",\(key)]")
             try sandbox.dunstctl("context")
@@ -122,8 +128,10 @@ import Testing
         #expect(response == NotificationResponse(keys: [Self.key], kind: .snooze, snooze: choices[2]))
         #expect(try await poll { try sandbox.displayedCount() == 0 })
         let menu = try String(contentsOfFile: menuLog, encoding: .utf8).components(separatedBy: "---").last { $0.contains(summary) } ?? ""
-        for (label, key) in [("Snooze 5 min", "snooze:5m"), ("Snooze 15 min", "snooze:15m"), ("Snooze 1 h", "snooze:1h"),
-                             ("Snooze until tomorrow 9:00", "snooze:tomorrow 9:00"), ("Complete", "complete")] {
+        for (label, key) in [
+            ("Snooze 5 min", "snooze:5m"), ("Snooze 15 min", "snooze:15m"), ("Snooze 1 h", "snooze:1h"),
+            ("Snooze until tomorrow 9:00", "snooze:tomorrow 9:00"), ("Complete", "complete")
+        ] {
             #expect(menu.contains("#\(label) (\(summary)) ["), "\(label) in \(menu)")
             #expect(menu.contains(",\(key)]"), "\(key) in \(menu)")
         }
@@ -254,8 +262,9 @@ import Testing
         // dunst 1.9 advertises body-hyperlinks (not body-markup) and renders both.
         #expect(sink.server.supportsBodyMarkup)
         let summary = Self.uniqueSummary("Markup")
-        try await Self.show(Self.reminder(summary, body: #"<b>bold</b> <span alpha="1%">hidden</span> <a href="file:///etc/passwd">click</a>"#),
-                            on: sink, in: sandbox)
+        try await Self.show(
+            Self.reminder(summary, body: #"<b>bold</b> <span alpha="1%">hidden</span> <a href="file:///etc/passwd">click</a>"#),
+            on: sink, in: sandbox)
         try sandbox.dunstctl("close-all")
         let history = try sandbox.dunstctl("history")
         let entry = try #require(history.components(separatedBy: "\"message\"").first { $0.contains(summary) && $0.contains("bold") })
@@ -316,7 +325,8 @@ import Testing
                 exit(2)
             } catch {
                 guard error.message.hasPrefix("no notification server answers on the session bus: "),
-                      error.message.contains("org.freedesktop.Notifications") else { exit(3) }
+                    error.message.contains("org.freedesktop.Notifications")
+                else { exit(3) }
             }
             exit(ContinuousClock.now - start < .seconds(3) ? 0 : 4)
         }
@@ -334,7 +344,7 @@ import Testing
         var loud = Self.reminder(Self.uniqueSummary("Kettle"))
         loud.soundName = "bell"
         #expect(sink.server.soundRoute(for: loud) == .player("bell"))
-        #expect(sink.server.soundName(for: loud) == nil)          // no sound-name hint for dunst
+        #expect(sink.server.soundName(for: loud) == nil)  // no sound-name hint for dunst
         try await Self.show(loud, on: sink, in: sandbox)
         try sandbox.dunstctl("close-all")
         try await Self.show(Self.reminder(Self.uniqueSummary("Quiet")), on: sink, in: sandbox)

@@ -8,25 +8,30 @@ import Testing
 /// (dunst 1.9 has no `sound`, so the hint branch is decided here, not observed there.)
 @Suite struct NotificationServerInfoTests {
     static func note(sound: Bool) -> AlarmNotification {
-        AlarmNotification(keys: [], fireAt: Instant(secondsSince1970: 0), summary: "Kids", body: "", urgency: .normal,
-                          category: "x-chime.event", actions: [.default], kind: "event", asksForSound: sound)
+        AlarmNotification(
+            keys: [], fireAt: Instant(secondsSince1970: 0), summary: "Kids", body: "", urgency: .normal,
+            category: "x-chime.event", actions: [.default], kind: "event", asksForSound: sound)
     }
 
     @Test func theSoundHintNeedsBothTheAlarmAndTheServer() {
-        let plays = NotificationServerInfo(name: "gnome-shell", vendor: "GNOME", version: "46", specVersion: "1.2",
-                                           capabilities: ["actions", "body", "sound"])
-        let silent = NotificationServerInfo(name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2",
-                                            capabilities: ["actions", "body", "body-hyperlinks", "persistence"])
+        let plays = NotificationServerInfo(
+            name: "gnome-shell", vendor: "GNOME", version: "46", specVersion: "1.2",
+            capabilities: ["actions", "body", "sound"])
+        let silent = NotificationServerInfo(
+            name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2",
+            capabilities: ["actions", "body", "body-hyperlinks", "persistence"])
         #expect(plays.soundName(for: Self.note(sound: true)) == "alarm-clock-elapsed")
         #expect(plays.soundName(for: Self.note(sound: false)) == nil)
         #expect(silent.soundName(for: Self.note(sound: true)) == nil)
     }
 
     @Test func aServerWithoutSoundLeavesTheSoundToThePlayer() {
-        let plays = NotificationServerInfo(name: "gnome-shell", vendor: "GNOME", version: "46", specVersion: "1.2",
-                                           capabilities: ["actions", "body", "sound"])
-        let silent = NotificationServerInfo(name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2",
-                                            capabilities: ["actions", "body"])
+        let plays = NotificationServerInfo(
+            name: "gnome-shell", vendor: "GNOME", version: "46", specVersion: "1.2",
+            capabilities: ["actions", "body", "sound"])
+        let silent = NotificationServerInfo(
+            name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2",
+            capabilities: ["actions", "body"])
         var bell = Self.note(sound: false)
         bell.soundName = "bell"
         #expect(plays.soundRoute(for: bell) == .hint("bell"))

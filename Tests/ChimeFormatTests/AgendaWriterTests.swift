@@ -38,23 +38,25 @@ struct AgendaWriterTests {
         let conference = Event(title: "Conference", start: at(23, 9), end: at(25, 17))
         let lunch = Event(title: "Lunch", start: at(24, 12), end: at(24, 13))
         let text = try lines([conference, lunch], from: LocalDateTime(year: 2026, month: 11, day: 23), days: 3)
-        #expect(text == """
-            Mon 2026-11-23
-              09:00 →      Conference (day 1/3)  [Home]  ID
+        #expect(
+            text == """
+                Mon 2026-11-23
+                  09:00 →      Conference (day 1/3)  [Home]  ID
 
-            Tue 2026-11-24
-              all day      Conference (day 2/3)  [Home]  ID
-              12:00-13:00  Lunch  [Home]  ID
+                Tue 2026-11-24
+                  all day      Conference (day 2/3)  [Home]  ID
+                  12:00-13:00  Lunch  [Home]  ID
 
-            Wed 2026-11-25
-              → 17:00      Conference (day 3/3)  [Home]  ID
+                Wed 2026-11-25
+                  → 17:00      Conference (day 3/3)  [Home]  ID
 
-            """)
+                """)
     }
 
     @Test func aWindowStartingMidEventShowsOnlyItsOwnDays() throws {
-        let trip = Event(title: "Trip", start: .allDay(CivilDate(year: 2026, month: 11, day: 22)),
-                         end: .allDay(CivilDate(year: 2026, month: 11, day: 26)))
+        let trip = Event(
+            title: "Trip", start: .allDay(CivilDate(year: 2026, month: 11, day: 22)),
+            end: .allDay(CivilDate(year: 2026, month: 11, day: 26)))
         let text = try lines([trip], from: LocalDateTime(year: 2026, month: 11, day: 24), days: 1)
         #expect(text == "Tue 2026-11-24\n  all day      Trip (day 3/4)  [Home]  ID\n")
         let json = try lines([trip], from: LocalDateTime(year: 2026, month: 11, day: 24), days: 5, json: true)

@@ -59,31 +59,35 @@ struct AlarmsWriterTests {
         var late = Event(title: "Late show", start: at(24, 0, 15), duration: 45 * 60)
         late.alarms = [.relative(-30 * 60)]
         var review = Event(title: "Review", start: at(23, 16), duration: 3600)
-        review.alarms = [.absolute(Self.berlin.instant(for: LocalDateTime(year: 2026, month: 11, day: 23, hour: 14, minute: 0, second: 30))),
-                         .relative(-10 * 60)]
+        review.alarms = [
+            .absolute(Self.berlin.instant(for: LocalDateTime(year: 2026, month: 11, day: 23, hour: 14, minute: 0, second: 30))),
+            .relative(-10 * 60)
+        ]
         let text = try written([.event(late), .event(review), .reminder(milkRun())], deliver: ["Review"])
-        #expect(text == """
-            Alarms Mon 2026-11-23 00:00 – Wed 2026-11-25 00:00 (Europe/Berlin): 3
-            Mon 2026-11-23
-              14:00:30  Review  absolute alarm  (delivered)  ID
-              15:50  Review  10 min before 16:00  (delivered)  ID
-              23:45  Late show  30 min before Tue 2026-11-24 00:15  ID
-            Armed location alarms (fire on crossing the place, not at a time): 1
-              Buy milk  on arriving at Shop (52.5,13.4, default radius)  ID
+        #expect(
+            text == """
+                Alarms Mon 2026-11-23 00:00 – Wed 2026-11-25 00:00 (Europe/Berlin): 3
+                Mon 2026-11-23
+                  14:00:30  Review  absolute alarm  (delivered)  ID
+                  15:50  Review  10 min before 16:00  (delivered)  ID
+                  23:45  Late show  30 min before Tue 2026-11-24 00:15  ID
+                Armed location alarms (fire on crossing the place, not at a time): 1
+                  Buy milk  on arriving at Shop (52.5,13.4, default radius)  ID
 
-            """)
+                """)
     }
 
     @Test func aTitleWithControlCharactersStaysOnItsOwnLine() throws {
         var forged = Event(title: "Lunch\n09:00  Fake\u{1b}[2J", start: at(23, 12), duration: 3600)
         forged.alarms = [.relative(0)]
         let text = try written([.event(forged)])
-        #expect(text == """
-            Alarms Mon 2026-11-23 00:00 – Wed 2026-11-25 00:00 (Europe/Berlin): 1
-            Mon 2026-11-23
-              12:00  Lunch 09:00  Fake[2J  at 12:00  ID
+        #expect(
+            text == """
+                Alarms Mon 2026-11-23 00:00 – Wed 2026-11-25 00:00 (Europe/Berlin): 1
+                Mon 2026-11-23
+                  12:00  Lunch 09:00  Fake[2J  at 12:00  ID
 
-            """)
+                """)
     }
 
     @Test func jsonGivesEachFiringItsInstantsAlarmAndStateAndEachArmedPlace() throws {

@@ -29,7 +29,8 @@ import Testing
             let comma = step % 3 == 0
             out.appendBasic(localSeconds: s, quoted: true, utc: step % 2 == 0, comma: comma)
             out.appendBasic(localSeconds: s)
-            expected += (comma ? "," : "") + "\"" + LocalDateTime(localSeconds: s).basicFormat + (step % 2 == 0 ? "Z" : "") + "\""
+            expected +=
+                (comma ? "," : "") + "\"" + LocalDateTime(localSeconds: s).basicFormat + (step % 2 == 0 ? "Z" : "") + "\""
                 + LocalDateTime(localSeconds: s).basicFormat
         }
         // Before year 0: the slow path, same bytes as the calendar's own text.
@@ -83,7 +84,7 @@ import Testing
             ("del\u{7F}", quote + "del" + backslash + "u007f" + quote),
             ("Café ☕", quote + "Café ☕" + quote),
             ("C1\u{85}", quote + "C1" + backslash + "u0085" + quote),
-            ("bidi\u{202E}txt", quote + "bidi" + backslash + "u202etxt" + quote),
+            ("bidi\u{202E}txt", quote + "bidi" + backslash + "u202etxt" + quote)
         ]
         for (text, expected) in cases {
             #expect(JSONText.string(text) == expected, "\(text.debugDescription)")

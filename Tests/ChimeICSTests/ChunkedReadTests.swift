@@ -11,10 +11,11 @@ import Testing
     static func outcome(_ read: () throws(ICSError) -> ICSParseResult) -> String {
         do {
             let r = try read()
-            return (r.items.map { "\($0.uid) \($0.line) \(TemporaryStore.describe($0.item))" }
-                    + r.overrides.map { "override \($0)" }
-                    + r.repairs.map { "repair \($0)" } + r.skipped.map { "skipped \($0)" }
-                    + ["name \(r.calendarName ?? "-")"] + r.calendarProperties).joined(separator: "\n")
+            return
+                (r.items.map { "\($0.uid) \($0.line) \(TemporaryStore.describe($0.item))" }
+                + r.overrides.map { "override \($0)" }
+                + r.repairs.map { "repair \($0)" } + r.skipped.map { "skipped \($0)" }
+                + ["name \(r.calendarName ?? "-")"] + r.calendarProperties).joined(separator: "\n")
         } catch {
             return "error \(error)"
         }
@@ -65,9 +66,11 @@ import Testing
             [0xEF, 0xBB, 0xBF] + Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270101T090000Z\r\nSUMMARY:Caf".utf8)
                 + [0xC3, 0xA9] + Array("\r\n  au lait\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8),
             Array("BEGIN:VCALENDAR\rBEGIN:VEVENT\rUID:b\rDTSTART:20270101T090000Z\r\rSUMMARY:lone CRs\rEND:VEVENT\rEND:VCALENDAR".utf8),
-            Array("BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:c\nDTSTART:20270101T090000Z\nDESCRIPTION:first\nsecond line without its space\nSUMMARY:x\nEND:VEVENT\n".utf8),
+            Array(
+                "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:c\nDTSTART:20270101T090000Z\nDESCRIPTION:first\nsecond line without its space\nSUMMARY:x\nEND:VEVENT\n".utf8
+            ),
             Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:d\r\nDTSTART:20270101T090000Z\r\nSUMMARY:Caf".utf8) + [0xE9]
-                + Array(" (Windows-1252)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8),
+                + Array(" (Windows-1252)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
         ]
         for bytes in texts {
             let whole = Self.outcome { () throws(ICSError) in try ICalendar.parse(bytes, file: "f.ics") }

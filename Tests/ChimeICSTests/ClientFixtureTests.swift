@@ -39,7 +39,9 @@ import Testing
         // The placeholder trigger never becomes a timed alarm in 1976.
         #expect(!list.flatMap(\.alarms).contains { if case .absolute = $0.trigger { return true } else { return false } })
         #expect(list[2].priority == 1 && list[2].recurrenceRules.count == 1 && !list[2].isCompleted)
-        #expect(list[3].isCompleted && list[3].completionDate == Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 17, hour: 8, minute: 30).localSeconds))
+        #expect(
+            list[3].isCompleted
+                && list[3].completionDate == Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 17, hour: 8, minute: 30).localSeconds))
     }
 
     @Test func thunderbird() throws {
@@ -60,7 +62,9 @@ import Testing
         #expect(r.overrides.count == 1 && r.overrides[0].isCancelled)
         let island = events(r)[1]
         // Not an IANA or Windows name: the file's own VTIMEZONE (+05:30) defines it.
-        #expect(island.start.instant(floatingZone: .utc) == Instant(secondsSince1970: LocalDateTime(year: 2026, month: 12, day: 5, hour: 3, minute: 30).localSeconds))
+        #expect(
+            island.start.instant(floatingZone: .utc)
+                == Instant(secondsSince1970: LocalDateTime(year: 2026, month: 12, day: 5, hour: 3, minute: 30).localSeconds))
     }
 
     @Test func evolutionPrefixedZonesPercentCompleteAndUnsupportedJournal() throws {
@@ -70,7 +74,8 @@ import Testing
         #expect(!passport.isCompleted && passport.priority == 3)
         #expect(passport.icsExtras.contains("STATUS:IN-PROCESS") && passport.icsExtras.contains("PERCENT-COMPLETE:40"))
         #expect(passport.alarms.map(\.trigger) == [.relative(offset: -86_400, relatedTo: .start)])
-        #expect(events(r)[0].alarms.map(\.trigger) == [.absolute(Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 30, hour: 18).localSeconds))])
+        #expect(
+            events(r)[0].alarms.map(\.trigger) == [.absolute(Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 30, hour: 18).localSeconds))])
         #expect(r.skipped.map(\.description) == ["evo.ics:52: VJOURNAL: VJOURNAL is not supported; skipped"])
     }
 }

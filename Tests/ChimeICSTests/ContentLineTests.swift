@@ -14,11 +14,12 @@ import Testing
         let lines = try ContentLines.parse(bytes + Array("\rUID:x\r".utf8), file: "t.ics")
         #expect(lines.map(\.name) == ["SUMMARY", "UID"])
         #expect(lines[0].value == "Caf\u{E9} \u{2713}")
-        #expect(lines[1].line == 4)   // SUMMARY spans physical lines 1–3
+        #expect(lines[1].line == 4)  // SUMMARY spans physical lines 1–3
     }
 
     @Test func parametersWithQuotedValuesAndLists() throws {
-        let line = try ContentLines.parse(Array(#"ATTENDEE;CN="Doe, Jane";DELEGATED-TO="mailto:a@x","mailto:b@x";x-custom=1:mailto:jane@x"#.utf8), file: "t.ics")[0]
+        let line = try ContentLines.parse(
+            Array(#"ATTENDEE;CN="Doe, Jane";DELEGATED-TO="mailto:a@x","mailto:b@x";x-custom=1:mailto:jane@x"#.utf8), file: "t.ics")[0]
         #expect(line.parameter("CN") == "Doe, Jane")
         #expect(line.parameters[1].values == ["mailto:a@x", "mailto:b@x"])
         #expect(line.parameter("X-CUSTOM") == "1")
@@ -42,8 +43,9 @@ import Testing
     }
 
     @Test func exportFoldsAt75OctetsOnCharacterBoundariesWithCRLF() throws {
-        var e = Event(title: String(repeating: "\u{2713}é\u{1F600}a", count: 60), calendar: "c",
-                      start: .utc(LocalDateTime(year: 2026, month: 12, day: 1, hour: 9)), duration: 3600)
+        var e = Event(
+            title: String(repeating: "\u{2713}é\u{1F600}a", count: 60), calendar: "c",
+            start: .utc(LocalDateTime(year: 2026, month: 12, day: 1, hour: 9)), duration: 3600)
         e.externalIdentifier = "fold-test"
         let bytes = ICalendar.serialize([.event(e)], now: Instant(secondsSince1970: 0), floatingZone: .utc)
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()

@@ -48,8 +48,11 @@ import Testing
         // Zoned on the file's +11:00 wall clock, not floating or moved to UTC.
         #expect(e.start.timeZone != nil && e.start.local.hour == 23, "\(e.start.storageText)")
         #expect(i.repairs.count == 1, "\(i.repairs)")
-        #expect(i.repairs.first.map { $0.hasPrefix("issue_218_bad_tzid.ics:7: DTSTART:") && $0.contains("20170101")
-                                       && $0.contains("midnight") } == true, "\(i.repairs)")
+        #expect(
+            i.repairs.first.map {
+                $0.hasPrefix("issue_218_bad_tzid.ics:7: DTSTART:") && $0.contains("20170101")
+                    && $0.contains("midnight")
+            } == true, "\(i.repairs)")
         #expect(try Self.strictRefusal(name)?.hasPrefix("issue_218_bad_tzid.ics:7: DTSTART:") == true)
         expectPeer(name, from: from, to: to, agreesWith: i.occurrences)
     }
@@ -62,12 +65,15 @@ import Testing
         let (from, to) = ("2014-06-01T00:00:00Z", "2014-09-01T00:00:00Z")
         let i = try Self.read(name, from: from, to: to)
         // Floating, in the store's floating zone (UTC in this test).
-        #expect(i.spans == ["2014-06-30T07:00:00Z/2014-06-30T12:00:00Z\tArbeit",
-                            "2014-07-07T09:00:00Z/2014-07-07T14:00:00Z\tArbeit",
-                            "2014-07-14T07:00:00Z/2014-07-14T12:00:00Z\tArbeit",
-                            "2014-07-21T07:00:00Z/2014-07-21T12:00:00Z\tArbeit",
-                            "2014-07-28T07:00:00Z/2014-07-28T12:00:00Z\tArbeit",
-                            "2014-08-04T07:00:00Z/2014-08-04T12:00:00Z\tArbeit"])
+        #expect(
+            i.spans == [
+                "2014-06-30T07:00:00Z/2014-06-30T12:00:00Z\tArbeit",
+                "2014-07-07T09:00:00Z/2014-07-07T14:00:00Z\tArbeit",
+                "2014-07-14T07:00:00Z/2014-07-14T12:00:00Z\tArbeit",
+                "2014-07-21T07:00:00Z/2014-07-21T12:00:00Z\tArbeit",
+                "2014-07-28T07:00:00Z/2014-07-28T12:00:00Z\tArbeit",
+                "2014-08-04T07:00:00Z/2014-08-04T12:00:00Z\tArbeit"
+            ])
         #expect(i.report.overrides == 1 && i.skipped.isEmpty, "\(i.skipped)")
         let prefixes = ["8: DTSTART:", "9: DTEND:", "14: RECURRENCE-ID:", "15: DTSTART:", "16: DTEND:"]
             .map { "event_rrule_recuid_invalid_tzid.ics:" + $0 }

@@ -6,8 +6,10 @@ import Testing
 
 /// `chime export` never writes something Chime itself refuses, and keeps what it does not model.
 @Suite struct ExportRoundTripTests {
-    static let window = (Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 1).localSeconds),
-                         Instant(secondsSince1970: LocalDateTime(year: 2027, month: 1, day: 1).localSeconds))
+    static let window = (
+        Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 1).localSeconds),
+        Instant(secondsSince1970: LocalDateTime(year: 2027, month: 1, day: 1).localSeconds)
+    )
 
     func agenda(_ t: TemporaryStore) throws -> [String] {
         try t.store.events(matching: t.store.predicateForEvents(start: Self.window.0, end: Self.window.1))
@@ -17,12 +19,14 @@ import Testing
     @Test func aTimedOccurrenceMadeAllDayIsExportedWithADateTimeRecurrenceID() throws {
         let t = try TemporaryStore()
         let berlin = try ZoneRules.named("Europe/Berlin")
-        var series = Event(title: "Stand-up", calendar: try t.store.defaultCalendarForNewEvents().identifier,
-                           start: .zoned(LocalDateTime(year: 2026, month: 12, day: 1, hour: 9), berlin), duration: 900)
+        var series = Event(
+            title: "Stand-up", calendar: try t.store.defaultCalendarForNewEvents().identifier,
+            start: .zoned(LocalDateTime(year: 2026, month: 12, day: 1, hour: 9), berlin), duration: 900)
         series.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=5")]
         series = try t.store.save(series)
-        var third = try #require(t.store.events(matching: t.store.predicateForEvents(start: Self.window.0, end: Self.window.1))
-            .first { $0.start.local.date.day == 3 })
+        var third = try #require(
+            t.store.events(matching: t.store.predicateForEvents(start: Self.window.0, end: Self.window.1))
+                .first { $0.start.local.date.day == 3 })
         third.start = .allDay(CivilDate(year: 2026, month: 12, day: 3))
         third.end = .allDay(CivilDate(year: 2026, month: 12, day: 4))
         try t.store.save(third, span: .thisEvent)
@@ -128,16 +132,20 @@ import Testing
         let t = try TemporaryStore()
         let report = try t.store.importICS(bytes, file: "command-alarms.ics")
         #expect(report.alarms == 1)
-        #expect(report.repairs.map(\.description) == [
-            "command-alarms.ics:11: ACTION: PROCEDURE is a command alarm: command alarms from files are never run or shown (kept with the item as written)",
-            "command-alarms.ics:17: ACTION: X-SPEAK is not an alarm action Chime knows (DISPLAY, AUDIO, EMAIL): never shown (kept with the item as written)",
-        ])
+        #expect(
+            report.repairs.map(\.description) == [
+                "command-alarms.ics:11: ACTION: PROCEDURE is a command alarm: command alarms from files are never run or shown (kept with the item as written)",
+                "command-alarms.ics:17: ACTION: X-SPEAK is not an alarm action Chime knows (DISPLAY, AUDIO, EMAIL): never shown (kept with the item as written)"
+            ])
         let event = try #require(t.store.allItems(in: nil).first)
         #expect(event.alarms.map(\.trigger) == [.relative(offset: -900, relatedTo: .start)])
         #expect(Alarm.keptActions(inItemExtras: event.icsExtras) == ["PROCEDURE", "X-SPEAK"])
         #expect(Alarm.emailAlarmCount(inItemExtras: event.icsExtras) == 0)
         let exported = String(decoding: ICalendar.serialize(try t.store.allItems(in: nil), now: Self.window.0, floatingZone: .utc), as: UTF8.self)
-        #expect(exported.contains("BEGIN:VALARM\r\nACTION:PROCEDURE\r\nTRIGGER:-PT5M\r\nATTACH;FMTTYPE=application/binary:file:///bin/rm\r\nDESCRIPTION:-rf /\r\nEND:VALARM\r\n"), "\(exported)")
+        #expect(
+            exported.contains(
+                "BEGIN:VALARM\r\nACTION:PROCEDURE\r\nTRIGGER:-PT5M\r\nATTACH;FMTTYPE=application/binary:file:///bin/rm\r\nDESCRIPTION:-rf /\r\nEND:VALARM\r\n"),
+            "\(exported)")
         #expect(exported.contains("BEGIN:VALARM\r\nACTION:X-SPEAK\r\nTRIGGER:-PT10M\r\n"))
 
         #expect(throws: ICSError.self) { try ICalendar.parse(bytes, file: "command-alarms.ics", strict: true) }
@@ -188,8 +196,9 @@ import Testing
         _ = try t.store.importICS(Array(file.utf8), file: "team.ics", into: .new("Team"), strict: true)
         let team = try #require(try t.store.calendar(named: "Team", for: .event))
         #expect(team.icsExtras == kept)
-        let exported = ICalendar.serialize(try t.store.allItems(in: [team]), calendarName: team.title, calendarProperties: team.icsExtras,
-                                           now: Self.window.0, floatingZone: .utc)
+        let exported = ICalendar.serialize(
+            try t.store.allItems(in: [team]), calendarName: team.title, calendarProperties: team.icsExtras,
+            now: Self.window.0, floatingZone: .utc)
         let text = String(decoding: exported, as: UTF8.self)
         #expect(text.contains("X-WR-CALNAME:Team\r\n" + kept.joined(separator: "\r\n") + "\r\n"))
         let again = try TemporaryStore()
@@ -203,9 +212,10 @@ import Testing
         let path = Wild.corpus.appendingPathComponent("khal/event_dt_multi_recuid_no_master.ics").path
         let t = try TemporaryStore()
         let report = try t.store.importICS(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: "no-master.ics")
-        #expect(report.repairs.map(\.description) == [
-            "no-master.ics:11: RECURRENCE-ID: no series with UID abe304dc-f7b1-4f2b-997d-5c8bcfaa7e0b in the file: its 2 occurrences are kept as one item",
-        ])
+        #expect(
+            report.repairs.map(\.description) == [
+                "no-master.ics:11: RECURRENCE-ID: no series with UID abe304dc-f7b1-4f2b-997d-5c8bcfaa7e0b in the file: its 2 occurrences are kept as one item"
+            ])
         let items = try t.store.allItems(in: nil)
         let series = items.filter { if case .event(let e) = $0 { !e.isDetached } else { false } }
         #expect(series.count == 1 && items.count == 3)
@@ -227,8 +237,9 @@ import Testing
         _ = try t.store.importICS(try Wild.bytes("lotus-notes-thisandfuture.ics"), file: "lotus.ics")
         let items = try t.store.allItems(in: nil)
         let detached = items.compactMap { if case .event(let e) = $0, e.isDetached { e } else { nil } }
-        let seriesUIDs = Dictionary(items.compactMap { if case .event(let e) = $0, !e.isDetached { (e.identifier, e.externalIdentifier) } else { nil } },
-                                    uniquingKeysWith: { a, _ in a })
+        let seriesUIDs = Dictionary(
+            items.compactMap { if case .event(let e) = $0, !e.isDetached { (e.identifier, e.externalIdentifier) } else { nil } },
+            uniquingKeysWith: { a, _ in a })
         #expect(!detached.isEmpty)
         for d in detached { #expect(d.externalIdentifier == seriesUIDs[d.identifier], "\(d.title)") }
     }
@@ -264,7 +275,7 @@ import Testing
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let (from, to) = ("2000-01-01T00:00:00Z", "2030-01-01T00:00:00Z")
         let first: Wild.Imported
-        do { first = try Wild.importAndList(bytes, file: Self.name(path), from: from, to: to) } catch { return }   // refusals are CorpusTests' concern
+        do { first = try Wild.importAndList(bytes, file: Self.name(path), from: from, to: to) } catch { return }  // refusals are CorpusTests' concern
         let exported = ICalendar.serialize(try first.store.store.allItems(in: nil), now: ExportRoundTripTests.window.0, floatingZone: .utc)
         // The export adds no fault of its own. What it writes back as it came (command alarms,
         // instances whose series the file lacked) is reported again, as on the first read.
@@ -279,6 +290,7 @@ import Testing
             .map { "\($0.start.instant(floatingZone: .utc))/\($0.end.instant(floatingZone: .utc))\t\($0.title)" }.sorted()
         #expect(spans == first.spans, "\(Self.name(path)): the round trip changed the occurrences")
         let again = ICalendar.serialize(try second.store.allItems(in: nil), now: ExportRoundTripTests.window.0, floatingZone: .utc)
-        #expect(String(decoding: again, as: UTF8.self) == String(decoding: exported, as: UTF8.self), "\(Self.name(path)): a second export differs from the first")
+        #expect(
+            String(decoding: again, as: UTF8.self) == String(decoding: exported, as: UTF8.self), "\(Self.name(path)): a second export differs from the first")
     }
 }

@@ -24,17 +24,17 @@ import Testing
     static let exchangeExpected = [
         "2026-03-12T20:00:00+01:00", "2026-03-19T20:00:00+01:00", "2026-03-26T20:00:00+01:00",
         "2026-04-02T20:00:00+02:00", "2026-04-09T20:00:00+02:00", "2026-04-16T20:00:00+02:00",
-        "2026-04-23T20:00:00+02:00", "2026-04-30T20:00:00+02:00",
+        "2026-04-23T20:00:00+02:00", "2026-04-30T20:00:00+02:00"
     ].map(instant)
 
     // +01:30, and +02:30 from the second Sunday of April (2026-04-12) to that of October (2026-10-11).
     static let customSpringExpected = [
         "2026-03-31T20:00:00+01:30", "2026-04-07T20:00:00+01:30", "2026-04-14T20:00:00+02:30",
-        "2026-04-21T20:00:00+02:30", "2026-04-28T20:00:00+02:30", "2026-05-05T20:00:00+02:30",
+        "2026-04-21T20:00:00+02:30", "2026-04-28T20:00:00+02:30", "2026-05-05T20:00:00+02:30"
     ].map(instant)
     static let customAutumnExpected = [
         "2026-10-01T20:00:00+02:30", "2026-10-08T20:00:00+02:30",
-        "2026-10-15T20:00:00+01:30", "2026-10-22T20:00:00+01:30",
+        "2026-10-15T20:00:00+01:30", "2026-10-22T20:00:00+01:30"
     ].map(instant)
 
     @Test func exchangeGMTOffsetZoneBecomesEuropeBerlinAndStaysAt2000() throws {
@@ -100,41 +100,42 @@ import Testing
     }
 
     static func export(_ t: TemporaryStore) throws -> [UInt8] {
-        ICalendar.serialize(try t.store.allItems(in: nil).sorted { $0.externalIdentifier < $1.externalIdentifier },
-                            now: Instant(secondsSince1970: 1_772_366_400), floatingZone: .utc)
+        ICalendar.serialize(
+            try t.store.allItems(in: nil).sorted { $0.externalIdentifier < $1.externalIdentifier },
+            now: Instant(secondsSince1970: 1_772_366_400), floatingZone: .utc)
     }
 
     /// A zone that is no tzdata zone and no yearly rule (a short RDATE history that stops) is the
     /// one case still read as UTC instants, and the reader says so, naming file, line and TZID.
     @Test func inexpressibleZoneFallsBackToInstantsWithAWarning() throws {
         let text = """
-        BEGIN:VCALENDAR\r
-        VERSION:2.0\r
-        PRODID:-//Test//History//EN\r
-        BEGIN:VTIMEZONE\r
-        TZID:Old Harbour Time\r
-        BEGIN:STANDARD\r
-        DTSTART:20200101T000000\r
-        TZOFFSETFROM:+0115\r
-        TZOFFSETTO:+0115\r
-        RDATE:20261025T030000\r
-        END:STANDARD\r
-        BEGIN:DAYLIGHT\r
-        DTSTART:20260329T020000\r
-        TZOFFSETFROM:+0115\r
-        TZOFFSETTO:+0215\r
-        END:DAYLIGHT\r
-        END:VTIMEZONE\r
-        BEGIN:VEVENT\r
-        UID:harbour-1\r
-        DTSTAMP:20260101T000000Z\r
-        SUMMARY:Harbour meeting\r
-        DTSTART;TZID=Old Harbour Time:20260701T200000\r
-        RRULE:FREQ=WEEKLY;COUNT=2\r
-        END:VEVENT\r
-        END:VCALENDAR\r
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Test//History//EN\r
+            BEGIN:VTIMEZONE\r
+            TZID:Old Harbour Time\r
+            BEGIN:STANDARD\r
+            DTSTART:20200101T000000\r
+            TZOFFSETFROM:+0115\r
+            TZOFFSETTO:+0115\r
+            RDATE:20261025T030000\r
+            END:STANDARD\r
+            BEGIN:DAYLIGHT\r
+            DTSTART:20260329T020000\r
+            TZOFFSETFROM:+0115\r
+            TZOFFSETTO:+0215\r
+            END:DAYLIGHT\r
+            END:VTIMEZONE\r
+            BEGIN:VEVENT\r
+            UID:harbour-1\r
+            DTSTAMP:20260101T000000Z\r
+            SUMMARY:Harbour meeting\r
+            DTSTART;TZID=Old Harbour Time:20260701T200000\r
+            RRULE:FREQ=WEEKLY;COUNT=2\r
+            END:VEVENT\r
+            END:VCALENDAR\r
 
-        """
+            """
         let r = try ICalendar.parse(Array(text.utf8), file: "harbour.ics")
         #expect(r.skipped.isEmpty)
         #expect(r.repairs.count == 1)

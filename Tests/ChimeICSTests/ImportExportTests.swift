@@ -9,8 +9,9 @@ import Testing
         let t = try TemporaryStore()
         let report = try t.store.importICS(try Fixture.bytes("google.ics"), file: "google.ics", into: .new("Work"))
         #expect(report.eventsAdded == 2 && report.overrides == 1 && report.alarms == 1)
-        let window = t.store.predicateForEvents(start: Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 2).localSeconds),
-                                                end: Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 7).localSeconds))
+        let window = t.store.predicateForEvents(
+            start: Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 2).localSeconds),
+            end: Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 7).localSeconds))
         let titles = try t.store.events(matching: window).map(\.title)
         #expect(titles == ["Stand-up", "Stand-up", "Stand-up", "Stand-up (moved for the all-hands)", "Stand-up"])
         #expect(try t.store.calendars(for: .event).map(\.title).contains("Work"))
@@ -56,11 +57,13 @@ import Testing
         let before = try t.store.changeSet(after: 0).lastSequence
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
         for n in 0..<600 {
-            text += "BEGIN:VEVENT\r\nUID:journal-\(n)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261201T\(String(format: "%02d", n % 24))0000Z\r\n"
+            text +=
+                "BEGIN:VEVENT\r\nUID:journal-\(n)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261201T\(String(format: "%02d", n % 24))0000Z\r\n"
                 + "DURATION:PT30M\r\nSUMMARY:Event \(n)\r\nEND:VEVENT\r\n"
         }
         for n in 0..<300 {
-            text += "BEGIN:VTODO\r\nUID:todo-\(n)\r\nDTSTAMP:20261101T000000Z\r\nDUE:20261202T090000Z\r\nSUMMARY:To-do \(n)\r\n"
+            text +=
+                "BEGIN:VTODO\r\nUID:todo-\(n)\r\nDTSTAMP:20261101T000000Z\r\nDUE:20261202T090000Z\r\nSUMMARY:To-do \(n)\r\n"
                 + (n % 3 == 0 ? "STATUS:COMPLETED\r\nCOMPLETED:20261101T120000Z\r\n" : "") + "END:VTODO\r\n"
         }
         text += "END:VCALENDAR\r\n"
@@ -120,12 +123,18 @@ import Testing
         let cases: [(String, [UInt8], String, String?)] = [
             ("truncated", Array(valid[..<valid.range(of: "BEGIN:VALARM")!.lowerBound].utf8), "is never closed", "is never closed"),
             ("cut mid-line", Array(valid.utf8.prefix(valid.utf8.count / 2)), ".ics:", "is never closed"),
-            ("missing END", Array(valid.replacingOccurrences(of: "END:VEVENT\r\nBEGIN:VEVENT", with: "BEGIN:VEVENT").utf8), "is never closed", "is never closed"),
+            (
+                "missing END", Array(valid.replacingOccurrences(of: "END:VEVENT\r\nBEGIN:VEVENT", with: "BEGIN:VEVENT").utf8), "is never closed",
+                "is never closed"
+            ),
             ("huge line", Array(("BEGIN:VCALENDAR\r\nX-BIG:" + String(repeating: "a", count: 10_000_000) + "\r\nEND:VCALENDAR\r\n").utf8), "", ""),
             ("deep nesting", Array((String(repeating: "BEGIN:X\r\n", count: 40) + String(repeating: "END:X\r\n", count: 40)).utf8), "nested deeper", nil),
-            ("invalid UTF-8", Array("BEGIN:VCALENDAR\r\nSUMMARY:".utf8) + [0xC3, 0x28] + Array("\r\nEND:VCALENDAR\r\n".utf8), "invalid UTF-8", "read as Windows-1252"),
+            (
+                "invalid UTF-8", Array("BEGIN:VCALENDAR\r\nSUMMARY:".utf8) + [0xC3, 0x28] + Array("\r\nEND:VCALENDAR\r\n".utf8), "invalid UTF-8",
+                "read as Windows-1252"
+            ),
             ("CR only", Array(valid.replacingOccurrences(of: "\r\n", with: "\r").utf8), "", ""),
-            ("not iCalendar", Array("hello world".utf8), "missing ':'", nil),
+            ("not iCalendar", Array("hello world".utf8), "missing ':'", nil)
         ]
         for (label, bytes, strictMessage, repairMessage) in cases {
             let started = ContinuousClock.now

@@ -41,7 +41,8 @@ import Testing
     /// The UID of the component holding line `index`.
     static func uid(around index: Int, _ lines: [String]) -> String? {
         guard let begin = lines[...index].lastIndex(where: { $0.hasPrefix("BEGIN:VEVENT") || $0.hasPrefix("BEGIN:VTODO") }),
-              let end = lines[begin...].firstIndex(where: { $0.hasPrefix("END:VEVENT") || $0.hasPrefix("END:VTODO") }) else { return nil }
+            let end = lines[begin...].firstIndex(where: { $0.hasPrefix("END:VEVENT") || $0.hasPrefix("END:VTODO") })
+        else { return nil }
         return lines[begin...end].first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
     }
 

@@ -30,8 +30,9 @@ import Testing
 
     @Test func aTimedHebrewRuleInAZoneComesBackWithADateAnotherClientAdded() throws {
         let zone = try ZoneRules.named("Asia/Jerusalem")
-        var e = try event(.zoned(LocalDateTime(year: 2026, month: 3, day: 19, hour: 18, minute: 30), zone),
-                          rule: "RSCALE=HEBREW;FREQ=YEARLY;COUNT=5")
+        var e = try event(
+            .zoned(LocalDateTime(year: 2026, month: 3, day: 19, hour: 18, minute: 30), zone),
+            rule: "RSCALE=HEBREW;FREQ=YEARLY;COUNT=5")
         e.recurrenceDates = [.local(LocalDateTime(year: 2026, month: 12, day: 24, hour: 18, minute: 30))]
         let (text, back) = try roundTrip(e)
         #expect(text.contains("RDATE;TZID=Asia/Jerusalem:20270408T183000"), "\(text)")

@@ -32,7 +32,7 @@ import Testing
         let theirs = try python([Self.script, file, from.description, to.description])
         #expect(theirs.status == 0, "\(theirs.output)")
         let ours = try t.store.events(matching: t.store.predicateForEvents(start: from, end: to))
-            .filter { $0.start.instant(floatingZone: .utc) >= from }       // Python lists occurrences starting in the window
+            .filter { $0.start.instant(floatingZone: .utc) >= from }  // Python lists occurrences starting in the window
             .map { "\($0.start.instant(floatingZone: .utc))\t\($0.title)" }.sorted()
         let pythonLines = theirs.output.split(separator: "\n").map(String.init)
         #expect(ours.count > 50)

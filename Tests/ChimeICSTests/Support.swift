@@ -36,10 +36,12 @@ final class TemporaryStore {
         switch item {
         case .event(var e):
             e.identifier = "-"; e.calendarIdentifier = nil; e.creationDate = nil; e.lastModifiedDate = nil
-            return "E \(e.externalIdentifier) \(e.title) \(e.start.storageText) \(e.end.storageText) \(e.recurrenceRules.map(\.rfc5545)) \(e.recurrenceDates) \(e.exceptionDates) detached=\(e.isDetached) \(e.occurrenceDate.map { "\($0)" } ?? "") notes=\(e.notes ?? "") loc=\(e.location ?? "") seq=\(e.sequence) alarms=\(e.alarms.map { "\($0.trigger)" }) extras=\(e.icsExtras.filter { !$0.hasPrefix("DTSTAMP") })"
+            return
+                "E \(e.externalIdentifier) \(e.title) \(e.start.storageText) \(e.end.storageText) \(e.recurrenceRules.map(\.rfc5545)) \(e.recurrenceDates) \(e.exceptionDates) detached=\(e.isDetached) \(e.occurrenceDate.map { "\($0)" } ?? "") notes=\(e.notes ?? "") loc=\(e.location ?? "") seq=\(e.sequence) alarms=\(e.alarms.map { "\($0.trigger)" }) extras=\(e.icsExtras.filter { !$0.hasPrefix("DTSTAMP") })"
         case .reminder(var r):
             r.identifier = "-"; r.calendarIdentifier = nil; r.creationDate = nil; r.lastModifiedDate = nil
-            return "R \(r.externalIdentifier) \(r.title) \(r.startDate?.storageText ?? "") \(r.dueDate?.storageText ?? "") \(r.recurrenceRules.map(\.rfc5545)) done=\(r.isCompleted) \(r.completionDate.map { "\($0)" } ?? "") p=\(r.priority) seq=\(r.sequence) alarms=\(r.alarms.map { "\($0.trigger)" }) extras=\(r.icsExtras)"
+            return
+                "R \(r.externalIdentifier) \(r.title) \(r.startDate?.storageText ?? "") \(r.dueDate?.storageText ?? "") \(r.recurrenceRules.map(\.rfc5545)) done=\(r.isCompleted) \(r.completionDate.map { "\($0)" } ?? "") p=\(r.priority) seq=\(r.sequence) alarms=\(r.alarms.map { "\($0.trigger)" }) extras=\(r.icsExtras)"
         }
     }
 }

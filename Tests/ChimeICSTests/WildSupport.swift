@@ -39,7 +39,7 @@ enum Wild {
         let report = try t.store.importICS(bytes, file: file)
         let (start, end) = (instant(from), instant(to))
         let events = try t.store.events(matching: t.store.predicateForEvents(start: start, end: end))
-            .filter { $0.start.instant(floatingZone: .utc) >= start }     // the peer lists occurrences starting in the window
+            .filter { $0.start.instant(floatingZone: .utc) >= start }  // the peer lists occurrences starting in the window
         let occurrences = events.map { "\($0.start.instant(floatingZone: .utc))\t\($0.title)" }.sorted()
         let spans = events.map { "\($0.start.instant(floatingZone: .utc))/\($0.end.instant(floatingZone: .utc))\t\($0.title)" }.sorted()
         return Imported(store: t, report: report, occurrences: occurrences, spans: spans)

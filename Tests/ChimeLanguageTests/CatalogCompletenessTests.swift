@@ -42,12 +42,17 @@ import Testing
             return String(line[line.index(after: first)..<last]).replacingOccurrences(of: "\\\"", with: "\"")
         }
         for line in po.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("msgctxt ") { context = unquote(line); field = "ctx" }
-            else if line.hasPrefix("msgid ") { id = unquote(line); field = "id" }
-            else if line.hasPrefix("\""), field == "id" { id = (id ?? "") + unquote(line) }
-            else if line.hasPrefix("\""), field == "ctx" { context = (context ?? "") + unquote(line) }
-            else if line.hasPrefix("msgid_plural") || line.hasPrefix("msgstr") { field = "" }
-            else if line.trimmingCharacters(in: .whitespaces).isEmpty {
+            if line.hasPrefix("msgctxt ") {
+                context = unquote(line); field = "ctx"
+            } else if line.hasPrefix("msgid ") {
+                id = unquote(line); field = "id"
+            } else if line.hasPrefix("\""), field == "id" {
+                id = (id ?? "") + unquote(line)
+            } else if line.hasPrefix("\""), field == "ctx" {
+                context = (context ?? "") + unquote(line)
+            } else if line.hasPrefix("msgid_plural") || line.hasPrefix("msgstr") {
+                field = ""
+            } else if line.trimmingCharacters(in: .whitespaces).isEmpty {
                 if let id, !id.isEmpty { keys.insert(Key(context: context, text: id)) }
                 context = nil; id = nil; field = ""
             }
@@ -91,7 +96,10 @@ import Testing
             msgid_plural "{count} more"
             msgstr[0] "{count} weitere"
             """
-        #expect(Self.entries(po) == [Key(context: "button", text: "Show"), Key(context: nil, text: "A long text"),
-                                     Key(context: nil, text: "{count} more")])
+        #expect(
+            Self.entries(po) == [
+                Key(context: "button", text: "Show"), Key(context: nil, text: "A long text"),
+                Key(context: nil, text: "{count} more")
+            ])
     }
 }

@@ -13,40 +13,67 @@ import Testing
     static func check(_ locale: String, _ table: [(String, String)]) {
         let phrases = DatePhrases(repeatsIn: CatalogSandbox.catalog(locale))
         #expect(!phrases.isEmpty)
-        for (typed, expected) in table + [("weekly", "FREQ=WEEKLY"), ("every 2 weeks on mon,thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
-                                         ("yearly on the chinese calendar", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")] {
+        for (typed, expected) in table + [
+            ("weekly", "FREQ=WEEKLY"), ("every 2 weeks on mon,thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
+            ("yearly on the chinese calendar", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")
+        ] {
             #expect(rule(typed, phrases) == expected, "\(locale): \(typed)")
         }
     }
 
     @Test func everyLanguage() {
-        Self.check("zh_CN.UTF-8", [("每天", "FREQ=DAILY"), ("每周", "FREQ=WEEKLY"), ("每月", "FREQ=MONTHLY"), ("每年", "FREQ=YEARLY"),
-                                   ("工作日", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("每周一", "FREQ=WEEKLY;BYDAY=MO"), ("每个星期五", "FREQ=WEEKLY;BYDAY=FR"),
-                                   ("每3天", "FREQ=DAILY;INTERVAL=3"), ("每2周", "FREQ=WEEKLY;INTERVAL=2"), ("每周 共10次", "FREQ=WEEKLY;COUNT=10"),
-                                   ("农历每年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"), ("每年农历", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")])
-        Self.check("ja_JP.UTF-8", [("毎日", "FREQ=DAILY"), ("毎週", "FREQ=WEEKLY"), ("毎月", "FREQ=MONTHLY"), ("毎年", "FREQ=YEARLY"),
-                                   ("平日", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("毎週月曜日", "FREQ=WEEKLY;BYDAY=MO"), ("隔週金曜", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
-                                   ("3日ごと", "FREQ=DAILY;INTERVAL=3"), ("毎週 10回", "FREQ=WEEKLY;COUNT=10"), ("旧暦で毎年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")])
-        Self.check("ru_RU.UTF-8", [("ежедневно", "FREQ=DAILY"), ("каждую неделю", "FREQ=WEEKLY"), ("ежемесячно", "FREQ=MONTHLY"),
-                                   ("каждый год", "FREQ=YEARLY"), ("по будням", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
-                                   ("каждый понедельник", "FREQ=WEEKLY;BYDAY=MO"), ("каждую пятницу", "FREQ=WEEKLY;BYDAY=FR"),
-                                   ("каждые 3 дня", "FREQ=DAILY;INTERVAL=3"), ("каждые 2 недели", "FREQ=WEEKLY;INTERVAL=2"),
-                                   ("еженедельно 10 раз", "FREQ=WEEKLY;COUNT=10"),
-                                   ("каждый год по китайскому календарю", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"), ("ежегодно по еврейскому календарю", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD")])
-        Self.check("de_DE.UTF-8", [("täglich", "FREQ=DAILY"), ("wöchentlich", "FREQ=WEEKLY"), ("monatlich", "FREQ=MONTHLY"), ("jährlich", "FREQ=YEARLY"),
-                                   ("werktags", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("jeden Montag", "FREQ=WEEKLY;BYDAY=MO"), ("montags", "FREQ=WEEKLY;BYDAY=MO"),
-                                   ("jeden zweiten Freitag", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("alle 3 Tage", "FREQ=DAILY;INTERVAL=3"),
-                                   ("wöchentlich 10 mal", "FREQ=WEEKLY;COUNT=10"),
-                                   ("jährlich nach dem jüdischen Kalender", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD")])
-        Self.check("fr_FR.UTF-8", [("tous les jours", "FREQ=DAILY"), ("chaque semaine", "FREQ=WEEKLY"), ("tous les mois", "FREQ=MONTHLY"),
-                                   ("tous les ans", "FREQ=YEARLY"), ("en semaine", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("chaque lundi", "FREQ=WEEKLY;BYDAY=MO"),
-                                   ("tous les lundis", "FREQ=WEEKLY;BYDAY=MO"), ("un vendredi sur deux", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
-                                   ("tous les 3 jours", "FREQ=DAILY;INTERVAL=3"), ("chaque semaine 10 fois", "FREQ=WEEKLY;COUNT=10"),
-                                   ("tous les ans selon le calendrier chinois", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")])
-        Self.check("es_ES.UTF-8", [("todos los días", "FREQ=DAILY"), ("cada semana", "FREQ=WEEKLY"), ("cada mes", "FREQ=MONTHLY"),
-                                   ("cada año", "FREQ=YEARLY"), ("entre semana", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("todos los lunes", "FREQ=WEEKLY;BYDAY=MO"),
-                                   ("cada viernes", "FREQ=WEEKLY;BYDAY=FR"), ("cada 3 días", "FREQ=DAILY;INTERVAL=3"),
-                                   ("cada 2 semanas", "FREQ=WEEKLY;INTERVAL=2"), ("cada semana 10 veces", "FREQ=WEEKLY;COUNT=10"),
-                                   ("cada año según el calendario hebreo", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD")])
+        Self.check(
+            "zh_CN.UTF-8",
+            [
+                ("每天", "FREQ=DAILY"), ("每周", "FREQ=WEEKLY"), ("每月", "FREQ=MONTHLY"), ("每年", "FREQ=YEARLY"),
+                ("工作日", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("每周一", "FREQ=WEEKLY;BYDAY=MO"), ("每个星期五", "FREQ=WEEKLY;BYDAY=FR"),
+                ("每3天", "FREQ=DAILY;INTERVAL=3"), ("每2周", "FREQ=WEEKLY;INTERVAL=2"), ("每周 共10次", "FREQ=WEEKLY;COUNT=10"),
+                ("农历每年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"), ("每年农历", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")
+            ])
+        Self.check(
+            "ja_JP.UTF-8",
+            [
+                ("毎日", "FREQ=DAILY"), ("毎週", "FREQ=WEEKLY"), ("毎月", "FREQ=MONTHLY"), ("毎年", "FREQ=YEARLY"),
+                ("平日", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("毎週月曜日", "FREQ=WEEKLY;BYDAY=MO"), ("隔週金曜", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
+                ("3日ごと", "FREQ=DAILY;INTERVAL=3"), ("毎週 10回", "FREQ=WEEKLY;COUNT=10"), ("旧暦で毎年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")
+            ])
+        Self.check(
+            "ru_RU.UTF-8",
+            [
+                ("ежедневно", "FREQ=DAILY"), ("каждую неделю", "FREQ=WEEKLY"), ("ежемесячно", "FREQ=MONTHLY"),
+                ("каждый год", "FREQ=YEARLY"), ("по будням", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+                ("каждый понедельник", "FREQ=WEEKLY;BYDAY=MO"), ("каждую пятницу", "FREQ=WEEKLY;BYDAY=FR"),
+                ("каждые 3 дня", "FREQ=DAILY;INTERVAL=3"), ("каждые 2 недели", "FREQ=WEEKLY;INTERVAL=2"),
+                ("еженедельно 10 раз", "FREQ=WEEKLY;COUNT=10"),
+                ("каждый год по китайскому календарю", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
+                ("ежегодно по еврейскому календарю", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD")
+            ])
+        Self.check(
+            "de_DE.UTF-8",
+            [
+                ("täglich", "FREQ=DAILY"), ("wöchentlich", "FREQ=WEEKLY"), ("monatlich", "FREQ=MONTHLY"), ("jährlich", "FREQ=YEARLY"),
+                ("werktags", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("jeden Montag", "FREQ=WEEKLY;BYDAY=MO"), ("montags", "FREQ=WEEKLY;BYDAY=MO"),
+                ("jeden zweiten Freitag", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("alle 3 Tage", "FREQ=DAILY;INTERVAL=3"),
+                ("wöchentlich 10 mal", "FREQ=WEEKLY;COUNT=10"),
+                ("jährlich nach dem jüdischen Kalender", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD")
+            ])
+        Self.check(
+            "fr_FR.UTF-8",
+            [
+                ("tous les jours", "FREQ=DAILY"), ("chaque semaine", "FREQ=WEEKLY"), ("tous les mois", "FREQ=MONTHLY"),
+                ("tous les ans", "FREQ=YEARLY"), ("en semaine", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("chaque lundi", "FREQ=WEEKLY;BYDAY=MO"),
+                ("tous les lundis", "FREQ=WEEKLY;BYDAY=MO"), ("un vendredi sur deux", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
+                ("tous les 3 jours", "FREQ=DAILY;INTERVAL=3"), ("chaque semaine 10 fois", "FREQ=WEEKLY;COUNT=10"),
+                ("tous les ans selon le calendrier chinois", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")
+            ])
+        Self.check(
+            "es_ES.UTF-8",
+            [
+                ("todos los días", "FREQ=DAILY"), ("cada semana", "FREQ=WEEKLY"), ("cada mes", "FREQ=MONTHLY"),
+                ("cada año", "FREQ=YEARLY"), ("entre semana", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("todos los lunes", "FREQ=WEEKLY;BYDAY=MO"),
+                ("cada viernes", "FREQ=WEEKLY;BYDAY=FR"), ("cada 3 días", "FREQ=DAILY;INTERVAL=3"),
+                ("cada 2 semanas", "FREQ=WEEKLY;INTERVAL=2"), ("cada semana 10 veces", "FREQ=WEEKLY;COUNT=10"),
+                ("cada año según el calendario hebreo", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD")
+            ])
     }
 }

@@ -49,11 +49,11 @@ import Testing
         _ = try h.store.importICS(Array(Self.file.utf8), file: "actions.ics", strict: true)
         try h.start()
         try h.advance(to: utc(2026, 11, 20, 12, 50))
-        #expect(h.sink.titles == ["Pick up the kids"])          // the EMAIL alarm at 12:50 did not fire
+        #expect(h.sink.titles == ["Pick up the kids"])  // the EMAIL alarm at 12:50 did not fire
         #expect(h.sink.delivered[0].asksForSound)
         try h.advance(to: utc(2026, 11, 20, 12, 55))
         #expect(h.sink.titles == ["Pick up the kids", "Staff meeting"])
-        #expect(h.sink.delivered[1].asksForSound == false)      // DISPLAY: no sound asked
+        #expect(h.sink.delivered[1].asksForSound == false)  // DISPLAY: no sound asked
         try h.advance(to: utc(2026, 11, 20, 15))
         #expect(h.sink.titles.count == 2)
         #expect(h.scheduler.nextDeadline() == nil)

@@ -13,7 +13,7 @@ import Testing
         event.recurrenceRules = [try RecurrenceRule(parsing: rule)]
         event.exceptionDates = [.local(LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 24), hour: 9, minute: 0, second: 0))]
         let alarm = Alarm.relative(-600)
-        let moved = utc(2026, 11, 26, 9).secondsSince1970        // a detached copy replaces the 26th
+        let moved = utc(2026, 11, 26, 9).secondsSince1970  // a detached copy replaces the 26th
         let from = utc(2026, 11, 20, 12)
         var timeline = try #require(AlarmTimeline(alarm: alarm, of: event, replaced: [moved], zone: .utc, from: from))
 
@@ -65,11 +65,12 @@ import Testing
         // Changes after the release still land in the right slots.
         released.remove(item: items[3].identifier)
         kept.remove(item: items[3].identifier)
-        let extra = AnyCalendarItem.event({
-            var e = Event(title: "Late", calendar: "work", start: at(2026, 11, 21, 10), duration: 600)
-            e.alarms = [.relative(-300)]
-            return e
-        }())
+        let extra = AnyCalendarItem.event(
+            {
+                var e = Event(title: "Late", calendar: "work", start: at(2026, 11, 21, 10), duration: 600)
+                e.alarms = [.relative(-300)]
+                return e
+            }())
         released.add(extra)
         kept.add(extra)
         var a: [FiringKey] = [], b: [FiringKey] = []

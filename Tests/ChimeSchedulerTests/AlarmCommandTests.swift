@@ -15,8 +15,11 @@ final class RecordingRunner: CommandRunner {
 /// --alarm-command), the config's [commands] table is the allow-list, and the notification shows
 /// whatever the decision.
 @Suite struct AlarmCommandTests {
-    static let allowed = AlarmCommands(commands: ["backup": ["/usr/bin/rsync", "-a", "/home/me/", "/mnt/b/"],
-                                                  "relative": ["bin/tool"]], timeoutSeconds: 30)
+    static let allowed = AlarmCommands(
+        commands: [
+            "backup": ["/usr/bin/rsync", "-a", "/home/me/", "/mnt/b/"],
+            "relative": ["bin/tool"]
+        ], timeoutSeconds: 30)
 
     @Test func theAllowListDecides() {
         #expect(Self.allowed.decision(for: "backup") == .run(["/usr/bin/rsync", "-a", "/home/me/", "/mnt/b/"]))
@@ -59,10 +62,13 @@ final class RecordingRunner: CommandRunner {
         #expect(request.name == "backup")
         #expect(request.argv == ["/usr/bin/rsync", "-a", "/home/me/", "/mnt/b/"])
         #expect(request.timeoutSeconds == 30)
-        #expect(request.environment == ["CHIME_TITLE": "Back up the laptop", "CHIME_ITEM": e.identifier,
-                                        "CHIME_START": "2026-11-20T13:00:00Z", "CHIME_FIRE_AT": "2026-11-20T12:50:00Z",
-                                        "CHIME_KIND": "event"])
-        #expect(h.sink.titles == ["Back up the laptop"])        // the notification shows as well
+        #expect(
+            request.environment == [
+                "CHIME_TITLE": "Back up the laptop", "CHIME_ITEM": e.identifier,
+                "CHIME_START": "2026-11-20T13:00:00Z", "CHIME_FIRE_AT": "2026-11-20T12:50:00Z",
+                "CHIME_KIND": "event"
+            ])
+        #expect(h.sink.titles == ["Back up the laptop"])  // the notification shows as well
         // Snoozed and shown again: the command does not run a second time.
         try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .snooze, snooze: .minutes(10)))
         try h.advance(to: utc(2026, 11, 20, 13, 0, 1))
@@ -90,7 +96,7 @@ final class RecordingRunner: CommandRunner {
         h.settings.commands = Self.allowed
         let e = try h.addEvent("Back up", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
         try h.store.setAlarmCommand("backup", forItem: e.identifier)
-        try h.start()     // the harness's scheduler has no runner
+        try h.start()  // the harness's scheduler has no runner
         try h.advance(to: utc(2026, 11, 20, 13))
         #expect(h.sink.titles == ["Back up"])
     }
@@ -131,7 +137,7 @@ final class RecordingRunner: CommandRunner {
         #expect(try h.store.alarmCommands(forItems: Set(ids)).isEmpty)
         try start(h, runner: runner, events: events)
         try h.advance(to: utc(2026, 11, 20, 14))
-        #expect(h.sink.titles == ["Imported"])          // the DISPLAY alarm only
+        #expect(h.sink.titles == ["Imported"])  // the DISPLAY alarm only
         #expect(runner.started.isEmpty)
     }
 

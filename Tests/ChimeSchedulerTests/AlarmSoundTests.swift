@@ -21,7 +21,7 @@ import Testing
         #expect(sounds.sound(for: Self.alarm(AlarmSounds.lines(asking: "complete"))) == "complete")
         // A name that is no theme name (a path, from a file) falls back to the configured one.
         #expect(sounds.sound(for: Self.alarm(["ACTION:AUDIO", "X-CHIME-SOUND:/etc/passwd"])) == "bell")
-        #expect(sounds.sound(for: Self.alarm(["X-CHIME-SOUND:complete"])) == nil)   // not an AUDIO alarm
+        #expect(sounds.sound(for: Self.alarm(["X-CHIME-SOUND:complete"])) == nil)  // not an AUDIO alarm
         let always = AlarmSounds(name: "bell", always: true)
         #expect(always.sound(for: Self.alarm([])) == "bell")
         #expect(always.sound(for: Self.alarm(AlarmSounds.lines(asking: "complete"))) == "complete")

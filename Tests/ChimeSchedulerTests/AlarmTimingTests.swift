@@ -40,8 +40,9 @@ import Testing
         let h = try SchedulerHarness(zone: berlin)
         // All day on Tue 1 Dec, alarm 1 h before: all-day alarms count from 09:00, so 08:00 on
         // 1 Dec Berlin time = 07:00Z (not 23:00 the evening before).
-        try h.addEvent("Holiday", start: .allDay(CivilDate(year: 2026, month: 12, day: 1)), duration: 86_400,
-                       alarms: [.relative(-3600)])
+        try h.addEvent(
+            "Holiday", start: .allDay(CivilDate(year: 2026, month: 12, day: 1)), duration: 86_400,
+            alarms: [.relative(-3600)])
         try h.start()
         #expect(h.scheduler.nextDeadline() == utc(2026, 12, 1, 7))
         try h.advance(to: utc(2026, 12, 1, 7))
@@ -53,7 +54,7 @@ import Testing
         // An endless series: the agenda must never try to materialise it.
         try h.addEvent("Standup", start: at(2026, 11, 2, 9), alarms: [.relative(-600)], rule: "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR")
         try h.start()
-        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 23, 8, 50))   // Fri 20th 12:00 → Mon 23rd
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 23, 8, 50))  // Fri 20th 12:00 → Mon 23rd
         for day in 23...27 { try h.advance(to: utc(2026, 11, day, 8, 50)) }
         try h.advance(to: utc(2026, 11, 29, 23))
         #expect(h.sink.titles.count == 5)
@@ -71,7 +72,7 @@ import Testing
         try h.advance(to: utc(2026, 11, 21))
         #expect(h.sink.titles == ["Pay rent"])
         let note = h.sink.delivered[0]
-        #expect(note.urgency == .critical)           // priority 1–4
+        #expect(note.urgency == .critical)  // priority 1–4
         #expect(note.actions == [.default, .complete, .snooze(.minutes(10)), .snooze(.minutes(60))])
         #expect(note.category == "x-chime.reminder")
         #expect(note.body == "Due Fri 2026-11-20 18:00")
@@ -97,7 +98,7 @@ import Testing
         try h.start()
         #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 13))
         try h.advance(to: utc(2026, 11, 21, 12))
-        #expect(h.sink.titles == ["Call the dentist", "Pay rent"])   // Pay rent at 09:00 UTC on the 21st
+        #expect(h.sink.titles == ["Call the dentist", "Pay rent"])  // Pay rent at 09:00 UTC on the 21st
         #expect(h.scheduler.nextDeadline() == nil)
     }
 
@@ -114,20 +115,22 @@ import Testing
     @Test func zonedSeriesKeepsItsWallClockAcrossDaylightSaving() throws {
         let berlin = try ZoneRules.named("Europe/Berlin")
         let h = try SchedulerHarness(zone: berlin, now: utc(2027, 3, 26, 12))
-        try h.addEvent("Standup", start: .zoned(LocalDateTime(year: 2027, month: 3, day: 26, hour: 9), berlin),
-                       alarms: [.relative(-600)], rule: "FREQ=DAILY")
+        try h.addEvent(
+            "Standup", start: .zoned(LocalDateTime(year: 2027, month: 3, day: 26, hour: 9), berlin),
+            alarms: [.relative(-600)], rule: "FREQ=DAILY")
         try h.start()
-        #expect(h.scheduler.nextDeadline() == utc(2027, 3, 27, 7, 50))   // 08:50 CET
+        #expect(h.scheduler.nextDeadline() == utc(2027, 3, 27, 7, 50))  // 08:50 CET
         try h.advance(to: utc(2027, 3, 27, 7, 50))
-        #expect(h.scheduler.nextDeadline() == utc(2027, 3, 28, 6, 50))   // 08:50 CEST, after the spring change
+        #expect(h.scheduler.nextDeadline() == utc(2027, 3, 28, 6, 50))  // 08:50 CEST, after the spring change
     }
 
     @Test func previewAgendaAndSchedulerAgreeOnAWindow() throws {
         let h = try SchedulerHarness()
         try h.addEvent("A", start: at(2026, 11, 20, 14), alarms: [.relative(-900), .relative(-60, relatedTo: .end)], rule: "FREQ=HOURLY;COUNT=5")
         try h.addReminder("B", due: at(2026, 11, 20, 15, 30), alarms: [.relative(-300), .absolute(utc(2026, 11, 20, 13))])
-        let previewed = AlarmAgenda.firings(of: try h.store.alarmSources(from: utc(2026, 11, 20, 12)).map { ($0.item, $0.replaced) },
-                                            zone: .utc, from: utc(2026, 11, 20, 12), to: utc(2026, 11, 21))
+        let previewed = AlarmAgenda.firings(
+            of: try h.store.alarmSources(from: utc(2026, 11, 20, 12)).map { ($0.item, $0.replaced) },
+            zone: .utc, from: utc(2026, 11, 20, 12), to: utc(2026, 11, 21))
         try h.start()
         try h.advance(to: utc(2026, 11, 21))
         #expect(previewed.count == 12)

@@ -17,8 +17,8 @@ import Testing
         thunderbird.icsExtras = ["X-MOZ-LASTACK:20261120T145600Z"]
         _ = try h.store.save(thunderbird)
         try h.addEvent("Not answered", start: at(2026, 11, 20, 16), alarms: [.relative(-600)])
-        try h.start()                                   // checkpoint 12:00
-        h.clock.set(to: utc(2026, 11, 20, 18))          // off 12:00–18:00
+        try h.start()  // checkpoint 12:00
+        h.clock.set(to: utc(2026, 11, 20, 18))  // off 12:00–18:00
         try h.start()
         #expect(h.sink.titles == ["Not answered"])
         try h.start()
@@ -118,10 +118,12 @@ import Testing
         #expect(h.sink.titles == ["Standup (moved)"])
         try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .dismissed))
         // The series, seen through its next occurrence: its time and title as they were, the answer on it.
-        let next = try #require(try h.store.events(matching: h.store.predicateForEvents(start: utc(2026, 11, 21), end: utc(2026, 11, 22), calendars: nil)).first)
+        let next = try #require(
+            try h.store.events(matching: h.store.predicateForEvents(start: utc(2026, 11, 21), end: utc(2026, 11, 22), calendars: nil)).first)
         #expect(next.title == "Standup" && next.start == at(2026, 11, 21, 13), "the series is as it was: \(next.title) \(next.start)")
         #expect(next.icsExtras.contains("X-MOZ-LASTACK:20261120T150000Z"), "\(next.icsExtras)")
-        let moved = try #require(try h.store.events(matching: h.store.predicateForEvents(start: utc(2026, 11, 20), end: utc(2026, 11, 21), calendars: nil)).first)
+        let moved = try #require(
+            try h.store.events(matching: h.store.predicateForEvents(start: utc(2026, 11, 20), end: utc(2026, 11, 21), calendars: nil)).first)
         #expect(moved.title == "Standup (moved)" && moved.alarms.first?.acknowledged == utc(2026, 11, 20, 15), "\(moved.alarms)")
         try h.advance(to: utc(2026, 11, 21, 13))
         #expect(h.sink.titles == ["Standup (moved)", "Standup"])
@@ -135,8 +137,10 @@ import Testing
         var alarm = Alarm.relative(0)
         alarm.icsExtras = ["ACKNOWLEDGED:20991231T235900Z"]
         e.alarms = [alarm]
-        var timeline = try #require(AlarmTimeline(alarm: alarm, of: e, zone: .utc, from: utc(2026, 11, 20, 12),
-                                                  answeredThrough: alarm.acknowledged))
+        var timeline = try #require(
+            AlarmTimeline(
+                alarm: alarm, of: e, zone: .utc, from: utc(2026, 11, 20, 12),
+                answeredThrough: alarm.acknowledged))
         #expect(timeline.next()?.fireAt == utc(2100, 1, 1, 0, 0))
     }
 }

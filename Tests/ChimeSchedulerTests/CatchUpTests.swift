@@ -9,11 +9,11 @@ import Testing
         let h = try SchedulerHarness()
         try h.addEvent("A", start: at(2026, 11, 20, 14), alarms: [.relative(-600)])
         try h.addEvent("B", start: at(2026, 11, 20, 15), alarms: [.relative(-600)])
-        try h.start()                                   // checkpoint 12:00
-        h.clock.set(to: utc(2026, 11, 20, 18))          // the daemon was off 12:00–18:00
+        try h.start()  // checkpoint 12:00
+        h.clock.set(to: utc(2026, 11, 20, 18))  // the daemon was off 12:00–18:00
         try h.start()
         #expect(h.sink.titles == ["A", "B"])
-        try h.start()                                   // a second restart shows nothing again
+        try h.start()  // a second restart shows nothing again
         #expect(h.sink.titles == ["A", "B"])
         #expect(try h.store.ledgerEntries(state: .delivered).count == 2)
     }
@@ -36,7 +36,7 @@ import Testing
         try h.addEvent("Old", start: at(2026, 11, 20, 14), alarms: [.relative(0)])
         try h.addEvent("Recent", start: at(2026, 11, 22, 10), alarms: [.relative(0)])
         try h.start()
-        h.clock.set(to: utc(2026, 11, 22, 20))          // 54 h later; grace 24 h
+        h.clock.set(to: utc(2026, 11, 22, 20))  // 54 h later; grace 24 h
         try h.start()
         #expect(h.sink.titles == ["Recent"])
         let missed = try h.store.ledgerEntries(state: .missed)
@@ -60,11 +60,11 @@ import Testing
         try h.start()
         try h.advance(to: utc(2026, 11, 20, 14))
         #expect(h.sink.titles == ["Once"])
-        h.clock.set(to: utc(2026, 11, 20, 13))          // date -s an hour back
+        h.clock.set(to: utc(2026, 11, 20, 13))  // date -s an hour back
         try h.scheduler.clockChanged(zone: h.zone)
         try h.advance(to: utc(2026, 11, 20, 15))
         #expect(h.sink.titles == ["Once"])
-        try h.start()                                   // nor after a restart
+        try h.start()  // nor after a restart
         #expect(h.sink.titles == ["Once"])
     }
 
@@ -72,7 +72,7 @@ import Testing
         let h = try SchedulerHarness()
         try h.addEvent("Lunch", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
         try h.start()
-        h.clock.set(to: utc(2026, 11, 20, 13, 30))      // resume from suspend / date -s forward
+        h.clock.set(to: utc(2026, 11, 20, 13, 30))  // resume from suspend / date -s forward
         try h.scheduler.clockChanged(zone: h.zone)
         #expect(h.sink.titles == ["Lunch"])
         let late = h.sink.deliveryTimes[0] - utc(2026, 11, 20, 13).milliseconds
@@ -83,11 +83,11 @@ import Testing
         let berlin = try ZoneRules.named("Europe/Berlin"), newYork = try ZoneRules.named("America/New_York")
         let h = try SchedulerHarness(zone: berlin)
         try h.addEvent("Gym", start: .floating(LocalDateTime(year: 2026, month: 11, day: 21, hour: 9)), alarms: [.relative(0)])
-        try h.addEvent("Call", start: at(2026, 11, 21, 15), alarms: [.relative(0)])   // fixed instant
+        try h.addEvent("Call", start: at(2026, 11, 21, 15), alarms: [.relative(0)])  // fixed instant
         try h.start()
-        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 21, 8))    // 09:00 Berlin
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 21, 8))  // 09:00 Berlin
         try h.scheduler.clockChanged(zone: newYork)
-        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 21, 14))   // 09:00 New York
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 21, 14))  // 09:00 New York
         try h.advance(to: utc(2026, 11, 21, 14))
         try h.advance(to: utc(2026, 11, 21, 15))
         #expect(h.sink.titles == ["Gym", "Call"])

@@ -40,7 +40,7 @@ final class WriteLockHolder {
     private let queue: DatabaseQueue
     init(path: String) throws {
         var config = Configuration()
-        config.allowsUnsafeTransactions = true   // the point: a transaction left open
+        config.allowsUnsafeTransactions = true  // the point: a transaction left open
         queue = try DatabaseQueue(path: path, configuration: config)
         try queue.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
     }
@@ -69,7 +69,7 @@ final class WriteLockHolder {
         // The retry is a deadline of its own, a second later, not the next alarm's.
         #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 12, 10, 1))
         #expect(throws: StoreError.self) { try h.advance(to: utc(2026, 11, 20, 12, 10, 1)) }
-        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 12, 10, 3))   // backoff doubles
+        #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 12, 10, 3))  // backoff doubles
         try holder.release()
         try h.advance(to: utc(2026, 11, 20, 12, 10, 3))
         #expect(h.sink.titles == ["Held"])
@@ -119,7 +119,7 @@ final class WriteLockHolder {
         #expect(sink.titles.isEmpty)
         let claimed = try h.store.ledgerEntries(state: .delivered)
         #expect(claimed.count == 1)
-        #expect(claimed.first?.deliveredAtMilliseconds == nil)   // claimed, not confirmed
+        #expect(claimed.first?.deliveredAtMilliseconds == nil)  // claimed, not confirmed
         #expect(scheduler.nextDeadline() == utc(2026, 11, 20, 12, 10, 1))
         h.clock.set(to: utc(2026, 11, 20, 12, 10, 1))
         try scheduler.processDue()
@@ -152,8 +152,11 @@ final class WriteLockHolder {
         try h.addEvent("Crash", start: at(2026, 11, 20, 12, 10), alarms: [.relative(0)])
         try h.start()
         // What a daemon killed between the claim and the server's answer leaves behind.
-        let firing = try #require(AlarmAgenda.firings(of: h.store.alarmSources(from: utc(2026, 11, 20, 12)).map { ($0.item, $0.replaced) },
-                                                      zone: .utc, from: utc(2026, 11, 20, 12), to: utc(2026, 11, 20, 13)).first)
+        let firing = try #require(
+            AlarmAgenda.firings(
+                of: h.store.alarmSources(from: utc(2026, 11, 20, 12)).map { ($0.item, $0.replaced) },
+                zone: .utc, from: utc(2026, 11, 20, 12), to: utc(2026, 11, 20, 13)
+            ).first)
         h.clock.set(to: utc(2026, 11, 20, 12, 10))
         _ = try h.store.claimDeliveries([firing], checkedUntil: utc(2026, 11, 20, 12, 10), deliveredAtMilliseconds: 0)
         try h.start()
@@ -187,8 +190,8 @@ final class WriteLockHolder {
     @Test func aClockSetBackRewindsTheCheckpointSoNewAlarmsInTheRepeatedHourFire() async throws {
         let h = try SchedulerHarness()
         try h.start()
-        try h.advance(to: utc(2026, 11, 20, 13))          // ran an hour ahead: checkpoint 13:00
-        h.clock.set(to: utc(2026, 11, 20, 12))            // corrected
+        try h.advance(to: utc(2026, 11, 20, 13))  // ran an hour ahead: checkpoint 13:00
+        h.clock.set(to: utc(2026, 11, 20, 12))  // corrected
         try h.scheduler.clockChanged(zone: .utc)
         #expect(try h.store.schedulerCheckpoint() == utc(2026, 11, 20, 12))
         let sequence = try h.store.currentChangeSequence()
@@ -208,7 +211,7 @@ final class WriteLockHolder {
         try h.start()
         try h.advance(to: utc(2026, 11, 20, 12, 50))
         #expect(h.sink.titles == ["Added for 12:30", "Shown at 12:45 while ahead"])
-        h.clock.set(to: utc(2026, 11, 20, 12))            // and back once more: the ledger stops repeats
+        h.clock.set(to: utc(2026, 11, 20, 12))  // and back once more: the ledger stops repeats
         try h.start()
         try h.advance(to: utc(2026, 11, 20, 12, 50))
         #expect(h.sink.titles == ["Added for 12:30", "Shown at 12:45 while ahead"])
@@ -244,12 +247,12 @@ final class WriteLockHolder {
         try h.addReminder("All-day, 1 h before", due: .allDay(CivilDate(year: 2026, month: 11, day: 21)), alarms: [.relative(-3600)])
         try h.start(zone: .utc)
         h.clock.set(to: utc(2026, 11, 20, 14))
-        try h.scheduler.clockChanged(zone: try ZoneRules.named("America/New_York"))   // UTC−5 in November
-        try h.advance(to: utc(2026, 11, 20, 22, 59))      // the old zone's 18:00 brings nothing
+        try h.scheduler.clockChanged(zone: try ZoneRules.named("America/New_York"))  // UTC−5 in November
+        try h.advance(to: utc(2026, 11, 20, 22, 59))  // the old zone's 18:00 brings nothing
         #expect(h.sink.titles.isEmpty)
-        try h.advance(to: utc(2026, 11, 20, 23))          // 18:00 in New York
+        try h.advance(to: utc(2026, 11, 20, 23))  // 18:00 in New York
         #expect(h.sink.titles == ["Floating 18:00"])
-        try h.advance(to: utc(2026, 11, 21, 12, 59))      // the old zone's 08:00 on the 21st brings nothing
+        try h.advance(to: utc(2026, 11, 21, 12, 59))  // the old zone's 08:00 on the 21st brings nothing
         #expect(h.sink.titles == ["Floating 18:00"])
         // All-day alarms count from 09:00: 1 h before is 08:00 on the 21st in New York.
         try h.advance(to: utc(2026, 11, 21, 13))
@@ -265,9 +268,9 @@ final class WriteLockHolder {
         try h.addEvent("Every second", start: at(2026, 11, 20, 12, 1), duration: 1, alarms: [.relative(0)], rule: "FREQ=SECONDLY")
         try h.start()
         for second in stride(from: Int64(1), through: 180, by: 1) { try h.advance(to: utc(2026, 11, 20, 12, 1).adding(second - 1)) }
-        #expect(h.sink.titles.count == 3)                          // 12:01:00, 12:02:00, 12:03:00
+        #expect(h.sink.titles.count == 3)  // 12:01:00, 12:02:00, 12:03:00
         #expect(h.sink.delivered.dropFirst().allSatisfy { $0.body.contains("59 more since the last alert") })
-        #expect(try h.store.ledgerEntries().count == 3)            // no ledger row per second
+        #expect(try h.store.ledgerEntries().count == 3)  // no ledger row per second
     }
 
     @Test func notificationTextIsCutToWhatServersShowAndLosesControlCharacters() {
@@ -293,7 +296,7 @@ final class WriteLockHolder {
             try db.execute(sql: "UPDATE item SET \"end\" = '100000101T010000Z' WHERE id = ?", arguments: [poison.identifier])
         }
         try h.start()
-        #expect(try h.store.takeUnreadableItems().isEmpty)   // the scheduler took and logged it
+        #expect(try h.store.takeUnreadableItems().isEmpty)  // the scheduler took and logged it
         try h.advance(to: utc(2026, 11, 20, 12, 10))
         #expect(h.sink.titles == ["Good"])
         #expect(try h.store.removeUnreadableItem(identifier: poison.identifier))
@@ -303,8 +306,9 @@ final class WriteLockHolder {
     @Test func valuesTheStoreCannotWriteBackAreRefusedBeforeTheyAreStored() throws {
         let h = try SchedulerHarness()
         let calendar = try h.store.defaultCalendarForNewEvents().identifier
-        let poison = Event(title: "poison", calendar: calendar,
-                           start: .utc(LocalDateTime(year: 9999, month: 12, day: 31, hour: 23)), duration: 7200)
+        let poison = Event(
+            title: "poison", calendar: calendar,
+            start: .utc(LocalDateTime(year: 9999, month: 12, day: 31, hour: 23)), duration: 7200)
         #expect(throws: StoreError.invalid(.outsideWritableYears(field: "end", value: "10000-01-01T01:00"))) {
             try h.store.save(poison)
         }

@@ -36,7 +36,7 @@ struct GeofenceMonitorTests {
         try h.start()
         let m = try monitor(h)
         #expect(m.engine.count == 1)
-        try feed(800, m, h)   // settles outside: nothing
+        try feed(800, m, h)  // settles outside: nothing
         #expect(h.sink.delivered.isEmpty)
         try feed(40, m, h)
         #expect(h.sink.titles == ["Arrived: Grocery store — Buy milk"])
@@ -63,9 +63,9 @@ struct GeofenceMonitorTests {
         try h.addReminder("Call mum", due: nil, alarms: [.location(Self.grocery, .leave)])
         try h.start()
         var m = try monitor(h, settings: settings)
-        try feed(800, m, h)    // outside: the leave fence fires at once (fire policy), the arrive fence settles
+        try feed(800, m, h)  // outside: the leave fence fires at once (fire policy), the arrive fence settles
         #expect(h.sink.titles == ["Left: Grocery store — Call mum"])
-        try feed(30, m, h)     // arrive
+        try feed(30, m, h)  // arrive
         #expect(h.sink.titles.last == "Arrived: Grocery store — Buy milk")
         let saved = try h.store.geofenceStatuses()
         #expect(Set(saved.values.map(\.state)) == [.inside])
@@ -98,8 +98,8 @@ struct GeofenceMonitorTests {
         try h.addReminder("Buy milk", due: nil, alarms: [.location(Self.grocery, .leave)])
         try h.start()
         let m = try monitor(h, settings: settings)
-        try feed(10, m, h)                      // inside; the leave fence settles (fire policy: not its side)
-        h.clock.advance(to: h.clock.now().adding(3600))   // an hour without a fix (a desk that never moves)
+        try feed(10, m, h)  // inside; the leave fence settles (fire policy: not its side)
+        h.clock.advance(to: h.clock.now().adding(3600))  // an hour without a fix (a desk that never moves)
         let sequence = try h.store.currentChangeSequence()
         try h.addReminder("Pay for parking", due: nil, alarms: [.location(Self.grocery, .enter)])
         let settled = try m.apply(try await h.pendingChanges(after: sequence), now: h.clock.now())
@@ -119,7 +119,7 @@ struct GeofenceMonitorTests {
         try h.start()
         let m = try monitor(h)
         try feed(800, m, h)
-        h.clock.set(to: h.clock.now().adding(-7200))   // NTP steps the clock back two hours
+        h.clock.set(to: h.clock.now().adding(-7200))  // NTP steps the clock back two hours
         // Before the clock change is handled, a fix stamped before the last one is refused …
         #expect(try m.process(fix(10, h), now: h.clock.now()).isEmpty)
         #expect(m.engine.status(of: m.engine.fences[0].key)?.state == .outside)
@@ -131,8 +131,9 @@ struct GeofenceMonitorTests {
 
     @Test func completingDisarmsAndARecurringReminderReArmsForItsNextInstance() async throws {
         let h = try SchedulerHarness()
-        let reminder = try h.addReminder("Water plants", due: at(2026, 11, 20, 18), alarms: [.location(Self.grocery, .enter)],
-                                         rule: "FREQ=DAILY;COUNT=3")
+        let reminder = try h.addReminder(
+            "Water plants", due: at(2026, 11, 20, 18), alarms: [.location(Self.grocery, .enter)],
+            rule: "FREQ=DAILY;COUNT=3")
         try h.start()
         let m = try monitor(h)
         try feed(800, m, h)
@@ -144,7 +145,7 @@ struct GeofenceMonitorTests {
         let sequence = try h.store.currentChangeSequence()
         try h.scheduler.respond(NotificationResponse(keys: [firstKey], kind: .complete))
         let followUps = try m.apply(try await h.pendingChanges(after: sequence), now: h.clock.now())
-        #expect(followUps.isEmpty)   // settled on the recent fix (inside) without firing
+        #expect(followUps.isEmpty)  // settled on the recent fix (inside) without firing
         let keys = m.engine.fences.map(\.key)
         #expect(keys.count == 1)
         #expect(keys.first != firstKey)
@@ -166,7 +167,7 @@ struct GeofenceMonitorTests {
         try h.store.save(current)
         _ = try m.apply(try await h.pendingChanges(after: before), now: h.clock.now())
         #expect(m.engine.count == 0)
-        #expect(m.trackingUpdate() == .some(nil))   // nothing armed: stop locating
+        #expect(m.trackingUpdate() == .some(nil))  // nothing armed: stop locating
     }
 
     @Test func eventFencesArmOnTheDayAndTheWindowIsADeadline() throws {
@@ -192,16 +193,22 @@ struct GeofenceMonitorTests {
         try h.start()
         let m = try monitor(h)
         _ = m.trackingUpdate()
-        _ = try m.process(LocationFix(coordinate: Self.near(60_000), horizontalAccuracy: 3_000,
-                                      timestampMilliseconds: h.clock.nowMilliseconds()), now: h.clock.now())
+        _ = try m.process(
+            LocationFix(
+                coordinate: Self.near(60_000), horizontalAccuracy: 3_000,
+                timestampMilliseconds: h.clock.nowMilliseconds()), now: h.clock.now())
         #expect(m.trackingUpdate()??.accuracy == .city)
         // A GeoIP-grade fix (too coarse to change a fence) 2 km away still brings the finer level.
         h.clock.advance(to: h.clock.now().adding(600))
-        _ = try m.process(LocationFix(coordinate: Self.near(2_000), horizontalAccuracy: 1_000,
-                                      timestampMilliseconds: h.clock.nowMilliseconds()), now: h.clock.now())
-        #expect(m.trackingUpdate()??.accuracy == .exact)   // 2 km − 1 km of inaccuracy: within 1 km
-        _ = try m.process(LocationFix(coordinate: Self.near(50_000), horizontalAccuracy: 3_000,
-                                      timestampMilliseconds: h.clock.nowMilliseconds() + 1000), now: h.clock.now())
+        _ = try m.process(
+            LocationFix(
+                coordinate: Self.near(2_000), horizontalAccuracy: 1_000,
+                timestampMilliseconds: h.clock.nowMilliseconds()), now: h.clock.now())
+        #expect(m.trackingUpdate()??.accuracy == .exact)  // 2 km − 1 km of inaccuracy: within 1 km
+        _ = try m.process(
+            LocationFix(
+                coordinate: Self.near(50_000), horizontalAccuracy: 3_000,
+                timestampMilliseconds: h.clock.nowMilliseconds() + 1000), now: h.clock.now())
         #expect(m.trackingUpdate()??.accuracy == .city)
         // GeoClue finds nothing at city level (GPS only): exact from then on.
         m.providerUnavailable()
@@ -215,10 +222,10 @@ struct GeofenceMonitorTests {
         try h.addReminder("Buy milk", due: nil, alarms: [.location(Self.grocery, .enter)])
         try h.start()
         let m = try monitor(h)
-        #expect(m.trackingUpdate()??.accuracy == .exact)     // no position yet: the best
+        #expect(m.trackingUpdate()??.accuracy == .exact)  // no position yet: the best
         try feed(50_000, m, h)
         #expect(m.trackingUpdate()??.accuracy == .city)
-        #expect(m.trackingUpdate() == nil)                   // unchanged: nothing to send
+        #expect(m.trackingUpdate() == nil)  // unchanged: nothing to send
         try feed(5_000, m, h)
         let street = try #require(m.trackingUpdate() ?? nil)
         #expect(street.accuracy == .street)
@@ -236,7 +243,7 @@ struct GeofenceMonitorTests {
         try feed(10, m, h)
         let key = try #require(h.sink.delivered.first?.keys.first)
         try h.scheduler.respond(NotificationResponse(keys: [key], kind: .snooze))
-        try h.start()   // restart while snoozed: the notification is rebuilt from the store
+        try h.start()  // restart while snoozed: the notification is rebuilt from the store
         try h.advance(by: 601)
         #expect(h.sink.titles == ["Arrived: Grocery store — Buy milk", "Arrived: Grocery store — Buy milk"])
     }

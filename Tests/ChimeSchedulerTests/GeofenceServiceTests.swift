@@ -36,18 +36,21 @@ final class ScriptedProvider: LocationProvider {
         defer { running.cancel() }
 
         await h.clock.waitForSleeper(after: 0)
-        #expect(provider.requests.map { $0?.accuracy } == [.exact])          // a fence is armed, no position yet
-        #expect(h.clock.pendingDeadlines == [utc(2026, 11, 21)])             // the lunch's fence arms at midnight
+        #expect(provider.requests.map { $0?.accuracy } == [.exact])  // a fence is armed, no position yet
+        #expect(h.clock.pendingDeadlines == [utc(2026, 11, 21)])  // the lunch's fence arms at midnight
 
         func send(_ metres: Double) async {
             let slept = h.clock.sleepCount
-            provider.send(.fix(LocationFix(coordinate: GeofenceMonitorTests.near(metres), horizontalAccuracy: 5,
-                                           timestampMilliseconds: h.clock.nowMilliseconds())))
+            provider.send(
+                .fix(
+                    LocationFix(
+                        coordinate: GeofenceMonitorTests.near(metres), horizontalAccuracy: 5,
+                        timestampMilliseconds: h.clock.nowMilliseconds())))
             await h.clock.waitForSleeper(after: slept)
             h.clock.advance(to: h.clock.now().adding(10))
         }
         await send(30_000)
-        #expect(provider.requests.last??.accuracy == .city)                 // every boundary is far
+        #expect(provider.requests.last??.accuracy == .city)  // every boundary is far
         await send(5_000)
         #expect(provider.requests.last??.accuracy == .street)
         await send(800)
@@ -60,7 +63,7 @@ final class ScriptedProvider: LocationProvider {
         h.clock.advance(to: utc(2026, 11, 21))
         await h.clock.waitForSleeper(after: slept)
         #expect(try h.store.geofenceStatuses().values.filter { $0.state == .inside }.count == 2)
-        #expect(h.clock.pendingDeadlines == [utc(2026, 11, 22)])             // and disarms the next midnight
-        #expect(h.sink.titles.count == 1)                                      // settling does not fire
+        #expect(h.clock.pendingDeadlines == [utc(2026, 11, 22)])  // and disarms the next midnight
+        #expect(h.sink.titles.count == 1)  // settling does not fire
     }
 }

@@ -17,18 +17,24 @@ import Testing
     }
 
     static let cases = [
-        Case(fixture: "google-invitations.ics", rings: [
-            "Standup 2026-12-07T09:00:00Z", "Accepted review 2026-12-08T09:00:00Z", "Tentative lunch talk 2026-12-08T15:00:00Z",
-            "Standup 2026-12-10T09:00:00Z", "Standup 2026-12-11T09:00:00Z",
-        ]),
-        Case(fixture: "outlook-invitations.ics", rings: [
-            "Daily sync 2026-12-07T08:00:00Z", "Budget review 2026-12-08T08:30:00Z", "Lunch and learn 2026-12-08T14:00:00Z",
-            "Daily sync 2026-12-10T08:00:00Z", "Daily sync 2026-12-11T08:00:00Z",
-        ]),
-        Case(fixture: "nextcloud-invitations.ics", rings: [
-            "Team standup 2026-12-07T08:15:00Z", "Sprint planning 2026-12-08T08:30:00Z", "Reading group 2026-12-08T14:00:00Z",
-            "Office hours 2026-12-08T16:00:00Z", "Team standup 2026-12-10T08:15:00Z", "Team standup 2026-12-11T08:15:00Z",
-        ]),
+        Case(
+            fixture: "google-invitations.ics",
+            rings: [
+                "Standup 2026-12-07T09:00:00Z", "Accepted review 2026-12-08T09:00:00Z", "Tentative lunch talk 2026-12-08T15:00:00Z",
+                "Standup 2026-12-10T09:00:00Z", "Standup 2026-12-11T09:00:00Z"
+            ]),
+        Case(
+            fixture: "outlook-invitations.ics",
+            rings: [
+                "Daily sync 2026-12-07T08:00:00Z", "Budget review 2026-12-08T08:30:00Z", "Lunch and learn 2026-12-08T14:00:00Z",
+                "Daily sync 2026-12-10T08:00:00Z", "Daily sync 2026-12-11T08:00:00Z"
+            ]),
+        Case(
+            fixture: "nextcloud-invitations.ics",
+            rings: [
+                "Team standup 2026-12-07T08:15:00Z", "Sprint planning 2026-12-08T08:30:00Z", "Reading group 2026-12-08T14:00:00Z",
+                "Office hours 2026-12-08T16:00:00Z", "Team standup 2026-12-10T08:15:00Z", "Team standup 2026-12-11T08:15:00Z"
+            ])
     ]
 
     @Test(arguments: cases) func theWeekRingsOnlyWhatTheUserAttends(_ c: Case) throws {

@@ -9,12 +9,14 @@ import Testing
         let h = try SchedulerHarness()
         h.settings.alarmDefaults.identity = Identity(["mailto:ana@example.org"])
         var e = try h.addEvent("Budget review", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
-        e.icsExtras = ["ORGANIZER;CN=Bob Stone:mailto:bob@example.org",
-                       "ATTENDEE;PARTSTAT=ACCEPTED;CN=Bob Stone:mailto:bob@example.org",
-                       "ATTENDEE;PARTSTAT=NEEDS-ACTION;CN=Ana Lima:mailto:ANA@example.org",
-                       "ATTENDEE;PARTSTAT=DECLINED;CN=Dan Roe:mailto:dan@example.org",
-                       "ATTENDEE;CUTYPE=ROOM;PARTSTAT=ACCEPTED;CN=Room 4.1:mailto:room41@example.org",
-                       "ATTENDEE;PARTSTAT=TENTATIVE:mailto:cy@example.org"]
+        e.icsExtras = [
+            "ORGANIZER;CN=Bob Stone:mailto:bob@example.org",
+            "ATTENDEE;PARTSTAT=ACCEPTED;CN=Bob Stone:mailto:bob@example.org",
+            "ATTENDEE;PARTSTAT=NEEDS-ACTION;CN=Ana Lima:mailto:ANA@example.org",
+            "ATTENDEE;PARTSTAT=DECLINED;CN=Dan Roe:mailto:dan@example.org",
+            "ATTENDEE;CUTYPE=ROOM;PARTSTAT=ACCEPTED;CN=Room 4.1:mailto:room41@example.org",
+            "ATTENDEE;PARTSTAT=TENTATIVE:mailto:cy@example.org"
+        ]
         _ = try h.store.save(e)
         var mine = try h.addEvent("My 1:1", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
         mine.icsExtras = ["ORGANIZER:mailto:ana@example.org", "ATTENDEE;CN=Bob Stone:mailto:bob@example.org"]

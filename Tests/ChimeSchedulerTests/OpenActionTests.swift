@@ -15,7 +15,7 @@ import Testing
         let note = try #require(h.sink.delivered.first)
         #expect(note.openURL == "https://meet.example.org/standup")
         #expect(note.label(for: .default) == "Open")
-        #expect(h.opener.opened.isEmpty)                    // nothing opens by itself
+        #expect(h.opener.opened.isEmpty)  // nothing opens by itself
         try h.scheduler.respond(NotificationResponse(keys: note.keys, kind: .activated))
         #expect(h.opener.opened == ["https://meet.example.org/standup"])
         #expect(try h.store.ledgerEntries(for: note.keys)[note.keys[0]]?.state == .dismissed)
@@ -31,8 +31,10 @@ import Testing
     }
 
     /// An imported file's URL is hostile input: `file:` (or any other scheme) is never handed to xdg-open.
-    @Test(arguments: ["file:///etc/passwd", "FILE:/home/me/.ssh/id_ed25519", "javascript:alert(1)", "smb://host/share",
-                      "/usr/bin/xterm", "https://a.example/ x", "https:example.org", "http://", "-http://x"])
+    @Test(arguments: [
+        "file:///etc/passwd", "FILE:/home/me/.ssh/id_ed25519", "javascript:alert(1)", "smb://host/share",
+        "/usr/bin/xterm", "https://a.example/ x", "https:example.org", "http://", "-http://x"
+    ])
     func aURLWithAnotherSchemeIsNeverOpened(url: String) throws {
         let h = try SchedulerHarness()
         try h.addEvent("Imported", start: at(2026, 11, 20, 13), alarms: [.relative(0)], url: url)
@@ -66,14 +68,15 @@ import Testing
         #expect(details.kind == AlarmNotification.detailsKind)
         #expect(details.keys.isEmpty && details.actions.isEmpty)
         #expect(details.summary == "Lunch")
-        #expect(details.body == """
-            Fri 2026-11-20 13:00–14:00
-            Calendar: Calendar
-            Location: Canteen, 2nd floor
-            Notes: Bring the receipts
-            and the card
-            ID: \(e.identifier)
-            """)
+        #expect(
+            details.body == """
+                Fri 2026-11-20 13:00–14:00
+                Calendar: Calendar
+                Location: Canteen, 2nd floor
+                Notes: Bring the receipts
+                and the card
+                ID: \(e.identifier)
+                """)
     }
 
     /// "You missed N alarms" stands for many items: activating it only acknowledges them.
@@ -96,7 +99,7 @@ import Testing
         #expect(OpenableURL.check("HTTPS://example.org/a?b=c#d") == "HTTPS://example.org/a?b=c#d")
         #expect(OpenableURL.check("http://example.org") == "http://example.org")
         #expect(OpenableURL.check("mailto:") == nil)
-        #expect(OpenableURL.check("https://example.org/\u{202E}fdp.exe") == nil)   // bidi override
+        #expect(OpenableURL.check("https://example.org/\u{202E}fdp.exe") == nil)  // bidi override
         #expect(OpenableURL.check("https://example.org/\nfile:///etc") == nil)
         #expect(OpenableURL.check("") == nil)
         #expect(OpenableURL.check(nil) == nil)
@@ -107,7 +110,8 @@ import Testing
     /// read as a file to attach: only the message's own fields go through.
     @Test func aMailtoLinkLosesItsAttachments() {
         #expect(OpenableURL.check("mailto:ann@example.org?attach=/etc/shadow") == "mailto:ann@example.org")
-        #expect(OpenableURL.check("mailto:ann@example.org?subject=Hi&ATTACHMENT=file:///home/me/.ssh/id_ed25519&body=See%20you")
+        #expect(
+            OpenableURL.check("mailto:ann@example.org?subject=Hi&ATTACHMENT=file:///home/me/.ssh/id_ed25519&body=See%20you")
                 == "mailto:ann@example.org?subject=Hi&body=See%20you")
         #expect(OpenableURL.check("mailto:ann@example.org?%61ttach=/etc/passwd&cc=bob@example.org") == "mailto:ann@example.org?cc=bob@example.org")
         #expect(OpenableURL.check("mailto:ann@example.org") == "mailto:ann@example.org")

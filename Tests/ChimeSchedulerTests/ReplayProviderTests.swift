@@ -46,7 +46,9 @@ final class BlockingSleep: Sendable {
                         if cancelledAlready { c.resume(throwing: CancellationError()) } else { eventContinuation.yield(.started) }
                     }
                 } onCancel: {
-                    waiting.withLock { w in defer { w = nil }; return w }?.resume(throwing: CancellationError())
+                    waiting.withLock { w in
+                        defer { w = nil }; return w
+                    }?.resume(throwing: CancellationError())
                 }
             } catch {
                 eventContinuation.yield(.cancelled)
@@ -58,14 +60,15 @@ final class BlockingSleep: Sendable {
 
 @Suite("Location providers: replayed tracks paced through an injected sleep, fixed places, source spellings")
 struct ReplayProviderTests {
-    static let trackStart = Instant(secondsSince1970: 1_795_419_000)      // 2026-11-23T07:30:00Z
+    static let trackStart = Instant(secondsSince1970: 1_795_419_000)  // 2026-11-23T07:30:00Z
     static let wallStart = Instant(secondsSince1970: 1_796_000_000)
     static let want = TrackingRequest(accuracy: .exact, distanceThresholdMetres: 0, timeThresholdSeconds: 0, reason: "test")
 
     /// Four fixes: +0 s, +10 s, +10 s (same time), +25.5 s.
     static let track: [LocationFix] = [0, 10_000, 10_000, 25_500].enumerated().map { k, offset in
-        LocationFix(coordinate: Coordinate(latitude: 52.53 - Double(k) * 0.001, longitude: 13.38 + Double(k) * 0.001),
-                    horizontalAccuracy: Double(k), timestampMilliseconds: trackStart.milliseconds + offset)
+        LocationFix(
+            coordinate: Coordinate(latitude: 52.53 - Double(k) * 0.001, longitude: 13.38 + Double(k) * 0.001),
+            horizontalAccuracy: Double(k), timestampMilliseconds: trackStart.milliseconds + offset)
     }
 
     static func fixes(_ provider: some LocationProvider) async -> [LocationFix] {
@@ -80,8 +83,9 @@ struct ReplayProviderTests {
     func replay(_ speed: ReplayProvider.Speed, rebase: Bool = true) -> (ReplayProvider, SleepRecorder, ManualWallClock) {
         let clock = ManualWallClock(now: Self.wallStart)
         let recorder = SleepRecorder(clock: clock)
-        let provider = ReplayProvider(fixes: Self.track, name: "replay:test", speed: speed, rebase: rebase,
-                                      clock: clock, sleep: recorder.sleep)
+        let provider = ReplayProvider(
+            fixes: Self.track, name: "replay:test", speed: speed, rebase: rebase,
+            clock: clock, sleep: recorder.sleep)
         return (provider, recorder, clock)
     }
 
@@ -90,8 +94,8 @@ struct ReplayProviderTests {
     @Test func realTimeSleepsTheTrackGapsAndRebasesOntoTheWallClock() async {
         let (provider, recorder, _) = replay(.realTime)
         provider.request(Self.want)
-        let fixes = await Self.fixes(provider)       // returns: the stream finished after the last fix
-        #expect(recorder.durations == [.seconds(10), .milliseconds(15_500)])   // no pause for the equal times
+        let fixes = await Self.fixes(provider)  // returns: the stream finished after the last fix
+        #expect(recorder.durations == [.seconds(10), .milliseconds(15_500)])  // no pause for the equal times
         let start = Self.wallStart.milliseconds
         #expect(fixes.map(\.timestampMilliseconds) == [start, start + 10_000, start + 10_000, start + 25_500])
         #expect(fixes.map(\.coordinate) == Self.track.map(\.coordinate))
@@ -127,8 +131,8 @@ struct ReplayProviderTests {
         #expect(!provider.hasStarted)
         provider.request(Self.want)
         #expect(provider.hasStarted)
-        provider.request(nil)                 // plays on: the track does not pause
-        provider.request(Self.want)           // and does not start again
+        provider.request(nil)  // plays on: the track does not pause
+        provider.request(Self.want)  // and does not start again
         #expect(await Self.fixes(provider).count == 4)
     }
 
@@ -141,10 +145,10 @@ struct ReplayProviderTests {
         guard case .fix(let first)? = await updates.next() else { Issue.record("no first fix"); return }
         #expect(first.coordinate == Self.track[0].coordinate)
         var events = blocking.events.makeAsyncIterator()
-        #expect(await events.next() == .started)      // pausing before the second fix
+        #expect(await events.next() == .started)  // pausing before the second fix
         provider.shutdown()
         #expect(await updates.next() == nil)
-        #expect(await events.next() == .cancelled)    // the pause was cancelled, not left hanging
+        #expect(await events.next() == .cancelled)  // the pause was cancelled, not left hanging
     }
 
     @Test func shutdownBeforeAnyRequestFinishesAndNeverStarts() async {
@@ -182,7 +186,7 @@ struct ReplayProviderTests {
         // Ends with at least two minutes inside the office (30 m).
         let inside = fixes.reversed().prefix { Geodesy.distance($0.coordinate, office) < 30 }
         #expect(inside.count >= 13)
-        #expect(fixes.allSatisfy { (4...10).contains($0.horizontalAccuracy) })   // hdop 0.8–2.0 × 5 m
+        #expect(fixes.allSatisfy { (4...10).contains($0.horizontalAccuracy) })  // hdop 0.8–2.0 × 5 m
         #expect(replay.skipped.isEmpty)
     }
 
@@ -210,7 +214,7 @@ struct ReplayProviderTests {
         try Data("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\n".utf8).write(to: nmea)
         #expect(message(nmea.path).hasPrefix("\(nmea.path):1: GGA has no date"))
         let dated = try ReplayProvider.load(path: nmea.path, defaultDate: CivilDate(year: 2026, month: 11, day: 23), clock: clock)
-        #expect(dated.fixes.map(\.timestamp) == [Instant(secondsSince1970: 1_795_437_319)])   // 2026-11-23T12:35:19Z
+        #expect(dated.fixes.map(\.timestamp) == [Instant(secondsSince1970: 1_795_437_319)])  // 2026-11-23T12:35:19Z
     }
 
     // MARK: - Fixed
@@ -220,18 +224,23 @@ struct ReplayProviderTests {
         let place = Coordinate(latitude: 52.52, longitude: 13.405)
         let provider = FixedProvider(place, accuracy: 25, clock: clock)
         #expect(provider.name == "fixed:52.52000,13.40500,25")
-        provider.request(Self.want)                                       // first request: a fix
-        provider.request(TrackingRequest(accuracy: .city, distanceThresholdMetres: 1_000, timeThresholdSeconds: 300,
-                                         reason: "far"))                  // still asked for: nothing new
-        provider.request(nil)                                             // stopped: nothing
+        provider.request(Self.want)  // first request: a fix
+        provider.request(
+            TrackingRequest(
+                accuracy: .city, distanceThresholdMetres: 1_000, timeThresholdSeconds: 300,
+                reason: "far"))  // still asked for: nothing new
+        provider.request(nil)  // stopped: nothing
         clock.advance(by: 600)
         provider.request(nil)
-        provider.request(Self.want)                                       // asked again: a fresh fix
+        provider.request(Self.want)  // asked again: a fresh fix
         provider.shutdown()
-        provider.request(Self.want)                                       // after shutdown: nothing
+        provider.request(Self.want)  // after shutdown: nothing
         let fixes = await Self.fixes(provider)
-        #expect(fixes == [LocationFix(coordinate: place, horizontalAccuracy: 25, timestampMilliseconds: Self.wallStart.milliseconds),
-                          LocationFix(coordinate: place, horizontalAccuracy: 25, timestampMilliseconds: Self.wallStart.milliseconds + 600_000)])
+        #expect(
+            fixes == [
+                LocationFix(coordinate: place, horizontalAccuracy: 25, timestampMilliseconds: Self.wallStart.milliseconds),
+                LocationFix(coordinate: place, horizontalAccuracy: 25, timestampMilliseconds: Self.wallStart.milliseconds + 600_000)
+            ])
         #expect(FixedProvider(place, clock: clock).name == "fixed:52.52000,13.40500")
     }
 
@@ -244,12 +253,15 @@ struct ReplayProviderTests {
         #expect(try LocationSource(parsing: "replay:Examples/commute.gpx") == .replay(path: "Examples/commute.gpx"))
         #expect(try LocationSource(parsing: "replay:/tmp/a:b.nmea") == .replay(path: "/tmp/a:b.nmea"))
         #expect(try LocationSource(parsing: "fixed:52.52,13.405") == .fixed(Coordinate(latitude: 52.52, longitude: 13.405), accuracy: 0))
-        #expect(try LocationSource(parsing: "fixed: -33.87, 151.21, 12.5")
-            == .fixed(Coordinate(latitude: -33.87, longitude: 151.21), accuracy: 12.5))
+        #expect(
+            try LocationSource(parsing: "fixed: -33.87, 151.21, 12.5")
+                == .fixed(Coordinate(latitude: -33.87, longitude: 151.21), accuracy: 12.5))
         #expect(try LocationSource(parsing: "FIXED:90,-180") == .fixed(Coordinate(latitude: 90, longitude: -180), accuracy: 0))
         // The description is the spelling back.
-        for text in ["geoclue", "none", "replay:commute.gpx", "fixed:52.52000,13.40500", "fixed:52.52000,13.40500,25",
-                     "fixed:52.52000,13.40500,12.5"] {
+        for text in [
+            "geoclue", "none", "replay:commute.gpx", "fixed:52.52000,13.40500", "fixed:52.52000,13.40500,25",
+            "fixed:52.52000,13.40500,12.5"
+        ] {
             #expect(try LocationSource(parsing: text).description == text)
         }
     }
@@ -276,7 +288,9 @@ struct ReplayProviderTests {
         #expect(message("replay:") == #"invalid location source "replay:": replay needs a file: replay:FILE"#)
         #expect(message("replay") == #"invalid location source "replay": replay needs a file: replay:FILE"#)
         #expect(message("gps") == #"invalid location source "gps": unknown source; use geoclue, none, replay:FILE or fixed:LAT,LON[,ACCURACY]"#)
-        #expect(message("gpsd:localhost") == #"invalid location source "gpsd:localhost": unknown source "gpsd"; use geoclue, none, replay:FILE or fixed:LAT,LON[,ACCURACY]"#)
+        #expect(
+            message("gpsd:localhost")
+                == #"invalid location source "gpsd:localhost": unknown source "gpsd"; use geoclue, none, replay:FILE or fixed:LAT,LON[,ACCURACY]"#)
         #expect(message("") == #"invalid location source "": empty; use geoclue, none, replay:FILE or fixed:LAT,LON[,ACCURACY]"#)
     }
 }

@@ -34,7 +34,7 @@ import Testing
         h.clock.advance(to: utc(2026, 11, 20, 13))
         await h.clock.waitForSleeper(after: slept)
         #expect(h.sink.titles == ["Earlier", "First"])
-        #expect(h.clock.pendingDeadlines == [nil])      // nothing left: sleeps without a deadline
+        #expect(h.clock.pendingDeadlines == [nil])  // nothing left: sleeps without a deadline
     }
 
     @Test func aClockSetForwardWakesTheLoop() async throws {

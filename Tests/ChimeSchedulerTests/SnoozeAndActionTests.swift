@@ -29,7 +29,7 @@ import Testing
         try h.start()
         try h.advance(to: utc(2026, 11, 20, 13))
         try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .snooze))
-        try h.start()                                       // daemon restarted while snoozed
+        try h.start()  // daemon restarted while snoozed
         #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 13, 5))
         try h.advance(to: utc(2026, 11, 20, 13, 5))
         #expect(h.sink.titles == ["Stretch", "Stretch"])
@@ -45,7 +45,7 @@ import Testing
         let sequence = try h.store.currentChangeSequence()
         try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .complete))
         let series = try #require(try h.store.reminder(withIdentifier: r.identifier))
-        #expect(series.dueDate == at(2026, 11, 21, 13))     // advanced to the next instance
+        #expect(series.dueDate == at(2026, 11, 21, 13))  // advanced to the next instance
         #expect(series.isCompleted == false)
         let completed = try h.store.reminders(matching: h.store.predicateForCompletedReminders(completionStart: nil, completionEnd: nil, calendars: nil))
         #expect(completed.map(\.title) == ["Take pills"])
@@ -186,16 +186,16 @@ import Testing
     /// is 08:00Z, 25 hours after 08:00 CEST the day before.
     @Test func tomorrowNineIsTheWallClockInTheSchedulersZone() throws {
         let berlin = try ZoneRules.named("Europe/Berlin")
-        let h = try SchedulerHarness(zone: berlin, now: utc(2026, 10, 24, 6))   // 08:00 CEST
+        let h = try SchedulerHarness(zone: berlin, now: utc(2026, 10, 24, 6))  // 08:00 CEST
         h.settings.snoozeChoices = try ["10m", "tomorrow 9:00"].map { try SnoozeChoice(parsing: $0) }
         try h.addEvent("Water plants", start: at(2026, 10, 24, 7), alarms: [.relative(0)])
         try h.start()
-        try h.advance(to: utc(2026, 10, 24, 7))                                  // 09:00 CEST
+        try h.advance(to: utc(2026, 10, 24, 7))  // 09:00 CEST
         let note = h.sink.delivered[0]
         #expect(note.label(for: note.actions.last!) == "Snooze until tomorrow 9:00")
         let key = note.keys[0]
         try h.scheduler.respond(NotificationResponse(keys: [key], kind: .snooze, snooze: try SnoozeChoice(parsing: "tomorrow 9:00")))
-        #expect(h.scheduler.nextDeadline() == utc(2026, 10, 25, 8))             // 09:00 CET
+        #expect(h.scheduler.nextDeadline() == utc(2026, 10, 25, 8))  // 09:00 CET
         try h.advance(to: utc(2026, 10, 25, 7, 59, 59))
         #expect(h.sink.titles.count == 1)
         try h.advance(to: utc(2026, 10, 25, 8))
@@ -208,8 +208,10 @@ import Testing
         try h.addEvent("Call mum", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
         try h.start()
         try h.advance(to: utc(2026, 11, 20, 13))
-        try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .snooze,
-                                                     snooze: try SnoozeChoice(parsing: "today 9:00")))
+        try h.scheduler.respond(
+            NotificationResponse(
+                keys: h.sink.delivered[0].keys, kind: .snooze,
+                snooze: try SnoozeChoice(parsing: "today 9:00")))
         #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 13, 1))
     }
 

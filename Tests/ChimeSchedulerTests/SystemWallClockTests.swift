@@ -32,13 +32,15 @@ import Testing
     @Test(.enabled(if: getuid() == 0, "setting the clock needs root"))
     func settingTheClockEndsTheSleepWithClockChanged() async throws {
         let sleeper = Task { try await clock.sleep(until: Instant(milliseconds: clock.nowMilliseconds()).adding(3600)) }
-        try await Task.sleep(for: .milliseconds(200))   // let the timer thread arm and block in poll
+        try await Task.sleep(for: .milliseconds(200))  // let the timer thread arm and block in poll
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         #expect(clock_settime(CLOCK_REALTIME, &now) == 0, "clock_settime: errno \(errno)")
         let reason = try await withThrowingTaskGroup(of: WakeReason?.self) { group in
             group.addTask { try await sleeper.value }
-            group.addTask { try await Task.sleep(for: .seconds(10)); return nil }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10)); return nil
+            }
             let first = try await group.next()!
             group.cancelAll()
             sleeper.cancel()

@@ -28,8 +28,9 @@ import Testing
         _ = try event("future, no alarm", .utc(local(2026, 11, 25, 9)), [])
         _ = try event("floating, ended within a zone's reach", .floating(local(2026, 11, 19, 20)), [.relative(-600)])
         _ = try event("series ended", .utc(local(2026, 9, 1, 9)), [.relative(-600)], rule: "FREQ=DAILY;COUNT=3")
-        let series = try event("series going on", .utc(local(2026, 1, 1, 9)), [.relative(-600), .location(place, .leave)],
-                               rule: "FREQ=WEEKLY")
+        let series = try event(
+            "series going on", .utc(local(2026, 1, 1, 9)), [.relative(-600), .location(place, .leave)],
+            rule: "FREQ=WEEKLY")
         // One of its occurrences moved: a source of its own, and an override of the series.
         let window = store.predicateForEvents(start: utc(2026, 12, 3), end: utc(2026, 12, 4))
         var moved = try #require(try store.events(matching: window).first { $0.identifier == series.identifier })
@@ -56,9 +57,12 @@ import Testing
             sources.map { "\($0.item.title) \($0.item.identifier) \($0.replaced.sorted())" }.sorted()
         }
         #expect(described(whole) == described(chosen))
-        #expect(Set(whole.map(\.item.title)) == ["future timed", "ended, absolute alarm later", "ended, after-start alarm",
-                                                  "floating, ended within a zone's reach", "series going on",
-                                                  "reminder, no alarm", "reminder, location alarm only"])
+        #expect(
+            Set(whole.map(\.item.title)) == [
+                "future timed", "ended, absolute alarm later", "ended, after-start alarm",
+                "floating, ended within a zone's reach", "series going on",
+                "reminder, no alarm", "reminder, location alarm only"
+            ])
         let seriesSources = whole.filter { $0.item.identifier == series.identifier }
         #expect(seriesSources.count == 2, "the series and its detached occurrence")
         #expect(seriesSources.contains { $0.replaced == [utc(2026, 12, 3, 9).secondsSince1970] })

@@ -168,8 +168,10 @@ struct ConcurrentChangeTests {
     /// Two stores change different fields of one event at once: both changes stay.
     @Test func concurrentEventChangesKeepEveryField() throws {
         let calendar = try t.store.defaultCalendarForNewEvents()
-        let event = try t.store.save(Event(title: "Review", calendar: calendar.identifier,
-                                           start: .utc(local(2026, 12, 1, 9)), duration: 3600))
+        let event = try t.store.save(
+            Event(
+                title: "Review", calendar: calendar.identifier,
+                start: .utc(local(2026, 12, 1, 9)), duration: 3600))
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             for round in 0..<10 {
                 _ = try? (i == 0 ? t.store : other).modifyEvent(identifier: event.identifier) { e in

@@ -118,9 +118,9 @@ struct DecodedEventsTests {
 
         let firstWeek = t.store.predicateForEvents(start: utc(2026, 12, 1), end: utc(2026, 12, 7))
         for _ in 0..<2 { _ = try t.store.events(matching: firstWeek) }
-        #expect(t.store.decodedEvents.count == 4)   // the series, its moved occurrence, both ties
+        #expect(t.store.decodedEvents.count == 4)  // the series, its moved occurrence, both ties
         let month = try t.store.events(matching: december)
-        #expect(t.store.decodedEvents.rowsReadByLastQuery == 1)   // the party alone
+        #expect(t.store.decodedEvents.rowsReadByLastQuery == 1)  // the party alone
         let fresh = try EventStore(path: t.path, floatingZone: .utc)
         let expected = try fresh.events(matching: december)
         #expect(month == expected)

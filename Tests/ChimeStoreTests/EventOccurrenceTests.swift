@@ -68,7 +68,10 @@ struct EventOccurrenceTests {
         var withoutAlarms: [Event] = []
         try t.store.enumerateOccurrences(matching: bare) { o, _ in withoutAlarms.append(o.event) }
         #expect(withoutAlarms.allSatisfy { $0.alarms.isEmpty })
-        #expect(withoutAlarms.map { var e = $0; e.alarms = [.relative(-600)]; return e } == events)
+        #expect(
+            withoutAlarms.map {
+                var e = $0; e.alarms = [.relative(-600)]; return e
+            } == events)
     }
 
     /// The merge keeps series in hour buckets and only the current hour's in a heap: a series

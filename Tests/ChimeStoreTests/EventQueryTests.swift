@@ -23,16 +23,20 @@ struct EventQueryTests {
 
     @Test func returnsEveryOverlappingOccurrenceSortedByStart() throws {
         _ = try event("weekly", .zoned(local(2026, 11, 2, 9), berlin), rule: "FREQ=WEEKLY")
-        _ = try event("before", .zoned(local(2026, 11, 30, 7), berlin), minutes: 30)           // ends 07:30, before the window
-        _ = try event("straddles", .zoned(local(2026, 11, 30, 7, 30), berlin), minutes: 60)   // 07:30–08:30 overlaps 08:00
+        _ = try event("before", .zoned(local(2026, 11, 30, 7), berlin), minutes: 30)  // ends 07:30, before the window
+        _ = try event("straddles", .zoned(local(2026, 11, 30, 7, 30), berlin), minutes: 60)  // 07:30–08:30 overlaps 08:00
         _ = try event("later", .zoned(local(2026, 12, 1, 12), berlin))
         let window = t.store.predicateForEvents(start: berlin.instant(for: local(2026, 11, 30, 8)), end: berlin.instant(for: local(2026, 12, 15)))
         let found = try t.store.events(matching: window)
         #expect(found.map(\.title) == ["straddles", "weekly", "later", "weekly", "weekly"])
-        #expect(found.filter { $0.title == "weekly" }.map { $0.start } == [
-            .zoned(local(2026, 11, 30, 9), berlin), .zoned(local(2026, 12, 7, 9), berlin), .zoned(local(2026, 12, 14, 9), berlin)])
-        #expect(found.filter { $0.title == "weekly" }.map { $0.occurrenceDate } == [
-            berlin.instant(for: local(2026, 11, 30, 9)), berlin.instant(for: local(2026, 12, 7, 9)), berlin.instant(for: local(2026, 12, 14, 9))])
+        #expect(
+            found.filter { $0.title == "weekly" }.map { $0.start } == [
+                .zoned(local(2026, 11, 30, 9), berlin), .zoned(local(2026, 12, 7, 9), berlin), .zoned(local(2026, 12, 14, 9), berlin)
+            ])
+        #expect(
+            found.filter { $0.title == "weekly" }.map { $0.occurrenceDate } == [
+                berlin.instant(for: local(2026, 11, 30, 9)), berlin.instant(for: local(2026, 12, 7, 9)), berlin.instant(for: local(2026, 12, 14, 9))
+            ])
         #expect(found.allSatisfy { $0.end.instant(floatingZone: berlin).secondsSince1970 - $0.start.instant(floatingZone: berlin).secondsSince1970 > 0 })
     }
 
@@ -127,14 +131,16 @@ struct EventQueryTests {
         #expect(throws: StoreError.invalid(.negativeRadius(-1))) { try t.store.save(backwards) }
         backwards.alarms = []
         backwards.title = ""
-        #expect(try t.store.save(backwards).title == "")   // untitled, as RFC 5545 and EventKit allow
+        #expect(try t.store.save(backwards).title == "")  // untitled, as RFC 5545 and EventKit allow
     }
 
     @Test func alarmsRoundTripIncludingOnesAfterTheStart() throws {
         var e = Event(title: "alarms", calendar: calendar.identifier, start: .utc(local(2026, 12, 1, 9)), duration: 3600)
         // RFC 5545 allows a trigger after the start (EventKit's UI does not): accepted as is.
-        e.alarms = [.relative(-900), .relative(600), .relative(-300, relatedTo: .end), .absolute(utc(2026, 11, 30, 18)),
-                    .location(StructuredLocation(title: "Office", latitude: 52.52, longitude: 13.405, radius: 0), .leave)]
+        e.alarms = [
+            .relative(-900), .relative(600), .relative(-300, relatedTo: .end), .absolute(utc(2026, 11, 30, 18)),
+            .location(StructuredLocation(title: "Office", latitude: 52.52, longitude: 13.405, radius: 0), .leave)
+        ]
         try t.store.save(e)
         #expect(try t.store.event(withIdentifier: e.identifier)?.alarms == e.alarms)
     }
@@ -159,7 +165,7 @@ struct EventQueryTests {
         let a = Event(title: "a", calendar: calendar.identifier, start: .utc(local(2026, 12, 1, 9)), duration: 60)
         let ghost = Event(title: "ghost", calendar: calendar.identifier, start: .utc(local(2026, 12, 1, 10)), duration: 60)
         try t.store.save(a, commit: false)
-        try t.store.remove(ghost, commit: false)   // not stored: fails inside the transaction
+        try t.store.remove(ghost, commit: false)  // not stored: fails inside the transaction
         #expect(throws: StoreError.unknownItem(ghost.identifier)) { try t.store.commit() }
         #expect(!t.store.hasUncommittedChanges)
         #expect(try t.store.events(matching: t.store.predicateForEvents(start: utc(2026, 12, 1), end: utc(2026, 12, 2))).isEmpty)

@@ -15,7 +15,7 @@ struct ListingReadTests {
         // Texts the full parse refuses must still be refused.
         "FREQ=DAILY;COUNT=3;UNTIL=20261230", "FREQ=DAILY;COUNT=0", "FREQ=DAILY;COUNT=3;count=4", "FREQ=DAILY;UNTIL=2026",
         "FREQ=DAILY;COUNT=", "COUNT=3", "FREQ=DAILY;COUNT=12345678901", "FREQ=DAILY;COUNT=+3",
-        "FREQ=DAILY\nFREQ=WEEKLY;COUNT=2", "FREQ=DAILY;UNTIL=20261230;UNTIL=20261231",
+        "FREQ=DAILY\nFREQ=WEEKLY;COUNT=2", "FREQ=DAILY;UNTIL=20261230;UNTIL=20261231"
     ]
 
     @Test func theRuleCacheReadsEveryTextAsTheFullParseDoes() {
@@ -32,14 +32,16 @@ struct ListingReadTests {
     @Test func aListingFindsTheSameOccurrencesWithoutDetails() throws {
         let t = try TestStore(zone: .utc)
         let calendar = try t.store.defaultCalendarForNewEvents()
-        var e = Event(title: "Stand-up", calendar: calendar.identifier,
-                      start: .zoned(LocalDateTime(year: 2026, month: 6, day: 1, hour: 9), try .named("Europe/Berlin")), duration: 900)
+        var e = Event(
+            title: "Stand-up", calendar: calendar.identifier,
+            start: .zoned(LocalDateTime(year: 2026, month: 6, day: 1, hour: 9), try .named("Europe/Berlin")), duration: 900)
         e.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=20")]
         e.notes = "Long notes a listing never shows"
         e.location = "Room 4"
         try t.store.save(e)
-        var full = t.store.predicateForEvents(start: Instant(secondsSince1970: 1_780_272_000),
-                                              end: Instant(secondsSince1970: 1_780_272_000 + 7 * 86_400))
+        var full = t.store.predicateForEvents(
+            start: Instant(secondsSince1970: 1_780_272_000),
+            end: Instant(secondsSince1970: 1_780_272_000 + 7 * 86_400))
         full.includesAlarms = false
         var listing = full
         listing.includesDetails = false

@@ -26,8 +26,9 @@ import Testing
             let writer = try EventStore(path: path, floatingZone: .utc)
             let calendar = try writer.defaultCalendarForNewEvents()
             for i in 0..<40 {
-                var e = Event(title: "Event \(i)", calendar: calendar.identifier,
-                              start: .utc(local(2026, 11, 21 + i % 7, 9 + i % 8)), duration: 1_800)
+                var e = Event(
+                    title: "Event \(i)", calendar: calendar.identifier,
+                    start: .utc(local(2026, 11, 21 + i % 7, 9 + i % 8)), duration: 1_800)
                 if i % 3 == 0 { e.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=WEEKLY")] }
                 e.alarms = [.relative(-600)]
                 if i % 10 == 0 {
@@ -62,10 +63,11 @@ import Testing
         // Location alarms: the four events with one, found through their alarm rows first.
         let armed = try daemon.locationAlarmSources(from: utc(2026, 11, 20))
         #expect(armed.count == 4)
-        #expect(armed.allSatisfy { source in
-            if case .event(let e) = source.item { return e.alarms.contains { $0.structuredLocation != nil } }
-            return false
-        })
+        #expect(
+            armed.allSatisfy { source in
+                if case .event(let e) = source.item { return e.alarms.contains { $0.structuredLocation != nil } }
+                return false
+            })
         #expect(try mappings(of: path).isEmpty)
     }
 }

@@ -44,14 +44,17 @@ struct ReminderTests {
 
         let all = try await t.store.fetchReminders(matching: t.store.predicateForIncompleteReminders(dueStart: nil, dueEnd: nil, calendars: nil))
         #expect(all.map(\.title) == ["soon", "later", "undated"])
-        let week = try await t.store.fetchReminders(matching: t.store.predicateForIncompleteReminders(
-            dueStart: utc(2026, 11, 20), dueEnd: utc(2026, 11, 27), calendars: [list]))
+        let week = try await t.store.fetchReminders(
+            matching: t.store.predicateForIncompleteReminders(
+                dueStart: utc(2026, 11, 20), dueEnd: utc(2026, 11, 27), calendars: [list]))
         #expect(week.map(\.title) == ["soon"])
-        let finished = try await t.store.fetchReminders(matching: t.store.predicateForCompletedReminders(
-            completionStart: utc(2026, 11, 20), completionEnd: utc(2026, 11, 21), calendars: nil))
+        let finished = try await t.store.fetchReminders(
+            matching: t.store.predicateForCompletedReminders(
+                completionStart: utc(2026, 11, 20), completionEnd: utc(2026, 11, 21), calendars: nil))
         #expect(finished.map(\.title) == ["done"])
-        let none = try await t.store.fetchReminders(matching: t.store.predicateForCompletedReminders(
-            completionStart: utc(2026, 11, 21), completionEnd: nil, calendars: nil))
+        let none = try await t.store.fetchReminders(
+            matching: t.store.predicateForCompletedReminders(
+                completionStart: utc(2026, 11, 21), completionEnd: nil, calendars: nil))
         #expect(none.isEmpty)
         #expect(try await t.store.fetchReminders(matching: t.store.predicateForReminders(in: nil)).count == 4)
     }

@@ -10,8 +10,9 @@ import Testing
         #expect(try t.store.sources() == [.local])
 
         try t.store.saveSyncAccount(SyncAccount(name: "nextcloud", url: "https://cloud.example.org/", username: "ana"))
-        let collection = try t.store.addSyncCollection(account: "nextcloud", url: "https://cloud.example.org/dav/work/", title: "Work",
-                                                       color: nil, events: true, reminders: true)
+        let collection = try t.store.addSyncCollection(
+            account: "nextcloud", url: "https://cloud.example.org/dav/work/", title: "Work",
+            color: nil, events: true, reminders: true)
         let holidays = try t.store.addSubscription(url: "webcal://example.org/holidays.ics", title: "Holidays", refreshSeconds: 86_400)
         #expect(try t.store.sources() == [.local, .calDAV(account: "nextcloud"), .subscribed])
 

@@ -94,7 +94,7 @@ struct StoreFileTests {
         #expect(stat(t.path + "-wal", &info) == 0 && info.st_size > 0, "the writes are in the log first")
         t.store.foldWriteAheadLog()
         let backup = t.folder + "/backup.sqlite"
-        try FileManager.default.copyItem(atPath: t.path, toPath: backup)   // the file alone, no -wal
+        try FileManager.default.copyItem(atPath: t.path, toPath: backup)  // the file alone, no -wal
         let restored = try EventStore(path: backup, floatingZone: .utc)
         let titles = try restored.reminders(matching: restored.predicateForIncompleteReminders(dueStart: nil, dueEnd: nil, calendars: nil)).map(\.title)
         #expect(Set(titles) == Set((0..<6).map { "Written \($0)" }))
@@ -102,7 +102,8 @@ struct StoreFileTests {
 
     @Test func aReadOnlyFileSystemIsNamedAsSuch() {
         // A writable folder's store is only read-only by its mode: chmod is the advice there.
-        #expect(StoreError.readOnly(at: FileManager.default.temporaryDirectory.path + "/chime.sqlite")
+        #expect(
+            StoreError.readOnly(at: FileManager.default.temporaryDirectory.path + "/chime.sqlite")
                 == .readOnly(path: FileManager.default.temporaryDirectory.path + "/chime.sqlite"))
         #expect(StoreError.readOnlyFileSystem(path: "/mnt/chime.sqlite").description.contains("read-only file system"))
         #expect(!StoreError.readOnlyFileSystem(path: "/mnt/chime.sqlite").description.contains("chmod"))
@@ -118,7 +119,7 @@ struct StoreFileTests {
     @Test func refusesAnotherUsersFileAndLeavesItUntouched() throws {
         let folder = try Self.newFolder()
         let path = folder + "/chime.sqlite"
-        FileManager.default.createFile(atPath: path, contents: nil)     // empty: a store would be created in it
+        FileManager.default.createFile(atPath: path, contents: nil)  // empty: a store would be created in it
         #expect(chown(path, 65534, 65534) == 0, "tests run as root: \(String(cString: strerror(errno)))")
         #expect(throws: StoreError.notOwned(path: path, owner: 65534)) { try EventStore(path: path) }
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)

@@ -23,9 +23,10 @@ struct UIDLookupPlanTests {
 
     private func expectNoWideRead(_ steps: [String], _ label: String) {
         for step in steps {
-            #expect(!step.contains("item_event_range") && !step.contains("item_calendar") && !step.contains("item_reminder_state")
-                        && !step.hasPrefix("SCAN item") && !step.hasPrefix("SCAN alarm"),
-                    "\(label): \(steps)")
+            #expect(
+                !step.contains("item_event_range") && !step.contains("item_calendar") && !step.contains("item_reminder_state")
+                    && !step.hasPrefix("SCAN item") && !step.hasPrefix("SCAN alarm"),
+                "\(label): \(steps)")
         }
     }
 
@@ -33,8 +34,9 @@ struct UIDLookupPlanTests {
         let t = try TestStore(zone: .utc)
         let calendar = try t.store.defaultCalendarForNewEvents()
         for n in 0..<50 {
-            var e = Event(title: "Event \(n)", calendar: calendar.identifier,
-                          start: .utc(LocalDateTime(year: 2026, month: 6, day: 1 + n % 28, hour: 9)), duration: 1_800)
+            var e = Event(
+                title: "Event \(n)", calendar: calendar.identifier,
+                start: .utc(LocalDateTime(year: 2026, month: 6, day: 1 + n % 28, hour: 9)), duration: 1_800)
             e.externalIdentifier = "uid-\(n)"
             try t.store.save(e, commit: false)
         }
@@ -43,8 +45,9 @@ struct UIDLookupPlanTests {
 
         for target in [ImportTarget.defaults, .identified(events: calendar.identifier, reminders: nil)] {
             let scope = EventStore.calendarScope(target)
-            expectUIDIndex(try plan(t.store, EventStore.storedItemSQL(scope: scope.sql), ["uid-7", "event"] + scope.arguments),
-                           "import lookup into \(target)")
+            expectUIDIndex(
+                try plan(t.store, EventStore.storedItemSQL(scope: scope.sql), ["uid-7", "event"] + scope.arguments),
+                "import lookup into \(target)")
         }
         let byUID = StatementArguments(lists) + ["uid-7", "uid-7"]
         expectUIDIndex(try plan(t.store, EventStore.signaturesSQL(calendarCount: 2, oneUID: true), byUID), "one UID's signature")
@@ -61,9 +64,11 @@ struct UIDLookupPlanTests {
         for location in [false, true] {
             let filter = EventStore.alarmSourceFilter(location: location, identifierCount: 2)
             let label = location ? "location" : "timed"
-            for sql in ["SELECT id FROM item WHERE \(filter)",
-                        "SELECT item_id FROM alarm WHERE item_id IN (SELECT id FROM item WHERE \(filter))",
-                        "SELECT series_id FROM item WHERE series_id IS NOT NULL AND series_id IN (SELECT id FROM item WHERE \(filter))"] {
+            for sql in [
+                "SELECT id FROM item WHERE \(filter)",
+                "SELECT item_id FROM alarm WHERE item_id IN (SELECT id FROM item WHERE \(filter))",
+                "SELECT series_id FROM item WHERE series_id IS NOT NULL AND series_id IN (SELECT id FROM item WHERE \(filter))"
+            ] {
                 let steps = try plan(t.store, sql, StatementArguments(arguments))
                 #expect(steps.contains { $0.contains("sqlite_autoindex_item_1") || $0.contains("PRIMARY KEY") }, "\(label): \(steps)")
                 expectNoWideRead(steps, "\(label): \(sql)")

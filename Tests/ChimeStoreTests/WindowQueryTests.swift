@@ -21,22 +21,31 @@ struct WindowQueryTests {
         calendar = try t.store.defaultCalendarForNewEvents()
     }
 
-    static let rules = ["FREQ=DAILY", "FREQ=DAILY;INTERVAL=3", "FREQ=WEEKLY;BYDAY=MO", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH",
-                        "FREQ=WEEKLY", "FREQ=MONTHLY;BYMONTHDAY=2,17", "FREQ=MONTHLY;BYMONTHDAY=-1", "FREQ=MONTHLY;BYDAY=-1FR",
-                        "FREQ=MONTHLY", "FREQ=YEARLY", "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "FREQ=WEEKLY;BYDAY=SA;COUNT=30",
-                        "FREQ=HOURLY;INTERVAL=7", "FREQ=DAILY;BYHOUR=1,23"]
+    static let rules = [
+        "FREQ=DAILY", "FREQ=DAILY;INTERVAL=3", "FREQ=WEEKLY;BYDAY=MO", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH",
+        "FREQ=WEEKLY", "FREQ=MONTHLY;BYMONTHDAY=2,17", "FREQ=MONTHLY;BYMONTHDAY=-1", "FREQ=MONTHLY;BYDAY=-1FR",
+        "FREQ=MONTHLY", "FREQ=YEARLY", "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "FREQ=WEEKLY;BYDAY=SA;COUNT=30",
+        "FREQ=HOURLY;INTERVAL=7", "FREQ=DAILY;BYHOUR=1,23"
+    ]
 
     /// A seeded mix of series and single events in several zones.
     func fill() throws {
         var g = SeededRandom(seed: 0x0D41_5705)
-        let zones: [ZoneRules?] = [nil, .utc, try .named("Europe/Berlin"), try .named("Australia/Sydney"),
-                                   try .named("Pacific/Kiritimati"), try .named("America/New_York")]
+        let zones: [ZoneRules?] = [
+            nil, .utc, try .named("Europe/Berlin"), try .named("Australia/Sydney"),
+            try .named("Pacific/Kiritimati"), try .named("America/New_York")
+        ]
         for i in 0..<160 {
             let day = CivilDate(year: 2026, month: 1, day: 1).adding(days: g.int(in: 0...300))
             let local = LocalDateTime(date: day, hour: g.int(in: 0...23), minute: g.pick([0, 30]))
             let start: CalendarDate
-            if g.chance(0.15) { start = .allDay(day) } else {
-                switch g.pick(zones) { case nil: start = .floating(local); case let z?: start = z.isUTC ? .utc(local) : .zoned(local, z) }
+            if g.chance(0.15) {
+                start = .allDay(day)
+            } else {
+                switch g.pick(zones) {
+                case nil: start = .floating(local);
+                case let z?: start = z.isUTC ? .utc(local) : .zoned(local, z)
+                }
             }
             let minutes = start.isAllDay ? Int64(g.pick([1, 1, 3])) * 1_440 : Int64(g.pick([0, 30, 60, 600, 1_500, 3_000]))
             var e = Event(title: "e\(i)", calendar: calendar.identifier, start: start, duration: minutes * 60)
@@ -54,8 +63,10 @@ struct WindowQueryTests {
                     if case .allDay(let d) = o.start {
                         o.start = .allDay(d.adding(days: 2)); o.end = .allDay(d.adding(days: 3))
                     } else {
-                        o.start = o.start.with(instant: Instant(secondsSince1970: o.start.instant(floatingZone: floating).secondsSince1970 + shift), floatingZone: floating)
-                        o.end = o.end.with(instant: Instant(secondsSince1970: o.end.instant(floatingZone: floating).secondsSince1970 + shift), floatingZone: floating)
+                        o.start = o.start.with(
+                            instant: Instant(secondsSince1970: o.start.instant(floatingZone: floating).secondsSince1970 + shift), floatingZone: floating)
+                        o.end = o.end.with(
+                            instant: Instant(secondsSince1970: o.end.instant(floatingZone: floating).secondsSince1970 + shift), floatingZone: floating)
                     }
                     try t.store.save(o, span: .thisEvent)
                 }
@@ -98,14 +109,15 @@ struct WindowQueryTests {
         #expect(!before.isEmpty)
         // Back to the schema before the masks: no columns, the old index, the migration not applied.
         try t.store.pool.write { db in
-            try db.execute(sql: """
-                DROP INDEX item_event_range;
-                ALTER TABLE item DROP COLUMN day_weekdays;
-                ALTER TABLE item DROP COLUMN day_monthdays;
-                ALTER TABLE item DROP COLUMN day_months;
-                CREATE INDEX item_event_range ON item(kind, range_start, range_end);
-                DELETE FROM grdb_migrations WHERE identifier LIKE 'v11:%';
-                """)
+            try db.execute(
+                sql: """
+                    DROP INDEX item_event_range;
+                    ALTER TABLE item DROP COLUMN day_weekdays;
+                    ALTER TABLE item DROP COLUMN day_monthdays;
+                    ALTER TABLE item DROP COLUMN day_months;
+                    CREATE INDEX item_event_range ON item(kind, range_start, range_end);
+                    DELETE FROM grdb_migrations WHERE identifier LIKE 'v11:%';
+                    """)
         }
         let reopened = try EventStore(path: t.path, floatingZone: floating)
         let missing = try reopened.pool.read { db in

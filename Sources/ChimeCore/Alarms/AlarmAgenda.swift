@@ -49,8 +49,10 @@ public struct AlarmAgenda {
     /// are kept, marked with ``AlarmFiring/silencedBecause``: for `chime alarms --all`.
     public let includesSilenced: Bool
 
-    public init(zone: ZoneRules, from: Instant, defaults: AlarmDefaults = AlarmDefaults(), includesAnswered: Bool = false,
-                includesSilenced: Bool = false) {
+    public init(
+        zone: ZoneRules, from: Instant, defaults: AlarmDefaults = AlarmDefaults(), includesAnswered: Bool = false,
+        includesSilenced: Bool = false
+    ) {
         self.zone = zone
         self.from = from
         self.defaults = defaults
@@ -85,15 +87,23 @@ public struct AlarmAgenda {
         switch item {
         case .event(let event):
             for alarm in alarms {
-                if let t = AlarmTimeline(alarm: alarm, of: event, replaced: replaced, zone: zone, from: from,
-                                         allDayTimeOfDay: defaults.allDayTimeOfDay, answeredThrough: answered(alarm),
-                                         includesAnswered: includesAnswered) { insert(t, silence) }
+                if let t = AlarmTimeline(
+                    alarm: alarm, of: event, replaced: replaced, zone: zone, from: from,
+                    allDayTimeOfDay: defaults.allDayTimeOfDay, answeredThrough: answered(alarm),
+                    includesAnswered: includesAnswered)
+                {
+                    insert(t, silence)
+                }
             }
         case .reminder(let reminder):
             for alarm in alarms {
-                if let t = AlarmTimeline(alarm: alarm, of: reminder, zone: zone, from: from,
-                                         allDayTimeOfDay: defaults.allDayTimeOfDay, answeredThrough: answered(alarm),
-                                         includesAnswered: includesAnswered) { insert(t, silence) }
+                if let t = AlarmTimeline(
+                    alarm: alarm, of: reminder, zone: zone, from: from,
+                    allDayTimeOfDay: defaults.allDayTimeOfDay, answeredThrough: answered(alarm),
+                    includesAnswered: includesAnswered)
+                {
+                    insert(t, silence)
+                }
             }
         }
     }
@@ -184,11 +194,14 @@ public struct AlarmAgenda {
 
 extension AlarmAgenda {
     /// Every firing in `[from, to]`, in order (the preview's list).
-    public static func firings(of items: [(item: AnyCalendarItem, replaced: Set<Int64>)], zone: ZoneRules,
-                               from: Instant, to: Instant, defaults: AlarmDefaults = AlarmDefaults(),
-                               includesAnswered: Bool = false, includesSilenced: Bool = false) -> [AlarmFiring] {
-        var agenda = AlarmAgenda(zone: zone, from: from, defaults: defaults, includesAnswered: includesAnswered,
-                                 includesSilenced: includesSilenced)
+    public static func firings(
+        of items: [(item: AnyCalendarItem, replaced: Set<Int64>)], zone: ZoneRules,
+        from: Instant, to: Instant, defaults: AlarmDefaults = AlarmDefaults(),
+        includesAnswered: Bool = false, includesSilenced: Bool = false
+    ) -> [AlarmFiring] {
+        var agenda = AlarmAgenda(
+            zone: zone, from: from, defaults: defaults, includesAnswered: includesAnswered,
+            includesSilenced: includesSilenced)
         for entry in items { agenda.add(entry.item, replaced: entry.replaced) }
         var result: [AlarmFiring] = []
         while let firing = agenda.popNext(through: to) { result.append(firing) }

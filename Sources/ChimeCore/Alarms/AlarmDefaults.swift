@@ -80,8 +80,9 @@ public struct AlarmDefaults: Hashable, Sendable {
     /// The alarm a reminder without a timed alarm of its own fires, if any.
     public func implicitAlarm(for reminder: Reminder) -> Alarm? {
         guard remindersFireAtDue, reminder.dueDate ?? reminder.startDate != nil,
-              reminder.alarms.isEmpty,
-              !reminder.icsExtras.contains(Self.noAlarmMarker) else { return nil }
+            reminder.alarms.isEmpty,
+            !reminder.icsExtras.contains(Self.noAlarmMarker)
+        else { return nil }
         return .relative(0)
     }
 }

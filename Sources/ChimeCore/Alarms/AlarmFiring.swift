@@ -26,8 +26,10 @@ public struct AlarmFiring: Hashable, Sendable {
     /// Such a firing is never delivered; only `chime alarms --all` lists it.
     public var silencedBecause: AlarmDefaults.Silence?
 
-    public init(key: FiringKey, fireAt: Instant, alarm: Alarm, item: ItemSummary,
-                occurrenceStart: Instant?, occurrenceEnd: Instant?) {
+    public init(
+        key: FiringKey, fireAt: Instant, alarm: Alarm, item: ItemSummary,
+        occurrenceStart: Instant?, occurrenceEnd: Instant?
+    ) {
         self.key = key
         self.fireAt = fireAt
         self.alarm = alarm
@@ -60,8 +62,10 @@ public struct ItemSummary: Hashable, Sendable {
     /// Events: one occurrence of a series (or a detached, moved one), named `ID@occurrence`.
     public var isRecurring = false
 
-    public init(identifier: String, kind: Kind, title: String, notes: String? = nil, location: String? = nil,
-                isAllDay: Bool = false, priority: Int = 0, url: String? = nil) {
+    public init(
+        identifier: String, kind: Kind, title: String, notes: String? = nil, location: String? = nil,
+        isAllDay: Bool = false, priority: Int = 0, url: String? = nil
+    ) {
         self.identifier = identifier
         self.kind = kind
         self.title = title
@@ -73,17 +77,19 @@ public struct ItemSummary: Hashable, Sendable {
     }
 
     public init(_ event: Event) {
-        self.init(identifier: event.identifier, kind: .event, title: event.title, notes: event.notes,
-                  location: event.location, isAllDay: event.isAllDay, url: event.url)
+        self.init(
+            identifier: event.identifier, kind: .event, title: event.title, notes: event.notes,
+            location: event.location, isAllDay: event.isAllDay, url: event.url)
         uid = event.externalIdentifier
         isRecurring = event.isRecurring || event.isDetached
         if event.isDetached { scheduledOccurrence = event.occurrenceDate }
     }
 
     public init(_ reminder: Reminder) {
-        self.init(identifier: reminder.identifier, kind: .reminder, title: reminder.title, notes: reminder.notes,
-                  location: reminder.location, isAllDay: reminder.dueDate?.isAllDay ?? false, priority: reminder.priority,
-                  url: reminder.url)
+        self.init(
+            identifier: reminder.identifier, kind: .reminder, title: reminder.title, notes: reminder.notes,
+            location: reminder.location, isAllDay: reminder.dueDate?.isAllDay ?? false, priority: reminder.priority,
+            url: reminder.url)
         uid = reminder.externalIdentifier
     }
 

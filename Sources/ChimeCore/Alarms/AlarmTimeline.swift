@@ -85,8 +85,10 @@ public struct AlarmTimeline {
     /// The timeline of `alarm` on `event` (a single event, a series, or a detached occurrence);
     /// nil for location alarms. `replaced` holds the occurrence starts (seconds) that detached
     /// copies override.
-    public init?(alarm: Alarm, of event: Event, replaced: Set<Int64> = [], zone: ZoneRules, from: Instant,
-                 allDayTimeOfDay: Int64 = 0, answeredThrough: Instant? = nil, includesAnswered: Bool = false) {
+    public init?(
+        alarm: Alarm, of event: Event, replaced: Set<Int64> = [], zone: ZoneRules, from: Instant,
+        allDayTimeOfDay: Int64 = 0, answeredThrough: Instant? = nil, includesAnswered: Bool = false
+    ) {
         guard alarm.trigger.keyText != nil else { return nil }
         self.alarm = alarm
         self.answeredThrough = answeredThrough?.secondsSince1970
@@ -101,25 +103,33 @@ public struct AlarmTimeline {
             // Instances answered elsewhere are not walked one by one: an answer far ahead (a
             // client with a wrong clock) on a minutely series would be millions of steps.
             let firstUnanswered = includesAnswered ? nil : answeredThrough.map { $0.secondsSince1970 + 1 }
-            let series = Series(set: event.recurrenceSet, zone: zone, near: max(from.secondsSince1970, firstUnanswered ?? .min) - lead,
-                                duration: duration, replaced: replaced)
+            let series = Series(
+                set: event.recurrenceSet, zone: zone, near: max(from.secondsSince1970, firstUnanswered ?? .min) - lead,
+                duration: duration, replaced: replaced)
             if event.recurrenceRules.contains(where: { if case .count = $0.end { true } else { false } }) {
-                source = .counted(series, IteratorBox(series.set.occurrences(near: Instant(secondsSince1970: series.near),
-                                                                             floatingZone: zone)))
+                source = .counted(
+                    series,
+                    IteratorBox(
+                        series.set.occurrences(
+                            near: Instant(secondsSince1970: series.near),
+                            floatingZone: zone)))
             } else {
                 source = .series(series, after: nil)
             }
         } else {
             let start = event.start.instant(floatingZone: zone).secondsSince1970
             let step = Self.step(alarm.trigger, start: start, end: start + duration, shift: anchorShift)
-            source = .once(step.fireAt >= from.secondsSince1970 && !Self.skips(step, answeredThrough: answeredThrough?.secondsSince1970, includesAnswered) ? step : nil)
+            source = .once(
+                step.fireAt >= from.secondsSince1970 && !Self.skips(step, answeredThrough: answeredThrough?.secondsSince1970, includesAnswered) ? step : nil)
         }
     }
 
     /// The timeline of `alarm` on `reminder`; nil for location alarms, completed reminders, and
     /// relative alarms on a reminder with no date.
-    public init?(alarm: Alarm, of reminder: Reminder, zone: ZoneRules, from: Instant, allDayTimeOfDay: Int64 = 0,
-                 answeredThrough: Instant? = nil, includesAnswered: Bool = false) {
+    public init?(
+        alarm: Alarm, of reminder: Reminder, zone: ZoneRules, from: Instant, allDayTimeOfDay: Int64 = 0,
+        answeredThrough: Instant? = nil, includesAnswered: Bool = false
+    ) {
         guard alarm.trigger.keyText != nil, !reminder.isCompleted else { return nil }
         self.answeredThrough = answeredThrough?.secondsSince1970
         self.includesAnswered = includesAnswered
@@ -131,7 +141,8 @@ public struct AlarmTimeline {
         self.from = from
         self.anchorShift = dueDate?.isAllDay == true ? allDayTimeOfDay : 0
         let step = Self.step(alarm.trigger, start: due?.secondsSince1970, end: nil, shift: anchorShift)
-        source = .once(step.fireAt >= from.secondsSince1970 && !Self.skips(step, answeredThrough: answeredThrough?.secondsSince1970, includesAnswered) ? step : nil)
+        source = .once(
+            step.fireAt >= from.secondsSince1970 && !Self.skips(step, answeredThrough: answeredThrough?.secondsSince1970, includesAnswered) ? step : nil)
     }
 
     /// The next firing at or after `from`, or nil when the alarm will not fire again.
@@ -146,8 +157,9 @@ public struct AlarmTimeline {
             source = .once(nil)
             return step
         case .series(let series, let after):
-            var iterator = series.set.occurrences(near: Instant(secondsSince1970: after.map { $0 + 1 } ?? series.near),
-                                                  floatingZone: series.zone)
+            var iterator = series.set.occurrences(
+                near: Instant(secondsSince1970: after.map { $0 + 1 } ?? series.near),
+                floatingZone: series.zone)
             guard let step = nextStep(of: series, from: &iterator, after: after) else {
                 source = .once(nil)
                 return nil
@@ -155,7 +167,7 @@ public struct AlarmTimeline {
             source = .series(series, after: step.start)
             return step
         case .counted(let series, var box):
-            source = .once(nil)   // drops this timeline's reference, so a box it alone holds is changed in place
+            source = .once(nil)  // drops this timeline's reference, so a box it alone holds is changed in place
             if !isKnownUniquelyReferenced(&box) { box = IteratorBox(box.iterator) }
             guard let step = nextStep(of: series, from: &box.iterator, after: nil) else { return nil }
             source = .counted(series, box)
@@ -171,8 +183,9 @@ public struct AlarmTimeline {
             let start = occurrence.instant.secondsSince1970
             if let after, start <= after { continue }
             if series.replaced.contains(start) { continue }
-            let step = Self.step(alarm.trigger, start: start, end: start + series.duration, shift: anchorShift,
-                                 coalescedCount: folded)
+            let step = Self.step(
+                alarm.trigger, start: start, end: start + series.duration, shift: anchorShift,
+                coalescedCount: folded)
             guard step.fireAt >= from.secondsSince1970, !Self.skips(step, answeredThrough: answeredThrough, includesAnswered) else { continue }
             if let last = lastFireAt, step.fireAt - last < Self.coalescingSeconds {
                 folded += 1
@@ -187,13 +200,16 @@ public struct AlarmTimeline {
     /// The firing a step stands for.
     func firing(_ step: Step) -> AlarmFiring {
         let occurrence: Instant
-        if case .relative = alarm.trigger { occurrence = Instant(secondsSince1970: step.start!) } else {
+        if case .relative = alarm.trigger {
+            occurrence = Instant(secondsSince1970: step.start!)
+        } else {
             occurrence = Instant(secondsSince1970: step.fireAt)
         }
-        var firing = AlarmFiring(key: FiringKey(item: item.identifier, occurrence: occurrence, alarm: alarm.trigger.keyText!),
-                                 fireAt: Instant(secondsSince1970: step.fireAt), alarm: alarm, item: item,
-                                 occurrenceStart: step.start.map(Instant.init(secondsSince1970:)),
-                                 occurrenceEnd: step.end.map(Instant.init(secondsSince1970:)))
+        var firing = AlarmFiring(
+            key: FiringKey(item: item.identifier, occurrence: occurrence, alarm: alarm.trigger.keyText!),
+            fireAt: Instant(secondsSince1970: step.fireAt), alarm: alarm, item: item,
+            occurrenceStart: step.start.map(Instant.init(secondsSince1970:)),
+            occurrenceEnd: step.end.map(Instant.init(secondsSince1970:)))
         firing.coalescedCount = Int(step.coalescedCount)
         firing.silencedBecause = silence
         if let answeredThrough, step.fireAt <= answeredThrough { firing.acknowledgedAt = Instant(secondsSince1970: answeredThrough) }
@@ -206,8 +222,10 @@ public struct AlarmTimeline {
         return step.fireAt <= answeredThrough
     }
 
-    private static func step(_ trigger: Alarm.Trigger, start: Int64?, end: Int64?, shift: Int64,
-                             coalescedCount: Int32 = 0) -> Step {
+    private static func step(
+        _ trigger: Alarm.Trigger, start: Int64?, end: Int64?, shift: Int64,
+        coalescedCount: Int32 = 0
+    ) -> Step {
         switch trigger {
         case .absolute(let date):
             return Step(fireAt: date.secondsSince1970, start: start, end: end, coalescedCount: coalescedCount)

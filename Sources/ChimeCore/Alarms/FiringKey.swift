@@ -45,10 +45,12 @@ public struct FiringKey: Hashable, Comparable, Sendable, CustomStringConvertible
             return n
         }
         guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8), let hour = number(9..<11),
-              let minute = number(11..<13), let second = number(13..<15), (1...12).contains(month),
-              (1...CivilDate.daysInMonth(year: year, month: month)).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
-        self.init(item: item, occurrence: Instant(utc: LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
-                  alarm: alarm)
+            let minute = number(11..<13), let second = number(13..<15), (1...12).contains(month),
+            (1...CivilDate.daysInMonth(year: year, month: month)).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        self.init(
+            item: item, occurrence: Instant(utc: LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
+            alarm: alarm)
     }
 }
 

@@ -25,7 +25,8 @@ public enum ReferenceText {
     /// A reminder, a single event, or an absolute alarm's firing names the item alone.
     public static func text(_ firing: AlarmFiring, zone: ZoneRules) -> String {
         guard firing.item.kind == .event, firing.item.isRecurring, let o = firing.item.scheduledOccurrence ?? firing.occurrenceStart,
-              firing.key.alarm.hasPrefix("@") == false else { return firing.item.identifier }
+            firing.key.alarm.hasPrefix("@") == false
+        else { return firing.item.identifier }
         return text(identifier: firing.item.identifier, occurrence: o, allDay: firing.item.isAllDay, zone: zone)
     }
 }

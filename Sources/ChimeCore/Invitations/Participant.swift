@@ -37,28 +37,31 @@ public struct Participant: Hashable, Sendable {
         }
         address = value
         self.name = parameters["CN"]
-        role = switch parameters["ROLE"]?.uppercased() {
-        case "CHAIR": .chair
-        case "OPT-PARTICIPANT": .optional
-        case "NON-PARTICIPANT": .nonParticipant
-        default: isOrganizer ? .chair : .required
-        }
-        kind = switch parameters["CUTYPE"]?.uppercased() {
-        case nil, "INDIVIDUAL": .person
-        case "ROOM": .room
-        case "RESOURCE": .resource
-        case "GROUP": .group
-        default: .unknown
-        }
-        status = switch parameters["PARTSTAT"]?.uppercased() {
-        case "ACCEPTED": .accepted
-        case "DECLINED": .declined
-        case "TENTATIVE": .tentative
-        case "DELEGATED": .delegated
-        case "COMPLETED": .completed
-        case "IN-PROCESS": .inProcess
-        default: isOrganizer ? .accepted : .needsAction
-        }
+        role =
+            switch parameters["ROLE"]?.uppercased() {
+            case "CHAIR": .chair
+            case "OPT-PARTICIPANT": .optional
+            case "NON-PARTICIPANT": .nonParticipant
+            default: isOrganizer ? .chair : .required
+            }
+        kind =
+            switch parameters["CUTYPE"]?.uppercased() {
+            case nil, "INDIVIDUAL": .person
+            case "ROOM": .room
+            case "RESOURCE": .resource
+            case "GROUP": .group
+            default: .unknown
+            }
+        status =
+            switch parameters["PARTSTAT"]?.uppercased() {
+            case "ACCEPTED": .accepted
+            case "DECLINED": .declined
+            case "TENTATIVE": .tentative
+            case "DELEGATED": .delegated
+            case "COMPLETED": .completed
+            case "IN-PROCESS": .inProcess
+            default: isOrganizer ? .accepted : .needsAction
+            }
     }
 
     /// The address as people read it: `jane@example.org` for `mailto:jane@example.org`.
@@ -79,11 +82,17 @@ public struct Participant: Hashable, Sendable {
         }
         while index < line.endIndex {
             let c = line[index]
-            if c == "\"" { quoted.toggle() }
-            else if !quoted && c == ":" { finishParameter(); return (name, parameters, String(line[line.index(after: index)...])) }
-            else if !quoted && c == ";" { finishParameter(); inName = false }
-            else if !quoted && c == "=" && !inName && key == nil { key = field; field = "" }
-            else { field.append(c) }
+            if c == "\"" {
+                quoted.toggle()
+            } else if !quoted && c == ":" {
+                finishParameter(); return (name, parameters, String(line[line.index(after: index)...]))
+            } else if !quoted && c == ";" {
+                finishParameter(); inName = false
+            } else if !quoted && c == "=" && !inName && key == nil {
+                key = field; field = ""
+            } else {
+                field.append(c)
+            }
             index = line.index(after: index)
         }
         finishParameter()

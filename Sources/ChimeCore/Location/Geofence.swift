@@ -19,8 +19,10 @@ public struct Geofence: Hashable, Sendable {
     public var occurrenceStart: Instant?
     public var occurrenceEnd: Instant?
 
-    public init(key: FiringKey, place: StructuredLocation, radius: Double, proximity: Proximity, item: ItemSummary,
-                occurrenceStart: Instant?, occurrenceEnd: Instant?) {
+    public init(
+        key: FiringKey, place: StructuredLocation, radius: Double, proximity: Proximity, item: ItemSummary,
+        occurrenceStart: Instant?, occurrenceEnd: Instant?
+    ) {
         self.key = key
         self.place = place
         self.radius = radius
@@ -37,8 +39,9 @@ public struct Geofence: Hashable, Sendable {
 
     /// The firing this fence causes when it triggers at `instant`.
     public func firing(at instant: Instant) -> AlarmFiring {
-        AlarmFiring(key: key, fireAt: instant, alarm: .location(place, proximity), item: item,
-                    occurrenceStart: occurrenceStart, occurrenceEnd: occurrenceEnd)
+        AlarmFiring(
+            key: key, fireAt: instant, alarm: .location(place, proximity), item: item,
+            occurrenceStart: occurrenceStart, occurrenceEnd: occurrenceEnd)
     }
 }
 

@@ -18,8 +18,10 @@ public enum GeofenceArming {
         public var nextChange: Instant?
     }
 
-    public static func fences(for item: AnyCalendarItem, replaced: Set<Int64> = [], at now: Instant,
-                              zone: ZoneRules, settings: GeofenceSettings) -> Armed {
+    public static func fences(
+        for item: AnyCalendarItem, replaced: Set<Int64> = [], at now: Instant,
+        zone: ZoneRules, settings: GeofenceSettings
+    ) -> Armed {
         switch item {
         case .reminder(let reminder): return Armed(fences: fences(for: reminder, zone: zone, settings: settings), nextChange: nil)
         case .event(let event): return fences(for: event, replaced: replaced, at: now, zone: zone, settings: settings)
@@ -35,8 +37,10 @@ public enum GeofenceArming {
         }
     }
 
-    static func fences(for event: Event, replaced: Set<Int64>, at now: Instant, zone: ZoneRules,
-                       settings: GeofenceSettings) -> Armed {
+    static func fences(
+        for event: Event, replaced: Set<Int64>, at now: Instant, zone: ZoneRules,
+        settings: GeofenceSettings
+    ) -> Armed {
         let locationAlarms = event.alarms.filter { $0.trigger.locationKeyText != nil }
         guard !locationAlarms.isEmpty else { return Armed(fences: [], nextChange: nil) }
         let duration = event.durationSeconds(floatingZone: zone)
@@ -82,11 +86,14 @@ public enum GeofenceArming {
         return zone.instant(for: LocalDateTime(date: firstDay))..<zone.instant(for: LocalDateTime(date: lastDay.adding(days: 1)))
     }
 
-    static func fence(_ alarm: Alarm, item: ItemSummary, occurrence: Instant, start: Instant?, end: Instant?,
-                      settings: GeofenceSettings) -> Geofence? {
+    static func fence(
+        _ alarm: Alarm, item: ItemSummary, occurrence: Instant, start: Instant?, end: Instant?,
+        settings: GeofenceSettings
+    ) -> Geofence? {
         guard case .location(let place, let proximity) = alarm.trigger, let keyText = alarm.trigger.locationKeyText else { return nil }
-        return Geofence(key: FiringKey(item: item.identifier, occurrence: occurrence, alarm: keyText), place: place,
-                        radius: settings.effectiveRadius(place.radius), proximity: proximity, item: item,
-                        occurrenceStart: start, occurrenceEnd: end)
+        return Geofence(
+            key: FiringKey(item: item.identifier, occurrence: occurrence, alarm: keyText), place: place,
+            radius: settings.effectiveRadius(place.radius), proximity: proximity, item: item,
+            occurrenceStart: start, occurrenceEnd: end)
     }
 }

@@ -179,8 +179,9 @@ public struct GeofenceEngine: Sendable {
             if at.secondsSince1970 - since.secondsSince1970 < settings.dwellSeconds { return (status, nil) }
         }
         let fires = settled || settings.initialState == .fire ? observed == fence.firingState : false
-        let transition = FenceTransition(fence: fence, from: status.state, to: observed, fix: fix, distance: distance,
-                                         fires: fires)
+        let transition = FenceTransition(
+            fence: fence, from: status.state, to: observed, fix: fix, distance: distance,
+            fires: fires)
         return (FenceStatus(state: observed, since: at), transition)
     }
 

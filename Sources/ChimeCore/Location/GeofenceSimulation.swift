@@ -16,8 +16,10 @@ public enum GeofenceSimulation {
         public var armedFences: Int
     }
 
-    public static func run(items: [(item: AnyCalendarItem, replaced: Set<Int64>)], fixes: [LocationFix], zone: ZoneRules,
-                           settings: GeofenceSettings) -> Result {
+    public static func run(
+        items: [(item: AnyCalendarItem, replaced: Set<Int64>)], fixes: [LocationFix], zone: ZoneRules,
+        settings: GeofenceSettings
+    ) -> Result {
         var engine = GeofenceEngine(settings: settings)
         var result = Result(firings: [], ignored: [], armedFences: 0)
         var everArmed = Set<FiringKey>()

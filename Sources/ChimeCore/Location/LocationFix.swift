@@ -53,8 +53,9 @@ public struct LocationFix: Hashable, Sendable, CustomStringConvertible {
     }
 
     public init(latitude: Double, longitude: Double, horizontalAccuracy: Double = 0, timestamp: Instant) {
-        self.init(coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                  horizontalAccuracy: horizontalAccuracy, timestampMilliseconds: timestamp.secondsSince1970 * 1000)
+        self.init(
+            coordinate: Coordinate(latitude: latitude, longitude: longitude),
+            horizontalAccuracy: horizontalAccuracy, timestampMilliseconds: timestamp.secondsSince1970 * 1000)
     }
 
     public var latitude: Double { coordinate.latitude }

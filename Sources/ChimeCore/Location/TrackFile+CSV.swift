@@ -20,7 +20,7 @@ extension TrackFile {
         "time": .time, "timestamp": .time,
         "lat": .latitude, "latitude": .latitude,
         "lon": .longitude, "lng": .longitude, "long": .longitude, "longitude": .longitude,
-        "accuracy": .accuracy, "acc": .accuracy,
+        "accuracy": .accuracy, "acc": .accuracy
     ]
 
     static func parseCSV(_ b: [UInt8], file: String) throws(TrackFileError) -> [Point] {
@@ -38,15 +38,18 @@ extension TrackFile {
             let expected = columns == nil ? 3...4 : layout.count...layout.count
             guard expected.contains(fields.count) else {
                 let count = expected.count == 1 ? "\(layout.count)" : "3 or 4"
-                throw TrackFileError(file: file, line: number,
-                                     "expected \(count) fields (\(names(layout))), found \(fields.count)")
+                throw TrackFileError(
+                    file: file, line: number,
+                    "expected \(count) fields (\(names(layout))), found \(fields.count)")
             }
             var values: [Column: ArraySlice<UInt8>] = [:]
             for (column, field) in zip(layout, fields) { values[column] = field }
             let timeText = values[.time]!
             guard let ms = timeMilliseconds(timeText, epochSeconds: true) else {
-                throw TrackFileError(file: file, line: number, "invalid time \"\(text(timeText))\" "
-                                     + "(use ISO 8601 2026-11-23T07:30:00Z, 20261123T073000Z or seconds since 1970)")
+                throw TrackFileError(
+                    file: file, line: number,
+                    "invalid time \"\(text(timeText))\" "
+                        + "(use ISO 8601 2026-11-23T07:30:00Z, 20261123T073000Z or seconds since 1970)")
             }
             let latitude = try latitude(values[.latitude]!, file: file, line: number)
             let longitude = try longitude(values[.longitude]!, file: file, line: number)
@@ -54,9 +57,12 @@ extension TrackFile {
             if let a = values[.accuracy], !a.isEmpty {
                 accuracy = try nonNegative(a, what: "accuracy", file: file, line: number)
             }
-            points.append(Point(fix: LocationFix(coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                                                 horizontalAccuracy: accuracy, timestampMilliseconds: ms),
-                                line: number))
+            points.append(
+                Point(
+                    fix: LocationFix(
+                        coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                        horizontalAccuracy: accuracy, timestampMilliseconds: ms),
+                    line: number))
         }
         try checkOrder(points, file: file)
         return points

@@ -161,7 +161,8 @@ private struct GPXScanner {
     private mutating func tagName(_ start: Int) throws(TrackFileError) -> String {
         let from = i
         while i < b.count, !TrackFile.isSpace(b[i]), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "/"),
-              b[i] != UInt8(ascii: "="), b[i] != UInt8(ascii: "<") {
+            b[i] != UInt8(ascii: "="), b[i] != UInt8(ascii: "<")
+        {
             i += 1
         }
         guard i > from else { throw truncatedOrBad(start, "<") }
@@ -171,7 +172,8 @@ private struct GPXScanner {
     }
 
     private mutating func tagAttributes(_ element: String, start: Int) throws(TrackFileError)
-        -> (attributes: [String: ArraySlice<UInt8>], selfClosing: Bool) {
+        -> (attributes: [String: ArraySlice<UInt8>], selfClosing: Bool)
+    {
         var attributes: [String: ArraySlice<UInt8>] = [:]
         while true {
             skipSpace()
@@ -200,8 +202,10 @@ private struct GPXScanner {
         }
     }
 
-    private mutating func startElement(_ name: String, attributes: [String: ArraySlice<UInt8>],
-                                       selfClosing: Bool, at start: Int) throws(TrackFileError) {
+    private mutating func startElement(
+        _ name: String, attributes: [String: ArraySlice<UInt8>],
+        selfClosing: Bool, at start: Int
+    ) throws(TrackFileError) {
         let line = line(at: start)
         if stack.isEmpty && !sawRoot {
             guard name == "gpx" else { throw error(start, "not a GPX file: the root element is <\(name)>, not <gpx>") }
@@ -254,12 +258,13 @@ private struct GPXScanner {
         if let hdop = p.hdop {
             accuracy = try TrackFile.nonNegative(hdop.text, what: "<hdop>", file: file, line: hdop.line) * TrackFile.gpxMetresPerHDOP
         }
-        let fix = LocationFix(coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                              horizontalAccuracy: accuracy, timestampMilliseconds: ms)
+        let fix = LocationFix(
+            coordinate: Coordinate(latitude: latitude, longitude: longitude),
+            horizontalAccuracy: accuracy, timestampMilliseconds: ms)
         if p.kind == "wpt" {
             waypoints.append(TrackFile.Point(fix: fix, line: p.line))
         } else {
-            if paths.isEmpty { paths.append([]) }     // a point outside <trk>/<rte>: tolerated
+            if paths.isEmpty { paths.append([]) }  // a point outside <trk>/<rte>: tolerated
             paths[paths.count - 1].append(TrackFile.Point(fix: fix, line: p.line))
         }
     }

@@ -52,8 +52,10 @@ extension TrackFile {
         var hasGGA: Bool { kinds.contains(.gga) }
     }
 
-    static func parseNMEA(_ b: [UInt8], file: String, defaultDate: CivilDate?,
-                          skipped: inout [Skipped]) throws(TrackFileError) -> [Point] {
+    static func parseNMEA(
+        _ b: [UInt8], file: String, defaultDate: CivilDate?,
+        skipped: inout [Skipped]
+    ) throws(TrackFileError) -> [Point] {
         var epochs: [Epoch] = []
         for (number, range) in lines(b) {
             guard let s = try sentence(b[range], line: number, file: file, skipped: &skipped) else { continue }
@@ -66,16 +68,20 @@ extension TrackFile {
                 last.kinds.append(s.kind)
                 epochs[epochs.count - 1] = last
             } else {
-                epochs.append(Epoch(line: s.line, timeOfDay: s.timeOfDay, date: s.date, coordinate: s.coordinate,
-                                    accuracy: s.accuracy, kinds: [s.kind]))
+                epochs.append(
+                    Epoch(
+                        line: s.line, timeOfDay: s.timeOfDay, date: s.date, coordinate: s.coordinate,
+                        accuracy: s.accuracy, kinds: [s.kind]))
             }
         }
         guard !epochs.isEmpty else { return [] }
         try date(&epochs, file: file, defaultDate: defaultDate)
         let points = epochs.map { e in
-            Point(fix: LocationFix(coordinate: e.coordinate, horizontalAccuracy: e.accuracy,
-                                   timestampMilliseconds: Int64(e.date!.daysSinceEpoch) * 86_400_000 + e.timeOfDay),
-                  line: e.line)
+            Point(
+                fix: LocationFix(
+                    coordinate: e.coordinate, horizontalAccuracy: e.accuracy,
+                    timestampMilliseconds: Int64(e.date!.daysSinceEpoch) * 86_400_000 + e.timeOfDay),
+                line: e.line)
         }
         try checkOrder(points, file: file)
         return points
@@ -98,8 +104,9 @@ extension TrackFile {
         } else if let defaultDate {
             current = defaultDate
         } else {
-            throw TrackFileError(file: file, line: epochs[0].line,
-                                 "GGA has no date and the file has no RMC sentence: give a default date for the track")
+            throw TrackFileError(
+                file: file, line: epochs[0].line,
+                "GGA has no date and the file has no RMC sentence: give a default date for the track")
         }
         var previous = epochs[0].timeOfDay
         for k in epochs.indices {
@@ -114,8 +121,10 @@ extension TrackFile {
     }
 
     /// A usable GGA or RMC sentence on this line; nil for other lines (and skipped ones, noted).
-    private static func sentence(_ raw: ArraySlice<UInt8>, line: Int, file: String,
-                                 skipped: inout [Skipped]) throws(TrackFileError) -> Sentence? {
+    private static func sentence(
+        _ raw: ArraySlice<UInt8>, line: Int, file: String,
+        skipped: inout [Skipped]
+    ) throws(TrackFileError) -> Sentence? {
         let text = trimmed(raw)
         guard let dollar = text.firstIndex(of: UInt8(ascii: "$")) else { return nil }
         var body = text[(dollar + 1)...]
@@ -210,10 +219,13 @@ extension TrackFile {
     }
 
     /// `ddmm.mmmm,N,dddmm.mmmm,E`; nil when unreadable or empty, an error when out of range.
-    private static func position(_ lat: ArraySlice<UInt8>, _ ns: ArraySlice<UInt8>, _ lon: ArraySlice<UInt8>,
-                                 _ ew: ArraySlice<UInt8>, file: String, line: Int) throws(TrackFileError) -> Coordinate? {
+    private static func position(
+        _ lat: ArraySlice<UInt8>, _ ns: ArraySlice<UInt8>, _ lon: ArraySlice<UInt8>,
+        _ ew: ArraySlice<UInt8>, file: String, line: Int
+    ) throws(TrackFileError) -> Coordinate? {
         guard let latitude = degrees(lat, hemisphere: ns, positive: "N", negative: "S"),
-              let longitude = degrees(lon, hemisphere: ew, positive: "E", negative: "W") else { return nil }
+            let longitude = degrees(lon, hemisphere: ew, positive: "E", negative: "W")
+        else { return nil }
         guard let la = latitude, (-90...90).contains(la) else {
             throw TrackFileError(file: file, line: line, "invalid latitude \"\(text(lat)),\(text(ns))\" (must be 0000.0000…9000.0000 N or S)")
         }
@@ -225,8 +237,10 @@ extension TrackFile {
 
     /// Degrees from `dddmm.mmmm` and a hemisphere letter: nil when unreadable, .some(nil) when
     /// the minutes are 60 or more.
-    private static func degrees(_ f: ArraySlice<UInt8>, hemisphere: ArraySlice<UInt8>,
-                                positive: String, negative: String) -> Double?? {
+    private static func degrees(
+        _ f: ArraySlice<UInt8>, hemisphere: ArraySlice<UInt8>,
+        positive: String, negative: String
+    ) -> Double?? {
         guard let v = decimal(f), v >= 0, f.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") }) else { return nil }
         let sign: Double
         switch text(hemisphere) {

@@ -16,7 +16,7 @@ extension TrackFile {
         if let dot = u.firstIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") }) {
             // Only a fraction of seconds: after `HH:MM:SS` or the basic `THHMMSS`.
             guard dot >= 7, isDigit(u[dot - 1]), isDigit(u[dot - 2]),
-                  u[dot - 3] == UInt8(ascii: ":") || u[dot - 7] == UInt8(ascii: "T") || u[dot - 7] == UInt8(ascii: "t")
+                u[dot - 3] == UInt8(ascii: ":") || u[dot - 7] == UInt8(ascii: "T") || u[dot - 7] == UInt8(ascii: "t")
             else { return nil }
             guard let (milliseconds, end) = fractionMilliseconds(u, from: dot + 1) else { return nil }
             fraction = milliseconds

@@ -63,7 +63,7 @@ public enum TrackFile {
     /// comment: `<` is GPX, `$` is NMEA, a line with commas is CSV.
     public static func detectFormat(_ bytes: some Collection<UInt8>) -> Format? {
         var b = Array(bytes)
-        if b.starts(with: [0xEF, 0xBB, 0xBF]) { b.removeFirst(3) }    // UTF-8 byte order mark
+        if b.starts(with: [0xEF, 0xBB, 0xBF]) { b.removeFirst(3) }  // UTF-8 byte order mark
         for line in lines(b) {
             guard let first = line.range.first(where: { !isSpace(b[$0]) }).map({ b[$0] }) else { continue }
             switch first {
@@ -79,17 +79,21 @@ public enum TrackFile {
     /// The fixes of a track, in time order. With `format` nil, the file name's extension decides,
     /// else the content (``detectFormat(_:)``). `file` only names the file in errors.
     /// `defaultDate` dates NMEA files that have GGA sentences but no RMC (GGA carries no date).
-    public static func parse(_ bytes: some Collection<UInt8>, format: Format? = nil, file: String,
-                             defaultDate: CivilDate? = nil) throws(TrackFileError) -> [LocationFix] {
+    public static func parse(
+        _ bytes: some Collection<UInt8>, format: Format? = nil, file: String,
+        defaultDate: CivilDate? = nil
+    ) throws(TrackFileError) -> [LocationFix] {
         try read(bytes, format: format, file: file, defaultDate: defaultDate).fixes
     }
 
     /// Like ``parse(_:format:file:defaultDate:)``, and also says which format was read and which
     /// lines were passed over.
-    public static func read(_ bytes: some Collection<UInt8>, format: Format? = nil, file: String,
-                            defaultDate: CivilDate? = nil) throws(TrackFileError) -> Contents {
+    public static func read(
+        _ bytes: some Collection<UInt8>, format: Format? = nil, file: String,
+        defaultDate: CivilDate? = nil
+    ) throws(TrackFileError) -> Contents {
         var b = Array(bytes)
-        if b.starts(with: [0xEF, 0xBB, 0xBF]) { b.removeFirst(3) }    // UTF-8 byte order mark
+        if b.starts(with: [0xEF, 0xBB, 0xBF]) { b.removeFirst(3) }  // UTF-8 byte order mark
         guard b.contains(where: { !isSpace($0) }) else { throw TrackFileError(file: file, line: 0, "empty file") }
         guard let format = format ?? self.format(forFileName: file) ?? detectFormat(b) else {
             throw TrackFileError(file: file, line: 0, "cannot tell the format: name the file .gpx, .nmea or .csv")
@@ -128,8 +132,10 @@ public enum TrackFile {
     /// Throws at the first point whose time is before the one above it.
     static func checkOrder(_ points: [Point], file: String) throws(TrackFileError) {
         for (a, b) in zip(points, points.dropFirst()) where b.fix.timestampMilliseconds < a.fix.timestampMilliseconds {
-            throw TrackFileError(file: file, line: b.line, "time goes backwards: \(timeText(b.fix.timestampMilliseconds)) "
-                                 + "comes after \(timeText(a.fix.timestampMilliseconds)) (line \(a.line))")
+            throw TrackFileError(
+                file: file, line: b.line,
+                "time goes backwards: \(timeText(b.fix.timestampMilliseconds)) "
+                    + "comes after \(timeText(a.fix.timestampMilliseconds)) (line \(a.line))")
         }
     }
 
@@ -174,9 +180,13 @@ public enum TrackFile {
     /// A plain decimal number (`-12.5`, `3e2`); no `nan`, `inf` or hexadecimal.
     static func decimal(_ s: ArraySlice<UInt8>) -> Double? {
         let s = trimmed(s)
-        guard !s.isEmpty, s.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
-            || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
-            let v = Double(text(s)), v.isFinite else { return nil }
+        guard !s.isEmpty,
+            s.allSatisfy({
+                isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                    || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+            }),
+            let v = Double(text(s)), v.isFinite
+        else { return nil }
         return v
     }
 

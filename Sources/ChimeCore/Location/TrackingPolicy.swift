@@ -17,12 +17,14 @@ public enum TrackingPolicy {
     public static func request(nearestBoundary: Double?, fenceCount: Int, adaptive: Bool) -> TrackingRequest? {
         guard fenceCount > 0 else { return nil }
         guard adaptive else {
-            return TrackingRequest(accuracy: .exact, distanceThresholdMetres: 0, timeThresholdSeconds: 0,
-                                   reason: "adaptive tracking is off")
+            return TrackingRequest(
+                accuracy: .exact, distanceThresholdMetres: 0, timeThresholdSeconds: 0,
+                reason: "adaptive tracking is off")
         }
         guard let d = nearestBoundary, d <= midMetres else {
-            return TrackingRequest(accuracy: .city, distanceThresholdMetres: 1_000, timeThresholdSeconds: 300,
-                                   reason: "no fence boundary within \(distanceText(midMetres))")
+            return TrackingRequest(
+                accuracy: .city, distanceThresholdMetres: 1_000, timeThresholdSeconds: 300,
+                reason: "no fence boundary within \(distanceText(midMetres))")
         }
         let reason = "nearest fence boundary \(distanceText(d)) away"
         if d <= nearMetres {

@@ -26,8 +26,10 @@ public struct Calendar: Hashable, Sendable, Identifiable {
 
     public var id: String { identifier }
 
-    public init(identifier: String = newIdentifier(), title: String, entityType: EntityType,
-                color: String = "#3A87AD", allowsModifications: Bool = true) {
+    public init(
+        identifier: String = newIdentifier(), title: String, entityType: EntityType,
+        color: String = "#3A87AD", allowsModifications: Bool = true
+    ) {
         self.identifier = identifier
         self.title = title
         self.color = color

@@ -70,7 +70,8 @@ extension RecurrenceStart {
         return text.withUTF8 { bytes -> CalendarDate? in
             let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
             guard semicolon == 8 || semicolon == 15 || semicolon == 16,
-                  let basic = BasicDateTime.parse(bytes: UnsafeBufferPointer(rebasing: bytes[..<semicolon])) else { return nil }
+                let basic = BasicDateTime.parse(bytes: UnsafeBufferPointer(rebasing: bytes[..<semicolon]))
+            else { return nil }
             if semicolon == bytes.count {
                 switch basic {
                 case .date(let d): return .allDay(d)
@@ -80,7 +81,7 @@ extension RecurrenceStart {
             }
             let name = bytes[(semicolon + 1)...]
             guard case .local(let l) = basic, !name.isEmpty, !name.contains(UInt8(ascii: ";")),
-                  let zone = try? ZoneRules.named(String(decoding: UnsafeBufferPointer(rebasing: name), as: UTF8.self))
+                let zone = try? ZoneRules.named(String(decoding: UnsafeBufferPointer(rebasing: name), as: UTF8.self))
             else { return nil }
             return .zoned(l, zone)
         }

@@ -94,8 +94,10 @@ public struct Event: CalendarItem {
         _modify { unshare(); yield &shared.icsExtras }
     }
 
-    public init(identifier: String = newIdentifier(), title: String, calendar: String? = nil,
-                start: CalendarDate, end: CalendarDate) {
+    public init(
+        identifier: String = newIdentifier(), title: String, calendar: String? = nil,
+        start: CalendarDate, end: CalendarDate
+    ) {
         shared = SeriesFields(identifier: identifier, calendarIdentifier: calendar, title: title)
         self.start = start
         self.end = end
@@ -122,8 +124,10 @@ public struct Event: CalendarItem {
     }
 
     /// An event lasting `duration` seconds (days of 86,400 s for all-day events).
-    public init(identifier: String = newIdentifier(), title: String, calendar: String? = nil,
-                start: CalendarDate, duration: Int64) {
+    public init(
+        identifier: String = newIdentifier(), title: String, calendar: String? = nil,
+        start: CalendarDate, duration: Int64
+    ) {
         let end: CalendarDate
         if case .allDay(let d) = start {
             end = .allDay(d.adding(days: max(1, Int(duration / 86_400))))

@@ -33,8 +33,9 @@ public enum ICalendarText {
         for line in lines {
             let bytes = line.utf8
             guard bytes.count > name.count,
-                  zip(bytes, name).allSatisfy({ $0 == $1 || ($0 >= 0x61 && $0 <= 0x7A && $0 - 0x20 == $1) }),
-                  let next = bytes.dropFirst(name.count).first, next == UInt8(ascii: ":") || next == UInt8(ascii: ";") else { continue }
+                zip(bytes, name).allSatisfy({ $0 == $1 || ($0 >= 0x61 && $0 <= 0x7A && $0 - 0x20 == $1) }),
+                let next = bytes.dropFirst(name.count).first, next == UInt8(ascii: ":") || next == UInt8(ascii: ";")
+            else { continue }
             return Participant.split(line).2.trimmingSpaces()
         }
         return nil

@@ -17,8 +17,8 @@ public func newIdentifier() -> String {
     withUnsafeMutableBytes(of: &b) { raw in
         raw.storeBytes(of: high, toByteOffset: 0, as: UInt64.self)
         raw.storeBytes(of: low, toByteOffset: 8, as: UInt64.self)
-        raw[6] = (raw[6] & 0x0F) | 0x40      // version 4 (random)
-        raw[8] = (raw[8] & 0x3F) | 0x80      // RFC 4122 variant
+        raw[6] = (raw[6] & 0x0F) | 0x40  // version 4 (random)
+        raw[8] = (raw[8] & 0x3F) | 0x80  // RFC 4122 variant
     }
     return UUID(uuid: b).uuidString
 }

@@ -27,7 +27,8 @@ public enum WritableYears {
         if ok, case .zoned(_, let zone) = date { ok = contains(zone.instant(for: local)) }
         // A floating or all-day value is read in whatever zone the system has: keep 14 hours of margin.
         if ok, date.isFloating {
-            ok = contains(Instant(secondsSince1970: local.localSeconds - 14 * 3600))
+            ok =
+                contains(Instant(secondsSince1970: local.localSeconds - 14 * 3600))
                 && contains(Instant(secondsSince1970: local.localSeconds + 14 * 3600))
         }
         guard ok else { throw .outsideWritableYears(field: field, value: Self.text(local)) }

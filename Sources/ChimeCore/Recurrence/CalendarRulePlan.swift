@@ -40,7 +40,8 @@ struct CalendarRulePlan: Sendable {
     /// weekday for a WEEKLY rule without one) is taken from `plan`, which has resolved it.
     init?(rule: RecurrenceRule, start: LocalDateTime, plan: ExpansionPlan) {
         guard let calendar = rule.calendar,
-              let table = CalendarYears.year(containing: start.date.daysSinceEpoch, of: calendar) else { return nil }
+            let table = CalendarYears.year(containing: start.date.daysSinceEpoch, of: calendar)
+        else { return nil }
         self.calendar = calendar
         skip = rule.skip
         interval = rule.interval
@@ -213,8 +214,11 @@ struct CalendarRulePlan: Sendable {
     /// The year and month index of the month with `ordinal`, found from an estimate of its day.
     private func month(ordinal: Int, hint: inout CalendarYear?) -> (CalendarYear, Int)? {
         let guess = startMonthFirst + Int((Double(ordinal - startMonthOrdinal) * meanMonthLength).rounded())
-        guard var table = CalendarYears.year(containing: min(max(guess, CalendarYears.supportedDays.lowerBound), CalendarYears.supportedDays.upperBound - 1),
-                                             of: calendar, hint: hint) else { return nil }
+        guard
+            var table = CalendarYears.year(
+                containing: min(max(guess, CalendarYears.supportedDays.lowerBound), CalendarYears.supportedDays.upperBound - 1),
+                of: calendar, hint: hint)
+        else { return nil }
         for _ in 0..<4 {
             if ordinal < table.firstMonthOrdinal {
                 guard let t = CalendarYears.year(table.year - 1, of: calendar) else { return nil }

@@ -85,7 +85,8 @@ enum CalendarYears {
             table = t
         } else {
             guard let fields = FoundationCalendars.fields(of: day, in: calendar),
-                  let t = year(fields.year, of: calendar) else { return nil }
+                let t = year(fields.year, of: calendar)
+            else { return nil }
             table = t
         }
         while day < table.first {
@@ -102,8 +103,9 @@ enum CalendarYears {
     private static func gregorianYear(_ year: Int) -> CalendarYear? {
         guard (1582...10_000).contains(year) else { return nil }
         let months = (1...12).map { m in
-            CalendarMonth(code: CalendarMonthCode(number: m, leap: false), first: CivilDate.days(year: year, month: m, day: 1),
-                          length: CivilDate.daysInMonth(year: year, month: m))
+            CalendarMonth(
+                code: CalendarMonthCode(number: m, leap: false), first: CivilDate.days(year: year, month: m, day: 1),
+                length: CivilDate.daysInMonth(year: year, month: m))
         }
         return CalendarYear(calendar: .gregorian, year: year, months: months, firstMonthOrdinal: year * 12)
     }
@@ -132,8 +134,9 @@ enum CalendarYears {
             day += n
         }
         guard day == first + length else { return nil }
-        return CalendarYear(calendar: .hebrew, year: year, months: months,
-                            firstMonthOrdinal: Int(floorDiv(Int64(235 * year - 234), 19)))
+        return CalendarYear(
+            calendar: .hebrew, year: year, months: months,
+            firstMonthOrdinal: Int(floorDiv(Int64(235 * year - 234), 19)))
     }
 
     /// Walks a year month by month from its first day: the day 29 days into a month is either
@@ -141,7 +144,7 @@ enum CalendarYears {
     /// month (then a day further, and one more for 31-day months). About one conversion a month.
     private static func foundationYear(_ year: Int, of calendar: RecurrenceCalendar) -> CalendarYear? {
         guard let start = FoundationCalendars.firstDay(ofYear: year, in: calendar), supportedDays.contains(start),
-              var current = FoundationCalendars.fields(of: start, in: calendar), current.year == year, current.day == 1
+            var current = FoundationCalendars.fields(of: start, in: calendar), current.year == year, current.day == 1
         else { return nil }
         var months: [CalendarMonth] = []
         var first = start

@@ -105,10 +105,11 @@ extension RecurrenceSet {
             let plan = ExpansionPlan(rule: rule, start: local)
             var weekdays = Int64(plan.plainWeekdays)
             for (iso, _) in plan.ordinalWeekdays { weekdays |= 1 << Int64(iso) }
-            days.formUnion(DayMasks(
-                weekdays: plan.hasWeekdays ? weekdays : DayMasks.all.weekdays,
-                monthDays: plan.hasMonthDay && plan.monthDayNegative == 0 ? Int64(plan.monthDayPositive) : DayMasks.all.monthDays,
-                months: plan.monthMask != 0 ? Int64(plan.monthMask) : DayMasks.all.months))
+            days.formUnion(
+                DayMasks(
+                    weekdays: plan.hasWeekdays ? weekdays : DayMasks.all.weekdays,
+                    monthDays: plan.hasMonthDay && plan.monthDayNegative == 0 ? Int64(plan.monthDayPositive) : DayMasks.all.monthDays,
+                    months: plan.monthMask != 0 ? Int64(plan.monthMask) : DayMasks.all.months))
             if plan.frequency < .daily || plan.timesOfDay.isEmpty {
                 earliest = 0; latest = 86_399
             } else {

@@ -98,7 +98,8 @@ struct ExpansionPlan: Sendable {
         weekNoNegative = rule.weeksOfTheYear.reduce(0) { $1 < 0 ? $0 | UInt64(1) << -$1 : $0 }
         hasWeekNo = !rule.weeksOfTheYear.isEmpty
         plainWeekdays = byDay.reduce(0) { $1.weekNumber == 0 ? $0 | UInt8(1) << $1.dayOfTheWeek.isoIndex : $0 }
-        ordinalWeekdays = byDay.contains { $0.weekNumber != 0 }
+        ordinalWeekdays =
+            byDay.contains { $0.weekNumber != 0 }
             ? byDay.filter { $0.weekNumber != 0 }.map { ($0.dayOfTheWeek.isoIndex, $0.weekNumber) } : []
         hasWeekdays = !byDay.isEmpty
         ordinalsWithinMonth = rule.frequency == .monthly || !byMonth.isEmpty
@@ -133,18 +134,25 @@ struct ExpansionPlan: Sendable {
         minuteLimit = rule.frequency <= .minutely ? rule.byMinute.reduce(0) { $0 | UInt64(1) << $1 } : 0
         let realSeconds = rule.bySecond.isEmpty ? [] : rule.bySecond.filter { $0 < 60 }
         secondLimit = rule.frequency == .secondly ? realSeconds.reduce(0) { $0 | UInt64(1) << $1 } : 0
-        timesCanMatch = rule.frequency == .secondly ? (rule.bySecond.isEmpty || !realSeconds.isEmpty)
+        timesCanMatch =
+            rule.frequency == .secondly
+            ? (rule.bySecond.isEmpty || !realSeconds.isEmpty)
             : !(times.isEmpty && within.isEmpty)
         setPositions = rule.setPositions
     }
 
     /// Whether a day passes every day-level part. `yday` is 1-based, `iso` 0 = Monday.
     @inline(__always)
-    func dayMatches(month: Int, day: Int, yday: Int, iso: Int, monthLength: Int, yearLength: Int,
-                    week: () -> (number: Int, weeksInYear: Int)) -> Bool {
+    func dayMatches(
+        month: Int, day: Int, yday: Int, iso: Int, monthLength: Int, yearLength: Int,
+        week: () -> (number: Int, weeksInYear: Int)
+    ) -> Bool {
         if monthMask != 0 && monthMask & (UInt16(1) << month) == 0 { return false }
         if hasMonthDay && monthDayPositive & (UInt32(1) << day) == 0
-            && monthDayNegative & (UInt32(1) << (monthLength - day + 1)) == 0 { return false }
+            && monthDayNegative & (UInt32(1) << (monthLength - day + 1)) == 0
+        {
+            return false
+        }
         if hasYearDay && !yearDayPositive[yday] && !yearDayNegative[yearLength - yday + 1] { return false }
         if hasWeekdays && plainWeekdays & (UInt8(1) << iso) == 0 {
             var found = false
@@ -158,7 +166,10 @@ struct ExpansionPlan: Sendable {
         if hasWeekNo {
             let w = week()
             if weekNoPositive & (UInt64(1) << w.number) == 0
-                && weekNoNegative & (UInt64(1) << (w.weeksInYear - w.number + 1)) == 0 { return false }
+                && weekNoNegative & (UInt64(1) << (w.weeksInYear - w.number + 1)) == 0
+            {
+                return false
+            }
         }
         return true
     }

@@ -141,7 +141,8 @@ extension RecurrenceCalendar {
         let month = table.months[table.monthIndex(containing: days)]
         var year = table.year
         if self == .chinese || self == .dangi { year = (year - 1) % 60 + 1 }
-        return CalendarSystemDate(year: year, month: month.code.number, isLeapMonth: month.code.leap, day: days - month.first + 1,
-                                  yearHasLeapMonth: table.months.contains { $0.code.leap })
+        return CalendarSystemDate(
+            year: year, month: month.code.number, isLeapMonth: month.code.leap, day: days - month.first + 1,
+            yearHasLeapMonth: table.months.contains { $0.code.leap })
     }
 }

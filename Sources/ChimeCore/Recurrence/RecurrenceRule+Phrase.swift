@@ -1,7 +1,8 @@
 /// Recurrence in words: what people type for `--repeat`, and a rule said back in English.
 extension RecurrenceRule {
     /// The forms ``init(phrase:)`` reads, for help texts and errors.
-    public static let phraseForms = "daily, weekdays, weekly, monthly, yearly, \"every 2 weeks on mon,thu\", "
+    public static let phraseForms =
+        "daily, weekdays, weekly, monthly, yearly, \"every 2 weeks on mon,thu\", "
         + "\"every other tuesday\", \"last friday of the month\", \"monthly on the 15th\", \"every 3 days\", "
         + "\"weekly 10 times\", \"weekly until 2027-03-01\", \"yearly on the chinese calendar\", or an RRULE such as FREQ=MONTHLY;BYDAY=-1FR"
 
@@ -53,18 +54,20 @@ extension RecurrenceRule {
         var frequency: RecurrenceFrequency?
         var interval = 1
         var days: [Weekday] = []
-        var positioned: [RecurrenceDayOfWeek] = []   // last friday, 2nd tuesday (of the month)
-        var monthDays: [Int] = []                    // the 1st, the 15th
+        var positioned: [RecurrenceDayOfWeek] = []  // last friday, 2nd tuesday (of the month)
+        var monthDays: [Int] = []  // the 1st, the 15th
         var i = 0
         // After "last friday" or "the 15th": "month" or "every month" only says what it is of.
         func skipOfTheMonth() {
             if i < words.count, words[i] == "month" { i += 1 } else if i + 1 < words.count, words[i] == "every", words[i + 1] == "month" { i += 2 }
         }
         let units: [String: RecurrenceFrequency] = [
-            "hour": .hourly, "day": .daily, "week": .weekly, "month": .monthly, "year": .yearly]
+            "hour": .hourly, "day": .daily, "week": .weekly, "month": .monthly, "year": .yearly
+        ]
         let adverbs: [String: (RecurrenceFrequency, Int)] = [
             "hourly": (.hourly, 1), "daily": (.daily, 1), "weekly": (.weekly, 1), "biweekly": (.weekly, 2),
-            "fortnightly": (.weekly, 2), "monthly": (.monthly, 1), "yearly": (.yearly, 1), "annually": (.yearly, 1)]
+            "fortnightly": (.weekly, 2), "monthly": (.monthly, 1), "yearly": (.yearly, 1), "annually": (.yearly, 1)
+        ]
         while i < words.count {
             let word = words[i]
             i += 1
@@ -113,8 +116,9 @@ extension RecurrenceRule {
             throw bad
         }
         guard let frequency else { throw bad }
-        try self.init(frequency, interval: interval, daysOfTheWeek: days.map { RecurrenceDayOfWeek($0) } + positioned,
-                      daysOfTheMonth: monthDays, end: end)
+        try self.init(
+            frequency, interval: interval, daysOfTheWeek: days.map { RecurrenceDayOfWeek($0) } + positioned,
+            daysOfTheMonth: monthDays, end: end)
     }
 
     /// `2027-03-01`, a real day.
@@ -136,7 +140,8 @@ extension RecurrenceRule {
     /// `1st`, `2nd`, `15th`, `31st`: a day of the month, written with its suffix.
     private static func dayOfMonth(_ word: String) -> Int? {
         guard word.count >= 3, ["st", "nd", "rd", "th"].contains(String(word.suffix(2))),
-              let n = Int(word.dropLast(2)), (1...31).contains(n) else { return nil }
+            let n = Int(word.dropLast(2)), (1...31).contains(n)
+        else { return nil }
         return n
     }
 
@@ -145,7 +150,8 @@ extension RecurrenceRule {
     /// the RRULE itself, so the text never says less than the rule.
     public var summary: String {
         let unitNames: [RecurrenceFrequency: String] = [
-            .secondly: "second", .minutely: "minute", .hourly: "hour", .daily: "day", .weekly: "week", .monthly: "month", .yearly: "year"]
+            .secondly: "second", .minutely: "minute", .hourly: "hour", .daily: "day", .weekly: "week", .monthly: "month", .yearly: "year"
+        ]
         let adverbs: [RecurrenceFrequency: String] = [.hourly: "hourly", .daily: "daily", .weekly: "weekly", .monthly: "monthly", .yearly: "yearly"]
         let workdays = [Weekday.monday, .tuesday, .wednesday, .thursday, .friday].map { RecurrenceDayOfWeek($0) }
         var text: String
@@ -154,9 +160,12 @@ extension RecurrenceRule {
         } else {
             text = interval == 1 ? (adverbs[frequency] ?? "every \(unitNames[frequency]!)") : "every \(interval) \(unitNames[frequency]!)s"
             if !daysOfTheWeek.isEmpty {
-                text += " on " + Self.list(daysOfTheWeek.map { d in
-                    d.weekNumber == 0 ? d.dayOfTheWeek.name : "the \(Self.ordinal(d.weekNumber)) \(d.dayOfTheWeek.name)"
-                })
+                text +=
+                    " on "
+                    + Self.list(
+                        daysOfTheWeek.map { d in
+                            d.weekNumber == 0 ? d.dayOfTheWeek.name : "the \(Self.ordinal(d.weekNumber)) \(d.dayOfTheWeek.name)"
+                        })
             }
         }
         if !daysOfTheMonth.isEmpty { text += " on the " + Self.list(daysOfTheMonth.map(Self.ordinal)) }
@@ -172,11 +181,14 @@ extension RecurrenceRule {
             case .forward: text += ", later in years without that date"
             }
         } else if !monthsOfTheYear.isEmpty {
-            let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-                          "October", "November", "December"]
+            let months = [
+                "January", "February", "March", "April", "May", "June", "July", "August", "September",
+                "October", "November", "December"
+            ]
             text += " in " + Self.list(monthsOfTheYear.map { months[$0 - 1] })
         }
-        let spoken = !bySecond.isEmpty || !byMinute.isEmpty || !byHour.isEmpty || !daysOfTheYear.isEmpty
+        let spoken =
+            !bySecond.isEmpty || !byMinute.isEmpty || !byHour.isEmpty || !daysOfTheYear.isEmpty
             || !weeksOfTheYear.isEmpty || !setPositions.isEmpty || firstDayOfTheWeek != nil
             || (skip != .omit && calendar == .gregorian)
         if spoken { text += " (\(rfc5545))" }

@@ -50,7 +50,8 @@ extension RecurrenceRule {
                 days = try value.split(separator: ",", omittingEmptySubsequences: false).map(Self.dayOfWeek)
             case "RSCALE":
                 guard let c = RecurrenceCalendar(rfc7529: value) else {
-                    throw .invalidValue(part: name, value: value, expected: "not a calendar Chime knows; use one of \(RecurrenceCalendar.namesForHelp.uppercased())")
+                    throw .invalidValue(
+                        part: name, value: value, expected: "not a calendar Chime knows; use one of \(RecurrenceCalendar.namesForHelp.uppercased())")
                 }
                 calendar = c
             case "SKIP":
@@ -85,13 +86,14 @@ extension RecurrenceRule {
         case (nil, .some(let u)): end = .until(u)
         case (nil, nil): end = .never
         }
-        try self.init(frequency, interval: interval, daysOfTheWeek: days,
-                      daysOfTheMonth: lists["BYMONTHDAY"] ?? [], monthsOfTheYear: lists["BYMONTH"] ?? [],
-                      weeksOfTheYear: lists["BYWEEKNO"] ?? [], daysOfTheYear: lists["BYYEARDAY"] ?? [],
-                      setPositions: lists["BYSETPOS"] ?? [], hours: lists["BYHOUR"] ?? [],
-                      minutes: lists["BYMINUTE"] ?? [], seconds: lists["BYSECOND"] ?? [],
-                      end: end, firstDayOfTheWeek: weekStart, calendar: calendar, skip: skip ?? .omit,
-                      leapMonthsOfTheYear: leapMonths)
+        try self.init(
+            frequency, interval: interval, daysOfTheWeek: days,
+            daysOfTheMonth: lists["BYMONTHDAY"] ?? [], monthsOfTheYear: lists["BYMONTH"] ?? [],
+            weeksOfTheYear: lists["BYWEEKNO"] ?? [], daysOfTheYear: lists["BYYEARDAY"] ?? [],
+            setPositions: lists["BYSETPOS"] ?? [], hours: lists["BYHOUR"] ?? [],
+            minutes: lists["BYMINUTE"] ?? [], seconds: lists["BYSECOND"] ?? [],
+            end: end, firstDayOfTheWeek: weekStart, calendar: calendar, skip: skip ?? .omit,
+            leapMonthsOfTheYear: leapMonths)
     }
 
     /// Canonical RRULE text: RSCALE first (as RFC 7529 writes it), then the parts in RFC 5545
@@ -127,7 +129,7 @@ extension RecurrenceRule {
 
     static let partNames: Set<String> = [
         "FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY",
-        "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST", "RSCALE", "SKIP",
+        "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST", "RSCALE", "SKIP"
     ]
 
     private static func integer(_ part: String, _ text: String) throws(RecurrenceRuleError) -> Int {

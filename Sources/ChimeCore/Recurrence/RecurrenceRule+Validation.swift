@@ -17,8 +17,9 @@ extension RecurrenceRule {
             throw .notAllowed(part: "SKIP", value: skip.rawValue, reason: "allowed only with RSCALE (RFC 7529), e.g. RSCALE=GREGORIAN;SKIP=\(skip.rawValue)")
         }
         let months = calendar?.monthsInYear ?? 12
-        try check("BYMONTH", monthsOfTheYear, 1...months,
-                  calendar.map { "values must be 1…\(months) in the \($0.rfc7529) calendar" } ?? "values must be 1…12")
+        try check(
+            "BYMONTH", monthsOfTheYear, 1...months,
+            calendar.map { "values must be 1…\(months) in the \($0.rfc7529) calendar" } ?? "values must be 1…12")
         if let leap = leapMonthsOfTheYear.first {
             guard let calendar, calendar.hasLeapMonths else {
                 throw .notAllowed(part: "BYMONTH", value: "\(leap)L", reason: "leap months exist only with RSCALE=CHINESE, DANGI or HEBREW")
@@ -28,7 +29,8 @@ extension RecurrenceRule {
         try checkSigned("BYMONTHDAY", daysOfTheMonth, 31)
         try checkSigned("BYYEARDAY", daysOfTheYear, calendar?.longestYear ?? 366)
         if let w = weeksOfTheYear.first, let calendar, calendar != .gregorian {
-            throw .notAllowed(part: "BYWEEKNO", value: String(w), reason: "week numbers exist only in the Gregorian calendar, not with RSCALE=\(calendar.rfc7529)")
+            throw .notAllowed(
+                part: "BYWEEKNO", value: String(w), reason: "week numbers exist only in the Gregorian calendar, not with RSCALE=\(calendar.rfc7529)")
         }
         try checkSigned("BYWEEKNO", weeksOfTheYear, 53)
         try checkSigned("BYSETPOS", setPositions, 366)
@@ -48,8 +50,9 @@ extension RecurrenceRule {
                     throw .notAllowed(part: "BYDAY", value: first.description, reason: "an ordinal weekday cannot be combined with BYWEEKNO")
                 }
             default:
-                throw .notAllowed(part: "BYDAY", value: first.description,
-                                  reason: "an ordinal weekday is allowed only in MONTHLY and YEARLY rules, not \(frequency.rfc5545)")
+                throw .notAllowed(
+                    part: "BYDAY", value: first.description,
+                    reason: "an ordinal weekday is allowed only in MONTHLY and YEARLY rules, not \(frequency.rfc5545)")
             }
         }
         if let w = weeksOfTheYear.first, frequency != .yearly {
@@ -62,7 +65,8 @@ extension RecurrenceRule {
             throw .notAllowed(part: "BYMONTHDAY", value: String(d), reason: "not allowed in WEEKLY rules")
         }
         if let p = setPositions.first, bySecond.isEmpty, byMinute.isEmpty, byHour.isEmpty, daysOfTheWeek.isEmpty,
-           daysOfTheMonth.isEmpty, daysOfTheYear.isEmpty, weeksOfTheYear.isEmpty, monthsOfTheYear.isEmpty, leapMonthsOfTheYear.isEmpty {
+            daysOfTheMonth.isEmpty, daysOfTheYear.isEmpty, weeksOfTheYear.isEmpty, monthsOfTheYear.isEmpty, leapMonthsOfTheYear.isEmpty
+        {
             throw .notAllowed(part: "BYSETPOS", value: String(p), reason: "needs another BYxxx part to select from")
         }
     }

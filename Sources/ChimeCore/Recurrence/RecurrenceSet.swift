@@ -102,8 +102,10 @@ public struct RecurrenceSet: Hashable, Sendable {
     public var dates: [RecurrenceDate]
     public var exceptionDates: [RecurrenceDate]
 
-    public init(start: RecurrenceStart, rules: [RecurrenceRule] = [], dates: [RecurrenceDate] = [],
-                exceptionDates: [RecurrenceDate] = []) {
+    public init(
+        start: RecurrenceStart, rules: [RecurrenceRule] = [], dates: [RecurrenceDate] = [],
+        exceptionDates: [RecurrenceDate] = []
+    ) {
         self.start = start
         self.rules = rules
         self.dates = dates
@@ -116,8 +118,10 @@ public struct RecurrenceSet: Hashable, Sendable {
     }
 
     /// The occurrences with `from ≤ instant < to`, at most `limit` of them.
-    public func occurrences(from: Instant, to: Instant, limit: Int = .max,
-                            floatingZone: ZoneRules = .utc) -> OccurrenceWindow {
+    public func occurrences(
+        from: Instant, to: Instant, limit: Int = .max,
+        floatingZone: ZoneRules = .utc
+    ) -> OccurrenceWindow {
         var iterator = OccurrenceIterator(set: self, floatingZone: floatingZone)
         iterator.skip(toInstant: from)
         var result: [Occurrence] = []

@@ -239,7 +239,9 @@ struct RuleIterator: IteratorProtocol {
         let interval = Int64(plan.interval)
         switch plan.frequency {
         case .yearly where calendarPlan != nil, .monthly where calendarPlan != nil:
-            let days = plan.frequency == .yearly ? calendarPlan!.days(inYear: Int(period), hint: &calendarHint)
+            let days =
+                plan.frequency == .yearly
+                ? calendarPlan!.days(inYear: Int(period), hint: &calendarHint)
                 : calendarPlan!.days(inMonth: Int(period), hint: &calendarHint)
             guard let days else { generationEnd = .endOfCalendar; return }
             for day in days { appendTimes(day: day) }
@@ -299,9 +301,11 @@ struct RuleIterator: IteratorProtocol {
             for d in 1...length {
                 let day = first + d - 1
                 let yday = day - jan1 + 1
-                if plan.dayMatches(month: month, day: d, yday: yday, iso: (jan1Iso + yday - 1) % 7,
-                                   monthLength: length, yearLength: yearLength,
-                                   week: { weeks!.week(of: day) }) {
+                if plan.dayMatches(
+                    month: month, day: d, yday: yday, iso: (jan1Iso + yday - 1) % 7,
+                    monthLength: length, yearLength: yearLength,
+                    week: { weeks!.week(of: day) })
+                {
                     appendTimes(day: day)
                 }
             }
@@ -317,8 +321,10 @@ struct RuleIterator: IteratorProtocol {
         let yearLength = CivilDate.daysInYear(year)
         for d in 1...length {
             let day = first + d - 1
-            if plan.dayMatches(month: month, day: d, yday: day - jan1 + 1, iso: (firstIso + d - 1) % 7,
-                               monthLength: length, yearLength: yearLength, week: { (0, 0) }) {
+            if plan.dayMatches(
+                month: month, day: d, yday: day - jan1 + 1, iso: (firstIso + d - 1) % 7,
+                monthLength: length, yearLength: yearLength, week: { (0, 0) })
+            {
                 appendTimes(day: day)
             }
         }
@@ -346,10 +352,11 @@ struct RuleIterator: IteratorProtocol {
         guard plan.hasDayFilter else { return true }
         let date = CivilDate(daysSinceEpoch: day)
         let jan1 = CivilDate.days(year: date.year, month: 1, day: 1)
-        return plan.dayMatches(month: date.month, day: date.day, yday: day - jan1 + 1,
-                               iso: Weekday(daysSinceEpoch: day).isoIndex,
-                               monthLength: CivilDate.daysInMonth(year: date.year, month: date.month),
-                               yearLength: CivilDate.daysInYear(date.year), week: { (0, 0) })
+        return plan.dayMatches(
+            month: date.month, day: date.day, yday: day - jan1 + 1,
+            iso: Weekday(daysSinceEpoch: day).isoIndex,
+            monthLength: CivilDate.daysInMonth(year: date.year, month: date.month),
+            yearLength: CivilDate.daysInYear(date.year), week: { (0, 0) })
     }
 
     private mutating func fillDay(_ day: Int) {
@@ -378,7 +385,8 @@ struct RuleIterator: IteratorProtocol {
             jump(to: period - secondOfDay % 60 + 60, step: step); return
         }
         if plan.frequency == .secondly && plan.secondLimit != 0
-            && plan.secondLimit & (UInt64(1) << Int(secondOfDay % 60)) == 0 {
+            && plan.secondLimit & (UInt64(1) << Int(secondOfDay % 60)) == 0
+        {
             period += step; return
         }
         for offset in plan.timesWithinPeriod { buffer.append(period + Int64(offset)) }

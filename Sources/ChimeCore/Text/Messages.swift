@@ -23,8 +23,10 @@ public struct Messages: Sendable {
     /// The language's name as the catalog knows it (`ru_RU.UTF-8`), nil for English.
     public let language: String?
 
-    public init(language: String?, lookup: @escaping Lookup, plural: @escaping PluralLookup,
-                dayHeading: @escaping @Sendable (CivilDate) -> String = DisplayText.dayHeading) {
+    public init(
+        language: String?, lookup: @escaping Lookup, plural: @escaping PluralLookup,
+        dayHeading: @escaping @Sendable (CivilDate) -> String = DisplayText.dayHeading
+    ) {
         self.language = language
         self.lookup = lookup
         self.pluralLookup = plural
@@ -42,7 +44,8 @@ public struct Messages: Sendable {
 
     /// The singular or plural form for `count` (Russian has three): `{count}` is filled with it.
     public func plural(_ singular: StaticString, _ plural: StaticString, count: Int, _ values: KeyValuePairs<String, String> = [:]) -> String {
-        let translated = pluralLookup(singular.description, plural.description, count)
+        let translated =
+            pluralLookup(singular.description, plural.description, count)
             ?? (count == 1 ? singular.description : plural.description)
         return Self.fill(translated, values, count: count)
     }

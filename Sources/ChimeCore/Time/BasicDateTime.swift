@@ -29,12 +29,14 @@ public enum BasicDateTime: Hashable, Sendable {
             return v
         }
         guard b.count == 8 || b.count == 15 || b.count == 16,
-              let y = num(0, 4), let mo = num(4, 2), let d = num(6, 2) else { return nil }
+            let y = num(0, 4), let mo = num(4, 2), let d = num(6, 2)
+        else { return nil }
         let date = CivilDate(year: y, month: mo, day: d)
         guard date.isValid else { return nil }
         if b.count == 8 { return .date(date) }
         guard b[8] == UInt8(ascii: "T") || b[8] == UInt8(ascii: "t"),
-              let h = num(9, 2), let mi = num(11, 2), let s = num(13, 2), h < 24, mi < 60, s < 61 else { return nil }
+            let h = num(9, 2), let mi = num(11, 2), let s = num(13, 2), h < 24, mi < 60, s < 61
+        else { return nil }
         // A leap second (60) is read as the last second of the minute, as RFC 5545 permits.
         let local = LocalDateTime(date: date, hour: h, minute: mi, second: min(s, 59))
         if b.count == 15 { return .local(local) }

@@ -68,7 +68,8 @@ extension DateValue {
 
 public enum DateExpression {
     /// A one-line description of the accepted forms, for --help texts.
-    public static let accepted = "2026-12-01[T09:30], today, tomorrow at 9, fri 5pm, next mon, Dec 1, "
+    public static let accepted =
+        "2026-12-01[T09:30], today, tomorrow at 9, fri 5pm, next mon, Dec 1, "
         + "12/01 or 01.12., 9:30, noon, in 2 hours, now, +2h, -30m"
 
     /// How a numeric date with slashes (`12/01`) is read: month first (the United States) or day
@@ -81,8 +82,10 @@ public enum DateExpression {
     ///
     /// - Parameter wallClock: the zone the result's wall time will be placed in, when not `zone`
     ///   (an item written in another zone): "the next such time still ahead" is judged there.
-    public static func parse(_ text: String, now: Instant, zone: ZoneRules,
-                             numericOrder: NumericDateOrder = .unknown, wallClock: ZoneRules? = nil) throws(DateExpressionError) -> DateValue {
+    public static func parse(
+        _ text: String, now: Instant, zone: ZoneRules,
+        numericOrder: NumericDateOrder = .unknown, wallClock: ZoneRules? = nil
+    ) throws(DateExpressionError) -> DateValue {
         var s = Substring(text.lowercased())
         while s.first?.isWhitespace == true { s.removeFirst() }
         while s.last?.isWhitespace == true { s.removeLast() }
@@ -217,7 +220,8 @@ public enum DateExpression {
         guard date.isValid else { throw Reason("no such calendar date") }
         if s.atEnd { return .date(date) }
         guard s.take("t") || (extended && s.take(" ")),
-              let h = s.digits(2), !extended || s.take(":"), let mi = s.digits(2) else { throw .notADate }
+            let h = s.digits(2), !extended || s.take(":"), let mi = s.digits(2)
+        else { throw .notADate }
         var sec = 0
         if !extended || s.take(":") {
             guard let x = s.digits(2) else { throw .notADate }
@@ -274,11 +278,16 @@ public enum DateExpression {
     }
 
     /// The words a phrase is made of, for "did you mean …?".
-    private static let vocabulary = ["today", "tomorrow", "yesterday", "tonight", "noon", "midnight", "next", "this", "week", "month",
-                                     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] + monthNames
+    private static let vocabulary =
+        [
+            "today", "tomorrow", "yesterday", "tonight", "noon", "midnight", "next", "this", "week", "month",
+            "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"
+        ] + monthNames
 
-    private static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august",
-                                     "september", "october", "november", "december"]
+    private static let monthNames = [
+        "january", "february", "march", "april", "may", "june", "july", "august",
+        "september", "october", "november", "december"
+    ]
 
     /// The weekday a word names (`fri`, `friday`, `thurs`), as an ISO index (Monday 1 … Sunday 7).
     private static func weekday(_ word: String) -> Int? { Weekday(word: word)?.isoIndex }
@@ -323,14 +332,21 @@ public enum DateExpression {
     /// `12/01`, `12/01/2026`, `01.12.`, `1.12.2026`, `2026/12/01`, `2026-12-1`.
     private static func numericDate(_ word: String, today: CivilDate, order: NumericDateOrder) throws(Reason) -> CivilDate? {
         let separator: Character
-        if word.contains("/") { separator = "/" } else if word.contains(".") { separator = "." }
-        else if word.contains("-") { separator = "-" } else { return nil }
+        if word.contains("/") {
+            separator = "/"
+        } else if word.contains(".") {
+            separator = "."
+        } else if word.contains("-") {
+            separator = "-"
+        } else {
+            return nil
+        }
         var parts = word.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
-        if separator == ".", parts.last == "" { parts.removeLast() }   // `01.12.`: the German form ends in a dot
+        if separator == ".", parts.last == "" { parts.removeLast() }  // `01.12.`: the German form ends in a dot
         guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && Int($0) != nil })
         else { return nil }
         let numbers = parts.map { Int($0)! }
-        if parts[0].count == 4 {   // year first, as ISO 8601 orders it
+        if parts[0].count == 4 {  // year first, as ISO 8601 orders it
             guard numbers.count == 3 else { return nil }
             return try fullDate(numbers[0], numbers[1], numbers[2], today: today)
         }
@@ -369,7 +385,8 @@ public enum DateExpression {
         let units: [(names: [String], seconds: Int64)] = [
             (["w", "wk", "wks", "week", "weeks"], 604_800), (["d", "day", "days"], 86_400),
             (["h", "hr", "hrs", "hour", "hours"], 3600), (["m", "min", "mins", "minute", "minutes"], 60),
-            (["s", "sec", "secs", "second", "seconds"], 1)]
+            (["s", "sec", "secs", "second", "seconds"], 1)
+        ]
         let bad = Reason("after `in`, give an amount and a unit: in 2 hours, in 30 min, in 3 days, in 1h30m")
         var total: Int64 = 0
         var words = words
@@ -394,16 +411,18 @@ public enum DateExpression {
 
     /// A date, a time, or both, in the words people type: `today`, `tomorrow at 9`, `fri 5pm`,
     /// `next monday`, `Dec 1`, `1 Dec 2026`, `12/01`, `01.12.`, `9:30pm`, `noon`, `in 2 hours`.
-    private static func phrase(_ text: Substring, now: Instant, zone: ZoneRules, wallClock: ZoneRules,
-                               order: NumericDateOrder) throws(Reason) -> DateValue {
+    private static func phrase(
+        _ text: Substring, now: Instant, zone: ZoneRules, wallClock: ZoneRules,
+        order: NumericDateOrder
+    ) throws(Reason) -> DateValue {
         let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
         guard let first = words.first else { throw .notADate }
         if words == ["now"] { return .instant(now) }
         if first == "in" { return try amount(words.dropFirst(), now: now) }
         let today = zone.localTime(at: now).date
         var day: CivilDate?
-        var weekdayAhead = false   // a bare weekday with a time names the next such time still ahead
-        var evening = false        // `tonight`: 8 means 20:00, and no time means 20:00
+        var weekdayAhead = false  // a bare weekday with a time names the next such time still ahead
+        var evening = false  // `tonight`: 8 means 20:00, and no time means 20:00
         // `morning`, `afternoon`, `evening`: a part of the day, which says how an hour reads (3
         // in the afternoon is 15:00) and, with no time, gives one (09:00, 15:00, 20:00).
         var partOfDay: (pm: Bool, defaultHour: Int)?
@@ -427,7 +446,7 @@ public enum DateExpression {
             switch word {
             case "today": try setDay(today); continue
             case "tomorrow": try setDay(today.adding(days: 1)); continue
-            case "overmorrow": try setDay(today.adding(days: 2)); continue   // the day after tomorrow
+            case "overmorrow": try setDay(today.adding(days: 2)); continue  // the day after tomorrow
             case "morning": partOfDay = (false, 9); continue
             case "afternoon": partOfDay = (true, 15); continue
             case "evening": partOfDay = (true, 20); continue
@@ -468,7 +487,7 @@ public enum DateExpression {
                 weekdayAhead = true
                 continue
             }
-            if let m = month(word) {   // Dec 1, Dec 1 2026, December 1st
+            if let m = month(word) {  // Dec 1, Dec 1 2026, December 1st
                 guard let nextWord, let d = dayNumber(nextWord) else { throw Reason("a month takes a day: \(word) 1") }
                 i += 1
                 var year: Int?
@@ -476,7 +495,7 @@ public enum DateExpression {
                 try setDay(try fullDate(year, m, d, today: today))
                 continue
             }
-            if let d = dayNumber(word), let nextWord, let m = month(nextWord) {   // 1 Dec, 1st December 2026
+            if let d = dayNumber(word), let nextWord, let m = month(nextWord) {  // 1 Dec, 1st December 2026
                 i += 1
                 var year: Int?
                 if i < words.count, words[i].count == 4, let y = Int(words[i]) { year = y; i += 1 }
@@ -524,7 +543,7 @@ public enum DateExpression {
     /// (`9`) only after `at`, where nothing else can be meant.
     private static func timeOfDay(_ text: Substring, hourAlone: Bool = false) throws(Reason) -> (Int, Int, Int) {
         var body = text
-        var meridiem: Int?   // 0 am, 12 pm
+        var meridiem: Int?  // 0 am, 12 pm
         if body.hasSuffix("am") || body.hasSuffix("pm") {
             meridiem = body.hasSuffix("pm") ? 12 : 0
             body = body.dropLast(2)

@@ -23,8 +23,10 @@
 public struct DatePhrases: Sendable {
     /// The English weekday and month names templates may produce, in the order of their numbers.
     public static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-    public static let months = ["january", "february", "march", "april", "may", "june", "july", "august",
-                                "september", "october", "november", "december"]
+    public static let months = [
+        "january", "february", "march", "april", "may", "june", "july", "august",
+        "september", "october", "november", "december"
+    ]
 
     /// The catalog context the tables are kept under (`msgctxt "date input"`).
     public static let catalogContext = "date input"
@@ -35,20 +37,21 @@ public struct DatePhrases: Sendable {
     public static let repeatTemplates: [String] = [
         "daily", "weekdays", "weekends", "weekly", "monthly", "yearly",
         "every {weekday}", "every other {weekday}", "every {1} days", "every {1} weeks", "every {1} months", "{1} times",
-        "yearly on the chinese calendar", "yearly on the hebrew calendar",
+        "yearly on the chinese calendar", "yearly on the hebrew calendar"
     ]
 
     /// Every template a table may translate: the English ``DateExpression`` reads, with
     /// placeholders. A catalog's entry for one lists the ways its language says it.
-    public static let templates: [String] = [
-        "now", "today", "tomorrow", "overmorrow", "yesterday", "tonight", "noon", "midnight",
-        "morning", "afternoon", "evening", "at",
-        "next week", "this week", "next month",
-        "next {weekday}", "this {weekday}", "next week {weekday}", "this week {weekday}",
-        "{1}:{2}", "{1}:30", "{1}:00", "{1}:15", "{1}:45",
-        "in {1} minutes", "in {1} hours", "in {1} days", "in {1} weeks", "in 1 hour", "in 30 minutes",
-        "{month} {1}", "{month} {1} {2}", "{1:month} {2}", "{1}-{2}-{3}",
-    ] + weekdays + months
+    public static let templates: [String] =
+        [
+            "now", "today", "tomorrow", "overmorrow", "yesterday", "tonight", "noon", "midnight",
+            "morning", "afternoon", "evening", "at",
+            "next week", "this week", "next month",
+            "next {weekday}", "this {weekday}", "next week {weekday}", "this week {weekday}",
+            "{1}:{2}", "{1}:30", "{1}:00", "{1}:15", "{1}:45",
+            "in {1} minutes", "in {1} hours", "in {1} days", "in {1} weeks", "in 1 hour", "in 30 minutes",
+            "{month} {1}", "{month} {1} {2}", "{1:month} {2}", "{1}-{2}-{3}"
+        ] + weekdays + months
 
     private struct Rule: Sendable, Hashable {
         let template: String
@@ -201,7 +204,8 @@ public struct DatePhrases: Sendable {
     private static func isWordCharacter(_ c: Character) -> Bool {
         if let ascii = c.asciiValue { return (48...57).contains(ascii) || c.isLetter }
         guard c.isLetter, let scalar = c.unicodeScalars.first?.value else { return false }
-        let unspaced = (0x3040...0x30FF).contains(scalar) || (0x3400...0x9FFF).contains(scalar)
+        let unspaced =
+            (0x3040...0x30FF).contains(scalar) || (0x3400...0x9FFF).contains(scalar)
             || (0xAC00...0xD7AF).contains(scalar) || (0xF900...0xFAFF).contains(scalar)
         return !unspaced
     }
@@ -266,7 +270,7 @@ public struct DatePhrases: Sendable {
                     guard let option = parseSequence(chars, &i, inGroup: true), i < chars.count else { return nil }
                     options.append(option)
                     if chars[i] == ")" { i += 1; break }
-                    i += 1   // "|"
+                    i += 1  // "|"
                 }
                 nodes.append(.choice(options))
                 continue

@@ -79,9 +79,10 @@ struct TZifData {
         let versionByte = try r.u8()
         try r.skip(15)
         let counts = try (0..<6).map { _ in Int(try r.u32()) }
-        return Header(version: versionByte == 0 ? 1 : Int(versionByte) - 0x30,
-                      isUTCCount: counts[0], isStdCount: counts[1], leapCount: counts[2],
-                      timeCount: counts[3], typeCount: counts[4], charCount: counts[5])
+        return Header(
+            version: versionByte == 0 ? 1 : Int(versionByte) - 0x30,
+            isUTCCount: counts[0], isStdCount: counts[1], leapCount: counts[2],
+            timeCount: counts[3], typeCount: counts[4], charCount: counts[5])
     }
 }
 

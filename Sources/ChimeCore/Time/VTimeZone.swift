@@ -45,8 +45,10 @@ public struct VTimeZone: Hashable, Sendable {
         /// TZNAME, e.g. `CET`.
         public var name: String?
 
-        public init(kind: Kind, start: LocalDateTime, offsetFrom: Int32, offsetTo: Int32,
-                    rule: RecurrenceRule? = nil, dates: [LocalDateTime] = [], name: String? = nil) {
+        public init(
+            kind: Kind, start: LocalDateTime, offsetFrom: Int32, offsetTo: Int32,
+            rule: RecurrenceRule? = nil, dates: [LocalDateTime] = [], name: String? = nil
+        ) {
             self.kind = kind
             self.start = start
             self.offsetFrom = offsetFrom
@@ -77,7 +79,8 @@ public struct VTimeZone: Hashable, Sendable {
     public static func utcOffset(parsing text: some StringProtocol) -> Int32? {
         let b = Array(text.utf8)
         guard b.count == 5 || b.count == 7, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"),
-              b.dropFirst().allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            b.dropFirst().allSatisfy({ $0 >= 48 && $0 <= 57 })
+        else { return nil }
         func field(_ i: Int) -> Int32 { Int32(b[i] - 48) * 10 + Int32(b[i + 1] - 48) }
         let (hours, minutes, seconds) = (field(1), field(3), b.count == 7 ? field(5) : 0)
         guard minutes < 60, seconds < 60 else { return nil }
@@ -164,15 +167,18 @@ extension ZoneRules {
         if let bad = observance.dates.first(where: { !$0.isValid }) { throw fail("RDATE \(bad) is not a valid date-time") }
         // Onsets are wall times on the clock before the change: a fixed offset of TZOFFSETFROM.
         let clock = ZoneRules.fixed(offset: observance.offsetFrom, identifier: tzid)
-        let set = RecurrenceSet(start: .zoned(observance.start, clock), rules: observance.rule.map { [$0] } ?? [],
-                                dates: observance.dates.map { .local($0) })
+        let set = RecurrenceSet(
+            start: .zoned(observance.start, clock), rules: observance.rule.map { [$0] } ?? [],
+            dates: observance.dates.map { .local($0) })
         var result: [Int64] = []
         var iterator = set.occurrences().makeIterator()
         while let occurrence = iterator.next() {
             let at = occurrence.instant.secondsSince1970
             if at >= vTimeZoneExpansionEnd { break }
             guard result.count < vTimeZoneOnsetLimit else {
-                throw fail("more than \(vTimeZoneOnsetLimit) onsets before \(ZoneRules.precomputedThroughYear + 1) (RRULE \(observance.rule.map(\.rfc5545) ?? "none"))")
+                throw fail(
+                    "more than \(vTimeZoneOnsetLimit) onsets before \(ZoneRules.precomputedThroughYear + 1) (RRULE \(observance.rule.map(\.rfc5545) ?? "none"))"
+                )
             }
             result.append(at)
         }

@@ -44,11 +44,13 @@ enum YearlyDateRule: Hashable {
         let rule: RecurrenceRule?
         switch self {
         case .weekdayOrdinal(let month, let weekday, let ordinal):
-            rule = try? RecurrenceRule(.yearly, daysOfTheWeek: [RecurrenceDayOfWeek(weekday, weekNumber: ordinal)],
-                                       monthsOfTheYear: [month])
+            rule = try? RecurrenceRule(
+                .yearly, daysOfTheWeek: [RecurrenceDayOfWeek(weekday, weekNumber: ordinal)],
+                monthsOfTheYear: [month])
         case .weekdayOnOrAfter(let month, let weekday, let day):
-            rule = try? RecurrenceRule(.yearly, daysOfTheWeek: [RecurrenceDayOfWeek(weekday)],
-                                       daysOfTheMonth: Array(day...(day + 6)), monthsOfTheYear: [month])
+            rule = try? RecurrenceRule(
+                .yearly, daysOfTheWeek: [RecurrenceDayOfWeek(weekday)],
+                daysOfTheMonth: Array(day...(day + 6)), monthsOfTheYear: [month])
         case .fixedDay(let month, let day):
             rule = try? RecurrenceRule(.yearly, daysOfTheMonth: [day], monthsOfTheYear: [month])
         }
@@ -104,8 +106,9 @@ struct YearlyOnsetPattern: Hashable {
         for change in changes { byYear[LocalDateTime(localSeconds: change.localOnset).date.year] = change.at }
         var best: (pattern: YearlyOnsetPattern, score: Int)?
         for candidate in YearlyDateRule.candidates(for: refLocal.date) {
-            let pattern = YearlyOnsetPattern(date: candidate, timeOfDay: timeOfDay,
-                                             offsetBefore: ref.offsetBefore, offsetAfter: ref.offsetAfter)
+            let pattern = YearlyOnsetPattern(
+                date: candidate, timeOfDay: timeOfDay,
+                offsetBefore: ref.offsetBefore, offsetAfter: ref.offsetAfter)
             func matches(_ year: Int) -> Bool {
                 guard let actual = byYear[year], let expected = pattern.change(in: year) else { return false }
                 return actual == expected.at

@@ -54,12 +54,12 @@ extension ZoneRules {
         // Names are paths under the tzdata folder: refuse anything that could escape it.
         let allowed = name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/_-+".unicodeScalars.contains($0) }
         guard !name.isEmpty, allowed, !name.hasPrefix("/"), !name.split(separator: "/").contains(".."),
-              !name.hasPrefix("posix/") && !name.hasPrefix("right/")
+            !name.hasPrefix("posix/") && !name.hasPrefix("right/")
         else { throw .unknown(name) }
         let path = zoneInfoDirectory + "/" + name
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let data = FileManager.default.contents(atPath: path)
+            let data = FileManager.default.contents(atPath: path)
         else { throw .unknown(name) }
         return try tzif([UInt8](data), identifier: name)
     }
@@ -73,7 +73,8 @@ extension ZoneRules {
         let tzif: TZifData
         do { tzif = try TZifData(bytes: bytes) } catch { throw .unreadable(identifier, reason: "\(error)") }
         let footer = tzif.footer.flatMap(PosixTimeZoneRule.init)
-        return ZoneRules(identifier: identifier, transitions: tzif.transitions, offsetsAfter: tzif.offsetsAfter,
-                         initialOffset: tzif.initialOffset, footer: footer)
+        return ZoneRules(
+            identifier: identifier, transitions: tzif.transitions, offsetsAfter: tzif.offsetsAfter,
+            initialOffset: tzif.initialOffset, footer: footer)
     }
 }

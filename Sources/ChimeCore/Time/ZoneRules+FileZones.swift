@@ -50,8 +50,8 @@ extension ZoneRules {
         let expected = probes.map(rules.offset(at:))
         for name in candidateNames(for: tzid) {
             guard let zone = try? named(name), !zone.identifier.hasPrefix(posixPrefix),
-                  probes.map(zone.offset(at:)) == expected,
-                  zone.hasSameOffsets(as: rules, after: start, through: end)
+                probes.map(zone.offset(at:)) == expected,
+                zone.hasSameOffsets(as: rules, after: start, through: end)
             else { continue }
             return zone
         }

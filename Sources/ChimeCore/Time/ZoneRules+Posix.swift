@@ -41,7 +41,8 @@ extension ZoneRules {
         guard name.hasPrefix(posixPrefix) else { return nil }
         let text = String(name.dropFirst(posixPrefix.count).prefix { $0 != " " })
         guard let rule = PosixTimeZoneRule(text), abs(rule.standardOffset) < 86_400,
-              abs(rule.daylight?.offset ?? 0) < 86_400 else { return nil }
+            abs(rule.daylight?.offset ?? 0) < 86_400
+        else { return nil }
         return posix(rule, identifier: name)
     }
 
@@ -58,8 +59,9 @@ extension ZoneRules {
                 }
             }
         }
-        return ZoneRules(identifier: identifier, transitions: transitions, offsetsAfter: offsets,
-                         initialOffset: rule.standardOffset, footer: rule)
+        return ZoneRules(
+            identifier: identifier, transitions: transitions, offsetsAfter: offsets,
+            initialOffset: rule.standardOffset, footer: rule)
     }
 
     /// Why a zone's offsets cannot be one POSIX rule.
@@ -94,8 +96,9 @@ extension ZoneRules {
             case .weekdayOrdinal(let month, let weekday, let ordinal):
                 date = .monthWeekDay(month: month, week: ordinal < 0 ? 5 : ordinal, weekday: weekday.rawValue - 1)
             case .fixedDay(let month, let day) where !(month == 2 && day == 29):
-                date = .julianNoLeap(CivilDate(year: 2001, month: month, day: day).daysSinceEpoch
-                    - CivilDate(year: 2001, month: 1, day: 1).daysSinceEpoch + 1)
+                date = .julianNoLeap(
+                    CivilDate(year: 2001, month: month, day: day).daysSinceEpoch
+                        - CivilDate(year: 2001, month: 1, day: 1).daysSinceEpoch + 1)
             default:
                 throw PosixRuleUnavailable(reason: "the change to \(VTimeZone.utcOffsetText(after)) is on \(found.date), which a POSIX rule cannot say")
             }
@@ -103,8 +106,11 @@ extension ZoneRules {
         }
         let (startDate, startTime) = try pattern(low, high)
         let (endDate, endTime) = try pattern(high, low)
-        let rule = PosixTimeZoneRule(standardOffset: low, daylight: .init(offset: high, start: startDate, startTime: startTime,
-                                                                           end: endDate, endTime: endTime))
+        let rule = PosixTimeZoneRule(
+            standardOffset: low,
+            daylight: .init(
+                offset: high, start: startDate, startTime: startTime,
+                end: endDate, endTime: endTime))
         let candidate = Self.posix(rule, identifier: Self.posixName(rule, tzid: nil))
         guard hasSameOffsets(as: candidate, after: start, through: end) else {
             throw PosixRuleUnavailable(reason: "its offset changes do not follow one yearly rule (\(changes.count) changes)")

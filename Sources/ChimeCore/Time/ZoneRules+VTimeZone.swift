@@ -51,11 +51,12 @@ extension ZoneRules {
                 var rule = kind.date.recurrenceRule
                 // The zone left the pattern after `to` (within the scanned years): say when it stopped.
                 if pattern.ends { rule = (try? rule.with(end: .until(.utc(Instant(secondsSince1970: end.at))))) ?? rule }
-                observances.append(VTimeZone.Observance(
-                    kind: kind.offsetAfter > kind.offsetBefore ? .daylight : .standard,
-                    start: LocalDateTime(localSeconds: start.localOnset),
-                    offsetFrom: kind.offsetBefore, offsetTo: kind.offsetAfter,
-                    rule: rule, name: names[kind.offsetAfter]))
+                observances.append(
+                    VTimeZone.Observance(
+                        kind: kind.offsetAfter > kind.offsetBefore ? .daylight : .standard,
+                        start: LocalDateTime(localSeconds: start.localOnset),
+                        offsetFrom: kind.offsetBefore, offsetTo: kind.offsetAfter,
+                        rule: rule, name: names[kind.offsetAfter]))
             }
         }
 
@@ -65,8 +66,9 @@ extension ZoneRules {
             var groups: [(key: HistoryKey, onsets: [Int64])] = []
             for i in historyStart..<historyEnd {
                 let change = changes[i]
-                let key = HistoryKey(kind: Self.historicKind(changes, i), offsetBefore: change.offsetBefore,
-                                     offsetAfter: change.offsetAfter)
+                let key = HistoryKey(
+                    kind: Self.historicKind(changes, i), offsetBefore: change.offsetBefore,
+                    offsetAfter: change.offsetAfter)
                 if let g = groups.firstIndex(where: { $0.key == key }) {
                     groups[g].onsets.append(change.localOnset)
                 } else {
@@ -78,20 +80,22 @@ extension ZoneRules {
             for (key, onsets) in groups {
                 // Only the change still in effect at the end can be named from today's rules.
                 let current = !hasPattern && onsets.contains(latest)
-                observances.append(VTimeZone.Observance(
-                    kind: key.kind, start: LocalDateTime(localSeconds: onsets[0]),
-                    offsetFrom: key.offsetBefore, offsetTo: key.offsetAfter,
-                    dates: onsets.dropFirst().map { LocalDateTime(localSeconds: $0) },
-                    name: current ? names[key.offsetAfter] : nil))
+                observances.append(
+                    VTimeZone.Observance(
+                        kind: key.kind, start: LocalDateTime(localSeconds: onsets[0]),
+                        offsetFrom: key.offsetBefore, offsetTo: key.offsetAfter,
+                        dates: onsets.dropFirst().map { LocalDateTime(localSeconds: $0) },
+                        name: current ? names[key.offsetAfter] : nil))
             }
         }
 
         if observances.isEmpty {
             let offset = offset(at: Instant(secondsSince1970: lo))
             let startYear = min(1970, LocalDateTime(localSeconds: lo - year + Int64(offset)).date.year)
-            observances.append(VTimeZone.Observance(
-                kind: .standard, start: LocalDateTime(year: startYear, month: 1, day: 1),
-                offsetFrom: offset, offsetTo: offset, name: names[offset]))
+            observances.append(
+                VTimeZone.Observance(
+                    kind: .standard, start: LocalDateTime(year: startYear, month: 1, day: 1),
+                    offsetFrom: offset, offsetTo: offset, name: names[offset]))
         }
         return VTimeZone(identifier: identifier, observances: observances)
     }
@@ -122,8 +126,10 @@ extension ZoneRules {
     /// ``YearlyDateRule``, seen at least twice, and the pattern predicting no change between
     /// `changes[last]` and `end` that did not happen. `nil` when the zone does not follow such a
     /// pattern there (Morocco's Ramadan changes, a year that ends summer time for good).
-    private static func currentYearlyPattern(in changes: [OffsetChange], last: Int, through end: Int64,
-                                             scannedThrough scanEnd: Int64) -> CurrentPattern? {
+    private static func currentYearlyPattern(
+        in changes: [OffsetChange], last: Int, through end: Int64,
+        scannedThrough scanEnd: Int64
+    ) -> CurrentPattern? {
         let latest = changes[last]
         let partner = [last - 1, last + 1].first { i in
             changes.indices.contains(i) && changes[i].offsetBefore == latest.offsetAfter
@@ -137,7 +143,7 @@ extension ZoneRules {
             return YearlyOnsetPattern.infer(from: same, reference: same.lastIndex { $0.at <= end } ?? 0)
         }
         guard let intoDaylight = infer(low, high), let intoStandard = infer(high, low),
-              let first = changes.first
+            let first = changes.first
         else { return nil }
         let firstYear = LocalDateTime(localSeconds: first.localOnset).date.year - 1
         let lastYear = Instant(secondsSince1970: scanEnd).utc.date.year + 1
@@ -160,7 +166,7 @@ extension ZoneRules {
         let run = i...n
         // One year of a "pattern" is a coincidence, not a rule.
         guard changes[run].filter({ $0.offsetAfter == high }).count >= 2,
-              changes[run].filter({ $0.offsetAfter == low }).count >= 2
+            changes[run].filter({ $0.offsetAfter == low }).count >= 2
         else { return nil }
         let ends = n + 1 < changes.count || (m + 1 < expected.count && expected[m + 1].at <= scanEnd)
         return CurrentPattern(intoStandard: intoStandard, intoDaylight: intoDaylight, run: run, ends: ends)
@@ -181,11 +187,11 @@ extension ZoneRules {
     private func tzdataNames() -> [Int32: String] {
         let footer: String
         if let rule = posixRule {
-            footer = rule           // a `POSIX:` zone: its own rule names the offsets (`<+0130>`)
+            footer = rule  // a `POSIX:` zone: its own rule names the offsets (`<+0130>`)
         } else {
             guard let loaded = try? ZoneRules.named(identifier), loaded === self,
-                  let data = FileManager.default.contents(atPath: Self.zoneInfoDirectory + "/" + identifier),
-                  let tzif = try? TZifData(bytes: [UInt8](data)), let tzifFooter = tzif.footer
+                let data = FileManager.default.contents(atPath: Self.zoneInfoDirectory + "/" + identifier),
+                let tzif = try? TZifData(bytes: [UInt8](data)), let tzifFooter = tzif.footer
             else { return [:] }
             footer = tzifFooter
         }

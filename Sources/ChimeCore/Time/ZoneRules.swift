@@ -78,15 +78,17 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
         self.offsetsAfter = offsets
         self.initialOffset = initialOffset
         self.footer = footer
-        self.tableEnd = footer?.daylight == nil
+        self.tableEnd =
+            footer?.daylight == nil
             ? Int64.max
             : Int64(CivilDate.days(year: ZoneRules.precomputedThroughYear + 1, month: 1, day: 1)) * 86_400 - 86_400 * 2
     }
 
     /// A zone with a constant offset (seconds east of UTC).
     public static func fixed(offset: Int32, identifier: String) -> ZoneRules {
-        ZoneRules(identifier: identifier, transitions: [], offsetsAfter: [], initialOffset: offset,
-                  footer: PosixTimeZoneRule(standardOffset: offset, daylight: nil))
+        ZoneRules(
+            identifier: identifier, transitions: [], offsetsAfter: [], initialOffset: offset,
+            footer: PosixTimeZoneRule(standardOffset: offset, daylight: nil))
     }
 
     public static let utc = ZoneRules.fixed(offset: 0, identifier: "UTC")
@@ -114,7 +116,8 @@ public final class ZoneRules: Sendable, CustomStringConvertible {
         if t >= tableEnd, let rule = footer { return ZoneRules.footerOffset(rule, utc: t) }
         let h = hint
         if h >= -1, h < transitionsUTC.count, h < 0 || transitionsUTC[h] <= t,
-           h + 1 >= transitionsUTC.count || t < transitionsUTC[h + 1] {
+            h + 1 >= transitionsUTC.count || t < transitionsUTC[h + 1]
+        {
             return h < 0 ? initialOffset : offsetsAfter[h]
         }
         let i = lastIndex(in: transitionsUTC, atOrBefore: t)

@@ -59,8 +59,10 @@ final class ChimeBusAPI: DaemonBusAPI {
     /// How many shown firing keys are remembered for Snooze and Dismiss.
     static let shownKeysKept = 10_000
 
-    init(store: EventStore, alarmDefaults: AlarmDefaults = AlarmDefaults(),
-         environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(
+        store: EventStore, alarmDefaults: AlarmDefaults = AlarmDefaults(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.store = store
         self.alarmDefaults = alarmDefaults
         let locale = LocaleEnvironment(environment)
@@ -102,16 +104,26 @@ final class ChimeBusAPI: DaemonBusAPI {
                 let calendarTypes = try calendarEntityTypes()
                 let visible = set.changes.filter { change in
                     // A calendar no longer known (removed) counts for both kinds, as in the Changed signal.
-                    change.entity == .calendar ? calendarTypes[change.identifier].map(types.contains) ?? true
-                                               : types.contains(change.entity == .event ? .event : .reminder)
+                    change.entity == .calendar
+                        ? calendarTypes[change.identifier].map(types.contains) ?? true
+                        : types.contains(change.entity == .event ? .event : .reminder)
                 }
-                return [.string(JSONText.document([
-                    ("last_sequence", "\(set.lastSequence)"), ("truncated", set.isTruncated ? "true" : "false"),
-                    ("changes", JSONText.array(visible.map { c in
-                        JSONText.object([("sequence", "\(c.sequence)"), ("entity", JSONText.string(c.entity.rawValue)),
-                                         ("id", JSONText.string(c.identifier)), ("kind", JSONText.string(c.kind.rawValue))])
-                    })),
-                ]))]
+                return [
+                    .string(
+                        JSONText.document([
+                            ("last_sequence", "\(set.lastSequence)"), ("truncated", set.isTruncated ? "true" : "false"),
+                            (
+                                "changes",
+                                JSONText.array(
+                                    visible.map { c in
+                                        JSONText.object([
+                                            ("sequence", "\(c.sequence)"), ("entity", JSONText.string(c.entity.rawValue)),
+                                            ("id", JSONText.string(c.identifier)), ("kind", JSONText.string(c.kind.rawValue))
+                                        ])
+                                    })
+                            )
+                        ]))
+                ]
             case ("Unsubscribe", nil, nil):
                 state.withLock { _ = $0.subscribers.removeValue(forKey: caller.uniqueName) }
                 return []
@@ -122,20 +134,32 @@ final class ChimeBusAPI: DaemonBusAPI {
                 try require(caller, .event)
                 try Self.checkWindow(start, end)
                 var out = OutputBuffer(toStandardOutput: false)
-                try AgendaWriter.render(store, window: (Instant(secondsSince1970: start), Instant(secondsSince1970: end)),
-                                         calendars: nil, json: true, zone: SystemZone.current(), identity: identity(), into: &out)
+                try AgendaWriter.render(
+                    store, window: (Instant(secondsSince1970: start), Instant(secondsSince1970: end)),
+                    calendars: nil, json: true, zone: SystemZone.current(), identity: identity(), into: &out)
                 return [.string(out.pendingText)]
             case ("Reminders", .bool(let completed)?, nil):
                 try require(caller, .reminder)
-                let predicate = completed
+                let predicate =
+                    completed
                     ? store.predicateForCompletedReminders(completionStart: nil, completionEnd: nil, calendars: nil)
                     : store.predicateForIncompleteReminders(dueStart: nil, dueEnd: nil, calendars: nil)
                 let titles = try calendarTitles(.reminder)
                 let found = try store.reminders(matching: predicate)
                 let identity = identity(), zone = SystemZone.current()
-                return [.string(JSONText.document([("reminders", JSONText.array(found.map {
-                    ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: zone, identity: identity)
-                }))]))]
+                return [
+                    .string(
+                        JSONText.document([
+                            (
+                                "reminders",
+                                JSONText.array(
+                                    found.map {
+                                        ItemFormat.json(
+                                            .reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: zone, identity: identity)
+                                    })
+                            )
+                        ]))
+                ]
             case ("Item", .string(let reference)?, nil):
                 let item = try resolve(reference, caller)
                 return [.string(json(item, titles: try calendarTitles(item.entityType)))]
@@ -145,8 +169,9 @@ final class ChimeBusAPI: DaemonBusAPI {
                     throw BusError(Self.invalidArgs, "hours must be 1…\(ValueBounds.hours.upperBound), not \(hours)")
                 }
                 let now = store.clock(), zone = SystemZone.current()
-                let listing = try AlarmListing(store, zone: zone, from: now, to: now.adding(Int64(hours) * 3600),
-                                               defaults: try store.alarmDefaults(alarmDefaults))
+                let listing = try AlarmListing(
+                    store, zone: zone, from: now, to: now.adding(Int64(hours) * 3600),
+                    defaults: try store.alarmDefaults(alarmDefaults))
                 let firings = listing.firings.filter { types.contains($0.item.kind == .event ? .event : .reminder) }
                 let armed = listing.armed.filter { types.contains($0.item.kindName == "event" ? .event : .reminder) }
                 var out = OutputBuffer(toStandardOutput: false)
@@ -201,8 +226,10 @@ final class ChimeBusAPI: DaemonBusAPI {
     static func checkWindow(_ start: Int64, _ end: Int64) throws(BusError) {
         let writable = ValueBounds.instants.lowerBound.secondsSince1970...ValueBounds.instants.upperBound.secondsSince1970
         guard writable.contains(start), writable.contains(end) else {
-            throw BusError(invalidArgs, "the window must lie between 0000-01-01 and 9999-12-31 "
-                + "(seconds \(writable.lowerBound)…\(writable.upperBound) since 1970), not \(start)…\(end)")
+            throw BusError(
+                invalidArgs,
+                "the window must lie between 0000-01-01 and 9999-12-31 "
+                    + "(seconds \(writable.lowerBound)…\(writable.upperBound) since 1970), not \(start)…\(end)")
         }
         guard end > start else { throw BusError(invalidArgs, "the window is empty: end must be after start") }
         let longest = Int64(ValueBounds.tenYearsInDays) * 86_400
@@ -235,8 +262,10 @@ final class ChimeBusAPI: DaemonBusAPI {
     private func require(_ caller: BusCaller, _ entity: EntityType) throws {
         let current = try status(caller, entity)
         guard current == .authorized else {
-            throw BusError(Self.notAuthorized, "\(caller.app.id) has no access to \(entity.plural) (\(current.rawValue)); "
-                + "call RequestAccess(\"\(entity.rawValue)\"), or run: chime access grant \(caller.app.id) \(entity.plural)")
+            throw BusError(
+                Self.notAuthorized,
+                "\(caller.app.id) has no access to \(entity.plural) (\(current.rawValue)); "
+                    + "call RequestAccess(\"\(entity.rawValue)\"), or run: chime access grant \(caller.app.id) \(entity.plural)")
         }
         noteUse(caller, entity)
     }
@@ -245,8 +274,10 @@ final class ChimeBusAPI: DaemonBusAPI {
     private func allowedTypes(_ caller: BusCaller) throws -> Set<EntityType> {
         let types = Set(try EntityType.allCases.filter { try status(caller, $0) == .authorized })
         guard !types.isEmpty else {
-            throw BusError(Self.notAuthorized, "\(caller.app.id) has no access to events or reminders; "
-                + "call RequestAccess(\"event\") or RequestAccess(\"reminder\") first")
+            throw BusError(
+                Self.notAuthorized,
+                "\(caller.app.id) has no access to events or reminders; "
+                    + "call RequestAccess(\"event\") or RequestAccess(\"reminder\") first")
         }
         for type in types { noteUse(caller, type) }
         return types
@@ -293,18 +324,25 @@ final class ChimeBusAPI: DaemonBusAPI {
             let app = caller.app.displayName
             let identity = caller.processID.map { messages("{app} (process {pid})", ["app": caller.app.id, "pid": "\($0)"]) } ?? caller.app.id
             id = try await service.notify(
-                summary: entity == .event ? messages("Allow {app} to use your calendar events?", ["app": app])
+                summary: entity == .event
+                    ? messages("Allow {app} to use your calendar events?", ["app": app])
                     : messages("Allow {app} to use your reminders?", ["app": app]),
                 body: entity == .event
-                    ? messages("An app asks Chime to see and change your calendar events. It is identified as {identity}. You can change this later with chime access.",
-                               ["identity": identity])
-                    : messages("An app asks Chime to see and change your reminders. It is identified as {identity}. You can change this later with chime access.",
-                               ["identity": identity]),
-                actions: [(key: "allow", label: messages("Allow", context: "access button")),
-                          (key: "deny", label: messages("Don't Allow", context: "access button"))])
+                    ? messages(
+                        "An app asks Chime to see and change your calendar events. It is identified as {identity}. You can change this later with chime access.",
+                        ["identity": identity])
+                    : messages(
+                        "An app asks Chime to see and change your reminders. It is identified as {identity}. You can change this later with chime access.",
+                        ["identity": identity]),
+                actions: [
+                    (key: "allow", label: messages("Allow", context: "access button")),
+                    (key: "deny", label: messages("Don't Allow", context: "access button"))
+                ])
         } catch {
-            throw BusError(Self.noPrompt, "the user cannot be asked: \(error.message); "
-                + "run: chime access grant \(caller.app.id) \(entity.plural)")
+            throw BusError(
+                Self.noPrompt,
+                "the user cannot be asked: \(error.message); "
+                    + "run: chime access grant \(caller.app.id) \(entity.plural)")
         }
         let handle = state.withLock { s -> String in
             let handle = ChimeBusName.objectPath + "/request/\(s.nextHandle)"
@@ -411,8 +449,11 @@ final class ChimeBusAPI: DaemonBusAPI {
         var touched = Set<String>()
         for change in changes.changes {
             if change.entity == .calendar {
-                if let type = calendarTypes[change.identifier] { touched.insert(type.rawValue) }
-                else { for type in EntityType.allCases { touched.insert(type.rawValue) } }
+                if let type = calendarTypes[change.identifier] {
+                    touched.insert(type.rawValue)
+                } else {
+                    for type in EntityType.allCases { touched.insert(type.rawValue) }
+                }
             } else {
                 touched.insert(change.entity.rawValue)
             }
@@ -446,7 +487,7 @@ final class ChimeBusAPI: DaemonBusAPI {
             ("fire", JSONText.string(notification.fireAt.description)),
             ("kind", JSONText.string(notification.kind)),
             ("summary", JSONText.string(notification.summary)),
-            ("body", JSONText.string(notification.body)),
+            ("body", JSONText.string(notification.body))
         ])
         for subscriber in subscribers {
             let allowed = EntityType.allCases.filter { (try? status(subscriber, $0)) == .authorized }
@@ -472,8 +513,10 @@ final class ChimeBusAPI: DaemonBusAPI {
         try require(caller, item.entityType)
         // Only what was shown can be answered: a made-up key is said to be one, not answered "OK".
         guard state.withLock({ $0.shownKeys[key.description] != nil }) else {
-            throw BusError(Self.invalidArgs, "\(key) was not shown by this daemon (keys come from AlarmFired; "
-                + "an alarm shown before the daemon restarted is answered on its notification)")
+            throw BusError(
+                Self.invalidArgs,
+                "\(key) was not shown by this daemon (keys come from AlarmFired; "
+                    + "an alarm shown before the daemon restarted is answered on its notification)")
         }
         guard let respond = state.withLock({ $0.respond }) else { throw BusError(Self.failed, "the scheduler is not running") }
         var keyed = response
@@ -502,8 +545,10 @@ final class ChimeBusAPI: DaemonBusAPI {
         case .event(let e):
             try checkFields(fields, allowed: ["title", "notes", "location", "url"])
             // Without @OCCURRENCE the whole series changes, as `chime edit` does.
-            let saved = try store.modifyEvent(identifier: e.identifier, occurrence: parsed.occurrence?.instant(in: store.floatingZone),
-                                              span: parsed.occurrence == nil ? .futureEvents : span) { e in
+            let saved = try store.modifyEvent(
+                identifier: e.identifier, occurrence: parsed.occurrence?.instant(in: store.floatingZone),
+                span: parsed.occurrence == nil ? .futureEvents : span
+            ) { e in
                 try common(&e)
                 e.sequence += 1
             }
@@ -533,9 +578,10 @@ final class ChimeBusAPI: DaemonBusAPI {
     /// (never the values of the daemon's first call: it runs for days, and the zone may change),
     /// and the date words of the daemon's language.
     private func inputContext() -> InputContext {
-        InputContext(now: store.clock(), zone: SystemZone.current(),
-                     numericDateOrder: InputContext.numericDateOrder(environment: ProcessInfo.processInfo.environment),
-                     phrases: datePhrases)
+        InputContext(
+            now: store.clock(), zone: SystemZone.current(),
+            numericDateOrder: InputContext.numericDateOrder(environment: ProcessInfo.processInfo.environment),
+            phrases: datePhrases)
     }
 
     /// The entity type each known calendar holds, by calendar identifier.
@@ -592,9 +638,10 @@ final class ChimeBusAPI: DaemonBusAPI {
         let title = try requiredTitle(fields)
         guard let startText = fields["start"] else { throw BusError(Self.invalidArgs, "an event needs a start (field \"start\")") }
         let target = try EventTarget.calendar(fields["calendar"], in: store, option: "calendar", sayingOtherKind: false)
-        var event = try EventInput.event(title: title, start: startText, end: fields["end"], duration: fields["duration"],
-                                              tz: fields["time_zone"], allDay: fields["all_day"] == "true", calendar: target.identifier,
-                                              names: ("start", "end", "duration"), context: inputContext())
+        var event = try EventInput.event(
+            title: title, start: startText, end: fields["end"], duration: fields["duration"],
+            tz: fields["time_zone"], allDay: fields["all_day"] == "true", calendar: target.identifier,
+            names: ("start", "end", "duration"), context: inputContext())
         event.notes = fields["notes"]
         event.location = fields["location"]
         event.url = fields["url"]
@@ -631,8 +678,10 @@ final class ChimeBusAPI: DaemonBusAPI {
     private func checkFields(_ fields: [String: String], allowed: Set<String>) throws {
         let unknown = fields.keys.filter { !allowed.contains($0) }.sorted()
         guard unknown.isEmpty else {
-            throw BusError(Self.invalidArgs, "unknown field\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
-                + "known: \(allowed.sorted().joined(separator: ", "))")
+            throw BusError(
+                Self.invalidArgs,
+                "unknown field\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
+                    + "known: \(allowed.sorted().joined(separator: ", "))")
         }
     }
 }

@@ -15,15 +15,18 @@ extension Doctor {
         case .success(let server):
             let caps = Set(server.capabilities)
             func has(_ name: String, _ what: String) -> String { (caps.contains(name) ? "" : "no ") + what }
-            let features = [has("actions", "actions"),
-                            server.supportsBodyMarkup ? "body markup" : "plain-text body",
-                            has("persistence", "persistence"), has("sound", "sound")].joined(separator: ", ")
+            let features = [
+                has("actions", "actions"),
+                server.supportsBodyMarkup ? "body markup" : "plain-text body",
+                has("persistence", "persistence"), has("sound", "sound")
+            ].joined(separator: ", ")
             let title = "\(server.name) \(server.version)" + (server.vendor.isEmpty ? "" : " (\(server.vendor))")
             let detail = "\(title): \(features) [\(server.capabilities.joined(separator: " "))]"
             guard server.supportsActions else {
-                return DoctorCheck(name: "notifications", status: .warn,
-                                   detail: detail + "; without actions alarms show no Complete/Snooze buttons",
-                                   fix: "use a notification server with actions (dunst, mako, GNOME Shell, KDE Plasma)")
+                return DoctorCheck(
+                    name: "notifications", status: .warn,
+                    detail: detail + "; without actions alarms show no Complete/Snooze buttons",
+                    fix: "use a notification server with actions (dunst, mako, GNOME Shell, KDE Plasma)")
             }
             return DoctorCheck(name: "notifications", status: .ok, detail: detail)
         }
@@ -32,19 +35,23 @@ extension Doctor {
     /// GeoClue2 on the system bus. Absent is a warning: timed alarms work, location alarms do not.
     /// `installed`: whether the system bus knows how to start GeoClue (its D-Bus service file),
     /// so a silence says "installed but not answering", not "install it".
-    public static func geoClueCheck(_ answer: Result<DesktopServiceProbe.GeoCluePresence, DesktopServiceProbe.Problem>,
-                                    installed: Bool = FileManager.default.fileExists(
-                                        atPath: "/usr/share/dbus-1/system-services/org.freedesktop.GeoClue2.service")) -> DoctorCheck {
+    public static func geoClueCheck(
+        _ answer: Result<DesktopServiceProbe.GeoCluePresence, DesktopServiceProbe.Problem>,
+        installed: Bool = FileManager.default.fileExists(
+            atPath: "/usr/share/dbus-1/system-services/org.freedesktop.GeoClue2.service")
+    ) -> DoctorCheck {
         switch answer {
         case .success(.running):
             return DoctorCheck(name: "geoclue", status: .ok, detail: "GeoClue2 is running on the system bus")
         case .success(.activatable):
             return DoctorCheck(name: "geoclue", status: .ok, detail: "GeoClue2 is installed; the system bus starts it when asked")
         case .failure(let problem):
-            return DoctorCheck(name: "geoclue", status: .warn,
-                               detail: "GeoClue2 does not answer (\(problem)); location alarms cannot fire, timed alarms work",
-                               fix: installed ? "GeoClue2 is installed but not answering: systemctl status geoclue; journalctl -u geoclue"
-                                   : "sudo apt install geoclue-2.0")
+            return DoctorCheck(
+                name: "geoclue", status: .warn,
+                detail: "GeoClue2 does not answer (\(problem)); location alarms cannot fire, timed alarms work",
+                fix: installed
+                    ? "GeoClue2 is installed but not answering: systemctl status geoclue; journalctl -u geoclue"
+                    : "sudo apt install geoclue-2.0")
         }
     }
 
@@ -60,27 +67,32 @@ extension Doctor {
     /// Whether GeoClue lets the app `chime` locate: a `[chime]` section with `allowed=true`
     /// (Config/geoclue-chime.conf); a later file overrides an earlier one, as in GeoClue. The fix
     /// copies the section from where `make install` put it (`installed`), else from the source tree.
-    public static func geoCluePermissionCheck(files: [(path: String, text: String)], hasDropInFolder: Bool,
-                                              installed: Installed = .running()) -> DoctorCheck {
+    public static func geoCluePermissionCheck(
+        files: [(path: String, text: String)], hasDropInFolder: Bool,
+        installed: Installed = .running()
+    ) -> DoctorCheck {
         let install = geoClueSnippetInstall(installed, hasDropInFolder: hasDropInFolder)
         guard !files.isEmpty else {
-            return DoctorCheck(name: "geoclue permission", status: .warn,
-                               detail: "no GeoClue configuration (/etc/geoclue/geoclue.conf is missing)",
-                               fix: "sudo apt install geoclue-2.0, then \(install)")
+            return DoctorCheck(
+                name: "geoclue permission", status: .warn,
+                detail: "no GeoClue configuration (/etc/geoclue/geoclue.conf is missing)",
+                fix: "sudo apt install geoclue-2.0, then \(install)")
         }
         var found: (path: String, allowed: String?)?
         for file in files {
             if let section = INIText.sections(file.text)["chime"] { found = (file.path, section["allowed"]) }
         }
         guard let found else {
-            return DoctorCheck(name: "geoclue permission", status: .warn,
-                               detail: "no [chime] section in \(files.map(\.path).joined(separator: ", ")): GeoClue treats chime as an unknown app",
-                               fix: install)
+            return DoctorCheck(
+                name: "geoclue permission", status: .warn,
+                detail: "no [chime] section in \(files.map(\.path).joined(separator: ", ")): GeoClue treats chime as an unknown app",
+                fix: install)
         }
         guard found.allowed == "true" else {
-            return DoctorCheck(name: "geoclue permission", status: .warn,
-                               detail: "[chime] in \(found.path) has allowed=\(found.allowed ?? "(unset)"): GeoClue refuses chime",
-                               fix: "set allowed=true in the [chime] section of \(found.path)")
+            return DoctorCheck(
+                name: "geoclue permission", status: .warn,
+                detail: "[chime] in \(found.path) has allowed=\(found.allowed ?? "(unset)"): GeoClue refuses chime",
+                fix: "set allowed=true in the [chime] section of \(found.path)")
         }
         return DoctorCheck(name: "geoclue permission", status: .ok, detail: "[chime] allowed=true in \(found.path)")
     }
@@ -107,9 +119,10 @@ extension Doctor {
             }
         }
         let listed = whitelist.isEmpty ? "no agent is whitelisted" : "whitelist: \(whitelist.joined(separator: ", "))"
-        return DoctorCheck(name: "geoclue agent", status: .warn,
-                           detail: "no GeoClue agent of yours seems to run (\(listed)); GeoClue 2.6 answers no app without one",
-                           fix: "log in to a desktop whose shell is a GeoClue agent (GNOME, KDE), or run \(demo) (whitelisted as geoclue-demo-agent)")
+        return DoctorCheck(
+            name: "geoclue agent", status: .warn,
+            detail: "no GeoClue agent of yours seems to run (\(listed)); GeoClue 2.6 answers no app without one",
+            fix: "log in to a desktop whose shell is a GeoClue agent (GNOME, KDE), or run \(demo) (whitelisted as geoclue-demo-agent)")
     }
 
     /// This user's processes: PID and `argv[0]`.
@@ -119,8 +132,8 @@ extension Doctor {
             guard let pid = Int32(entry) else { return nil }
             var info = stat()
             guard stat("/proc/\(entry)", &info) == 0, info.st_uid == uid,
-                  let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
-                  let first = cmdline.split(separator: 0, omittingEmptySubsequences: false).first, !first.isEmpty
+                let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                let first = cmdline.split(separator: 0, omittingEmptySubsequences: false).first, !first.isEmpty
             else { return nil }
             return (pid, String(decoding: first, as: UTF8.self))
         }

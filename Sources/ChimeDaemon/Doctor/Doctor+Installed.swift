@@ -46,7 +46,8 @@ extension Doctor {
     /// How to give GeoClue the `[chime]` section: from the installed copy, else from the source tree.
     static func geoClueSnippetInstall(_ installed: Installed, hasDropInFolder: Bool) -> String {
         let source = installed.geoClueSnippet.map(shellQuoted) ?? "Config/geoclue-chime.conf"
-        let command = hasDropInFolder
+        let command =
+            hasDropInFolder
             ? "sudo cp \(source) /etc/geoclue/conf.d/90-chime.conf"
             : "sudo tee -a /etc/geoclue/geoclue.conf < \(source) > /dev/null (then restart geoclue)"
         return installed.geoClueSnippet == nil ? "from the source tree: " + command : command

@@ -15,20 +15,23 @@ extension Doctor {
             return DoctorCheck(name: "language", status: .ok, detail: "English (LANG is unset, C or POSIX)")
         }
         guard let folder else {
-            return DoctorCheck(name: "language", status: .warn,
-                               detail: "\(name), but no translation catalog was found beside chime (share/locale): messages and typed dates are English",
-                               fix: "reinstall with make install, or set CHIME_LOCALEDIR to the folder holding LANG/LC_MESSAGES/chime.mo")
+            return DoctorCheck(
+                name: "language", status: .warn,
+                detail: "\(name), but no translation catalog was found beside chime (share/locale): messages and typed dates are English",
+                fix: "reinstall with make install, or set CHIME_LOCALEDIR to the folder holding LANG/LC_MESSAGES/chime.mo")
         }
         let catalog = MessageCatalog(locale: name, folder: folder)
         guard catalog.isOpen else {
             let base = name.prefix { $0 != "." && $0 != "@" }
-            return DoctorCheck(name: "language", status: .warn,
-                               detail: "\(name) is set, but this machine has no such locale, so nothing is translated (as for every gettext program)",
-                               fix: "sudo dpkg-reconfigure locales (tick \(base).UTF-8), or: sudo localedef -i \(base) -f UTF-8 \(base).UTF-8")
+            return DoctorCheck(
+                name: "language", status: .warn,
+                detail: "\(name) is set, but this machine has no such locale, so nothing is translated (as for every gettext program)",
+                fix: "sudo dpkg-reconfigure locales (tick \(base).UTF-8), or: sudo localedef -i \(base) -f UTF-8 \(base).UTF-8")
         }
         guard catalog.text(DatePhrases.exampleTemplate, context: "date examples") != nil else {
-            return DoctorCheck(name: "language", status: .ok,
-                               detail: "\(name): not translated yet, so English (see docs/languages.md to add it)")
+            return DoctorCheck(
+                name: "language", status: .ok,
+                detail: "\(name): not translated yet, so English (see docs/languages.md to add it)")
         }
         return DoctorCheck(name: "language", status: .ok, detail: "\(name): messages and typed dates in this language (catalogs in \(folder))")
     }

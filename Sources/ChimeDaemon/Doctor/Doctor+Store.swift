@@ -13,7 +13,8 @@ public enum Doctor {
 
     /// The store path in use and where it came from, `--store` first.
     public static func storePath(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> (path: String, origin: StoreOrigin) {
+        -> (path: String, origin: StoreOrigin)
+    {
         if let option { return (option, .option) }
         if let value = environment["CHIME_STORE"], !value.isEmpty { return (value, .environment) }
         return (StoreLocation.defaultPath(environment: environment), .standard)
@@ -26,12 +27,15 @@ public enum Doctor {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             let missing = errno == ENOENT
-            var checks = [DoctorCheck(
-                name: "store", status: missing ? .ok : .fail,
-                detail: "\(path) (\(origin.rawValue)): " + (missing
-                    ? "not created yet; the first command that saves something creates it (0600, folder 0700)"
-                    : String(cString: strerror(errno))),
-                fix: "ls -ld \(shellQuoted(folder))")]
+            var checks = [
+                DoctorCheck(
+                    name: "store", status: missing ? .ok : .fail,
+                    detail: "\(path) (\(origin.rawValue)): "
+                        + (missing
+                            ? "not created yet; the first command that saves something creates it (0600, folder 0700)"
+                            : String(cString: strerror(errno))),
+                    fix: "ls -ld \(shellQuoted(folder))")
+            ]
             if missing, let folderCheck = folderCheck(folder) { checks.append(folderCheck) }
             return checks
         }
@@ -48,8 +52,9 @@ public enum Doctor {
         let mode = info.st_mode & 0o7777
         let owner = ownerText(info.st_uid)
         if info.st_uid != geteuid() {
-            return DoctorCheck(name: "store file", status: .fail, detail: "mode \(octal(mode)), owner \(owner): not yours, Chime refuses it",
-                               fix: "use a store of your own (--store PATH), or as root: chown \(geteuid()) \(shellQuoted(path))")
+            return DoctorCheck(
+                name: "store file", status: .fail, detail: "mode \(octal(mode)), owner \(owner): not yours, Chime refuses it",
+                fix: "use a store of your own (--store PATH), or as root: chown \(geteuid()) \(shellQuoted(path))")
         }
         let companions = [path] + ["-wal", "-shm"].map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
         let fix = "chmod 600 " + companions.map(shellQuoted).joined(separator: " ")
@@ -71,10 +76,12 @@ public enum Doctor {
             return DoctorCheck(name: "store folder", status: .ok, detail: "\(folder): mode \(octal(mode)), owner \(ownerText(info.st_uid))")
         }
         let shared = ["/tmp", "/var/tmp", "/dev/shm"].contains((folder as NSString).standardizingPath)
-        return DoctorCheck(name: "store folder", status: .warn,
-                           detail: "\(folder): mode \(octal(mode)), owner \(ownerText(info.st_uid)): others can list it",
-                           fix: shared ? "keep the store in a folder of your own (--store ~/.local/share/chime/chime.sqlite)"
-                                       : "chmod 700 \(shellQuoted(folder))")
+        return DoctorCheck(
+            name: "store folder", status: .warn,
+            detail: "\(folder): mode \(octal(mode)), owner \(ownerText(info.st_uid)): others can list it",
+            fix: shared
+                ? "keep the store in a folder of your own (--store ~/.local/share/chime/chime.sqlite)"
+                : "chmod 700 \(shellQuoted(folder))")
     }
 
     /// Opens it read-only as ``EventStore`` would (the same refusals), never migrating it.
@@ -94,18 +101,23 @@ public enum Doctor {
                         + "or rebuild from an export: chime import FILE.ics --store NEW")
             }
             if found.schemaVersion == 0 {
-                return DoctorCheck(name: "store schema", status: .ok, detail: "an empty file; the first command that opens it makes it a Chime store (schema v\(found.currentSchemaVersion))")
+                return DoctorCheck(
+                    name: "store schema", status: .ok,
+                    detail: "an empty file; the first command that opens it makes it a Chime store (schema v\(found.currentSchemaVersion))")
             }
             if found.schemaVersion < found.currentSchemaVersion {
-                return DoctorCheck(name: "store schema", status: .ok, detail: "a Chime store, schema v\(found.schemaVersion); upgraded to v\(found.currentSchemaVersion) when next opened")
+                return DoctorCheck(
+                    name: "store schema", status: .ok,
+                    detail: "a Chime store, schema v\(found.schemaVersion); upgraded to v\(found.currentSchemaVersion) when next opened")
             }
             return DoctorCheck(name: "store schema", status: .ok, detail: "a Chime store, schema v\(found.schemaVersion) (current)")
         } catch {
-            let fix: String = switch error {
-            case .symbolicLink(_, let target): "chime doctor --store \(shellQuoted(target))"
-            case .newerSchema: "install the newer Chime that wrote it"
-            default: "move it away (mv \(shellQuoted(path)) \(shellQuoted(path + ".bad"))) or use another store (--store PATH)"
-            }
+            let fix: String =
+                switch error {
+                case .symbolicLink(_, let target): "chime doctor --store \(shellQuoted(target))"
+                case .newerSchema: "install the newer Chime that wrote it"
+                default: "move it away (mv \(shellQuoted(path)) \(shellQuoted(path + ".bad"))) or use another store (--store PATH)"
+                }
             return DoctorCheck(name: "store schema", status: .fail, detail: error.description, fix: fix)
         }
     }

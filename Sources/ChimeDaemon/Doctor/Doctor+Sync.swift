@@ -11,23 +11,33 @@ extension Doctor {
     ///     (try? SecretService().lookup(account.secretKey)) != nil
     /// }
     /// ```
-    public static func syncChecks(accounts: [SyncAccount], subscriptions: [CalendarSubscription], now: Instant,
-                                  passwordKept: (SyncAccount) -> Bool = { _ in false }) -> [DoctorCheck] {
+    public static func syncChecks(
+        accounts: [SyncAccount], subscriptions: [CalendarSubscription], now: Instant,
+        passwordKept: (SyncAccount) -> Bool = { _ in false }
+    ) -> [DoctorCheck] {
         if accounts.isEmpty && subscriptions.isEmpty {
-            return [DoctorCheck(name: "calendar sync", status: .ok,
-                                detail: "no CalDAV accounts or subscriptions (chime account add, chime calendar subscribe)")]
+            return [
+                DoctorCheck(
+                    name: "calendar sync", status: .ok,
+                    detail: "no CalDAV accounts or subscriptions (chime account add, chime calendar subscribe)")
+            ]
         }
         var checks: [DoctorCheck] = []
         for a in accounts {
             let name = "account \(a.name)"
             let place = "\(a.username) at \(a.url)"
             if let error = a.lastError {
-                checks.append(DoctorCheck(name: name, status: .warn, detail: "\(place): last sync failed: \(error)",
-                                          fix: "chime account sync \(a.name)"))
+                checks.append(
+                    DoctorCheck(
+                        name: name, status: .warn, detail: "\(place): last sync failed: \(error)",
+                        fix: "chime account sync \(a.name)"))
             } else if a.passwordCommand == nil && !passwordKept(a) {
-                checks.append(DoctorCheck(name: name, status: .warn,
-                                          detail: "\(place): no password command and no password in the Secret Service, so the daemon cannot sync it (only `chime account sync` at a terminal)",
-                                          fix: "chime account remove \(a.name) && chime account add \(a.name) --url \(a.url) --user \(a.username) --password-command 'CMD'"))
+                checks.append(
+                    DoctorCheck(
+                        name: name, status: .warn,
+                        detail:
+                            "\(place): no password command and no password in the Secret Service, so the daemon cannot sync it (only `chime account sync` at a terminal)",
+                        fix: "chime account remove \(a.name) && chime account add \(a.name) --url \(a.url) --user \(a.username) --password-command 'CMD'"))
             } else if let last = a.lastSync {
                 checks.append(DoctorCheck(name: name, status: .ok, detail: "\(place): last synced \(ago(last, now: now))"))
             } else {
@@ -37,11 +47,15 @@ extension Doctor {
         for s in subscriptions {
             let name = "subscription \(s.title)"
             if let error = s.lastError {
-                checks.append(DoctorCheck(name: name, status: .warn, detail: "\(s.url): last refresh failed: \(error)",
-                                          fix: "chime calendar refresh \"\(s.title)\""))
+                checks.append(
+                    DoctorCheck(
+                        name: name, status: .warn, detail: "\(s.url): last refresh failed: \(error)",
+                        fix: "chime calendar refresh \"\(s.title)\""))
             } else {
-                checks.append(DoctorCheck(name: name, status: .ok,
-                                          detail: "\(s.url): refreshed \(s.lastRefresh.map { ago($0, now: now) } ?? "never")"))
+                checks.append(
+                    DoctorCheck(
+                        name: name, status: .ok,
+                        detail: "\(s.url): refreshed \(s.lastRefresh.map { ago($0, now: now) } ?? "never")"))
             }
         }
         return checks

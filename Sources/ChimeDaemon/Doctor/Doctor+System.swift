@@ -9,16 +9,20 @@ extension Doctor {
         let home = environment["HOME"] ?? NSHomeDirectory()
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
         let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
-        return [config + "/systemd/user", data + "/systemd/user", "/etc/systemd/user", "/usr/lib/systemd/user",
-                "/usr/local/lib/systemd/user"]
+        return [
+            config + "/systemd/user", data + "/systemd/user", "/etc/systemd/user", "/usr/lib/systemd/user",
+            "/usr/local/lib/systemd/user"
+        ]
     }
 
     /// The systemd user unit: installed, enabled, running. `run` runs `systemctl --user ARGS`
     /// (status and output, nil when it could not run or timed out); `installed` says where
     /// `make install` put the unit, which the fix names when systemd does not know it.
-    public static func systemdCheck(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                    installed: Installed = .running(),
-                                    run: (_ arguments: [String]) -> (status: Int32, output: String)?) -> DoctorCheck {
+    public static func systemdCheck(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        installed: Installed = .running(),
+        run: (_ arguments: [String]) -> (status: Int32, output: String)?
+    ) -> DoctorCheck {
         let unitInstall = unitInstall(installed)
         let file = unitFolders(environment: environment).map { $0 + "/chime.service" }
             .first { FileManager.default.fileExists(atPath: $0) }
@@ -27,13 +31,17 @@ extension Doctor {
         let states: Set<String> = ["initializing", "starting", "running", "degraded", "maintenance", "stopping"]
         guard let manager = run(["is-system-running"]), states.contains(manager.output) else {
             let unit = file.map { "chime.service is installed (\($0))" } ?? "chime.service is not installed"
-            return DoctorCheck(name: "systemd unit", status: .warn,
-                               detail: "no systemd user manager in this session; \(unit)",
-                               fix: file == nil ? "run chime daemon from your session's autostart, or in a systemd session: \(unitInstall)"
-                                                : "run chime daemon from your session's autostart, or log in to a systemd session")
+            return DoctorCheck(
+                name: "systemd unit", status: .warn,
+                detail: "no systemd user manager in this session; \(unit)",
+                fix: file == nil
+                    ? "run chime daemon from your session's autostart, or in a systemd session: \(unitInstall)"
+                    : "run chime daemon from your session's autostart, or log in to a systemd session")
         }
         let found = run(["cat", "chime.service"])
-        let source = found.flatMap { $0.status == 0 ? $0.output.split(separator: "\n").first.map { $0.hasPrefix("# ") ? String($0.dropFirst(2)) : String($0) } : nil } ?? file
+        let source =
+            found.flatMap { $0.status == 0 ? $0.output.split(separator: "\n").first.map { $0.hasPrefix("# ") ? String($0.dropFirst(2)) : String($0) } : nil }
+            ?? file
         guard let source else {
             return DoctorCheck(name: "systemd unit", status: .warn, detail: "chime.service is not installed", fix: unitInstall)
         }
@@ -41,13 +49,16 @@ extension Doctor {
         let active = run(["is-active", "chime.service"])?.output ?? "unknown"
         let detail = "\(source): \(enabled), \(active)"
         if active != "active" {
-            return DoctorCheck(name: "systemd unit", status: .warn, detail: detail + "; alarms fire only while it runs",
-                               fix: enabled == "enabled" ? "systemctl --user start chime; journalctl --user -u chime says why it stopped"
-                                                         : "systemctl --user enable --now chime")
+            return DoctorCheck(
+                name: "systemd unit", status: .warn, detail: detail + "; alarms fire only while it runs",
+                fix: enabled == "enabled"
+                    ? "systemctl --user start chime; journalctl --user -u chime says why it stopped"
+                    : "systemctl --user enable --now chime")
         }
         if enabled != "enabled" {
-            return DoctorCheck(name: "systemd unit", status: .warn, detail: detail + "; it will not start at your next login",
-                               fix: "systemctl --user enable chime")
+            return DoctorCheck(
+                name: "systemd unit", status: .warn, detail: detail + "; it will not start at your next login",
+                fix: "systemctl --user enable chime")
         }
         return DoctorCheck(name: "systemd unit", status: .ok, detail: detail)
     }
@@ -69,9 +80,10 @@ extension Doctor {
             sources.append("\(calendarNames.joined(separator: ", ")) (the name of a calendar of yours)")
         }
         guard !sources.isEmpty else {
-            return DoctorCheck(name: "identity", status: .ok,
-                               detail: "no calendar address of yours is known, so invitations ring as any event, declined ones too "
-                                   + "(set [identity] addresses = [\"you@example.org\"] in config.toml, or add a CalDAV account whose server names them)")
+            return DoctorCheck(
+                name: "identity", status: .ok,
+                detail: "no calendar address of yours is known, so invitations ring as any event, declined ones too "
+                    + "(set [identity] addresses = [\"you@example.org\"] in config.toml, or add a CalDAV account whose server names them)")
         }
         return DoctorCheck(name: "identity", status: .ok, detail: "you are " + sources.joined(separator: "; "))
     }
@@ -83,20 +95,23 @@ extension Doctor {
         case .environment(let value):
             return DoctorCheck(name: "time zone", status: .ok, detail: "\(name) (from $TZ=\(value))")
         case .invalidEnvironment(let value):
-            return DoctorCheck(name: "time zone", status: .fail,
-                               detail: "$TZ=\(value) names no time zone Chime knows: UTC is used, so floating and all-day times are off",
-                               fix: "unset TZ, or set it to a zone such as Europe/Berlin (timedatectl list-timezones)")
+            return DoctorCheck(
+                name: "time zone", status: .fail,
+                detail: "$TZ=\(value) names no time zone Chime knows: UTC is used, so floating and all-day times are off",
+                fix: "unset TZ, or set it to a zone such as Europe/Berlin (timedatectl list-timezones)")
         case .localtimeLink(let path, let target):
             return DoctorCheck(name: "time zone", status: .ok, detail: "\(name) (from \(path) → \(target))")
         case .localtimeCopy(let path, let namedBy):
             return DoctorCheck(name: "time zone", status: .ok, detail: "\(name) (from \(path), named by \(namedBy))")
         case .localtimeFile(let path):
-            return DoctorCheck(name: "time zone", status: .warn,
-                               detail: "rules read from \(path), a copy no tzdata name matches: shown as \"\(name)\"",
-                               fix: "sudo timedatectl set-timezone REGION/CITY (links /etc/localtime into tzdata)")
+            return DoctorCheck(
+                name: "time zone", status: .warn,
+                detail: "rules read from \(path), a copy no tzdata name matches: shown as \"\(name)\"",
+                fix: "sudo timedatectl set-timezone REGION/CITY (links /etc/localtime into tzdata)")
         case .none:
-            return DoctorCheck(name: "time zone", status: .warn, detail: "UTC: $TZ is unset and /etc/localtime cannot be read",
-                               fix: "sudo timedatectl set-timezone REGION/CITY")
+            return DoctorCheck(
+                name: "time zone", status: .warn, detail: "UTC: $TZ is unset and /etc/localtime cannot be read",
+                fix: "sudo timedatectl set-timezone REGION/CITY")
         }
     }
 
@@ -106,11 +121,13 @@ extension Doctor {
         case .held(let pid):
             return DoctorCheck(name: "daemon", status: .ok, detail: "a daemon is running (pid \(pid)) for this store")
         case .free:
-            return DoctorCheck(name: "daemon", status: .warn, detail: "no daemon is running for this store: alarms fire only while one runs",
-                               fix: "systemctl --user enable --now chime (or chime daemon\(store == StoreLocation.defaultPath() ? "" : " --store \(shellQuoted(store))"))")
+            return DoctorCheck(
+                name: "daemon", status: .warn, detail: "no daemon is running for this store: alarms fire only while one runs",
+                fix: "systemctl --user enable --now chime (or chime daemon\(store == StoreLocation.defaultPath() ? "" : " --store \(shellQuoted(store))"))")
         case .unknown(let reason):
-            return DoctorCheck(name: "daemon", status: .warn, detail: "cannot tell whether a daemon is running: \(reason)",
-                               fix: "pgrep -a chime")
+            return DoctorCheck(
+                name: "daemon", status: .warn, detail: "cannot tell whether a daemon is running: \(reason)",
+                fix: "pgrep -a chime")
         }
     }
 
@@ -131,7 +148,9 @@ extension Doctor {
         let reader = ReadBox()
         let handle = output.fileHandleForReading
         let done = DispatchSemaphore(value: 0)
-        Thread { reader.data = handle.readDataToEndOfFile(); done.signal() }.start()
+        Thread {
+            reader.data = handle.readDataToEndOfFile(); done.signal()
+        }.start()
         guard exited.wait(timeout: .now() + timeout) == .success else {
             kill(process.processIdentifier, SIGKILL)
             return nil

@@ -58,8 +58,10 @@ public struct DoctorReport: Hashable, Sendable {
     /// `{"status": …, "checks": [{"name", "status", "detail", "fix"}]}`, `fix` null when ok.
     public var json: String {
         let items = checks.map { check in
-            JSONText.object([("name", JSONText.string(check.name)), ("status", JSONText.string(check.status.rawValue)),
-                             ("detail", JSONText.string(check.detail)), ("fix", check.fix.map(JSONText.string) ?? "null")])
+            JSONText.object([
+                ("name", JSONText.string(check.name)), ("status", JSONText.string(check.status.rawValue)),
+                ("detail", JSONText.string(check.detail)), ("fix", check.fix.map(JSONText.string) ?? "null")
+            ])
         }
         return JSONText.document([("status", JSONText.string(status.rawValue)), ("checks", JSONText.array(items))]) + "\n"
     }

@@ -42,7 +42,9 @@ public final class ManualWallClock: WallClock {
     public var pendingDeadlines: [Instant?] { state.withLock { $0.sleepers.values.map(\.deadline) } }
 
     public func sleep(until deadline: Instant?) async throws -> WakeReason {
-        let id = state.withLock { s -> Int in defer { s.nextID += 1 }; return s.nextID }
+        let id = state.withLock { s -> Int in
+            defer { s.nextID += 1 }; return s.nextID
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let (immediate, watchers) = state.withLock { s -> (Bool, [CheckedContinuation<Void, Never>]) in

@@ -84,9 +84,11 @@ private final class TimerSleep: Sendable {
     /// Blocks until the timer fires (.deadline), the clock or zone changes (.clockChanged), or
     /// `interrupt()` (nil). Call `close()` afterwards.
     func wait() -> WakeReason? {
-        var fds = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: interrupter, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: zoneWatch, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: interrupter, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: zoneWatch, events: Int16(POLLIN), revents: 0)
+        ]
         while true {
             let ready = poll(&fds, nfds_t(zoneWatch >= 0 ? 3 : 2), -1)
             if ready < 0 {

@@ -39,8 +39,9 @@ public struct AlarmCommands: Hashable, Sendable {
         guard Self.isValidName(name) else { return .refused("\"\(name)\" is not a command name (letters, digits, - and _)") }
         guard let argv = commands[name] else {
             let known = commands.keys.sorted()
-            return .refused("no command \"\(name)\" in [commands] of config.toml"
-                            + (known.isEmpty ? " (the table is empty)" : " (allowed: \(known.joined(separator: ", ")))"))
+            return .refused(
+                "no command \"\(name)\" in [commands] of config.toml"
+                    + (known.isEmpty ? " (the table is empty)" : " (allowed: \(known.joined(separator: ", ")))"))
         }
         guard let program = argv.first, program.hasPrefix("/") else {
             return .refused("command \"\(name)\" does not start with an absolute program path")
@@ -78,8 +79,10 @@ public struct CommandRequest: Hashable, Sendable {
     /// // ["CHIME_TITLE": "Backup", "CHIME_ITEM": "6F1C…", "CHIME_START": "2026-11-20T13:00:00Z", …]
     /// ```
     public static func environment(for firing: AlarmFiring) -> [String: String] {
-        var env = ["CHIME_TITLE": firing.item.title, "CHIME_ITEM": firing.key.item,
-                   "CHIME_FIRE_AT": firing.fireAt.description, "CHIME_KIND": firing.item.kind.rawValue]
+        var env = [
+            "CHIME_TITLE": firing.item.title, "CHIME_ITEM": firing.key.item,
+            "CHIME_FIRE_AT": firing.fireAt.description, "CHIME_KIND": firing.item.kind.rawValue
+        ]
         if let start = firing.occurrenceStart { env["CHIME_START"] = start.description }
         return env
     }

@@ -40,7 +40,8 @@ public struct AlarmSounds: Hashable, Sendable {
         for line in alarm.icsExtras {
             let upper = line.uppercased()
             guard upper.hasPrefix(property + ":") || upper.hasPrefix(property + ";"),
-                  let colon = line.firstIndex(of: ":") else { continue }
+                let colon = line.firstIndex(of: ":")
+            else { continue }
             let value = String(line[line.index(after: colon)...])
             if isValidName(value) { return value }
         }

@@ -37,7 +37,7 @@ public struct AlarmNotification: Hashable, Sendable {
             case "complete": self = .complete
             default:
                 guard key.hasPrefix(SnoozeChoice.keyPrefix),
-                      let choice = try? SnoozeChoice(parsing: String(key.dropFirst(SnoozeChoice.keyPrefix.count)))
+                    let choice = try? SnoozeChoice(parsing: String(key.dropFirst(SnoozeChoice.keyPrefix.count)))
                 else { return nil }
                 self = .snooze(choice)
             }
@@ -71,9 +71,11 @@ public struct AlarmNotification: Hashable, Sendable {
     public var actionLabels: [String: String] = [:]
 
     /// `asksForSound` without a `soundName` means ``AlarmSounds/defaultName``.
-    public init(keys: [FiringKey], fireAt: Instant, summary: String, body: String, urgency: Urgency,
-                category: String, actions: [Action], kind: String, openURL: String? = nil, asksForSound: Bool = false,
-                soundName: String? = nil, references: [String] = []) {
+    public init(
+        keys: [FiringKey], fireAt: Instant, summary: String, body: String, urgency: Urgency,
+        category: String, actions: [Action], kind: String, openURL: String? = nil, asksForSound: Bool = false,
+        soundName: String? = nil, references: [String] = []
+    ) {
         self.keys = keys
         self.references = references
         self.fireAt = fireAt
@@ -100,8 +102,10 @@ public struct AlarmNotification: Hashable, Sendable {
     /// "Complete", "Snooze 10 min".
     static func label(for action: Action, kind: String, openURL: String?, messages: Messages) -> String {
         switch action {
-        case .default: return openURL == nil ? (kind == "missed" ? messages("Dismiss", context: "button") : messages("Show", context: "button"))
-            : messages("Open", context: "button")
+        case .default:
+            return openURL == nil
+                ? (kind == "missed" ? messages("Dismiss", context: "button") : messages("Show", context: "button"))
+                : messages("Open", context: "button")
         case .complete: return messages("Complete", context: "button")
         case .snooze(let choice): return choice.label(messages)
         }

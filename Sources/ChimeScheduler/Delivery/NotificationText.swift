@@ -22,19 +22,24 @@ public enum NotificationText {
     /// ```
     /// `invitation`: ``invitationLine(organizer:attendees:identity:)`` of the item, when it is one.
     /// `messages`: the user's language (``Messages/english`` by default).
-    public static func notification(for firing: AlarmFiring, zone: ZoneRules, snoozeChoices: [SnoozeChoice],
-                                    sounds: AlarmSounds = AlarmSounds(), invitation: String? = nil,
-                                    messages: Messages = .english) -> AlarmNotification {
+    public static func notification(
+        for firing: AlarmFiring, zone: ZoneRules, snoozeChoices: [SnoozeChoice],
+        sounds: AlarmSounds = AlarmSounds(), invitation: String? = nil,
+        messages: Messages = .english
+    ) -> AlarmNotification {
         let item = firing.item
         var lines: [String] = [when(firing, zone: zone, messages: messages)]
         if let invitation { lines.append(invitation) }
         if let location = item.location, !location.isEmpty { lines.append(location) }
         if let notes = item.notes, !notes.isEmpty { lines.append(notes) }
         if firing.coalescedCount > 0 {
-            lines.append(messages.plural("Repeats within a minute: {count} more since the last alert",
-                                         "Repeats within a minute: {count} more since the last alert", count: firing.coalescedCount))
+            lines.append(
+                messages.plural(
+                    "Repeats within a minute: {count} more since the last alert",
+                    "Repeats within a minute: {count} more since the last alert", count: firing.coalescedCount))
         }
-        let actions: [AlarmNotification.Action] = (item.kind == .reminder ? [.default, .complete] : [.default])
+        let actions: [AlarmNotification.Action] =
+            (item.kind == .reminder ? [.default, .complete] : [.default])
             + snoozeChoices.map { .snooze($0) }
         var note = AlarmNotification(
             keys: [firing.key], fireAt: firing.fireAt, summary: fitted(summary(firing, messages: messages), characters: summaryLimit, lines: 1),
@@ -54,8 +59,10 @@ public enum NotificationText {
     /// NotificationText.invitationLine(organizer: bob, attendees: [me, cy], identity: Identity(["me@example.org"]))
     /// // "Invitation from Bob Stone; with Cy Dee"
     /// ```
-    public static func invitationLine(organizer: Participant?, attendees: [Participant], identity: Identity,
-                                      messages: Messages = .english) -> String? {
+    public static func invitationLine(
+        organizer: Participant?, attendees: [Participant], identity: Identity,
+        messages: Messages = .english
+    ) -> String? {
         guard let organizer, !organizer.isCurrentUser(identity) else { return nil }
         func shown(_ p: Participant) -> String {
             let name = p.name.map(DisplayText.singleLine) ?? ""
@@ -64,11 +71,19 @@ public enum NotificationText {
         let sender = Identity([organizer.address])
         let others = attendees.filter { !$0.isCurrentUser(identity) && !$0.isCurrentUser(sender) && $0.status != .declined }.map(shown)
         guard !others.isEmpty else { return messages("Invitation from {organizer}", ["organizer": shown(organizer)]) }
-        let named = others.count <= 3 ? others
+        let named =
+            others.count <= 3
+            ? others
             : Array(others.prefix(3)) + [messages.plural("{count} more", "{count} more", count: others.count - 3)]
-        let list = named.count == 1 ? named[0]
-            : messages("{list} and {last}", context: "a list of names", ["list": named.dropLast().joined(separator: messages(", ", context: "between names")),
-                                                                          "last": named.last!])
+        let list =
+            named.count == 1
+            ? named[0]
+            : messages(
+                "{list} and {last}", context: "a list of names",
+                [
+                    "list": named.dropLast().joined(separator: messages(", ", context: "between names")),
+                    "last": named.last!
+                ])
         return messages("Invitation from {organizer}; with {others}", ["organizer": shown(organizer), "others": list])
     }
 
@@ -82,8 +97,10 @@ public enum NotificationText {
     }
 
     /// One notification for several firings caught up at once: "You missed 5 alarms".
-    public static func missedSummary(_ firings: [AlarmFiring], zone: ZoneRules, listing limit: Int = 10,
-                                     messages: Messages = .english) -> AlarmNotification {
+    public static func missedSummary(
+        _ firings: [AlarmFiring], zone: ZoneRules, listing limit: Int = 10,
+        messages: Messages = .english
+    ) -> AlarmNotification {
         var lines = firings.prefix(limit).map { f in
             let local = zone.localTime(at: f.fireAt)
             return "\(messages.dayHeading(local.date)) \(DisplayText.hhmm(local))  \(fitted(DisplayText.itemTitle(f.item.title), characters: 60, lines: 1))"
@@ -109,13 +126,19 @@ public enum NotificationText {
     ///                                        calendarTitle: "Work", zone: zone)
     /// details.body   // "Tue 2026-12-01 14:00–15:00\nCalendar: Work\nLocation: Room 4\nID: 6f1c…"
     /// ```
-    public static func details(of note: AlarmNotification, item: AnyCalendarItem?, calendarTitle: String?,
-                               zone: ZoneRules) -> AlarmNotification {
+    public static func details(
+        of note: AlarmNotification, item: AnyCalendarItem?, calendarTitle: String?,
+        zone: ZoneRules
+    ) -> AlarmNotification {
         let when = note.body.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         var lines = [when]
         if let calendarTitle { lines.append("Calendar: \(calendarTitle)") }
         if let item {
-            let base: any CalendarItem = switch item { case .event(let e): e; case .reminder(let r): r }
+            let base: any CalendarItem =
+                switch item {
+                case .event(let e): e;
+                case .reminder(let r): r
+                }
             if let location = base.location, !location.isEmpty { lines.append("Location: \(location)") }
             if case .reminder(let r) = item, r.priority > 0 { lines.append("Priority: \(r.priority)") }
             if let url = base.url, !url.isEmpty { lines.append("URL: \(url)") }
@@ -147,7 +170,7 @@ public enum NotificationText {
             case .dropped: continue
             case .tab: c = " "
             case .lineBreak:
-                if scalar == "\n" && previous == "\r" { continue }   // CRLF is one break
+                if scalar == "\n" && previous == "\r" { continue }  // CRLF is one break
                 if lines > 1 {
                     if lineCount == lines { cut = true; break }
                     lineCount += 1

@@ -80,9 +80,11 @@ public struct SnoozeChoice: Hashable, Sendable, CustomStringConvertible {
         case .duration(let seconds):
             let minutes = (seconds + 59) / 60
             let (d, h, m) = (minutes / 1440, minutes % 1440 / 60, minutes % 60)
-            let parts = [d > 0 ? messages("{n} d", context: "snooze length", ["n": "\(d)"]) : nil,
-                         h > 0 ? messages("{n} h", context: "snooze length", ["n": "\(h)"]) : nil,
-                         m > 0 ? messages("{n} min", context: "snooze length", ["n": "\(m)"]) : nil].compactMap { $0 }
+            let parts = [
+                d > 0 ? messages("{n} d", context: "snooze length", ["n": "\(d)"]) : nil,
+                h > 0 ? messages("{n} h", context: "snooze length", ["n": "\(h)"]) : nil,
+                m > 0 ? messages("{n} min", context: "snooze length", ["n": "\(m)"]) : nil
+            ].compactMap { $0 }
             return messages("Snooze {length}", context: "button", ["length": parts.joined(separator: " ")])
         }
     }

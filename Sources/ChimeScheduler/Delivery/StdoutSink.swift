@@ -44,7 +44,7 @@ public final class StdoutSink: NotificationSink {
         var fields: [(String, String)] = [
             ("fire", JSONText.string(n.fireAt.description)),
             ("delivered", JSONText.string(Instant.isoUTC(milliseconds: ms))),
-            ("lateness_ms", String(ms - n.fireAt.secondsSince1970 * 1000)),
+            ("lateness_ms", String(ms - n.fireAt.secondsSince1970 * 1000))
         ]
         if n.keys.count == 1 {
             if let ref = n.references.first { fields.append(("ref", JSONText.string(ref))) }

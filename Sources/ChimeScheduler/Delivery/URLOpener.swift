@@ -43,9 +43,11 @@ public enum OpenableURL {
         guard let text else { return nil }
         let url = text.trimmingWhitespace
         guard !url.isEmpty, url.utf8.count <= maximumLength,
-              !url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
-                  || $0.properties.generalCategory == .format || $0.properties.generalCategory == .control }),
-              let colon = url.firstIndex(of: ":")
+            !url.unicodeScalars.contains(where: {
+                $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
+                    || $0.properties.generalCategory == .format || $0.properties.generalCategory == .control
+            }),
+            let colon = url.firstIndex(of: ":")
         else { return nil }
         let scheme = url[..<colon].lowercased()
         let rest = url[url.index(after: colon)...]
@@ -77,7 +79,8 @@ extension String {
     fileprivate var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

@@ -45,8 +45,11 @@ public final class FixedProvider: LocationProvider {
             return tracking != nil && !s.requested
         }
         guard report else { return }
-        continuation.yield(.fix(LocationFix(coordinate: coordinate, horizontalAccuracy: accuracy,
-                                            timestampMilliseconds: clock.nowMilliseconds())))
+        continuation.yield(
+            .fix(
+                LocationFix(
+                    coordinate: coordinate, horizontalAccuracy: accuracy,
+                    timestampMilliseconds: clock.nowMilliseconds())))
     }
 
     public func shutdown() {

@@ -39,8 +39,10 @@ public final class GeofenceMonitor {
     private var lastSavedFixMilliseconds: Int64?
     static let fixSaveIntervalMilliseconds: Int64 = 60_000
 
-    public init(store: EventStore, settings: GeofenceSettings, zone: ZoneRules, providerName: String,
-                logger: Logger = Logger(label: "chime.geofence")) {
+    public init(
+        store: EventStore, settings: GeofenceSettings, zone: ZoneRules, providerName: String,
+        logger: Logger = Logger(label: "chime.geofence")
+    ) {
         self.store = store
         self.settings = settings
         self.zone = zone
@@ -88,7 +90,7 @@ public final class GeofenceMonitor {
             return try settle(now: now)
         }
         let ids = Set(changes.changes.map(\.identifier))
-        needsReload = true   // until the fences of these items are armed again
+        needsReload = true  // until the fences of these items are armed again
         for id in ids { for key in keysOfItem.removeValue(forKey: id) ?? [] { engine.disarm(key) } }
         let sources = try store.locationAlarmSources(from: now, identifiers: ids)
         let statuses = try store.geofenceStatuses(items: Set(sources.map(\.item.identifier)))
@@ -141,15 +143,18 @@ public final class GeofenceMonitor {
         do {
             try store.saveGeofenceStatuses(step.changed, fix: fix.map { StoredFix(fix: $0, provider: providerName) })
         } catch {
-            engine.restore(step.previous)   // the next fix makes the same crossings again
+            engine.restore(step.previous)  // the next fix makes the same crossings again
             throw error
         }
         if let fix { lastSavedFixMilliseconds = fix.timestampMilliseconds }
         undo = step.previous
         for t in step.transitions {
-            logger.log(level: t.fires ? .info : .debug, t.fires ? "geofence crossed" : "geofence state", metadata: [
-                "place": "\(t.fence.place.title)", "item": "\(t.fence.item.title)", "from": "\(t.from.rawValue)",
-                "to": "\(t.to.rawValue)", "distance_m": "\(Geodesy.metresText(t.distance))", "fires": "\(t.fires)"])
+            logger.log(
+                level: t.fires ? .info : .debug, t.fires ? "geofence crossed" : "geofence state",
+                metadata: [
+                    "place": "\(t.fence.place.title)", "item": "\(t.fence.item.title)", "from": "\(t.from.rawValue)",
+                    "to": "\(t.to.rawValue)", "distance_m": "\(Geodesy.metresText(t.distance))", "fires": "\(t.fires)"
+                ])
         }
         // The fix's own time, not the daemon's: a replayed or delayed fix fires "when it happened".
         return step.firing.map { $0.fence.firing(at: min($0.fix.timestamp, now)) }
@@ -190,15 +195,18 @@ public final class GeofenceMonitor {
     private func wantedTracking() -> TrackingRequest? {
         guard engine.count > 0 else { return nil }
         if coarseLevelsFailed {
-            return TrackingRequest(accuracy: .exact, distanceThresholdMetres: 0, timeThresholdSeconds: 0,
-                                   reason: "no position at coarser levels")
+            return TrackingRequest(
+                accuracy: .exact, distanceThresholdMetres: 0, timeThresholdSeconds: 0,
+                reason: "no position at coarser levels")
         }
         // Any fix with valid coordinates tells roughly where the user is, even one too coarse to
         // change a fence: distances are shortened by its inaccuracy.
         guard settings.adaptiveTracking, let seen = engine.lastSeen else {
             // No position yet: ask for the best, so the first fix comes quickly and is usable.
             return TrackingPolicy.request(nearestBoundary: 0, fenceCount: engine.count, adaptive: false)
-                .map { var r = $0; r.reason = settings.adaptiveTracking ? "no position yet" : r.reason; return r }
+                .map {
+                    var r = $0; r.reason = settings.adaptiveTracking ? "no position yet" : r.reason; return r
+                }
         }
         let point = seen.coordinate
         let slack = max(seen.horizontalAccuracy, 0)
@@ -206,8 +214,9 @@ public final class GeofenceMonitor {
         // quarter of the way to it (at least 250 m); in between, nearest − moved is a safe estimate.
         let nearest: Double?
         if let anchor = trackingAnchor,
-           case let moved = Geodesy.distance(anchor.point, point),
-           moved < max(250, (anchor.nearest ?? TrackingPolicy.midMetres) / 4) {
+            case let moved = Geodesy.distance(anchor.point, point),
+            moved < max(250, (anchor.nearest ?? TrackingPolicy.midMetres) / 4)
+        {
             nearest = anchor.nearest.map { max($0 - moved, 0) }
         } else {
             nearest = engine.nearestBoundaryDistance(from: point, limit: TrackingPolicy.midMetres + slack)

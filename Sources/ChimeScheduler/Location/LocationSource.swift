@@ -56,7 +56,8 @@ public enum LocationSource: Hashable, Sendable, CustomStringConvertible {
             }
             func number(_ s: String, _ what: String) throws(LocationSourceError) -> Double {
                 guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
-                      let v = Double(s), v.isFinite else { throw fail("\(what) \"\(s)\" is not a number") }
+                    let v = Double(s), v.isFinite
+                else { throw fail("\(what) \"\(s)\" is not a number") }
                 return v
             }
             let latitude = try number(parts[0], "latitude")

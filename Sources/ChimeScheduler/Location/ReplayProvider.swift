@@ -72,14 +72,18 @@ public final class ReplayProvider: LocationProvider {
     private let phase = Mutex(Phase.waiting)
 
     /// A replay of `fixes` (in time order). `sleep` waits between fixes (tests pass a recorder).
-    public convenience init(fixes: [LocationFix], name: String = "replay", speed: Speed = .realTime, rebase: Bool = true,
-                            clock: any WallClock,
-                            sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+    public convenience init(
+        fixes: [LocationFix], name: String = "replay", speed: Speed = .realTime, rebase: Bool = true,
+        clock: any WallClock,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
         self.init(fixes: fixes, skipped: [], name: name, speed: speed, rebase: rebase, clock: clock, sleep: sleep)
     }
 
-    init(fixes: [LocationFix], skipped: [TrackFile.Skipped], name: String, speed: Speed, rebase: Bool,
-         clock: any WallClock, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+    init(
+        fixes: [LocationFix], skipped: [TrackFile.Skipped], name: String, speed: Speed, rebase: Bool,
+        clock: any WallClock, sleep: @escaping @Sendable (Duration) async throws -> Void
+    ) {
         if case .scaled(let factor) = speed {
             precondition(factor > 0 && factor.isFinite, "ReplayProvider speed must be > 0, not \(factor)")
         }
@@ -96,13 +100,17 @@ public final class ReplayProvider: LocationProvider {
     /// Reads and parses a track file (format from the extension, else the content) and makes
     /// a replay named `replay:PATH`. Errors name the file: `commute.gpx: cannot read: No such
     /// file or directory`, `commute.gpx:41: invalid latitude "95.2" (must be -90…90)`.
-    public static func load(path: String, name: String? = nil, speed: Speed = .realTime, rebase: Bool = true,
-                            defaultDate: CivilDate? = nil, clock: any WallClock,
-                            sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) })
-        throws(TrackFileError) -> ReplayProvider {
+    public static func load(
+        path: String, name: String? = nil, speed: Speed = .realTime, rebase: Bool = true,
+        defaultDate: CivilDate? = nil, clock: any WallClock,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    )
+        throws(TrackFileError) -> ReplayProvider
+    {
         let contents = try readTrack(path: path, defaultDate: defaultDate)
-        return ReplayProvider(fixes: contents.fixes, skipped: contents.skipped, name: name ?? "replay:\(path)",
-                              speed: speed, rebase: rebase, clock: clock, sleep: sleep)
+        return ReplayProvider(
+            fixes: contents.fixes, skipped: contents.skipped, name: name ?? "replay:\(path)",
+            speed: speed, rebase: rebase, clock: clock, sleep: sleep)
     }
 
     /// Reads and parses a track file without playing it (`chime geofence simulate`).

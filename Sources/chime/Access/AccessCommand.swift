@@ -45,7 +45,8 @@ struct AccessCommand: ParsableCommand {
 
     /// Records the user's own decision for an app, for the entity types given (both when none).
     static func decide(_ status: AuthorizationStatus, app text: String, type: String?, options: StoreOptions) throws
-        -> (app: AppIdentity, types: [EntityType]) {
+        -> (app: AppIdentity, types: [EntityType])
+    {
         let identity = try app(text), types = try types(type)
         let store = try options.open(creating: true)
         for t in types { try store.setAuthorization(status, appID: identity.id, for: t, decidedBy: "command") }

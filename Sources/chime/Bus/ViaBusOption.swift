@@ -25,8 +25,9 @@ struct ViaBusOption: ParsableArguments {
                 status = try await client.requestAccess(to: entity)
             }
             guard status == .authorized else {
-                throw InputError("the daemon does not let chime use your \(entity.plural) (\(status.rawValue)); "
-                                 + "chime access grant exe:\(ViaBus.executable) \(entity.plural) allows it")
+                throw InputError(
+                    "the daemon does not let chime use your \(entity.plural) (\(status.rawValue)); "
+                        + "chime access grant exe:\(ViaBus.executable) \(entity.plural) allows it")
             }
             return try await body(client)
         }

@@ -2,7 +2,7 @@
 
 // The executors below use Swift 6.3's ExecutorFactory: say so plainly on an older compiler.
 #if !compiler(>=6.3)
-#error("Chime needs Swift 6.3 or later (the command line's executors use the ExecutorFactory interface 6.3 added)")
+    #error("Chime needs Swift 6.3 or later (the command line's executors use the ExecutorFactory interface 6.3 added)")
 #endif
 import Glibc
 

@@ -43,12 +43,14 @@ func startDetachedThread(name: String, _ body: @escaping () -> Void) {
     }
     let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
     var thread = pthread_t()
-    let created = pthread_create(&thread, nil, { argument in
-        let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
-        _ = chime_set_current_thread_name(start.name)
-        start.body()
-        return nil
-    }, start)
+    let created = pthread_create(
+        &thread, nil,
+        { argument in
+            let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
+            _ = chime_set_current_thread_name(start.name)
+            start.body()
+            return nil
+        }, start)
     precondition(created == 0, "cannot start thread \(name): error \(created)")
     pthread_detach(thread)
 }

@@ -19,7 +19,7 @@ import Glibc
 final class WorkerPoolExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
     /// The kernel clock a delayed job's deadline is counted on.
     private enum KernelClock {
-        case boottime   // ContinuousClock
+        case boottime  // ContinuousClock
         case monotonic  // SuspendingClock
 
         var now: Int64 {

@@ -30,8 +30,11 @@ extension GeofenceCommand {
             let now = CLIContext.now
             var fences: [Geofence] = []
             for source in try store.locationAlarmSources(from: now) {
-                fences += GeofenceArming.fences(for: source.item, replaced: source.replaced, at: now, zone: CLIContext.zone,
-                                                settings: settings).fences
+                fences +=
+                    GeofenceArming.fences(
+                        for: source.item, replaced: source.replaced, at: now, zone: CLIContext.zone,
+                        settings: settings
+                    ).fences
             }
             fences.sort { ($0.item.title, $0.key) < ($1.item.title, $1.key) }
             let statuses = try store.geofenceStatuses()

@@ -41,12 +41,15 @@ extension GeofenceCommand {
             if let from {
                 let start = try CLIContext.instant(from, option: "--from")
                 let shift = start.secondsSince1970 * 1000 - fixes[0].timestampMilliseconds
-                fixes = fixes.map { var f = $0; f.timestampMilliseconds += shift; return f }
+                fixes = fixes.map {
+                    var f = $0; f.timestampMilliseconds += shift; return f
+                }
             }
             let store = try options.open()
             let sources = try store.locationAlarmSources(from: fixes[0].timestamp)
-            let result = GeofenceSimulation.run(items: sources.map { ($0.item, $0.replaced) }, fixes: fixes,
-                                                zone: CLIContext.zone, settings: settings)
+            let result = GeofenceSimulation.run(
+                items: sources.map { ($0.item, $0.replaced) }, fixes: fixes,
+                zone: CLIContext.zone, settings: settings)
             var out = OutputBuffer()
             let writer = GeofenceWriter(zone: CLIContext.zone, now: CLIContext.now)
             if options.json {

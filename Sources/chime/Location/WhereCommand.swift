@@ -54,13 +54,17 @@ struct WhereCommand: AsyncParsableCommand {
         switch answer {
         case .fix(let fix)?:
             if output.json {
-                print(JSONText.document([("provider", JSONText.string(provider.name)), ("latitude", "\(fix.latitude)"),
-                                       ("longitude", "\(fix.longitude)"), ("accuracy_m", "\(fix.horizontalAccuracy)"),
-                                       ("time", JSONText.string(fix.timestamp.description))]))
+                print(
+                    JSONText.document([
+                        ("provider", JSONText.string(provider.name)), ("latitude", "\(fix.latitude)"),
+                        ("longitude", "\(fix.longitude)"), ("accuracy_m", "\(fix.horizontalAccuracy)"),
+                        ("time", JSONText.string(fix.timestamp.description))
+                    ]))
             } else {
                 let local = CLIContext.zone.localTime(at: fix.timestamp)
-                print("\(fix.coordinate) ±\(Int(fix.horizontalAccuracy.rounded())) m at \(DisplayText.dayHeading(local.date)) "
-                      + "\(DisplayText.hhmm(local)) (\(provider.name))")
+                print(
+                    "\(fix.coordinate) ±\(Int(fix.horizontalAccuracy.rounded())) m at \(DisplayText.dayHeading(local.date)) "
+                        + "\(DisplayText.hhmm(local)) (\(provider.name))")
             }
         case .unavailable(let reason)?:
             throw InputError("no position from \(provider.name): \(reason)")

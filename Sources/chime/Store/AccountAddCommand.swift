@@ -25,8 +25,10 @@ extension AccountCommand {
         @Argument(help: "A name for the account (used by `account sync NAME`).") var name: String
         @Option(help: ArgumentHelp("The server (http:// or https://).", valueName: "url")) var url: String
         @Option(help: ArgumentHelp("The user name.", valueName: "user")) var user: String
-        @Option(help: ArgumentHelp("A shell command that prints the password, e.g. 'pass show dav'. Run each time a password is needed; nothing is kept in the Secret Service.",
-                                   valueName: "command"))
+        @Option(
+            help: ArgumentHelp(
+                "A shell command that prints the password, e.g. 'pass show dav'. Run each time a password is needed; nothing is kept in the Secret Service.",
+                valueName: "command"))
         var passwordCommand: String?
         @Flag(help: "Read the password from the first line of standard input instead of asking (for scripts); it is kept in the Secret Service.")
         var passwordStdin = false
@@ -54,9 +56,10 @@ extension AccountCommand {
             } else {
                 // Asked before the password is typed: never ask for one that could only be kept in plain text.
                 do { _ = try secrets.lookup(account.secretKey) } catch {
-                    throw InputError("account \"\(name)\" not added: \(error); chime does not keep passwords in plain text, "
-                                     + "so give a command that prints it instead, e.g. "
-                                     + "--password-command 'pass show dav' or --password-command 'secret-tool lookup …'")
+                    throw InputError(
+                        "account \"\(name)\" not added: \(error); chime does not keep passwords in plain text, "
+                            + "so give a command that prints it instead, e.g. "
+                            + "--password-command 'pass show dav' or --password-command 'secret-tool lookup …'")
                 }
                 if !passwordStdin && isatty(0) != 1 {
                     throw InputError("no terminal to ask for the password on: give it on standard input with --password-stdin")
@@ -87,8 +90,9 @@ extension AccountCommand {
             if !options.json {
                 print("Added account \"\(name)\": calendar home \(found.home.absoluteString)")
                 if passwordCommand == nil {
-                    print("Password stored in the Secret Service (schema io.github.chime.CalDAV, account \(name)); "
-                          + "`chime account remove \(name)` clears it.")
+                    print(
+                        "Password stored in the Secret Service (schema io.github.chime.CalDAV, account \(name)); "
+                            + "`chime account remove \(name)` clears it.")
                 }
             }
             let report = try await AccountCommand.sync(saved, store: store, password: password)
@@ -107,8 +111,9 @@ extension AccountCommand {
                 else { continue }
                 try store.setDefaultCalendar(identifier: first.identifier)
                 if !quiet {
-                    print("New \(kind) go to \"\(DisplayText.singleLine(first.title))\" on \(DisplayText.singleLine(account)) from now on, "
-                          + "so your other devices see them (`chime calendar default NAME` changes it)")
+                    print(
+                        "New \(kind) go to \"\(DisplayText.singleLine(first.title))\" on \(DisplayText.singleLine(account)) from now on, "
+                            + "so your other devices see them (`chime calendar default NAME` changes it)")
                 }
             }
         }

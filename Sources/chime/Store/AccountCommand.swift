@@ -27,8 +27,11 @@ struct AccountCommand: AsyncParsableCommand {
         let accounts = try store.syncAccounts()
         guard let account = accounts.first(where: { $0.name == name }) else {
             let known = accounts.map(\.name)
-            throw InputError("no account \"\(name)\"" + (known.isEmpty ? "; add one with `chime account add NAME --url URL --user USER`"
-                                                                       : " (accounts: \(known.joined(separator: ", ")))"))
+            throw InputError(
+                "no account \"\(name)\""
+                    + (known.isEmpty
+                        ? "; add one with `chime account add NAME --url URL --user USER`"
+                        : " (accounts: \(known.joined(separator: ", ")))"))
         }
         return account
     }
@@ -49,11 +52,11 @@ struct AccountCommand: AsyncParsableCommand {
     static func jsonReport(_ report: CalDAVSyncReport, account: String) -> String {
         for note in report.notes { FileHandle.standardError.write(Data("note: \(account): \(note)\n".utf8)) }
         return JSONText.object([
-                ("account", JSONText.string(account)), ("pulled", "\(report.pulled)"), ("removed_here", "\(report.removedHere)"),
-                ("pushed", "\(report.pushed)"), ("removed_there", "\(report.removedThere)"), ("refused", "\(report.refused)"),
-                ("kept_here", "\(report.keptHere)"), ("new_calendars", JSONText.array(report.newCollections.map(JSONText.string))),
-                ("conflicts", JSONText.array(report.conflicts.map(JSONText.string))), ("requests", "\(report.requests)"),
-            ])
+            ("account", JSONText.string(account)), ("pulled", "\(report.pulled)"), ("removed_here", "\(report.removedHere)"),
+            ("pushed", "\(report.pushed)"), ("removed_there", "\(report.removedThere)"), ("refused", "\(report.refused)"),
+            ("kept_here", "\(report.keptHere)"), ("new_calendars", JSONText.array(report.newCollections.map(JSONText.string))),
+            ("conflicts", JSONText.array(report.conflicts.map(JSONText.string))), ("requests", "\(report.requests)")
+        ])
     }
 
     static func printText(_ report: CalDAVSyncReport, account: String) {
@@ -64,14 +67,16 @@ struct AccountCommand: AsyncParsableCommand {
         }
         let requests = report.requests == 1 ? "1 request" : "\(report.requests) requests"
         if !report.failedCollections.isEmpty {
-            print("\(account): \(report.failedCollections.count) of \(report.collections) calendars could not be synced (see the notes); "
-                  + "from the others \(report.pulled) from the server, \(report.removedHere) removed here; "
-                  + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(requests))")
+            print(
+                "\(account): \(report.failedCollections.count) of \(report.collections) calendars could not be synced (see the notes); "
+                    + "from the others \(report.pulled) from the server, \(report.removedHere) removed here; "
+                    + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(requests))")
         } else if report.movedNothing && report.refused == 0 {
             print("\(account): in step, nothing to move (\(requests))")
         } else {
-            print("\(account): \(report.pulled) from the server, \(report.removedHere) removed here; "
-                  + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(requests))")
+            print(
+                "\(account): \(report.pulled) from the server, \(report.removedHere) removed here; "
+                    + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(requests))")
         }
         if report.keptHere > 0 {
             print("\(account): \(report.keptHere) change(s) to invitations organised by others kept on this machine only (see the notes)")

@@ -20,18 +20,28 @@ extension AccountCommand {
             if let name { _ = try AccountCommand.find(name, in: store) }
             let conflicts = try store.syncConflicts(account: name)
             if options.json {
-                print(JSONText.document([("conflicts", JSONText.array(conflicts.map { c in
-                    JSONText.object([("id", "\(c.id)"), ("account", JSONText.string(c.account)), ("calendar", JSONText.string(c.collectionTitle)),
-                                     ("uid", JSONText.string(c.uid)), ("at_utc", JSONText.string(c.at.description)),
-                                     ("what", JSONText.string(c.what)), ("lost_copy", JSONText.string(c.lostCopy))])
-                }))]))
+                print(
+                    JSONText.document([
+                        (
+                            "conflicts",
+                            JSONText.array(
+                                conflicts.map { c in
+                                    JSONText.object([
+                                        ("id", "\(c.id)"), ("account", JSONText.string(c.account)), ("calendar", JSONText.string(c.collectionTitle)),
+                                        ("uid", JSONText.string(c.uid)), ("at_utc", JSONText.string(c.at.description)),
+                                        ("what", JSONText.string(c.what)), ("lost_copy", JSONText.string(c.lostCopy))
+                                    ])
+                                })
+                        )
+                    ]))
             } else if conflicts.isEmpty {
                 print("No conflicts.")
             } else {
                 for c in conflicts {
                     let title = c.lostCopy.split(whereSeparator: \.isNewline).first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) }
-                    print("\(c.at.description)  \(c.account)/\(DisplayText.singleLine(c.collectionTitle))  "
-                          + (title.map { "\"\(DisplayText.singleLine($0))\" " } ?? "") + "(UID \(DisplayText.singleLine(c.uid)))")
+                    print(
+                        "\(c.at.description)  \(c.account)/\(DisplayText.singleLine(c.collectionTitle))  "
+                            + (title.map { "\"\(DisplayText.singleLine($0))\" " } ?? "") + "(UID \(DisplayText.singleLine(c.uid)))")
                     print("  \(DisplayText.singleLine(c.what))")
                     if full { print(c.lostCopy) }
                 }

@@ -14,19 +14,32 @@ extension AccountCommand {
             let accounts = try store.syncAccounts()
             let collections = try store.syncCollections()
             if options.json {
-                print(JSONText.document([("accounts", JSONText.array(accounts.map { a in
-                    JSONText.object([
-                        ("name", JSONText.string(a.name)), ("url", JSONText.string(a.url)), ("user", JSONText.string(a.username)),
-                        ("home", a.home.map(JSONText.string) ?? "null"),
-                        ("calendars", JSONText.array(collections.filter { $0.account == a.name }.map { c in
-                            JSONText.object([("title", JSONText.string(c.title)), ("url", JSONText.string(c.url)),
-                                             ("event_calendar", c.eventCalendar.map(JSONText.string) ?? "null"),
-                                             ("reminder_list", c.reminderList.map(JSONText.string) ?? "null")])
-                        })),
-                        ("last_sync_utc", a.lastSync.map { JSONText.string($0.description) } ?? "null"),
-                        ("last_error", a.lastError.map(JSONText.string) ?? "null"),
-                    ])
-                }))]))
+                print(
+                    JSONText.document([
+                        (
+                            "accounts",
+                            JSONText.array(
+                                accounts.map { a in
+                                    JSONText.object([
+                                        ("name", JSONText.string(a.name)), ("url", JSONText.string(a.url)), ("user", JSONText.string(a.username)),
+                                        ("home", a.home.map(JSONText.string) ?? "null"),
+                                        (
+                                            "calendars",
+                                            JSONText.array(
+                                                collections.filter { $0.account == a.name }.map { c in
+                                                    JSONText.object([
+                                                        ("title", JSONText.string(c.title)), ("url", JSONText.string(c.url)),
+                                                        ("event_calendar", c.eventCalendar.map(JSONText.string) ?? "null"),
+                                                        ("reminder_list", c.reminderList.map(JSONText.string) ?? "null")
+                                                    ])
+                                                })
+                                        ),
+                                        ("last_sync_utc", a.lastSync.map { JSONText.string($0.description) } ?? "null"),
+                                        ("last_error", a.lastError.map(JSONText.string) ?? "null")
+                                    ])
+                                })
+                        )
+                    ]))
                 return
             }
             if accounts.isEmpty {
@@ -34,7 +47,8 @@ extension AccountCommand {
                 return
             }
             for a in accounts {
-                let state = a.lastError.map { "last sync failed: \($0)" }
+                let state =
+                    a.lastError.map { "last sync failed: \($0)" }
                     ?? a.lastSync.map { "last synced \($0.description)" } ?? "never synced"
                 print("\(a.name)  \(a.username) at \(a.url)  (\(DisplayText.singleLine(state)))")
                 for c in collections where c.account == a.name {

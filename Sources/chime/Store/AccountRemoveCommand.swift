@@ -19,8 +19,9 @@ extension AccountCommand {
             let store = try options.open()
             let account = try AccountCommand.find(name, in: store)
             if !discardUnsent, try store.hasUnsyncedChanges(account: name) {
-                throw InputError("account \"\(name)\" has changes made here that the server does not have yet; "
-                                 + "`chime account sync \(name)` sends them, --discard-unsent removes it anyway")
+                throw InputError(
+                    "account \"\(name)\" has changes made here that the server does not have yet; "
+                        + "`chime account sync \(name)` sends them, --discard-unsent removes it anyway")
             }
             let calendars = try store.syncCollections(account: name).count
             try store.removeSyncAccount(named: name)
@@ -28,12 +29,16 @@ extension AccountCommand {
             var cleared = false
             if account.passwordCommand == nil {
                 do { cleared = try SecretService().clear(account.secretKey) } catch {
-                    FileHandle.standardError.write(Data(("note: the password of \"\(name)\" may still be in the Secret Service (\(error)); "
-                        + "`secret-tool clear account \(name)` removes it\n").utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            ("note: the password of \"\(name)\" may still be in the Secret Service (\(error)); "
+                                + "`secret-tool clear account \(name)` removes it\n").utf8))
                 }
             }
-            print(options.json ? JSONText.document([("removed", JSONText.string(name))])
-                               : "Removed account \"\(name)\" and its \(calendars) calendar(s) from this machine; the server still has them.")
+            print(
+                options.json
+                    ? JSONText.document([("removed", JSONText.string(name))])
+                    : "Removed account \"\(name)\" and its \(calendars) calendar(s) from this machine; the server still has them.")
             if cleared && !options.json { print("Its password was cleared from the Secret Service.") }
         }
     }

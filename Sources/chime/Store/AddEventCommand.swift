@@ -28,13 +28,18 @@ struct AddEventCommand: ParsableCommand {
     @OptionGroup var options: StoreOptions
     @Argument(help: "The title (with --edit: optional, filled into the form).") var title: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("Start (with --edit: optional).", valueName: "date")) var start: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("End: a day word as in --start (\"tomorrow 10:00\"), or a time, offset (+90m) or weekday counted from the start; for all-day events the last day, included.", valueName: "date")) var end: String?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "End: a day word as in --start (\"tomorrow 10:00\"), or a time, offset (+90m) or weekday counted from the start; for all-day events the last day, included.",
+            valueName: "date")) var end: String?
     @Option(help: ArgumentHelp("Length instead of --end: 45m, 1h30m, 2d (default 1h, or 1 day all-day).", valueName: "duration"))
     var duration: String?
     @Flag(help: "An all-day event (times are dropped).") var allDay = false
     @Option(help: ArgumentHelp("Time zone of --start/--end: an IANA name, UTC or floating.", valueName: "zone")) var tz: String?
-    @Option(help: ArgumentHelp("Calendar name or ID (default: the default calendar).", valueName: "name"),
-            completion: .custom(ShellCompletion.calendars)) var calendar: String?
+    @Option(
+        help: ArgumentHelp("Calendar name or ID (default: the default calendar).", valueName: "name"),
+        completion: .custom(ShellCompletion.calendars)) var calendar: String?
     @OptionGroup var item: ItemOptions
     @Flag(help: "Write the event in $VISUAL or $EDITOR, in the form `chime edit` opens, filled with the options given.")
     var edit = false
@@ -57,8 +62,9 @@ struct AddEventCommand: ParsableCommand {
         let store = try options.open(creating: true)
         let target = try EventTarget.calendar(calendar, in: store)
         guard !edit else { return try addInEditor(store, target: target) }
-        var event = try EventInput.event(title: title ?? "", start: start ?? "", end: end, duration: duration, tz: tz, allDay: allDay,
-                                         calendar: target.identifier, context: CLIContext.command)
+        var event = try EventInput.event(
+            title: title ?? "", start: start ?? "", end: end, duration: duration, tz: tz, allDay: allDay,
+            calendar: target.identifier, context: CLIContext.command)
         try item.apply(to: &event, replacingAlarms: true)
         let saved = try store.save(event)
         try item.finishSave(ofItem: saved.identifier, in: store)
@@ -72,8 +78,9 @@ struct AddEventCommand: ParsableCommand {
         if options.json {
             print(ItemFormat.document(.event(shown), calendarTitle: target.title, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity))
         } else {
-            print("Added event \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title)): \(ItemFormat.human(shown.start, zone: CLIContext.zone))"
-                  + ItemFormat.until(shown, zone: CLIContext.zone))
+            print(
+                "Added event \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title)): \(ItemFormat.human(shown.start, zone: CLIContext.zone))"
+                    + ItemFormat.until(shown, zone: CLIContext.zone))
             for r in shown.recurrenceRules { print("Repeats: \(ItemFormat.words(r))") }
             if let note = ItemFormat.startOutsideRule(shown) { print(note) }
             for line in AlarmEcho.lines(for: .event(shown), now: CLIContext.now, zone: CLIContext.zone) { print(line) }

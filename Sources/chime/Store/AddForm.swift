@@ -14,11 +14,12 @@ extension AddEventCommand {
             guard let startText = form.value("start"), !startText.isEmpty else { throw InputError("start: an event needs a start") }
             let endText = form.value("end").flatMap { $0.isEmpty ? nil : $0 }
             // --duration has no line in the form: it stands while the form gives no end.
-            var event = try EventInput.event(title: form.value("title") ?? "", start: startText, end: endText,
-                                             duration: endText == nil ? duration : nil,
-                                             tz: form.value("zone").flatMap { $0.isEmpty ? nil : $0 }, allDay: allDay,
-                                             calendar: target.identifier, names: ("start", "end", "duration"),
-                                             context: CLIContext.command)
+            var event = try EventInput.event(
+                title: form.value("title") ?? "", start: startText, end: endText,
+                duration: endText == nil ? duration : nil,
+                tz: form.value("zone").flatMap { $0.isEmpty ? nil : $0 }, allDay: allDay,
+                calendar: target.identifier, names: ("start", "end", "duration"),
+                context: CLIContext.command)
             // The dates are read above, as `add` reads them; the rest as `edit` reads a form.
             let dated = blank.with("start", form.value("start")).with("end", form.value("end")).with("zone", form.value("zone"))
             try form.apply(to: &event, original: dated)
@@ -34,14 +35,16 @@ extension AddEventCommand {
 extension AddReminderCommand {
     func addInEditor(_ store: EventStore, target: ChimeCore.Calendar) throws {
         let blank = EditForm.blank(event: false)
-        let original = item.prefill(blank.with("title", title).with("due", due).with("zone", tz == "floating" ? nil : tz)
-            .with("priority", priority == 0 ? nil : "\(priority)"))
+        let original = item.prefill(
+            blank.with("title", title).with("due", due).with("zone", tz == "floating" ? nil : tz)
+                .with("priority", priority == 0 ? nil : "\(priority)"))
         let added = try EditForm.session(original, emptyIsUnchanged: true) { form in
             var reminder = Reminder(title: "", calendar: target.identifier)
             reminder.startDate = try start.map { try CLIContext.calendarDate($0, option: "--start", tz: tz) }
             try form.apply(to: &reminder, original: blank)
             try item.applyBesideForm(to: &reminder)
-            if reminder.dueDate == nil && reminder.startDate == nil, reminder.alarms.contains(where: { if case .relative = $0.trigger { true } else { false } }) {
+            if reminder.dueDate == nil && reminder.startDate == nil, reminder.alarms.contains(where: { if case .relative = $0.trigger { true } else { false } })
+            {
                 throw InputError("alarms: an offset counts from the due time, and this reminder has none; give a due date, or a date for the alarm")
             }
             let saved = try store.save(reminder)

@@ -31,9 +31,10 @@ struct AddReminderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Time zone of --due/--start: an IANA name, UTC or floating (default: floating).", valueName: "zone"))
     var tz: String = "floating"
     @Option(help: "Priority: 0 none, 1 (highest) … 9 (lowest); 1–4 high, 5 medium, 6–9 low.") var priority: Int = 0
-    @Option(name: [.long, .customLong("calendar")],
-            help: ArgumentHelp("Reminder list name or ID (default: the default list); --calendar says the same.", valueName: "name"),
-            completion: .custom(ShellCompletion.calendars))
+    @Option(
+        name: [.long, .customLong("calendar")],
+        help: ArgumentHelp("Reminder list name or ID (default: the default list); --calendar says the same.", valueName: "name"),
+        completion: .custom(ShellCompletion.calendars))
     var list: String?
     @OptionGroup var item: ItemOptions
     @Flag(help: "Write the reminder in $VISUAL or $EDITOR, in the form `chime edit` opens, filled with the options given.")
@@ -42,7 +43,9 @@ struct AddReminderCommand: ParsableCommand {
     func validate() throws {
         if !edit, title == nil { throw ValidationError("Missing expected argument '<title>' (or --edit to write the reminder in $EDITOR)") }
         // Imported items may be untitled (RFC 5545); one typed on the command line is a slip.
-        if let title, title.allSatisfy(\.isWhitespace) { throw ValidationError("TITLE is empty: give it a name, e.g. chime add reminder \"Call the dentist\" …") }
+        if let title, title.allSatisfy(\.isWhitespace) {
+            throw ValidationError("TITLE is empty: give it a name, e.g. chime add reminder \"Call the dentist\" …")
+        }
         try OptionBounds.check("--priority", priority, ValueBounds.priority)
     }
 
@@ -56,7 +59,8 @@ struct AddReminderCommand: ParsableCommand {
         reminder.priority = priority
         try item.apply(to: &reminder, replacingAlarms: true)
         if reminder.dueDate == nil && reminder.startDate == nil, reminder.alarms.contains(where: { if case .relative = $0.trigger { true } else { false } }) {
-            throw InputError("--alarm: an offset counts from the due time, and this reminder has none; give --due, or a date for the alarm (--alarm \"tomorrow 9am\")")
+            throw InputError(
+                "--alarm: an offset counts from the due time, and this reminder has none; give --due, or a date for the alarm (--alarm \"tomorrow 9am\")")
         }
         let saved = try store.save(reminder)
         try item.finishSave(ofItem: saved.identifier, in: store)

@@ -47,12 +47,14 @@ struct AgendaCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Window length in days, when --to is not given (default 7).", valueName: "n"))
     var days: Int?
 
-    @Option(name: .customLong("calendar"), help: ArgumentHelp("Only this calendar (name or ID); repeatable.", valueName: "name"),
-            completion: .custom(ShellCompletion.calendars))
+    @Option(
+        name: .customLong("calendar"), help: ArgumentHelp("Only this calendar (name or ID); repeatable.", valueName: "name"),
+        completion: .custom(ShellCompletion.calendars))
     var calendars: [String] = []
 
-    @Flag(inversion: .prefixedNo,
-          help: "Leave out cancelled events and invitations you declined (default: mark them; [agenda] hide_declined in config.toml).")
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Leave out cancelled events and invitations you declined (default: mark them; [agenda] hide_declined in config.toml).")
     var hideDeclined: Bool?
 
     func validate() throws {
@@ -79,7 +81,8 @@ struct AgendaCommand: ParsableCommand {
         case nil: break
         }
         let start = try from.map { try CLIContext.instant($0, option: "--from") } ?? midnight(today)
-        let end = try to.map { try CLIContext.instant($0, option: "--to") }
+        let end =
+            try to.map { try CLIContext.instant($0, option: "--to") }
             ?? midnight(zone.localTime(at: start).date.adding(days: days ?? 7))
         return (start, end)
     }
@@ -103,19 +106,23 @@ struct AgendaCommand: ParsableCommand {
                 return c
             }
         }
-        try Self.write(store, window: (start, end), calendars: selected, json: options.json,
-                       hidesDeclined: hideDeclined ?? AlarmEcho.configuration?.agendaHidesDeclined ?? false)
+        try Self.write(
+            store, window: (start, end), calendars: selected, json: options.json,
+            hidesDeclined: hideDeclined ?? AlarmEcho.configuration?.agendaHidesDeclined ?? false)
     }
 
     /// The window's occurrences through ``AgendaWriter`` to stdout, from the light stream: no
     /// Event built per occurrence, no alarm rows read (the agenda shows none). `chime` alone uses
     /// it too, without day headings.
-    static func write(_ store: EventStore, window: (start: Instant, end: Instant), calendars: [ChimeCore.Calendar]?,
-                      json: Bool, headings: Bool = true, hidesDeclined: Bool) throws {
+    static func write(
+        _ store: EventStore, window: (start: Instant, end: Instant), calendars: [ChimeCore.Calendar]?,
+        json: Bool, headings: Bool = true, hidesDeclined: Bool
+    ) throws {
         var out = OutputBuffer()
-        try AgendaWriter.render(store, window: window, calendars: calendars, json: json, headings: headings, color: Style.enabled,
-                                zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity, hidesDeclined: hidesDeclined,
-                                messages: CLIContext.messages, into: &out)
+        try AgendaWriter.render(
+            store, window: window, calendars: calendars, json: json, headings: headings, color: Style.enabled,
+            zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity, hidesDeclined: hidesDeclined,
+            messages: CLIContext.messages, into: &out)
         out.flush()
     }
 }

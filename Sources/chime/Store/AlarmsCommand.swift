@@ -65,8 +65,9 @@ struct AlarmsCommand: ParsableCommand {
             return try bus.run(needing: nil) { try await $0.upcomingAlarms(hours: hours) }
         }
         let store = try options.open()
-        let listing = try AlarmListing(store, zone: zone, from: start, to: end, defaults: AlarmEcho.defaults(for: store),
-                                       includesSilenced: all)
+        let listing = try AlarmListing(
+            store, zone: zone, from: start, to: end, defaults: AlarmEcho.defaults(for: store),
+            includesSilenced: all)
         let (firings, states, armed) = (listing.firings, listing.states, listing.armed)
         // Snoozed notifications come back within the window: they fire again, so they are listed.
         let snoozed = try store.ledgerEntries(state: .snoozed)

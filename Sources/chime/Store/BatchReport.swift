@@ -7,8 +7,10 @@ import ChimeFormat
 /// together at the end, so one bad item never stops the others.
 enum BatchReport {
     /// `step` returns its JSON object in --json mode (and prints its text otherwise).
-    static func run<Item>(_ items: [Item], json: Bool, single: Bool = false, key: String, name: (Item) -> String,
-                          _ step: (Item) async throws -> String?) async throws {
+    static func run<Item>(
+        _ items: [Item], json: Bool, single: Bool = false, key: String, name: (Item) -> String,
+        _ step: (Item) async throws -> String?
+    ) async throws {
         var failures: [String] = [], objects: [String] = []
         for item in items {
             do {

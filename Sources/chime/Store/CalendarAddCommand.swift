@@ -26,7 +26,10 @@ extension CalendarCommand {
             }
             let calendar = ChimeCore.Calendar(title: title, entityType: type.entityType, color: color)
             try store.saveCalendar(calendar)
-            print(options.json ? JSONText.document([("id", JSONText.string(calendar.identifier))]) : "Added \(type == .events ? "calendar" : "list") \"\(DisplayText.singleLine(title))\" (\(calendar.identifier))")
+            print(
+                options.json
+                    ? JSONText.document([("id", JSONText.string(calendar.identifier))])
+                    : "Added \(type == .events ? "calendar" : "list") \"\(DisplayText.singleLine(title))\" (\(calendar.identifier))")
         }
     }
 }

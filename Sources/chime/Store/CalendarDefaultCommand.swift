@@ -30,8 +30,9 @@ extension CalendarCommand {
             if let name {
                 let calendar = try CalendarCommand.find(name, kind: type, in: store)
                 do { try store.setDefaultCalendar(identifier: calendar.identifier) } catch .invalid(.readOnlyCalendar) {
-                    throw InputError("\"\(DisplayText.singleLine(calendar.title))\" is read-only (a subscription, or a server "
-                                     + "calendar that takes no changes): it cannot hold new items")
+                    throw InputError(
+                        "\"\(DisplayText.singleLine(calendar.title))\" is read-only (a subscription, or a server "
+                            + "calendar that takes no changes): it cannot hold new items")
                 }
             }
             for (kind, calendar) in [("events", try store.defaultCalendarForNewEvents()), ("reminders", try store.defaultCalendarForNewReminders())] {

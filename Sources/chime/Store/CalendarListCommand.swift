@@ -22,7 +22,9 @@ extension CalendarCommand {
             }
             let sourceWidth = sources.map(\.count).max() ?? 0
             for (c, source) in zip(all, sources) {
-                print("\(DisplayText.singleLine(c.title).padding(toLength: width))  \(c.entityType.plural.padding(toLength: 9))  \(source.padding(toLength: sourceWidth))  \(DisplayText.singleLine(c.color))  \(DisplayText.singleLine(c.identifier))")
+                print(
+                    "\(DisplayText.singleLine(c.title).padding(toLength: width))  \(c.entityType.plural.padding(toLength: 9))  \(source.padding(toLength: sourceWidth))  \(DisplayText.singleLine(c.color))  \(DisplayText.singleLine(c.identifier))"
+                )
             }
         }
     }

@@ -56,8 +56,9 @@ extension CalendarCommand {
             let subscription = try store.addSubscription(url: url, title: title, refreshSeconds: every)
             let result: SubscriptionRefresh
             do {
-                result = try store.applySubscription(subscription, parsed: parsed, etag: response.etag,
-                                                     lastModified: response.headers["last-modified"], at: CLIContext.clock())
+                result = try store.applySubscription(
+                    subscription, parsed: parsed, etag: response.etag,
+                    lastModified: response.headers["last-modified"], at: CLIContext.clock())
             } catch {
                 try? store.removeCalendar(ChimeCore.Calendar(identifier: subscription.calendarIdentifier, title: title, entityType: .event))
                 throw InputError(DisplayText.singleLine("\(fetch.absoluteString): \(error)") + "; nothing subscribed")
@@ -70,8 +71,10 @@ extension CalendarCommand {
     // feed cannot send terminal controls (escape sequences, BEL) to the terminal.
     static func json(_ r: SubscriptionRefresh, title: String) -> String {
         for note in r.notes { FileHandle.standardError.write(Data("warning: \(DisplayText.singleLine("\(note)"))\n".utf8)) }
-        return JSONText.object([("calendar", JSONText.string(title)), ("added", "\(r.added)"), ("updated", "\(r.updated)"),
-                                ("removed", "\(r.removed)"), ("notes", "\(r.notes.count)")])
+        return JSONText.object([
+            ("calendar", JSONText.string(title)), ("added", "\(r.added)"), ("updated", "\(r.updated)"),
+            ("removed", "\(r.removed)"), ("notes", "\(r.notes.count)")
+        ])
     }
 
     static func report(_ r: SubscriptionRefresh, title: String, json: Bool) {

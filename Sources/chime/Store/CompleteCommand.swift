@@ -41,7 +41,10 @@ enum CompletionChange {
             case .alreadyCompleted(let r):
                 throw InputError("\"\(DisplayText.itemTitle(r.title))\" is already completed\(instanceText(r))")
             case .completed(let r, let next):
-                if options.json { print(ItemFormat.document(.reminder(r), calendarTitle: nil, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity)); return }
+                if options.json {
+                    print(ItemFormat.document(.reminder(r), calendarTitle: nil, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity));
+                    return
+                }
                 print("Completed \"\(DisplayText.itemTitle(r.title))\"\(instanceText(r))")
                 if let next, !next.isCompleted, let due = next.dueDate ?? next.startDate {
                     print("Next: \(ItemFormat.human(due, zone: CLIContext.zone))")
@@ -52,7 +55,10 @@ enum CompletionChange {
             case .alreadyIncomplete(let r):
                 throw InputError("\"\(DisplayText.itemTitle(r.title))\" is already not completed")
             case .reopened(let saved):
-                if options.json { print(ItemFormat.document(.reminder(saved), calendarTitle: nil, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity)); return }
+                if options.json {
+                    print(ItemFormat.document(.reminder(saved), calendarTitle: nil, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity));
+                    return
+                }
                 print("\"\(DisplayText.itemTitle(saved.title))\" is not done\(saved.identifier != identifier ? " (the series is back at this instance)" : "")")
             }
         }

@@ -39,8 +39,9 @@ struct DismissCommand: ParsableCommand {
         for target in targets {
             if let key = FiringKey(parsing: target) {
                 guard listing.firings.contains(where: { $0.key == key && $0.acknowledgedAt == nil }) else {
-                    throw InputError("\(DisplayText.singleLine(target)): no such alarm rang in the last 24 hours, or it is answered "
-                                     + "already (`chime alarms --from yesterday --json` lists them with their keys)")
+                    throw InputError(
+                        "\(DisplayText.singleLine(target)): no such alarm rang in the last 24 hours, or it is answered "
+                            + "already (`chime alarms --from yesterday --json` lists them with their keys)")
                 }
                 keys.append(key)
                 continue
@@ -52,8 +53,9 @@ struct DismissCommand: ParsableCommand {
                 $0.item.identifier == identifier && $0.acknowledgedAt == nil && (occurrence == nil || $0.occurrenceStart == occurrence)
             }
             guard !found.isEmpty else {
-                throw InputError("\(DisplayText.singleLine(target)): no alarm of it rang in the last 24 hours that is not answered yet "
-                                 + "(`chime alarms --from yesterday` lists them)")
+                throw InputError(
+                    "\(DisplayText.singleLine(target)): no alarm of it rang in the last 24 hours that is not answered yet "
+                        + "(`chime alarms --from yesterday` lists them)")
             }
             keys += found.map(\.key)
         }
@@ -69,8 +71,9 @@ struct DismissCommand: ParsableCommand {
                 print("Dismissed \(count) of \"\(title)\" here (another of its alarms is on screen or snoozed: other devices still ring it)")
                 continue
             }
-            let record = try store.recordAlarmAnswer(item: item, alarms: Set(answered.map(\.alarm)), occurrences: Set(answered.map(\.occurrence)),
-                                                     at: now, identity: defaults.identity)
+            let record = try store.recordAlarmAnswer(
+                item: item, alarms: Set(answered.map(\.alarm)), occurrences: Set(answered.map(\.occurrence)),
+                at: now, identity: defaults.identity)
             switch record {
             case .written: print("Dismissed \(count) of \"\(title)\"; your other devices stop ringing it after their next sync")
             case .readOnlyCalendar: print("Dismissed \(count) of \"\(title)\" here (its calendar is read-only: other devices still ring it)")

@@ -33,13 +33,15 @@ struct EditCommand: ParsableCommand {
     @OptionGroup var options: StoreOptions
     @Argument(help: "ID (or its start), ID@OCCURRENCE, or a title.", completion: .custom(ShellCompletion.items)) var id: String
     @Option(help: "New title.") var title: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("New start (events; the end moves with it unless --end is given).", valueName: "date")) var start: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("New start (events; the end moves with it unless --end is given).", valueName: "date")) var start:
+        String?
     @Option(parsing: .unconditional, help: ArgumentHelp("New end (events).", valueName: "date")) var end: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("New due date (reminders).", valueName: "date")) var due: String?
     @Option(help: ArgumentHelp("Time zone for the new dates.", valueName: "zone")) var tz: String?
     @Option(help: "New priority, 0…9 (reminders).") var priority: Int?
-    @Option(help: ArgumentHelp("Move to this calendar (events) or list (reminders), by name or ID.", valueName: "name"),
-            completion: .custom(ShellCompletion.calendars)) var calendar: String?
+    @Option(
+        help: ArgumentHelp("Move to this calendar (events) or list (reminders), by name or ID.", valueName: "name"),
+        completion: .custom(ShellCompletion.calendars)) var calendar: String?
     @Flag(help: "Stop repeating (drops every recurrence rule).") var noRepeat = false
     @Option(help: "For one occurrence of a recurring event: this one, or this and all later ones; 'all' confirms moving a whole series to another day.")
     var span: SpanArgument = .this
@@ -72,8 +74,10 @@ struct EditCommand: ParsableCommand {
                 guard let lost = try seriesMoveLosses(identifier, store: store) else { print("Kept \"\(id)\" as it was."); return }
                 dropped = lost
             }
-            let saved = try store.modifyEvent(identifier: identifier, occurrence: reference.occurrence?.instant(in: store.floatingZone),
-                                              span: span) { e in
+            let saved = try store.modifyEvent(
+                identifier: identifier, occurrence: reference.occurrence?.instant(in: store.floatingZone),
+                span: span
+            ) { e in
                 try change(&e)
                 if let target { e.calendarIdentifier = target.identifier }
                 e.sequence += 1
@@ -99,12 +103,14 @@ struct EditCommand: ParsableCommand {
     private func change(_ e: inout Event) throws {
         if let title { e.title = title }
         if let start {
-            EventEnd.move(&e, to: try CLIContext.command.keepingDate(of: e.start, start, option: "--start", tz: tz ?? e.start.timeZone?.identifier),
-                          zone: CLIContext.zone)
+            EventEnd.move(
+                &e, to: try CLIContext.command.keepingDate(of: e.start, start, option: "--start", tz: tz ?? e.start.timeZone?.identifier),
+                zone: CLIContext.zone)
         }
         if let end {
-            e.end = try EventEnd.read(end, start: e.start, option: "--end", tz: tz ?? e.start.timeZone?.identifier ?? (e.start.isFloating ? "floating" : nil),
-                                      context: CLIContext.command)
+            e.end = try EventEnd.read(
+                end, start: e.start, option: "--end", tz: tz ?? e.start.timeZone?.identifier ?? (e.start.isFloating ? "floating" : nil),
+                context: CLIContext.command)
         }
         if noRepeat { e.recurrenceRules = [] }
         try item.apply(to: &e, replacingAlarms: !item.alarms.isEmpty || item.at != nil)
@@ -114,7 +120,8 @@ struct EditCommand: ParsableCommand {
         if let title { r.title = title }
         if let due {
             let tz = tz ?? r.dueDate?.timeZone?.identifier ?? "floating"
-            r.dueDate = try r.dueDate.map { try CLIContext.command.keepingDate(of: $0, due, option: "--due", tz: tz) }
+            r.dueDate =
+                try r.dueDate.map { try CLIContext.command.keepingDate(of: $0, due, option: "--due", tz: tz) }
                 ?? CLIContext.calendarDate(due, option: "--due", tz: tz)
         }
         if let priority { r.priority = priority }
@@ -138,8 +145,10 @@ struct EditCommand: ParsableCommand {
             switch try reference.kind(in: store) {
             case .event:
                 let span = reference.occurrence == nil ? Span.futureEvents : self.span.span
-                let stored = try store.modifyEvent(identifier: identifier, occurrence: reference.occurrence?.instant(in: store.floatingZone),
-                                                   span: span) { e in
+                let stored = try store.modifyEvent(
+                    identifier: identifier, occurrence: reference.occurrence?.instant(in: store.floatingZone),
+                    span: span
+                ) { e in
                     try form.apply(to: &e, original: original)
                     e.sequence += 1
                 }
@@ -170,7 +179,8 @@ struct EditCommand: ParsableCommand {
         let clock = moved.start.zone(floatingZone: zone)
         let firstDay = first.start.instant(floatingZone: zone)
         let newFirstDay = clock.instant(for: LocalDateTime(date: clock.localTime(at: moved.start.instant(floatingZone: zone)).date))
-        let skipped = newFirstDay > firstDay
+        let skipped =
+            newFirstDay > firstDay
             ? try store.events(matching: store.predicateForEvents(start: firstDay, end: newFirstDay))
                 .filter { $0.identifier == identifier && ($0.occurrenceDate ?? $0.start.instant(floatingZone: zone)) < newFirstDay }
             : []
@@ -178,9 +188,11 @@ struct EditCommand: ParsableCommand {
         var losses: [String] = []
         if !skipped.isEmpty { losses.append("the \(Self.occurrencesText(skipped)) before it") }
         if !dropped.isEmpty { losses.append("the changed \(Self.occurrencesText(dropped)), which would have no day in it") }
-        let what = "\"\(DisplayText.itemTitle(first.title))\" repeats (\(first.recurrenceRules.first.map(ItemFormat.words) ?? "")); "
+        let what =
+            "\"\(DisplayText.itemTitle(first.title))\" repeats (\(first.recurrenceRules.first.map(ItemFormat.words) ?? "")); "
             + "moving it to start \(ItemFormat.human(moved.start, zone: CLIContext.zone)) drops " + losses.joined(separator: " and ")
-        let refusal = what + ". To change the time only, give a time (--start 10:15); to change it from one day on: "
+        let refusal =
+            what + ". To change the time only, give a time (--start 10:15); to change it from one day on: "
             + "chime edit \(identifier.prefix(8))@OCCURRENCE --span future … (as `chime agenda` shows it); to move the whole series anyway: --span all"
         return try Confirmation.ask(what + ". Move the whole series?", refusal: refusal) ? dropped : nil
     }

@@ -22,7 +22,9 @@ struct EditForm {
 
     /// The form for a new event or reminder (`chime add --edit`): every field empty.
     static func blank(event: Bool) -> EditForm {
-        let keys = event ? ["title", "start", "end", "zone", "repeat", "alarms", "location", "url", "notes"]
+        let keys =
+            event
+            ? ["title", "start", "end", "zone", "repeat", "alarms", "location", "url", "notes"]
             : ["title", "due", "zone", "priority", "repeat", "alarms", "location", "url", "notes"]
         return EditForm(fields: keys.map { ($0, "") })
     }
@@ -56,12 +58,14 @@ struct EditForm {
                 if emptyIsUnchanged && form.fields.allSatisfy({ $0.value.isEmpty }) { return false }
                 try save(form)
                 return true
-            } catch where error is InputError || error is CLIError || error is StoreError {
+            } catch let error where error is InputError || error is CLIError || error is StoreError {
                 // An editor run by a script (no terminal) that brings the same error back twice
                 // would be reopened for ever.
                 if isatty(STDIN_FILENO) == 0, lastError == "# error: \(error)" { throw InputError("\(error); nothing was saved") }
                 // Back to the editor with what was typed and the reason on top.
-                text = "# error: \(error)\n" + saved.split(separator: "\n", omittingEmptySubsequences: false)
+                text =
+                    "# error: \(error)\n"
+                    + saved.split(separator: "\n", omittingEmptySubsequences: false)
                     .filter { !$0.hasPrefix("# error: ") }.joined(separator: "\n")
             }
         }
@@ -108,7 +112,7 @@ struct EditForm {
         switch a.trigger {
         case .relative(let offset, .start): return offset == 0 ? "0" : (offset > 0 ? "+" : "") + String(DisplayText.offset(offset).dropFirst())
         case .absolute(let i): return i.description
-        case .relative, .location: return nil   // kept as they are; the form does not show them
+        case .relative, .location: return nil  // kept as they are; the form does not show them
         }
     }
 
@@ -219,7 +223,9 @@ struct EditForm {
         process.arguments = ["-c", "\(editor) \"$1\"", "editor", file]
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw InputError("the editor (\(editor)) exited with status \(process.terminationStatus); nothing was saved") }
+        guard process.terminationStatus == 0 else {
+            throw InputError("the editor (\(editor)) exited with status \(process.terminationStatus); nothing was saved")
+        }
         guard let saved = FileManager.default.contents(atPath: file) else { throw InputError("cannot read the form back from \(file)") }
         return String(decoding: saved, as: UTF8.self)
     }

@@ -25,8 +25,9 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var storePath: StorePathOption
 
-    @Option(name: .customLong("calendar"), help: ArgumentHelp("Only this calendar or list (name or ID); repeatable.", valueName: "name"),
-            completion: .custom(ShellCompletion.calendars))
+    @Option(
+        name: .customLong("calendar"), help: ArgumentHelp("Only this calendar or list (name or ID); repeatable.", valueName: "name"),
+        completion: .custom(ShellCompletion.calendars))
     var calendars: [String] = []
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
@@ -52,8 +53,11 @@ struct ExportCommand: ParsableCommand {
             items = unique
             func name(_ id: String) -> String { "\"\((try? store.calendar(withIdentifier: id))??.title ?? id)\"" }
             for d in duplicates {
-                FileHandle.standardError.write(Data((DisplayText.singleLine(
-                    "warning: UID \(d.uid) is in \(([d.kept] + d.leftOut).map(name).joined(separator: " and ")): wrote the copy in \(name(d.kept)) (highest SEQUENCE, then newest); `--calendar` exports each one") + "\n").utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        (DisplayText.singleLine(
+                            "warning: UID \(d.uid) is in \(([d.kept] + d.leftOut).map(name).joined(separator: " and ")): wrote the copy in \(name(d.kept)) (highest SEQUENCE, then newest); `--calendar` exports each one"
+                        ) + "\n").utf8))
             }
         }
         if only == nil {
@@ -71,9 +75,10 @@ struct ExportCommand: ParsableCommand {
                 }
             }
         }
-        let bytes = ICalendar.serialize(items, calendarName: only?.title,
-                                        calendarProperties: only?.icsExtras ?? [],
-                                        now: CLIContext.now, floatingZone: store.floatingZone)
+        let bytes = ICalendar.serialize(
+            items, calendarName: only?.title,
+            calendarProperties: only?.icsExtras ?? [],
+            now: CLIContext.now, floatingZone: store.floatingZone)
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw InputError("-o: cannot write \(output)") }
         } else {

@@ -26,9 +26,16 @@ struct FindCommand: ParsableCommand {
         let store = try options.open()
         let matches = try store.items(titleContaining: text)
         if options.json {
-            print(JSONText.document([("matches", JSONText.array(matches.map {
-                JSONText.object(ItemFormat.head(ref: $0.identifier, id: $0.identifier, uid: $0.uid, kind: $0.kind, title: $0.title))
-            }))]))
+            print(
+                JSONText.document([
+                    (
+                        "matches",
+                        JSONText.array(
+                            matches.map {
+                                JSONText.object(ItemFormat.head(ref: $0.identifier, id: $0.identifier, uid: $0.uid, kind: $0.kind, title: $0.title))
+                            })
+                    )
+                ]))
             return
         }
         if matches.isEmpty { print("Nothing has \"\(DisplayText.singleLine(text))\" in its title."); return }

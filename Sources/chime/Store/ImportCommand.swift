@@ -37,13 +37,17 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The .ics file (- for standard input).", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("Import into this existing calendar (events; to-dos go to the list of the same name, else the default list).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("Import into this existing calendar (events; to-dos go to the list of the same name, else the default list).", valueName: "name"))
     var calendar: String?
 
     // `--new-calendar` alone (nothing after it, or another option next) is the empty name: the
     // file's X-WR-CALNAME, else the file's name. `.next`, so a following file name is not read ahead.
-    @Option(name: .customLong("new-calendar"), defaultAsFlag: "", parsing: .next,
-            help: ArgumentHelp("Create a calendar (and reminder list) with this name and import into it; without a name, the file's own (X-WR-CALNAME), else the file's name.", valueName: "name"))
+    @Option(
+        name: .customLong("new-calendar"), defaultAsFlag: "", parsing: .next,
+        help: ArgumentHelp(
+            "Create a calendar (and reminder list) with this name and import into it; without a name, the file's own (X-WR-CALNAME), else the file's name.",
+            valueName: "name"))
     var newCalendar: String? = nil
 
     @Flag(name: .customLong("dry-run"), help: "Report what would be imported; store nothing.")
@@ -65,11 +69,13 @@ struct ImportCommand: ParsableCommand {
         let name = file == "-" ? "<stdin>" : file
         var isFolder: ObjCBool = false
         guard let handle = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file),
-              file == "-" || !(FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) && isFolder.boolValue) else {
+            file == "-" || !(FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) && isFolder.boolValue)
+        else {
             throw InputError("\(file): cannot read the file")
         }
         let store = try options.open(creating: true)
-        let target: ImportTarget = newCalendar.map { $0.isEmpty ? .newNamedByFile(fallback: Self.fallbackName(file)) : .new($0) }
+        let target: ImportTarget =
+            newCalendar.map { $0.isEmpty ? .newNamedByFile(fallback: Self.fallbackName(file)) : .new($0) }
             ?? calendar.map { .existing($0) } ?? .defaults
         let report: ImportReport
         do {
@@ -89,8 +95,9 @@ struct ImportCommand: ParsableCommand {
             if let readFailure { throw InputError("\(file): cannot read the file (\(readFailure)); nothing was imported") }
             // Progress only where someone watches, and only when it takes a moment.
             let showProgress = isatty(STDERR_FILENO) == 1 && size > 1_000_000
-            report = try store.importICS(parsed: parsed, file: (name as NSString).lastPathComponent, into: target, dryRun: dryRun,
-                                         strict: strict, progress: showProgress ? { FileHandle.standardError.write(Data("\($0)…\n".utf8)) } : nil)
+            report = try store.importICS(
+                parsed: parsed, file: (name as NSString).lastPathComponent, into: target, dryRun: dryRun,
+                strict: strict, progress: showProgress ? { FileHandle.standardError.write(Data("\($0)…\n".utf8)) } : nil)
         } catch let error as ICSError {
             // The message quotes the file: one line without the terminal controls it may hold.
             throw InputError(DisplayText.singleLine("\(error)") + " (nothing was imported)")
@@ -133,7 +140,7 @@ struct ImportCommand: ParsableCommand {
             ("unchanged", "\(r.unchanged)"), ("older", "\(r.older)"),
             ("repaired", "\(r.repairs.count)"),
             ("repairs", JSONText.array(r.repairs.map { JSONText.string($0.description) })),
-            ("skipped", JSONText.array(r.skipped.map { JSONText.string($0.description) })),
+            ("skipped", JSONText.array(r.skipped.map { JSONText.string($0.description) }))
         ])
     }
 }

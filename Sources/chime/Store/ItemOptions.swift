@@ -13,30 +13,39 @@ struct ItemOptions: ParsableArguments {
     @Option(help: "Location (free text; for a geofence use --at).") var location: String?
     @Option(help: "A URL.") var url: String?
 
-    @Option(name: .customLong("repeat"), help: ArgumentHelp(
-        "daily, weekdays, weekly, monthly, yearly, 'every 2 weeks on mon,thu', 'every 3 days', 'weekly 10 times', or an RRULE ('FREQ=MONTHLY;BYDAY=-1FR'); repeatable.",
-        valueName: "rule"))
+    @Option(
+        name: .customLong("repeat"),
+        help: ArgumentHelp(
+            "daily, weekdays, weekly, monthly, yearly, 'every 2 weeks on mon,thu', 'every 3 days', 'weekly 10 times', or an RRULE ('FREQ=MONTHLY;BYDAY=-1FR'); repeatable.",
+            valueName: "rule"))
     var rules: [String] = []
 
-    @Option(name: .customLong("calendar-system"), help: ArgumentHelp(
-        "Count --repeat in this calendar, for lunar birthdays and holidays: \(RecurrenceCalendar.namesForHelp) (RFC 7529 RSCALE). 'yearly' then means the same lunar (Hebrew, Islamic…) date each year.",
-        valueName: "name"))
+    @Option(
+        name: .customLong("calendar-system"),
+        help: ArgumentHelp(
+            "Count --repeat in this calendar, for lunar birthdays and holidays: \(RecurrenceCalendar.namesForHelp) (RFC 7529 RSCALE). 'yearly' then means the same lunar (Hebrew, Islamic…) date each year.",
+            valueName: "name"))
     var calendarSystem: String?
 
-    @Option(name: .customLong("skip"), help: ArgumentHelp(
-        "With --calendar-system: in a year without the date (a 30th in a 29-day month, a leap month), use the day before (backward, the default), after (forward), or none (omit).",
-        valueName: "backward|forward|omit"))
+    @Option(
+        name: .customLong("skip"),
+        help: ArgumentHelp(
+            "With --calendar-system: in a year without the date (a 30th in a 29-day month, a leap month), use the day before (backward, the default), after (forward), or none (omit).",
+            valueName: "backward|forward|omit"))
     var skip: String?
 
-    @Option(name: .customLong("alarm"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "How long before the start (events) or due time (reminders): 15m, 1h, 1d; '+15m' or 'after 15m' for after; or a date. Repeatable.",
-        valueName: "when"))
+    @Option(
+        name: .customLong("alarm"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "How long before the start (events) or due time (reminders): 15m, 1h, 1d; '+15m' or 'after 15m' for after; or a date. Repeatable.",
+            valueName: "when"))
     var alarms: [String] = []
 
     @Flag(help: "No alarm at all (a reminder otherwise fires at its due time).") var noAlarm = false
 
-    @Option(name: .customLong("remove-alarm"), parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("Remove the alarm given this way, as --alarm takes it (15m, +1h, a date); repeatable.", valueName: "when"))
+    @Option(
+        name: .customLong("remove-alarm"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("Remove the alarm given this way, as --alarm takes it (15m, +1h, a date); repeatable.", valueName: "when"))
     var removedAlarms: [String] = []
 
     @Option(help: ArgumentHelp("A geofence alarm: \"Title@LAT,LON[,RADIUS_M]\" (radius 0 or absent = default).", valueName: "place"))
@@ -44,14 +53,17 @@ struct ItemOptions: ParsableArguments {
 
     @Option(help: "Fire the --at alarm on arriving or on leaving.") var on: ProximityArgument = .arrive
 
-    @Option(help: ArgumentHelp(
-        "Play this sound-theme sound with the alarms (alarm-clock-elapsed, bell, complete, …): by the notification server, or by Chime where the server plays none.",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Play this sound-theme sound with the alarms (alarm-clock-elapsed, bell, complete, …): by the notification server, or by Chime where the server plays none.",
+            valueName: "name"))
     var sound: String?
 
-    @Option(name: .customLong("alarm-command"), help: ArgumentHelp(
-        "When an alarm fires, the daemon also runs this command from [commands] in config.toml (the allow-list; a name not listed there is refused).",
-        valueName: "name"))
+    @Option(
+        name: .customLong("alarm-command"),
+        help: ArgumentHelp(
+            "When an alarm fires, the daemon also runs this command from [commands] in config.toml (the allow-list; a name not listed there is refused).",
+            valueName: "name"))
     var alarmCommand: String?
 
     @Flag(help: "The alarms run no command any more.") var noAlarmCommand = false
@@ -77,7 +89,8 @@ struct ItemOptions: ParsableArguments {
             throw ValidationError("--sound: \"\(sound)\" is not a sound-theme name (lower-case letters, digits, - _ ., e.g. alarm-clock-elapsed)")
         }
         if let alarmCommand, !AlarmCommands.isValidName(alarmCommand) {
-            throw ValidationError("--alarm-command: \"\(alarmCommand)\" is not a command name: give the name of an entry in [commands] of config.toml (letters, digits, - and _)")
+            throw ValidationError(
+                "--alarm-command: \"\(alarmCommand)\" is not a command name: give the name of an entry in [commands] of config.toml (letters, digits, - and _)")
         }
         if alarmCommand != nil && noAlarmCommand { throw ValidationError("--alarm-command cannot go with --no-alarm-command") }
         if sound != nil && noAlarm { throw ValidationError("--sound cannot go with --no-alarm") }
@@ -100,9 +113,14 @@ struct ItemOptions: ParsableArguments {
     func finishSave(ofItem identifier: String, in store: EventStore) throws {
         try applyCommand(toItem: identifier, in: store)
         guard calendarSystem != nil, let item = try store.calendarItem(withIdentifier: identifier) else { return }
-        let calendarID: String? = switch item { case .event(let e): e.calendarIdentifier; case .reminder(let r): r.calendarIdentifier }
+        let calendarID: String? =
+            switch item {
+            case .event(let e): e.calendarIdentifier;
+            case .reminder(let r): r.calendarIdentifier
+            }
         guard let calendarID, let collection = try store.syncCollection(forCalendar: calendarID),
-              let note = CalDAVSync.calendarSystemNote(item.recurrenceRules, collection: collection, title: item.title) else { return }
+            let note = CalDAVSync.calendarSystemNote(item.recurrenceRules, collection: collection, title: item.title)
+        else { return }
         FileHandle.standardError.write(Data("chime: note: \(note)\n".utf8))
     }
 

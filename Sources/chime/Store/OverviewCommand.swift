@@ -21,12 +21,14 @@ struct OverviewCommand: ParsableCommand {
         let store = try options.open()
         let today = zone.localTime(at: now).date
         print(Style.heading("Today, \(DisplayText.dayHeading(today))"))
-        fflush(nil)   // the agenda's lines go straight to the file descriptor
+        fflush(nil)  // the agenda's lines go straight to the file descriptor
         let window = try AgendaCommand.parse(["today"]).window(now: now, zone: zone)
-        try AgendaCommand.write(store, window: window, calendars: nil, json: false, headings: false,
-                                hidesDeclined: AlarmEcho.configuration?.agendaHidesDeclined ?? false)
-        let due = try store.reminders(matching: store.predicateForIncompleteReminders(
-            dueStart: nil, dueEnd: zone.instant(for: LocalDateTime(date: today.adding(days: 1))), calendars: nil))
+        try AgendaCommand.write(
+            store, window: window, calendars: nil, json: false, headings: false,
+            hidesDeclined: AlarmEcho.configuration?.agendaHidesDeclined ?? false)
+        let due = try store.reminders(
+            matching: store.predicateForIncompleteReminders(
+                dueStart: nil, dueEnd: zone.instant(for: LocalDateTime(date: today.adding(days: 1))), calendars: nil))
         if !due.isEmpty { print("Reminders due: \(due.count) (chime reminders)") }
         // Only the first firing is wanted: peek at the merged stream instead of listing a week of them.
         var alarms = AlarmAgenda(zone: zone, from: now, defaults: AlarmEcho.defaults)

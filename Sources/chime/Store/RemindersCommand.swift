@@ -21,8 +21,9 @@ struct RemindersCommand: ParsableCommand {
     @OptionGroup var bus: ViaBusOption
     @Flag(help: "Completed reminders, most recent first.") var completed = false
     @Option(help: ArgumentHelp("Only incomplete reminders due before this.", valueName: "date")) var dueBefore: String?
-    @Option(name: .customLong("list"), help: ArgumentHelp("Only this list (name or ID); repeatable.", valueName: "name"),
-            completion: .custom(ShellCompletion.calendars))
+    @Option(
+        name: .customLong("list"), help: ArgumentHelp("Only this list (name or ID); repeatable.", valueName: "name"),
+        completion: .custom(ShellCompletion.calendars))
     var lists: [String] = []
 
     func validate() throws {
@@ -38,18 +39,28 @@ struct RemindersCommand: ParsableCommand {
         }
         let store = try options.open()
         let selected: [ChimeCore.Calendar]? = lists.isEmpty ? nil : try lists.map { try ReminderTarget.list($0, in: store) }
-        let predicate = completed
+        let predicate =
+            completed
             ? store.predicateForCompletedReminders(completionStart: nil, completionEnd: nil, calendars: selected)
-            : store.predicateForIncompleteReminders(dueStart: nil, dueEnd: try dueBefore.map { try CLIContext.instant($0, option: "--due-before") },
-                                                    calendars: selected)
+            : store.predicateForIncompleteReminders(
+                dueStart: nil, dueEnd: try dueBefore.map { try CLIContext.instant($0, option: "--due-before") },
+                calendars: selected)
         let found = try store.reminders(matching: predicate)
         var titles: [String: String] = [:]
         for c in try store.calendars(for: .reminder) { titles[c.identifier] = c.title }
         if options.json {
             let identity = AlarmEcho.defaults(for: store).identity
-            print(JSONText.document([("reminders", JSONText.array(found.map {
-                ItemFormat.json(.reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: CLIContext.zone, identity: identity)
-            }))]))
+            print(
+                JSONText.document([
+                    (
+                        "reminders",
+                        JSONText.array(
+                            found.map {
+                                ItemFormat.json(
+                                    .reminder($0), calendarTitle: $0.calendarIdentifier.flatMap { titles[$0] }, zone: CLIContext.zone, identity: identity)
+                            })
+                    )
+                ]))
             return
         }
         if found.isEmpty { print(completed ? "No completed reminders." : "Nothing to do."); return }

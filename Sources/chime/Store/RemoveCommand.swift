@@ -20,7 +20,9 @@ struct RemoveCommand: ParsableCommand {
         let store = try options.open()
         let reference = try ItemReference(id)
         let item: AnyCalendarItem
-        do { item = try reference.resolve(in: store) } catch StoreError.corruptRow(_, let rowID, _) where rowID.lowercased().hasPrefix(reference.identifier.lowercased()) {
+        do { item = try reference.resolve(in: store) } catch StoreError.corruptRow(_, let rowID, _)
+            where rowID.lowercased().hasPrefix(reference.identifier.lowercased())
+        {
             // A row that cannot be read can still be removed: that is the way out the warning names.
             try store.removeUnreadableItem(identifier: rowID)
             if !options.json { print("Removed unreadable item \(rowID)") }
@@ -32,7 +34,9 @@ struct RemoveCommand: ParsableCommand {
             // The user's own removal of occurrences keeps a command link that was current.
             try store.keepingAlarmCommandTiming(forItem: e.identifier) { try store.remove(e, span: span.span) }
             if !options.json {
-                let what = reference.occurrence == nil ? (e.isRecurring ? " (the whole series; ID@OCCURRENCE removes one)" : "")
+                let what =
+                    reference.occurrence == nil
+                    ? (e.isRecurring ? " (the whole series; ID@OCCURRENCE removes one)" : "")
                     : (span == .this ? " (this occurrence)" : " (this and later occurrences)")
                 print("Removed \"\(DisplayText.itemTitle(e.title))\"\(what)")
             }

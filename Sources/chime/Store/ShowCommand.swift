@@ -31,10 +31,16 @@ struct ShowCommand: ParsableCommand {
         let reference = try ItemReference(id)
         let item = try reference.resolve(in: store)
         let occurrenceAsked = reference.occurrence != nil
-        let calendarID: String? = switch item { case .event(let e): e.calendarIdentifier; case .reminder(let r): r.calendarIdentifier }
+        let calendarID: String? =
+            switch item {
+            case .event(let e): e.calendarIdentifier;
+            case .reminder(let r): r.calendarIdentifier
+            }
         let calendarTitle = try calendarID.flatMap { try store.calendar(withIdentifier: $0)?.title }
         let command = try store.alarmCommandLinks(forItems: [item.identifier])[item.identifier]
-        if options.json { print(ItemFormat.document(item, calendarTitle: calendarTitle, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity)); return }
+        if options.json {
+            print(ItemFormat.document(item, calendarTitle: calendarTitle, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity)); return
+        }
         let zone = CLIContext.zone
         var lines: [(String, String)] = []
         switch item {
@@ -42,8 +48,13 @@ struct ShowCommand: ParsableCommand {
             lines.append(("Event", e.title))
             lines.append(("Starts", ItemFormat.human(e.start, zone: zone)))
             // An all-day end is stored as the day after; people read the last day.
-            lines.append(("Ends", e.isAllDay ? ItemFormat.human(.allDay(e.end.local.date.adding(days: -1)), zone: zone)
-                                             : ItemFormat.human(e.end, zone: zone)))
+            lines.append(
+                (
+                    "Ends",
+                    e.isAllDay
+                        ? ItemFormat.human(.allDay(e.end.local.date.adding(days: -1)), zone: zone)
+                        : ItemFormat.human(e.end, zone: zone)
+                ))
             if e.isDetached { lines.append(("Detached", "this occurrence was changed on its own")) }
             if e.status != .none { lines.append(("Status", e.status == .cancelled ? "cancelled: it does not ring" : e.status.rawValue)) }
             lines += Self.invitation(.event(e), defaults: AlarmEcho.defaults(for: store))
@@ -79,12 +90,18 @@ struct ShowCommand: ParsableCommand {
         if let organizer = item.base.organizer { lines.append(("Organizer", who(organizer))) }
         let attendees = item.base.attendees
         if !attendees.isEmpty {
-            lines.append(("Attendees", attendees.map { p in
-                var notes = [p.kind == .person || p.kind == .unknown ? nil : p.kind.rawValue,
-                             p.role == .optional ? "optional" : nil, p.status.rawValue].compactMap { $0 }
-                if p.isCurrentUser(identity) && !defaults.rings(item) { notes.append("does not ring") }
-                return "\(who(p)) (\(notes.joined(separator: ", ")))"
-            }.joined(separator: "; ")))
+            lines.append(
+                (
+                    "Attendees",
+                    attendees.map { p in
+                        var notes = [
+                            p.kind == .person || p.kind == .unknown ? nil : p.kind.rawValue,
+                            p.role == .optional ? "optional" : nil, p.status.rawValue
+                        ].compactMap { $0 }
+                        if p.isCurrentUser(identity) && !defaults.rings(item) { notes.append("does not ring") }
+                        return "\(who(p)) (\(notes.joined(separator: ", ")))"
+                    }.joined(separator: "; ")
+                ))
         }
         return lines
     }
@@ -104,10 +121,11 @@ struct ShowCommand: ParsableCommand {
         var lines: [(String, String)] = [("Calendar", calendarTitle ?? "?")]
         for r in item.recurrenceRules { lines.append(("Repeats", ItemFormat.words(r))) }
         // A rule in another calendar: the day as that calendar writes it (八月十五, 8 Adar I 5786).
-        let day: CivilDate? = switch item {
-        case .event(let e): e.start.local.date
-        case .reminder(let r): (r.dueDate ?? r.startDate)?.local.date
-        }
+        let day: CivilDate? =
+            switch item {
+            case .event(let e): e.start.local.date
+            case .reminder(let r): (r.dueDate ?? r.startDate)?.local.date
+            }
         let language = CLIContext.language.time ?? CLIContext.language.messages ?? "en"
         for calendar in Set(item.recurrenceRules.compactMap(\.calendar)).sorted(by: { $0.rawValue < $1.rawValue }) {
             if let day, let text = CalendarDateText.text(day, in: calendar, language: language) {
@@ -122,18 +140,23 @@ struct ShowCommand: ParsableCommand {
         }
         let i = item.base
         for action in Alarm.keptActions(inItemExtras: i.icsExtras) {
-            let kept = switch action {
-            case "EMAIL": "email alarm (not sent by Chime)"
-            case "PROCEDURE": "command alarm from a file (never run or shown by Chime)"
-            default: "\(action) alarm (not shown by Chime)"
-            }
+            let kept =
+                switch action {
+                case "EMAIL": "email alarm (not sent by Chime)"
+                case "PROCEDURE": "command alarm from a file (never run or shown by Chime)"
+                default: "\(action) alarm (not shown by Chime)"
+                }
             lines.append(("Alarm", kept))
         }
         if let command {
-            lines.append(("Command", command.isRetimed
-                ? "\(command.name) (not run: the item was re-timed by an import, a sync or an app since you linked it; "
-                    + "`chime edit \(command.linkedItem.prefix(8)) --alarm-command \(command.name)` runs it again)"
-                : "\(command.name) (from [commands] in config.toml, run by the daemon when an alarm fires)"))
+            lines.append(
+                (
+                    "Command",
+                    command.isRetimed
+                        ? "\(command.name) (not run: the item was re-timed by an import, a sync or an app since you linked it; "
+                            + "`chime edit \(command.linkedItem.prefix(8)) --alarm-command \(command.name)` runs it again)"
+                        : "\(command.name) (from [commands] in config.toml, run by the daemon when an alarm fires)"
+                ))
         }
         if let l = i.location { lines.append(("Location", l)) }
         if let n = i.notes { lines.append(("Notes", n)) }

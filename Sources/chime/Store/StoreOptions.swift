@@ -73,8 +73,9 @@ struct StoreOptions: ParsableArguments {
     static func reportUnreadableItems() {
         for store in opened.withLock({ $0 }) {
             for item in store.takeUnreadableItems() {
-                FileHandle.standardError.write(Data(
-                    "warning: \(store.path): \(item); `chime remove \(item.identifier)` deletes it\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "warning: \(store.path): \(item); `chime remove \(item.identifier)` deletes it\n".utf8))
             }
         }
     }

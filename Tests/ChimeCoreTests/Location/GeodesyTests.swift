@@ -6,10 +6,10 @@ struct GeodesyTests {
     /// WGS-84 ellipsoidal (geodesic) distances from the literature; haversine must stay within
     /// the documented relative bound of each.
     @Test(arguments: [
-        (Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 0), 110_574.4),     // 1° of latitude at the equator
-        (Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1), 111_319.5),     // 1° of longitude at the equator
-        (Coordinate(latitude: 45, longitude: 0), Coordinate(latitude: 46, longitude: 0), 111_141.5),   // around 45° N
-        (Coordinate(latitude: 40.6, longitude: -73.8), Coordinate(latitude: 51.6, longitude: -0.5), 5_551_759.4),  // JFK → LHR (GeographicLib)
+        (Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 0), 110_574.4),  // 1° of latitude at the equator
+        (Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1), 111_319.5),  // 1° of longitude at the equator
+        (Coordinate(latitude: 45, longitude: 0), Coordinate(latitude: 46, longitude: 0), 111_141.5),  // around 45° N
+        (Coordinate(latitude: 40.6, longitude: -73.8), Coordinate(latitude: 51.6, longitude: -0.5), 5_551_759.4)  // JFK → LHR (GeographicLib)
     ])
     func withinTheDocumentedBoundOfEllipsoidalDistances(a: Coordinate, b: Coordinate, ellipsoidal: Double) {
         let d = Geodesy.distance(a, b)

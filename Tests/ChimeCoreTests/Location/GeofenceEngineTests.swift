@@ -6,8 +6,10 @@ import Testing
 struct GeofenceEngineTests {
     /// Runs fixes at these distances (metres north of the office), one every `every` seconds,
     /// and returns the firing transitions as "name to-state" strings.
-    func run(_ engine: inout GeofenceEngine, _ distances: [Double], every: Int64 = 5, accuracy: Double = 5,
-             startingAt start: Int64 = 0) -> [String] {
+    func run(
+        _ engine: inout GeofenceEngine, _ distances: [Double], every: Int64 = 5, accuracy: Double = 5,
+        startingAt start: Int64 = 0
+    ) -> [String] {
         var fired: [String] = []
         for (i, d) in distances.enumerated() {
             let step = engine.process(Fences.fix(metres: d, accuracy: accuracy, at: start + Int64(i) * every))
@@ -94,7 +96,7 @@ struct GeofenceEngineTests {
         engine.arm(Fences.fence("arrive", .enter))
         engine.arm(Fences.fence("leave", .leave))
         let first = engine.process(Fences.fix(metres: 20, at: 0))
-        #expect(first.firing.map(\.fence.place.title) == ["arrive"])   // inside an "arrive" fence
+        #expect(first.firing.map(\.fence.place.title) == ["arrive"])  // inside an "arrive" fence
         var other = GeofenceEngine(settings: settings)
         other.arm(Fences.fence("leave", .leave))
         #expect(other.process(Fences.fix(metres: 900, at: 0)).firing.map(\.fence.place.title) == ["leave"])
@@ -145,21 +147,24 @@ struct GeofenceEngineTests {
         #expect(engine.process(huge).ignored == "accuracy 1e+20 m is worse than the 250 m limit")
         let unknown = LocationFix(coordinate: Fences.office, horizontalAccuracy: -1, timestampMilliseconds: 0)
         #expect(engine.process(unknown).ignored == "unknown accuracy")
-        #expect(engine.lastSeen == unknown)   // still where the tracking looks from
+        #expect(engine.lastSeen == unknown)  // still where the tracking looks from
     }
 
     /// Near the poles and across the antimeridian the grid's rings do not work; every fence is
     /// looked at instead — correct, and it terminates.
-    @Test(arguments: [Coordinate(latitude: 89.9, longitude: 10), Coordinate(latitude: -85, longitude: 0),
-                      Coordinate(latitude: 10, longitude: 179.99), Coordinate(latitude: 60, longitude: -179.95)])
+    @Test(arguments: [
+        Coordinate(latitude: 89.9, longitude: 10), Coordinate(latitude: -85, longitude: 0),
+        Coordinate(latitude: 10, longitude: 179.99), Coordinate(latitude: 60, longitude: -179.95)
+    ])
     func nearestBoundaryAtThePolesAndTheAntimeridian(point: Coordinate) {
         var random = SeededRandom(seed: 3)
         var engine = GeofenceEngine(settings: GeofenceSettings())
         var fences: [Geofence] = []
         for i in 0..<300 {
             let center = Fences.point(point, north: random.double(in: -30_000..<30_000), east: random.double(in: -30_000..<30_000))
-            let valid = Coordinate(latitude: max(-90, min(90, center.latitude)),
-                                   longitude: center.longitude > 180 ? center.longitude - 360 : (center.longitude < -180 ? center.longitude + 360 : center.longitude))
+            let valid = Coordinate(
+                latitude: max(-90, min(90, center.latitude)),
+                longitude: center.longitude > 180 ? center.longitude - 360 : (center.longitude < -180 ? center.longitude + 360 : center.longitude))
             let fence = Fences.fence("p\(i)", at: valid, radius: random.double(in: 50..<500), .enter)
             fences.append(fence)
             engine.arm(fence)
@@ -203,7 +208,7 @@ struct GeofenceEngineTests {
         var fences: [Geofence] = []
         for i in 0..<3_000 {
             let center = Fences.point(north: random.double(in: -10_000..<10_000), east: random.double(in: -10_000..<10_000))
-            let radius = i % 100 == 0 ? 40_000 : random.double(in: 50..<950)   // a few huge ones (the large list)
+            let radius = i % 100 == 0 ? 40_000 : random.double(in: 50..<950)  // a few huge ones (the large list)
             let fence = Fences.fence("f\(i)", at: center, radius: radius, .enter)
             fences.append(fence)
             engine.arm(fence)
@@ -231,4 +236,3 @@ struct GeofenceEngineTests {
         }
     }
 }
-

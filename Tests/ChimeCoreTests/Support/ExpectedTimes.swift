@@ -63,7 +63,8 @@ enum ExpectedTimes {
             return v
         }
         precondition(c.count == 20 || c.count == 25, "bad expected time \(text)")
-        let local = daysFromCivil(num(0, 4), num(5, 2), num(8, 2)) * 86_400
+        let local =
+            daysFromCivil(num(0, 4), num(5, 2), num(8, 2)) * 86_400
             + Int64(num(11, 2) * 3600 + num(14, 2) * 60 + num(17, 2))
         if c.count == 20 { return Instant(secondsSince1970: local) }
         let offset = (num(20, 2) * 3600 + num(23, 2) * 60) * (c[19] == UInt8(ascii: "-") ? -1 : 1)

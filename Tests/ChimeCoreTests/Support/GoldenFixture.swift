@@ -102,7 +102,9 @@ enum GoldenFixtures {
                 }
                 if let tzid = params["TZID"] {
                     guard let z = try? ZoneRules.named(tzid) else { throw Failure(message: "unknown zone \(tzid)") }
-                    if head[0] == "DTSTART" { result.zone = z } else if z != result.zone {
+                    if head[0] == "DTSTART" {
+                        result.zone = z
+                    } else if z != result.zone {
                         throw Failure(message: "\(head[0]) must use DTSTART's zone")
                     }
                 }
@@ -145,7 +147,9 @@ enum GoldenFixtures {
         if c.count == 8 { return .date(date) }
         let local = LocalDateTime(date: date, hour: try num(9, 2), minute: try num(11, 2), second: try num(13, 2))
         if c.count == 15 { return .local(local) }
-        return .instant(Instant(secondsSince1970: ExpectedTimes.daysFromCivil(date.year, date.month, date.day) * 86_400
-            + Int64(local.hour * 3600 + local.minute * 60 + local.second)))
+        return .instant(
+            Instant(
+                secondsSince1970: ExpectedTimes.daysFromCivil(date.year, date.month, date.day) * 86_400
+                    + Int64(local.hour * 3600 + local.minute * 60 + local.second)))
     }
 }

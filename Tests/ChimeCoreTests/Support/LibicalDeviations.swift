@@ -159,7 +159,7 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
     /// Deviations decided from the rule alone, in the order they are tried.
     static let ruleLevel: [LibicalDeviation] = [
         .setPosBelowMonthly, .setPosBeforeTimes, .setPosCountsDayTwice, .negativeMonthDayBelowMonthly, .yearlyMonthDayWithoutMonth,
-        .weekNumbers, .weeklyWeekStartBeforeSunday, .subDailyLimitOffGrid,
+        .weekNumbers, .weeklyWeekStartBeforeSunday, .subDailyLimitOffGrid
     ]
 
     /// For the deviations checked by re-reading the rule as libical does: the rule part is there.
@@ -202,11 +202,12 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
             let ahead = RecurrenceSet(start: .zoned(c.start, zone), rules: [open]).first(chime.count + 10)
             var to = ahead.count == chime.count + 10 ? ahead.last!.instant.secondsSince1970 + 2 * 86_400 : LibicalDeviation.until2037
             if case .until(let u) = r.end {
-                let untilInstant: Int64 = switch u {
-                case .utc(let i): i.secondsSince1970
-                case .local(let l): zone.instant(for: l).secondsSince1970
-                case .date(let d): zone.instant(for: LocalDateTime(date: d.adding(days: 1))).secondsSince1970
-                }
+                let untilInstant: Int64 =
+                    switch u {
+                    case .utc(let i): i.secondsSince1970
+                    case .local(let l): zone.instant(for: l).secondsSince1970
+                    case .date(let d): zone.instant(for: LocalDateTime(date: d.adding(days: 1))).secondsSince1970
+                    }
                 to = min(to, untilInstant + 86_400)
             }
             let from = zone.instant(for: c.start).secondsSince1970 - 86_400
@@ -241,20 +242,22 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
             let day = c.start.date.daysSinceEpoch
             let sunday = day - (c.start.date.weekday.rawValue - 1)  // Weekday raw values: Sunday = 1
             let weekStart = day - (c.start.date.weekday.isoIndex - r.weekStart.isoIndex + 7) % 7
-            return weekStart < sunday && r.daysOfTheWeek.contains { d in
-                (sunday..<day).contains { Weekday(daysSinceEpoch: $0) == d.dayOfTheWeek }
-            }
+            return weekStart < sunday
+                && r.daysOfTheWeek.contains { d in
+                    (sunday..<day).contains { Weekday(daysSinceEpoch: $0) == d.dayOfTheWeek }
+                }
         case .subDailyLimitOffGrid:
             guard r.frequency < .daily, r.interval > 1 else { return false }
-            let (own, anchor) = switch r.frequency {
-            case .hourly: (r.byHour, c.start.hour)
-            case .minutely: (r.byMinute, c.start.minute)
-            default: (r.bySecond, c.start.second)
-            }
+            let (own, anchor) =
+                switch r.frequency {
+                case .hourly: (r.byHour, c.start.hour)
+                case .minutely: (r.byMinute, c.start.minute)
+                default: (r.bySecond, c.start.second)
+                }
             return own.contains { ($0 - anchor) % r.interval != 0 }
         case .refusesRule, .omitsUnmatchedStart, .repeatsInstants, .returnsOutOfOrder, .ambiguousTakesLater, .gapTimeOfDayShifted,
-             .startInGapShiftsTimes, .dropsGapInstance,
-             .subDailyAcrossTransition:
+            .startInGapShiftsTimes, .dropsGapInstance,
+            .subDailyAcrossTransition:
             return false
         }
     }
@@ -265,8 +268,10 @@ enum LibicalDeviation: String, CaseIterable, Sendable {
     /// or be a repeat; an instant only Chime has may be a moved gap time libical dropped. Past the end of a list cut at its limit (COUNT
     /// or 200) the other list is not checked. Sub-daily rules that still differ are compared up to
     /// the first transition. Nil when something is left unexplained.
-    static func explain(_ c: RandomRecurrenceCase, zone: ZoneRules, libical lib: [Int64],
-                        chime: [Occurrence]) -> [LibicalDeviation]? {
+    static func explain(
+        _ c: RandomRecurrenceCase, zone: ZoneRules, libical lib: [Int64],
+        chime: [Occurrence]
+    ) -> [LibicalDeviation]? {
         var found: [LibicalDeviation] = []
         func note(_ d: LibicalDeviation) { if !found.contains(d) { found.append(d) } }
         var seen: Set<Int64> = []

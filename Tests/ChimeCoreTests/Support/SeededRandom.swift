@@ -31,8 +31,10 @@ struct RandomRecurrenceCase: Sendable, CustomStringConvertible {
 /// let r = g.rule()          // a rule alone (any UNTIL form)
 /// ```
 struct RandomRuleGenerator: Sendable {
-    static let zoneNames = ["America/New_York", "Europe/Berlin", "Australia/Sydney",
-                            "Australia/Lord_Howe", "Asia/Kolkata", "UTC"]
+    static let zoneNames = [
+        "America/New_York", "Europe/Berlin", "Australia/Sydney",
+        "Australia/Lord_Howe", "Asia/Kolkata", "UTC"
+    ]
 
     /// Which UNTIL forms to produce. RFC 5545 wants a UTC UNTIL with a zoned DTSTART, so
     /// cases (``next()``) use `.utcOnly`; parser tests use `.any`.
@@ -68,16 +70,19 @@ struct RandomRuleGenerator: Sendable {
     /// A valid rule. `start` places UNTIL after it (default: a random start).
     mutating func rule(start: LocalDateTime? = nil, until forms: UntilForms = .any) -> RecurrenceRule {
         while true {
-            let frequency = random.weighted([(RecurrenceFrequency.yearly, 20), (.monthly, 22), (.weekly, 20), (.daily, 20),
-                                             (.hourly, 8), (.minutely, 7), (.secondly, 3)])
+            let frequency = random.weighted([
+                (RecurrenceFrequency.yearly, 20), (.monthly, 22), (.weekly, 20), (.daily, 20),
+                (.hourly, 8), (.minutely, 7), (.secondly, 3)
+            ])
             let candidate = parts(frequency, start: start ?? self.start(), forms: forms)
             do {
-                return try RecurrenceRule(frequency, interval: candidate.interval, daysOfTheWeek: candidate.days,
-                                          daysOfTheMonth: candidate.monthDays, monthsOfTheYear: candidate.months,
-                                          weeksOfTheYear: candidate.weeks, daysOfTheYear: candidate.yearDays,
-                                          setPositions: candidate.setPositions, hours: candidate.hours,
-                                          minutes: candidate.minutes, seconds: candidate.seconds,
-                                          end: candidate.end, firstDayOfTheWeek: candidate.weekStart)
+                return try RecurrenceRule(
+                    frequency, interval: candidate.interval, daysOfTheWeek: candidate.days,
+                    daysOfTheMonth: candidate.monthDays, monthsOfTheYear: candidate.months,
+                    weeksOfTheYear: candidate.weeks, daysOfTheYear: candidate.yearDays,
+                    setPositions: candidate.setPositions, hours: candidate.hours,
+                    minutes: candidate.minutes, seconds: candidate.seconds,
+                    end: candidate.end, firstDayOfTheWeek: candidate.weekStart)
             } catch {
                 rejected.append("\(frequency.rfc5545): \(error)")
             }
@@ -101,11 +106,12 @@ struct RandomRuleGenerator: Sendable {
         if subDaily {
             // At most one day-level limit, and none that leaves months without a match: a peer
             // engine (libical) walks sub-daily rules period by period, through every hour or minute.
-            let choices: [(Int, Int)] = switch frequency {
-            case .hourly: [(0, 60), (1, 13), (2, 13), (3, 14)]
-            case .minutely: [(0, 65), (2, 15), (3, 20)]
-            default: [(0, 1)]
-            }
+            let choices: [(Int, Int)] =
+                switch frequency {
+                case .hourly: [(0, 60), (1, 13), (2, 13), (3, 14)]
+                case .minutely: [(0, 65), (2, 15), (3, 20)]
+                default: [(0, 1)]
+                }
             switch random.weighted(choices) {
             case 1: p.months = random.distinct(upTo: 3) { $0.int(in: 1...12) }
             case 2: p.monthDays = random.distinct(upTo: 3) { $0.int(in: 1...28) }
@@ -124,8 +130,9 @@ struct RandomRuleGenerator: Sendable {
                 }
             }
             if random.chance(0.4) {
-                p.days = days(frequency, ordinals: frequency == .monthly || (frequency == .yearly && p.weeks.isEmpty),
-                              withinMonth: frequency == .monthly || !p.months.isEmpty)
+                p.days = days(
+                    frequency, ordinals: frequency == .monthly || (frequency == .yearly && p.weeks.isEmpty),
+                    withinMonth: frequency == .monthly || !p.months.isEmpty)
             }
             let ordinals = p.days.contains { $0.weekNumber != 0 }
             let monthDayChance = frequency < .monthly ? 0.15 : p.yearDays.isEmpty && p.weeks.isEmpty ? 0.3 : 0.03
@@ -156,11 +163,13 @@ struct RandomRuleGenerator: Sendable {
 
         // Likewise MONTHLY with INTERVAL > 1 reaches only the months on its grid.
         if frequency == .monthly && p.interval > 1 && !p.months.isEmpty
-            && !p.months.contains(where: { ($0 - start.date.month) % p.interval == 0 }) {
+            && !p.months.contains(where: { ($0 - start.date.month) % p.interval == 0 })
+        {
             p.months.append((start.date.month - 1 + p.interval * random.int(in: 0...(11 / p.interval))) % 12 + 1)
         }
 
-        let hasByPart = !(p.days.isEmpty && p.monthDays.isEmpty && p.months.isEmpty && p.weeks.isEmpty
+        let hasByPart =
+            !(p.days.isEmpty && p.monthDays.isEmpty && p.months.isEmpty && p.weeks.isEmpty
             && p.yearDays.isEmpty && p.hours.isEmpty && p.minutes.isEmpty && p.seconds.isEmpty)
         if hasByPart && random.chance(0.2) {
             // BYSETPOS past the instances a period holds never matches, and an engine has to walk
@@ -187,12 +196,13 @@ struct RandomRuleGenerator: Sendable {
         let times = max(1, p.hours.count) * max(1, p.minutes.count) * max(1, p.seconds.count)
         let plainDays = p.days.allSatisfy { $0.weekNumber == 0 } ? p.days.count : 0
         let intersected = !p.monthDays.isEmpty || !p.yearDays.isEmpty || !p.weeks.isEmpty || plainDays == 0
-        let days: Int = switch frequency {
-        case .daily: 1
-        case .weekly: max(1, p.days.count)
-        case .monthly: intersected ? (p.days.isEmpty ? p.monthDays.count : 1) : 4 * plainDays
-        default: intersected ? 1 : 4 * plainDays * max(1, p.months.count)
-        }
+        let days: Int =
+            switch frequency {
+            case .daily: 1
+            case .weekly: max(1, p.days.count)
+            case .monthly: intersected ? (p.days.isEmpty ? p.monthDays.count : 1) : 4 * plainDays
+            default: intersected ? 1 : 4 * plainDays * max(1, p.months.count)
+            }
         return max(1, days * times)
     }
 
@@ -202,7 +212,8 @@ struct RandomRuleGenerator: Sendable {
         return (0..<random.int(in: 1...3)).map { _ in
             let day = Weekday(isoIndex: random.int(in: 0...6))
             guard ordinals else { return RecurrenceDayOfWeek(day) }
-            let n = withinMonth
+            let n =
+                withinMonth
                 ? random.weighted([(random.int(in: 1...4), 6), (-1, 3), (random.pick([5, -5, -2]), 1)])
                 : random.weighted([(random.int(in: 1...5), 4), (-1, 2), (random.signed(53, negative: 0.4), 2)])
             return RecurrenceDayOfWeek(day, weekNumber: n)

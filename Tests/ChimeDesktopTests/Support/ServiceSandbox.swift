@@ -20,7 +20,8 @@ struct ServiceSandbox {
     static func current(sourceLocation: SourceLocation = #_sourceLocation) -> ServiceSandbox? {
         let environment = ProcessInfo.processInfo.environment
         guard environment["CHIME_TEST_SERVICES"] == "1", let run = environment["SVC_RUN"], !run.isEmpty else {
-            Issue.record("""
+            Issue.record(
+                """
                 needs the desktop-services sandbox (dunst on a private session bus): \
                 run under Tests/harness/with-services.sh (make test does this)
                 """, sourceLocation: sourceLocation)

@@ -68,8 +68,9 @@ final class SchedulerHarness {
     /// A scheduler (a fresh one each call: as after a daemon restart) started at the clock's now.
     @discardableResult
     func start(zone: ZoneRules? = nil) throws -> AlarmScheduler {
-        scheduler = AlarmScheduler(store: store, sink: sink, clock: clock, zone: zone ?? self.zone, settings: settings,
-                                   opener: opener, commandRunner: commandRunner)
+        scheduler = AlarmScheduler(
+            store: store, sink: sink, clock: clock, zone: zone ?? self.zone, settings: settings,
+            opener: opener, commandRunner: commandRunner)
         try scheduler.start()
         return scheduler
     }
@@ -83,10 +84,13 @@ final class SchedulerHarness {
     func advance(by seconds: Int64) throws { try advance(to: clock.now().adding(seconds)) }
 
     @discardableResult
-    func addEvent(_ title: String, start: CalendarDate, duration: Int64 = 3600, alarms: [Alarm],
-                  rule: String? = nil, url: String? = nil) throws -> Event {
-        var e = Event(title: title, calendar: try store.defaultCalendarForNewEvents().identifier, start: start,
-                      duration: duration)
+    func addEvent(
+        _ title: String, start: CalendarDate, duration: Int64 = 3600, alarms: [Alarm],
+        rule: String? = nil, url: String? = nil
+    ) throws -> Event {
+        var e = Event(
+            title: title, calendar: try store.defaultCalendarForNewEvents().identifier, start: start,
+            duration: duration)
         e.alarms = alarms
         e.url = url
         if let rule { e.recurrenceRules = [try RecurrenceRule(parsing: rule)] }
@@ -94,8 +98,10 @@ final class SchedulerHarness {
     }
 
     @discardableResult
-    func addReminder(_ title: String, due: CalendarDate?, alarms: [Alarm], rule: String? = nil,
-                     priority: Int = 0) throws -> Reminder {
+    func addReminder(
+        _ title: String, due: CalendarDate?, alarms: [Alarm], rule: String? = nil,
+        priority: Int = 0
+    ) throws -> Reminder {
         var r = Reminder(title: title, calendar: try store.defaultCalendarForNewReminders().identifier)
         r.dueDate = due
         r.alarms = alarms
