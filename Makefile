@@ -156,7 +156,7 @@ bench: deps
 		--results $(BENCH_RESULTS)/expand-batch.txt
 	Tests/bench/rscale-bench.py --chime .build/release/chime > $(BENCH_RESULTS)/rscale.txt; cat $(BENCH_RESULTS)/rscale.txt
 	$(SWIFT) build -c release --product chime-store-bench
-	.build/release/chime-store-bench --chime .build/release/chime $(STORE_BENCH_ARGS) > $(BENCH_RESULTS)/store.txt; \
+	.build/release/chime-store-bench --chime .build/release/chime --history 90000 $(STORE_BENCH_ARGS) > $(BENCH_RESULTS)/store.txt; \
 		cat $(BENCH_RESULTS)/store.txt
 
 # libFuzzer on the .ics and RRULE parsers for FUZZ_SECONDS each (default 60); new crashes are kept in

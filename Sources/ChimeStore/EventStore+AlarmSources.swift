@@ -143,15 +143,17 @@ extension EventStore {
             let everything = filter == nil && !location
             defer { if everything { try? db.execute(sql: "PRAGMA mmap_size = 0") } }
             if everything {
-                // The start's read visits every page, more than SQLite's 2 MB cache holds: read
+                // The start reads the pages of every current item, more than SQLite's 2 MB cache holds: read
                 // through a memory map for this read only (a long-lived store has none), unmapped
                 // after it, so neither copies of pages nor the map stay behind.
                 try db.execute(sql: "PRAGMA mmap_size = 268435456")
-                // It reads nearly every item: the alarms and detached rows of all of them in plain
-                // scans, and the items in one more, with the filter decided here from the alarms
-                // already read (``keepsEveryItemRow``). SQLite evaluating the filter's two
-                // subqueries per row cost five times the scan.
-                alarms = try AlarmRows.fetch(db, itemFilter: nil)
+                // The candidates come from indexes (``stillFiringCandidates``): the events that
+                // have not ended, open-ended series, reminders not done, and the past events whose
+                // alarms fire late; the rest of the filter is decided here from their alarms
+                // (``keepsEveryItemRow``). SQLite evaluating the filter's two subqueries on every
+                // row cost five times a scan, and a scan grew with the years of history.
+                alarms = try AlarmRows.fetch(
+                    db, itemFilter: Self.stillFiringCandidates(columns: "id"), arguments: statementArguments)
                 replaced = try ItemRows.detachedOverrides(db, seriesFilter: nil, arguments: [])
             } else {
                 alarms = try AlarmRows.fetch(
@@ -163,7 +165,8 @@ extension EventStore {
             var rules = ItemRows.RuleCache()
             let rows =
                 everything
-                ? try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list), range_end FROM item WHERE kind = 'event' OR completed = 0")
+                ? try Row.fetchCursor(
+                    db, sql: Self.stillFiringCandidates(columns: "\(ItemColumns.list), range_end"), arguments: statementArguments)
                 : try Row.fetchCursor(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE \(whereClause)", arguments: statementArguments)
             let lo = from.secondsSince1970 - ItemRows.floatingMargin
             while let row = try rows.next() {
@@ -182,6 +185,24 @@ extension EventStore {
                 body(AlarmSource(item: item, replaced: detachedOverrides))
             }
         }
+    }
+
+    /// The items whose timed alarms may still fire at or after `:from` (`:lo` less the floating
+    /// margin), each read through an index so that past events cost nothing: reminders not
+    /// completed, events that end at or after `:lo` or never, and past events with an absolute
+    /// alarm from `:from` on or an after-start alarm. A superset of ``alarmSourceFilter(location:identifierCount:)``'s
+    /// timed items; ``keepsEveryItemRow(_:alarms:lo:from:)`` decides the rest. The unary `+` keeps
+    /// SQLite from walking every past event's index entry to find the few with such alarms: it
+    /// starts from those alarms (230 ms against 1 ms on a store with 100,000 past events).
+    static func stillFiringCandidates(columns: String) -> String {
+        """
+        SELECT \(columns) FROM item WHERE kind = 'reminder' AND completed = 0
+        UNION ALL SELECT \(columns) FROM item INDEXED BY item_event_end WHERE kind = 'event' AND range_end >= :lo
+        UNION ALL SELECT \(columns) FROM item INDEXED BY item_event_end WHERE kind = 'event' AND range_end IS NULL
+        UNION ALL SELECT \(columns) FROM item WHERE +kind = 'event' AND +range_end < :lo
+            AND id IN (SELECT item_id FROM alarm WHERE absolute_date >= :from
+                       UNION SELECT item_id FROM alarm WHERE relative_offset > 0)
+        """
     }
 
     /// The timed-source filter of ``forEachAlarmSource(from:filter:location:_:)``'s SQL, decided for

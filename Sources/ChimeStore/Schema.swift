@@ -285,6 +285,19 @@ enum Schema {
             // CALDAV:supported-rscale-set, comma-separated; NULL when the server does not list one.
             try db.execute(sql: "ALTER TABLE sync_collection ADD COLUMN rscales TEXT")
         }
+        migrator.registerMigration("v15: what can still fire, found without reading the history") { db in
+            // The daemon's start reads the events that have not ended (by range_end) and the few
+            // past ones whose alarms fire after them (an absolute date, an after-start offset):
+            // a store's years of past events are then never read (the index holds the ID, so the
+            // alarms of those events are found without reading their rows). Indexes only: SQLite keeps
+            // them with the rows, so nothing derived can disagree with the items.
+            try db.execute(
+                sql: """
+                    CREATE INDEX item_event_end ON item(kind, range_end, id);
+                    CREATE INDEX alarm_absolute ON alarm(absolute_date) WHERE absolute_date IS NOT NULL;
+                    CREATE INDEX alarm_after_start ON alarm(item_id) WHERE relative_offset > 0;
+                    """)
+        }
         return migrator
     }()
 }

@@ -16,6 +16,10 @@ struct DaemonBenchSetup {
     var runs: Int
     var idleSeconds: Int
     var edits = 20
+    /// The same store with ten years of past events added (`--history`), or nil.
+    var grownStore: String?
+    /// How many past events it holds.
+    var historyEvents = 0
 }
 
 enum DaemonBench {
@@ -34,6 +38,12 @@ enum DaemonBench {
             }
             report.reschedule = capture { try DaemonReschedule.measure(launcher: launcher, store: store, edits: setup.edits) }
             report.lateness = capture { try DaemonLateness.measure(launcher: launcher, store: store) }
+            if let grownStore = setup.grownStore {
+                let grown = try StoreCopy.make(from: grownStore, into: setup.folder + "/daemon-grown")
+                report.grown = capture {
+                    try DaemonGrown.measure(launcher: launcher, current: store, grown: grown, runs: setup.runs, edits: setup.edits)
+                }
+            }
             report.idle = capture {
                 try DaemonIdle.measure(
                     launcher: launcher, source: store, folder: setup.folder + "/daemon-idle",

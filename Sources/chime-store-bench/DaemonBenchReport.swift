@@ -12,6 +12,7 @@ struct DaemonBenchReport {
     var reschedule: Result<DaemonReschedule.Result, DaemonBenchError>?
     var lateness: Result<DaemonLateness.Result, DaemonBenchError>?
     var idle: Result<DaemonIdle.Result, DaemonBenchError>?
+    var grown: Result<DaemonGrown.Result, DaemonBenchError>?
 
     init(setup: DaemonBenchSetup, loadBefore: String) {
         self.setup = setup
@@ -61,6 +62,7 @@ struct DaemonBenchReport {
         idleRows(&out, &notes)
         latenessRows(&out, &notes)
         rescheduleRows(&out, &notes)
+        grownRows(&out, &notes)
         out.append("")
         out += notes
         out.append("load average after the daemon part: \(loadAfter)")
@@ -228,6 +230,42 @@ struct DaemonBenchReport {
             )
         case .failure(let e)?: rows.append(Self.row("edit → rescheduled", ["n/a"], "not measured: \(e)"))
         case nil: break
+        }
+    }
+
+    private func grownRows(_ rows: inout [String], _ notes: inout [String]) {
+        switch grown {
+        case .success(let g)?:
+            let startRatio = g.grownStart.median / g.currentStart.median
+            let memoryRatio = g.grownRSSKiB.median / g.currentRSSKiB.median
+            rows.append(
+                Self.row(
+                    "grown store: start, \(grouped(setup.historyEvents)) past events added", Self.spread(g.grownStart) + ["≤ 1.3×"],
+                    (startRatio <= 1.3 ? "target met" : "target MISSED") + ": \(fixed(startRatio, 2))× the current store's"))
+            rows.append(Self.row("  the current events alone, same runs", Self.spread(g.currentStart)))
+            rows.append(
+                Self.row(
+                    "grown store: resident",
+                    [
+                        Self.megabytes(g.grownRSSKiB.median), Self.megabytes(g.grownRSSKiB.min), Self.megabytes(g.grownRSSKiB.values.max() ?? .nan),
+                        "≤ 1.3×, 40 MB"
+                    ],
+                    (memoryRatio <= 1.3 && g.grownRSSKiB.median * 1024 <= 40e6 ? "target met" : "target MISSED")
+                        + ": \(fixed(memoryRatio, 2))× the current store's \(Self.megabytes(g.currentRSSKiB.median)); peak \(Self.megabytes(g.grownHWMKiB.median))"
+                ))
+            let r = g.reschedule
+            let median = Sample(values: r.spawnToRescheduled).median
+            rows.append(
+                Self.row(
+                    "grown store: edit → \"rescheduled\"", Self.spread(r.spawnToRescheduled) + ["≤ 20 ms"],
+                    Self.verdict(median, below: 20, unit: "ms") + (r.lost > 0 ? "; \(r.lost) of \(r.requested) edits lost" : "")))
+            notes.append(
+                "grown store: the store above with \(grouped(setup.historyEvents)) past events (2016–2025, every series ended) and \(grouped(setup.historyEvents / 5)) completed reminders added; starts interleaved with the current store's, memory read \(DaemonStartup.settleSeconds) s after \"scheduled, sleeping\"."
+            )
+        case .failure(let e)?:
+            rows.append(Self.row("grown store", ["n/a"], "not measured: \(e)"))
+        case nil:
+            break
         }
     }
 }

@@ -72,9 +72,50 @@ enum StoreWorkload {
         return out
     }
 
-    static func event(_ i: Int, _ g: inout SeededRandom, calendars: [ChimeCore.Calendar]) -> Event {
+    /// The ten years before ``firstDay``: where ``addHistory(path:events:seed:)`` puts its events.
+    static let historyDays = 3_652
+
+    /// Adds `n` past events (spread over the ten years before ``firstDay``, the same mix of
+    /// kinds, zones and alarms, every series ended before it) and `n / 5` completed reminders to
+    /// the store at `path`: a store that grew over ten years, with the same current weeks.
+    /// Returns the seconds it took.
+    static func addHistory(path: String, events n: Int, seed: UInt64) throws -> Double {
+        var g = SeededRandom(seed: seed &+ 0x5EED)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let store = try EventStore(path: path, floatingZone: .utc)
+        let calendars = try store.calendars(for: .event)
+        let lists = try store.calendars(for: .reminder)
+        let historyStart = firstDay.adding(days: -historyDays)
+        for i in 0..<n {
+            var e = event(i, &g, calendars: calendars, from: historyStart, days: historyDays - 400)
+            e.title = "Past " + e.title
+            // A series of the past ended then: its last instance before the current years.
+            e.recurrenceRules = e.recurrenceRules.map { rule in
+                let last = min(e.start.local.date.adding(days: g.int(in: 30...365)), firstDay.adding(days: -1))
+                if e.start.isAllDay { return try! rule.with(end: .until(.date(last))) }
+                return try! rule.with(end: .until(.utc(Instant(secondsSince1970: Int64(last.daysSinceEpoch) * 86_400))))
+            }
+            try store.save(e, span: .thisEvent, commit: false)
+            if i % 1_000 == 999 { try store.commit() }
+        }
+        for i in 0..<(n / 5) {
+            var r = Reminder(title: "Past \(g.pick(["Buy", "Call", "Pay", "Email"])) \(i)", calendar: g.pick(lists).identifier)
+            r.dueDate = .floating(LocalDateTime(date: historyStart.adding(days: g.int(in: 0...(historyDays - 1))), hour: g.int(in: 8...20)))
+            r.alarms = g.chance(0.3) ? [.relative(-900)] : []
+            r.isCompleted = true
+            try store.save(r, commit: false)
+            if i % 1_000 == 999 { try store.commit() }
+        }
+        try store.commit()
+        return seconds(clock.now - started)
+    }
+
+    static func event(
+        _ i: Int, _ g: inout SeededRandom, calendars: [ChimeCore.Calendar], from: CivilDate = firstDay, days: Int = dayCount
+    ) -> Event {
         let calendar = g.pick(calendars).identifier
-        var date = firstDay.adding(days: g.int(in: 0...(dayCount - 1)))
+        var date = from.adding(days: g.int(in: 0...(days - 1)))
         let allDay = g.chance(0.05)
         let title = "\(g.pick(words)) \(i)"
         var rule: RecurrenceRule?

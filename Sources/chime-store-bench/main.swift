@@ -11,7 +11,9 @@ import Glibc
 // against calcurse, memory, an idle stretch, firing lateness, CLI edit → "rescheduled".
 //   usage: chime-store-bench [--runs 5] [--seed 2026] [--events 10000] [--reminders 2000]
 //                            [--chime PATH_TO_chime] [--keep DIR]
-//                            [--only daemon|store|ics] [--idle-seconds 60]
+//                            [--only daemon|store|ics] [--idle-seconds 60] [--history 90000]
+//   --history N adds a copy of the store with N past events (ten years of history) for the
+//   daemon part: start and memory beside the current store, edit → "rescheduled" on it.
 //   chime-store-bench --only soak [--writers 8,16] [--operations 40] [--chime PATH] [--no-hostile-bus]:
 //   concurrent writer processes, the daemon, a reader and a hostile D-Bus client on one store;
 //   lost updates, wrong answers and alarm lateness counted (SoakBench.swift).
@@ -28,6 +30,7 @@ let runs = max(1, BenchmarkOptions.integer("--runs", 5))
 let seed = UInt64(BenchmarkOptions.integer("--seed", 2026))
 let eventCount = BenchmarkOptions.integer("--events", 10_000)
 let reminderCount = BenchmarkOptions.integer("--reminders", 2_000)
+let historyCount = max(0, BenchmarkOptions.integer("--history", 0))
 let latencyCount = 100
 let only = BenchmarkOptions.string("--only")
 if let only, !["daemon", "store", "ics", "soak"].contains(only) { fail("--only must be daemon, store, ics or soak, not \(only)") }
@@ -308,10 +311,22 @@ if only == nil || only == "store" {
 // 4. The daemon on the same store (start-up, footprint, lateness).
 if only == nil || only == "daemon" {
     if only == nil { print("") }
-    let setup = DaemonBenchSetup(
+    var setup = DaemonBenchSetup(
         chime: chimePath, calcurse: calcursePath, calcurseDir: calcurseDir,
         calcurseEnvironment: environment, folder: dir, sourceStore: storePath, runs: runs,
         idleSeconds: idleSeconds)
+    if historyCount > 0 {
+        // The same store, grown: a copy with ten years of past events added.
+        do {
+            let grown = try StoreCopy.make(from: storePath, into: dir + "/grown")
+            let took = try StoreWorkload.addHistory(path: grown, events: historyCount, seed: seed)
+            print("Grown store: \(grouped(historyCount)) past events and \(grouped(historyCount / 5)) completed reminders added in \(fixed(took, 1)) s")
+            setup.grownStore = grown
+            setup.historyEvents = historyCount
+        } catch {
+            fail("growing the store: \(error)")
+        }
+    }
     print(DaemonBench.run(setup).joined(separator: "\n"))
 }
 
