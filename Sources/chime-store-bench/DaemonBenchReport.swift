@@ -259,6 +259,8 @@ struct DaemonBenchReport {
                 Self.row(
                     "grown store: edit → \"rescheduled\"", Self.spread(r.spawnToRescheduled) + ["≤ 20 ms"],
                     Self.verdict(median, below: 20, unit: "ms") + (r.lost > 0 ? "; \(r.lost) of \(r.requested) edits lost" : "")))
+            rows.append(Self.row("  from the edit process's exit", Self.spread(r.exitToRescheduled)))
+            rows.append(Self.row("  the `chime edit` process alone (spawn → exit)", Self.spread(r.editProcess)))
             notes.append(
                 "grown store: the store above with \(grouped(setup.historyEvents)) past events (2016–2025, every series ended) and \(grouped(setup.historyEvents / 5)) completed reminders added; starts interleaved with the current store's, memory read \(DaemonStartup.settleSeconds) s after \"scheduled, sleeping\"."
             )
