@@ -4,16 +4,22 @@ import ChimeStore
 /// How items look on the command line: times on the display zone's wall clock, JSON with a
 /// fixed key order.
 public enum ItemFormat {
-    /// `2026-11-30 09:00` on the display zone (the date alone for all-day values), plus the
-    /// item's own zone when it differs.
-    public static func human(_ date: CalendarDate, zone: ZoneRules) -> String {
+    /// `Mon 2026-11-30 09:00` on the display zone (the day alone for all-day values), plus the
+    /// item's own zone when it differs; the day as `messages`' language writes it (`Пн, 30 ноября
+    /// 2026 09:00`, `2026年11月30日 星期一 09:00`).
+    ///
+    /// ```swift
+    /// ItemFormat.human(.allDay(CivilDate(year: 2026, month: 12, day: 24)), zone: .utc)   // "Thu 2026-12-24 (all day)"
+    /// ```
+    public static func human(_ date: CalendarDate, zone: ZoneRules, messages: Messages = .english) -> String {
         switch date {
-        case .allDay(let d): return "\(DisplayText.dayHeading(d)) (all day)"
-        case .floating(let l): return "\(DisplayText.dayHeading(l.date)) \(DisplayText.hhmm(l)) (floating)"
+        case .allDay(let d): return messages("{day} (all day)", ["day": messages.dayHeading(d)])
+        case .floating(let l):
+            return messages("{day} {time} (floating)", ["day": messages.dayHeading(l.date), "time": DisplayText.hhmm(l)])
         case .utc, .zoned:
             let at = date.instant(floatingZone: zone)
             let shown = zone.localTime(at: at)
-            var text = "\(DisplayText.dayHeading(shown.date)) \(DisplayText.hhmm(shown))"
+            var text = "\(messages.dayHeading(shown.date)) \(DisplayText.hhmm(shown))"
             if let own = date.timeZone ?? (date.isFloating ? nil : .utc), own != zone {
                 text += " (\(DisplayText.hhmm(own.localTime(at: at))) \(own.identifier))"
             }
@@ -28,13 +34,13 @@ public enum ItemFormat {
 
     /// ` – 11:00`, ` – Sat 2026-11-28 09:00`, ` – Thu 2026-12-17` (the last day of an all-day
     /// event): what `add` says after the start, so a surprising end is seen at once.
-    public static func until(_ e: Event, zone: ZoneRules) -> String {
+    public static func until(_ e: Event, zone: ZoneRules, messages: Messages = .english) -> String {
         if e.isAllDay {
             let last = e.end.local.date.adding(days: -1)
-            return last == e.start.local.date ? "" : " – \(DisplayText.dayHeading(last))"
+            return last == e.start.local.date ? "" : " – \(messages.dayHeading(last))"
         }
         let start = zone.localTime(at: e.start.instant(floatingZone: zone)), end = zone.localTime(at: e.end.instant(floatingZone: zone))
-        return start.date == end.date ? " – \(DisplayText.hhmm(end))" : " – \(DisplayText.dayHeading(end.date)) \(DisplayText.hhmm(end))"
+        return start.date == end.date ? " – \(DisplayText.hhmm(end))" : " – \(messages.dayHeading(end.date)) \(DisplayText.hhmm(end))"
     }
 
     /// A weekly rule whose days leave out the start's weekday still has its first occurrence on

@@ -93,4 +93,43 @@ import Testing
         #expect(try run("C", agenda) == run(nil, agenda) && run("C", alarms) == run(nil, alarms))
         #expect(try run("C", agenda).hasPrefix("Mon 2026-11-23\n"))
     }
+
+    /// `show` and `reminders` label and date everything in the user's language, the labels lined
+    /// up whatever their length; LANG=C is today's English, byte for byte.
+    @Test func showAndRemindersInGermanRussianAndChinese() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")
+        _ = try s.add("event", "Zahnarzt", "--start", "2026-11-23T10:00", "--alarm", "15m", "--location", "Praxis")
+        _ = try s.add("reminder", "Milch kaufen", "--due", "2026-11-19T09:00")
+        func run(_ lang: String?, _ arguments: [String]) throws -> String {
+            var env = s.environment
+            env["LANG"] = lang
+            env["LOCPATH"] = CatalogSandbox.folders.locales
+            env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+            let r = try CLI.run(arguments, environment: env)
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stdout
+        }
+        let german = try run("de_DE.UTF-8", ["show", "Zahnarzt"])
+        #expect(german.contains("Termin:    Zahnarzt\n"), "\(german)")
+        #expect(german.contains("Beginn:    Mo, 23. November 2026 10:00\n"), "\(german)")
+        #expect(german.contains("Kalender:  ") && german.contains("Ort:       Praxis\n"), "\(german)")
+        let russian = try run("ru_RU.UTF-8", ["show", "Milch kaufen"])
+        #expect(russian.contains("Срок:") && russian.contains("Чт, 19 ноября 2026 09:00 (без часового пояса) (просрочено)"), "\(russian)")
+        #expect(russian.contains("Выполнено:") && russian.contains("нет\n"), "\(russian)")
+        // Every value starts in the same column.
+        let columns = Set(russian.split(separator: "\n").map { line in line.distance(from: line.startIndex, to: line.firstIndex(of: ":")!) })
+        let starts = Set(
+            russian.split(separator: "\n").map { line -> Int in
+                let afterColon = line[line.index(after: line.firstIndex(of: ":")!)...]
+                return line.count - afterColon.drop(while: { $0 == " " }).count
+            })
+        #expect(starts.count == 1 && columns.count > 1, "\(russian)")
+        let chinese = try run("zh_CN.UTF-8", ["reminders"])
+        #expect(chinese.contains("自 2026年11月19日 星期四 09:00 起逾期"), "\(chinese)")
+        #expect(try run("zh_CN.UTF-8", ["reminders", "--completed"]) == "没有已完成的提醒事项。\n")
+        for arguments in [["show", "Zahnarzt"], ["show", "Milch kaufen"], ["reminders"]] {
+            #expect(try run("C", arguments) == run(nil, arguments))
+        }
+        #expect(try run("C", ["show", "Zahnarzt"]).contains("Starts:    Mon 2026-11-23 10:00\n"))
+    }
 }

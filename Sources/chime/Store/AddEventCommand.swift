@@ -78,10 +78,14 @@ struct AddEventCommand: ParsableCommand {
         if options.json {
             print(ItemFormat.document(.event(shown), calendarTitle: target.title, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity))
         } else {
+            let messages = CLIContext.messages
+            let when =
+                ItemFormat.human(shown.start, zone: CLIContext.zone, messages: messages) + ItemFormat.until(shown, zone: CLIContext.zone, messages: messages)
             print(
-                "Added event \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title)): \(ItemFormat.human(shown.start, zone: CLIContext.zone))"
-                    + ItemFormat.until(shown, zone: CLIContext.zone))
-            for r in shown.recurrenceRules { print("Repeats: \(ItemFormat.words(r))") }
+                messages(
+                    "Added event \"{title}\" to {calendar}: {when}",
+                    ["title": DisplayText.singleLine(title), "calendar": DisplayText.singleLine(target.title), "when": when]))
+            for r in shown.recurrenceRules { print(messages("Repeats: {rule}", ["rule": ItemFormat.words(r)])) }
             if let note = ItemFormat.startOutsideRule(shown) { print(note) }
             for line in AlarmEcho.lines(for: .event(shown), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
             print("ID \(saved.identifier)")

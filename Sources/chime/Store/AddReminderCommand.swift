@@ -73,9 +73,15 @@ struct AddReminderCommand: ParsableCommand {
         if options.json {
             print(ItemFormat.document(.reminder(saved), calendarTitle: target.title, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity))
         } else {
-            let when = saved.dueDate.map { ", due \(ItemFormat.human($0, zone: CLIContext.zone))" } ?? ""
-            print("Added reminder \"\(DisplayText.singleLine(title))\" to \(DisplayText.singleLine(target.title))\(when)")
-            for r in saved.recurrenceRules { print("Repeats: \(ItemFormat.words(r))") }
+            let messages = CLIContext.messages
+            let shownTitle = DisplayText.singleLine(title), calendar = DisplayText.singleLine(target.title)
+            if let due = saved.dueDate {
+                let when = ItemFormat.human(due, zone: CLIContext.zone, messages: messages)
+                print(messages("Added reminder \"{title}\" to {calendar}, due {when}", ["title": shownTitle, "calendar": calendar, "when": when]))
+            } else {
+                print(messages("Added reminder \"{title}\" to {calendar}", ["title": shownTitle, "calendar": calendar]))
+            }
+            for r in saved.recurrenceRules { print(messages("Repeats: {rule}", ["rule": ItemFormat.words(r)])) }
             for line in AlarmEcho.lines(for: .reminder(saved), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
             print("ID \(saved.identifier)")
         }

@@ -21,39 +21,48 @@ enum AlarmEcho {
         (try? store.alarmDefaults(defaults)) ?? defaults
     }
 
-    /// `Alarm: Wed 2026-11-25 09:45 (15 min before)`, one line per alarm, or why nothing fires.
-    static func lines(for item: AnyCalendarItem, now: Instant, zone: ZoneRules) -> [String] {
+    /// `Alarm: Wed 2026-11-25 09:45 (15 min before)`, one line per alarm, or why nothing fires,
+    /// in the user's language (`Alarm` is `Hinweis`, `Сигнал`, `提醒`).
+    static func lines(for item: AnyCalendarItem, now: Instant, zone: ZoneRules, messages: Messages = CLIContext.messages) -> [String] {
+        descriptions(for: item, now: now, zone: zone, messages: messages).map { messages("Alarm: {alarm}", ["alarm": $0]) }
+    }
+
+    /// What ``lines(for:now:zone:messages:)`` says after `Alarm: `: `Wed 2026-11-25 09:45 (15 min
+    /// before)`, `at the due time, already past`, `none (add one with --alarm 15m)`.
+    static func descriptions(for item: AnyCalendarItem, now: Instant, zone: ZoneRules, messages: Messages) -> [String] {
         let defaults = self.defaults
         var alarms = item.alarms
         if case .reminder(let r) = item, let implicit = defaults.implicitAlarm(for: r) { alarms.append(implicit) }
         if alarms.isEmpty {
             if case .reminder(let r) = item, r.dueDate ?? r.startDate == nil {
-                return ["Alarm: none (no due date: add --due \"tomorrow 9am\" or --alarm DATE to be reminded)"]
+                return [messages("none (no due date: add --due \"tomorrow 9am\" or --alarm DATE to be reminded)")]
             }
-            return ["Alarm: none (add one with --alarm 15m)"]
+            return [messages("none (add one with --alarm 15m)")]
         }
         let firings = AlarmAgenda.firings(of: [(item, [])], zone: zone, from: now, to: now.adding(400 * 86_400), defaults: defaults)
         return alarms.map { alarm in
-            let what = words(alarm, item: item, defaults: defaults)
-            if alarm.structuredLocation != nil { return "Alarm: \(what)" }
-            guard let next = firings.first(where: { $0.alarm == alarm }) else { return "Alarm: \(what), already past" }
+            let what = words(alarm, item: item, defaults: defaults, messages: messages)
+            if alarm.structuredLocation != nil { return what }
+            guard let next = firings.first(where: { $0.alarm == alarm }) else { return messages("{alarm}, already past", ["alarm": what]) }
             let local = zone.localTime(at: next.fireAt)
-            return "Alarm: \(DisplayText.dayHeading(local.date)) \(DisplayText.hhmm(local)) (\(what))"
+            return messages("{when} ({alarm})", ["when": "\(messages.dayHeading(local.date)) \(DisplayText.hhmm(local))", "alarm": what])
         }
     }
 
     /// `15 min before`, `1 h after`, `at the due time`.
-    static func words(_ alarm: Alarm, item: AnyCalendarItem, defaults: AlarmDefaults) -> String {
-        if case .absolute = alarm.trigger { return "at a set time" }
+    static func words(_ alarm: Alarm, item: AnyCalendarItem, defaults: AlarmDefaults, messages: Messages = .english) -> String {
+        if case .absolute = alarm.trigger { return messages("at a set time", context: "alarm") }
         guard case .relative(let offset, let relation) = alarm.trigger else { return DisplayText.alarm(alarm) }
-        let anchor: String
-        switch item {
-        case .event: anchor = relation == .end ? "the end" : "the start"
-        case .reminder: anchor = "the due time"
+        let length = DisplayText.length(abs(offset), messages: messages)
+        switch (item, relation, offset) {
+        case (.reminder, _, 0): return messages("at the due time", context: "alarm")
+        case (_, .end, 0): return messages("at the end", context: "alarm")
+        case (_, _, 0): return messages("at the start", context: "alarm")
+        case (_, .end, ..<0): return messages("{length} before the end", context: "alarm", ["length": length])
+        case (_, .end, _): return messages("{length} after the end", context: "alarm", ["length": length])
+        case (_, _, ..<0): return messages("{length} before", context: "alarm", ["length": length])
+        default: return messages("{length} after", context: "alarm", ["length": length])
         }
-        var text = offset == 0 ? "at \(anchor)" : "\(DisplayText.length(abs(offset))) \(offset < 0 ? "before" : "after")"
-        if relation == .end && offset != 0 { text += " the end" }
-        return text
     }
 }
 

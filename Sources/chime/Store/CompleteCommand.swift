@@ -45,9 +45,16 @@ enum CompletionChange {
                     print(ItemFormat.document(.reminder(r), calendarTitle: nil, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity));
                     return
                 }
-                print("Completed \"\(DisplayText.itemTitle(r.title))\"\(instanceText(r))")
+                let messages = CLIContext.messages
+                let title = DisplayText.itemTitle(r.title)
+                if r.seriesIdentifier != nil, let due = r.dueDate ?? r.startDate {
+                    let when = ItemFormat.human(due, zone: CLIContext.zone, messages: messages)
+                    print(messages("Completed \"{title}\" (due {when})", ["title": title, "when": when]))
+                } else {
+                    print(messages("Completed \"{title}\"", ["title": title]))
+                }
                 if let next, !next.isCompleted, let due = next.dueDate ?? next.startDate {
-                    print("Next: \(ItemFormat.human(due, zone: CLIContext.zone))")
+                    print(messages("Next: {when}", ["when": ItemFormat.human(due, zone: CLIContext.zone, messages: messages)]))
                 }
             }
         } else {
@@ -59,7 +66,11 @@ enum CompletionChange {
                     print(ItemFormat.document(.reminder(saved), calendarTitle: nil, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity));
                     return
                 }
-                print("\"\(DisplayText.itemTitle(saved.title))\" is not done\(saved.identifier != identifier ? " (the series is back at this instance)" : "")")
+                let messages = CLIContext.messages, title = DisplayText.itemTitle(saved.title)
+                print(
+                    saved.identifier != identifier
+                        ? messages("\"{title}\" is not done (the series is back at this instance)", ["title": title])
+                        : messages("\"{title}\" is not done", ["title": title]))
             }
         }
     }

@@ -212,12 +212,22 @@ struct EditCommand: ParsableCommand {
             print(ItemFormat.document(item, calendarTitle: nil, zone: zone, identity: AlarmEcho.defaults(for: store).identity))
             return
         }
+        let messages = CLIContext.messages
         if case .event(let e) = item {
-            print("Saved \"\(DisplayText.itemTitle(e.title))\"\(e.isDetached ? " (this occurrence only)" : ""): \(ItemFormat.human(e.start, zone: zone))")
+            let title = DisplayText.itemTitle(e.title), when = ItemFormat.human(e.start, zone: zone, messages: messages)
+            print(
+                e.isDetached
+                    ? messages("Saved \"{title}\" (this occurrence only): {when}", ["title": title, "when": when])
+                    : messages("Saved \"{title}\": {when}", ["title": title, "when": when]))
         } else if case .reminder(let r) = item {
-            print("Saved \"\(DisplayText.itemTitle(r.title))\"\(r.dueDate.map { ", due \(ItemFormat.human($0, zone: zone))" } ?? "")")
+            let title = DisplayText.itemTitle(r.title)
+            if let due = r.dueDate {
+                print(messages("Saved \"{title}\", due {when}", ["title": title, "when": ItemFormat.human(due, zone: zone, messages: messages)]))
+            } else {
+                print(messages("Saved \"{title}\"", ["title": title]))
+            }
         }
-        if let calendar { print("Moved to \(DisplayText.singleLine(calendar))") }
+        if let calendar { print(messages("Moved to {calendar}", ["calendar": DisplayText.singleLine(calendar)])) }
         for line in AlarmEcho.lines(for: item, now: CLIContext.now, zone: zone) { print(line) }
         // A whole series is named by its ID alone: its first occurrence's start may just have moved.
         if case .event(let e) = item, !wholeSeries { print("ID \(ItemReference.text(e, zone: zone))") } else { print("ID \(item.identifier)") }

@@ -63,7 +63,8 @@ struct RemindersCommand: ParsableCommand {
                 ]))
             return
         }
-        if found.isEmpty { print(completed ? "No completed reminders." : "Nothing to do."); return }
+        let messages = CLIContext.messages
+        if found.isEmpty { print(completed ? messages("No completed reminders.") : messages("Nothing to do.")); return }
         for r in found {
             // The parts after the title, plain (`plain`) to measure them and as shown (`shown`, maybe coloured).
             var plain = "", shown = ""
@@ -72,14 +73,16 @@ struct RemindersCommand: ParsableCommand {
             if let due = r.dueDate {
                 let overdue = !r.isCompleted && Self.isOverdue(due, now: CLIContext.now, zone: CLIContext.zone)
                 if overdue {
-                    let text = "overdue since \(Self.listed(due, zone: CLIContext.zone))"
+                    let text = messages("overdue since {date}", ["date": Self.listed(due, zone: CLIContext.zone, messages: messages)])
                     add("  " + text, styled: "  " + Style.overdue(text))
                 } else {
-                    add("  due \(Self.listed(due, zone: CLIContext.zone))")
+                    add("  " + messages("due {date}", ["date": Self.listed(due, zone: CLIContext.zone, messages: messages)]))
                 }
             }
-            if let done = r.completionDate { add("  done \(ItemFormat.human(.utc(CLIContext.zone.localTime(at: done)), zone: .utc))") }
-            if !r.recurrenceRules.isEmpty { add("  repeats") }
+            if let done = r.completionDate {
+                add("  " + messages("done {date}", ["date": ItemFormat.human(.utc(CLIContext.zone.localTime(at: done)), zone: .utc, messages: messages)]))
+            }
+            if !r.recurrenceRules.isEmpty { add("  " + messages("repeats", context: "reminder list")) }
             if r.alarms.contains(where: { $0.structuredLocation != nil }) { add("  📍") }
             add("  [\(DisplayText.singleLine(r.calendarIdentifier.flatMap { titles[$0] } ?? ""))]  ")
             let reference = DisplayText.singleLine(ItemReference.short(r.identifier))
@@ -92,11 +95,11 @@ struct RemindersCommand: ParsableCommand {
     /// A due date in the list: `Tue 2026-11-24 10:00`, or the day alone for an all-day one, without
     /// the "(floating)" and "(all day)" that `show` adds, so a line fits 80 columns; a time in
     /// another zone is said as `show` says it.
-    static func listed(_ due: CalendarDate, zone: ZoneRules) -> String {
+    static func listed(_ due: CalendarDate, zone: ZoneRules, messages: Messages = .english) -> String {
         switch due {
-        case .allDay(let d): return DisplayText.dayHeading(d)
-        case .floating(let l): return "\(DisplayText.dayHeading(l.date)) \(DisplayText.hhmm(l))"
-        case .utc, .zoned: return ItemFormat.human(due, zone: zone)
+        case .allDay(let d): return messages.dayHeading(d)
+        case .floating(let l): return "\(messages.dayHeading(l.date)) \(DisplayText.hhmm(l))"
+        case .utc, .zoned: return ItemFormat.human(due, zone: zone, messages: messages)
         }
     }
 

@@ -42,63 +42,87 @@ struct ShowCommand: ParsableCommand {
             print(ItemFormat.document(item, calendarTitle: calendarTitle, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity)); return
         }
         let zone = CLIContext.zone
+        let messages = CLIContext.messages
         var lines: [(String, String)] = []
         switch item {
         case .event(let e):
-            lines.append(("Event", e.title))
-            lines.append(("Starts", ItemFormat.human(e.start, zone: zone)))
+            lines.append((messages("Event", context: "show label"), e.title))
+            lines.append((messages("Starts", context: "show label"), ItemFormat.human(e.start, zone: zone, messages: messages)))
             // An all-day end is stored as the day after; people read the last day.
             lines.append(
                 (
-                    "Ends",
+                    messages("Ends", context: "show label"),
                     e.isAllDay
-                        ? ItemFormat.human(.allDay(e.end.local.date.adding(days: -1)), zone: zone)
-                        : ItemFormat.human(e.end, zone: zone)
+                        ? ItemFormat.human(.allDay(e.end.local.date.adding(days: -1)), zone: zone, messages: messages)
+                        : ItemFormat.human(e.end, zone: zone, messages: messages)
                 ))
-            if e.isDetached { lines.append(("Detached", "this occurrence was changed on its own")) }
-            if e.status != .none { lines.append(("Status", e.status == .cancelled ? "cancelled: it does not ring" : e.status.rawValue)) }
-            lines += Self.invitation(.event(e), defaults: AlarmEcho.defaults(for: store))
-            if !e.exceptionDates.isEmpty { lines.append(("Except", e.exceptionDates.map { Self.human($0, of: e, zone: zone) }.joined(separator: ", "))) }
-            lines += details(.event(e), calendarTitle, command: command)
+            if e.isDetached { lines.append((messages("Detached", context: "show label"), messages("this occurrence was changed on its own"))) }
+            if e.status != .none {
+                lines.append((messages("Status", context: "show label"), e.status == .cancelled ? messages("cancelled: it does not ring") : e.status.rawValue))
+            }
+            lines += Self.invitation(.event(e), defaults: AlarmEcho.defaults(for: store), messages: messages)
+            if !e.exceptionDates.isEmpty {
+                lines.append(
+                    (
+                        messages("Except", context: "show label"),
+                        e.exceptionDates.map { Self.human($0, of: e, zone: zone, messages: messages) }.joined(separator: ", ")
+                    ))
+            }
+            lines += details(.event(e), calendarTitle, command: command, messages: messages)
             // ID alone names the series; ID@OCCURRENCE the occurrence asked for.
             lines.append(("ID", occurrenceAsked ? ItemReference.text(e, zone: zone) : e.identifier))
         case .reminder(let r):
-            lines.append(("Reminder", r.title))
-            if let s = r.startDate { lines.append(("Starts", ItemFormat.human(s, zone: zone))) }
+            lines.append((messages("Reminder", context: "show label"), r.title))
+            if let s = r.startDate { lines.append((messages("Starts", context: "show label"), ItemFormat.human(s, zone: zone, messages: messages))) }
             if let d = r.dueDate {
                 let overdue = !r.isCompleted && RemindersCommand.isOverdue(d, now: CLIContext.now, zone: zone)
-                lines.append(("Due", ItemFormat.human(d, zone: zone) + (overdue ? " (overdue)" : "")))
+                let due = ItemFormat.human(d, zone: zone, messages: messages)
+                lines.append((messages("Due", context: "show label"), overdue ? messages("{date} (overdue)", ["date": due]) : due))
             }
-            lines.append(("Priority", r.priority == 0 ? "none" : "\(r.priority)"))
-            lines.append(("Completed", r.completionDate.map { "yes, \($0)" } ?? (r.isCompleted ? "yes" : "no")))
-            if let s = r.seriesIdentifier { lines.append(("Series", s)) }
-            lines += details(.reminder(r), calendarTitle, command: command)
+            lines.append((messages("Priority", context: "show label"), r.priority == 0 ? messages("none", context: "priority") : "\(r.priority)"))
+            let completed =
+                r.completionDate.map { messages("yes, {date}", ["date": "\($0)"]) }
+                ?? (r.isCompleted ? messages("yes", context: "completed") : messages("no", context: "completed"))
+            lines.append((messages("Completed", context: "show label"), completed))
+            if let s = r.seriesIdentifier { lines.append((messages("Series", context: "show label"), s)) }
+            lines += details(.reminder(r), calendarTitle, command: command, messages: messages)
             lines.append(("ID", r.identifier))
         }
-        for (label, value) in lines { print("\((label + ":").padding(toLength: 10)) \(DisplayText.singleLine(value))") }
+        for line in Self.labelled(lines, translated: messages.language != nil) { print(line) }
+    }
+
+    /// `Label:    value` lines. English labels are padded to 10 characters, as they always were;
+    /// a translated one to the longest label shown, so the values line up in every language.
+    static func labelled(_ lines: [(String, String)], translated: Bool) -> [String] {
+        guard translated else { return lines.map { label, value in "\((label + ":").padding(toLength: 10)) \(DisplayText.singleLine(value))" } }
+        // Columns, not characters: 开始 takes four, as wide as "Ende".
+        let width = max(10, (lines.map { DisplayText.columns($0.0) }.max() ?? 0) + 1)
+        return lines.map { label, value in
+            label + ":" + String(repeating: " ", count: max(0, width - DisplayText.columns(label) - 1)) + " " + DisplayText.singleLine(value)
+        }
     }
 
     /// The organizer and attendees with their answers, the user's marked: `Organizer: Bob Stone
     /// <bob@example.org>`, `Attendees: you (declined: does not ring), Room 4.1 (room, accepted)`.
-    static func invitation(_ item: AnyCalendarItem, defaults: AlarmDefaults) -> [(String, String)] {
+    static func invitation(_ item: AnyCalendarItem, defaults: AlarmDefaults, messages: Messages = .english) -> [(String, String)] {
         let identity = defaults.identity
         func who(_ p: Participant) -> String {
-            if p.isCurrentUser(identity) { return "you" }
+            if p.isCurrentUser(identity) { return messages("you", context: "attendee") }
             return p.name.map { "\($0) <\(p.shownAddress)>" } ?? p.shownAddress
         }
         var lines: [(String, String)] = []
-        if let organizer = item.base.organizer { lines.append(("Organizer", who(organizer))) }
+        if let organizer = item.base.organizer { lines.append((messages("Organizer", context: "show label"), who(organizer))) }
         let attendees = item.base.attendees
         if !attendees.isEmpty {
             lines.append(
                 (
-                    "Attendees",
+                    messages("Attendees", context: "show label"),
                     attendees.map { p in
                         var notes = [
                             p.kind == .person || p.kind == .unknown ? nil : p.kind.rawValue,
                             p.role == .optional ? "optional" : nil, p.status.rawValue
                         ].compactMap { $0 }
-                        if p.isCurrentUser(identity) && !defaults.rings(item) { notes.append("does not ring") }
+                        if p.isCurrentUser(identity) && !defaults.rings(item) { notes.append(messages("does not ring")) }
                         return "\(who(p)) (\(notes.joined(separator: ", ")))"
                     }.joined(separator: "; ")
                 ))
@@ -107,19 +131,30 @@ struct ShowCommand: ParsableCommand {
     }
 
     /// An excluded occurrence as the agenda would show it: `Mon 2026-10-26 10:00`.
-    static func human(_ d: RecurrenceDate, of e: Event, zone: ZoneRules) -> String {
+    static func human(_ d: RecurrenceDate, of e: Event, zone: ZoneRules, messages: Messages = .english) -> String {
         switch d {
-        case .date(let day): return DisplayText.dayHeading(day)
+        case .date(let day): return messages.dayHeading(day)
         case .local(let l):
-            guard let own = e.start.timeZone else { return "\(DisplayText.dayHeading(l.date)) \(DisplayText.hhmm(l))" }
-            return ItemFormat.human(.zoned(l, own), zone: zone)
-        case .instant(let i): return ItemFormat.human(.utc(i.utc), zone: zone)
+            guard let own = e.start.timeZone else { return "\(messages.dayHeading(l.date)) \(DisplayText.hhmm(l))" }
+            return ItemFormat.human(.zoned(l, own), zone: zone, messages: messages)
+        case .instant(let i): return ItemFormat.human(.utc(i.utc), zone: zone, messages: messages)
         }
     }
 
-    private func details(_ item: AnyCalendarItem, _ calendarTitle: String?, command: AlarmCommandLink?) -> [(String, String)] {
-        var lines: [(String, String)] = [("Calendar", calendarTitle ?? "?")]
-        for r in item.recurrenceRules { lines.append(("Repeats", ItemFormat.words(r))) }
+    /// The label of the start's day in a rule's calendar: `Chinese date`, `农历`.
+    static func dateLabel(_ calendar: RecurrenceCalendar, _ messages: Messages) -> String {
+        switch calendar {
+        case .chinese: messages("Chinese date", context: "show label")
+        case .hebrew: messages("Hebrew date", context: "show label")
+        case .islamic: messages("Islamic date", context: "show label")
+        case .persian: messages("Persian date", context: "show label")
+        default: messages("{calendar} date", context: "show label", ["calendar": calendar.name])
+        }
+    }
+
+    private func details(_ item: AnyCalendarItem, _ calendarTitle: String?, command: AlarmCommandLink?, messages: Messages) -> [(String, String)] {
+        var lines: [(String, String)] = [(messages("Calendar", context: "show label"), calendarTitle ?? "?")]
+        for r in item.recurrenceRules { lines.append((messages("Repeats", context: "show label"), ItemFormat.words(r))) }
         // A rule in another calendar: the day as that calendar writes it (八月十五, 8 Adar I 5786).
         let day: CivilDate? =
             switch item {
@@ -129,14 +164,14 @@ struct ShowCommand: ParsableCommand {
         let language = CLIContext.language.time ?? CLIContext.language.messages ?? "en"
         for calendar in Set(item.recurrenceRules.compactMap(\.calendar)).sorted(by: { $0.rawValue < $1.rawValue }) {
             if let day, let text = CalendarDateText.text(day, in: calendar, language: language) {
-                lines.append(("\(calendar.name) date", text))
+                lines.append((Self.dateLabel(calendar, messages), text))
             }
         }
         // One line per alarm, in the item's order (a reminder's implicit due-time alarm last).
-        for (index, line) in AlarmEcho.lines(for: item, now: CLIContext.now, zone: CLIContext.zone).enumerated() {
+        for (index, line) in AlarmEcho.descriptions(for: item, now: CLIContext.now, zone: CLIContext.zone, messages: messages).enumerated() {
             let alarm = index < item.alarms.count ? item.alarms[index] : nil
             let sound = alarm.map { $0.asksForSound ? " (with sound\(AlarmSounds.namedSound(in: $0).map { " \($0)" } ?? ""))" : "" } ?? ""
-            lines.append(("Alarm", String(line.dropFirst("Alarm: ".count)) + sound))
+            lines.append((messages("Alarm", context: "show label"), line + sound))
         }
         let i = item.base
         for action in Alarm.keptActions(inItemExtras: i.icsExtras) {
@@ -146,20 +181,20 @@ struct ShowCommand: ParsableCommand {
                 case "PROCEDURE": "command alarm from a file (never run or shown by Chime)"
                 default: "\(action) alarm (not shown by Chime)"
                 }
-            lines.append(("Alarm", kept))
+            lines.append((messages("Alarm", context: "show label"), kept))
         }
         if let command {
             lines.append(
                 (
-                    "Command",
+                    messages("Command", context: "show label"),
                     command.isRetimed
                         ? "\(command.name) (not run: the item was re-timed by an import, a sync or an app since you linked it; "
                             + "`chime edit \(command.linkedItem.prefix(8)) --alarm-command \(command.name)` runs it again)"
                         : "\(command.name) (from [commands] in config.toml, run by the daemon when an alarm fires)"
                 ))
         }
-        if let l = i.location { lines.append(("Location", l)) }
-        if let n = i.notes { lines.append(("Notes", n)) }
+        if let l = i.location { lines.append((messages("Location", context: "show label"), l)) }
+        if let n = i.notes { lines.append((messages("Notes", context: "show label"), n)) }
         if let u = i.url { lines.append(("URL", u)) }
         return lines
     }
