@@ -108,6 +108,31 @@ public struct CalDAVServer: Sendable {
         }
     }
 
+    /// Creates a calendar collection in the calendar home (RFC 4791 MKCALENDAR) named `title`,
+    /// taking `components` (`VEVENT`, `VTODO`), with Apple's `calendar-color` when given. The
+    /// collection's path is a fresh UUID: a title may hold anything, and two devices adding the
+    /// same title never collide. Returns its URL once the server answered 201 Created.
+    ///
+    /// ```swift
+    /// let work = try await server.makeCalendar(in: home, title: "Work", components: ["VEVENT"], color: "#3366CC")
+    /// ```
+    public func makeCalendar(in home: URL, title: String, components: [String], color: String?) async throws(CalDAVError) -> URL {
+        let url = home.appendingPathComponent(UUID().uuidString.lowercased() + "/")
+        let comps = components.map { "<C:comp name=\"\($0)\"/>" }.joined()
+        let colorProperty = color.map { "<A:calendar-color>\(Self.escape($0))</A:calendar-color>" } ?? ""
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:A="http://apple.com/ns/ical/">
+            <D:set><D:prop><D:displayname>\(Self.escape(title))</D:displayname>\(colorProperty)
+            <C:supported-calendar-component-set>\(comps)</C:supported-calendar-component-set></D:prop></D:set></C:mkcalendar>
+            """
+        let response = try await client.send("MKCALENDAR", url, body: body)
+        guard response.status == 201 else {
+            throw .http(method: "MKCALENDAR", url: url.absoluteString, status: response.status, detail: Self.detail(response.text))
+        }
+        return url
+    }
+
     /// Changes since `token` (all members with nil): RFC 6578 sync-collection, ETags only
     /// (Xandikos never returns calendar-data here). No `DAV:limit`: a server that honours it
     /// may cut the answer and still return the final token.

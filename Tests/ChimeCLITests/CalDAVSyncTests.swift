@@ -252,6 +252,56 @@ struct CalDAVSyncTests {
         #expect(uids.count == Set(uids).count && uids.count == onServer.count)
     }
 
+    /// A calendar or list added with `--account` is made on the server (MKCALENDAR) and is on the
+    /// other machine after its next sync, with what it holds; the same title twice, or an account
+    /// that does not exist, is refused with the reason and makes nothing.
+    @Test(arguments: CalDAVServerKind.allCases) func aCalendarAddedOnTheAccountIsOnEveryMachine(_ kind: CalDAVServerKind) async throws {
+        let home = try CalDAVHome.on(kind)
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let a = StoreSession(zone: "Europe/Berlin"), b = StoreSession(zone: "Europe/Berlin")
+        #expect(try home.addAccount("home", to: a).status == 0)
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let added = try a.run("calendar", "add", "Family", "--account", "home", "--color", "#CC3333")
+        #expect(added.status == 0 && added.stdout.contains("Added calendar \"Family\" on account home"), "\(added.stdout)\(added.stderr)")
+        let again = try a.run("calendar", "add", "Family", "--account", "home")
+        #expect(again.status != 0 && again.stderr.contains("account \"home\" has a calendar named \"Family\" already"), "\(again.stderr)")
+        let wrong = try a.run("calendar", "add", "Trips", "--account", "office")
+        #expect(wrong.status != 0 && wrong.stderr.contains("no account \"office\" (accounts: home)"), "\(wrong.stderr)")
+        let list = try a.run("calendar", "add", "Errands", "--type", "reminders", "--account", "home")
+        #expect(list.status == 0, "\(list.stderr)")
+        _ = try a.add("event", "Dinner with Mum", "--start", "2026-12-05T19:00", "--calendar", "Family")
+        _ = try a.add("reminder", "Stamps", "--due", "2026-12-05T10:00", "--list", "Errands")
+        _ = try sync(a, "home")
+        // On the server: two new collections, each taking its one kind, with what they hold.
+        let collections = try await CalDAVServer(client: DAVClient(user: home.user, password: home.password)).collections(home: home.homeURL)
+        let family = try #require(collections.first { $0.displayName == "Family" })
+        let errands = try #require(collections.first { $0.displayName == "Errands" })
+        #expect(family.takesEvents && !family.takesReminders && errands.takesReminders && !errands.takesEvents)
+        #expect(collections.filter { $0.displayName == "Family" }.count == 1)
+        // On the other machine after one sync.
+        let synced = try sync(b, "laptop")
+        #expect(synced.stdout.contains("new calendar \"Family\"") && synced.stdout.contains("new calendar \"Errands\""), "\(synced.stdout)")
+        #expect(try b.run("agenda", "--from", "2026-12-05", "--days", "1").stdout.contains("Dinner with Mum  [Family]"))
+        #expect(try b.run("reminders").stdout.contains("Stamps"))
+    }
+
+    /// A server that refuses MKCALENDAR: the error names the account and the server's answer, and
+    /// no calendar is made on this machine.
+    @Test func aServerThatRefusesANewCalendarLeavesNothingBehind() async throws {
+        let (proxy, home) = try CalDAVHome.claim().behindProxy("no-mkcalendar")
+        defer {
+            kill(proxy.processIdentifier, SIGKILL)
+            proxy.waitUntilExit()
+        }
+        let s = StoreSession(zone: "Europe/Berlin")
+        #expect(try home.addAccountOnceUp("home", to: s).status == 0)
+        let before = try s.run("calendar", "list").stdout
+        let refused = try s.run("calendar", "add", "Family", "--account", "home")
+        #expect(refused.status != 0, "\(refused.stdout)")
+        #expect(refused.stderr.contains("the calendar was not made on account \"home\"") && refused.stderr.contains("403"), "\(refused.stderr)")
+        #expect(try s.run("calendar", "list").stdout == before)
+    }
+
     /// A birthday on the Chinese calendar made on one machine repeats on its lunar date on the
     /// other. Neither server lists a supported-rscale-set, and the user hears it. Xandikos stores
     /// the rule as written; Radicale refuses it (HTTP 400), so the event goes as its dates for the

@@ -10,6 +10,8 @@ Forwards every request to UPSTREAM unchanged, except:
   FAULT unique-uids: each UID lives in one calendar of the home, as Cyrus (Fastmail) keeps it:
       a PUT that creates a member whose UID another calendar holds is refused with 403 and
       CALDAV:no-uid-conflict (RFC 4791 5.3.2.1). UIDs are learnt from the writes that pass through.
+  FAULT no-mkcalendar: MKCALENDAR is refused with 403, as a server that lets users create no
+      calendars (a shared or provisioned account) answers.
 """
 import http.client
 import sys
@@ -53,6 +55,8 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else b""
         if FAULT.startswith("garble-reports:") and self.command == "REPORT" and os.path.exists(FAULT.split(":", 1)[1]):
             return self.answer(207, b"<?xml version=\"1.0\"?><multistatus xmlns=\"DAV:\"><response><href>/x</")
+        if FAULT == "no-mkcalendar" and self.command == "MKCALENDAR":
+            return self.answer(403, b'<?xml version="1.0"?><error xmlns="DAV:"><need-privileges/></error>')
         if FAULT == "no-sync-collection" and self.command == "REPORT" and b"sync-collection" in body:
             return self.answer(403, b'<?xml version="1.0"?><error xmlns="DAV:"><supported-report/></error>')
         uid = uid_of(body) if FAULT == "unique-uids" and self.command == "PUT" else None

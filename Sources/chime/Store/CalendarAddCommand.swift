@@ -1,16 +1,30 @@
 import ArgumentParser
+import ChimeCalDAV
 import ChimeCore
 import ChimeFormat
 import ChimeStore
 import Foundation
 
 extension CalendarCommand {
-    struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a calendar, or a reminder list with --type reminders.")
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a calendar, or a reminder list with --type reminders.",
+            discussion: """
+                Without --account the calendar is on this machine only. With --account NAME it is made on \
+                that CalDAV account's server (MKCALENDAR), synced at once, and seen by every device and \
+                client of the account.
+                  chime calendar add Work
+                  chime calendar add Work --account home
+                  chime calendar add Errands --type reminders --account home
+                """)
         @OptionGroup var options: StoreOptions
         @Argument(help: "The title.") var title: String
         @Option(help: "What it holds.") var type: Kind = .events
         @Option(help: ArgumentHelp("Colour, #RRGGBB.", valueName: "#rrggbb")) var color: String = "#3A87AD"
+        @Option(
+            help: ArgumentHelp(
+                "Make it on this CalDAV account's server (see `chime account list`), so every device sees it.", valueName: "name"))
+        var account: String?
 
         func validate() throws {
             let hex = color.dropFirst()
@@ -19,17 +33,61 @@ extension CalendarCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let store = try options.open(creating: true)
+            let kind = type == .events ? "calendar" : "list"
+            if let account { return try await addOnServer(account, store: store, kind: kind) }
             if try store.calendar(named: title, for: type.entityType) != nil {
-                throw InputError("a \(type == .events ? "calendar" : "list") named \"\(title)\" already exists")
+                throw InputError("a \(kind) named \"\(title)\" already exists")
             }
             let calendar = ChimeCore.Calendar(title: title, entityType: type.entityType, color: color)
             try store.saveCalendar(calendar)
             print(
                 options.json
                     ? JSONText.document([("id", JSONText.string(calendar.identifier))])
-                    : "Added \(type == .events ? "calendar" : "list") \"\(DisplayText.singleLine(title))\" (\(calendar.identifier))")
+                    : "Added \(kind) \"\(DisplayText.singleLine(title))\" (\(calendar.identifier))")
+        }
+
+        /// MKCALENDAR in the account's calendar home, then one sync of the account, which finds
+        /// the new collection and binds a calendar of this store to it. Nothing is made on this
+        /// machine unless the server made it first.
+        private func addOnServer(_ name: String, store: EventStore, kind: String) async throws {
+            guard let account = try store.syncAccounts().first(where: { $0.name == name }) else {
+                let known = try store.syncAccounts().map(\.name)
+                throw InputError(
+                    "no account \"\(name)\"" + (known.isEmpty ? "; add one with `chime account add`" : " (accounts: \(known.joined(separator: ", ")))"))
+            }
+            // The same title on the account (either kind on the server) would be two entries
+            // that look alike on every device: refuse before anything is made.
+            for collection in try store.syncCollections(account: name) where collection.title == title {
+                throw InputError("account \"\(name)\" has a calendar named \"\(title)\" already")
+            }
+            guard let homeText = account.home, let home = URL(string: homeText) else {
+                throw InputError("account \"\(name)\" has no calendar home yet: run `chime account sync \(name)` first")
+            }
+            let password = try PasswordSource.password(for: account, interactive: true)
+            let server = CalDAVServer(client: DAVClient(user: account.username, password: password))
+            let url: URL
+            do {
+                url = try await server.makeCalendar(
+                    in: home, title: title, components: [type == .events ? "VEVENT" : "VTODO"], color: color)
+            } catch {
+                throw InputError("the \(kind) was not made on account \"\(name)\": \(error)")
+            }
+            let report = try await AccountCommand.sync(account, store: store, password: password)
+            let made = try store.syncCollections(account: name).first { $0.url == url.absoluteString }
+            guard let made, let identifier = made.calendarIdentifiers.first else {
+                throw InputError(
+                    "the server made \(url.absoluteString) but the sync that followed did not find it; "
+                        + "run `chime account sync \(name)` (nothing was lost)")
+            }
+            if options.json {
+                print(
+                    JSONText.document([("id", JSONText.string(identifier)), ("account", JSONText.string(name)), ("url", JSONText.string(url.absoluteString))]))
+            } else {
+                for note in report.notes { FileHandle.standardError.write(Data("note: \(name): \(note)\n".utf8)) }
+                print("Added \(kind) \"\(DisplayText.singleLine(title))\" on account \(name) (\(identifier)); every device of the account sees it")
+            }
         }
     }
 }
