@@ -285,6 +285,21 @@ struct CalDAVSyncTests {
         #expect(try b.run("reminders").stdout.contains("Stamps"))
     }
 
+    /// A server calendar that takes events and to-dos (as most clients make them) is one line in
+    /// `calendar list`, as it is one calendar on every other device; events and reminders go in.
+    @Test func aServerCalendarOfBothKindsIsListedOnce() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("personal", title: "Personal", components: ["VEVENT", "VTODO"])
+        let s = StoreSession(zone: "Europe/Berlin")
+        #expect(try home.addAccount("home", to: s).status == 0)
+        let listed = try s.run("calendar", "list").stdout.split(separator: "\n").filter { $0.hasPrefix("Personal") }
+        #expect(listed.count == 1 && listed[0].contains("events+reminders  account home"), "\(listed)")
+        let words = listed.first.map { line in line.split(separator: " ").map(String.init) } ?? []
+        #expect(words.suffix(2).allSatisfy { $0.count == 36 }, "both IDs: \(listed)")
+        #expect(try s.run("add", "event", "Swim", "--start", "2026-12-05T08:00", "--calendar", "Personal").status == 0)
+        #expect(try s.run("add", "reminder", "Towel", "--list", "Personal").status == 0)
+    }
+
     /// A server that refuses MKCALENDAR: the error names the account and the server's answer, and
     /// no calendar is made on this machine.
     @Test func aServerThatRefusesANewCalendarLeavesNothingBehind() async throws {

@@ -16,14 +16,32 @@ extension CalendarCommand {
             if all.isEmpty { print("No calendars yet; `chime add event` creates \"Calendar\", `chime add reminder` creates \"Reminders\"."); return }
             let width = all.map { DisplayText.singleLine($0.title).count }.max() ?? 0
             let byCalendar = try store.sourcesByCalendar()
-            let sources = all.map { c -> String in
-                let s = byCalendar[c.identifier] ?? .local
+            // A server calendar that takes events and to-dos is one calendar on every other device:
+            // its event calendar and reminder list here are one line, with both IDs.
+            var entries: [(calendar: ChimeCore.Calendar, kinds: String, identifiers: String)] = []
+            var shown: Set<String> = []
+            for c in all where !shown.contains(c.identifier) {
+                var kinds = [c.entityType.plural], identifiers = [c.identifier]
+                if let collection = try store.syncCollection(forCalendar: c.identifier), collection.calendarIdentifiers.count == 2 {
+                    for other in collection.calendarIdentifiers where other != c.identifier {
+                        guard let partner = all.first(where: { $0.identifier == other }) else { continue }
+                        kinds.append(partner.entityType.plural)
+                        identifiers.append(other)
+                        shown.insert(other)
+                    }
+                }
+                entries.append((c, kinds.joined(separator: "+"), identifiers.map(DisplayText.singleLine).joined(separator: " ")))
+            }
+            let sources = entries.map { entry -> String in
+                let s = byCalendar[entry.calendar.identifier] ?? .local
                 return DisplayText.singleLine(s.kind == .calDAV ? "account " + s.title : s.kind == .subscribed ? "subscribed" : "local")
             }
             let sourceWidth = sources.map(\.count).max() ?? 0
-            for (c, source) in zip(all, sources) {
+            let kindWidth = max(9, entries.map(\.kinds.count).max() ?? 0)
+            for (entry, source) in zip(entries, sources) {
+                let c = entry.calendar
                 print(
-                    "\(DisplayText.singleLine(c.title).padding(toLength: width))  \(c.entityType.plural.padding(toLength: 9))  \(source.padding(toLength: sourceWidth))  \(DisplayText.singleLine(c.color))  \(DisplayText.singleLine(c.identifier))"
+                    "\(DisplayText.singleLine(c.title).padding(toLength: width))  \(entry.kinds.padding(toLength: kindWidth))  \(source.padding(toLength: sourceWidth))  \(DisplayText.singleLine(c.color))  \(entry.identifiers)"
                 )
             }
         }
