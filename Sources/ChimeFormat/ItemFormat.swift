@@ -28,8 +28,9 @@ public enum ItemFormat {
     }
 
     /// A rule said back: its words, and the RRULE when the words are not the rule itself.
-    public static func words(_ r: RecurrenceRule) -> String {
-        r.summary == r.rfc5545 ? r.rfc5545 : "\(r.summary) (\(r.rfc5545))"
+    public static func words(_ r: RecurrenceRule, messages: Messages = .english) -> String {
+        guard let said = RuleWords.words(r, messages: messages) else { return r.rfc5545 }
+        return said == r.rfc5545 ? r.rfc5545 : "\(said) (\(r.rfc5545))"
     }
 
     /// ` – 11:00`, ` – Sat 2026-11-28 09:00`, ` – Thu 2026-12-17` (the last day of an all-day

@@ -132,4 +132,26 @@ import Testing
         }
         #expect(try run("C", ["show", "Zahnarzt"]).contains("Starts:    Mon 2026-11-23 10:00\n"))
     }
+
+    /// A repeat rule said back in the user's language, with each language's plural forms; a rule
+    /// with parts the words do not cover is its RRULE alone, not half English.
+    @Test func repeatRulesInGermanRussianAndChinese() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")
+        func added(_ lang: String, _ rule: String) throws -> String {
+            var env = s.environment
+            env["LANG"] = lang
+            env["LOCPATH"] = CatalogSandbox.folders.locales
+            env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+            let r = try CLI.run(["add", "event", "Sport", "--start", "2026-11-23T18:00", "--repeat", rule], environment: env)
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stdout.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+        }
+        #expect(
+            try added("de_DE.UTF-8", "FREQ=WEEKLY;BYDAY=MO,TH;COUNT=10")
+                == "Wiederholung: wöchentlich am Montag und Donnerstag, 10-mal (FREQ=WEEKLY;COUNT=10;BYDAY=MO,TH)")
+        #expect(try added("ru_RU.UTF-8", "FREQ=DAILY;INTERVAL=2") == "Повтор: каждые 2 дня (FREQ=DAILY;INTERVAL=2)")
+        #expect(try added("ru_RU.UTF-8", "FREQ=DAILY;INTERVAL=5") == "Повтор: каждые 5 дней (FREQ=DAILY;INTERVAL=5)")
+        #expect(try added("zh_CN.UTF-8", "FREQ=MONTHLY;BYDAY=MO,TU;BYSETPOS=1") == "重复：FREQ=MONTHLY;BYDAY=MO,TU;BYSETPOS=1")
+        #expect(try added("C", "FREQ=WEEKLY;BYDAY=MO,TH;COUNT=10") == "Repeats: weekly on Monday and Thursday, 10 times (FREQ=WEEKLY;COUNT=10;BYDAY=MO,TH)")
+    }
 }

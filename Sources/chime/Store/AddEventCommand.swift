@@ -85,7 +85,7 @@ struct AddEventCommand: ParsableCommand {
                 messages(
                     "Added event \"{title}\" to {calendar}: {when}",
                     ["title": DisplayText.singleLine(title), "calendar": DisplayText.singleLine(target.title), "when": when]))
-            for r in shown.recurrenceRules { print(messages("Repeats: {rule}", ["rule": ItemFormat.words(r)])) }
+            for r in shown.recurrenceRules { print(messages("Repeats: {rule}", ["rule": ItemFormat.words(r, messages: messages)])) }
             if let note = ItemFormat.startOutsideRule(shown) { print(note) }
             for line in AlarmEcho.lines(for: .event(shown), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
             print("ID \(saved.identifier)")

@@ -81,7 +81,7 @@ struct AddReminderCommand: ParsableCommand {
             } else {
                 print(messages("Added reminder \"{title}\" to {calendar}", ["title": shownTitle, "calendar": calendar]))
             }
-            for r in saved.recurrenceRules { print(messages("Repeats: {rule}", ["rule": ItemFormat.words(r)])) }
+            for r in saved.recurrenceRules { print(messages("Repeats: {rule}", ["rule": ItemFormat.words(r, messages: messages)])) }
             for line in AlarmEcho.lines(for: .reminder(saved), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
             print("ID \(saved.identifier)")
         }

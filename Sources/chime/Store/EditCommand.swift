@@ -189,7 +189,7 @@ struct EditCommand: ParsableCommand {
         if !skipped.isEmpty { losses.append("the \(Self.occurrencesText(skipped)) before it") }
         if !dropped.isEmpty { losses.append("the changed \(Self.occurrencesText(dropped)), which would have no day in it") }
         let what =
-            "\"\(DisplayText.itemTitle(first.title))\" repeats (\(first.recurrenceRules.first.map(ItemFormat.words) ?? "")); "
+            "\"\(DisplayText.itemTitle(first.title))\" repeats (\(first.recurrenceRules.first.map { ItemFormat.words($0) } ?? "")); "
             + "moving it to start \(ItemFormat.human(moved.start, zone: CLIContext.zone)) drops " + losses.joined(separator: " and ")
         let refusal =
             what + ". To change the time only, give a time (--start 10:15); to change it from one day on: "

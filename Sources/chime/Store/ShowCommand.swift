@@ -154,7 +154,7 @@ struct ShowCommand: ParsableCommand {
 
     private func details(_ item: AnyCalendarItem, _ calendarTitle: String?, command: AlarmCommandLink?, messages: Messages) -> [(String, String)] {
         var lines: [(String, String)] = [(messages("Calendar", context: "show label"), calendarTitle ?? "?")]
-        for r in item.recurrenceRules { lines.append((messages("Repeats", context: "show label"), ItemFormat.words(r))) }
+        for r in item.recurrenceRules { lines.append((messages("Repeats", context: "show label"), ItemFormat.words(r, messages: messages))) }
         // A rule in another calendar: the day as that calendar writes it (八月十五, 8 Adar I 5786).
         let day: CivilDate? =
             switch item {
