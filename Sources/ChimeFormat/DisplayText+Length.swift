@@ -2,27 +2,15 @@ import ChimeCore
 
 extension DisplayText {
     /// `15 min`, `1 h 30 min`, `2 days`, `1 week`.
-    public static func length(_ seconds: Int64) -> String {
-        var parts: [String] = []
-        var rest = seconds
-        for (unit, one, many) in [
-            (Int64(604_800), "week", "weeks"), (86_400, "day", "days"), (3600, "h", "h"),
-            (60, "min", "min"), (1, "s", "s")
-        ] where rest >= unit {
-            let n = rest / unit
-            parts.append("\(n) \(n == 1 ? one : many)")
-            rest %= unit
-        }
-        return parts.joined(separator: " ")
-    }
+    public static func length(_ seconds: Int64) -> String { length(seconds, messages: .english) }
 
-    /// ``length(_:)`` in the user's language: `15 Min.`, `2 дня`, `1 h 30 min` (English as above).
+    /// ``length(_:)`` in the user's language: `15 Min.`, `2 дня`, `1 h 30 min` (English: the
+    /// catalog's source texts, `1 week`, `2 days`).
     ///
     /// ```swift
     /// DisplayText.length(5_400, messages: .english)   // "1 h 30 min"
     /// ```
     public static func length(_ seconds: Int64, messages: Messages) -> String {
-        guard messages.language != nil else { return length(seconds) }
         var parts: [String] = []
         var rest = seconds
         for unit: Int64 in [604_800, 86_400, 3600, 60, 1] where rest >= unit {

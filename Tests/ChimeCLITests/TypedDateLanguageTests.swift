@@ -72,18 +72,22 @@ import Testing
 /// The agenda and the alarm preview written in the user's language; LANG=C is today's English,
 /// byte for byte.
 @Suite struct ViewsInTheUsersLanguageTests {
+    /// `chime ARGUMENTS` on the session's store in `lang` (nil: no LANG), through the test catalogs
+    /// and locales; its standard output, once it exited 0.
+    static func run(_ s: StoreSession, _ lang: String?, _ arguments: [String]) throws -> String {
+        var env = s.environment
+        env["LANG"] = lang
+        env["LOCPATH"] = CatalogSandbox.folders.locales
+        env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+        let r = try CLI.run(arguments, environment: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout
+    }
+
     @Test func agendaAndAlarmsInChineseAndRussianAndEnglishUnderC() throws {
         let s = StoreSession(now: "2026-11-20T12:00:00Z")
         _ = try s.add("event", "Врач", "--start", "2026-11-23T10:00", "--alarm", "15m")
-        func run(_ lang: String?, _ arguments: [String]) throws -> String {
-            var env = s.environment
-            env["LANG"] = lang
-            env["LOCPATH"] = CatalogSandbox.folders.locales
-            env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
-            let r = try CLI.run(arguments, environment: env)
-            #expect(r.status == 0, "\(r.stderr)")
-            return r.stdout
-        }
+        func run(_ lang: String?, _ arguments: [String]) throws -> String { try Self.run(s, lang, arguments) }
         let agenda = ["agenda", "--from", "2026-11-23", "--days", "1"], alarms = ["alarms", "--from", "2026-11-23", "--hours", "24"]
         #expect(try run("zh_CN.UTF-8", agenda).hasPrefix("2026年11月23日 星期一\n  10:00-11:00  Врач"))
         #expect(try run("ru_RU.UTF-8", agenda).hasPrefix("Пн, 23 ноября 2026\n"))
@@ -100,15 +104,7 @@ import Testing
         let s = StoreSession(now: "2026-11-20T12:00:00Z")
         _ = try s.add("event", "Zahnarzt", "--start", "2026-11-23T10:00", "--alarm", "15m", "--location", "Praxis")
         _ = try s.add("reminder", "Milch kaufen", "--due", "2026-11-19T09:00")
-        func run(_ lang: String?, _ arguments: [String]) throws -> String {
-            var env = s.environment
-            env["LANG"] = lang
-            env["LOCPATH"] = CatalogSandbox.folders.locales
-            env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
-            let r = try CLI.run(arguments, environment: env)
-            #expect(r.status == 0, "\(r.stderr)")
-            return r.stdout
-        }
+        func run(_ lang: String?, _ arguments: [String]) throws -> String { try Self.run(s, lang, arguments) }
         let german = try run("de_DE.UTF-8", ["show", "Zahnarzt"])
         #expect(german.contains("Termin:    Zahnarzt\n"), "\(german)")
         #expect(german.contains("Beginn:    Mo, 23. November 2026 10:00\n"), "\(german)")
@@ -138,13 +134,8 @@ import Testing
     @Test func repeatRulesInGermanRussianAndChinese() throws {
         let s = StoreSession(now: "2026-11-20T12:00:00Z")
         func added(_ lang: String, _ rule: String) throws -> String {
-            var env = s.environment
-            env["LANG"] = lang
-            env["LOCPATH"] = CatalogSandbox.folders.locales
-            env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
-            let r = try CLI.run(["add", "event", "Sport", "--start", "2026-11-23T18:00", "--repeat", rule], environment: env)
-            #expect(r.status == 0, "\(r.stderr)")
-            return r.stdout.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+            let out = try Self.run(s, lang, ["add", "event", "Sport", "--start", "2026-11-23T18:00", "--repeat", rule])
+            return out.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
         }
         #expect(
             try added("de_DE.UTF-8", "FREQ=WEEKLY;BYDAY=MO,TH;COUNT=10")

@@ -59,7 +59,7 @@ extension CalendarCommand {
             }
             // The same title on the account (either kind on the server) would be two entries
             // that look alike on every device: refuse before anything is made.
-            for collection in try store.syncCollections(account: name) where collection.title == title {
+            if try store.syncCollections(account: name).contains(where: { $0.title == title }) {
                 throw InputError("account \"\(name)\" has a calendar named \"\(title)\" already")
             }
             guard let homeText = account.home, let home = URL(string: homeText) else {

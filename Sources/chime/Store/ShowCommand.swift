@@ -94,9 +94,8 @@ struct ShowCommand: ParsableCommand {
     /// `Label:    value` lines. English labels are padded to 10 characters, as they always were;
     /// a translated one to the longest label shown, so the values line up in every language.
     static func labelled(_ lines: [(String, String)], translated: Bool) -> [String] {
-        guard translated else { return lines.map { label, value in "\((label + ":").padding(toLength: 10)) \(DisplayText.singleLine(value))" } }
         // Columns, not characters: 开始 takes four, as wide as "Ende".
-        let width = max(10, (lines.map { DisplayText.columns($0.0) }.max() ?? 0) + 1)
+        let width = translated ? max(10, (lines.map { DisplayText.columns($0.0) }.max() ?? 0) + 1) : 10
         return lines.map { label, value in
             label + ":" + String(repeating: " ", count: max(0, width - DisplayText.columns(label) - 1)) + " " + DisplayText.singleLine(value)
         }
