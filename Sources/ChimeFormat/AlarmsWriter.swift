@@ -128,6 +128,7 @@ public struct AlarmsWriter {
     /// `5 min before 09:00`, `at 18:00`, `15 min before end 17:00`: the time it counts from, named
     /// as start or due only when no time follows (an end is always named).
     private func alarmText(_ f: AlarmFiring, from time: String?) -> String {
+        if f.alarm.snoozes != nil { return "snoozed" }
         guard case .relative(let offset, let relation) = f.alarm.trigger else { return "absolute alarm" }
         let anchor =
             if let time { relation == .end ? "end \(time)" : time } else {

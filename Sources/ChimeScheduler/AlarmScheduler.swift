@@ -46,12 +46,16 @@ public final class AlarmScheduler {
     let logger: Logger
 
     private var agenda: AlarmAgenda
-    private struct Snooze: Comparable {
+    private struct Snooze: Comparable, Hashable {
         let until: Int64
         let key: FiringKey
         static func < (a: Snooze, b: Snooze) -> Bool { (a.until, a.key) < (b.until, b.key) }
     }
     private var snoozes = Heap<Snooze>()
+    /// When each snoozed firing was snoozed: a snooze this machine made keeps ringing here even
+    /// when the server copy comes back without its snooze alarm (a server that drops unknown
+    /// lines), unless the item was answered after it.
+    private var snoozedAt: [FiringKey: Instant] = [:]
     /// Notifications on screen (or snoozed), by key: what "Snooze" shows again.
     private var shown: [FiringKey: AlarmNotification] = [:] {
         didSet { onScreen.set(!shown.isEmpty) }
@@ -134,6 +138,7 @@ public final class AlarmScheduler {
         for entry in try store.ledgerEntries(state: .snoozed) {
             guard let until = entry.snoozedUntil else { continue }
             snoozes.insert(Snooze(until: until.secondsSince1970, key: entry.key))
+            snoozedAt[entry.key] = entry.updated
             shown[entry.key] = try restoredNotification(entry)
         }
         // Completed, removed or moved while no daemon ran (here or on another machine): not shown again.
@@ -290,6 +295,7 @@ public final class AlarmScheduler {
             for s in dueSnoozes {
                 guard let note = shown[s.key] else { continue }
                 guard try store.claimSnoozed(s.key, deliveredAtMilliseconds: clock.nowMilliseconds()) else { continue }
+                snoozedAt[s.key] = nil
                 if !show(note) {
                     // Snoozed again until the retry: the ledger still says when to show it.
                     let until = scheduleRetry(now)
@@ -466,7 +472,9 @@ public final class AlarmScheduler {
                 for s in sources { agenda.add(s.item, replaced: s.replaced, from: checkedUntil) }
                 reportUnreadableItems()
             }
-            try withdrawOverAlarms(of: changes.isTruncated || changes.changes.contains { $0.entity == .calendar } ? nil : ids)
+            let changed = changes.isTruncated || changes.changes.contains { $0.entity == .calendar } ? nil : ids
+            try withdrawOverAlarms(of: changed)
+            try adoptSnoozes(of: changed)
         } catch {
             // The change is not lost: the whole agenda is read again at the retry.
             needsRebuild = true
@@ -498,6 +506,7 @@ public final class AlarmScheduler {
         // A summary of missed alarms stands for many; it is answered as a whole.
         for (key, note) in affected where note.kind != "missed" {
             if still.contains(key) { continue }
+            if let made = snoozedAt[key], try keepsSnooze(of: key.item, madeAt: made) { continue }
             // A place's alarm is no timed firing: over only when its item is gone or done.
             if let item = try store.calendarItem(withIdentifier: key.item),
                 item.alarms.contains(where: { $0.trigger.locationKeyText == key.alarm })
@@ -512,6 +521,34 @@ public final class AlarmScheduler {
         sink.withdraw(Set(over))
         logger.info("withdrew alarms whose item changed", metadata: ["keys": "\(over)"])
         onEvent?(.withdrawn(over))
+    }
+
+    /// Snoozes of these items (every item with nil) made by another process (`chime snooze`):
+    /// rung here at their time; a notification of one on screen goes now.
+    private func adoptSnoozes(of ids: Set<String>?) throws(StoreError) {
+        let known = Set(snoozes.unordered)
+        var leaving: Set<FiringKey> = []
+        for entry in try store.ledgerEntries(state: .snoozed) where ids?.contains(entry.key.item) ?? true {
+            guard let until = entry.snoozedUntil else { continue }
+            let snooze = Snooze(until: until.secondsSince1970, key: entry.key)
+            guard !known.contains(snooze) else { continue }
+            snoozes.insert(snooze)
+            snoozedAt[entry.key] = entry.updated
+            if shown[entry.key] != nil { leaving.insert(entry.key) } else { shown[entry.key] = try restoredNotification(entry) }
+        }
+        guard !leaving.isEmpty else { return }
+        sink.withdraw(leaving)
+        logger.info("snoozed elsewhere on this machine", metadata: ["keys": "\(leaving)"])
+    }
+
+    /// Whether a snooze made here at `made` still rings although its firing is gone from the
+    /// item: the item is there, not done or silenced, and nobody answered it since (a server that
+    /// dropped the snooze alarm leaves no later answer; a dismiss on another device does).
+    private func keepsSnooze(of identifier: String, madeAt made: Instant) throws(StoreError) -> Bool {
+        guard let item = try store.calendarItem(withIdentifier: identifier), agenda.defaults.silence(of: item) == nil else { return false }
+        if case .reminder(let r) = item, r.isCompleted { return false }
+        let answers = [AlarmAnswers.lastAcknowledged(of: item)] + item.alarms.map(\.acknowledged)
+        return answers.compactMap { $0 }.allSatisfy { $0 <= made }
     }
 
     /// The wall clock was set, the machine resumed, or the zone changed: recompute what depends
@@ -571,9 +608,25 @@ public final class AlarmScheduler {
         case .snooze:
             let choice = response.snooze ?? settings.snoozeChoices.first ?? .minutes(10)
             let until = choice.until(now: now, zone: zone)
-            for key in response.keys where try store.snooze(key, until: until, now: now) {
-                snoozes.insert(Snooze(until: until.secondsSince1970, key: key))
-                logger.info("snoozed", metadata: ["key": "\(key)", "until": "\(until)", "choice": "\(choice)"])
+            for record in try snoozeEverywhere(response.keys, until: until, now: now) {
+                let note = record.snoozed.lazy.compactMap { self.shown[$0] }.first
+                for key in record.snoozed where !record.ringsAgain.contains(key) { shown[key] = nil }
+                for key in record.ringsAgain {
+                    if var note, !note.keys.contains(key) {
+                        // Rings again as the snooze alarm's firing, at its time (what a change of the item is checked against).
+                        note.keys = [key]
+                        note.fireAt = until
+                        shown[key] = note
+                    }
+                    snoozes.insert(Snooze(until: until.secondsSince1970, key: key))
+                    snoozedAt[key] = now
+                }
+                logger.info(
+                    "snoozed",
+                    metadata: [
+                        "keys": "\(record.snoozed)", "until": "\(until)", "choice": "\(choice)",
+                        "where": "\(record.record.map { "\($0)" } ?? "here: another alarm of the item is open")"
+                    ])
             }
         case .activated:
             openURLs(of: response.keys)
@@ -587,6 +640,20 @@ public final class AlarmScheduler {
             writeAnswers(response.keys, at: now)
         }
         onEvent?(.responded(response))
+    }
+
+    /// Snoozes the keys here and in their items for other devices (``EventStore/snoozeAlarms(_:until:at:identity:zone:defaults:includingMissed:)``).
+    /// When the item cannot be written (a store fault other than the ledger's), the snooze stays here.
+    private func snoozeEverywhere(_ keys: [FiringKey], until: Instant, now: Instant) throws(StoreError) -> [EventStore.SnoozeRecord] {
+        do {
+            return try store.snoozeAlarms(keys, until: until, at: now, identity: agenda.defaults.identity, zone: zone, defaults: agenda.defaults)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            logger.warning("could not write the snooze into the item: \(error)", metadata: ["keys": "\(keys)"])
+            let snoozed = try store.ledgerEntries(for: keys).values.filter { $0.state == .snoozed }.map(\.key)
+            return Dictionary(grouping: snoozed, by: \.item).map { EventStore.SnoozeRecord(item: $0.key, record: nil, snoozed: $0.value, ringsAgain: $0.value) }
+        }
     }
 
     /// Writes the answer into each answered item, so that other devices and clients stop ringing

@@ -17,6 +17,8 @@ public struct LedgerEntry: Hashable, Sendable {
     public var snoozedUntil: Instant?
     /// How many times it was shown (1 + snoozes that came due).
     public var deliveries: Int
+    /// When the row last changed (for a snoozed firing: when it was snoozed).
+    public var updated: Instant? = nil
 }
 
 /// The alarm ledger: one row per firing, so that delivery is at most once per key across
@@ -104,16 +106,49 @@ extension EventStore {
         }
     }
 
-    /// A delivered firing is to be shown again at `until`.
+    /// A delivered firing (with `includingMissed`, a missed one too) is to be shown again at `until`.
     @discardableResult
-    public func snooze(_ key: FiringKey, until: Instant, now: Instant) throws(StoreError) -> Bool {
-        try write { db, _ in
+    public func snooze(_ key: FiringKey, until: Instant, now: Instant, includingMissed: Bool = false) throws(StoreError) -> Bool {
+        let states = includingMissed ? "'delivered', 'snoozed', 'missed'" : "'delivered', 'snoozed'"
+        return try write { db, _ in
             try db.execute(
                 sql: """
                     UPDATE alarm_ledger SET state = 'snoozed', snoozed_until = ?, updated = ?
-                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state IN ('delivered', 'snoozed')
+                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state IN (\(states))
                     """, arguments: [until.secondsSince1970, now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
             return db.changesCount > 0
+        }
+    }
+
+    /// Snoozed firings whose snooze was written into their item as a snooze alarm: they are
+    /// answered, and the snooze alarm's firing `successor` is what rings at its time here (the
+    /// scheduler's claim of it from the item then finds it taken, so it rings once). It keeps the
+    /// shown count and title of the first of `keys`. One transaction.
+    public func passSnooze(from keys: [FiringKey], to successor: FiringKey, until: Instant, now: Instant) throws(StoreError) {
+        guard let first = keys.first else { return }
+        try write { db, _ in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT title, deliveries, delivered_at FROM alarm_ledger WHERE item_id = ? AND occurrence = ? AND alarm = ?",
+                arguments: [first.item, first.occurrence.secondsSince1970, first.alarm])
+            for key in keys {
+                try db.execute(
+                    sql: """
+                        UPDATE alarm_ledger SET state = 'dismissed', snoozed_until = NULL, updated = ?
+                        WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'snoozed'
+                        """, arguments: [now.secondsSince1970, key.item, key.occurrence.secondsSince1970, key.alarm])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO alarm_ledger (item_id, occurrence, alarm, fire_at, state, title, delivered_at, deliveries, snoozed_until, updated)
+                    VALUES (?, ?, ?, ?, 'snoozed', ?, ?, ?, ?, ?)
+                    ON CONFLICT (item_id, occurrence, alarm) DO UPDATE SET
+                        state = 'snoozed', snoozed_until = excluded.snoozed_until, updated = excluded.updated
+                    """,
+                arguments: [
+                    successor.item, successor.occurrence.secondsSince1970, successor.alarm, until.secondsSince1970,
+                    (row?["title"] as String?) ?? "", row?["delivered_at"] as Int64?, (row?["deliveries"] as Int64?) ?? 1,
+                    until.secondsSince1970, now.secondsSince1970
+                ])
         }
     }
 
@@ -125,11 +160,11 @@ extension EventStore {
                 sql: """
                     UPDATE alarm_ledger SET state = 'delivered', snoozed_until = NULL, deliveries = deliveries + 1,
                            delivered_at = ?, updated = ?
-                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'snoozed'
+                    WHERE item_id = ? AND occurrence = ? AND alarm = ? AND state = 'snoozed' AND snoozed_until <= ?
                     """,
                 arguments: [
                     deliveredAtMilliseconds, deliveredAtMilliseconds / 1000,
-                    key.item, key.occurrence.secondsSince1970, key.alarm
+                    key.item, key.occurrence.secondsSince1970, key.alarm, deliveredAtMilliseconds / 1000
                 ])
             return db.changesCount > 0
         }
@@ -217,14 +252,15 @@ extension EventStore {
 
     // MARK: Rows
 
-    private static let ledgerColumns = "item_id, occurrence, alarm, fire_at, state, title, delivered_at, snoozed_until, deliveries"
+    private static let ledgerColumns = "item_id, occurrence, alarm, fire_at, state, title, delivered_at, snoozed_until, deliveries, updated"
 
     private static func entry(_ row: Row) -> LedgerEntry {
         LedgerEntry(
             key: FiringKey(item: row[0], occurrence: Instant(secondsSince1970: row[1]), alarm: row[2]),
             fireAt: Instant(secondsSince1970: row[3]), state: FiringState(rawValue: row[4]) ?? .scheduled,
             title: row[5], deliveredAtMilliseconds: row[6],
-            snoozedUntil: (row[7] as Int64?).map(Instant.init(secondsSince1970:)), deliveries: row[8])
+            snoozedUntil: (row[7] as Int64?).map(Instant.init(secondsSince1970:)), deliveries: row[8],
+            updated: (row[9] as Int64?).map(Instant.init(secondsSince1970:)))
     }
 
     /// Inserts the firing's row in `state`; a delivery claim has no `delivered_at` until confirmed.

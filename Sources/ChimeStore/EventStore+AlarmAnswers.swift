@@ -1,4 +1,5 @@
 import ChimeCore
+import Foundation
 
 extension EventStore {
     /// Where an answer given on this machine was written (``recordAlarmAnswer(item:alarms:at:identity:)``).
@@ -15,10 +16,11 @@ extension EventStore {
         case unknownItem
     }
 
-    /// Writes that this machine answered (dismissed) alarms of an item, in the forms other
-    /// devices and clients read (``AlarmAnswers``): `ACKNOWLEDGED:<at>` on each VALARM whose
-    /// trigger is among `alarms` (``FiringKey/alarm``), and `X-MOZ-LASTACK:<at>` on the item (a
-    /// series' master, never a new override); Thunderbird snoozes due by then are dropped. An
+    /// Writes that this machine answered (dismissed, or snoozed until `snoozeUntil`) alarms of an
+    /// item, in the forms other devices and clients read (``AlarmAnswers/answer(alarms:extras:answering:at:snooze:)``):
+    /// `ACKNOWLEDGED:<at>` on each VALARM whose trigger is among `alarms` (``FiringKey/alarm``),
+    /// `X-MOZ-LASTACK:<at>` on the item (a series' master, never a new override), and for a
+    /// snooze an RFC 9074 snooze alarm with `X-MOZ-SNOOZE-TIME[-µs]`. An
     /// occurrence among `occurrences` that was changed on its own (a detached row) has its own
     /// alarms acknowledged too. Nothing else changes: not the SEQUENCE (an answer is no change of
     /// the meeting).
@@ -29,21 +31,20 @@ extension EventStore {
     @discardableResult
     public func recordAlarmAnswer(
         item identifier: String, alarms: Set<String>, occurrences: Set<Instant> = [], at: Instant,
-        identity: Identity
+        identity: Identity, snoozeUntil: Instant? = nil
     ) throws -> AnswerRecord {
         guard let item = try calendarItem(withIdentifier: identifier) else { return .unknownItem }
         if let calendar = item.base.calendarIdentifier, try self.calendar(withIdentifier: calendar)?.allowsModifications == false {
             return .readOnlyCalendar
         }
         if let organizer = item.base.organizer, !identity.contains(organizer.address) { return .notOrganizer }
-        let stamp = at.utcBasicFormat
+        let isSeries: Bool
+        if case .event(let event) = item { isSeries = event.isRecurring } else { isSeries = item.base.hasRecurrenceRules }
+        let snooze = snoozeUntil.map { until in
+            AlarmAnswers.SnoozeWrite(until: until, occurrences: occurrences, isSeries: isSeries) { UUID().uuidString }
+        }
         func answer(_ extras: inout [String], _ itemAlarms: inout [Alarm]) {
-            for index in itemAlarms.indices where itemAlarms[index].trigger.keyText.map(alarms.contains) == true {
-                Self.setLine("ACKNOWLEDGED", to: stamp, in: &itemAlarms[index].icsExtras)
-            }
-            Self.setLine("X-MOZ-LASTACK", to: stamp, in: &extras)
-            let dueSnoozes = AlarmAnswers.mozillaSnoozeLines(in: extras, dueBy: at)
-            extras.removeAll { dueSnoozes.contains($0) }
+            AlarmAnswers.answer(alarms: &itemAlarms, extras: &extras, answering: alarms, at: at, snooze: snooze)
         }
         switch item {
         case .event:
@@ -73,7 +74,7 @@ extension EventStore {
                         occurrences.contains(scheduled) || occurrences.contains(detached.start.instant(floatingZone: floatingZone))
                     else { continue }
                     for index in detached.alarms.indices where detached.alarms[index].trigger.keyText.map(alarms.contains) == true {
-                        Self.setLine("ACKNOWLEDGED", to: stamp, in: &detached.alarms[index].icsExtras)
+                        AlarmAnswers.setLine("ACKNOWLEDGED", to: at.utcBasicFormat, in: &detached.alarms[index].icsExtras)
                     }
                     Self.markModified(&detached, at: now)
                     try ItemRows.upsert(
@@ -97,21 +98,74 @@ extension EventStore {
         }
         return .written
     }
+}
 
-    /// Replaces the first `name` line (and drops any further ones) with `name:value`, or appends it.
-    static func setLine(_ name: String, to value: String, in lines: inout [String]) {
-        let line = name + ":" + value
-        func isName(_ l: String) -> Bool {
-            l.count > name.count && l.prefix(name.count).uppercased() == name && [":", ";"].contains(l.dropFirst(name.count).first)
+extension EventStore {
+    /// What ``snoozeAlarms(_:until:at:identity:zone:defaults:)`` did for one item.
+    public struct SnoozeRecord: Equatable, Sendable {
+        public var item: String
+        /// Where the snooze was written; nil when it stays on this machine because another alarm
+        /// of the item is on screen or snoozed here (writing it would answer that one elsewhere too).
+        public var record: AnswerRecord?
+        /// The snoozed firings that are answered.
+        public var snoozed: [FiringKey]
+        /// What rings at the snooze's time here: the snooze alarm written into the item (the same
+        /// firing other devices ring), or the snoozed firings themselves when it stays here.
+        public var ringsAgain: [FiringKey]
+
+        public init(item: String, record: AnswerRecord?, snoozed: [FiringKey], ringsAgain: [FiringKey]) {
+            self.item = item
+            self.record = record
+            self.snoozed = snoozed
+            self.ringsAgain = ringsAgain
         }
-        guard let first = lines.firstIndex(where: isName) else {
-            lines.append(line)
-            return
+    }
+
+    /// Snoozes shown (or, with `includingMissed`, missed) firings until `until`, here and on the
+    /// other devices: each item gets an RFC 9074 snooze alarm and Thunderbird's snooze line
+    /// (``recordAlarmAnswer(item:alarms:occurrences:at:identity:snoozeUntil:)``), and the ledger
+    /// passes the snooze to that alarm's firing, so this machine rings it once, from its own
+    /// record, even if a server drops the lines. Where the item cannot be written (read-only,
+    /// someone else's invitation, another of its alarms still open here) the snooze stays in this
+    /// machine's ledger. The daemon and `chime snooze` share this.
+    ///
+    /// ```swift
+    /// let records = try store.snoozeAlarms([key], until: now.adding(600), at: now, identity: me, zone: zone)
+    /// records[0].ringsAgain   // the snooze alarm's firing at now + 10 min
+    /// ```
+    public func snoozeAlarms(
+        _ keys: [FiringKey], until: Instant, at now: Instant, identity: Identity, zone: ZoneRules,
+        defaults: AlarmDefaults = AlarmDefaults(), includingMissed: Bool = false
+    ) throws -> [SnoozeRecord] {
+        var records: [SnoozeRecord] = []
+        let snoozed = try keys.filter { try snooze($0, until: until, now: now, includingMissed: includingMissed) }
+        // Shown or snoozed in the last day and not answered now: an answer written into the item would end those too.
+        let open = try (ledgerEntries(state: .delivered) + ledgerEntries(state: .snoozed))
+            .filter { $0.fireAt >= now.adding(-86_400) && !snoozed.contains($0.key) }
+        for (item, answered) in Dictionary(grouping: snoozed, by: \.item).sorted(by: { $0.key < $1.key }) {
+            guard !open.contains(where: { $0.key.item == item }) else {
+                records.append(SnoozeRecord(item: item, record: nil, snoozed: answered, ringsAgain: answered))
+                continue
+            }
+            let record = try recordAlarmAnswer(
+                item: item, alarms: Set(answered.map(\.alarm)), occurrences: Set(answered.map(\.occurrence)), at: now,
+                identity: identity, snoozeUntil: until)
+            guard record == .written else {
+                records.append(SnoozeRecord(item: item, record: record, snoozed: answered, ringsAgain: answered))
+                continue
+            }
+            // The snooze alarm's own firing, as every device computes it from the item.
+            let sources = try alarmSources(from: until.adding(-1), identifiers: [item])
+            let successor = AlarmAgenda.firings(
+                of: sources.map { ($0.item, $0.replaced) }, zone: zone, from: until.adding(-1), to: until, defaults: defaults
+            ).first { $0.key.item == item && $0.fireAt == until && $0.alarm.snoozes != nil }?.key
+            guard let successor else {
+                records.append(SnoozeRecord(item: item, record: record, snoozed: answered, ringsAgain: answered))
+                continue
+            }
+            try passSnooze(from: answered, to: successor, until: until, now: now)
+            records.append(SnoozeRecord(item: item, record: record, snoozed: answered, ringsAgain: [successor]))
         }
-        lines[first] = line
-        var index = lines.index(after: first)
-        while index < lines.endIndex {
-            if isName(lines[index]) { lines.remove(at: index) } else { index = lines.index(after: index) }
-        }
+        return records
     }
 }

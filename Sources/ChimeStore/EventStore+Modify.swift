@@ -193,7 +193,7 @@ extension EventStore {
     }
 
     private static func stampLastModified(_ extras: inout [String], _ stamp: Instant) {
-        setLine("LAST-MODIFIED", to: stamp.utcBasicFormat, in: &extras)
+        AlarmAnswers.setLine("LAST-MODIFIED", to: stamp.utcBasicFormat, in: &extras)
     }
 
     /// The completed copy of `seriesID`'s instance due at `instance`, if there is one.

@@ -83,14 +83,17 @@ import Testing
         let onTime = try #require(h.sink.delivered.last { $0.summary == "Dentist" }).keys
         try h.scheduler.respond(NotificationResponse(keys: onTime, kind: .dismissed))
         var stored = try #require(try h.store.event(withIdentifier: mine.identifier))
-        #expect(!stored.icsExtras.contains { $0.hasPrefix("X-MOZ-LASTACK") }, "the 12:50 alarm is still snoozed here: nothing written")
-        // The snooze comes back and is dismissed: now the answer goes into the item.
+        // The snooze was written (12:50); the 13:00 dismiss was not: the snooze is still to ring here.
+        #expect(stored.icsExtras.contains("X-MOZ-LASTACK:20261120T125000Z"), "\(stored.icsExtras)")
+        #expect(stored.alarms.contains { $0.snoozes != nil })
+        // The snooze comes back and is dismissed: now the answer goes into the item, and the snooze alarm goes.
         try h.advance(to: utc(2026, 11, 20, 13, 20))
         let again = try #require(h.sink.delivered.last { $0.summary == "Dentist" }).keys
         try h.scheduler.respond(NotificationResponse(keys: again, kind: .dismissed))
         stored = try #require(try h.store.event(withIdentifier: mine.identifier))
         #expect(stored.icsExtras.contains("X-MOZ-LASTACK:20261120T132000Z"), "\(stored.icsExtras)")
-        #expect(stored.alarms.first { $0.trigger == .relative(offset: -600, relatedTo: .start) }?.acknowledged == utc(2026, 11, 20, 13, 20))
+        #expect(stored.alarms.first { $0.trigger == .relative(offset: -600, relatedTo: .start) }?.acknowledged == utc(2026, 11, 20, 12, 50))
+        #expect(!stored.alarms.contains { $0.snoozes != nil } && !stored.icsExtras.contains { $0.hasPrefix("X-MOZ-SNOOZE-TIME") })
         #expect(stored.sequence == mine.sequence)
         // Another device reading this copy rings neither alarm.
         #expect(AlarmAgenda.firings(of: [(.event(stored), [])], zone: .utc, from: utc(2026, 11, 20, 12), to: utc(2026, 11, 21)).isEmpty)
@@ -143,4 +146,71 @@ import Testing
                 answeredThrough: alarm.acknowledged))
         #expect(timeline.next()?.fireAt == utc(2100, 1, 1, 0, 0))
     }
+
+    /// Snoozed here: the snooze is written into the item for the other devices (an RFC 9074
+    /// snooze alarm, Thunderbird's X-MOZ-SNOOZE-TIME) and rings once here at its time, from the
+    /// ledger; another machine reading the synced copy rings it once at the same time, and its
+    /// notification of the snoozed alarm goes.
+    @Test func aSnoozeHereRingsOnceHereAndOnceOnTheOtherMachine() async throws {
+        let a = try SchedulerHarness(), b = try SchedulerHarness()
+        let dentist = try a.addEvent("Dentist", start: at(2026, 11, 20, 13), alarms: [.relative(-600)])
+        let calendarB = try b.store.defaultCalendarForNewEvents().identifier
+        var original = dentist
+        original.calendarIdentifier = calendarB
+        _ = try b.store.save(original)
+        try a.start()
+        try b.start()
+        try a.advance(to: utc(2026, 11, 20, 12, 50))
+        try b.advance(to: utc(2026, 11, 20, 12, 50))
+        #expect(a.sink.titles == ["Dentist"] && b.sink.titles == ["Dentist"])
+        a.clock.set(to: utc(2026, 11, 20, 12, 52))
+        try a.scheduler.respond(NotificationResponse(keys: a.sink.delivered[0].keys, kind: .snooze, snooze: .minutes(10)))
+        let written = try #require(try a.store.event(withIdentifier: dentist.identifier))
+        let snoozeAlarm = try #require(written.alarms.first { $0.snoozes != nil })
+        #expect(snoozeAlarm.trigger == .absolute(utc(2026, 11, 20, 13, 2)))
+        #expect(snoozeAlarm.snoozes == written.alarms[0].uid && written.alarms[0].acknowledged == utc(2026, 11, 20, 12, 52))
+        #expect(written.icsExtras.contains("X-MOZ-SNOOZE-TIME:20261120T130200Z") && written.icsExtras.contains("X-MOZ-LASTACK:20261120T125200Z"))
+        // The item's own change comes back to A's scheduler: the snooze stays, once.
+        let sequenceA = try a.store.currentChangeSequence()
+        _ = try a.store.save(written)
+        try a.scheduler.apply(try await a.pendingChanges(after: sequenceA))
+        // B syncs the copy: its notification of the 12:50 alarm goes.
+        b.clock.set(to: utc(2026, 11, 20, 12, 53))
+        let sequenceB = try b.store.currentChangeSequence()
+        var copy = written
+        copy.calendarIdentifier = calendarB
+        _ = try b.store.save(copy)
+        try b.scheduler.apply(try await b.pendingChanges(after: sequenceB))
+        #expect(b.sink.withdrawn == b.sink.delivered[0].keys)
+        try a.advance(to: utc(2026, 11, 20, 13, 30))
+        try b.advance(to: utc(2026, 11, 20, 13, 30))
+        #expect(a.sink.titles == ["Dentist", "Dentist"], "A rings the snooze once")
+        #expect(b.sink.titles == ["Dentist", "Dentist"], "B rings the snooze once")
+        #expect(a.sink.delivered[1].fireAt == utc(2026, 11, 20, 13, 2) && b.sink.delivered[1].fireAt == utc(2026, 11, 20, 13, 2))
+        #expect(a.sink.delivered[1].keys == b.sink.delivered[1].keys, "one firing on every machine")
+        try a.start()
+        #expect(a.sink.titles.count == 2, "a restart rings nothing again")
+    }
+
+    /// A server that drops the snooze lines (the copy comes back without them): the snooze made
+    /// here still rings here; an answer given elsewhere after it ends it.
+    @Test func aSnoozeMadeHereSurvivesAServerThatDropsItButNotALaterAnswer() async throws {
+        for answeredElsewhere in [false, true] {
+            let h = try SchedulerHarness()
+            let standup = try h.addEvent("Standup", start: at(2026, 11, 20, 13), alarms: [.relative(0)])
+            try h.start()
+            try h.advance(to: utc(2026, 11, 20, 13))
+            try h.scheduler.respond(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .snooze, snooze: .minutes(5)))
+            var stripped = standup
+            stripped.alarms = [.relative(0)]
+            if answeredElsewhere { stripped.icsExtras = ["X-MOZ-LASTACK:20261120T130200Z"] }
+            h.clock.set(to: utc(2026, 11, 20, 13, 3))
+            let sequence = try h.store.currentChangeSequence()
+            _ = try h.store.save(stripped)
+            try h.scheduler.apply(try await h.pendingChanges(after: sequence))
+            try h.advance(to: utc(2026, 11, 20, 13, 10))
+            #expect(h.sink.titles.count == (answeredElsewhere ? 1 : 2), "answered elsewhere: \(answeredElsewhere)")
+        }
+    }
+
 }

@@ -65,6 +65,9 @@ import Testing
         slept = h.clock.sleepCount
         h.sink.answer(NotificationResponse(keys: h.sink.delivered[0].keys, kind: .snooze))
         await h.clock.waitForSleeper(after: slept)
+        // The snooze is written into the item too: the service also wakes for that change, then
+        // sleeps until the snooze again. Waits for that state (a few seconds at most).
+        for _ in 0..<200 where h.clock.pendingDeadlines != [utc(2026, 11, 20, 12, 15)] { try await Task.sleep(for: .milliseconds(25)) }
         #expect(h.clock.pendingDeadlines == [utc(2026, 11, 20, 12, 15)])
     }
 }

@@ -15,7 +15,9 @@ import Testing
         let reason = try await clock.sleep(until: deadline)
         let late = clock.nowMilliseconds() - deadline.milliseconds
         #expect(reason == .deadline)
-        #expect(late >= 0 && late < 500, "woke \(late) ms after the deadline")
+        // Bounded loosely: the parallel test run keeps both cores busy, and the woken task waits
+        // for a thread of the pool (0.5 s seen); a clock that polled would be late by its period.
+        #expect(late >= 0 && late < 2_000, "woke \(late) ms after the deadline")
     }
 
     @Test func aCancelledSleepEndsAtOnce() async throws {

@@ -71,13 +71,21 @@ public struct AlarmAgenda {
         let from = max(start ?? self.from, self.from)
         // Answers written by other devices and clients (AlarmAnswers): Thunderbird's for the whole item.
         let lastAcknowledged = AlarmAnswers.lastAcknowledged(of: item)
-        func answered(_ alarm: Alarm) -> Instant? {
+        func answeredByLines(_ alarm: Alarm) -> Instant? {
             switch (alarm.acknowledged, lastAcknowledged) {
             case (let a?, let b?): return max(a, b)
             case (let a, let b): return a ?? b
             }
         }
-        var alarms = item.alarms
+        let itemAlarms = item.alarms
+        var alarms = itemAlarms
+        func answered(_ alarm: Alarm) -> Instant? {
+            // A snooze answered in Thunderbird's form only: over, whenever it was to ring.
+            if case .absolute(let time) = alarm.trigger, AlarmAnswers.snoozeAnswered(alarm, in: itemAlarms, lastAcknowledged: lastAcknowledged) {
+                return max(time, lastAcknowledged!)
+            }
+            return answeredByLines(alarm)
+        }
         if case .reminder(let reminder) = item, let implicit = defaults.implicitAlarm(for: reminder) { alarms.append(implicit) }
         // Thunderbird's snoozes ring again at their time, as an absolute alarm would (once: an
         // RFC 9074 snooze alarm at the same time, written beside it, is the same ring).

@@ -52,6 +52,120 @@ public enum AlarmAnswers {
         return result
     }
 
+    /// A snooze written with an answer (``answer(alarms:extras:answering:at:snooze:)``).
+    public struct SnoozeWrite: Sendable {
+        /// When it rings again.
+        public var until: Instant
+        /// The occurrences snoozed (their starts, or a reminder's due date), for Thunderbird's
+        /// per-occurrence `X-MOZ-SNOOZE-TIME-<µs>`; ignored for an item that does not repeat.
+        public var occurrences: Set<Instant>
+        /// Whether the item repeats (Thunderbird names a series' snooze by its occurrence).
+        public var isSeries: Bool
+        /// Makes a new alarm UID (the snooze alarm's, and the snoozed alarm's when it has none).
+        public var makeUID: @Sendable () -> String
+
+        public init(until: Instant, occurrences: Set<Instant>, isSeries: Bool, makeUID: @escaping @Sendable () -> String) {
+            self.until = until
+            self.occurrences = occurrences
+            self.isSeries = isSeries
+            self.makeUID = makeUID
+        }
+    }
+
+    /// Writes an answer given on this machine into an item's alarms and kept lines, in the forms
+    /// other devices and clients read: `ACKNOWLEDGED:<at>` on each alarm whose trigger key is
+    /// among `keys`, `X-MOZ-LASTACK:<at>` on the item, Thunderbird snoozes due by then dropped.
+    /// An answered snooze alarm is removed, as RFC 9074 asks (with its Thunderbird twin). With
+    /// `snooze`, an RFC 9074 snooze alarm (absolute, `RELATED-TO;RELTYPE=SNOOZE` to the answered
+    /// alarm's UID, which it gets if it had none) replaces any earlier snooze of that alarm, and
+    /// `X-MOZ-SNOOZE-TIME[-µs]` is written beside it.
+    ///
+    /// ```swift
+    /// AlarmAnswers.answer(alarms: &event.alarms, extras: &event.icsExtras, answering: ["-900"], at: now,
+    ///                     snooze: .init(until: now.adding(600), occurrences: [], isSeries: false) { UUID().uuidString })
+    /// ```
+    public static func answer(alarms: inout [Alarm], extras: inout [String], answering keys: Set<String>, at: Instant, snooze: SnoozeWrite? = nil) {
+        let stamp = at.utcBasicFormat
+        var snoozedUID: String?
+        var removedSnoozeTimes: Set<Instant> = []
+        var index = alarms.startIndex
+        while index < alarms.endIndex {
+            guard alarms[index].trigger.keyText.map(keys.contains) == true else {
+                index += 1
+                continue
+            }
+            if let original = alarms[index].snoozes {
+                // An answered snooze alarm goes (RFC 9074 §7); snoozed again, it is replaced below.
+                snoozedUID = snoozedUID ?? original
+                if case .absolute(let time) = alarms[index].trigger { removedSnoozeTimes.insert(time) }
+                alarms.remove(at: index)
+                continue
+            }
+            setLine("ACKNOWLEDGED", to: stamp, in: &alarms[index].icsExtras)
+            if snooze != nil, snoozedUID == nil {
+                if let uid = alarms[index].uid {
+                    snoozedUID = uid
+                } else if let make = snooze?.makeUID {
+                    let uid = make()
+                    alarms[index].icsExtras.append("UID:" + uid)
+                    snoozedUID = uid
+                }
+            }
+            index += 1
+        }
+        setLine("X-MOZ-LASTACK", to: stamp, in: &extras)
+        let ended = mozillaSnoozes(in: extras).filter { $0.until <= at || removedSnoozeTimes.contains($0.until) }.map(\.line)
+        extras.removeAll { ended.contains($0) }
+        guard let snooze, let snoozedUID else { return }
+        // Snoozed again: the snoozed alarm's answer moves on too, so that a later X-MOZ-LASTACK
+        // still means "answered after this snooze" (``snoozeAnswered(_:in:lastAcknowledged:)``).
+        for i in alarms.indices where alarms[i].uid == snoozedUID { setLine("ACKNOWLEDGED", to: stamp, in: &alarms[i].icsExtras) }
+        // One snooze per snoozed alarm: an earlier one is replaced, with Thunderbird's lines for the same occurrences.
+        alarms.removeAll { $0.snoozes == snoozedUID }
+        let names =
+            snooze.isSeries && !snooze.occurrences.isEmpty
+            ? snooze.occurrences.sorted().map { "X-MOZ-SNOOZE-TIME-\($0.secondsSince1970 * 1_000_000)" } : ["X-MOZ-SNOOZE-TIME"]
+        for name in names { setLine(name, to: snooze.until.utcBasicFormat, in: &extras) }
+        var alarm = Alarm.absolute(snooze.until)
+        alarm.icsExtras = ["UID:" + snooze.makeUID(), "RELATED-TO;RELTYPE=SNOOZE:" + snoozedUID]
+        alarms.append(alarm)
+    }
+
+    /// Replaces the first `name` line (and drops any further ones) with `name:value`, or appends it.
+    ///
+    /// ```swift
+    /// AlarmAnswers.setLine("X-MOZ-LASTACK", to: "20261204T091500Z", in: &event.icsExtras)
+    /// ```
+    public static func setLine(_ name: String, to value: String, in lines: inout [String]) {
+        let line = name + ":" + value
+        func isName(_ l: String) -> Bool {
+            l.count > name.count && l.prefix(name.count).uppercased() == name && [":", ";"].contains(l.dropFirst(name.count).first)
+        }
+        guard let first = lines.firstIndex(where: isName) else {
+            lines.append(line)
+            return
+        }
+        lines[first] = line
+        var index = lines.index(after: first)
+        while index < lines.endIndex {
+            if isName(lines[index]) { lines.remove(at: index) } else { index = lines.index(after: index) }
+        }
+    }
+
+    /// Whether `snooze` (an RFC 9074 snooze alarm among `alarms`) was answered by a client that
+    /// writes only Thunderbird's form: an `X-MOZ-LASTACK` later than the snoozed alarm's
+    /// `ACKNOWLEDGED` (set when the snooze was made) means the snooze was dismissed or replaced since.
+    ///
+    /// ```swift
+    /// AlarmAnswers.snoozeAnswered(snoozeAlarm, in: event.alarms, lastAcknowledged: AlarmAnswers.lastAcknowledged(of: item))
+    /// ```
+    public static func snoozeAnswered(_ snooze: Alarm, in alarms: [Alarm], lastAcknowledged: Instant?) -> Bool {
+        guard let lastAcknowledged, let snoozed = snooze.snoozes,
+            let made = alarms.first(where: { $0.uid == snoozed })?.acknowledged
+        else { return false }
+        return lastAcknowledged > made
+    }
+
     /// A UTC date-time value (`20261204T091500Z`); nil for anything else.
     ///
     /// ```swift

@@ -33,32 +33,9 @@ struct DismissCommand: ParsableCommand {
         let store = try options.open()
         let now = CLIContext.now
         let defaults = AlarmEcho.defaults(for: store)
-        var keys: [FiringKey] = []
-        // What rang in the last 24 hours and is not answered yet: what can be dismissed.
-        let listing = try AlarmListing(store, zone: CLIContext.zone, from: now.adding(-86_400), to: now, defaults: defaults)
-        for target in targets {
-            if let key = FiringKey(parsing: target) {
-                guard listing.firings.contains(where: { $0.key == key && $0.acknowledgedAt == nil }) else {
-                    throw InputError(
-                        "\(DisplayText.singleLine(target)): no such alarm rang in the last 24 hours, or it is answered "
-                            + "already (`chime alarms --from yesterday --json` lists them with their keys)")
-                }
-                keys.append(key)
-                continue
-            }
-            let reference = try ItemReference(target)
-            let identifier = try reference.resolvedIdentifier(in: store)
-            let occurrence = reference.occurrence?.instant(in: store.floatingZone)
-            let found = listing.firings.filter {
-                $0.item.identifier == identifier && $0.acknowledgedAt == nil && (occurrence == nil || $0.occurrenceStart == occurrence)
-            }
-            guard !found.isEmpty else {
-                throw InputError(
-                    "\(DisplayText.singleLine(target)): no alarm of it rang in the last 24 hours that is not answered yet "
-                        + "(`chime alarms --from yesterday` lists them)")
-            }
-            keys += found.map(\.key)
-        }
+        let answered = try AnsweredAlarms(targets, in: store, now: now, zone: CLIContext.zone, defaults: defaults)
+        let keys = answered.keys
+        try store.recordMissed(answered.unrecorded, checkedUntil: nil, now: now)
         try store.withdraw(keys, now: now)
         // Shown or snoozed by the daemon in the last day and not answered here: an answer written
         // into the item would end those too, so it stays on this machine.
