@@ -83,13 +83,16 @@ private struct FieldMerge<Item> {
 
     /// The alarms, where an answer never loses: when the two sides' alarms differ only in their
     /// `ACKNOWLEDGED` lines (answered here, there, or both), each alarm keeps its later answer;
-    /// otherwise the alarms merge as any field.
+    /// otherwise the alarms merge as any field. An answer the server was sent already (it is in
+    /// the base) and did not keep is not laid over again: a server that drops the line costs one
+    /// write, never a loop.
     mutating func alarms(_ path: WritableKeyPath<Item, [Alarm]>) {
-        let mine = local[keyPath: path], theirs = result[keyPath: path]
+        let mine = local[keyPath: path], theirs = result[keyPath: path], was = base[keyPath: path]
         guard mine != theirs, mine.map(Self.unanswered) == theirs.map(Self.unanswered) else { return field("alarms", path) }
         var merged = theirs
         for index in merged.indices {
             guard let answered = Self.answer(in: mine[index].icsExtras),
+                !(was.indices.contains(index) && Self.answer(in: was[index].icsExtras) == answered),
                 Self.answer(in: theirs[index].icsExtras).map({ $0 < answered }) ?? true
             else { continue }
             merged[index].icsExtras = Self.replacing("ACKNOWLEDGED", with: mine[index].icsExtras, in: theirs[index].icsExtras)

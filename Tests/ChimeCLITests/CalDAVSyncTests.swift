@@ -385,6 +385,78 @@ struct CalDAVSyncTests {
         #expect(try b.run("dismiss", "Dentist").status != 0)
     }
 
+    /// Snoozed on A (`chime snooze`): after one sync each, both machines ring it once at the snooze
+    /// time, as the snooze alarm's one firing, and the snoozed alarm is answered on both. The
+    /// server copy carries both dialects (RFC 9074 and Thunderbird's).
+    @Test(arguments: CalDAVServerKind.allCases) func anAlarmSnoozedOnOneMachineRingsAtTheSnoozeTimeOnBoth(_ kind: CalDAVServerKind) async throws {
+        let home = try CalDAVHome.on(kind)
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let a = StoreSession(zone: "Europe/Berlin", now: "2026-12-07T09:50:00Z"), b = StoreSession(zone: "Europe/Berlin", now: "2026-12-07T09:50:00Z")
+        #expect(try home.addAccount("home", to: a).status == 0)
+        _ = try a.add("event", "Dentist", "--start", "2026-12-07T11:00", "--duration", "45m", "--calendar", "Work", "--alarm", "-15m")
+        _ = try sync(a, "home")
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let snoozed = try a.run("snooze", "Dentist", "10m")
+        #expect(
+            snoozed.status == 0 && snoozed.stdout.contains("until Mon 2026-12-07 11:00") && snoozed.stdout.contains("other devices ring it then too"),
+            "\(snoozed.stdout)\(snoozed.stderr)")
+        #expect(try sync(a, "home").stdout.contains("1 sent"))
+        _ = try sync(b, "laptop")
+        func alarms(_ s: StoreSession) throws -> [String] {
+            let r = try s.run("alarms", "--from", "2026-12-07T09:00:00Z", "--hours", "4", "--json")
+            #expect(r.status == 0, "\(r.stderr)")
+            let alarms = try #require(try JSONDocument.body(r.stdout) as? [String: Any])["alarms"] as? [[String: Any]] ?? []
+            return alarms.map { "\($0["fire"] as? String ?? "?") \($0["state"] as? String ?? "?") \($0["key"] as? String ?? "?")" }
+        }
+        let onA = try alarms(a), onB = try alarms(b)
+        #expect(onA.count == 2 && onB.count == 2, "A: \(onA) B: \(onB)")
+        #expect(onA.first?.hasPrefix("2026-12-07T09:45:00Z dismissed") == true && onB.first?.hasPrefix("2026-12-07T09:45:00Z acknowledged") == true)
+        #expect(onA.last?.hasPrefix("2026-12-07T10:00:00Z snoozed") == true && onB.last?.hasPrefix("2026-12-07T10:00:00Z scheduled") == true)
+        // Local IDs differ between machines; the rest of the key (occurrence and alarm) is the same firing.
+        func firing(_ line: String?) -> String? { line?.split(separator: " ").last.flatMap { $0.split(separator: "@", maxSplits: 1).last }.map(String.init) }
+        #expect(firing(onA.last) == firing(onB.last), "one firing on both machines")
+        let copy = try #require(try await home.members(of: "work").values.first).replacingOccurrences(of: "\r\n ", with: "")
+        #expect(copy.contains("X-MOZ-SNOOZE-TIME:20261207T100000Z") && copy.contains("RELATED-TO;RELTYPE=SNOOZE:"), "\(copy)")
+        // The snooze rang on B, which dismissed it: A's snooze is over after its next sync.
+        var atTen = b.environment
+        atTen["CHIME_NOW"] = "2026-12-07T10:00:30Z"
+        let dismissed = try CLI.run(["dismiss", "Dentist"], environment: atTen)
+        #expect(dismissed.status == 0, "\(dismissed.stdout)\(dismissed.stderr)")
+        #expect(try sync(b, "laptop").stdout.contains("1 sent"))
+        _ = try sync(a, "home")
+        let afterDismiss = try alarms(a)
+        #expect(afterDismiss.count == 1, "\(afterDismiss)")
+    }
+
+    /// A server that keeps only what it knows drops the answer lines and says so by answering
+    /// the PUT without an ETag: Chime fetches what it kept, keeps the answer here, and does not
+    /// send it again: one write, no loop.
+    @Test func aServerThatDropsTheAnswerCostsOneWriteNeverALoop() async throws {
+        let puts = FileManager.default.temporaryDirectory.appendingPathComponent("chime-puts-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: puts) }
+        let direct = try CalDAVHome.claim()
+        try await direct.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let (proxy, home) = try direct.behindProxy("strip-answers:" + puts)
+        defer {
+            kill(proxy.processIdentifier, SIGKILL)
+            proxy.waitUntilExit()
+        }
+        let a = StoreSession(zone: "Europe/Berlin", now: "2026-12-07T09:50:00Z")
+        #expect(try home.addAccountOnceUp("home", to: a).status == 0)
+        _ = try a.add("event", "Dentist", "--start", "2026-12-07T11:00", "--duration", "45m", "--calendar", "Work", "--alarm", "-15m")
+        _ = try sync(a, "home")
+        func putCount() -> Int { ((try? String(contentsOfFile: puts, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        let before = putCount()
+        #expect(try a.run("dismiss", "Dentist").status == 0)
+        for _ in 0..<3 { _ = try sync(a, "home") }
+        #expect(putCount() == before + 1, "PUTs after the dismiss: \(putCount() - before)")
+        let r = try a.run("alarms", "--from", "2026-12-07T09:00:00Z", "--hours", "4", "--json")
+        let alarms = try #require(try JSONDocument.body(r.stdout) as? [String: Any])["alarms"] as? [[String: Any]] ?? []
+        #expect(alarms.map { $0["state"] as? String } == ["acknowledged"], "answered here still")
+        let copy = try #require(try await direct.members(of: "work").values.first)
+        #expect(!copy.contains("ACKNOWLEDGED"), "the proxy strips: \(copy)")
+    }
+
     /// Dismissed on A while B renamed the meeting and synced first: A's pass merges the two, and
     /// both machines end with the new title and the answer (no conflict, nothing re-rings).
     @Test(arguments: CalDAVServerKind.allCases) func anAnswerGivenWhileTheOtherMachineEditedKeepsBoth(_ kind: CalDAVServerKind) async throws {

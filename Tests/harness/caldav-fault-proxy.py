@@ -12,6 +12,9 @@ Forwards every request to UPSTREAM unchanged, except:
       CALDAV:no-uid-conflict (RFC 4791 5.3.2.1). UIDs are learnt from the writes that pass through.
   FAULT no-mkcalendar: MKCALENDAR is refused with 403, as a server that lets users create no
       calendars (a shared or provisioned account) answers.
+  FAULT strip-answers:FILE: a server that keeps only the properties it knows: a PUT loses its
+      ACKNOWLEDGED, X-MOZ-* and RELATED-TO lines and is answered without an ETag (RFC 4791
+      5.3.4: the stored copy differs from the one sent). Each PUT's path is appended to FILE.
 """
 import http.client
 import sys
@@ -59,12 +62,20 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(403, b'<?xml version="1.0"?><error xmlns="DAV:"><need-privileges/></error>')
         if FAULT == "no-sync-collection" and self.command == "REPORT" and b"sync-collection" in body:
             return self.answer(403, b'<?xml version="1.0"?><error xmlns="DAV:"><supported-report/></error>')
+        if FAULT.startswith("strip-answers:") and self.command == "PUT":
+            with open(FAULT.split(":", 1)[1], "a") as log:
+                log.write(self.path + "\n")
+            kept = [line for line in body.decode("utf-8").replace("\r\n ", "").split("\r\n")
+                    if not line.upper().startswith(("ACKNOWLEDGED", "X-MOZ-", "RELATED-TO"))]
+            body = "\r\n".join(kept).encode("utf-8")
         uid = uid_of(body) if FAULT == "unique-uids" and self.command == "PUT" else None
         if uid and self.headers.get("If-None-Match") == "*" and UID_HOME.get(uid, collection_of(self.path)) != collection_of(self.path):
             return self.answer(403, b'<?xml version="1.0"?><error xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
                                     b'<C:no-uid-conflict><href>' + UID_HOME[uid].encode() + b'</href></C:no-uid-conflict></error>')
         upstream = http.client.HTTPConnection(UPSTREAM.hostname, UPSTREAM.port, timeout=30)
-        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "keep-alive")}
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "keep-alive", "content-length")}
+        if body or self.command in ("PUT", "POST"):
+            headers["Content-Length"] = str(len(body))
         if "Destination" in headers:
             # A MOVE names its target on this proxy; the server wants its own address there.
             target = urllib.parse.urlsplit(headers["Destination"])
@@ -86,6 +97,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(answer.status, answer.reason)
         for k, v in answer.getheaders():
             if k.lower() not in ("connection", "keep-alive", "transfer-encoding", "content-length", "server", "date"):
+                if FAULT.startswith("strip-answers:") and self.command == "PUT" and k.lower() == "etag":
+                    continue
                 self.send_header(k, v)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()

@@ -35,7 +35,6 @@ struct DismissCommand: ParsableCommand {
         let defaults = AlarmEcho.defaults(for: store)
         let answered = try AnsweredAlarms(targets, in: store, now: now, zone: CLIContext.zone, defaults: defaults)
         let keys = answered.keys
-        try store.recordMissed(answered.unrecorded, checkedUntil: nil, now: now)
         try store.withdraw(keys, now: now)
         // Shown or snoozed by the daemon in the last day and not answered here: an answer written
         // into the item would end those too, so it stays on this machine.
