@@ -221,6 +221,53 @@ struct DesktopDaemonTests {
         _ = shell("dunstctl close-all")
     }
 
+    /// Two machines on one Radicale: B's daemon shows an alarm; it is snoozed on A (`chime
+    /// snooze`, then A's sync). B's notification leaves the screen with B's next quick sync, and
+    /// B rings it once more at the snooze time, from the snooze alarm A wrote into the item.
+    @Test func anAlarmSnoozedOnTheOtherMachineLeavesThisScreenAndRingsAtTheSnoozeTime() async throws {
+        guard let run = sandbox() else { return }
+        _ = shell("dunstctl close-all")
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let a = StoreSession(zone: "UTC"), b = StoreSession(zone: "UTC")
+        var realTimeA = a.environment
+        realTimeA["CHIME_NOW"] = nil
+        #expect(try home.addAccount("home", to: a).status == 0)
+        let title = "Standup \(UUID().uuidString.prefix(6))"
+        let start = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 6)
+        let added = try CLI.run(
+            ["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"],
+            environment: realTimeA)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).status == 0)
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let config = folder + "/config.toml"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "[sync]\nwhile_alarm_shown_seconds = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(store: b.path, arguments: ["--notifier", "libnotify", "--config", config], folder: folder)
+        defer { daemon.stop() }
+        let log = run + "/notifications.log"
+        func shownCount() -> Int {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("summary=\(title)") }.count
+        }
+        #expect(poll(30) { shownCount() == 1 }, "daemon: \(daemon.stderrText)")
+        #expect(poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" })
+        // Snoozed on A for 20 seconds, which sends the snooze.
+        let snoozed = try CLI.run(["snooze", title, "20s"], environment: realTimeA)
+        #expect(snoozed.status == 0 && snoozed.stdout.contains("other devices ring it then too"), "\(snoozed.stdout)\(snoozed.stderr)")
+        #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).stdout.contains("1 sent"))
+        let gone = poll(30) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "0" }
+        #expect(gone, "still on B's screen; daemon: \(daemon.stderrText)")
+        #expect(shownCount() == 1, "not rung again before the snooze time")
+        // At the snooze time B rings it once more.
+        #expect(poll(40) { shownCount() == 2 }, "daemon: \(daemon.stderrText)")
+        #expect(poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" })
+        // (Stopping re-shows what is on screen without buttons: counted before it.)
+        #expect(shownCount() == 2, "rung twice in all on B")
+        #expect(daemon.stop() == 0)
+        _ = shell("dunstctl close-all")
+    }
+
     /// "Show" (the default action, a click on the body) on an alarm without a URL: the alarm is
     /// acknowledged and the item appears in full in a second notification, with its ID.
     @Test func showClickedInTheServerShowsTheItemInANotificationOfItsOwn() throws {

@@ -11,8 +11,8 @@ struct SnoozeCommand: ParsableCommand {
         discussion: """
             KEY is an alarm firing as `chime alarms --json` prints it ("key"); REF is an item (ID, \
             ID@OCCURRENCE, or a title only one item has): every alarm of it that rang in the last \
-            24 hours is snoozed. LENGTH is how long (10m, 1h30m, at most a week) or a time of day \
-            (tomorrow 9:00); without it, the first snooze choice of the configuration ([alarms] \
+            24 hours is snoozed. LENGTH is how long (10m, 1h30m, at most a week), a time of day \
+            (tomorrow 9:00) or a date and time still ahead; without it, the first snooze choice of the configuration ([alarms] \
             snooze), else 10 minutes. The snooze is written into the item as other clients read \
             it (an RFC 9074 snooze alarm, X-MOZ-SNOOZE-TIME) and synced like any edit: the other \
             machine's daemon takes the notification off its screen and rings it at the same time; \
@@ -38,12 +38,17 @@ struct SnoozeCommand: ParsableCommand {
         let store = try options.open()
         let now = CLIContext.now, zone = CLIContext.zone
         var references = targets
-        var choice = AlarmEcho.configuration?.scheduler.snoozeChoices.first ?? .minutes(10)
-        if references.count > 1, let last = try? SnoozeChoice(parsing: references.last!) {
-            choice = last
-            references.removeLast()
+        var until = (AlarmEcho.configuration?.scheduler.snoozeChoices.first ?? .minutes(10)).until(now: now, zone: zone)
+        if references.count > 1, let last = references.last {
+            // A length (10m) or a time of day (tomorrow 9:00), else a date and time still ahead.
+            if let choice = try? SnoozeChoice(parsing: last) {
+                until = choice.until(now: now, zone: zone)
+                references.removeLast()
+            } else if let instant = try? CLIContext.instant(last, option: "LENGTH"), instant > now {
+                until = instant
+                references.removeLast()
+            }
         }
-        let until = choice.until(now: now, zone: zone)
         let defaults = AlarmEcho.defaults(for: store)
         let answered = try AnsweredAlarms(references, in: store, now: now, zone: zone, defaults: defaults)
         try store.recordMissed(answered.unrecorded, checkedUntil: nil, now: now)
