@@ -65,7 +65,8 @@ struct Chime: AsyncParsableCommand {
         subcommands: [
             OverviewCommand.self, AgendaCommand.self, AlarmsCommand.self, RemindersCommand.self, AddCommand.self, ShowCommand.self, FindCommand.self,
             EditCommand.self, RemoveCommand.self,
-            CompleteCommand.self, UncompleteCommand.self, DismissCommand.self, SnoozeCommand.self, CalendarCommand.self, AccountCommand.self, ImportCommand.self,
+            CompleteCommand.self, UncompleteCommand.self, DismissCommand.self, SnoozeCommand.self, CalendarCommand.self, AccountCommand.self,
+            ImportCommand.self,
             ExportCommand.self, ExpandCommand.self, GeofenceCommand.self, WhereCommand.self, DaemonCommand.self,
             AccessCommand.self, DoctorCommand.self, VersionCommand.self
         ],

@@ -39,7 +39,8 @@ struct AlarmAnswersTests {
         #expect(e.icsExtras.sorted() == ["X-MOZ-LASTACK:20261127T124500Z", "X-MOZ-SNOOZE-TIME:20261127T125500Z"])
         #expect(firings(e, from: noon) == [noon.adding(3300)], "only the snooze rings")
         // It rang; snoozed again for 5 minutes: one snooze alarm, one Thunderbird line, both moved on.
-        answer(&e, [e.alarms[1].trigger.keyText!], at: noon.adding(3300),
+        answer(
+            &e, [e.alarms[1].trigger.keyText!], at: noon.adding(3300),
             snooze: snooze(5, at: noon.adding(3300)))
         #expect(e.alarms.filter { $0.snoozes != nil }.map(\.trigger) == [.absolute(noon.adding(3600))])
         #expect(e.icsExtras.sorted() == ["X-MOZ-LASTACK:20261127T125500Z", "X-MOZ-SNOOZE-TIME:20261127T130000Z"])
@@ -53,7 +54,8 @@ struct AlarmAnswersTests {
     @Test func aSnoozedOccurrenceOfASeriesIsNamedByItsStartForThunderbird() throws {
         var e = try event([.relative(-900)], rule: "FREQ=DAILY")
         let start = noon.adding(3600)
-        answer(&e, ["-900"], at: noon.adding(2700),
+        answer(
+            &e, ["-900"], at: noon.adding(2700),
             snooze: snooze(10, at: noon.adding(2700), occurrences: [start], series: true))
         #expect(e.icsExtras.contains("X-MOZ-SNOOZE-TIME-\(start.secondsSince1970 * 1_000_000):20261127T125500Z"), "\(e.icsExtras)")
         #expect(firings(e, from: noon) == [noon.adding(3300), noon.adding(86_400 + 2700)], "the snooze, then tomorrow's alarm")
