@@ -39,7 +39,7 @@ public enum Daemon {
             settings: configuration.scheduler,
             opener: deliveredSink is LibnotifySink ? XDGOpener() : nil,
             commandRunner: SpawnedCommandRunner(logger: logger), logger: logger,
-            messages: Messages(environment: ProcessInfo.processInfo.environment))
+            locale: { [locale = DaemonLocale(environment: ProcessInfo.processInfo.environment)] in locale.messages() })
         let source = location ?? configuration.location
         let provider = try makeLocationProvider(source, speed: replaySpeed, clock: clock)
         defer { provider?.shutdown() }

@@ -47,6 +47,44 @@ public enum DesktopServiceProbe {
         }
     }
 
+    /// The systemd user manager's environment (the `Environment` property of
+    /// `org.freedesktop.systemd1.Manager` on the session bus): what the services it starts next
+    /// get, and where a desktop's change of language lands while they run (`systemctl --user
+    /// set-environment`, `import-environment`, a new login). Never starts a manager.
+    ///
+    /// ```swift
+    /// if case .success(let environment) = DesktopServiceProbe.userManagerEnvironment() { print(environment["LANG"] ?? "") }
+    /// ```
+    public static func userManagerEnvironment(
+        timeout: Duration = .seconds(1),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Result<[String: String], Problem> {
+        if let missing = missingSessionBus(environment) { return .failure(missing) }
+        return bounded(timeout) {
+            withBus(G_BUS_TYPE_SESSION, timeout: timeout) { bus, ms in
+                let reply = try call(
+                    bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1", "org.freedesktop.DBus.Properties", "Get", ms,
+                    autoStart: false,
+                    parameters: g_variant_new_tuple(
+                        [g_variant_new_string("org.freedesktop.systemd1.Manager"), g_variant_new_string("Environment")], 2))
+                defer { g_variant_unref(reply) }
+                guard let boxed = g_variant_get_child_value(reply, 0) else { throw Problem("an empty answer") }
+                defer { g_variant_unref(boxed) }
+                guard let list = g_variant_get_variant(boxed), String(cString: g_variant_get_type_string(list)) == "as" else {
+                    throw Problem("the Environment property is not a list of strings")
+                }
+                defer { g_variant_unref(list) }
+                var result: [String: String] = [:]
+                for index in 0..<g_variant_n_children(list) {
+                    let line = stringChild(list, index)
+                    guard let equals = line.firstIndex(of: "=") else { continue }
+                    result[String(line[..<equals])] = String(line[line.index(after: equals)...])
+                }
+                return result
+            }
+        }
+    }
+
     /// Whether GeoClue2 answers on the system bus.
     public enum GeoCluePresence: Hashable, Sendable {
         /// `org.freedesktop.GeoClue2` has an owner now.

@@ -35,8 +35,10 @@ public final class AlarmScheduler {
     public let sink: any NotificationSink
     public let clock: any WallClock
     public let settings: SchedulerSettings
-    /// The user's language for what notifications say (``Messages/english`` by default).
-    let messages: Messages
+    /// The user's language for what notifications say, asked for each batch of notifications
+    /// (``Messages/english`` by default): a daemon that runs for days follows a change of it.
+    private let locale: @Sendable () -> Messages
+    private var messages: Messages { locale() }
     /// Opens an activated notification's URL; nil: activating only acknowledges.
     public let opener: (any URLOpener)?
     /// Starts the allowed command an item names when its alarm fires; nil: commands never run.
@@ -81,10 +83,10 @@ public final class AlarmScheduler {
         store: EventStore, sink: any NotificationSink, clock: any WallClock, zone: ZoneRules? = nil,
         settings: SchedulerSettings = SchedulerSettings(), opener: (any URLOpener)? = nil,
         commandRunner: (any CommandRunner)? = nil, logger: Logger = Logger(label: "chime.scheduler"),
-        messages: Messages = .english
+        messages: Messages = .english, locale: (@Sendable () -> Messages)? = nil
     ) {
         self.store = store
-        self.messages = messages
+        self.locale = locale ?? { messages }
         self.opener = opener
         self.commandRunner = commandRunner
         self.sink = sink
@@ -347,12 +349,16 @@ public final class AlarmScheduler {
 
     /// What the claimed firings say: one notification each, or a summary for many late ones.
     private func notifications(for claimed: [AlarmFiring], now: Instant) -> [AlarmNotification] {
+        guard !claimed.isEmpty else { return [] }
+        let messages = self.messages
         let late = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 > settings.lateSeconds }
-        var notes = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 <= settings.lateSeconds }.map(notification)
+        var notes = claimed.filter { now.secondsSince1970 - $0.fireAt.secondsSince1970 <= settings.lateSeconds }.map {
+            notification($0, messages: messages)
+        }
         if late.count > settings.missedSummaryThreshold {
             notes.append(NotificationText.missedSummary(late, zone: zone, messages: messages))
         } else {
-            notes += late.map(notification)
+            notes += late.map { notification($0, messages: messages) }
         }
         notes.sort { ($0.fireAt, $0.summary) < ($1.fireAt, $1.summary) }
         return notes
@@ -360,7 +366,8 @@ public final class AlarmScheduler {
 
     /// The notification of one firing; an invitation's says who sent it and who else comes (its
     /// attendees are read from the store here, once per notification: the agenda keeps none).
-    private func notification(_ firing: AlarmFiring) -> AlarmNotification {
+    private func notification(_ firing: AlarmFiring, messages: Messages? = nil) -> AlarmNotification {
+        let messages = messages ?? self.messages
         var invitation: String?
         if firing.item.kind == .event, let item = try? store.calendarItem(withIdentifier: firing.item.identifier) {
             invitation = NotificationText.invitationLine(

@@ -34,14 +34,14 @@ extension EventStore {
         }
     }
 
-    /// Where new events go unless told otherwise; a "Calendar" is created on first use.
+    /// Where new events go unless told otherwise; a "Calendar" (``NewCalendarTitles``) is created on first use.
     public func defaultCalendarForNewEvents() throws(StoreError) -> ChimeCore.Calendar {
-        try defaultCalendar(for: .event, title: "Calendar")
+        try defaultCalendar(for: .event, title: newCalendarTitles.events)
     }
 
-    /// Where new reminders go unless told otherwise; a "Reminders" list is created on first use.
+    /// Where new reminders go unless told otherwise; a "Reminders" list (``NewCalendarTitles``) is created on first use.
     public func defaultCalendarForNewReminders() throws(StoreError) -> ChimeCore.Calendar {
-        try defaultCalendar(for: .reminder, title: "Reminders")
+        try defaultCalendar(for: .reminder, title: newCalendarTitles.reminders)
     }
 
     private func defaultCalendar(for type: EntityType, title: String) throws(StoreError) -> ChimeCore.Calendar {

@@ -20,6 +20,23 @@ import Synchronization
 /// try store.save(event, span: .thisEvent)
 /// ```
 public final class EventStore: Sendable {
+    /// The titles of the calendar and the reminder list made on first use, in the user's language
+    /// (the store keeps no language of its own: the command that first needs one names it).
+    ///
+    /// ```swift
+    /// let store = try EventStore(path: path, newCalendarTitles: .init(events: "Kalender", reminders: "Erinnerungen"))
+    /// ```
+    public struct NewCalendarTitles: Hashable, Sendable {
+        public var events: String
+        public var reminders: String
+        public init(events: String, reminders: String) {
+            self.events = events
+            self.reminders = reminders
+        }
+        public static let english = NewCalendarTitles(events: "Calendar", reminders: "Reminders")
+    }
+    let newCalendarTitles: NewCalendarTitles
+
     /// The database file.
     public let path: String
     /// The zone floating times and all-day dates are read in: the one given at init, else the
@@ -63,17 +80,20 @@ public final class EventStore: Sendable {
     public convenience init(
         path: String, floatingZone: ZoneRules? = nil,
         clock: @escaping @Sendable () -> Instant = EventStore.systemNow,
-        longLived: Bool = false
+        longLived: Bool = false, newCalendarTitles: NewCalendarTitles = .english
     ) throws(StoreError) {
-        try self.init(path: path, floatingZone: floatingZone, clock: clock, busyTimeout: 10, longLived: longLived)
+        try self.init(
+            path: path, floatingZone: floatingZone, clock: clock, busyTimeout: 10, longLived: longLived,
+            newCalendarTitles: newCalendarTitles)
     }
 
     /// `busyTimeout`: how long a write waits for another process's write lock (tests shorten it).
     init(
         path: String, floatingZone: ZoneRules?, clock: @escaping @Sendable () -> Instant,
-        busyTimeout: Double, longLived: Bool = false
+        busyTimeout: Double, longLived: Bool = false, newCalendarTitles: NewCalendarTitles = .english
     ) throws(StoreError) {
         self.path = path
+        self.newCalendarTitles = newCalendarTitles
         if let floatingZone { zoneSource = { floatingZone } } else { zoneSource = { SystemZone.current() } }
         self.now = clock
         try StoreLocation.prepare(path: path)

@@ -127,6 +127,57 @@ struct DesktopDaemonTests {
         _ = shell("dunstctl close-all")
     }
 
+    /// A daemon started by the systemd user manager follows the manager's language while it
+    /// runs (`systemctl --user set-environment LANG=…`): one alarm in English, the language
+    /// changes, the next alarm in Russian. A stand-in manager answers on the private bus.
+    @Test func theDaemonFollowsALanguageChangeOfTheUserManager() throws {
+        let language = CatalogSandbox.folders
+        guard let run = sandbox() else { return }
+        _ = shell("dunstctl close-all")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let environmentFile = folder + "/manager-environment", ready = folder + "/manager-ready"
+        try "LANG=C\n".write(toFile: environmentFile, atomically: true, encoding: .utf8)
+        let manager = Process()
+        manager.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        manager.arguments = [
+            "python3",
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../harness/fake-user-manager.py").standardized.path,
+            environmentFile, ready
+        ]
+        try manager.run()
+        defer {
+            kill(manager.processIdentifier, SIGKILL)
+            manager.waitUntilExit()
+        }
+        #expect(poll(15) { FileManager.default.fileExists(atPath: ready) }, "the stand-in manager did not start")
+        let storePath = folder + "/chime.sqlite"
+        let store = try EventStore(path: storePath, floatingZone: .utc)
+        func remind(_ title: String) throws {
+            var r = Reminder(title: title, calendar: try store.defaultCalendarForNewReminders().identifier)
+            (r.dueDate, r.alarms) = (.utc(Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 2).utc), [.relative(0)])
+            _ = try store.save(r)
+        }
+        let suffix = UUID().uuidString.prefix(6)
+        try remind("Call mum \(suffix)")
+        let daemon = try DaemonProcess(
+            store: storePath, arguments: ["--notifier", "libnotify"],
+            environment: ["LANG": "C", "INVOCATION_ID": "0123456789abcdef", "LOCPATH": language.locales, "CHIME_LOCALEDIR": language.catalogs],
+            folder: folder)
+        defer { daemon.stop() }
+        let log = run + "/notifications.log"
+        func line(_ title: String) -> String {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").last { $0.contains("summary=\(title)") }.map(String.init) ?? ""
+        }
+        #expect(poll(20) { !line("Call mum \(suffix)").isEmpty }, "daemon: \(daemon.stderrText)")
+        #expect(line("Call mum \(suffix)").contains("body=Due "), "\(line("Call mum \(suffix)"))")
+        try "LANG=ru_RU.UTF-8\n".write(toFile: environmentFile, atomically: true, encoding: .utf8)
+        try remind("Позвонить папе \(suffix)")
+        #expect(poll(20) { !line("Позвонить папе \(suffix)").isEmpty }, "daemon: \(daemon.stderrText)")
+        #expect(line("Позвонить папе \(suffix)").contains("body=Срок: "), "\(line("Позвонить папе \(suffix)"))")
+        #expect(daemon.stop() == 0)
+        _ = shell("dunstctl close-all")
+    }
+
     /// Snoozed in the server, then completed with `chime complete` in a terminal: the snooze is
     /// over (it would have rung again), and a second alarm on screen leaves it when its reminder
     /// is completed too. Before, both rang on.
@@ -217,6 +268,42 @@ struct DesktopDaemonTests {
         #expect(daemon.stderrText.contains("withdrew alarms whose item changed"), "\(daemon.stderrText)")
         let storeB = try EventStore(path: b.path, floatingZone: .utc)
         #expect(try storeB.ledgerEntries(state: .dismissed).count == 1)
+        #expect(daemon.stop() == 0)
+        _ = shell("dunstctl close-all")
+    }
+
+    /// Two machines on one Radicale: B's daemon shows a reminder's alarm; the reminder is
+    /// completed on A (`chime complete`, then A's sync). B's next quick sync brings it, and the
+    /// notification leaves B's screen.
+    @Test func aReminderCompletedOnTheOtherMachineLeavesThisScreen() async throws {
+        guard let run = sandbox() else { return }
+        _ = shell("dunstctl close-all")
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
+        let a = StoreSession(zone: "UTC"), b = StoreSession(zone: "UTC")
+        var realTimeA = a.environment
+        realTimeA["CHIME_NOW"] = nil
+        #expect(try home.addAccount("home", to: a).status == 0)
+        let title = "Pay rent \(UUID().uuidString.prefix(6))"
+        let due = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 6)
+        let added = try CLI.run(["add", "reminder", title, "--due", due.description, "--list", "Todo"], environment: realTimeA)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).status == 0)
+        #expect(try home.addAccount("laptop", to: b).status == 0)
+        let config = folder + "/config.toml"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "[sync]\nwhile_alarm_shown_seconds = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(store: b.path, arguments: ["--notifier", "libnotify", "--config", config], folder: folder)
+        defer { daemon.stop() }
+        let log = run + "/notifications.log"
+        #expect(poll(30) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("summary=\(title)") }, "daemon: \(daemon.stderrText)")
+        #expect(poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" })
+        let completed = try CLI.run(["complete", title], environment: realTimeA)
+        #expect(completed.status == 0, "\(completed.stderr)")
+        #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).stdout.contains("1 sent"))
+        let gone = poll(40) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "0" }
+        #expect(gone, "still on B's screen; daemon: \(daemon.stderrText)")
+        #expect(daemon.stderrText.contains("withdrew alarms whose item changed"), "\(daemon.stderrText)")
         #expect(daemon.stop() == 0)
         _ = shell("dunstctl close-all")
     }

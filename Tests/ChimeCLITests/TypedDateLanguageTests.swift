@@ -1,5 +1,6 @@
 import ChimeTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// `chime` in the user's language (LANG): dates typed as people type them, read through the
@@ -82,6 +83,32 @@ import Testing
         let r = try CLI.run(arguments, environment: env)
         #expect(r.status == 0, "\(r.stderr)")
         return r.stdout
+    }
+
+    /// A new store's first calendar and list are named in the user's language, and the `$EDITOR`
+    /// form explains itself in it, with examples that read back in it.
+    @Test func aNewStoreAndTheEditFormSpeakTheUsersLanguage() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")  // Friday, 13:00 in Berlin
+        _ = try Self.run(s, "de_DE.UTF-8", ["add", "reminder", "Zahnarzt anrufen", "--due", "morgen 9 Uhr"])
+        _ = try Self.run(s, "de_DE.UTF-8", ["add", "event", "Yoga", "--start", "Mo 18 Uhr"])
+        let calendars = try Self.run(s, "de_DE.UTF-8", ["calendar", "list"])
+        #expect(calendars.contains("Kalender") && calendars.contains("Erinnerungen") && !calendars.contains("Calendar"), "\(calendars)")
+        let editor = s.folder + "/editor.sh"
+        try "#!/bin/sh\ncp \"$1\" \(s.folder)/form.txt\nsed -i 's/^due: .*/due: Fr 17 Uhr/' \"$1\"\n".write(
+            toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        var env = s.environment
+        env["LANG"] = "de_DE.UTF-8"
+        env["LOCPATH"] = CatalogSandbox.folders.locales
+        env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+        env["EDITOR"] = editor
+        env["VISUAL"] = ""
+        let edited = try CLI.run(["edit", "Zahnarzt anrufen"], environment: env)
+        #expect(edited.status == 0, "\(edited.stdout)\(edited.stderr)")
+        let form = try String(contentsOfFile: s.folder + "/form.txt", encoding: .utf8)
+        #expect(form.hasPrefix("# Ändere die Zeilen unten, speichere und beende den Editor.") && form.contains("Fr 17 Uhr"), "\(form)")
+        let shown = try Self.run(s, nil, ["reminders", "--json"])
+        #expect(shown.contains("\"local\":\"2026-11-20T17:00:00\""), "\(shown)")
     }
 
     @Test func agendaAndAlarmsInChineseAndRussianAndEnglishUnderC() throws {

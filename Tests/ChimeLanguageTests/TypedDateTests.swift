@@ -112,6 +112,8 @@ import Testing
         Self.check(
             "de_DE.UTF-8",
             [
+                // As the agenda abbreviates the weekdays.
+                ("Fr 17 Uhr", "2026-12-04T17:00"), ("Mo. 9 Uhr", "2026-12-07T09:00"), ("So", "2026-12-06"), ("Di 8:30", "2026-12-08T08:30"),
                 ("jetzt", "@2026-12-02T08:00:00Z"), ("heute", "2026-12-02"), ("morgen", "2026-12-03"), ("übermorgen", "2026-12-04"),
                 ("gestern", "2026-12-01"), ("morgen um 10 Uhr", "2026-12-03T10:00"), ("morgen 10 Uhr", "2026-12-03T10:00"),
                 ("morgen um 10:30", "2026-12-03T10:30"), ("morgen um 10.30 Uhr", "2026-12-03T10:30"), ("morgen früh um 8", "2026-12-03T08:00"),
@@ -132,6 +134,8 @@ import Testing
         Self.check(
             "fr_FR.UTF-8",
             [
+                // As the agenda abbreviates the weekdays.
+                ("ven 17h", "2026-12-04T17:00"), ("lun. 9h", "2026-12-07T09:00"), ("dim", "2026-12-06"),
                 ("maintenant", "@2026-12-02T08:00:00Z"), ("aujourd'hui", "2026-12-02"), ("demain", "2026-12-03"), ("après-demain", "2026-12-04"),
                 ("hier", "2026-12-01"), ("demain à 10h", "2026-12-03T10:00"), ("demain 10h", "2026-12-03T10:00"), ("demain à 10h30", "2026-12-03T10:30"),
                 ("demain à 10 h 30", "2026-12-03T10:30"), ("demain à 9 heures", "2026-12-03T09:00"), ("demain à 3h de l'après-midi", "2026-12-03T15:00"),
@@ -151,6 +155,8 @@ import Testing
         Self.check(
             "es_ES.UTF-8",
             [
+                // As the agenda abbreviates the weekdays.
+                ("vie 17:00", "2026-12-04T17:00"), ("mié", "2026-12-02"), ("sáb 10:00", "2026-12-05T10:00"),
                 ("ahora", "@2026-12-02T08:00:00Z"), ("hoy", "2026-12-02"), ("mañana", "2026-12-03"), ("pasado mañana", "2026-12-04"),
                 ("ayer", "2026-12-01"), ("mañana a las 10", "2026-12-03T10:00"), ("mañana a las 10:30", "2026-12-03T10:30"),
                 ("mañana a las 10 y media", "2026-12-03T10:30"), ("mañana a las 9 de la mañana", "2026-12-03T09:00"),

@@ -213,4 +213,30 @@ import Testing
         }
     }
 
+    /// On a read-only calendar (a subscription) an answer and a snooze stay on this machine: the
+    /// item is not written; the snooze still rings here, once.
+    @Test func onAReadOnlyCalendarAnswersAndSnoozesStayHere() throws {
+        let h = try SchedulerHarness()
+        var holidays = Calendar(title: "Holidays", entityType: .event)
+        try h.store.saveCalendar(holidays)
+        var market = Event(title: "Market", calendar: holidays.identifier, start: at(2026, 11, 20, 13), duration: 3600)
+        market.alarms = [.relative(-600)]
+        market = try h.store.save(market)
+        holidays.allowsModifications = false
+        try h.store.saveCalendar(holidays)
+        try h.start()
+        try h.advance(to: utc(2026, 11, 20, 12, 50))
+        let key = try #require(h.sink.delivered.first).keys
+        try h.scheduler.respond(NotificationResponse(keys: key, kind: .snooze, snooze: .minutes(5)))
+        try h.advance(to: utc(2026, 11, 20, 12, 55))
+        #expect(h.sink.titles == ["Market", "Market"])
+        #expect(h.sink.delivered[1].keys == key, "kept here: the snoozed firing itself rings again")
+        try h.scheduler.respond(NotificationResponse(keys: key, kind: .dismissed))
+        let stored = try #require(try h.store.event(withIdentifier: market.identifier))
+        #expect(stored.alarms == market.alarms && stored.icsExtras == market.icsExtras, "nothing written into a read-only calendar")
+        #expect(try h.store.ledgerEntries(for: key).values.map(\.state) == [.dismissed])
+        try h.advance(to: utc(2026, 11, 20, 14))
+        #expect(h.sink.titles.count == 2)
+    }
+
 }

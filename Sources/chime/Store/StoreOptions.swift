@@ -52,7 +52,11 @@ struct StoreOptions: ParsableArguments {
             throw InputError("no store at \(explicit) (from \(source)); check the path, or pass --create to start a new store there")
         }
         do {
-            let store = try EventStore(path: path, floatingZone: CLIContext.zone, clock: CLIContext.clock)
+            let messages = CLIContext.messages
+            let titles = EventStore.NewCalendarTitles(
+                events: messages("Calendar", context: "the calendar made on first use"),
+                reminders: messages("Reminders", context: "the reminder list made on first use"))
+            let store = try EventStore(path: path, floatingZone: CLIContext.zone, clock: CLIContext.clock, newCalendarTitles: titles)
             Self.opened.withLock { $0.append(store) }
             return store
         } catch {
