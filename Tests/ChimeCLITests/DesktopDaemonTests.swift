@@ -228,24 +228,23 @@ struct DesktopDaemonTests {
         _ = shell("dunstctl close-all")
     }
 
-    /// Two machines on one Radicale: B's daemon shows an alarm; it is dismissed on A (`chime
-    /// dismiss`, then A's sync). B's daemon, syncing every few seconds while the alarm is on
-    /// screen, brings the answer and takes the notification off B's screen.
-    @Test func anAlarmDismissedOnTheOtherMachineLeavesThisScreen() async throws {
-        guard let run = sandbox() else { return }
+    /// Two machines on one Radicale, as a user with a laptop and a desktop has them: A (a
+    /// terminal, in real time) adds an item whose alarm rings in a few seconds (`adding`, in
+    /// calendar `calendar` of one `component`) and syncs; B's daemon, syncing every 5 s while an
+    /// alarm is on screen, shows it. Returns once B's notification is on screen: A's
+    /// environment, B's session and B's daemon (stopped by the caller).
+    private func shownOnB(
+        _ title: String, calendar: String, component: String, adding: [String]
+    ) async throws -> (a: [String: String], b: StoreSession, daemon: DaemonProcess) {
+        let run = try #require(sandbox())
         _ = shell("dunstctl close-all")
         let home = try CalDAVHome.claim()
-        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        try await home.makeCalendar(calendar.lowercased(), title: calendar, components: [component])
         let a = StoreSession(zone: "UTC"), b = StoreSession(zone: "UTC")
-        var realTimeA = a.environment, realTimeB = b.environment
+        var realTimeA = a.environment
         realTimeA["CHIME_NOW"] = nil
-        realTimeB["CHIME_NOW"] = nil
         #expect(try home.addAccount("home", to: a).status == 0)
-        let title = "Review \(UUID().uuidString.prefix(6))"
-        let start = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 6)
-        let added = try CLI.run(
-            ["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"],
-            environment: realTimeA)
+        let added = try CLI.run(adding, environment: realTimeA)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).status == 0)
         #expect(try home.addAccount("laptop", to: b).status == 0)
@@ -253,10 +252,23 @@ struct DesktopDaemonTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try "[sync]\nwhile_alarm_shown_seconds = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(store: b.path, arguments: ["--notifier", "libnotify", "--config", config], folder: folder)
-        defer { daemon.stop() }
         let log = run + "/notifications.log"
         #expect(poll(30) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("summary=\(title)") }, "daemon: \(daemon.stderrText)")
         #expect(poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" })
+        return (realTimeA, b, daemon)
+    }
+
+    /// Two machines on one Radicale: B's daemon shows an alarm; it is dismissed on A (`chime
+    /// dismiss`, then A's sync). B's daemon, syncing every few seconds while the alarm is on
+    /// screen, brings the answer and takes the notification off B's screen.
+    @Test func anAlarmDismissedOnTheOtherMachineLeavesThisScreen() async throws {
+        guard sandbox() != nil else { return }
+        let title = "Review \(UUID().uuidString.prefix(6))"
+        let start = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 6)
+        let (realTimeA, b, daemon) = try await shownOnB(
+            title, calendar: "Work", component: "VEVENT",
+            adding: ["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"])
+        defer { daemon.stop() }
         // Dismissed on A, which sends the answer.
         let dismissedAt = Date()
         let dismissed = try CLI.run(["dismiss", title], environment: realTimeA)
@@ -276,28 +288,12 @@ struct DesktopDaemonTests {
     /// completed on A (`chime complete`, then A's sync). B's next quick sync brings it, and the
     /// notification leaves B's screen.
     @Test func aReminderCompletedOnTheOtherMachineLeavesThisScreen() async throws {
-        guard let run = sandbox() else { return }
-        _ = shell("dunstctl close-all")
-        let home = try CalDAVHome.claim()
-        try await home.makeCalendar("todo", title: "Todo", components: ["VTODO"])
-        let a = StoreSession(zone: "UTC"), b = StoreSession(zone: "UTC")
-        var realTimeA = a.environment
-        realTimeA["CHIME_NOW"] = nil
-        #expect(try home.addAccount("home", to: a).status == 0)
+        guard sandbox() != nil else { return }
         let title = "Pay rent \(UUID().uuidString.prefix(6))"
         let due = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 6)
-        let added = try CLI.run(["add", "reminder", title, "--due", due.description, "--list", "Todo"], environment: realTimeA)
-        #expect(added.status == 0, "\(added.stderr)")
-        #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).status == 0)
-        #expect(try home.addAccount("laptop", to: b).status == 0)
-        let config = folder + "/config.toml"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try "[sync]\nwhile_alarm_shown_seconds = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(store: b.path, arguments: ["--notifier", "libnotify", "--config", config], folder: folder)
+        let (realTimeA, _, daemon) = try await shownOnB(
+            title, calendar: "Todo", component: "VTODO", adding: ["add", "reminder", title, "--due", due.description, "--list", "Todo"])
         defer { daemon.stop() }
-        let log = run + "/notifications.log"
-        #expect(poll(30) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("summary=\(title)") }, "daemon: \(daemon.stderrText)")
-        #expect(poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" })
         let completed = try CLI.run(["complete", title], environment: realTimeA)
         #expect(completed.status == 0, "\(completed.stderr)")
         #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).stdout.contains("1 sent"))
@@ -313,32 +309,17 @@ struct DesktopDaemonTests {
     /// B rings it once more at the snooze time, from the snooze alarm A wrote into the item.
     @Test func anAlarmSnoozedOnTheOtherMachineLeavesThisScreenAndRingsAtTheSnoozeTime() async throws {
         guard let run = sandbox() else { return }
-        _ = shell("dunstctl close-all")
-        let home = try CalDAVHome.claim()
-        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
-        let a = StoreSession(zone: "UTC"), b = StoreSession(zone: "UTC")
-        var realTimeA = a.environment
-        realTimeA["CHIME_NOW"] = nil
-        #expect(try home.addAccount("home", to: a).status == 0)
         let title = "Standup \(UUID().uuidString.prefix(6))"
         let start = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 6)
-        let added = try CLI.run(
-            ["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"],
-            environment: realTimeA)
-        #expect(added.status == 0, "\(added.stderr)")
-        #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).status == 0)
-        #expect(try home.addAccount("laptop", to: b).status == 0)
-        let config = folder + "/config.toml"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try "[sync]\nwhile_alarm_shown_seconds = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(store: b.path, arguments: ["--notifier", "libnotify", "--config", config], folder: folder)
+        let (realTimeA, _, daemon) = try await shownOnB(
+            title, calendar: "Work", component: "VEVENT",
+            adding: ["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"])
         defer { daemon.stop() }
-        let log = run + "/notifications.log"
         func shownCount() -> Int {
-            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("summary=\(title)") }.count
+            ((try? String(contentsOfFile: run + "/notifications.log", encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("summary=\(title)") }
+                .count
         }
-        #expect(poll(30) { shownCount() == 1 }, "daemon: \(daemon.stderrText)")
-        #expect(poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" })
+        #expect(shownCount() == 1)
         // Snoozed on A for 20 seconds, which sends the snooze.
         let snoozed = try CLI.run(["snooze", title, "20s"], environment: realTimeA)
         #expect(snoozed.status == 0 && snoozed.stdout.contains("other devices ring it then too"), "\(snoozed.stdout)\(snoozed.stderr)")
