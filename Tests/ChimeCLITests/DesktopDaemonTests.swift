@@ -232,13 +232,14 @@ struct DesktopDaemonTests {
     /// terminal, in real time) adds an item whose alarm rings in a few seconds (`adding`, in
     /// calendar `calendar` of one `component`) and syncs; B's daemon, syncing every 5 s while an
     /// alarm is on screen, shows it. Returns once B's notification is on screen: A's
-    /// environment, B's session and B's daemon (stopped by the caller).
+    /// environment, B's session, B's daemon (stopped by the caller) and the server's home (kept
+    /// by the caller while the daemon runs: a Xandikos ends with it).
     private func shownOnB(
-        _ title: String, calendar: String, component: String, adding: [String]
-    ) async throws -> (a: [String: String], b: StoreSession, daemon: DaemonProcess) {
+        _ title: String, calendar: String, component: String, adding: [String], on kind: CalDAVServerKind = .radicale
+    ) async throws -> (a: [String: String], b: StoreSession, daemon: DaemonProcess, server: CalDAVHome) {
         let run = try #require(sandbox())
         _ = shell("dunstctl close-all")
-        let home = try CalDAVHome.claim()
+        let home = try CalDAVHome.on(kind)
         try await home.makeCalendar(calendar.lowercased(), title: calendar, components: [component])
         let a = StoreSession(zone: "UTC"), b = StoreSession(zone: "UTC")
         var realTimeA = a.environment
@@ -255,20 +256,23 @@ struct DesktopDaemonTests {
         let log = run + "/notifications.log"
         #expect(poll(30) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("summary=\(title)") }, "daemon: \(daemon.stderrText)")
         #expect(poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" })
-        return (realTimeA, b, daemon)
+        return (realTimeA, b, daemon, home)
     }
 
-    /// Two machines on one Radicale: B's daemon shows an alarm; it is dismissed on A (`chime
+    /// Two machines on one Radicale or Xandikos: B's daemon shows an alarm; it is dismissed on A (`chime
     /// dismiss`, then A's sync). B's daemon, syncing every few seconds while the alarm is on
     /// screen, brings the answer and takes the notification off B's screen.
-    @Test func anAlarmDismissedOnTheOtherMachineLeavesThisScreen() async throws {
+    @Test(arguments: CalDAVServerKind.allCases) func anAlarmDismissedOnTheOtherMachineLeavesThisScreen(_ kind: CalDAVServerKind) async throws {
         guard sandbox() != nil else { return }
         let title = "Review \(UUID().uuidString.prefix(6))"
         let start = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 6)
-        let (realTimeA, b, daemon) = try await shownOnB(
+        let (realTimeA, b, daemon, server) = try await shownOnB(
             title, calendar: "Work", component: "VEVENT",
-            adding: ["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"])
-        defer { daemon.stop() }
+            adding: ["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"], on: kind)
+        defer {
+            daemon.stop()
+            withExtendedLifetime(server) {}
+        }
         // Dismissed on A, which sends the answer.
         let dismissedAt = Date()
         let dismissed = try CLI.run(["dismiss", title], environment: realTimeA)
@@ -291,9 +295,12 @@ struct DesktopDaemonTests {
         guard sandbox() != nil else { return }
         let title = "Pay rent \(UUID().uuidString.prefix(6))"
         let due = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 6)
-        let (realTimeA, _, daemon) = try await shownOnB(
+        let (realTimeA, _, daemon, server) = try await shownOnB(
             title, calendar: "Todo", component: "VTODO", adding: ["add", "reminder", title, "--due", due.description, "--list", "Todo"])
-        defer { daemon.stop() }
+        defer {
+            daemon.stop()
+            withExtendedLifetime(server) {}
+        }
         let completed = try CLI.run(["complete", title], environment: realTimeA)
         #expect(completed.status == 0, "\(completed.stderr)")
         #expect(try CLI.run(["account", "sync", "home"], environment: realTimeA).stdout.contains("1 sent"))
@@ -304,17 +311,22 @@ struct DesktopDaemonTests {
         _ = shell("dunstctl close-all")
     }
 
-    /// Two machines on one Radicale: B's daemon shows an alarm; it is snoozed on A (`chime
+    /// Two machines on one Radicale or Xandikos: B's daemon shows an alarm; it is snoozed on A (`chime
     /// snooze`, then A's sync). B's notification leaves the screen with B's next quick sync, and
     /// B rings it once more at the snooze time, from the snooze alarm A wrote into the item.
-    @Test func anAlarmSnoozedOnTheOtherMachineLeavesThisScreenAndRingsAtTheSnoozeTime() async throws {
+    @Test(arguments: CalDAVServerKind.allCases) func anAlarmSnoozedOnTheOtherMachineLeavesThisScreenAndRingsAtTheSnoozeTime(
+        _ kind: CalDAVServerKind
+    ) async throws {
         guard let run = sandbox() else { return }
         let title = "Standup \(UUID().uuidString.prefix(6))"
         let start = Instant(secondsSince1970: Int64(Date().timeIntervalSince1970) + 6)
-        let (realTimeA, _, daemon) = try await shownOnB(
+        let (realTimeA, _, daemon, server) = try await shownOnB(
             title, calendar: "Work", component: "VEVENT",
-            adding: ["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"])
-        defer { daemon.stop() }
+            adding: ["add", "event", title, "--start", start.description, "--duration", "30m", "--calendar", "Work", "--alarm", "0"], on: kind)
+        defer {
+            daemon.stop()
+            withExtendedLifetime(server) {}
+        }
         func shownCount() -> Int {
             ((try? String(contentsOfFile: run + "/notifications.log", encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("summary=\(title)") }
                 .count

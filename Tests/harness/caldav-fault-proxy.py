@@ -15,6 +15,8 @@ Forwards every request to UPSTREAM unchanged, except:
   FAULT strip-answers:FILE: a server that keeps only the properties it knows: a PUT loses its
       ACKNOWLEDGED, X-MOZ-* and RELATED-TO lines and is answered without an ETag (RFC 4791
       5.3.4: the stored copy differs from the one sent). Each PUT's path is appended to FILE.
+  FAULT count:FILE: no fault: every request's method and path is appended to FILE (a line each),
+      to count what a client sends (Tests/bench/sync-requests.sh).
 """
 import http.client
 import sys
@@ -62,6 +64,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(403, b'<?xml version="1.0"?><error xmlns="DAV:"><need-privileges/></error>')
         if FAULT == "no-sync-collection" and self.command == "REPORT" and b"sync-collection" in body:
             return self.answer(403, b'<?xml version="1.0"?><error xmlns="DAV:"><supported-report/></error>')
+        if FAULT.startswith("count:"):
+            with open(FAULT.split(":", 1)[1], "a") as log:
+                log.write(self.command + " " + self.path + "\n")
         if FAULT.startswith("strip-answers:") and self.command == "PUT":
             with open(FAULT.split(":", 1)[1], "a") as log:
                 log.write(self.path + "\n")
