@@ -40,21 +40,42 @@ struct DismissCommand: ParsableCommand {
         // into the item would end those too, so it stays on this machine.
         let open = try (store.ledgerEntries(state: .delivered) + store.ledgerEntries(state: .snoozed))
             .filter { $0.fireAt >= now.adding(-86_400) && !keys.contains($0.key) }
+        let messages = CLIContext.messages
         for (item, answered) in Dictionary(grouping: keys, by: \.item).sorted(by: { $0.key < $1.key }) {
             let title = try store.calendarItem(withIdentifier: item).map { DisplayText.itemTitle($0.title) } ?? ItemReference.short(item)
-            let count = answered.count == 1 ? "1 alarm" : "\(answered.count) alarms"
+            let n = answered.count
             if open.contains(where: { $0.key.item == item }) {
-                print("Dismissed \(count) of \"\(title)\" here (another of its alarms is on screen or snoozed: other devices still ring it)")
+                print(
+                    messages.plural(
+                        "Dismissed {count} alarm of \"{title}\" here (another of its alarms is on screen or snoozed: other devices still ring it)",
+                        "Dismissed {count} alarms of \"{title}\" here (another of its alarms is on screen or snoozed: other devices still ring it)",
+                        count: n, ["title": title]))
                 continue
             }
             let record = try store.recordAlarmAnswer(
                 item: item, alarms: Set(answered.map(\.alarm)), occurrences: Set(answered.map(\.occurrence)),
                 at: now, identity: defaults.identity)
             switch record {
-            case .written: print("Dismissed \(count) of \"\(title)\"; your other devices stop ringing it after their next sync")
-            case .readOnlyCalendar: print("Dismissed \(count) of \"\(title)\" here (its calendar is read-only: other devices still ring it)")
-            case .notOrganizer: print("Dismissed \(count) of \"\(title)\" here (an invitation from someone else: other devices still ring it)")
-            case .unknownItem: print("Dismissed \(count) of an item that is gone (\(ItemReference.short(item)))")
+            case .written:
+                print(
+                    messages.plural(
+                        "Dismissed {count} alarm of \"{title}\"; your other devices stop ringing it after their next sync",
+                        "Dismissed {count} alarms of \"{title}\"; your other devices stop ringing it after their next sync",
+                        count: n, ["title": title]))
+            case .readOnlyCalendar:
+                print(
+                    messages.plural(
+                        "Dismissed {count} alarm of \"{title}\" here (its calendar is read-only: other devices still ring it)",
+                        "Dismissed {count} alarms of \"{title}\" here (its calendar is read-only: other devices still ring it)",
+                        count: n, ["title": title]))
+            case .notOrganizer:
+                print(
+                    messages.plural(
+                        "Dismissed {count} alarm of \"{title}\" here (an invitation from someone else: other devices still ring it)",
+                        "Dismissed {count} alarms of \"{title}\" here (an invitation from someone else: other devices still ring it)",
+                        count: n, ["title": title]))
+            case .unknownItem:
+                print(messages("\"{title}\" is gone: nothing rings again", ["title": title]))
             }
         }
     }
