@@ -93,6 +93,11 @@ import Testing
         _ = try Self.run(s, "de_DE.UTF-8", ["add", "event", "Yoga", "--start", "Mo 18 Uhr"])
         let calendars = try Self.run(s, "de_DE.UTF-8", ["calendar", "list"])
         #expect(calendars.contains("Kalender") && calendars.contains("Erinnerungen") && !calendars.contains("Calendar"), "\(calendars)")
+        #expect(calendars.contains("Termine") && calendars.contains("lokal") && !calendars.contains("local"), "\(calendars)")
+        let defaults = try Self.run(s, "de_DE.UTF-8", ["calendar", "default"])
+        #expect(
+            defaults == "Neue Termine kommen in „Kalender“ (nur auf diesem Rechner)\nNeue Erinnerungen kommen in „Erinnerungen“ (nur auf diesem Rechner)\n",
+            "\(defaults)")
         let editor = s.folder + "/editor.sh"
         try "#!/bin/sh\ncp \"$1\" \(s.folder)/form.txt\nsed -i 's/^due: .*/due: Fr 17 Uhr/' \"$1\"\n".write(
             toFile: editor, atomically: true, encoding: .utf8)

@@ -42,10 +42,11 @@ extension CalendarCommand {
             }
             let calendar = ChimeCore.Calendar(title: title, entityType: type.entityType, color: color)
             try store.saveCalendar(calendar)
+            let messages = CLIContext.messages, values: KeyValuePairs = ["title": DisplayText.singleLine(title), "id": calendar.identifier]
             print(
                 options.json
                     ? JSONText.document([("id", JSONText.string(calendar.identifier))])
-                    : "Added \(kind) \"\(DisplayText.singleLine(title))\" (\(calendar.identifier))")
+                    : type == .events ? messages("Added calendar \"{title}\" ({id})", values) : messages("Added list \"{title}\" ({id})", values))
         }
 
         /// MKCALENDAR in the account's calendar home, then one sync of the account, which finds
@@ -86,7 +87,12 @@ extension CalendarCommand {
                     JSONText.document([("id", JSONText.string(identifier)), ("account", JSONText.string(name)), ("url", JSONText.string(url.absoluteString))]))
             } else {
                 for note in report.notes { FileHandle.standardError.write(Data("note: \(name): \(note)\n".utf8)) }
-                print("Added \(kind) \"\(DisplayText.singleLine(title))\" on account \(name) (\(identifier)); every device of the account sees it")
+                let messages = CLIContext.messages
+                let values: KeyValuePairs = ["title": DisplayText.singleLine(title), "account": name, "id": identifier]
+                print(
+                    type == .events
+                        ? messages("Added calendar \"{title}\" on account {account} ({id}); every device of the account sees it", values)
+                        : messages("Added list \"{title}\" on account {account} ({id}); every device of the account sees it", values))
             }
         }
     }

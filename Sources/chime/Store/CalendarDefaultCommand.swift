@@ -35,19 +35,28 @@ extension CalendarCommand {
                             + "calendar that takes no changes): it cannot hold new items")
                 }
             }
-            for (kind, calendar) in [("events", try store.defaultCalendarForNewEvents()), ("reminders", try store.defaultCalendarForNewReminders())] {
-                print("New \(kind) go to \"\(DisplayText.singleLine(calendar.title))\"\(try Self.place(of: calendar, in: store))")
+            let messages = CLIContext.messages
+            for calendar in [try store.defaultCalendarForNewEvents(), try store.defaultCalendarForNewReminders()] {
+                let title = DisplayText.singleLine(calendar.title)
+                switch (calendar.entityType, try Self.account(of: calendar, in: store)) {
+                case (.event, let account?):
+                    print(messages("New events go to \"{title}\" (account {account})", ["title": title, "account": account]))
+                case (.event, nil): print(messages("New events go to \"{title}\" (on this machine only)", ["title": title]))
+                case (.reminder, let account?):
+                    print(messages("New reminders go to \"{title}\" (account {account})", ["title": title, "account": account]))
+                case (.reminder, nil): print(messages("New reminders go to \"{title}\" (on this machine only)", ["title": title]))
+                }
             }
         }
 
-        /// ` (account home)` for a calendar of a CalDAV account, ` (on this machine only)` otherwise.
-        static func place(of calendar: ChimeCore.Calendar, in store: EventStore) throws -> String {
+        /// The name of the CalDAV account `calendar` belongs to; nil for a calendar of this machine only.
+        static func account(of calendar: ChimeCore.Calendar, in store: EventStore) throws -> String? {
             for account in try store.syncAccounts() {
                 if try store.syncCollections(account: account.name).contains(where: { $0.calendarIdentifiers.contains(calendar.identifier) }) {
-                    return " (account \(DisplayText.singleLine(account.name)))"
+                    return DisplayText.singleLine(account.name)
                 }
             }
-            return " (on this machine only)"
+            return nil
         }
     }
 }

@@ -25,15 +25,29 @@ extension CalendarCommand {
             let calendar = try CalendarCommand.find(name, kind: type, in: store)
             let count = try store.itemCount(calendar: calendar.identifier)
             let noun = calendar.entityType == .event ? (count == 1 ? "event" : "events") : (count == 1 ? "reminder" : "reminders")
-            let what = "\"\(DisplayText.singleLine(calendar.title))\" and its \(count) \(noun)"
+            let title = DisplayText.singleLine(calendar.title)
+            let what = "\"\(title)\" and its \(count) \(noun)"
+            let messages = CLIContext.messages
             if count > 0 && !yes {
-                guard try Confirmation.ask("Remove \(what)?", refusal: "this removes \(what); run it again with --yes to confirm") else {
-                    print("Kept \"\(DisplayText.singleLine(calendar.title))\".")
+                let question =
+                    calendar.entityType == .event
+                    ? messages.plural("Remove \"{title}\" and its {count} event?", "Remove \"{title}\" and its {count} events?", count: count, ["title": title])
+                    : messages.plural(
+                        "Remove \"{title}\" and its {count} reminder?", "Remove \"{title}\" and its {count} reminders?", count: count, ["title": title])
+                guard try Confirmation.ask(question, refusal: "this removes \(what); run it again with --yes to confirm") else {
+                    print(messages("Kept \"{title}\".", ["title": title]))
                     return
                 }
             }
             try store.removeCalendar(calendar)
-            if !options.json { print("Removed \(what)") }
+            if !options.json {
+                print(
+                    calendar.entityType == .event
+                        ? messages.plural(
+                            "Removed \"{title}\" and its {count} event", "Removed \"{title}\" and its {count} events", count: count, ["title": title])
+                        : messages.plural(
+                            "Removed \"{title}\" and its {count} reminder", "Removed \"{title}\" and its {count} reminders", count: count, ["title": title]))
+            }
         }
     }
 }

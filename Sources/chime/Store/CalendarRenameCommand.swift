@@ -17,7 +17,11 @@ extension CalendarCommand {
             // Only the title changes, read and written in one transaction: a colour or another
             // field another process changed meanwhile is kept.
             try store.renameCalendar(identifier: calendar.identifier, to: newTitle)
-            if !options.json { print("Renamed \"\(DisplayText.singleLine(name))\" to \"\(DisplayText.singleLine(newTitle))\"") }
+            if !options.json {
+                print(
+                    CLIContext.messages(
+                        "Renamed \"{old}\" to \"{new}\"", ["old": DisplayText.singleLine(name), "new": DisplayText.singleLine(newTitle)]))
+            }
         }
     }
 }

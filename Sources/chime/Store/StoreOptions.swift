@@ -52,11 +52,8 @@ struct StoreOptions: ParsableArguments {
             throw InputError("no store at \(explicit) (from \(source)); check the path, or pass --create to start a new store there")
         }
         do {
-            let messages = CLIContext.messages
-            let titles = EventStore.NewCalendarTitles(
-                events: messages("Calendar", context: "the calendar made on first use"),
-                reminders: messages("Reminders", context: "the reminder list made on first use"))
-            let store = try EventStore(path: path, floatingZone: CLIContext.zone, clock: CLIContext.clock, newCalendarTitles: titles)
+            let store = try EventStore(
+                path: path, floatingZone: CLIContext.zone, clock: CLIContext.clock, newCalendarTitles: newCalendarTitles(CLIContext.messages))
             Self.opened.withLock { $0.append(store) }
             return store
         } catch {
@@ -65,6 +62,13 @@ struct StoreOptions: ParsableArguments {
     }
 
     private static let opened = Mutex<[EventStore]>([])
+
+    /// The names of the calendar and the list a new store starts with, in the user's language.
+    static func newCalendarTitles(_ messages: Messages) -> EventStore.NewCalendarTitles {
+        EventStore.NewCalendarTitles(
+            events: messages("Calendar", context: "the calendar made on first use"),
+            reminders: messages("Reminders", context: "the reminder list made on first use"))
+    }
 
     /// As a command ends: its writes folded into the store file (a backup of the file alone holds
     /// them), then one warning per stored item its queries skipped, with the way to remove it.
