@@ -207,6 +207,25 @@ extension EventStore {
         }
     }
 
+    /// The items with a firing shown or snoozed here in the day before `now` other than `keys`:
+    /// an answer written into such an item (its `X-MOZ-LASTACK` covers every earlier firing)
+    /// would end that firing on the other devices too, so answers to it stay on this machine.
+    /// `chime dismiss`, `chime snooze` and the daemon's snooze ask this.
+    public func itemsWithOpenFirings(at now: Instant, excluding keys: [FiringKey]) throws(StoreError) -> Set<String> {
+        let answered = Set(keys)
+        return try read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT item_id, occurrence, alarm FROM alarm_ledger WHERE state IN ('delivered', 'snoozed') AND fire_at >= ?",
+                arguments: [now.adding(-86_400).secondsSince1970])
+            var items: Set<String> = []
+            for row in rows {
+                let key = FiringKey(item: row[0], occurrence: Instant(secondsSince1970: row[1]), alarm: row[2])
+                if !answered.contains(key) { items.insert(key.item) }
+            }
+            return items
+        }
+    }
+
     /// Every ledger row, newest firing first (for `chime alarms --history` and tests).
     public func ledgerEntries(state: FiringState? = nil) throws(StoreError) -> [LedgerEntry] {
         try read { db in

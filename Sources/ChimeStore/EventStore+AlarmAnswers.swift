@@ -139,11 +139,9 @@ extension EventStore {
     ) throws -> [SnoozeRecord] {
         var records: [SnoozeRecord] = []
         let snoozed = try keys.filter { try snooze($0, until: until, now: now, includingMissed: includingMissed) }
-        // Shown or snoozed in the last day and not answered now: an answer written into the item would end those too.
-        let open = try (ledgerEntries(state: .delivered) + ledgerEntries(state: .snoozed))
-            .filter { $0.fireAt >= now.adding(-86_400) && !snoozed.contains($0.key) }
+        let open = try itemsWithOpenFirings(at: now, excluding: snoozed)
         for (item, answered) in Dictionary(grouping: snoozed, by: \.item).sorted(by: { $0.key < $1.key }) {
-            guard !open.contains(where: { $0.key.item == item }) else {
+            guard !open.contains(item) else {
                 records.append(SnoozeRecord(item: item, record: nil, snoozed: answered, ringsAgain: answered))
                 continue
             }

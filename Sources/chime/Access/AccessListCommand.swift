@@ -30,7 +30,7 @@ extension AccessCommand {
                 return
             }
             if decisions.isEmpty { print("No app has asked yet."); return }
-            let width = decisions.map { DisplayText.singleLine($0.appID).count }.max() ?? 0
+            let width = decisions.map { DisplayText.columns(DisplayText.singleLine($0.appID)) }.max() ?? 0
             for d in decisions {
                 let status = d.status == .authorized ? "allowed" : "refused"
                 let used = d.lastUsedAt.map { ", last used \(ItemFormat.human(.utc(CLIContext.zone.localTime(at: $0)), zone: .utc))" } ?? ""

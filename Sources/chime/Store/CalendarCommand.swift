@@ -27,5 +27,9 @@ struct CalendarCommand: ParsableCommand {
 }
 
 extension String {
-    func padding(toLength n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+    /// Padded with spaces to `n` terminal columns (a CJK character takes two: ``DisplayText/columns(_:)``).
+    func padding(toLength n: Int) -> String {
+        let width = DisplayText.columns(self)
+        return width >= n ? self : self + String(repeating: " ", count: n - width)
+    }
 }

@@ -48,14 +48,12 @@ extension CalendarCommand {
                 default: return messages("local", context: "calendar list")
                 }
             }
-            // Lined up by display columns: a Chinese title or word takes two per character.
-            func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - DisplayText.columns(text))) }
             let sourceWidth = sources.map(DisplayText.columns).max() ?? 0
             let kindWidth = max(9, entries.map { DisplayText.columns($0.kinds) }.max() ?? 0)
             for (entry, source) in zip(entries, sources) {
                 let c = entry.calendar
                 print(
-                    "\(padded(DisplayText.singleLine(c.title), width))  \(padded(entry.kinds, kindWidth))  \(padded(source, sourceWidth))  \(DisplayText.singleLine(c.color))  \(entry.identifiers)"
+                    "\(DisplayText.singleLine(c.title).padding(toLength: width))  \(entry.kinds.padding(toLength: kindWidth))  \(source.padding(toLength: sourceWidth))  \(DisplayText.singleLine(c.color))  \(entry.identifiers)"
                 )
             }
         }

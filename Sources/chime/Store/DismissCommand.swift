@@ -36,15 +36,12 @@ struct DismissCommand: ParsableCommand {
         let answered = try AnsweredAlarms(targets, in: store, now: now, zone: CLIContext.zone, defaults: defaults)
         let keys = answered.keys
         try store.withdraw(keys, now: now)
-        // Shown or snoozed by the daemon in the last day and not answered here: an answer written
-        // into the item would end those too, so it stays on this machine.
-        let open = try (store.ledgerEntries(state: .delivered) + store.ledgerEntries(state: .snoozed))
-            .filter { $0.fireAt >= now.adding(-86_400) && !keys.contains($0.key) }
+        let open = try store.itemsWithOpenFirings(at: now, excluding: keys)
         let messages = CLIContext.messages
         for (item, answered) in Dictionary(grouping: keys, by: \.item).sorted(by: { $0.key < $1.key }) {
             let title = try store.calendarItem(withIdentifier: item).map { DisplayText.itemTitle($0.title) } ?? ItemReference.short(item)
             let n = answered.count
-            if open.contains(where: { $0.key.item == item }) {
+            if open.contains(item) {
                 print(
                     messages.plural(
                         "Dismissed {count} alarm of \"{title}\" here (another of its alarms is on screen or snoozed: other devices still ring it)",
