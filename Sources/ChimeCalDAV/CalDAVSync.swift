@@ -74,7 +74,7 @@ public struct CalDAVSync: Sendable {
             account.principal = found.principal.absoluteString
             account.home = found.home.absoluteString
             account.addresses = found.addresses
-            try store.saveSyncAccount(account)
+            try store.sync.saveAccount(account)
             home = found.home
         }
         // An account added before its addresses were asked for: ask once (one request).
@@ -82,21 +82,21 @@ public struct CalDAVSync: Sendable {
             let found = try? await server.addresses(of: principal)
         {
             account.addresses = found
-            try store.saveSyncAccount(account)
+            try store.sync.saveAccount(account)
         }
         let remote = try await server.collections(home: home)
-        let known = Set(try store.syncCollections(account: account.name).map(\.url))
+        let known = Set(try store.sync.collections(account: account.name).map(\.url))
         var new: [String] = []
         for c in remote where !known.contains(c.url) && (c.takesEvents || c.takesReminders) {
-            try store.addSyncCollection(
+            try store.sync.addCollection(
                 account: account.name, url: c.url, title: c.displayName, color: c.color,
                 events: c.takesEvents, reminders: c.takesReminders)
             new.append(c.displayName)
         }
         for c in remote where c.takesEvents || c.takesReminders {
-            try store.setSyncCollectionRScales(c.rscales, account: account.name, url: c.url)
+            try store.sync.setCollectionRScales(c.rscales, account: account.name, url: c.url)
         }
-        return (account, try store.syncCollections(account: account.name), new)
+        return (account, try store.sync.collections(account: account.name), new)
     }
 
     /// One pass of `account` with its password from ``PasswordSource`` (or `password`), the outcome
@@ -115,10 +115,10 @@ public struct CalDAVSync: Sendable {
             let password = try known ?? PasswordSource.password(for: account, interactive: interactive)
             let sync = CalDAVSync(store: store, account: account, client: DAVClient(user: account.username, password: password), clock: clock)
             let report = try await sync.run(discover: discover)
-            try store.recordSyncOutcome(account: account.name, at: clock(), error: nil)
+            try store.sync.recordOutcome(account: account.name, at: clock(), error: nil)
             return report
         } catch {
-            try? store.recordSyncOutcome(account: account.name, at: clock(), error: "\(error)")
+            try? store.sync.recordOutcome(account: account.name, at: clock(), error: "\(error)")
             throw error
         }
     }
@@ -131,7 +131,7 @@ public struct CalDAVSync: Sendable {
     ///   request per collection when nothing changed; the daemon lists the home now and then.
     public func run(discover: Bool = true) async throws -> CalDAVSyncReport {
         var report = CalDAVSyncReport()
-        let known = discover || account.home == nil ? [] : try store.syncCollections(account: account.name)
+        let known = discover || account.home == nil ? [] : try store.sync.collections(account: account.name)
         let (collections, new): ([SyncCollection], [String])
         if known.isEmpty {
             (_, collections, new) = try await discoverCollections()
@@ -200,7 +200,7 @@ public struct CalDAVSync: Sendable {
             guard collections.count > 1 else { return }
             var left: [String: (SyncCollection, SyncResource)] = [:], arrived: [String: Int64] = [:]
             for collection in collections where !collection.calendarIdentifiers.isEmpty {
-                let changes = try store.localChanges(of: collection)
+                let changes = try store.sync.localChanges(of: collection)
                 for row in changes.removed where !row.uid.isEmpty { left[row.uid] = (collection, row) }
                 for uid in changes.changed where changes.synced[uid] == nil { arrived[uid] = collection.id }
             }
@@ -211,7 +211,7 @@ public struct CalDAVSync: Sendable {
     private func pull(_ collection: SyncCollection, url: URL, into report: inout CalDAVSyncReport) async throws {
         let (listing, full, note) = try await changes(in: collection, url: url)
         if let note { report.notes.append(note) }
-        let resources = try store.syncResources(collection: collection.id)
+        let resources = try store.sync.resources(collection: collection.id)
         var changed: [String] = [], gone: [String] = []
         var listed = Set<String>()
         for r in listing.responses where r.href.hasSuffix("/") == false {
@@ -235,7 +235,7 @@ public struct CalDAVSync: Sendable {
 
         var pass = SyncApplication(collection: collection.id)
         pass.syncToken = listing.syncToken
-        let signatures = try store.localSignatures(of: collection)
+        let signatures = try store.sync.localSignatures(of: collection)
         let recordedUIDs = Set(resources.values.map(\.uid))
         for href in changed {
             guard let copy = fetched[href] else { continue }
@@ -248,7 +248,7 @@ public struct CalDAVSync: Sendable {
             if let row, row.isHeld, localSignature != nil {
                 // The organiser changed their invitation, which holds a change of the user's kept
                 // off the server: the organiser's version is taken (it is theirs), the user's kept.
-                let mine = try store.localResource(uid: row.uid, in: collection).map(serialize) ?? ""
+                let mine = try store.sync.localResource(uid: row.uid, in: collection).map(serialize) ?? ""
                 pass.conflicts.append(
                     (
                         href, row.uid,
@@ -272,13 +272,13 @@ public struct CalDAVSync: Sendable {
         for href in gone {
             guard let row = resources[href] else { continue }
             if let local = signatures[row.uid], local != row.signature, !row.isForeign {
-                let lost = try store.localResource(uid: row.uid, in: collection).map(serialize) ?? ""
+                let lost = try store.sync.localResource(uid: row.uid, in: collection).map(serialize) ?? ""
                 pass.conflicts.append(
                     (href, row.uid, "changed here and removed on the server: removed here too; the local version is kept (--full shows it)", lost))
             }
             pass.removedOnServer.append(href)
         }
-        let applied = try store.applySync(pass, collection: collection)
+        let applied = try storePass(pass, collection: collection)
         report.pulled += applied.added + applied.updated
         report.removedHere += applied.removed
         report.notes += applied.notes
@@ -320,7 +320,7 @@ public struct CalDAVSync: Sendable {
     ) throws -> SyncApplication.Pulled {
         let server = try? ICalendar.parse(Array(serverCopy.text.utf8), file: href)
         let base = row.serverCopy.flatMap { try? ICalendar.parse(Array($0.utf8), file: href) }
-        guard let local = try store.localResource(uid: row.uid, in: collection),
+        guard let local = try store.sync.localResource(uid: row.uid, in: collection),
             let theirs = server?.items.first, let mine = local.items.first
         else {
             return .init(href: href, etag: serverCopy.etag, text: serverCopy.text)
@@ -354,7 +354,7 @@ public struct CalDAVSync: Sendable {
     ) throws -> SyncApplication.Pulled {
         let asIs = SyncApplication.Pulled(href: href, etag: serverCopy.etag, text: serverCopy.text)
         let server = try? ICalendar.parse(Array(serverCopy.text.utf8), file: href)
-        guard let local = try store.localResource(uid: uid, in: collection),
+        guard let local = try store.sync.localResource(uid: uid, in: collection),
             let theirs = server?.items.first, let mine = local.items.first
         else { return asIs }
         let hasOverrides = local.items.count > 1 || !(server?.overrides.isEmpty ?? true)
@@ -435,7 +435,7 @@ public struct CalDAVSync: Sendable {
         _ collection: SyncCollection, url: URL, moves: Moves, into report: inout CalDAVSyncReport,
         mergeRefusals: Bool = true
     ) async throws {
-        let changes = try store.localChanges(of: collection)
+        let changes = try store.sync.localChanges(of: collection)
         let byUID = changes.synced
         var pass = SyncApplication(collection: collection.id)
         var retry: [(href: String, row: SyncResource)] = []
@@ -444,7 +444,7 @@ public struct CalDAVSync: Sendable {
         let identity = try store.alarmDefaults(AlarmDefaults()).identity
         for (uid, _) in changedFirst {
             let row = byUID[uid]
-            guard let local = try store.localResource(uid: uid, in: collection) else { continue }
+            guard let local = try store.sync.localResource(uid: uid, in: collection) else { continue }
             if let row, let organizer = Self.othersInvitation(local.items, identity: identity) {
                 // The user's change to someone else's invitation stays here: servers refuse an
                 // attendee's edit or pass it on to the organiser as if it were a reply. Recorded as
@@ -532,7 +532,7 @@ public struct CalDAVSync: Sendable {
                 report.refused += 1
             }
         }
-        let applied = try store.applySync(pass, collection: collection)
+        let applied = try storePass(pass, collection: collection)
         report.removedHere += applied.removed
         report.conflicts += pass.conflicts.map { "\(collection.title): \($0.uid): \($0.what)" }
         // A 412: someone changed it since our copy. Pull it now, merge, and send the merge once.
@@ -545,10 +545,18 @@ public struct CalDAVSync: Sendable {
                 guard let copy = fetched[href] else { continue }
                 again.pulled.append(try merge(href: href, row: row, serverCopy: copy, collection: collection, into: &again))
             }
-            _ = try store.applySync(again, collection: collection)
+            _ = try storePass(again, collection: collection)
             report.conflicts += again.conflicts.map { "\(collection.title): \($0.uid): \($0.what)" }
             try await push(collection, url: url, moves: moves, into: &report, mergeRefusals: false)
         }
+    }
+
+    /// Reads the pass's pulled copies by the sync's policy (``ServerCopies``), then stores the pass
+    /// in one transaction.
+    private func storePass(_ pass: SyncApplication, collection: SyncCollection) throws -> SyncApplied {
+        var pass = pass
+        try ServerCopies.read(&pass, collection: collection, store: store)
+        return try store.sync.apply(pass, collection: collection)
     }
 
     /// A WebDAV MOVE of a moved item's old copy into its new calendar, then the local version
@@ -565,7 +573,7 @@ public struct CalDAVSync: Sendable {
             // (A 207 is a multi-status of failures for parts of the move: not a move.)
             var left = SyncApplication(collection: source.collection.id)
             left.deletedOnServer = [source.row.href]
-            _ = try store.applySync(left, collection: source.collection)
+            _ = try storePass(left, collection: source.collection)
             moves.accepted.insert(uid)
             let moved = try await server.fetch([href], in: url)[href]
             let (put, etag) = try await server.put(text, at: href, in: url, ifMatch: moved?.etag ?? source.row.etag)

@@ -111,7 +111,7 @@ public struct SyncService: Sendable {
             return from
         }
         while !Task.isCancelled {
-            let accounts = (try? store.syncAccounts()) ?? []
+            let accounts = (try? store.sync.accounts()) ?? []
             let start = now()
             let quick = onScreen?.isShowing == true
             for account in accounts {
@@ -124,7 +124,7 @@ public struct SyncService: Sendable {
                 // A change the sync itself wrote, or one outside synced calendars, sends nothing.
                 guard
                     periodic || quickDue || alarmSoon
-                        || (localChange && ((try? store.hasUnsyncedChanges(account: account.name)) ?? false))
+                        || (localChange && ((try? store.sync.hasUnsyncedChanges(account: account.name)) ?? false))
                 else { continue }
                 let discover = discovered[account.name].map { now().secondsSince1970 - $0.secondsSince1970 >= settings.discoverySeconds } ?? true
                 let outcome = if let passOverride { await passOverride(account) } else { await pass(account, discover: discover) }

@@ -28,7 +28,7 @@ public struct AlarmListing {
             includesAnswered: true, includesSilenced: includesSilenced
         )
         .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
-        states = try store.ledgerEntries(for: firings.map(\.key))
+        states = try store.ledger.entries(for: firings.map(\.key))
         armed = try store.locationAlarmSources(from: start)
     }
 }

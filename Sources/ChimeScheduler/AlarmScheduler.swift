@@ -105,14 +105,14 @@ public final class AlarmScheduler {
     /// than the grace window as missed, and delivers the ones due now (catch-up).
     public func start() throws(StoreError) {
         let now = clock.now()
-        try store.pruneLedger(before: now.adding(-settings.ledgerRetentionSeconds))
-        let stored = try store.schedulerCheckpoint()
+        try store.ledger.prune(before: now.adding(-settings.ledgerRetentionSeconds))
+        let stored = try store.ledger.checkpoint()
         // First run on this store: nothing before now is ours to catch up on.
-        if stored == nil { try store.advanceSchedulerCheckpoint(to: now) }
+        if stored == nil { try store.ledger.advanceCheckpoint(to: now) }
         var checkpoint = stored ?? now
         if checkpoint > now {
             // The wall clock was set back while we were off: decide the repeated time again.
-            try store.rewindSchedulerCheckpoint(to: now)
+            try store.ledger.rewindCheckpoint(to: now)
             checkpoint = now
         }
         checkedUntil = checkpoint
@@ -137,7 +137,7 @@ public final class AlarmScheduler {
         fresh.releaseUnusedCapacity()
         agenda = fresh
         reportUnreadableItems()
-        for entry in try store.ledgerEntries(state: .snoozed) {
+        for entry in try store.ledger.entries(state: .snoozed) {
             guard let until = entry.snoozedUntil else { continue }
             snoozes.insert(Snooze(until: until.secondsSince1970, key: entry.key))
             snoozedAt[entry.key] = entry.updated
@@ -146,7 +146,7 @@ public final class AlarmScheduler {
         // Completed, removed or moved while no daemon ran (here or on another machine): not shown again.
         try withdrawOverAlarms(of: nil)
         // Claimed by an earlier run that ended before the server answered: show them now.
-        for entry in try store.unconfirmedDeliveries() { unshown.append(try restoredNotification(entry)) }
+        for entry in try store.ledger.unconfirmedDeliveries() { unshown.append(try restoredNotification(entry)) }
         if !unshown.isEmpty { retryAt = now }
         reportUnreadableItems()
         logger.info(
@@ -163,7 +163,7 @@ public final class AlarmScheduler {
         var missed: [AlarmFiring] = []
         while missed.count < 10_000, let f = old.popNext(through: before.adding(-1)) { missed.append(f) }
         guard !missed.isEmpty else { return }
-        try store.recordMissed(missed, checkedUntil: before, now: clock.now())
+        try store.ledger.recordMissed(missed, checkedUntil: before, now: clock.now())
         logger.notice("missed alarms older than the grace window", metadata: ["count": "\(missed.count)"])
         onEvent?(.missed(missed.map(\.key)))
     }
@@ -265,7 +265,7 @@ public final class AlarmScheduler {
                 // small write per wake; an idle daemon does not wake).
                 let decided = decidedUntil(now)
                 if decided > checkedUntil {
-                    try store.advanceSchedulerCheckpoint(to: decided)
+                    try store.ledger.advanceCheckpoint(to: decided)
                     checkedUntil = decided
                 }
                 return
@@ -273,16 +273,16 @@ public final class AlarmScheduler {
             // Refused earlier and now too old to show: recorded as missed.
             let stale = retrying.filter { $0.fireAt < graceStart }
             if !stale.isEmpty {
-                try store.markUnconfirmedMissed(stale.flatMap(\.keys), now: now)
+                try store.ledger.markUnconfirmedMissed(stale.flatMap(\.keys), now: now)
                 onEvent?(.missed(stale.flatMap(\.keys)))
             }
             let tooOld = due.filter { $0.fireAt < graceStart }
             if !tooOld.isEmpty {
-                try store.recordMissed(tooOld, checkedUntil: nil, now: now)
+                try store.ledger.recordMissed(tooOld, checkedUntil: nil, now: now)
                 onEvent?(.missed(tooOld.map(\.key)))
             }
             // Nothing that can throw between the claim and the sink: a claimed firing is shown or kept.
-            let claimed = try store.claimDeliveries(
+            let claimed = try store.ledger.claimDeliveries(
                 due.filter { $0.fireAt >= graceStart }, checkedUntil: decidedUntil(now),
                 deliveredAtMilliseconds: nowMs)
             checkedUntil = max(checkedUntil, decidedUntil(now))
@@ -296,12 +296,12 @@ public final class AlarmScheduler {
             }
             for s in dueSnoozes {
                 guard let note = shown[s.key] else { continue }
-                guard try store.claimSnoozed(s.key, deliveredAtMilliseconds: clock.nowMilliseconds()) else { continue }
+                guard try store.ledger.claimSnoozed(s.key, deliveredAtMilliseconds: clock.nowMilliseconds()) else { continue }
                 snoozedAt[s.key] = nil
                 if !show(note) {
                     // Snoozed again until the retry: the ledger still says when to show it.
                     let until = scheduleRetry(now)
-                    try store.snooze(s.key, until: until, now: now)
+                    try store.ledger.snooze(s.key, until: until, now: now)
                     snoozes.insert(Snooze(until: until.secondsSince1970, key: s.key))
                 }
             }
@@ -332,7 +332,7 @@ public final class AlarmScheduler {
     /// Confirms shown notifications whose confirmation could not be written before.
     private func confirmLeftovers(_ nowMs: Int64) throws(StoreError) {
         guard !unconfirmed.isEmpty else { return }
-        try store.confirmDeliveries(unconfirmed, deliveredAtMilliseconds: nowMs)
+        try store.ledger.confirmDeliveries(unconfirmed, deliveredAtMilliseconds: nowMs)
         unconfirmed = []
     }
 
@@ -384,7 +384,7 @@ public final class AlarmScheduler {
     public func deliver(_ firings: [AlarmFiring]) throws(StoreError) {
         guard !firings.isEmpty else { return }
         let now = clock.now()
-        let claimed = try store.claimDeliveries(firings, checkedUntil: nil, deliveredAtMilliseconds: clock.nowMilliseconds())
+        let claimed = try store.ledger.claimDeliveries(firings, checkedUntil: nil, deliveredAtMilliseconds: clock.nowMilliseconds())
         startCommands(for: claimed)
         for firing in claimed {
             let note = notification(firing)
@@ -523,7 +523,7 @@ public final class AlarmScheduler {
             over.append(key)
         }
         guard !over.isEmpty else { return }
-        try store.withdraw(over, now: clock.now())
+        try store.ledger.withdraw(over, now: clock.now())
         for key in over { shown[key] = nil }
         sink.withdraw(Set(over))
         logger.info("withdrew alarms whose item changed", metadata: ["keys": "\(over)"])
@@ -535,7 +535,7 @@ public final class AlarmScheduler {
     private func adoptSnoozes(of ids: Set<String>?) throws(StoreError) {
         let known = Set(snoozes.unordered)
         var leaving: Set<FiringKey> = []
-        for entry in try store.ledgerEntries(state: .snoozed) where ids?.contains(entry.key.item) ?? true {
+        for entry in try store.ledger.entries(state: .snoozed) where ids?.contains(entry.key.item) ?? true {
             guard let until = entry.snoozedUntil else { continue }
             let snooze = Snooze(until: until.secondsSince1970, key: entry.key)
             guard !known.contains(snooze) else { continue }
@@ -568,7 +568,7 @@ public final class AlarmScheduler {
             // Set back: the time between now and the checkpoint comes again, and alarms added for
             // it must fire; the ledger keeps the ones already shown from showing twice.
             logger.notice("wall clock set back", metadata: ["from": "\(checkedUntil)", "to": "\(now)"])
-            try store.rewindSchedulerCheckpoint(to: now)
+            try store.ledger.rewindCheckpoint(to: now)
             checkedUntil = now
             mustRebuild = true
         }
@@ -638,11 +638,11 @@ public final class AlarmScheduler {
         case .activated:
             openURLs(of: response.keys)
             showDetails(of: response.keys)
-            try store.dismiss(response.keys, now: now)
+            try store.ledger.dismiss(response.keys, now: now)
             for key in response.keys { shown[key] = nil }
             writeAnswers(response.keys, at: now)
         case .dismissed:
-            try store.dismiss(response.keys, now: now)
+            try store.ledger.dismiss(response.keys, now: now)
             for key in response.keys { shown[key] = nil }
             writeAnswers(response.keys, at: now)
         }
@@ -658,7 +658,7 @@ public final class AlarmScheduler {
             throw error
         } catch {
             logger.warning("could not write the snooze into the item: \(error)", metadata: ["keys": "\(keys)"])
-            let snoozed = try store.ledgerEntries(for: keys).values.filter { $0.state == .snoozed }.map(\.key)
+            let snoozed = try store.ledger.entries(for: keys).values.filter { $0.state == .snoozed }.map(\.key)
             return Dictionary(grouping: snoozed, by: \.item).map { EventStore.SnoozeRecord(item: $0.key, record: nil, snoozed: $0.value, ringsAgain: $0.value) }
         }
     }

@@ -138,8 +138,8 @@ extension EventStore {
         defaults: AlarmDefaults = AlarmDefaults(), includingMissed: Bool = false
     ) throws -> [SnoozeRecord] {
         var records: [SnoozeRecord] = []
-        let snoozed = try keys.filter { try snooze($0, until: until, now: now, includingMissed: includingMissed) }
-        let open = try itemsWithOpenFirings(at: now, excluding: snoozed)
+        let snoozed = try keys.filter { try ledger.snooze($0, until: until, now: now, includingMissed: includingMissed) }
+        let open = try ledger.itemsWithOpenFirings(at: now, excluding: snoozed)
         for (item, answered) in Dictionary(grouping: snoozed, by: \.item).sorted(by: { $0.key < $1.key }) {
             guard !open.contains(item) else {
                 records.append(SnoozeRecord(item: item, record: nil, snoozed: answered, ringsAgain: answered))
@@ -161,7 +161,7 @@ extension EventStore {
                 records.append(SnoozeRecord(item: item, record: record, snoozed: answered, ringsAgain: answered))
                 continue
             }
-            try passSnooze(from: answered, to: successor, until: until, now: now)
+            try ledger.passSnooze(from: answered, to: successor, until: until, now: now)
             records.append(SnoozeRecord(item: item, record: record, snoozed: answered, ringsAgain: [successor]))
         }
         return records

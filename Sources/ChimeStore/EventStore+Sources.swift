@@ -9,7 +9,7 @@ extension EventStore {
     /// ```
     public func sources() throws(StoreError) -> [Source] {
         var all = [Source.local]
-        all += try syncAccounts().map { Source.calDAV(account: $0.name) }
+        all += try sync.accounts().map { Source.calDAV(account: $0.name) }
         if try !subscriptions().isEmpty { all.append(.subscribed) }
         return all
     }
@@ -38,7 +38,7 @@ extension EventStore {
     /// the collections and subscriptions serves a whole list of calendars.
     public func sourcesByCalendar() throws(StoreError) -> [String: Source] {
         var sources: [String: Source] = [:]
-        for collection in try syncCollections() {
+        for collection in try sync.collections() {
             for id in collection.calendarIdentifiers { sources[id] = .calDAV(account: collection.account) }
         }
         for feed in try subscriptions() { sources[feed.calendarIdentifier] = .subscribed }

@@ -100,7 +100,7 @@ public final class EventStore: Sendable {
         // A store the user may read but not write (a shared or backed-up copy) is opened
         // read-only: its queries work, and a change says why it cannot be made.
         let folder = (path as NSString).deletingLastPathComponent
-        let readOnly = access(path, W_OK) != 0 || access(folder.isEmpty ? "." : folder, W_OK) != 0
+        let readOnly = Glibc.access(path, W_OK) != 0 || Glibc.access(folder.isEmpty ? "." : folder, W_OK) != 0
         var config = Configuration()
         config.readonly = readOnly
         config.foreignKeysEnabled = true

@@ -37,7 +37,7 @@ public struct StoreInspection: Hashable, Sendable {
                 let applied = try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations WHERE 1") ?? 0
                 var found = StoreInspection(schemaVersion: applied, currentSchemaVersion: Schema.migrator.migrations.count)
                 let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-                if tables.contains("sync_account") { found.accounts = try EventStore.syncAccounts(db) }
+                if tables.contains("sync_account") { found.accounts = try SyncRecords.accounts(db) }
                 if tables.contains("subscription") { found.subscriptions = try EventStore.subscriptions(db) }
                 found.calendarOwnerAddresses = try String.fetchAll(db, sql: "SELECT title FROM calendar WHERE entity_type = 'event'")
                     .filter(EventStore.looksLikeAddress)

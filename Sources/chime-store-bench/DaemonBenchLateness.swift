@@ -100,7 +100,7 @@ enum DaemonLateness {
         do {
             let store = try EventStore(path: path, floatingZone: .utc)
             var result: [String: Int64] = [:]
-            for entry in try store.ledgerEntries(state: .delivered) {
+            for entry in try store.ledger.entries(state: .delivered) {
                 if let ms = entry.deliveredAtMilliseconds { result[entry.key.description] = ms }
             }
             return result

@@ -31,7 +31,7 @@ import ChimeFormat
         // 2026-12-01 08:00 UTC: the daemon's first day.
         let clock = Clock(Instant(utc: LocalDateTime(year: 2026, month: 12, day: 1, hour: 8)))
         let store = try EventStore(path: folder + "/chime.sqlite", floatingZone: .utc, clock: clock.function)
-        try store.setAuthorization(.authorized, appID: caller.app.id, for: .reminder, decidedBy: "test")
+        try store.access.setAuthorization(.authorized, appID: caller.app.id, for: .reminder, decidedBy: "test")
         let api = ChimeBusAPI(store: store)
 
         let first = try await api.handle("AddReminder", [.fields(["title": "Day one", "due": "tomorrow 10:00"])], from: caller)

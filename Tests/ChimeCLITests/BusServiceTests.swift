@@ -241,9 +241,9 @@ struct BusServiceTests {
         #expect(click("allow", onNotificationContaining: "to use your calendar events?", run: run, after: start))
         #expect(
             poll(10) {
-                (try? store.accessDecisions())?.contains { $0.appID.hasPrefix("exe:") && $0.appID.contains("python") && $0.status == .authorized } == true
+                (try? store.access.decisions())?.contains { $0.appID.hasPrefix("exe:") && $0.appID.contains("python") && $0.status == .authorized } == true
             },
-            "\(String(describing: try? store.accessDecisions()))")
+            "\(String(describing: try? store.access.decisions()))")
         // A subscriber killed mid-stream: later changes go out without it, and nothing fails.
         let lingering = Process()
         lingering.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -371,7 +371,7 @@ struct BusServiceTests {
         // Snoozed as the snooze alarm written into the reminder (a key of its own), or, where it
         // cannot be written, as the firing itself: either way the reminder has a snooze.
         let item = try #require(FiringKey(parsing: key)).item
-        let snoozed = daemon.wait(timeout: 10) { _ in (try? store.ledgerEntries(state: .snoozed))?.contains { $0.key.item == item } == true }
+        let snoozed = daemon.wait(timeout: 10) { _ in (try? store.ledger.entries(state: .snoozed))?.contains { $0.key.item == item } == true }
         #expect(snoozed, "daemon: \(daemon.stderrText)")
         do {
             try await client.snooze("not a key", for: "")

@@ -209,19 +209,19 @@ struct DesktopDaemonTests {
         var snoozed = false
         for _ in 0..<10 where !snoozed {
             _ = shell("dunstctl context")
-            snoozed = poll(2) { ((try? store.ledgerEntries(state: .snoozed)) ?? []).count == 1 }
+            snoozed = poll(2) { ((try? store.ledger.entries(state: .snoozed)) ?? []).count == 1 }
         }
         #expect(snoozed, "the snooze was not recorded; daemon: \(daemon.stderrText)")
         // Both completed in a terminal.
         let env = ["CHIME_STORE": storePath, "TZ": "UTC"]
         for title in titles { #expect(try CLI.run(["complete", title], environment: env).status == 0) }
         let over = poll(15) {
-            ((try? store.ledgerEntries(state: .snoozed)) ?? []).isEmpty
+            ((try? store.ledger.entries(state: .snoozed)) ?? []).isEmpty
                 && shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
         }
         #expect(
             over,
-            "still snoozed (\(((try? store.ledgerEntries(state: .snoozed)) ?? []).count)) or on screen (\(shell("dunstctl count displayed").output)); daemon: \(daemon.stderrText)"
+            "still snoozed (\(((try? store.ledger.entries(state: .snoozed)) ?? []).count)) or on screen (\(shell("dunstctl count displayed").output)); daemon: \(daemon.stderrText)"
         )
         #expect(daemon.stderrText.contains("withdrew alarms whose item changed"), "\(daemon.stderrText)")
         #expect(daemon.stop() == 0)
@@ -283,7 +283,7 @@ struct DesktopDaemonTests {
         print("dismissed on A -> closed on B: \(String(format: "%.1f", Date().timeIntervalSince(dismissedAt))) s (quick passes every 5 s)")
         #expect(daemon.stderrText.contains("withdrew alarms whose item changed"), "\(daemon.stderrText)")
         let storeB = try EventStore(path: b.path, floatingZone: .utc)
-        #expect(try storeB.ledgerEntries(state: .dismissed).count == 1)
+        #expect(try storeB.ledger.entries(state: .dismissed).count == 1)
         #expect(daemon.stop() == 0)
         _ = shell("dunstctl close-all")
     }
@@ -387,7 +387,7 @@ struct DesktopDaemonTests {
             "\(details)")
         #expect(details.contains("/Config/chime.svg"))
         let key = "\(event.identifier)@\(start.utcBasicFormat)#0"
-        let acknowledged = poll(10) { (try? store.ledgerEntries(state: .dismissed))?.contains { $0.key.description == key } == true }
+        let acknowledged = poll(10) { (try? store.ledger.entries(state: .dismissed))?.contains { $0.key.description == key } == true }
         #expect(acknowledged, "the alarm is acknowledged; daemon: \(daemon.stderrText)")
         #expect(daemon.stderrText.contains("showed the item"))
         #expect(daemon.stop() == 0)

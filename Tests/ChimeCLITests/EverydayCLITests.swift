@@ -335,9 +335,9 @@ struct EverydayCLITests {
             of: try store.alarmSources(from: now).map { ($0.item, $0.replaced) }, zone: .utc,
             from: now, to: now.adding(60))
         let firing = try #require(due.first)
-        _ = try store.claimDeliveries([firing], checkedUntil: nil, deliveredAtMilliseconds: now.secondsSince1970 * 1000)
-        try store.confirmDeliveries([firing.key], deliveredAtMilliseconds: now.secondsSince1970 * 1000)
-        #expect(try store.snooze(firing.key, until: now.adding(3600), now: now))
+        _ = try store.ledger.claimDeliveries([firing], checkedUntil: nil, deliveredAtMilliseconds: now.secondsSince1970 * 1000)
+        try store.ledger.confirmDeliveries([firing.key], deliveredAtMilliseconds: now.secondsSince1970 * 1000)
+        #expect(try store.ledger.snooze(firing.key, until: now.adding(3600), now: now))
         let later = try s.run("alarms", "--from", "2026-11-20T13:00:00Z", "--hours", "2").stdout
         #expect(later.contains("Snoozed, shown again: 1\nFri 2026-11-20 13:30  Stretch  (first at Fri 2026-11-20 12:30)"), "\(later)")
         #expect(!(try s.run("alarms", "--from", "2026-11-20T14:00:00Z", "--hours", "2")).stdout.contains("Snoozed"))

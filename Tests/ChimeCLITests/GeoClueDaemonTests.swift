@@ -52,10 +52,10 @@ struct GeoClueDaemonTests {
         let daemon = try DaemonProcess(store: storePath, arguments: ["--notifier", "libnotify", "--location", "geoclue"], folder: folder)
         defer { daemon.stop() }
         // The first fix settles the fence as outside (no notification), saved in the store.
-        let settled = poll(30) { (try? store.geofenceStatuses().values.map(\.state)) == [.outside] }
+        let settled = poll(30) { (try? store.geofences.statuses().values.map(\.state)) == [.outside] }
         #expect(settled, "fence never settled; daemon: \(daemon.stderrText)")
-        #expect(try store.lastLocationFix()?.provider == "geoclue")
-        let first = try #require(try store.lastLocationFix()?.fix)
+        #expect(try store.geofences.lastFix()?.provider == "geoclue")
+        let first = try #require(try store.geofences.lastFix()?.fix)
         #expect(abs(first.latitude - start.latitude) < 1e-4 && abs(first.longitude - start.longitude) < 1e-4)
 
         try moveTo(Coordinate(latitude: 48.8600, longitude: 2.2946), run: run)
@@ -65,7 +65,7 @@ struct GeoClueDaemonTests {
         let line = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").last { $0.contains(title) } ?? ""
         #expect(line.contains("app=Chime"))
         #expect(line.contains("category=x-chime.reminder"))
-        #expect(try store.geofenceStatuses().values.map(\.state) == [.inside])
+        #expect(try store.geofences.statuses().values.map(\.state) == [.inside])
 
         // `chime geofence list` reads what the daemon saved.
         let list = try CLI.run(["geofence", "list", "--store", storePath])

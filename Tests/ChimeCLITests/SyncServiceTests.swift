@@ -49,8 +49,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let store = try EventStore(path: folder + "/chime.sqlite")
         let closed = try CalDAVSyncTests.closedPort()
-        try store.saveSyncAccount(SyncAccount(name: "down", url: "http://127.0.0.1:\(closed)/", username: "u", passwordCommand: "echo secret"))
-        try store.saveSyncAccount(SyncAccount(name: "locked", url: "http://127.0.0.1:\(closed)/", username: "u", passwordCommand: "exit 1"))
+        try store.sync.saveAccount(SyncAccount(name: "down", url: "http://127.0.0.1:\(closed)/", username: "u", passwordCommand: "echo secret"))
+        try store.sync.saveAccount(SyncAccount(name: "locked", url: "http://127.0.0.1:\(closed)/", username: "u", passwordCommand: "exit 1"))
         let clock = VirtualClock()
         let failures = Failures(clock: clock)
         var settings = SyncSettings()
@@ -80,7 +80,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let store = try EventStore(path: folder + "/chime.sqlite")
-        try store.saveSyncAccount(SyncAccount(name: "home", url: "http://127.0.0.1:1/", username: "u", passwordCommand: "echo x"))
+        try store.sync.saveAccount(SyncAccount(name: "home", url: "http://127.0.0.1:1/", username: "u", passwordCommand: "echo x"))
         let clock = VirtualClock()
         let onScreen = AlarmsOnScreen()
         onScreen.set(showing)
@@ -113,7 +113,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let store = try EventStore(path: folder + "/chime.sqlite")
-        try store.saveSyncAccount(SyncAccount(name: "home", url: "http://127.0.0.1:1/", username: "u", passwordCommand: "echo x"))
+        try store.sync.saveAccount(SyncAccount(name: "home", url: "http://127.0.0.1:1/", username: "u", passwordCommand: "echo x"))
         let clock = VirtualClock()
         let start = clock.now()
         let onScreen = AlarmsOnScreen()

@@ -35,8 +35,8 @@ struct AlarmsWriterTests {
         let sources = try store.alarmSources(from: Self.from)
         let firings = AlarmAgenda.firings(of: sources.map { ($0.item, $0.replaced) }, zone: Self.berlin, from: Self.from, to: Self.to)
             .sorted { ($0.fireAt, $0.item.title, $0.key) < ($1.fireAt, $1.item.title, $1.key) }
-        _ = try store.claimDeliveries(firings.filter { deliver.contains($0.item.title) }, checkedUntil: nil, deliveredAtMilliseconds: 0)
-        let states = try store.ledgerEntries(for: firings.map(\.key))
+        _ = try store.ledger.claimDeliveries(firings.filter { deliver.contains($0.item.title) }, checkedUntil: nil, deliveredAtMilliseconds: 0)
+        let states = try store.ledger.entries(for: firings.map(\.key))
         let armed = try store.locationAlarmSources(from: Self.from)
         Style.use(.never)
         var out = OutputBuffer()

@@ -23,11 +23,11 @@ import Testing
         #expect(h.sink.titles == ["Not answered"])
         try h.start()
         #expect(h.sink.titles == ["Not answered"])
-        #expect(try h.store.ledgerEntries(state: .missed).isEmpty)
+        #expect(try h.store.ledger.entries(state: .missed).isEmpty)
         // A day later, past the grace window of a new machine: still not missed.
         h.clock.set(to: utc(2026, 11, 22, 18))
         try h.start()
-        #expect(try h.store.ledgerEntries(state: .missed).isEmpty)
+        #expect(try h.store.ledger.entries(state: .missed).isEmpty)
     }
 
     /// Shown here, then answered on the laptop: the sync brings the answer, the notification goes,
@@ -44,7 +44,7 @@ import Testing
         _ = try h.store.save(e)
         try h.scheduler.apply(try await h.pendingChanges(after: sequence))
         #expect(h.sink.withdrawn == [key])
-        #expect(try h.store.ledgerEntries(for: [key])[key]?.state == .dismissed)
+        #expect(try h.store.ledger.entries(for: [key])[key]?.state == .dismissed)
         try h.start()
         try h.advance(to: utc(2026, 11, 21, 13))
         #expect(h.sink.titles == ["Standup", "Standup"], "the next day's instance was not answered")
@@ -234,7 +234,7 @@ import Testing
         try h.scheduler.respond(NotificationResponse(keys: key, kind: .dismissed))
         let stored = try #require(try h.store.event(withIdentifier: market.identifier))
         #expect(stored.alarms == market.alarms && stored.icsExtras == market.icsExtras, "nothing written into a read-only calendar")
-        #expect(try h.store.ledgerEntries(for: key).values.map(\.state) == [.dismissed])
+        #expect(try h.store.ledger.entries(for: key).values.map(\.state) == [.dismissed])
         try h.advance(to: utc(2026, 11, 20, 14))
         #expect(h.sink.titles.count == 2)
     }

@@ -15,7 +15,7 @@ import Testing
         #expect(h.sink.titles == ["A", "B"])
         try h.start()  // a second restart shows nothing again
         #expect(h.sink.titles == ["A", "B"])
-        #expect(try h.store.ledgerEntries(state: .delivered).count == 2)
+        #expect(try h.store.ledger.entries(state: .delivered).count == 2)
     }
 
     @Test func manyMissedFiringsBecomeOneSummary() throws {
@@ -39,7 +39,7 @@ import Testing
         h.clock.set(to: utc(2026, 11, 22, 20))  // 54 h later; grace 24 h
         try h.start()
         #expect(h.sink.titles == ["Recent"])
-        let missed = try h.store.ledgerEntries(state: .missed)
+        let missed = try h.store.ledger.entries(state: .missed)
         #expect(missed.map(\.title) == ["Old"])
     }
 
@@ -51,7 +51,7 @@ import Testing
         h.clock.set(to: utc(2026, 11, 20, 16))
         try h.start()
         #expect(h.sink.titles.isEmpty)
-        #expect(try h.store.ledgerEntries(state: .missed).count == 1)
+        #expect(try h.store.ledger.entries(state: .missed).count == 1)
     }
 
     @Test func wallClockSetBackwardsNeverRefires() throws {

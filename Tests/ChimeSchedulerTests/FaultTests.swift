@@ -81,7 +81,7 @@ final class WriteLockHolder {
         let (h, holder) = try Self.lockedWhenTheFirstAlarmIsDue()
         try holder.release()
         // The daemon is killed before its retry; the checkpoint must not have passed 12:10 …
-        #expect(try h.store.schedulerCheckpoint()! <= utc(2026, 11, 20, 12, 10))
+        #expect(try h.store.ledger.checkpoint()! <= utc(2026, 11, 20, 12, 10))
         h.clock.set(to: utc(2026, 11, 20, 12, 20))
         try h.start()
         // … so the restart delivers both, once each.
@@ -117,7 +117,7 @@ final class WriteLockHolder {
         h.clock.set(to: utc(2026, 11, 20, 12, 10))
         try scheduler.processDue()
         #expect(sink.titles.isEmpty)
-        let claimed = try h.store.ledgerEntries(state: .delivered)
+        let claimed = try h.store.ledger.entries(state: .delivered)
         #expect(claimed.count == 1)
         #expect(claimed.first?.deliveredAtMilliseconds == nil)  // claimed, not confirmed
         #expect(scheduler.nextDeadline() == utc(2026, 11, 20, 12, 10, 1))
@@ -129,7 +129,7 @@ final class WriteLockHolder {
         try scheduler.processDue()
         #expect(sink.titles == ["Dentist"])
         #expect(sink.refusals == 2)
-        #expect(try h.store.ledgerEntries(state: .delivered).first?.deliveredAtMilliseconds == utc(2026, 11, 20, 12, 10, 3).milliseconds)
+        #expect(try h.store.ledger.entries(state: .delivered).first?.deliveredAtMilliseconds == utc(2026, 11, 20, 12, 10, 3).milliseconds)
         #expect(scheduler.nextDeadline() == nil)
     }
 
@@ -158,10 +158,10 @@ final class WriteLockHolder {
                 zone: .utc, from: utc(2026, 11, 20, 12), to: utc(2026, 11, 20, 13)
             ).first)
         h.clock.set(to: utc(2026, 11, 20, 12, 10))
-        _ = try h.store.claimDeliveries([firing], checkedUntil: utc(2026, 11, 20, 12, 10), deliveredAtMilliseconds: 0)
+        _ = try h.store.ledger.claimDeliveries([firing], checkedUntil: utc(2026, 11, 20, 12, 10), deliveredAtMilliseconds: 0)
         try h.start()
         #expect(h.sink.titles == ["Crash"])
-        #expect(try h.store.unconfirmedDeliveries().isEmpty)
+        #expect(try h.store.ledger.unconfirmedDeliveries().isEmpty)
         try h.start()
         #expect(h.sink.titles == ["Crash"])
     }
@@ -179,7 +179,7 @@ final class WriteLockHolder {
             h.clock.set(to: now)
             try scheduler.processDue()
         }
-        #expect(try h.store.ledgerEntries(state: .missed).map(\.title) == ["Never shown"])
+        #expect(try h.store.ledger.entries(state: .missed).map(\.title) == ["Never shown"])
         #expect(scheduler.nextDeadline() == nil)
         // Backoff: 1, 2, 4 … 60 s, so about 15 attempts in the 10 minutes, not 600.
         #expect(sink.refusals < 20)
@@ -193,7 +193,7 @@ final class WriteLockHolder {
         try h.advance(to: utc(2026, 11, 20, 13))  // ran an hour ahead: checkpoint 13:00
         h.clock.set(to: utc(2026, 11, 20, 12))  // corrected
         try h.scheduler.clockChanged(zone: .utc)
-        #expect(try h.store.schedulerCheckpoint() == utc(2026, 11, 20, 12))
+        #expect(try h.store.ledger.checkpoint() == utc(2026, 11, 20, 12))
         let sequence = try h.store.currentChangeSequence()
         try h.addEvent("In the repeated hour", start: at(2026, 11, 20, 12, 30), alarms: [.relative(0)])
         try h.scheduler.apply(try await h.pendingChanges(after: sequence))
@@ -270,7 +270,7 @@ final class WriteLockHolder {
         for second in stride(from: Int64(1), through: 180, by: 1) { try h.advance(to: utc(2026, 11, 20, 12, 1).adding(second - 1)) }
         #expect(h.sink.titles.count == 3)  // 12:01:00, 12:02:00, 12:03:00
         #expect(h.sink.delivered.dropFirst().allSatisfy { $0.body.contains("59 more since the last alert") })
-        #expect(try h.store.ledgerEntries().count == 3)  // no ledger row per second
+        #expect(try h.store.ledger.entries().count == 3)  // no ledger row per second
     }
 
     @Test func notificationTextIsCutToWhatServersShowAndLosesControlCharacters() {

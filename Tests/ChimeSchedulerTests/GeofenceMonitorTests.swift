@@ -44,13 +44,13 @@ struct GeofenceMonitorTests {
         #expect(note.actions == [.default, .complete, .snooze(.minutes(10)), .snooze(.minutes(60))])
         #expect(note.category == "x-chime.reminder")
         #expect(note.keys.first?.item == milk.identifier)
-        #expect(try h.store.ledgerEntries(for: note.keys)[note.keys[0]]?.state == .delivered)
+        #expect(try h.store.ledger.entries(for: note.keys)[note.keys[0]]?.state == .delivered)
 
         // Leaving and coming back: the same key, already delivered — the ledger keeps it at once.
         try feed(800, m, h)
         try feed(20, m, h)
         #expect(h.sink.delivered.count == 1)
-        #expect(try h.store.lastLocationFix()?.provider == "test")
+        #expect(try h.store.geofences.lastFix()?.provider == "test")
     }
 
     /// A restart while inside must not fire "arrive" again: with the `fire` policy an unknown
@@ -67,12 +67,12 @@ struct GeofenceMonitorTests {
         #expect(h.sink.titles == ["Left: Grocery store — Call mum"])
         try feed(30, m, h)  // arrive
         #expect(h.sink.titles.last == "Arrived: Grocery store — Buy milk")
-        let saved = try h.store.geofenceStatuses()
+        let saved = try h.store.geofences.statuses()
         #expect(Set(saved.values.map(\.state)) == [.inside])
 
         // The daemon restarts while the user is still inside; the ledger is cleared to prove that
         // the saved state, not the ledger, keeps "arrive" from firing again.
-        try h.store.pruneLedger(before: h.clock.now().adding(86_400 * 365))
+        try h.store.ledger.prune(before: h.clock.now().adding(86_400 * 365))
         try h.start()
         m = try monitor(h, settings: settings)
         #expect(m.engine.fences.allSatisfy { m.engine.status(of: $0.key)?.state == .inside })
@@ -80,7 +80,7 @@ struct GeofenceMonitorTests {
         #expect(h.sink.delivered.count == 2)
 
         // Without saved states (a fresh store's view) the same fix would fire under this policy.
-        try h.store.pruneGeofenceStatuses(keeping: [])
+        try h.store.geofences.prune(keeping: [])
         try h.start()
         m = try monitor(h, settings: settings)
         try feed(20, m, h)

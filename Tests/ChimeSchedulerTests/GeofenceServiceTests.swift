@@ -62,7 +62,7 @@ final class ScriptedProvider: LocationProvider {
         let slept = h.clock.sleepCount
         h.clock.advance(to: utc(2026, 11, 21))
         await h.clock.waitForSleeper(after: slept)
-        #expect(try h.store.geofenceStatuses().values.filter { $0.state == .inside }.count == 2)
+        #expect(try h.store.geofences.statuses().values.filter { $0.state == .inside }.count == 2)
         #expect(h.clock.pendingDeadlines == [utc(2026, 11, 22)])  // and disarms the next midnight
         #expect(h.sink.titles.count == 1)  // settling does not fire
     }

@@ -83,7 +83,7 @@ import Testing
         }
         try h.scheduler.apply(try await h.pendingChanges(after: sequence))
         #expect(h.sink.withdrawn == [key])
-        #expect(try h.store.ledgerEntries(for: [key])[key]?.state == .dismissed)
+        #expect(try h.store.ledger.entries(for: [key])[key]?.state == .dismissed)
         try h.advance(to: utc(2026, 11, 20, 16))
         #expect(h.sink.titles == ["Budget review"], "the pending one never rings")
     }

@@ -18,7 +18,7 @@ import Testing
         #expect(h.opener.opened.isEmpty)  // nothing opens by itself
         try h.scheduler.respond(NotificationResponse(keys: note.keys, kind: .activated))
         #expect(h.opener.opened == ["https://meet.example.org/standup"])
-        #expect(try h.store.ledgerEntries(for: note.keys)[note.keys[0]]?.state == .dismissed)
+        #expect(try h.store.ledger.entries(for: note.keys)[note.keys[0]]?.state == .dismissed)
     }
 
     @Test func aMailtoURLIsOpenedToo() throws {
@@ -47,7 +47,7 @@ import Testing
         #expect(h.opener.opened.isEmpty)
         // The URL is shown as text, in the item's details, and never linked or opened.
         #expect(h.sink.delivered.last?.body.contains("URL: \(url)") == true)
-        #expect(try h.store.ledgerEntries(for: note.keys)[note.keys[0]]?.state == .dismissed)
+        #expect(try h.store.ledger.entries(for: note.keys)[note.keys[0]]?.state == .dismissed)
     }
 
     @Test func withoutAURLActivatingShowsTheItemAndAcknowledges() throws {
@@ -62,7 +62,7 @@ import Testing
         #expect(note.label(for: .default) == "Show")
         try h.scheduler.respond(NotificationResponse(keys: note.keys, kind: .activated))
         #expect(h.opener.opened.isEmpty)
-        #expect(try h.store.ledgerEntries(for: note.keys)[note.keys[0]]?.state == .dismissed)
+        #expect(try h.store.ledger.entries(for: note.keys)[note.keys[0]]?.state == .dismissed)
         let details = try #require(h.sink.delivered.last)
         #expect(h.sink.delivered.count == 2)
         #expect(details.kind == AlarmNotification.detailsKind)

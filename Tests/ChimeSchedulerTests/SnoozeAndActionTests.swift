@@ -20,8 +20,8 @@ import Testing
         // Shown again as the snooze alarm written into the item (what other devices ring too).
         let again = h.sink.delivered[1].keys[0]
         #expect(again != key)
-        #expect(try h.store.ledgerEntries(for: [key])[key]?.state == .dismissed)
-        let entry = try #require(try h.store.ledgerEntries(for: [again])[again])
+        #expect(try h.store.ledger.entries(for: [key])[key]?.state == .dismissed)
+        let entry = try #require(try h.store.ledger.entries(for: [again])[again])
         #expect(entry.state == .delivered)
         #expect(entry.deliveries == 2)
     }
@@ -66,7 +66,7 @@ import Testing
         try h.advance(to: utc(2026, 11, 20, 13))
         let key = h.sink.delivered[0].keys[0]
         try h.scheduler.respond(NotificationResponse(keys: [key], kind: .dismissed))
-        #expect(try h.store.ledgerEntries(for: [key])[key]?.state == .dismissed)
+        #expect(try h.store.ledger.entries(for: [key])[key]?.state == .dismissed)
         // A dismissed firing cannot be snoozed any more.
         try h.scheduler.respond(NotificationResponse(keys: [key], kind: .snooze))
         #expect(h.scheduler.nextDeadline() == nil)
@@ -84,14 +84,14 @@ import Testing
         try h.advance(to: utc(2026, 11, 20, 13))
         let key = h.sink.delivered[0].keys[0]
         try h.scheduler.respond(NotificationResponse(keys: [key], kind: .snooze))
-        let snoozed = try #require(try h.store.ledgerEntries(state: .snoozed).first).key
+        let snoozed = try #require(try h.store.ledger.entries(state: .snoozed).first).key
         let sequence = try h.store.currentChangeSequence()
         r = try #require(try h.store.reminder(withIdentifier: r.identifier))
         r.isCompleted = true
         _ = try h.store.save(r)
         try h.scheduler.apply(try await h.pendingChanges(after: sequence))
         #expect(h.sink.withdrawn == [snoozed])
-        #expect(try h.store.ledgerEntries(for: [snoozed])[snoozed]?.state == .dismissed)
+        #expect(try h.store.ledger.entries(for: [snoozed])[snoozed]?.state == .dismissed)
         try h.advance(to: utc(2026, 11, 20, 13, 5))
         #expect(h.sink.titles == ["Call the bank"])
         try h.start()
@@ -121,7 +121,7 @@ import Testing
         try h.store.remove(removed)
         try h.scheduler.apply(try await h.pendingChanges(after: sequence))
         #expect(Set(h.sink.withdrawn) == [key("Standup"), key("Lunch")])
-        #expect(try h.store.ledgerEntries(for: [key("Review")])[key("Review")]?.state == .delivered)
+        #expect(try h.store.ledger.entries(for: [key("Review")])[key("Review")]?.state == .delivered)
         // The moved event rings at its new time.
         try h.advance(to: utc(2026, 11, 20, 15))
         #expect(h.sink.titles.filter { $0 == "Standup" }.count == 2)
@@ -164,7 +164,7 @@ import Testing
         let key = h.sink.delivered[0].keys[0]
         try h.scheduler.respond(NotificationResponse(keys: [key], kind: .snooze, snooze: try SnoozeChoice(parsing: "1h")))
         #expect(h.scheduler.nextDeadline() == utc(2026, 11, 20, 14))
-        #expect(try h.store.ledgerEntries(state: .snoozed).map(\.snoozedUntil) == [utc(2026, 11, 20, 14)])
+        #expect(try h.store.ledger.entries(state: .snoozed).map(\.snoozedUntil) == [utc(2026, 11, 20, 14)])
         try h.advance(to: utc(2026, 11, 20, 13, 59, 59))
         #expect(h.sink.titles.count == 1)
         try h.advance(to: utc(2026, 11, 20, 14))

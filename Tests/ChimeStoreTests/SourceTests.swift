@@ -9,8 +9,8 @@ import Testing
         let personal = try t.store.defaultCalendarForNewEvents()
         #expect(try t.store.sources() == [.local])
 
-        try t.store.saveSyncAccount(SyncAccount(name: "nextcloud", url: "https://cloud.example.org/", username: "ana"))
-        let collection = try t.store.addSyncCollection(
+        try t.store.sync.saveAccount(SyncAccount(name: "nextcloud", url: "https://cloud.example.org/", username: "ana"))
+        let collection = try t.store.sync.addCollection(
             account: "nextcloud", url: "https://cloud.example.org/dav/work/", title: "Work",
             color: nil, events: true, reminders: true)
         let holidays = try t.store.addSubscription(url: "webcal://example.org/holidays.ics", title: "Holidays", refreshSeconds: 86_400)
@@ -30,7 +30,7 @@ import Testing
         #expect(try t.store.calendars(in: .subscribed, for: .event) == [feed])
 
         // The account goes: its calendars are gone with it, and so is the source.
-        try t.store.removeSyncAccount(named: "nextcloud")
+        try t.store.sync.removeAccount(named: "nextcloud")
         #expect(try t.store.sources() == [.local, .subscribed])
     }
 }

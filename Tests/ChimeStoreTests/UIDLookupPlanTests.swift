@@ -50,8 +50,8 @@ struct UIDLookupPlanTests {
                 "import lookup into \(target)")
         }
         let byUID = StatementArguments(lists) + ["uid-7", "uid-7"]
-        expectUIDIndex(try plan(t.store, EventStore.signaturesSQL(calendarCount: 2, oneUID: true), byUID), "one UID's signature")
-        let filter = EventStore.resourceFilter(calendarCount: 2)
+        expectUIDIndex(try plan(t.store, SyncRecords.signaturesSQL(calendarCount: 2, oneUID: true), byUID), "one UID's signature")
+        let filter = SyncRecords.resourceFilter(calendarCount: 2)
         let resource = StatementArguments(lists) + ["uid-7", "uid-7"] + StatementArguments(lists)
         expectUIDIndex(try plan(t.store, "SELECT id FROM item WHERE \(filter)", resource), "one UID's rows")
     }

@@ -255,7 +255,7 @@ final class ChimeBusAPI: DaemonBusAPI {
     }
 
     private func status(_ caller: BusCaller, _ entity: EntityType) throws -> AuthorizationStatus {
-        try store.authorizationStatus(appID: caller.app.id, for: entity)
+        try store.access.authorizationStatus(appID: caller.app.id, for: entity)
     }
 
     /// Throws the error that names what is missing unless the caller may use `entity`.
@@ -290,7 +290,7 @@ final class ChimeBusAPI: DaemonBusAPI {
             s.lastNoted[key] = now
             return true
         }
-        if due { try? store.noteAccessUsed(appID: caller.app.id, for: entity) }
+        if due { try? store.access.noteUsed(appID: caller.app.id, for: entity) }
     }
 
     /// Answers at once: the status, and when it is not determined, the handle whose `Response`
@@ -402,7 +402,7 @@ final class ChimeBusAPI: DaemonBusAPI {
             let decision: AuthorizationStatus? = key == "allow" ? .authorized : key == "deny" ? .denied : nil
             guard let decision, let prompt = takePrompt(id) else { return }
             do {
-                try store.setAuthorization(decision, appID: prompt.app.id, for: prompt.entity, decidedBy: "prompt")
+                try store.access.setAuthorization(decision, appID: prompt.app.id, for: prompt.entity, decidedBy: "prompt")
                 answer(prompt, decision)
             } catch {
                 answer(prompt, .notDetermined)

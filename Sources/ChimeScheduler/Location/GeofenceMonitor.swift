@@ -65,9 +65,9 @@ public final class GeofenceMonitor {
         keysOfItem = [:]
         nextArmingChange = nil
         trackingAnchor = nil
-        let statuses = try store.geofenceStatuses()
+        let statuses = try store.geofences.statuses()
         for source in try store.locationAlarmSources(from: now) { arm(source, now: now, statuses: statuses) }
-        try store.pruneGeofenceStatuses(keeping: Set(engine.fences.map(\.key)))
+        try store.geofences.prune(keeping: Set(engine.fences.map(\.key)))
         needsReload = false
         if let last { engine.assumeLastFix(last) }
         logger.info("geofences armed", metadata: ["fences": "\(engine.count)", "provider": "\(providerName)"])
@@ -93,7 +93,7 @@ public final class GeofenceMonitor {
         needsReload = true  // until the fences of these items are armed again
         for id in ids { for key in keysOfItem.removeValue(forKey: id) ?? [] { engine.disarm(key) } }
         let sources = try store.locationAlarmSources(from: now, identifiers: ids)
-        let statuses = try store.geofenceStatuses(items: Set(sources.map(\.item.identifier)))
+        let statuses = try store.geofences.statuses(items: Set(sources.map(\.item.identifier)))
         for source in sources { arm(source, now: now, statuses: statuses) }
         needsReload = false
         trackingAnchor = nil
@@ -141,7 +141,7 @@ public final class GeofenceMonitor {
 
     private func record(_ step: GeofenceStep, fix: LocationFix?, now: Instant) throws(StoreError) -> [AlarmFiring] {
         do {
-            try store.saveGeofenceStatuses(step.changed, fix: fix.map { StoredFix(fix: $0, provider: providerName) })
+            try store.geofences.saveStatuses(step.changed, fix: fix.map { StoredFix(fix: $0, provider: providerName) })
         } catch {
             engine.restore(step.previous)  // the next fix makes the same crossings again
             throw error

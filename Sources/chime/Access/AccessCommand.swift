@@ -49,7 +49,7 @@ struct AccessCommand: ParsableCommand {
     {
         let identity = try app(text), types = try types(type)
         let store = try options.open(creating: true)
-        for t in types { try store.setAuthorization(status, appID: identity.id, for: t, decidedBy: "command") }
+        for t in types { try store.access.setAuthorization(status, appID: identity.id, for: t, decidedBy: "command") }
         return (identity, types)
     }
 }

@@ -10,7 +10,7 @@ extension AccessCommand {
         @OptionGroup var options: StoreOptions
 
         func run() throws {
-            let decisions = try options.open().accessDecisions()
+            let decisions = try options.open().access.decisions()
             if options.json {
                 print(
                     JSONText.document([

@@ -12,7 +12,7 @@ extension AccessCommand {
         func run() throws {
             let identity = try AccessCommand.app(app), types = try AccessCommand.types(type)
             let store = try options.open()
-            let removed = try types.reduce(0) { $0 + (try store.resetAuthorization(appID: identity.id, for: $1)) }
+            let removed = try types.reduce(0) { $0 + (try store.access.resetAuthorization(appID: identity.id, for: $1)) }
             print(removed == 0 ? "Nothing was decided for \(identity.id)." : "\(identity.id) will be asked again.")
         }
     }

@@ -37,9 +37,9 @@ extension GeofenceCommand {
                     ).fences
             }
             fences.sort { ($0.item.title, $0.key) < ($1.item.title, $1.key) }
-            let statuses = try store.geofenceStatuses()
-            let last = try store.lastLocationFix()
-            let fired = try store.ledgerEntries(for: fences.map(\.key))
+            let statuses = try store.geofences.statuses()
+            let last = try store.geofences.lastFix()
+            let fired = try store.ledger.entries(for: fences.map(\.key))
             var out = OutputBuffer()
             let writer = GeofenceWriter(zone: CLIContext.zone, now: now)
             if options.json {

@@ -45,7 +45,7 @@ extension AccountCommand {
 
         func run() async throws {
             let store = try options.open(creating: true)
-            if try store.syncAccounts().contains(where: { $0.name == name }) {
+            if try store.sync.accounts().contains(where: { $0.name == name }) {
                 throw InputError("an account \"\(name)\" exists already (`chime account remove \(name)` first)")
             }
             let account = SyncAccount(name: name, url: url, username: user, passwordCommand: passwordCommand)
@@ -83,7 +83,7 @@ extension AccountCommand {
                     throw InputError("account \"\(name)\" not added: the password could not be kept: \(error)")
                 }
             }
-            do { try store.saveSyncAccount(saved) } catch {
+            do { try store.sync.saveAccount(saved) } catch {
                 if passwordCommand == nil { _ = try? secrets.clear(account.secretKey) }
                 throw error
             }
@@ -97,14 +97,14 @@ extension AccountCommand {
             }
             let report = try await AccountCommand.sync(saved, store: store, password: password)
             AccountCommand.printReport(report, account: name, json: options.json)
-            if try store.syncAccounts().count == 1 { try Self.useForNewItems(account: name, store: store, quiet: options.json) }
+            if try store.sync.accounts().count == 1 { try Self.useForNewItems(account: name, store: store, quiet: options.json) }
         }
 
         /// The first account: new events and reminders go to its first writable calendar of each
         /// kind from now on (not to a calendar on this machine only, which the other devices never
         /// see), and the user is told.
         static func useForNewItems(account: String, store: EventStore, quiet: Bool) throws {
-            let collections = try store.syncCollections(account: account)
+            let collections = try store.sync.collections(account: account)
             for (kind, ids) in [("events", collections.compactMap(\.eventCalendar)), ("reminders", collections.compactMap(\.reminderList))] {
                 let writable = try ids.compactMap { try store.calendar(withIdentifier: $0) }.filter(\.allowsModifications)
                 guard let first = writable.sorted(by: { ($0.title.lowercased(), $0.identifier) < ($1.title.lowercased(), $1.identifier) }).first

@@ -24,7 +24,7 @@ struct AccountCommand: AsyncParsableCommand {
         defaultSubcommand: List.self)
 
     static func find(_ name: String, in store: EventStore) throws -> SyncAccount {
-        let accounts = try store.syncAccounts()
+        let accounts = try store.sync.accounts()
         guard let account = accounts.first(where: { $0.name == name }) else {
             let known = accounts.map(\.name)
             throw InputError(

@@ -18,7 +18,7 @@ extension AccountCommand {
         func run() throws {
             let store = try options.open()
             if let name { _ = try AccountCommand.find(name, in: store) }
-            let conflicts = try store.syncConflicts(account: name)
+            let conflicts = try store.sync.conflicts(account: name)
             if options.json {
                 print(
                     JSONText.document([
@@ -46,7 +46,7 @@ extension AccountCommand {
                     if full { print(c.lostCopy) }
                 }
             }
-            if clear { try store.clearSyncConflicts(conflicts.map(\.id)) }
+            if clear { try store.sync.clearConflicts(conflicts.map(\.id)) }
         }
     }
 }

@@ -11,8 +11,8 @@ extension AccountCommand {
 
         func run() throws {
             let store = try options.open()
-            let accounts = try store.syncAccounts()
-            let collections = try store.syncCollections()
+            let accounts = try store.sync.accounts()
+            let collections = try store.sync.collections()
             if options.json {
                 print(
                     JSONText.document([

@@ -18,13 +18,13 @@ extension AccountCommand {
         func run() throws {
             let store = try options.open()
             let account = try AccountCommand.find(name, in: store)
-            if !discardUnsent, try store.hasUnsyncedChanges(account: name) {
+            if !discardUnsent, try store.sync.hasUnsyncedChanges(account: name) {
                 throw InputError(
                     "account \"\(name)\" has changes made here that the server does not have yet; "
                         + "`chime account sync \(name)` sends them, --discard-unsent removes it anyway")
             }
-            let calendars = try store.syncCollections(account: name).count
-            try store.removeSyncAccount(named: name)
+            let calendars = try store.sync.collections(account: name).count
+            try store.sync.removeAccount(named: name)
             // An account added without a password command has its password in the Secret Service.
             var cleared = false
             if account.passwordCommand == nil {

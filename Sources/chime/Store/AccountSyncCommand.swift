@@ -13,7 +13,7 @@ extension AccountCommand {
 
         func run() async throws {
             let store = try options.open()
-            let accounts = try name.map { [try AccountCommand.find($0, in: store)] } ?? store.syncAccounts()
+            let accounts = try name.map { [try AccountCommand.find($0, in: store)] } ?? store.sync.accounts()
             if accounts.isEmpty { throw InputError("no accounts to sync; add one with `chime account add NAME --url URL --user USER`") }
             try await BatchReport.run(accounts, json: options.json, single: name != nil, key: "account", name: \.name) { account in
                 let report = try await AccountCommand.sync(account, store: store)

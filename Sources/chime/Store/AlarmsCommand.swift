@@ -70,7 +70,7 @@ struct AlarmsCommand: ParsableCommand {
             includesSilenced: all)
         let (firings, states, armed) = (listing.firings, listing.states, listing.armed)
         // Snoozed notifications come back within the window: they fire again, so they are listed.
-        let snoozed = try store.ledgerEntries(state: .snoozed)
+        let snoozed = try store.ledger.entries(state: .snoozed)
             .filter { ($0.snoozedUntil.map { $0 >= start && $0 <= end }) ?? false }
         var out = OutputBuffer()
         let writer = AlarmsWriter(zone: zone, messages: CLIContext.messages)

@@ -15,8 +15,8 @@ struct AnsweredAlarms {
     init(_ targets: [String], in store: EventStore, now: Instant, zone: ZoneRules, defaults: AlarmDefaults) throws {
         let listing = try AlarmListing(store, zone: zone, from: now.adding(-86_400), to: now, defaults: defaults)
         let open = listing.firings.filter { $0.acknowledgedAt == nil }
-        let snoozed = try store.ledgerEntries(state: .snoozed)
-        let recorded = try store.ledgerEntries(for: open.map(\.key))
+        let snoozed = try store.ledger.entries(state: .snoozed)
+        let recorded = try store.ledger.entries(for: open.map(\.key))
         func take(_ firings: [AlarmFiring], _ snoozedKeys: [FiringKey]) {
             for firing in firings where !keys.contains(firing.key) {
                 keys.append(firing.key)

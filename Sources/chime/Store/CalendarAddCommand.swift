@@ -53,14 +53,14 @@ extension CalendarCommand {
         /// the new collection and binds a calendar of this store to it. Nothing is made on this
         /// machine unless the server made it first.
         private func addOnServer(_ name: String, store: EventStore, kind: String) async throws {
-            guard let account = try store.syncAccounts().first(where: { $0.name == name }) else {
-                let known = try store.syncAccounts().map(\.name)
+            guard let account = try store.sync.accounts().first(where: { $0.name == name }) else {
+                let known = try store.sync.accounts().map(\.name)
                 throw InputError(
                     "no account \"\(name)\"" + (known.isEmpty ? "; add one with `chime account add`" : " (accounts: \(known.joined(separator: ", ")))"))
             }
             // The same title on the account (either kind on the server) would be two entries
             // that look alike on every device: refuse before anything is made.
-            if try store.syncCollections(account: name).contains(where: { $0.title == title }) {
+            if try store.sync.collections(account: name).contains(where: { $0.title == title }) {
                 throw InputError("account \"\(name)\" has a calendar named \"\(title)\" already")
             }
             guard let homeText = account.home, let home = URL(string: homeText) else {
@@ -76,7 +76,7 @@ extension CalendarCommand {
                 throw InputError("the \(kind) was not made on account \"\(name)\": \(error)")
             }
             let report = try await AccountCommand.sync(account, store: store, password: password)
-            let made = try store.syncCollections(account: name).first { $0.url == url.absoluteString }
+            let made = try store.sync.collections(account: name).first { $0.url == url.absoluteString }
             guard let made, let identifier = made.calendarIdentifiers.first else {
                 throw InputError(
                     "the server made \(url.absoluteString) but the sync that followed did not find it; "

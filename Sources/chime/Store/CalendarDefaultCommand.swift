@@ -51,8 +51,8 @@ extension CalendarCommand {
 
         /// The name of the CalDAV account `calendar` belongs to; nil for a calendar of this machine only.
         static func account(of calendar: ChimeCore.Calendar, in store: EventStore) throws -> String? {
-            for account in try store.syncAccounts() {
-                if try store.syncCollections(account: account.name).contains(where: { $0.calendarIdentifiers.contains(calendar.identifier) }) {
+            for account in try store.sync.accounts() {
+                if try store.sync.collections(account: account.name).contains(where: { $0.calendarIdentifiers.contains(calendar.identifier) }) {
                     return DisplayText.singleLine(account.name)
                 }
             }

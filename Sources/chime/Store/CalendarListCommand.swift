@@ -30,7 +30,7 @@ extension CalendarCommand {
             var shown: Set<String> = []
             for c in all where !shown.contains(c.identifier) {
                 var kinds = [Self.kindWord(c.entityType, messages)], identifiers = [c.identifier]
-                if let collection = try store.syncCollection(forCalendar: c.identifier), collection.calendarIdentifiers.count == 2 {
+                if let collection = try store.sync.collection(forCalendar: c.identifier), collection.calendarIdentifiers.count == 2 {
                     for other in collection.calendarIdentifiers where other != c.identifier {
                         guard let partner = all.first(where: { $0.identifier == other }) else { continue }
                         kinds.append(Self.kindWord(partner.entityType, messages))

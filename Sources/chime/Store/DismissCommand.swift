@@ -35,8 +35,8 @@ struct DismissCommand: ParsableCommand {
         let defaults = AlarmEcho.defaults(for: store)
         let answered = try AnsweredAlarms(targets, in: store, now: now, zone: CLIContext.zone, defaults: defaults)
         let keys = answered.keys
-        try store.withdraw(keys, now: now)
-        let open = try store.itemsWithOpenFirings(at: now, excluding: keys)
+        try store.ledger.withdraw(keys, now: now)
+        let open = try store.ledger.itemsWithOpenFirings(at: now, excluding: keys)
         let messages = CLIContext.messages
         for (item, answered) in Dictionary(grouping: keys, by: \.item).sorted(by: { $0.key < $1.key }) {
             let title = try store.calendarItem(withIdentifier: item).map { DisplayText.itemTitle($0.title) } ?? ItemReference.short(item)

@@ -118,7 +118,7 @@ struct ItemOptions: ParsableArguments {
             case .event(let e): e.calendarIdentifier;
             case .reminder(let r): r.calendarIdentifier
             }
-        guard let calendarID, let collection = try store.syncCollection(forCalendar: calendarID),
+        guard let calendarID, let collection = try store.sync.collection(forCalendar: calendarID),
             let note = CalDAVSync.calendarSystemNote(item.recurrenceRules, collection: collection, title: item.title)
         else { return }
         FileHandle.standardError.write(Data("chime: note: \(note)\n".utf8))

@@ -51,7 +51,7 @@ struct SnoozeCommand: ParsableCommand {
         }
         let defaults = AlarmEcho.defaults(for: store)
         let answered = try AnsweredAlarms(references, in: store, now: now, zone: zone, defaults: defaults)
-        try store.recordMissed(answered.unrecorded, checkedUntil: nil, now: now)
+        try store.ledger.recordMissed(answered.unrecorded, checkedUntil: nil, now: now)
         let records = try store.snoozeAlarms(
             answered.keys, until: until, at: now, identity: defaults.identity, zone: zone, defaults: defaults, includingMissed: true)
         let messages = CLIContext.messages

@@ -30,11 +30,20 @@ public struct LedgerEntry: Hashable, Sendable {
 /// (the server refused, or the daemon died in between) is shown again, never lost.
 ///
 /// ```swift
-/// let claimed = try store.claimDeliveries([firing], checkedUntil: now, deliveredAtMilliseconds: ms)
+/// let claimed = try store.ledger.claimDeliveries([firing], checkedUntil: now, deliveredAtMilliseconds: ms)
 /// for firing in claimed { try sink.deliver(…) }
-/// try store.confirmDeliveries(claimed.map(\.key), deliveredAtMilliseconds: ms)
+/// try store.ledger.confirmDeliveries(claimed.map(\.key), deliveredAtMilliseconds: ms)
 /// ```
+public struct AlarmLedger: Sendable {
+    let store: EventStore
+}
+
 extension EventStore {
+    /// The alarm ledger and the scheduler's checkpoint, in this store's database.
+    public var ledger: AlarmLedger { AlarmLedger(store: self) }
+}
+
+extension AlarmLedger {
     /// Claims firings for delivery unless the ledger already has them delivered, snoozed,
     /// dismissed or missed, and records `checkedUntil`; returns the firings that were claimed, in
     /// order. A claim is unconfirmed (``LedgerEntry/deliveredAtMilliseconds`` nil) until
@@ -43,7 +52,7 @@ extension EventStore {
         _ firings: [AlarmFiring], checkedUntil: Instant?,
         deliveredAtMilliseconds: Int64
     ) throws(StoreError) -> [AlarmFiring] {
-        try write { db, _ in
+        try store.write { db, _ in
             var claimed: [AlarmFiring] = []
             for firing in firings where try Self.claim(firing, state: .delivered, at: deliveredAtMilliseconds, in: db) {
                 claimed.append(firing)
@@ -56,7 +65,7 @@ extension EventStore {
     /// The server accepted these claimed firings: they are delivered.
     public func confirmDeliveries(_ keys: [FiringKey], deliveredAtMilliseconds: Int64) throws(StoreError) {
         guard !keys.isEmpty else { return }
-        try write { db, _ in
+        try store.write { db, _ in
             let statement = try db.cachedStatement(
                 sql: """
                     UPDATE alarm_ledger SET delivered_at = ?, updated = ?
@@ -73,7 +82,7 @@ extension EventStore {
 
     /// Claimed firings never confirmed: the server refused them, or the process died before it answered.
     public func unconfirmedDeliveries() throws(StoreError) -> [LedgerEntry] {
-        try read { db in
+        try store.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -87,7 +96,7 @@ extension EventStore {
     /// Claimed firings that could not be shown within the grace window: recorded as missed.
     public func markUnconfirmedMissed(_ keys: [FiringKey], now: Instant) throws(StoreError) {
         guard !keys.isEmpty else { return }
-        try write { db, _ in
+        try store.write { db, _ in
             for key in keys {
                 try db.execute(
                     sql: """
@@ -100,7 +109,7 @@ extension EventStore {
 
     /// Records firings that came due too long ago to be shown (outside the grace window).
     public func recordMissed(_ firings: [AlarmFiring], checkedUntil: Instant?, now: Instant) throws(StoreError) {
-        try write { db, _ in
+        try store.write { db, _ in
             for firing in firings { _ = try Self.claim(firing, state: .missed, at: now.secondsSince1970 * 1000, in: db) }
             if let checkedUntil { try Self.advanceCheckpoint(to: checkedUntil, in: db) }
         }
@@ -110,7 +119,7 @@ extension EventStore {
     @discardableResult
     public func snooze(_ key: FiringKey, until: Instant, now: Instant, includingMissed: Bool = false) throws(StoreError) -> Bool {
         let states = includingMissed ? "'delivered', 'snoozed', 'missed'" : "'delivered', 'snoozed'"
-        return try write { db, _ in
+        return try store.write { db, _ in
             try db.execute(
                 sql: """
                     UPDATE alarm_ledger SET state = 'snoozed', snoozed_until = ?, updated = ?
@@ -126,7 +135,7 @@ extension EventStore {
     /// shown count and title of the first of `keys`. One transaction.
     public func passSnooze(from keys: [FiringKey], to successor: FiringKey, until: Instant, now: Instant) throws(StoreError) {
         guard let first = keys.first else { return }
-        try write { db, _ in
+        try store.write { db, _ in
             let row = try Row.fetchOne(
                 db, sql: "SELECT title, deliveries, delivered_at FROM alarm_ledger WHERE item_id = ? AND occurrence = ? AND alarm = ?",
                 arguments: [first.item, first.occurrence.secondsSince1970, first.alarm])
@@ -155,7 +164,7 @@ extension EventStore {
     /// A snoozed firing came due: marks it delivered again. False when it is no longer snoozed
     /// (dismissed meanwhile, or already re-shown by an earlier run).
     public func claimSnoozed(_ key: FiringKey, deliveredAtMilliseconds: Int64) throws(StoreError) -> Bool {
-        try write { db, _ in
+        try store.write { db, _ in
             try db.execute(
                 sql: """
                     UPDATE alarm_ledger SET state = 'delivered', snoozed_until = NULL, deliveries = deliveries + 1,
@@ -182,7 +191,7 @@ extension EventStore {
     }
 
     private func settle(_ keys: [FiringKey], from states: String, now: Instant) throws(StoreError) {
-        try write { db, _ in
+        try store.write { db, _ in
             for key in keys {
                 try db.execute(
                     sql: """
@@ -194,8 +203,8 @@ extension EventStore {
     }
 
     /// Ledger rows for these keys (keys without a row are scheduled).
-    public func ledgerEntries(for keys: [FiringKey]) throws(StoreError) -> [FiringKey: LedgerEntry] {
-        try read { db in
+    public func entries(for keys: [FiringKey]) throws(StoreError) -> [FiringKey: LedgerEntry] {
+        try store.read { db in
             var result: [FiringKey: LedgerEntry] = [:]
             let statement = try db.cachedStatement(sql: "SELECT \(Self.ledgerColumns) FROM alarm_ledger WHERE item_id = ? AND occurrence = ? AND alarm = ?")
             for key in keys {
@@ -213,7 +222,7 @@ extension EventStore {
     /// `chime dismiss`, `chime snooze` and the daemon's snooze ask this.
     public func itemsWithOpenFirings(at now: Instant, excluding keys: [FiringKey]) throws(StoreError) -> Set<String> {
         let answered = Set(keys)
-        return try read { db in
+        return try store.read { db in
             let rows = try Row.fetchAll(
                 db, sql: "SELECT item_id, occurrence, alarm FROM alarm_ledger WHERE state IN ('delivered', 'snoozed') AND fire_at >= ?",
                 arguments: [now.adding(-86_400).secondsSince1970])
@@ -227,8 +236,8 @@ extension EventStore {
     }
 
     /// Every ledger row, newest firing first (for `chime alarms --history` and tests).
-    public func ledgerEntries(state: FiringState? = nil) throws(StoreError) -> [LedgerEntry] {
-        try read { db in
+    public func entries(state: FiringState? = nil) throws(StoreError) -> [LedgerEntry] {
+        try store.read { db in
             let filter = state.map { "WHERE state = '\($0.rawValue)'" } ?? ""
             return try Row.fetchAll(db, sql: "SELECT \(Self.ledgerColumns) FROM alarm_ledger \(filter) ORDER BY fire_at DESC, item_id")
                 .map(Self.entry)
@@ -237,23 +246,23 @@ extension EventStore {
 
     /// The instant up to which every firing has been decided (delivered, missed …); nil before the
     /// scheduler's first run on this store.
-    public func schedulerCheckpoint() throws(StoreError) -> Instant? {
-        try read { db in
+    public func checkpoint() throws(StoreError) -> Instant? {
+        try store.read { db in
             try Int64.fetchOne(db, sql: "SELECT value FROM scheduler_state WHERE name = 'checked_until'")
                 .map(Instant.init(secondsSince1970:))
         }
     }
 
-    /// Moves the checkpoint forward (never back: that is ``rewindSchedulerCheckpoint(to:)``).
-    public func advanceSchedulerCheckpoint(to instant: Instant) throws(StoreError) {
-        try write { db, _ in try Self.advanceCheckpoint(to: instant, in: db) }
+    /// Moves the checkpoint forward (never back: that is ``rewindCheckpoint(to:)``).
+    public func advanceCheckpoint(to instant: Instant) throws(StoreError) {
+        try store.write { db, _ in try Self.advanceCheckpoint(to: instant, in: db) }
     }
 
     /// Moves the checkpoint back to `instant` if it lies later: after the wall clock was set
     /// back, the time between the new now and the old checkpoint is decided again (items added
     /// for it fire); the ledger keeps what was already shown from showing twice.
-    public func rewindSchedulerCheckpoint(to instant: Instant) throws(StoreError) {
-        try write { db, _ in
+    public func rewindCheckpoint(to instant: Instant) throws(StoreError) {
+        try store.write { db, _ in
             try db.execute(
                 sql: "UPDATE scheduler_state SET value = min(value, ?) WHERE name = 'checked_until'",
                 arguments: [instant.secondsSince1970])
@@ -261,8 +270,8 @@ extension EventStore {
     }
 
     /// Deletes ledger rows last touched before `instant`, except snoozed ones.
-    public func pruneLedger(before instant: Instant) throws(StoreError) {
-        try write { db, _ in
+    public func prune(before instant: Instant) throws(StoreError) {
+        try store.write { db, _ in
             try db.execute(
                 sql: "DELETE FROM alarm_ledger WHERE updated < ? AND state <> 'snoozed'",
                 arguments: [instant.secondsSince1970])

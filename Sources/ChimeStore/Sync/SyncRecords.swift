@@ -117,6 +117,12 @@ public struct SyncApplication: Sendable {
         /// Keep the local item in step with this copy afterwards (false: the local item holds a
         /// merge that still has to go to the server).
         public var inStep: Bool
+        /// The UID the copy's items are stored under, as the sync read it (empty: none could be read).
+        public var uid = ""
+        /// The copy stays on the server only: unreadable, a second name for a UID another resource
+        /// shows, or of a kind this collection has no calendar for. True until the sync reads it,
+        /// so an unread copy never replaces or removes a local item.
+        public var isForeign = true
         public init(href: String, etag: String?, text: String, inStep: Bool = true) {
             self.href = href
             self.etag = etag
@@ -149,6 +155,14 @@ public struct SyncApplication: Sendable {
     /// Resources whose DELETE the server accepted.
     public var deletedOnServer: [String] = []
     public var conflicts: [(href: String, uid: String, what: String, lostCopy: String)] = []
+    /// The pulled copies' items to store, one batch read by the CalDAV module's merge policy
+    /// (`ServerCopies` in ChimeCalDAV), which also sets each ``Pulled/uid`` and ``Pulled/isForeign``.
+    public var incoming = ICSParseResult(items: [], overrides: [], skipped: [])
+    /// Which resource shows each UID after this pass (one UID, one resource): a UID removed under
+    /// one name while another still shows it keeps its items.
+    public var shownBy: [String: String] = [:]
+    /// What reading the pulled copies repaired or left on the server.
+    public var notes: [String] = []
     /// The new sync token and ctag; nil keeps the stored ones.
     public var syncToken: String?
     public var ctag: String?
@@ -163,17 +177,33 @@ public struct SyncApplied: Hashable, Sendable {
     public var notes: [String] = []
 }
 
+/// What the CalDAV sync records beside the items: accounts, the server's collections, each
+/// resource's ETag and server copy with the local signature it was in step with, and conflicts.
+/// A facet of ``EventStore`` over the same database (one transaction with the items it touches).
+///
+/// ```swift
+/// for collection in try store.sync.collections(account: "home") { … }
+/// ```
+public struct SyncRecords: Sendable {
+    let store: EventStore
+}
+
 extension EventStore {
+    /// The CalDAV accounts, collections, resources and conflicts recorded in this store's database.
+    public var sync: SyncRecords { SyncRecords(store: self) }
+}
+
+extension SyncRecords {
     // MARK: Accounts
 
     /// Adds or replaces an account.
     ///
     /// ```swift
-    /// try store.saveSyncAccount(SyncAccount(name: "home", url: "https://dav.example.org/", username: "ana",
+    /// try store.sync.saveAccount(SyncAccount(name: "home", url: "https://dav.example.org/", username: "ana",
     ///                                       passwordCommand: "pass show dav"))
     /// ```
-    public func saveSyncAccount(_ account: SyncAccount) throws(StoreError) {
-        try write { db, _ in
+    public func saveAccount(_ account: SyncAccount) throws(StoreError) {
+        try store.write { db, _ in
             try db.execute(
                 sql: """
                     INSERT INTO sync_account (name, url, username, password_command, principal, home, last_sync, last_error, addresses)
@@ -191,11 +221,11 @@ extension EventStore {
     }
 
     /// Every account, by name.
-    public func syncAccounts() throws(StoreError) -> [SyncAccount] {
-        try read { db in try Self.syncAccounts(db) }
+    public func accounts() throws(StoreError) -> [SyncAccount] {
+        try store.read { db in try Self.accounts(db) }
     }
 
-    static func syncAccounts(_ db: Database) throws -> [SyncAccount] {
+    static func accounts(_ db: Database) throws -> [SyncAccount] {
         try Row.fetchAll(
             db, sql: "SELECT name, url, username, password_command, principal, home, last_sync, last_error, addresses FROM sync_account ORDER BY name"
         )
@@ -211,39 +241,12 @@ extension EventStore {
     /// Every calendar address the accounts' servers name as the user's: who "I" am in
     /// invitations, beside `[identity] addresses` in the configuration.
     public func accountAddresses() throws(StoreError) -> [String] {
-        try syncAccounts().flatMap { $0.addresses ?? [] }
-    }
-
-    /// The titles of calendars named after an address (`ana@gmail.com`): Google names a person's
-    /// own calendar after them, and its export and feed carry that name (X-WR-CALNAME), which
-    /// `import --new-calendar` and `calendar subscribe` take as the title. Who "I" am when nothing
-    /// else says.
-    public func calendarOwnerAddresses() throws(StoreError) -> [String] {
-        try calendars(for: .event).map(\.title).filter(Self.looksLikeAddress).sorted()
-    }
-
-    /// One word, with one `@` between a name and a dotted domain: `ana@gmail.com`, not `Team @ 10`.
-    static func looksLikeAddress(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !text.contains(where: \.isWhitespace) else { return false }
-        let domain = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        return domain.count >= 2 && domain.allSatisfy { !$0.isEmpty }
-    }
-
-    /// `defaults` with the user's addresses on the accounts' servers added to who "I" am: what the
-    /// scheduler, `chime alarms` and the D-Bus service decide ringing with. When neither the
-    /// configuration nor an account names one, a calendar named after an address does
-    /// (``calendarOwnerAddresses()``).
-    public func alarmDefaults(_ defaults: AlarmDefaults) throws(StoreError) -> AlarmDefaults {
-        var d = defaults
-        d.identity.add(try accountAddresses())
-        if d.identity.isEmpty { d.identity.add(try calendarOwnerAddresses()) }
-        return d
+        try accounts().flatMap { $0.addresses ?? [] }
     }
 
     /// Records the outcome of a sync of the account (nil error: it succeeded).
-    public func recordSyncOutcome(account: String, at: Instant, error: String?) throws(StoreError) {
-        try write { db, _ in
+    public func recordOutcome(account: String, at: Instant, error: String?) throws(StoreError) {
+        try store.write { db, _ in
             try db.execute(
                 sql: "UPDATE sync_account SET last_sync = coalesce(?, last_sync), last_error = ? WHERE name = ?",
                 arguments: [error == nil ? at.secondsSince1970 : nil, error, account])
@@ -252,8 +255,8 @@ extension EventStore {
 
     /// Removes the account and, from this machine only, the calendars that mirror its collections
     /// with their items. The server is not touched.
-    public func removeSyncAccount(named name: String) throws(StoreError) {
-        try write { db, _ in
+    public func removeAccount(named name: String) throws(StoreError) {
+        try store.write { db, _ in
             let calendars = try String.fetchAll(
                 db,
                 sql: """
@@ -272,14 +275,14 @@ extension EventStore {
 
     /// Mirrors a server collection: creates its local calendar (events) and/or list (reminders).
     @discardableResult
-    public func addSyncCollection(
+    public func addCollection(
         account: String, url: String, title: String, color: String?,
         events: Bool, reminders: Bool
     ) throws(StoreError) -> SyncCollection {
-        try write { db, _ in
+        try store.write { db, _ in
             if let row = try Row.fetchOne(db, sql: "SELECT id FROM sync_collection WHERE account = ? AND url = ?", arguments: [account, url]) {
                 let id: Int64 = row[0]
-                return try Self.syncCollections(db, where: "id = ?", [id])[0]
+                return try Self.collections(db, where: "id = ?", [id])[0]
             }
             func make(_ type: EntityType) throws -> String {
                 var c = ChimeCore.Calendar(title: title, entityType: type)
@@ -302,19 +305,19 @@ extension EventStore {
     }
 
     /// The collections of an account (every account's with nil).
-    public func syncCollections(account: String? = nil) throws(StoreError) -> [SyncCollection] {
-        try read { db in
-            if let account { return try Self.syncCollections(db, where: "account = ?", [account]) }
-            return try Self.syncCollections(db, where: "1", [])
+    public func collections(account: String? = nil) throws(StoreError) -> [SyncCollection] {
+        try store.read { db in
+            if let account { return try Self.collections(db, where: "account = ?", [account]) }
+            return try Self.collections(db, where: "1", [])
         }
     }
 
     /// The account and collection a calendar mirrors, or nil for a local calendar.
-    public func syncCollection(forCalendar identifier: String) throws(StoreError) -> SyncCollection? {
-        try read { db in try Self.syncCollections(db, where: "event_calendar_id = ? OR reminder_calendar_id = ?", [identifier, identifier]).first }
+    public func collection(forCalendar identifier: String) throws(StoreError) -> SyncCollection? {
+        try store.read { db in try Self.collections(db, where: "event_calendar_id = ? OR reminder_calendar_id = ?", [identifier, identifier]).first }
     }
 
-    private static func syncCollections(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [SyncCollection] {
+    private static func collections(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [SyncCollection] {
         try Row.fetchAll(
             db,
             sql: """
@@ -331,8 +334,8 @@ extension EventStore {
     }
 
     /// Records the calendars a collection's server expands rules in (nil: it lists none).
-    public func setSyncCollectionRScales(_ rscales: Set<String>?, account: String, url: String) throws(StoreError) {
-        try write { db, _ in
+    public func setCollectionRScales(_ rscales: Set<String>?, account: String, url: String) throws(StoreError) {
+        try store.write { db, _ in
             try db.execute(
                 sql: "UPDATE sync_collection SET rscales = ? WHERE account = ? AND url = ?",
                 arguments: [rscales.map { $0.sorted().joined(separator: ",") }, account, url])
@@ -342,8 +345,8 @@ extension EventStore {
     // MARK: Resources
 
     /// The resources of a collection as last seen in step, by href.
-    public func syncResources(collection: Int64) throws(StoreError) -> [String: SyncResource] {
-        try read { db in
+    public func resources(collection: Int64) throws(StoreError) -> [String: SyncResource] {
+        try store.read { db in
             var result: [String: SyncResource] = [:]
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT href, uid, etag, server_copy, signature, foreign_content FROM sync_resource WHERE collection_id = ?",
@@ -358,7 +361,7 @@ extension EventStore {
     /// The signature of every local item of a collection, by UID: its rows' identifiers, revisions
     /// and modification times. One query, no decoding: a sync with nothing to push reads only this.
     public func localSignatures(of collection: SyncCollection) throws(StoreError) -> [String: String] {
-        try read { db in try Self.signatures(db, calendars: collection.calendarIdentifiers, uid: nil) }
+        try store.read { db in try Self.signatures(db, calendars: collection.calendarIdentifiers, uid: nil) }
     }
 
     private static func signatures(_ db: Database, calendars: [String], uid: String?) throws -> [String: String] {
@@ -403,7 +406,7 @@ extension EventStore {
     public func localResource(uid: String, in collection: SyncCollection) throws(StoreError) -> LocalResource? {
         let calendars = collection.calendarIdentifiers
         guard !calendars.isEmpty else { return nil }
-        return try read { db in
+        return try store.read { db in
             guard let signature = try Self.signatures(db, calendars: calendars, uid: uid)[uid] else { return nil }
             let filter = Self.resourceFilter(calendarCount: calendars.count)
             let arguments = StatementArguments(calendars) + [uid, uid] + StatementArguments(calendars)
@@ -416,106 +419,36 @@ extension EventStore {
         }
     }
 
-    /// Applies one sync pass of a collection in one transaction: server copies over local items,
-    /// server deletions, what the server accepted, conflicts, and the new sync token. A server
-    /// copy is read like an import (repairs noted); writes made here are recorded as in step, so
-    /// they are not pushed back.
-    public func applySync(_ pass: SyncApplication, collection: SyncCollection) throws -> SyncApplied {
-        var applied = SyncApplied()
+    /// Applies one sync pass of a collection in one transaction: the server copies' items (as the
+    /// CalDAV module read them into ``SyncApplication/incoming``) over the local items, server
+    /// deletions, what the server accepted, conflicts, and the new sync token. Writes made here are
+    /// recorded as in step, so they are not pushed back.
+    public func apply(_ pass: SyncApplication, collection: SyncCollection) throws -> SyncApplied {
         // Nothing moved and the token stands: no transaction at all (a no-change pass writes nothing).
         if pass.pulled.isEmpty && pass.removedOnServer.isEmpty && pass.pushed.isEmpty && pass.deletedOnServer.isEmpty
             && pass.conflicts.isEmpty && (pass.syncToken ?? collection.syncToken) == collection.syncToken
             && (pass.ctag ?? collection.ctag) == collection.ctag
         {
-            return applied
+            return SyncApplied(notes: pass.notes)
         }
-        let target = ImportTarget.identified(events: collection.eventCalendar, reminders: collection.reminderList)
-        // href → the UID its local items are stored under, and whether Chime keeps an item for it.
-        var pulledUIDs: [(pull: SyncApplication.Pulled, uid: String, foreign: Bool)] = []
-        let resources = try syncResources(collection: collection.id)
-        // One UID, one resource (RFC 4791 §5.3.2.1): a server that let a second name hold a UID
-        // another name here shows (a client that re-uploaded under a new name, a server without the
-        // check) has that copy left on the server, said, and never shown or sent twice. The name
-        // already recorded shows the item, else the first name in order.
-        let removedHrefs = Set(pass.removedOnServer)
-        var shownBy: [String: String] = [:]
-        for r in resources.values where !r.isForeign && !r.uid.isEmpty && !removedHrefs.contains(r.href) { shownBy[r.uid] = r.href }
-        // Every pulled copy is read first and imported as one file: one lookup of the stored UIDs.
-        var batch = ICSParseResult(items: [], overrides: [], skipped: [])
-        for pull in pass.pulled.sorted(by: { $0.href < $1.href }) {
-            let name = pull.href.split(separator: "/").last.map(String.init) ?? pull.href
-            var parsed: ICSParseResult
-            do {
-                parsed = try ICalendar.parse(Array(pull.text.utf8), file: name)
-            } catch {
-                applied.notes.append("\(error): left on the server, not shown here")
-                pulledUIDs.append((pull, resources[pull.href]?.uid ?? "", true))
-                continue
-            }
-            applied.notes += (parsed.repairs + parsed.skipped).map(\.description)
-            guard let uid = parsed.items.first?.uid ?? parsed.overrides.first?.uid else {
-                pulledUIDs.append((pull, "", true))
-                continue
-            }
-            if let other = shownBy[uid], other != pull.href {
-                applied.notes.append("\(name) holds \(uid), which \(other) holds too: shown from \(other) only; \(name) is left on the server as it is")
-                pulledUIDs.append((pull, uid, true))
-                continue
-            }
-            // One UID per resource (RFC 4791 §4.1); anything else in it stays on the server only.
-            let extra = parsed.items.filter { $0.uid != uid }
-            if !extra.isEmpty {
-                applied.notes.append("\(name): \(extra.count) more UID(s) in one resource: only \(uid) is shown here")
-                parsed.items.removeAll { $0.uid != uid }
-                parsed.overrides.removeAll { $0.uid != uid }
-            }
-            let kindMissing = parsed.items.contains { item in
-                switch item.item {
-                case .event: return collection.eventCalendar == nil
-                case .reminder: return collection.reminderList == nil
-                }
-            }
-            if kindMissing || parsed.items.isEmpty {
-                pulledUIDs.append((pull, uid, true))
-                continue
-            }
-            shownBy[uid] = pull.href
-            // A server that cut an alarm it could not keep (Radicale cuts unknown values at their
-            // first comma: Apple's geo:LAT,LON loses its longitude) must not take the complete local
-            // location alarm with it.
-            for index in parsed.items.indices where parsed.items[index].unreadAlarms > 0 {
-                let incoming = parsed.items[index].item
-                guard let local = try localResource(uid: uid, in: collection)?.items.first(where: { $0.kindName == incoming.kindName })
-                else { continue }
-                let kept = local.alarms.filter { alarm in
-                    alarm.structuredLocation != nil && !incoming.alarms.contains { $0.trigger == alarm.trigger }
-                }
-                guard !kept.isEmpty else { continue }
-                parsed.items[index].item.alarms += kept
-                applied.notes.append(
-                    "\(name): the server's copy has \(parsed.items[index].unreadAlarms) alarm(s) it could not keep whole; "
-                        + "the local location alarm(s) kept (\(kept.count))")
-            }
-            batch.items += parsed.items
-            batch.overrides += parsed.overrides
-            pulledUIDs.append((pull, uid, false))
-        }
-        if !batch.items.isEmpty {
-            let report = try importParsed(
-                batch, file: collection.title, into: target, dryRun: false, strict: false,
-                authoritative: true, commit: false)
+        var applied = SyncApplied(notes: pass.notes)
+        let resources = try resources(collection: collection.id)
+        if !pass.incoming.items.isEmpty {
+            let report = try store.importParsed(
+                pass.incoming, file: collection.title,
+                into: .identified(events: collection.eventCalendar, reminders: collection.reminderList), dryRun: false,
+                strict: false, authoritative: true, commit: false)
             applied.added += report.eventsAdded + report.remindersAdded
             applied.updated += report.eventsUpdated + report.remindersUpdated
             applied.notes += report.skipped.map(\.description)
         }
         let calendars = collection.calendarIdentifiers
         let removed = pass.removedOnServer.compactMap { href in resources[href].map { (href, $0.uid) } }
-        let stamp = now()
-        let pulledResources = pulledUIDs, stillShown = shownBy
-        try perform(commit: false) { db, _ in
+        let stamp = store.now()
+        try store.perform(commit: false) { db, _ in
             for (href, uid) in removed {
                 // Another name still shows this UID (a copy under two names): its items stay.
-                if stillShown[uid] == nil { try Self.deleteLocalItems(uid: uid, calendars: calendars, in: db) }
+                if pass.shownBy[uid] == nil { try Self.deleteLocalItems(uid: uid, calendars: calendars, in: db) }
                 try db.execute(sql: "DELETE FROM sync_resource WHERE collection_id = ? AND href = ?", arguments: [collection.id, href])
             }
             for href in pass.deletedOnServer {
@@ -527,14 +460,14 @@ extension EventStore {
                     collection: collection.id, in: db)
             }
             // The signatures after this transaction's writes: the local items are in step with the copies.
-            let after = pulledResources.contains { !$0.foreign } ? try Self.signatures(db, calendars: calendars, uid: nil) : [:]
-            for (pull, uid, foreign) in pulledResources {
-                let signature = foreign ? "" : (after[uid] ?? "")
+            let after = pass.pulled.contains { !$0.isForeign } ? try Self.signatures(db, calendars: calendars, uid: nil) : [:]
+            for pull in pass.pulled {
+                let signature = pull.isForeign ? "" : (after[pull.uid] ?? "")
                 let base = pull.inStep ? signature : (resources[pull.href]?.signature ?? "")
                 try Self.recordResource(
                     SyncResource(
-                        href: pull.href, uid: uid, etag: pull.etag, serverCopy: pull.text,
-                        signature: base, isForeign: foreign),
+                        href: pull.href, uid: pull.uid, etag: pull.etag, serverCopy: pull.text,
+                        signature: base, isForeign: pull.isForeign),
                     collection: collection.id, in: db)
             }
             for c in pass.conflicts {
@@ -550,7 +483,7 @@ extension EventStore {
                     arguments: [pass.syncToken, pass.ctag, collection.id])
             }
         }
-        try commit()
+        try store.commit()
         applied.removed = removed.count
         return applied
     }
@@ -594,7 +527,7 @@ extension EventStore {
     public func localChanges(of collection: SyncCollection) throws(StoreError) -> LocalChanges {
         let signatures = try localSignatures(of: collection)
         var synced: [String: SyncResource] = [:]
-        for r in try syncResources(collection: collection.id).values where !r.isForeign && !r.uid.isEmpty { synced[r.uid] = r }
+        for r in try resources(collection: collection.id).values where !r.isForeign && !r.uid.isEmpty { synced[r.uid] = r }
         return LocalChanges(
             synced: synced,
             changed: signatures.filter {
@@ -607,15 +540,15 @@ extension EventStore {
     /// True when a calendar of the account holds a change the server has not had: an item added,
     /// edited or removed since the last sync. Local only, no network.
     public func hasUnsyncedChanges(account: String) throws(StoreError) -> Bool {
-        for collection in try syncCollections(account: account) where try !localChanges(of: collection).isEmpty { return true }
+        for collection in try collections(account: account) where try !localChanges(of: collection).isEmpty { return true }
         return false
     }
 
     // MARK: Conflicts
 
     /// Conflicts kept by syncs (every account's with nil), newest first.
-    public func syncConflicts(account: String? = nil) throws(StoreError) -> [SyncConflict] {
-        try read { db in
+    public func conflicts(account: String? = nil) throws(StoreError) -> [SyncConflict] {
+        try store.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -631,8 +564,8 @@ extension EventStore {
     }
 
     /// Forgets kept conflicts (all with nil).
-    public func clearSyncConflicts(_ ids: [Int64]? = nil) throws(StoreError) {
-        try write { db, _ in
+    public func clearConflicts(_ ids: [Int64]? = nil) throws(StoreError) {
+        try store.write { db, _ in
             if let ids {
                 for id in ids { try db.execute(sql: "DELETE FROM sync_conflict WHERE id = ?", arguments: [id]) }
             } else {

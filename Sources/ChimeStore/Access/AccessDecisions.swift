@@ -16,7 +16,7 @@ public enum AuthorizationStatus: String, Hashable, Sendable, CaseIterable {
 /// One decision kept in the store: an app, an entity type, what was decided, by whom and when.
 ///
 /// ```swift
-/// for decision in try store.accessDecisions() {
+/// for decision in try store.access.decisions() {
 ///     print(decision.appID, decision.entityType, decision.status)
 /// }
 /// ```
@@ -44,14 +44,28 @@ public struct AccessDecision: Hashable, Sendable {
     }
 }
 
+/// Per-app access decisions (EventKit's authorization status), kept in the store's database.
+///
+/// ```swift
+/// if try store.access.access.authorizationStatus(appID: "flatpak:org.example.Planner", for: .event) == .authorized { … }
+/// ```
+public struct AccessDecisions: Sendable {
+    let store: EventStore
+}
+
 extension EventStore {
+    /// Which apps may read and change events and reminders, in this store's database.
+    public var access: AccessDecisions { AccessDecisions(store: self) }
+}
+
+extension AccessDecisions {
     /// The stored status of `appID` for `entityType`: `.notDetermined` when nothing was decided.
     ///
     /// ```swift
-    /// if try store.authorizationStatus(appID: "flatpak:org.example.Planner", for: .event) == .authorized { … }
+    /// if try store.access.authorizationStatus(appID: "flatpak:org.example.Planner", for: .event) == .authorized { … }
     /// ```
     public func authorizationStatus(appID: String, for entityType: EntityType) throws(StoreError) -> AuthorizationStatus {
-        try read { db in
+        try store.read { db in
             let raw = try String.fetchOne(
                 db, sql: "SELECT status FROM app_access WHERE app_id = ? AND entity_type = ?",
                 arguments: [appID, entityType.rawValue])
@@ -62,14 +76,14 @@ extension EventStore {
     /// Records the user's decision (`.authorized` or `.denied`), replacing an earlier one.
     ///
     /// ```swift
-    /// try store.setAuthorization(.denied, appID: "exe:/usr/bin/spy", for: .reminder, decidedBy: "command")
+    /// try store.access.setAuthorization(.denied, appID: "exe:/usr/bin/spy", for: .reminder, decidedBy: "command")
     /// ```
     public func setAuthorization(
         _ status: AuthorizationStatus, appID: String, for entityType: EntityType,
         decidedBy: String
     ) throws(StoreError) {
         precondition(status == .authorized || status == .denied, "only a user's yes or no is stored")
-        try write { db, now in
+        try store.write { db, now in
             try db.execute(
                 sql: """
                     INSERT INTO app_access (app_id, entity_type, status, decided_by, decided_at) VALUES (?, ?, ?, ?, ?)
@@ -83,7 +97,7 @@ extension EventStore {
     /// Returns how many decisions were removed.
     @discardableResult
     public func resetAuthorization(appID: String, for entityType: EntityType? = nil) throws(StoreError) -> Int {
-        try write { db, _ in
+        try store.write { db, _ in
             if let entityType {
                 try db.execute(
                     sql: "DELETE FROM app_access WHERE app_id = ? AND entity_type = ?",
@@ -97,8 +111,8 @@ extension EventStore {
 
     /// Notes that an authorized app used its access (shown by `chime access list`); at most one
     /// write a minute per app and entity type, so reads stay reads.
-    public func noteAccessUsed(appID: String, for entityType: EntityType) throws(StoreError) {
-        try write { db, now in
+    public func noteUsed(appID: String, for entityType: EntityType) throws(StoreError) {
+        try store.write { db, now in
             try db.execute(
                 sql: """
                     UPDATE app_access SET last_used_at = ?
@@ -108,8 +122,8 @@ extension EventStore {
     }
 
     /// Every stored decision, by app then entity type.
-    public func accessDecisions() throws(StoreError) -> [AccessDecision] {
-        try read { db in
+    public func decisions() throws(StoreError) -> [AccessDecision] {
+        try store.read { db in
             try Row.fetchAll(
                 db,
                 sql: """

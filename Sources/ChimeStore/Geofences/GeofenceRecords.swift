@@ -16,14 +16,23 @@ public struct StoredFix: Hashable, Sendable {
 /// Persisted geofence states (one row per armed fence, keyed like the ledger) and the last fix.
 ///
 /// ```swift
-/// let states = try store.geofenceStatuses()
+/// let states = try store.geofences.statuses()
 /// for fence in armed { engine.arm(fence, status: states[fence.key] ?? .unknown) }
-/// try store.saveGeofenceStatuses(step.changed, fix: StoredFix(fix: fix, provider: "geoclue"))
+/// try store.geofences.saveStatuses(step.changed, fix: StoredFix(fix: fix, provider: "geoclue"))
 /// ```
+public struct GeofenceRecords: Sendable {
+    let store: EventStore
+}
+
 extension EventStore {
+    /// Each armed geofence's last state and the last position, in this store's database.
+    public var geofences: GeofenceRecords { GeofenceRecords(store: self) }
+}
+
+extension GeofenceRecords {
     /// The saved states: all of them, or those of these items only (re-arming a few changed items).
-    public func geofenceStatuses(items: Set<String>? = nil) throws(StoreError) -> [FiringKey: FenceStatus] {
-        try read { db in
+    public func statuses(items: Set<String>? = nil) throws(StoreError) -> [FiringKey: FenceStatus] {
+        try store.read { db in
             var result: [FiringKey: FenceStatus] = [:]
             var sql = "SELECT item_id, occurrence, alarm, state, since, pending, pending_since FROM geofence_state"
             var arguments = StatementArguments()
@@ -46,9 +55,9 @@ extension EventStore {
     }
 
     /// Saves changed states and (optionally) the fix that caused them, in one transaction.
-    public func saveGeofenceStatuses(_ changes: [(key: FiringKey, status: FenceStatus)], fix: StoredFix?) throws(StoreError) {
+    public func saveStatuses(_ changes: [(key: FiringKey, status: FenceStatus)], fix: StoredFix?) throws(StoreError) {
         if changes.isEmpty && fix == nil { return }
-        try write { db, _ in
+        try store.write { db, _ in
             for (key, status) in changes {
                 try db.cachedStatement(
                     sql: """
@@ -80,8 +89,8 @@ extension EventStore {
     }
 
     /// Deletes the states of fences that are no longer armed.
-    public func pruneGeofenceStatuses(keeping armed: Set<FiringKey>) throws(StoreError) {
-        try write { db, _ in
+    public func prune(keeping armed: Set<FiringKey>) throws(StoreError) {
+        try store.write { db, _ in
             let rows = try Row.fetchAll(db, sql: "SELECT item_id, occurrence, alarm FROM geofence_state")
             for row in rows {
                 let key = FiringKey(item: row[0], occurrence: Instant(secondsSince1970: row[1]), alarm: row[2])
@@ -94,8 +103,8 @@ extension EventStore {
         }
     }
 
-    public func lastLocationFix() throws(StoreError) -> StoredFix? {
-        try read { db in
+    public func lastFix() throws(StoreError) -> StoredFix? {
+        try store.read { db in
             try Row.fetchOne(db, sql: "SELECT latitude, longitude, accuracy, time_ms, provider FROM location_fix WHERE id = 1").map {
                 StoredFix(
                     fix: LocationFix(
