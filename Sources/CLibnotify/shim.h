@@ -10,4 +10,3 @@ static inline const GVariantType *chime_type_string(void) { return G_VARIANT_TYP
 static inline const GVariantType *chime_type_vardict_entry(void) { return G_VARIANT_TYPE("{sv}"); }
 static inline const GVariantType *chime_type_string_entry(void) { return G_VARIANT_TYPE("{ss}"); }
 static inline const GVariantType *chime_type_credentials_reply(void) { return G_VARIANT_TYPE("(a{sv})"); }
-static inline const GVariantType *chime_type_notify_reply(void) { return G_VARIANT_TYPE("(u)"); }

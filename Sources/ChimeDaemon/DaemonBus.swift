@@ -14,14 +14,15 @@ import ServiceLifecycle
 public protocol DaemonBusAPI: BusMethodHandler {
     /// The interface's introspection XML (`Config/io.github.chime.Chime1.xml`).
     var interfaceXML: String { get }
-    /// The service, once it owns its name (for signals and access prompts), and the way to answer
-    /// a firing as its notification's buttons do (Snooze, Dismiss over the bus).
-    func attach(_ service: BusService, respond: @escaping @Sendable (NotificationResponse) -> Void)
+    /// The service, once it owns its name (for signals), the notification sink (access questions
+    /// go on screen through it, beside the alarms), and the way to answer a firing as its
+    /// notification's buttons do (Snooze, Dismiss over the bus).
+    func attach(_ service: BusService, sink: any NotificationSink, respond: @escaping @Sendable (NotificationResponse) -> Void)
     /// A commit by any process (the store's change journal).
     func storeChanged(_ changes: ChangeSet) async
     /// A notification the server accepted.
     func alarmDelivered(_ notification: AlarmNotification)
-    /// A client left, or the user answered a prompt.
+    /// A client left, or the service's connection closed.
     func busEvent(_ event: BusEvent) async
 }
 
@@ -62,6 +63,12 @@ final class AnnouncingSink: NotificationSink {
     }
 
     func withdraw(_ keys: Set<FiringKey>) { inner.withdraw(keys) }
+
+    func ask(_ question: UserQuestion, answered: @escaping @Sendable (String?) -> Void) throws(DeliveryError) -> Int {
+        try inner.ask(question, answered: answered)
+    }
+
+    func withdrawQuestion(_ id: Int) { inner.withdrawQuestion(id) }
 
     func shutdown() { inner.shutdown() }
 }
@@ -113,7 +120,7 @@ struct BusLifecycle: Service {
         let service = try BusService.start(
             busName: ChimeBusName.name, objectPath: ChimeBusName.objectPath,
             interfaceXML: api.interfaceXML, interfaceName: ChimeBusName.interface, handler: api)
-        api.attach(service, respond: { [sink] in sink.respond($0) })
+        api.attach(service, sink: sink, respond: { [sink] in sink.respond($0) })
         return service
     }
 

@@ -82,10 +82,6 @@ public struct BusCaller: Hashable, Sendable {
 public enum BusEvent: Hashable, Sendable {
     /// A client's connection closed (it exited or was killed): drop what it subscribed or asked.
     case peerVanished(uniqueName: String)
-    /// The user clicked a button (`key`) of a notification ``BusService/notify(summary:body:actions:)`` showed.
-    case notificationAction(id: UInt32, key: String)
-    /// The notification went away without a button.
-    case notificationClosed(id: UInt32)
     /// The service's own connection to the bus closed (the bus daemon dropped it, or stopped): the
     /// name is gone for every app until the service is started again. The last event.
     case connectionClosed(reason: String)
@@ -113,7 +109,7 @@ public final class BusService: Sendable {
     public let busName: String
     public let objectPath: String
     public let interfaceName: String
-    /// Vanished peers and notification clicks, in order.
+    /// Vanished peers, and the connection closing, in order.
     public let events: AsyncStream<BusEvent>
     private let loopThread: GLibMainLoopThread
     private let state: LoopConfined<ServiceState>
@@ -163,7 +159,6 @@ public final class BusService: Sendable {
                 g_object_unref(UnsafeMutableRawPointer(connection))
                 return .failure(failure)
             }
-            state.subscribeToBusSignals()
             state.watchConnection()
             if let failure = state.requestName(busName) {
                 state.close()
@@ -195,29 +190,6 @@ public final class BusService: Sendable {
         {
             _ = takeMessage(of: &error)  // the peer left: nothing to tell it
         }
-    }
-
-    /// How long a question stays on screen unanswered before the server closes it.
-    public static let promptExpirySeconds: Int32 = 240
-
-    /// Shows a notification through the desktop's notification server (`Notify`), expiring after ``promptExpirySeconds``,
-    /// with one button per `(key, label)`; clicks and closes arrive as ``events``. Returns its id.
-    public func notify(summary: String, body: String, actions: [(key: String, label: String)]) async throws(BusError) -> UInt32 {
-        let result: Result<UInt32, BusError> = await withCheckedContinuation { waiter in
-            let posted = loopThread.perform {
-                self.state.value.notify(summary: summary, body: body, actions: actions) { waiter.resume(returning: $0) }
-            }
-            if posted == nil { waiter.resume(returning: .failure(BusError("Stopped", "the D-Bus service stopped"))) }
-        }
-        return try result.get()
-    }
-
-    /// Withdraws a notification ``notify(summary:body:actions:)`` showed (`CloseNotification`).
-    public func closeNotification(_ id: UInt32) {
-        g_dbus_connection_call(
-            connection.raw, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-            "org.freedesktop.Notifications", "CloseNotification", GVariantCoding.tuple([.uint32(id)]),
-            nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, nil, nil)
     }
 
     /// Gives up the name, unexports the object and closes the connection. Idempotent.
@@ -263,7 +235,6 @@ private final class ServiceState {
     var callers: [String: BusCaller] = [:]
     /// The `NameOwnerChanged` subscription of each caller being identified or known.
     var callerWatches: [String: guint] = [:]
-    var notificationServer: String?
     var closed = false
     var closedHandler: gulong = 0
 
@@ -301,24 +272,9 @@ private final class ServiceState {
         return registration == 0 ? BusError("BadInterface", takeMessage(of: &error)) : nil
     }
 
-    /// Only signals Chime acts on reach it: the notification server's name changing hands and its
-    /// own signals, and (``watchVanishing(of:)``) the end of a caller's connection. Every client
+    /// Only signals Chime acts on reach it (``watchVanishing(of:)``): the end of a caller's connection. Every client
     /// that connects to the session bus changes some name's owner; a desktop's apps coming and going
     /// would each wake an idle daemon if it listened to them all.
-    func subscribeToBusSignals() {
-        subscriptions.append(subscribeToOwnerChanges(of: "org.freedesktop.Notifications"))
-        subscriptions.append(
-            g_dbus_connection_signal_subscribe(
-                connection, nil, "org.freedesktop.Notifications", nil, "/org/freedesktop/Notifications",
-                nil, G_DBUS_SIGNAL_FLAGS_NONE,
-                { _, sender, _, _, signal, parameters, userData in
-                    guard let sender, let signal, let parameters else { return }
-                    ServiceState.from(userData).notificationSignal(
-                        sender: String(cString: sender), name: String(cString: signal),
-                        values: GVariantCoding.values(ofTuple: parameters))
-                }, unretained, nil))
-    }
-
     /// The connection's "closed" signal: the bus dropped it (a message over its limit, the bus
     /// daemon going away). Reported as the stream's last event, so that the owner can log it and
     /// start the service again; nothing else would notice that the name is gone.
@@ -460,69 +416,9 @@ private final class ServiceState {
     }
 
     func ownerChanged(name: String, newOwner: String) {
-        if name == "org.freedesktop.Notifications" { notificationServer = newOwner.isEmpty ? nil : newOwner }
         guard name.hasPrefix(":"), newOwner.isEmpty else { return }
         forget(name)
         events.yield(.peerVanished(uniqueName: name))
-    }
-
-    // MARK: Notifications
-
-    func notify(
-        summary: String, body: String, actions: [(key: String, label: String)],
-        done: @escaping @Sendable (Result<UInt32, BusError>) -> Void
-    ) {
-        // Who owns the server now: its signals are the only ones believed (anyone may send a lookalike).
-        var error: UnsafeMutablePointer<GError>?
-        if let owner = g_dbus_connection_call_sync(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-            "org.freedesktop.DBus", "GetNameOwner",
-            GVariantCoding.tuple([.string("org.freedesktop.Notifications")]),
-            nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
-        {
-            if case .string(let name)? = GVariantCoding.values(ofTuple: owner).first { notificationServer = name }
-            g_variant_unref(owner)
-        } else {
-            return done(.failure(BusError("NoNotificationServer", "no notification server answers: \(takeMessage(of: &error))")))
-        }
-        let flatActions = actions.flatMap { [$0.key, $0.label] }
-        // Normal urgency and an expiry: a question is never critical, and never stays on screen for
-        // ever (an unanswered one closes, and the app may ask again).
-        let hints = GVariantCoding.vardict([
-            ("desktop-entry", g_variant_new_string("chime")),
-            ("urgency", g_variant_new_byte(1))
-        ])
-        let arguments = GVariantCoding.tuple(
-            [
-                .string("Chime"), .uint32(0), .string("chime"), .string(summary), .string(body),
-                .strings(flatActions)
-            ], then: [hints, g_variant_new_int32(BusService.promptExpirySeconds * 1000)])
-        let box = Unmanaged.passRetained(NotifyReply(done: done)).toOpaque()
-        g_dbus_connection_call(
-            connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-            "org.freedesktop.Notifications", "Notify", arguments, chime_type_notify_reply(),
-            G_DBUS_CALL_FLAGS_NONE, 10_000, nil,
-            { source, result, userData in
-                let reply = Unmanaged<NotifyReply>.fromOpaque(userData!).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                guard let answer = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) else {
-                    return reply.done(.failure(BusError("NoNotificationServer", "the notification server refused: \(takeMessage(of: &error))")))
-                }
-                defer { g_variant_unref(answer) }
-                guard case .uint32(let id)? = GVariantCoding.values(ofTuple: answer).first else {
-                    return reply.done(.failure(BusError("NoNotificationServer", "the notification server gave no id")))
-                }
-                reply.done(.success(id))
-            }, box)
-    }
-
-    func notificationSignal(sender: String, name: String, values: [BusValue]) {
-        guard sender == notificationServer else { return }
-        switch (name, values.first, values.dropFirst().first) {
-        case ("ActionInvoked", .uint32(let id)?, .string(let key)?): events.yield(.notificationAction(id: id, key: key))
-        case ("NotificationClosed", .uint32(let id)?, _): events.yield(.notificationClosed(id: id))
-        default: break
-        }
     }
 }
 
@@ -535,11 +431,6 @@ private final class PendingIdentity {
         self.state = state
         self.done = done
     }
-}
-
-private final class NotifyReply {
-    let done: @Sendable (Result<UInt32, BusError>) -> Void
-    init(done: @escaping @Sendable (Result<UInt32, BusError>) -> Void) { self.done = done }
 }
 
 /// GVariant in and out for ``BusValue``: built values are floating (the call or signal that takes

@@ -118,34 +118,70 @@ final class LibnotifyConnection {
 
     /// Shows `n` and keeps it alive until it is closed.
     func show(_ n: AlarmNotification) -> Result<Void, DeliveryError> {
+        present(
+            summary: n.summary, body: n.body, keys: n.keys, urgency: Self.urgency(n.urgency), category: n.category,
+            timeoutMilliseconds: NOTIFY_EXPIRES_NEVER,  // an alarm stays until answered
+            sound: server.soundName(for: n), actions: n.actions.map { (key: $0.key, label: n.label(for: $0)) }, answered: nil
+        ).map { _ in () }
+    }
+
+    /// Shows a question (normal urgency, expiring: never critical, never on screen for ever) and
+    /// keeps it alive until it is answered or closed; returns its id.
+    func ask(_ question: UserQuestion, answered: @escaping @Sendable (String?) -> Void) -> Result<Int, DeliveryError> {
+        guard server.supportsActions else {
+            return .failure(DeliveryError("the notification server (\(server.name)) shows no buttons to answer with"))
+        }
+        return present(
+            summary: question.summary, body: question.body, keys: [], urgency: NOTIFY_URGENCY_NORMAL, category: "x-chime.question",
+            timeoutMilliseconds: question.expirySeconds * 1000, sound: nil,
+            actions: question.buttons.map { (key: $0.key, label: $0.label) }, answered: answered)
+    }
+
+    /// Closes a question; its `answered` hears nil.
+    func withdrawQuestion(_ id: Int) {
+        guard let entry = shown[id], let answered = entry.answered else { return }
+        entry.isAnswered = true
+        answered(nil)
+        var error: UnsafeMutablePointer<GError>?
+        if notify_notification_close(entry.handle, &error) == 0 {
+            _ = takeMessage(of: &error)
+            forget(entry)
+        }
+    }
+
+    private func present(
+        summary: String, body plainBody: String, keys: [FiringKey], urgency: NotifyUrgency, category: String,
+        timeoutMilliseconds: Int32, sound: String?, actions: [(key: String, label: String)],
+        answered: (@Sendable (String?) -> Void)?
+    ) -> Result<Int, DeliveryError> {
         guard !isClosed else { return .failure(DeliveryError("the libnotify sink is shut down")) }
         // A server reading markup would mangle "R&D <sync>" in plain text, or reject the body.
-        let body = server.supportsBodyMarkup ? Self.escapedMarkup(n.body) : n.body
+        let body = server.supportsBodyMarkup ? Self.escapedMarkup(plainBody) : plainBody
         // The icon by its theme name: the one `make install` puts in hicolor and the desktop file
         // names. Servers such as dunst do not look it up through the desktop-entry hint.
-        guard let handle = notify_notification_new(n.summary, body, Self.iconName) else {
+        guard let handle = notify_notification_new(summary, body, Self.iconName) else {
             return .failure(DeliveryError("notify_notification_new failed"))
         }
         notify_notification_set_app_name(handle, appName)
-        notify_notification_set_urgency(handle, Self.urgency(n.urgency))
-        notify_notification_set_category(handle, n.category)
-        notify_notification_set_timeout(handle, NOTIFY_EXPIRES_NEVER)  // an alarm stays until answered
+        notify_notification_set_urgency(handle, urgency)
+        notify_notification_set_category(handle, category)
+        notify_notification_set_timeout(handle, timeoutMilliseconds)
         if let desktopEntry {
             notify_notification_set_hint(handle, "desktop-entry", g_variant_new_string(desktopEntry))
         }
-        if let sound = server.soundName(for: n) {
+        if let sound {
             notify_notification_set_hint(handle, "sound-name", g_variant_new_string(sound))
         }
 
         lastID += 1
         let entry = ShownNotification(
-            id: lastID, keys: n.keys, handle: handle, connection: self, summary: n.summary,
-            body: body, hasActions: server.supportsActions && !n.actions.isEmpty)
+            id: lastID, keys: keys, handle: handle, connection: self, summary: summary,
+            body: body, hasActions: server.supportsActions && !actions.isEmpty, answered: answered)
         if server.supportsActions {
-            for action in n.actions {
+            for action in actions {
                 // Each registration owns one reference to the entry, dropped when libnotify frees it.
                 notify_notification_add_action(
-                    handle, action.key, n.label(for: action),
+                    handle, action.key, action.label,
                     { _, key, userData in
                         guard let key, let userData else { return }
                         let entry = Unmanaged<ShownNotification>.fromOpaque(userData).takeUnretainedValue()
@@ -176,22 +212,26 @@ final class LibnotifyConnection {
             return .failure(DeliveryError("the notification server did not take the notification: \(message)"))
         }
         shown[entry.id] = entry
-        return .success(())
+        return .success(entry.id)
     }
 
     /// A button (or the body, for `default`) was clicked.
     fileprivate func actionInvoked(_ entry: ShownNotification, key: String) {
-        guard shown[entry.id] != nil, !entry.isAnswered, let action = AlarmNotification.Action(key: key) else {
-            return
+        guard shown[entry.id] != nil, !entry.isAnswered else { return }
+        if let answered = entry.answered {
+            entry.isAnswered = true
+            answered(key)
+        } else {
+            guard let action = AlarmNotification.Action(key: key) else { return }
+            entry.isAnswered = true
+            let response =
+                switch action {
+                case .default: NotificationResponse(keys: entry.keys, kind: .activated)
+                case .complete: NotificationResponse(keys: entry.keys, kind: .complete)
+                case .snooze(let choice): NotificationResponse(keys: entry.keys, kind: .snooze, snooze: choice)
+                }
+            responses.yield(response)
         }
-        entry.isAnswered = true
-        let response =
-            switch action {
-            case .default: NotificationResponse(keys: entry.keys, kind: .activated)
-            case .complete: NotificationResponse(keys: entry.keys, kind: .complete)
-            case .snooze(let choice): NotificationResponse(keys: entry.keys, kind: .snooze, snooze: choice)
-            }
-        responses.yield(response)
         // Servers such as dunst leave a notification on screen after an action: the answered alarm goes.
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_close(entry.handle, &error) == 0 {
@@ -216,6 +256,8 @@ final class LibnotifyConnection {
     fileprivate func closed(_ entry: ShownNotification) {
         guard shown[entry.id] != nil else { return }
         let byUser = notify_notification_get_closed_reason(entry.handle) == Int32(NOTIFY_CLOSED_REASON_DISMISSED.rawValue)
+        // A question closed without a button (dismissed or expired): nothing was decided.
+        if let answered = entry.answered, !entry.isAnswered { answered(nil) }
         // A notification without keys (an item's details) answers no alarm.
         if byUser && !entry.isAnswered && !entry.keys.isEmpty {
             responses.yield(NotificationResponse(keys: entry.keys, kind: .dismissed))
@@ -269,7 +311,14 @@ final class LibnotifyConnection {
         let entries = shown.values.sorted { $0.id < $1.id }
         shown = [:]  // their "closed" signals, if any still come, are not the user's answers
         for entry in entries {
-            if stopping && entry.hasActions { reshowWithoutActions(entry) }
+            // A question nobody will hear the answer to goes; an alarm stays, without its buttons.
+            if let answered = entry.answered {
+                if !entry.isAnswered { answered(nil) }
+                var error: UnsafeMutablePointer<GError>?
+                if notify_notification_close(entry.handle, &error) == 0 { _ = takeMessage(of: &error) }
+            } else if stopping && entry.hasActions {
+                reshowWithoutActions(entry)
+            }
             g_object_unref(UnsafeMutableRawPointer(entry.handle))
         }
         releaseForgotten()
@@ -313,11 +362,14 @@ private final class ShownNotification {
     let hasActions: Bool
     /// An action was reported or we closed it: a later close is not the user's dismissal.
     var isAnswered = false
+    /// For a question: who hears its answer (the button's key, or nil).
+    let answered: (@Sendable (String?) -> Void)?
 
     init(
         id: Int, keys: [FiringKey], handle: UnsafeMutablePointer<NotifyNotification>, connection: LibnotifyConnection,
-        summary: String, body: String, hasActions: Bool
+        summary: String, body: String, hasActions: Bool, answered: (@Sendable (String?) -> Void)?
     ) {
+        self.answered = answered
         self.id = id
         self.keys = keys
         self.handle = handle

@@ -132,12 +132,38 @@ public final class LibnotifySink: NotificationSink {
     /// not break every later alarm.
     /// - Throws: ``DeliveryError`` with the D-Bus error when the server does not take it, or after ``shutdown()``.
     public func deliver(_ n: AlarmNotification, deliveredAtMilliseconds: Int64) throws(DeliveryError) {
+        _ = try onConnection { $0.show(n) }
+        // After the server took it, so a refused notification does not ring for nothing.
+        if case .player(let name) = server.soundRoute(for: n) { soundPlayer?.play(name) }
+    }
+
+    /// Shows a question with its buttons, expiring after `question.expirySeconds`; `answered` hears
+    /// the button clicked, or nil when it closed without one. Reconnects once as ``deliver(_:deliveredAtMilliseconds:)`` does.
+    ///
+    /// ```swift
+    /// let id = try sink.ask(question) { key in decide(key) }
+    /// ```
+    /// - Throws: ``DeliveryError`` when the server does not take it or shows no buttons.
+    public func ask(_ question: UserQuestion, answered: @escaping @Sendable (String?) -> Void) throws(DeliveryError) -> Int {
+        try onConnection { $0.ask(question, answered: answered) }
+    }
+
+    /// Takes a question off the screen; its `answered` hears nil.
+    public func withdrawQuestion(_ id: Int) {
+        let connection = self.connection
+        _ = loopThread.perform { connection.value.current.withdrawQuestion(id) }
+    }
+
+    /// Runs `body` on the loop thread with the current connection; when the server does not take
+    /// it (the bus connection was closed, the server restarted), lets go of libnotify, opens it
+    /// again and runs `body` once more.
+    private func onConnection<T>(_ body: @escaping (LibnotifyConnection) -> Result<T, DeliveryError>) throws(DeliveryError) -> T {
         let slot = self.connection
         let (appName, desktopEntry, timeout, responses) = (self.appName, self.desktopEntry, serverTimeoutMilliseconds, continuation)
         let context = loopThread.mainContext
         guard
-            let outcome = loopThread.perform({ () -> Result<Void, DeliveryError> in
-                let first = slot.value.current.show(n)
+            let outcome = loopThread.perform({ () -> Result<T, DeliveryError> in
+                let first = body(slot.value.current)
                 guard case .failure(let error) = first, !slot.value.isShutDown else { return first }
                 slot.value.current.closeDown()
                 switch LibnotifyConnection.open(
@@ -146,7 +172,7 @@ public final class LibnotifySink: NotificationSink {
                 {
                 case .success(let fresh):
                     slot.value.current = fresh
-                    return fresh.show(n).mapError { DeliveryError("\($0) (after reconnecting; first attempt: \(error))") }
+                    return body(fresh).mapError { DeliveryError("\($0) (after reconnecting; first attempt: \(error))") }
                 case .failure(let reopenError):
                     // Keep a closed connection in the slot: the next delivery tries to reopen again.
                     return .failure(DeliveryError("\(error); reconnecting failed: \(reopenError)"))
@@ -155,9 +181,7 @@ public final class LibnotifySink: NotificationSink {
         else {
             throw DeliveryError("the libnotify sink is shut down")
         }
-        try outcome.get()
-        // After the server took it, so a refused notification does not ring for nothing.
-        if case .player(let name) = server.soundRoute(for: n) { soundPlayer?.play(name) }
+        return try outcome.get()
     }
 
     /// Closes every notification on screen all of whose keys are in `keys` (their alarms are

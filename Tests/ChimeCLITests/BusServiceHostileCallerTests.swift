@@ -105,6 +105,26 @@ extension BusServiceTests {
         #expect(daemon.stop() == 0, "daemon: \(daemon.stderrText)")
     }
 
+    /// Questions go through the daemon's notification sink: with alarms on standard output there is
+    /// nobody to ask, the request says so with the line to type, and nothing reaches the server.
+    @Test func aDaemonWhoseAlarmsGoToStandardOutputAsksNobody() throws {
+        guard let run = sandbox() else { return }
+        let start = notificationLog(run).count
+        let (storePath, _, _) = try seededStore()
+        let daemon = try DaemonProcess(
+            store: storePath, arguments: ["--notifier", "stdout", "--location", "none"], folder: folder, name: "stdout-daemon")
+        defer { daemon.stop() }
+        #expect(poll(20) { shell("gdbus wait --session --timeout 1 \(Self.name)").status == 0 && daemon.stderrText.contains("D-Bus service ready") })
+        let asker = try app("unheard-asker")
+        let refused = call(asker, "RequestAccess", "event")
+        #expect(refused.status != 0 && refused.output.contains("Error.NoPrompt"), "\(refused.output)")
+        #expect(refused.output.contains("standard output") && refused.output.contains("chime access grant exe:\(asker) events"), "\(refused.output)")
+        #expect(!notificationLog(run).dropFirst(start).contains { $0.contains("Allow gdbus (\(asker))") })
+        // Nothing is left open: the same app asks again and hears the same, not "Busy".
+        #expect(call(asker, "RequestAccess", "event").output.contains("Error.NoPrompt"))
+        #expect(daemon.stop() == 0, "daemon: \(daemon.stderrText)")
+    }
+
     @Test func onePromptAtATimeAndAFloodIsRefused() throws {
         guard let run = sandbox() else { return }
         _ = shell("dunstctl close-all")

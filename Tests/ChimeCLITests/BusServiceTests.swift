@@ -74,7 +74,7 @@ struct BusServiceTests {
 
     func startDaemon(_ storePath: String, environment: [String: String] = [:]) throws -> DaemonProcess {
         let daemon = try DaemonProcess(
-            store: storePath, arguments: ["--notifier", "stdout", "--location", "none"],
+            store: storePath, arguments: ["--notifier", "libnotify", "--location", "none"],
             environment: environment, folder: folder)
         let owned = poll(20) { shell("gdbus wait --session --timeout 1 \(Self.name)").status == 0 && daemon.stderrText.contains("D-Bus service ready") }
         #expect(owned, "the daemon never took \(Self.name): \(daemon.stderrText)")

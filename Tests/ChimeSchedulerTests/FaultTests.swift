@@ -28,6 +28,10 @@ final class RefusingSink: NotificationSink {
     }
 
     func withdraw(_ keys: Set<FiringKey>) {}
+    func ask(_ question: UserQuestion, answered: @escaping @Sendable (String?) -> Void) throws(DeliveryError) -> Int {
+        throw DeliveryError("refused")
+    }
+    func withdrawQuestion(_ id: Int) {}
 
     func shutdown() {}
     func refuse(_ count: Int) { state.withLock { $0.failuresLeft = count } }

@@ -20,15 +20,17 @@ final class ChimeBusAPI: DaemonBusAPI {
 
     private struct State {
         var service: BusService?
+        /// The daemon's notification sink, which puts access questions on screen beside the alarms.
+        var sink: (any NotificationSink)?
         var respond: (@Sendable (NotificationResponse) -> Void)?
         /// Subscribed connections (unique name → caller).
         var subscribers: [String: BusCaller] = [:]
-        /// Open prompts by notification id, and the same by app and entity type (one prompt each).
-        var prompts: [UInt32: Prompt] = [:]
-        var promptKeys: [String: UInt32] = [:]
+        /// Open prompts by their number (the last part of their handle), and the same by app and
+        /// entity type (one prompt each). A prompt is recorded before its question is shown, so an
+        /// answer can never arrive for a prompt not yet known.
+        var prompts: [Int: Prompt] = [:]
+        var promptKeys: [String: Int] = [:]
         var nextHandle = 1
-        /// The prompt being posted (between the check and the server's answer with its id).
-        var posting: String?
         /// When prompts were shown, overall and per app (for the rate limits).
         var promptTimes: [Int64] = []
         var promptTimesByApp: [String: [Int64]] = [:]
@@ -44,6 +46,8 @@ final class ChimeBusAPI: DaemonBusAPI {
         let entity: EntityType
         let askedAt: Int64
         var waiters: Set<String>
+        /// The sink's id of the question on screen, once shown.
+        var question: Int?
     }
 
     /// A question left unanswered this long is withdrawn and asked anew: a notification server
@@ -77,9 +81,10 @@ final class ChimeBusAPI: DaemonBusAPI {
     private let datePhrases: DatePhrases
     private let messages: Messages
 
-    func attach(_ service: BusService, respond: @escaping @Sendable (NotificationResponse) -> Void) {
+    func attach(_ service: BusService, sink: any NotificationSink, respond: @escaping @Sendable (NotificationResponse) -> Void) {
         state.withLock {
             $0.service = service
+            $0.sink = sink
             $0.respond = respond
         }
     }
@@ -301,67 +306,88 @@ final class ChimeBusAPI: DaemonBusAPI {
         let key = "\(caller.app.id) \(entity.rawValue)"
         // One prompt per app and entity type: a second request joins the open one.
         let now = store.clock().secondsSince1970
-        let (joined, expired, service) = state.withLock { s -> (String?, UInt32?, BusService?) in
-            guard let id = s.promptKeys[key], var prompt = s.prompts[id] else { return (nil, nil, s.service) }
+        let (joined, expired, sink) = state.withLock { s -> (String?, Int?, (any NotificationSink)?) in
+            guard let number = s.promptKeys[key], var prompt = s.prompts[number] else { return (nil, nil, s.sink) }
             guard prompt.askedAt > now - Self.promptLifetimeSeconds else {
-                s.prompts[id] = nil
+                s.prompts[number] = nil
                 s.promptKeys[key] = nil
-                return (nil, id, s.service)
+                return (nil, prompt.question, s.sink)
             }
             prompt.waiters.insert(caller.uniqueName)
-            s.prompts[id] = prompt
-            return (prompt.handle, nil, s.service)
+            s.prompts[number] = prompt
+            return (prompt.handle, nil, s.sink)
         }
-        if let expired { service?.closeNotification(expired) }
+        if let expired { sink?.withdrawQuestion(expired) }
         if let joined { return [.objectPath(joined), .string(current.rawValue)] }
-        guard let service else { throw BusError(Self.noPrompt, "the service is not ready") }
-        if let refusal = reservePrompt(key, app: caller.app.id, now: now, service: service) {
-            throw BusError(Self.busy, refusal + "; or run: chime access grant \(caller.app.id) \(entity.plural)")
+        guard let sink else { throw BusError(Self.noPrompt, "the service is not ready") }
+        let reserved = reservePrompt(key, caller: caller, entity: entity, now: now, sink: sink)
+        guard case .success(let number) = reserved else {
+            if case .failure(let refusal) = reserved {
+                throw BusError(Self.busy, refusal.message + "; or run: chime access grant \(caller.app.id) \(entity.plural)")
+            }
+            throw BusError(Self.busy, "ask again later")
         }
-        defer { state.withLock { if $0.posting == key { $0.posting = nil } } }
-        let id: UInt32
+        let app = caller.app.displayName
+        let identity = caller.processID.map { messages("{app} (process {pid})", ["app": caller.app.id, "pid": "\($0)"]) } ?? caller.app.id
+        let question = UserQuestion(
+            summary: entity == .event
+                ? messages("Allow {app} to use your calendar events?", ["app": app])
+                : messages("Allow {app} to use your reminders?", ["app": app]),
+            body: entity == .event
+                ? messages(
+                    "An app asks Chime to see and change your calendar events. It is identified as {identity}. You can change this later with chime access.",
+                    ["identity": identity])
+                : messages(
+                    "An app asks Chime to see and change your reminders. It is identified as {identity}. You can change this later with chime access.",
+                    ["identity": identity]),
+            buttons: [
+                .init(key: "allow", label: messages("Allow", context: "access button")),
+                .init(key: "deny", label: messages("Don't Allow", context: "access button"))
+            ],
+            expirySeconds: Self.promptExpirySeconds)
         do {
-            let app = caller.app.displayName
-            let identity = caller.processID.map { messages("{app} (process {pid})", ["app": caller.app.id, "pid": "\($0)"]) } ?? caller.app.id
-            id = try await service.notify(
-                summary: entity == .event
-                    ? messages("Allow {app} to use your calendar events?", ["app": app])
-                    : messages("Allow {app} to use your reminders?", ["app": app]),
-                body: entity == .event
-                    ? messages(
-                        "An app asks Chime to see and change your calendar events. It is identified as {identity}. You can change this later with chime access.",
-                        ["identity": identity])
-                    : messages(
-                        "An app asks Chime to see and change your reminders. It is identified as {identity}. You can change this later with chime access.",
-                        ["identity": identity]),
-                actions: [
-                    (key: "allow", label: messages("Allow", context: "access button")),
-                    (key: "deny", label: messages("Don't Allow", context: "access button"))
-                ])
+            let id = try sink.ask(question) { [weak self] button in
+                // Off the notification thread: the answer writes the store and signals the waiters.
+                Task { self?.promptAnswered(number, button: button) }
+            }
+            let shown = state.withLock { s -> Bool in
+                guard s.prompts[number] != nil else { return false }
+                s.prompts[number]?.question = id
+                return true
+            }
+            // Answered or dropped while it was being shown: take it off the screen.
+            if !shown { sink.withdrawQuestion(id) }
         } catch {
+            _ = takePrompt(number)
             throw BusError(
                 Self.noPrompt,
                 "the user cannot be asked: \(error.message); "
                     + "run: chime access grant \(caller.app.id) \(entity.plural)")
         }
-        let handle = state.withLock { s -> String in
-            let handle = ChimeBusName.objectPath + "/request/\(s.nextHandle)"
-            s.nextHandle += 1
-            s.prompts[id] = Prompt(handle: handle, app: caller.app, entity: entity, askedAt: now, waiters: [caller.uniqueName])
-            s.promptKeys[key] = id
-            return handle
-        }
+        let handle = state.withLock { $0.prompts[number]?.handle } ?? ChimeBusName.objectPath + "/request/\(number)"
         return [.objectPath(handle), .string(current.rawValue)]
     }
 
-    /// Takes the one prompt slot for `key`, or says why not (another question is on screen, or the
-    /// app or everyone asked too often lately). Prompts past their lifetime are withdrawn first.
-    private func reservePrompt(_ key: String, app: String, now: Int64, service: BusService) -> String? {
-        let (refusal, stale) = state.withLock { s -> (String?, [UInt32]) in
-            let stale = s.prompts.filter { $0.value.askedAt <= now - Self.promptLifetimeSeconds }.map(\.key)
-            for id in stale { if let p = s.prompts.removeValue(forKey: id) { s.promptKeys["\(p.app.id) \(p.entity.rawValue)"] = nil } }
-            if s.posting != nil || !s.prompts.isEmpty {
-                return ("another question is waiting for the user's answer; ask again once it is answered", stale)
+    /// How long a question stays on screen unanswered before the notification server closes it.
+    static let promptExpirySeconds: Int32 = 240
+
+    /// Records the one open prompt for `key` and returns its number, or says why not (another
+    /// question is on screen, or the app or everyone asked too often lately). Prompts past their
+    /// lifetime are withdrawn first.
+    private func reservePrompt(
+        _ key: String, caller: BusCaller, entity: EntityType, now: Int64, sink: any NotificationSink
+    ) -> Result<Int, BusError> {
+        let app = caller.app.id
+        let (outcome, stale) = state.withLock { s -> (Result<Int, BusError>, [Int]) in
+            let staleNumbers = s.prompts.filter { $0.value.askedAt <= now - Self.promptLifetimeSeconds }.map(\.key)
+            var stale: [Int] = []
+            for number in staleNumbers {
+                guard let p = s.prompts.removeValue(forKey: number) else { continue }
+                s.promptKeys["\(p.app.id) \(p.entity.rawValue)"] = nil
+                if let question = p.question { stale.append(question) }
+            }
+            if !s.prompts.isEmpty {
+                return (.failure(BusError(Self.busy, "another question is waiting for the user's answer; ask again once it is answered")), stale)
             }
             let since = now - Self.promptWindowSeconds
             s.promptTimes.removeAll { $0 <= since }
@@ -372,18 +398,42 @@ final class ChimeBusAPI: DaemonBusAPI {
                 return recent.isEmpty ? nil : recent
             }
             if s.promptTimesByApp[app, default: []].count >= Self.promptsPerApp {
-                return ("\(app) asked \(Self.promptsPerApp) times in \(Self.promptWindowSeconds / 60) minutes; ask again later", stale)
+                return (
+                    .failure(BusError(Self.busy, "\(app) asked \(Self.promptsPerApp) times in \(Self.promptWindowSeconds / 60) minutes; ask again later")),
+                    stale
+                )
             }
             if s.promptTimes.count >= Self.promptsOverall {
-                return ("apps asked \(Self.promptsOverall) times in \(Self.promptWindowSeconds / 60) minutes; ask again later", stale)
+                return (
+                    .failure(BusError(Self.busy, "apps asked \(Self.promptsOverall) times in \(Self.promptWindowSeconds / 60) minutes; ask again later")), stale
+                )
             }
             s.promptTimes.append(now)
             s.promptTimesByApp[app, default: []].append(now)
-            s.posting = key
-            return (nil, stale)
+            let number = s.nextHandle
+            s.nextHandle += 1
+            s.prompts[number] = Prompt(
+                handle: ChimeBusName.objectPath + "/request/\(number)", app: caller.app, entity: entity, askedAt: now,
+                waiters: [caller.uniqueName])
+            s.promptKeys[key] = number
+            return (.success(number), stale)
         }
-        for id in stale { service.closeNotification(id) }
-        return refusal
+        for id in stale { sink.withdrawQuestion(id) }
+        return outcome
+    }
+
+    /// The user clicked a button of a question, or it closed without one (nothing is decided then:
+    /// the app may ask again).
+    private func promptAnswered(_ number: Int, button: String?) {
+        guard let prompt = takePrompt(number) else { return }
+        let decision: AuthorizationStatus? = button == "allow" ? .authorized : button == "deny" ? .denied : nil
+        guard let decision else { return answer(prompt, .notDetermined) }
+        do {
+            try store.access.setAuthorization(decision, appID: prompt.app.id, for: prompt.entity, decidedBy: "prompt")
+            answer(prompt, decision)
+        } catch {
+            answer(prompt, .notDetermined)
+        }
     }
 
     func busEvent(_ event: BusEvent) async {
@@ -398,34 +448,24 @@ final class ChimeBusAPI: DaemonBusAPI {
                     s.prompts[id] = prompt
                 }
             }
-        case .notificationAction(let id, let key):
-            let decision: AuthorizationStatus? = key == "allow" ? .authorized : key == "deny" ? .denied : nil
-            guard let decision, let prompt = takePrompt(id) else { return }
-            do {
-                try store.access.setAuthorization(decision, appID: prompt.app.id, for: prompt.entity, decidedBy: "prompt")
-                answer(prompt, decision)
-            } catch {
-                answer(prompt, .notDetermined)
-            }
-        case .notificationClosed(let id):
-            // Closed without an answer: nothing is decided, the app may ask again.
-            if let prompt = takePrompt(id) { answer(prompt, .notDetermined) }
         case .connectionClosed:
             // The daemon takes the name again on a new connection: nothing may be sent on the old
             // one meanwhile, subscribers must subscribe anew, and questions asked on it are gone.
-            state.withLock { s in
+            let (sink, questions) = state.withLock { s -> ((any NotificationSink)?, [Int]) in
+                let questions = s.prompts.values.compactMap(\.question)
                 s.service = nil
                 s.subscribers = [:]
                 s.prompts = [:]
                 s.promptKeys = [:]
-                s.posting = nil
+                return (s.sink, questions)
             }
+            for id in questions { sink?.withdrawQuestion(id) }
         }
     }
 
-    private func takePrompt(_ id: UInt32) -> Prompt? {
+    private func takePrompt(_ number: Int) -> Prompt? {
         state.withLock { s in
-            guard let prompt = s.prompts.removeValue(forKey: id) else { return nil }
+            guard let prompt = s.prompts.removeValue(forKey: number) else { return nil }
             s.promptKeys["\(prompt.app.id) \(prompt.entity.rawValue)"] = nil
             return prompt
         }

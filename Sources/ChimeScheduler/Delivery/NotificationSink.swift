@@ -167,4 +167,42 @@ public protocol NotificationSink: AnyObject, Sendable {
     /// over (the item was completed, removed, cancelled or moved). Best effort. No default: a
     /// sink that wraps another passes it on, or the alarm stays on screen.
     func withdraw(_ keys: Set<FiringKey>)
+    /// Puts a question on screen (an app asking for access): a notification with buttons that
+    /// expires. `answered` is called once, on the sink's thread: with the key of the button
+    /// clicked, or nil when it closed without one (dismissed, expired, withdrawn, the sink shut
+    /// down). Returns the question's id for ``withdrawQuestion(_:)``. No default: a sink that
+    /// wraps another passes it on, and one with nobody to ask (standard output) says so.
+    func ask(_ question: UserQuestion, answered: @escaping @Sendable (String?) -> Void) throws(DeliveryError) -> Int
+    /// Takes a question off the screen; its `answered` is called with nil.
+    func withdrawQuestion(_ id: Int)
+}
+
+/// A question for the user on a notification: the summary, the body, one button per choice, and
+/// how long it stays before it closes unanswered.
+///
+/// ```swift
+/// let id = try sink.ask(UserQuestion(summary: "Allow Planner to use your reminders?", body: "…",
+///                                    buttons: [.init(key: "allow", label: "Allow"), .init(key: "deny", label: "Don't Allow")],
+///                                    expirySeconds: 240)) { key in print(key ?? "no answer") }
+/// ```
+public struct UserQuestion: Hashable, Sendable {
+    public struct Button: Hashable, Sendable {
+        public var key: String
+        public var label: String
+        public init(key: String, label: String) {
+            self.key = key
+            self.label = label
+        }
+    }
+    public var summary: String
+    public var body: String
+    public var buttons: [Button]
+    public var expirySeconds: Int32
+
+    public init(summary: String, body: String, buttons: [Button], expirySeconds: Int32) {
+        self.summary = summary
+        self.body = body
+        self.buttons = buttons
+        self.expirySeconds = expirySeconds
+    }
 }

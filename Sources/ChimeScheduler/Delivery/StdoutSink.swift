@@ -37,6 +37,13 @@ public final class StdoutSink: NotificationSink {
     /// Lines already written stay written: the ledger (and `chime alarms`) says the alarm is over.
     public func withdraw(_ keys: Set<FiringKey>) {}
 
+    /// Nobody reads standard output to answer a question.
+    public func ask(_ question: UserQuestion, answered: @escaping @Sendable (String?) -> Void) throws(DeliveryError) -> Int {
+        throw DeliveryError("alarms go to standard output here (notifier \"stdout\"), where nobody can answer a question")
+    }
+
+    public func withdrawQuestion(_ id: Int) {}
+
     public func shutdown() { continuation.finish() }
 
     /// The JSON line for one notification (no trailing newline).

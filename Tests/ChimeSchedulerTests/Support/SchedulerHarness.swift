@@ -21,6 +21,14 @@ final class RecordingSink: NotificationSink {
 
     private let withdrawals = Mutex<[Set<FiringKey>]>([])
     func withdraw(_ keys: Set<FiringKey>) { withdrawals.withLock { $0.append(keys) } }
+    /// Questions asked, with who hears each answer.
+    let questions = Mutex<[(question: UserQuestion, answered: @Sendable (String?) -> Void)]>([])
+    func ask(_ question: UserQuestion, answered: @escaping @Sendable (String?) -> Void) throws(DeliveryError) -> Int {
+        questions.withLock {
+            $0.append((question, answered)); return $0.count
+        }
+    }
+    func withdrawQuestion(_ id: Int) {}
     /// Every key the scheduler took off the screen, in order.
     var withdrawn: [FiringKey] { withdrawals.withLock { $0.flatMap { $0.sorted { "\($0)" < "\($1)" } } } }
 
