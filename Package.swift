@@ -184,16 +184,30 @@ let package = Package(
             name: "ChimeICSTests", dependencies: ["ChimeICS", "ChimeStore", "ChimeCore", "RRuleFuzz", "ICSFuzz", "ChimeTestSupport"],
             exclude: ["Corpus"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeStore", "ChimeCore"]),
-        .testTarget(name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeScheduler", "ChimeCore"]),
+        .testTarget(name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeScheduler", "ChimeCore", "ChimeTestKit"]),
+        .testTarget(
+            name: "ChimeDaemonTests",
+            dependencies: [
+                "ChimeDaemon", "ChimeStore", "ChimeCore", "ChimeDesktop", "ChimeCalDAV", "ChimeFormat", "ChimeScheduler",
+                "ChimeTestSupport", "ChimeTestKit", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
         .testTarget(
             name: "ChimeCLITests",
             dependencies: [
-                "chime", "ChimeStore", "ChimeCore", "ChimeDaemon", "ChimeDesktop", "ChimeCalDAV", "ChimeTestSupport",
+                "chime", "ChimeStore", "ChimeCore", "ChimeDaemon", "ChimeDesktop", "ChimeCalDAV", "ChimeTestSupport", "ChimeTestKit",
                 "ChimeScheduler", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log")
             ], exclude: ["Snapshots"]),
         .testTarget(name: "ChimeFormatTests", dependencies: ["ChimeFormat", "ChimeStore", "ChimeCore"]),
         .testTarget(name: "ChimeLanguageTests", dependencies: ["ChimeLanguage", "ChimeCore", "ChimeScheduler", "ChimeTestSupport"]),
-        .testTarget(name: "ChimeCalDAVTests", dependencies: ["ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore"])
+        .testTarget(
+            name: "ChimeCalDAVTests",
+            dependencies: [
+                "ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore", "ChimeTestKit", .product(name: "GRDB", package: "GRDB.swift")
+            ]),
+        // What the test targets that run processes and real services share: the `chime` runner, a
+        // daemon child process, the services sandbox. Test-only (it imports Testing).
+        .target(name: "ChimeTestKit", dependencies: ["ChimeCalDAV"], path: "Tests/ChimeTestKit")
     ]
 )

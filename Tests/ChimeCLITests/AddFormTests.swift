@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ChimeTestKit
 import Testing
 
 /// `chime add event|reminder --edit`: the `chime edit` form in $EDITOR (a script here), empty

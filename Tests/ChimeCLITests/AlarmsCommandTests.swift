@@ -1,5 +1,6 @@
 import ChimeDaemon
 import Foundation
+import ChimeTestKit
 import Testing
 
 @Suite struct AlarmsCommandTests {

@@ -1,4 +1,5 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 @Suite("chime expand --batch: blank lines and blank rules")

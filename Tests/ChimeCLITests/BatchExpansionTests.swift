@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import chime
 
-/// The batch form's expansion in process, beside the process tests (`BatchExpandTests`): one
+/// The batch form's expansion in process, beside the process tests (`ExpandBatchContractTests`): one
 /// input object in, the occurrences as numbers out, before any formatting.
 @Suite("expand --batch expansion, in process")
 struct BatchExpansionTests {

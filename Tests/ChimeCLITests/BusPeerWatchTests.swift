@@ -2,6 +2,7 @@
 import ChimeDesktop
 import Foundation
 import Synchronization
+import ChimeTestKit
 import Testing
 
 /// ``BusService`` hears a caller's connection close, and only its callers': programs that merely

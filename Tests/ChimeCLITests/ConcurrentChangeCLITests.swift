@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeStore
 import Foundation
+import ChimeTestKit
 import Testing
 
 /// `chime complete` and `chime edit` of one reminder run by several processes at the same moment:

@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeStore
 import Foundation
+import ChimeTestKit
 import Testing
 
 @Suite("Several processes on one store", .serialized)

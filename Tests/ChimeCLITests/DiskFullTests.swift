@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ChimeTestKit
 import Testing
 
 /// The store on a real, tiny, full disk (a 2 MiB tmpfs; tests run as root): reads keep working

@@ -4,6 +4,7 @@ import ChimeStore
 import Foundation
 import GRDB
 import Glibc
+import ChimeTestKit
 import Testing
 
 /// The built `chime doctor`, end to end: against the sandbox's real dunst and GeoClue (started by

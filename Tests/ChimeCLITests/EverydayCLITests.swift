@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeStore
 import Foundation
 import Glibc
+import ChimeTestKit
 import Testing
 
 /// The command line a person uses every day: reminders that notify without being told, alarm

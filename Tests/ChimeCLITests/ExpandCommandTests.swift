@@ -1,4 +1,5 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 @Suite("chime expand (human and JSON forms)")

@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeDaemon
 import Foundation
+import ChimeTestKit
 import Testing
 
 /// `chime geofence simulate|list`, `chime where`, `chime daemon --location replay:…` on the

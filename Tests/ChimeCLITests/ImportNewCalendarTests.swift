@@ -1,4 +1,5 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 /// `chime import FILE --new-calendar` without a name: the new calendar (and list) is named as the

@@ -1,4 +1,5 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 /// The JSON shapes of docs/json.md: each command's output against a stored snapshot (IDs

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ChimeTestKit
 import Testing
 
 /// Every edit stamps LAST-MODIFIED with the store's clock (`CHIME_NOW` here), so an export tells

@@ -1,4 +1,5 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 /// On a terminal (a pseudo-terminal from `script` here) the views cut long titles with "…" so a

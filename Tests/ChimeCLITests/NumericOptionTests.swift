@@ -1,4 +1,5 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 /// Every numeric option, given a huge or a negative value, is a usage error (exit 64) that

@@ -1,4 +1,5 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 /// README.md's command-line transcripts, run as written on a fresh store with the clock and zone

@@ -1,4 +1,5 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 /// `chime calendar subscribe` against a real HTTP server (Python's http.server, which answers
@@ -18,7 +19,7 @@ struct SubscriptionTests {
 
     /// Python's http.server on a free port, serving `site`.
     private func serve(_ site: String) throws -> (Process, Int) {
-        let port = try CalDAVSyncTests.closedPort()
+        let port = try closedLoopbackPort()
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = ["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", site]

@@ -1,4 +1,5 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 /// Item text printed for people is one line with no terminal control: a title cannot forge

@@ -1,6 +1,7 @@
 import ChimeTestSupport
 import Foundation
 import Glibc
+import ChimeTestKit
 import Testing
 
 /// `chime` in the user's language (LANG): dates typed as people type them, read through the
@@ -159,6 +160,35 @@ import Testing
             #expect(try run("C", arguments) == run(nil, arguments))
         }
         #expect(try run("C", ["show", "Zahnarzt"]).contains("Starts:    Mon 2026-11-23 10:00\n"))
+    }
+
+    /// An error is in the user's language, with its quotes, and names what was typed; under LANG=C
+    /// it is today's English, byte for byte, and the exit status does not change with the language.
+    @Test func errorsInTheUsersLanguage() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")
+        _ = try s.add("event", "Zahnarzt", "--start", "2026-11-23T10:00")
+        func failing(_ lang: String?, _ arguments: [String]) throws -> CLIResult {
+            var env = s.environment
+            env["LANG"] = lang
+            env["LOCPATH"] = CatalogSandbox.folders.locales
+            env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+            return try CLI.run(arguments, environment: env)
+        }
+        let english = try failing(nil, ["show", "Wrok"])
+        #expect(english.status == 1)
+        #expect(
+            english.stderr
+                == "Error: no event or reminder with ID, UID or title \"Wrok\" (see `chime agenda`, `chime reminders` or `chime find Wrok`)\n")
+        #expect(try failing("C", ["show", "Wrok"]).stderr == english.stderr)
+        for (lang, quoted) in [("de_DE.UTF-8", "„Wrok“"), ("ru_RU.UTF-8", "«Wrok»"), ("zh_CN.UTF-8", "“Wrok”"), ("ja_JP.UTF-8", "「Wrok」")] {
+            let translated = try failing(lang, ["show", "Wrok"])
+            #expect(translated.status == 1, "\(lang)")
+            #expect(translated.stderr.hasPrefix("Error: ") && translated.stderr.contains(quoted), "\(lang): \(translated.stderr)")
+            #expect(translated.stderr.contains("`chime find Wrok`"), "\(lang): \(translated.stderr)")
+            #expect(translated.stderr != english.stderr)
+        }
+        let window = try failing("fr_FR.UTF-8", ["agenda", "--from", "2026-11-25", "--to", "2026-11-24"])
+        #expect(window.status == 1 && !window.stderr.contains("the window is empty") && window.stderr.contains("--to"), "\(window.stderr)")
     }
 
     /// A repeat rule said back in the user's language, with each language's plural forms; a rule

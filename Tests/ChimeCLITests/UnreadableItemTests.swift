@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeStore
 import Foundation
 import GRDB
+import ChimeTestKit
 import Testing
 
 /// One stored item that cannot be read back (an older Chime let an event end in the year 10000)

@@ -1,4 +1,5 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 /// The default views fit an 80-column terminal with titles of an ordinary length: the agenda, the

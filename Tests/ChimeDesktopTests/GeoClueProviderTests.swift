@@ -3,6 +3,7 @@ import ChimeCore
 import ChimeScheduler
 import Foundation
 import Synchronization
+import ChimeTestKit
 import Testing
 
 /// `GeoClueProvider` against a real GeoClue 2.6 in the sandbox of `Tests/harness/with-services.sh`:
@@ -362,7 +363,7 @@ extension ServiceSandbox {
         let running = pids.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) == "/usr/libexec/geoclue" }
         guard running.count == 1, let pid = running.first else { throw SandboxError("geoclue processes in pids: \(running)") }
         kill(pid, SIGTERM)
-        guard try await poll(timeout: .seconds(10), { kill(pid, 0) != 0 }) else { throw SandboxError("geoclue \(pid) did not exit") }
+        guard try await ChimeTestKit.poll(timeout: .seconds(10), { kill(pid, 0) != 0 }) else { throw SandboxError("geoclue \(pid) did not exit") }
     }
 
     /// Starts geoclue again as svc-up.sh does (Tests/harness/geoclue-up.sh) and waits until it owns its name.

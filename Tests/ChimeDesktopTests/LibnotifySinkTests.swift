@@ -3,6 +3,7 @@ import ChimeDesktop
 import ChimeScheduler
 import Foundation
 import Synchronization
+import ChimeTestKit
 import Testing
 
 /// `LibnotifySink` against a real notification server: dunst 1.9 in the sandbox of

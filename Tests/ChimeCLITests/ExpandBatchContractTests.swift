@@ -1,8 +1,9 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 @Suite("chime expand --batch: the JSON-lines contract")
-struct BatchExpandTests {
+struct ExpandBatchContractTests {
     func batch(_ lines: [String]) throws -> [[String: Any]] {
         let r = try CLI.run(["expand", "--batch"], stdin: lines.joined(separator: "\n") + "\n")
         #expect(r.status == 0)

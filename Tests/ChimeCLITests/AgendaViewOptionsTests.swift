@@ -1,11 +1,12 @@
 import Foundation
+import ChimeTestKit
 import Testing
 
 /// What the everyday views do that no other test pinned: colour (forced, refused, on a terminal),
 /// `chime` alone, the agenda's named windows, and removing one alarm. Now is Friday 2026-11-20
 /// 13:00 in Berlin.
 @Suite("Everyday views")
-struct EverydayViewTests {
+struct AgendaViewOptionsTests {
     static let escape = "\u{1b}["
 
     /// `--color always` colours a pipe; `--color never`, and a pipe by default, print none. On a

@@ -2,11 +2,11 @@ import ChimeCore
 import ChimeStore
 import Foundation
 import Glibc
+import ChimeTestKit
 import Testing
 import ChimeDesktop
 import ChimeTestSupport
 @testable import ChimeDaemon
-@testable import chime
 
 /// `chime daemon` as a D-Bus service on the harness's private session bus (Tests/harness, which
 /// `make test` runs), with the real notification server (dunst) asking the user: clients in two

@@ -3,6 +3,7 @@ import ChimeStore
 import Foundation
 import GRDB
 import Glibc
+import ChimeTestKit
 import Testing
 
 /// `chime daemon` and the store commands on hostile paths: symbolic links where the old lock

@@ -2,8 +2,8 @@ import ChimeCore
 import ChimeStore
 import Foundation
 import Glibc
+import ChimeTestKit
 import Testing
-@testable import chime
 
 /// The D-Bus service against callers that mean harm or make mistakes, on the harness's private
 /// bus with real clients (`gdbus` copies): numbers no calendar holds, arguments that would make

@@ -2,16 +2,22 @@ import Foundation
 import Testing
 
 /// Runs the built `chime` binary end to end, as users and scripts do.
-struct CLIResult {
-    let status: Int32
-    let stdout: String
-    let stderr: String
+public struct CLIResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
-enum CLI {
+public enum CLI {
     /// Splits a line the way a POSIX shell does for the quoting help examples and the README use
     /// (single and double quotes, spaces between words).
-    static func shellWords(_ line: String) -> [String] {
+    public static func shellWords(_ line: String) -> [String] {
         var words: [String] = [], word = "", quote: Character?, inWord = false
         for c in line {
             if let q = quote {
@@ -31,7 +37,7 @@ enum CLI {
     }
 
     /// The `chime` built next to this test bundle (or `$CHIME_BIN`).
-    static var binary: URL {
+    public static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["CHIME_BIN"] { return URL(fileURLWithPath: path) }
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         if dir.pathExtension == "xctest" { dir = dir.deletingLastPathComponent() }
@@ -39,7 +45,7 @@ enum CLI {
     }
 
     /// `executable`: run this instead of `chime` (a wrapper such as `unshare`), with `arguments` as they are.
-    static func run(
+    public static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
         executable: String? = nil
     ) throws -> CLIResult {
@@ -64,23 +70,5 @@ enum CLI {
         return CLIResult(
             status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
             stderr: String(decoding: stderrData, as: UTF8.self))
-    }
-}
-
-/// Output users read is compared with stored files; `CHIME_RECORD_SNAPSHOTS=1` re-records them.
-enum Snapshot {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
-
-    static func check(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let file = folder.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["CHIME_RECORD_SNAPSHOTS"] == "1" {
-            try actual.write(to: file, atomically: true, encoding: .utf8)
-            return
-        }
-        guard let stored = try? String(contentsOf: file, encoding: .utf8) else {
-            Issue.record("missing snapshot \(name); run with CHIME_RECORD_SNAPSHOTS=1 to record it", sourceLocation: sourceLocation)
-            return
-        }
-        #expect(actual == stored, "output differs from Snapshots/\(name)", sourceLocation: sourceLocation)
     }
 }

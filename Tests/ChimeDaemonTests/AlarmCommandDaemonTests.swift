@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import Logging
 import Synchronization
+import ChimeTestKit
 import Testing
 
 /// Command alarms end to end: `chime add --alarm-command`, the `[commands]` allow-list in the

@@ -160,7 +160,8 @@ struct DoctorCheckTests {
         #expect(none.status == .warn)
         #expect(none.fix == "from the source tree: sudo tee -a /etc/geoclue/geoclue.conf < Config/geoclue-chime.conf > /dev/null (then restart geoclue)")
         let snippet = try! String(
-            contentsOfFile: #filePath.replacingOccurrences(of: "Tests/ChimeCLITests/DoctorCheckTests.swift", with: "Config/geoclue-chime.conf"), encoding: .utf8
+            contentsOfFile: #filePath.replacingOccurrences(of: "Tests/ChimeDaemonTests/DoctorCheckTests.swift", with: "Config/geoclue-chime.conf"),
+            encoding: .utf8
         )
         let installed = Doctor.geoCluePermissionCheck(files: [base, ("/etc/geoclue/conf.d/90-chime.conf", snippet)], hasDropInFolder: true)
         #expect(installed.status == .ok)

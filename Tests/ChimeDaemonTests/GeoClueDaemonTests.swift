@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeStore
 import Foundation
 import Glibc
+import ChimeTestKit
 import Testing
 
 /// `chime daemon --location geoclue --notifier libnotify` against a real GeoClue2 daemon on the

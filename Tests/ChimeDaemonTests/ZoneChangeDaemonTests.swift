@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeStore
 import Foundation
 import Glibc
+import ChimeTestKit
 import Testing
 
 /// A real time-zone change under a running daemon: `/etc/localtime` replaced the way

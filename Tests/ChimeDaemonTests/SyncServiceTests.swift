@@ -6,6 +6,7 @@ import ChimeStore
 import Foundation
 import Logging
 import Synchronization
+import ChimeTestKit
 import Testing
 
 /// The daemon's sync loop in virtual time: how often it tries an account that fails, and why.
@@ -48,7 +49,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let store = try EventStore(path: folder + "/chime.sqlite")
-        let closed = try CalDAVSyncTests.closedPort()
+        let closed = try closedLoopbackPort()
         try store.sync.saveAccount(SyncAccount(name: "down", url: "http://127.0.0.1:\(closed)/", username: "u", passwordCommand: "echo secret"))
         try store.sync.saveAccount(SyncAccount(name: "locked", url: "http://127.0.0.1:\(closed)/", username: "u", passwordCommand: "exit 1"))
         let clock = VirtualClock()

@@ -4,6 +4,7 @@ import ChimeStore
 import ChimeTestSupport
 import Foundation
 import Glibc
+import ChimeTestKit
 import Testing
 
 /// `chime daemon --notifier libnotify` against a real notification server (dunst on a private

@@ -4,14 +4,14 @@ import Testing
 
 /// A `chime daemon` child process with its output in files (so a test can kill -9 it and still
 /// read what it printed).
-final class DaemonProcess {
-    let process = Process()
-    let stdoutPath: String
-    let stderrPath: String
+public final class DaemonProcess {
+    public let process = Process()
+    public let stdoutPath: String
+    public let stderrPath: String
 
     /// `executable`: run this instead of `chime daemon --store STORE` (a wrapper such as `unshare`),
     /// with `arguments` as they are; `unset`: variables removed from the environment.
-    init(
+    public init(
         store: String, executable: String? = nil, arguments: [String] = ["--notifier", "stdout"],
         environment: [String: String] = [:], unset: [String] = [], folder: String, name: String = "daemon"
     ) throws {
@@ -33,20 +33,20 @@ final class DaemonProcess {
         try process.run()
     }
 
-    var stdoutLines: [String] {
+    public var stdoutLines: [String] {
         ((try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    var stderrText: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    public var stderrText: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Parsed JSON lines of the stdout sink.
-    var notifications: [[String: Any]] {
+    public var notifications: [[String: Any]] {
         stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
     /// Polls (every 20 ms, up to `timeout` seconds) until `condition` holds; false on timeout.
     @discardableResult
-    func wait(timeout: Double, until condition: (DaemonProcess) -> Bool) -> Bool {
+    public func wait(timeout: Double, until condition: (DaemonProcess) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(self) { return true }
@@ -56,11 +56,11 @@ final class DaemonProcess {
         return condition(self)
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Sends `number` and waits for the exit; returns the exit status (or 128+signal).
     @discardableResult
-    func stop(_ number: Int32 = SIGTERM, timeout: Double = 10) -> Int32 {
+    public func stop(_ number: Int32 = SIGTERM, timeout: Double = 10) -> Int32 {
         if process.isRunning { signal(number) }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }

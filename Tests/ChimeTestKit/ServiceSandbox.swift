@@ -1,23 +1,24 @@
-import ChimeDesktop
-import ChimeScheduler
 import Foundation
+import Glibc
 import Testing
 
-/// The desktop-services sandbox started by `Tests/harness/with-services.sh` (dunst under Xvfb on a
-/// private session bus), seen from a test: its run directory, `dunstctl`, and the log its rule
-/// script writes for every notification dunst receives.
+/// The desktop-services sandbox started by `Tests/harness/with-services.sh` (`make test` runs every
+/// test inside it): dunst under Xvfb on a private session bus, GeoClue2 on a private system bus,
+/// the CalDAV servers. Seen from a test: its run directory, a shell, `dunstctl`, the log dunst's
+/// rule script writes for every notification, and polling.
 ///
 /// ```swift
 /// guard let sandbox = ServiceSandbox.current() else { return }   // records an issue outside the sandbox
 /// try sandbox.dunstctl("close-all")
 /// let fields = try await sandbox.loggedNotification(summary: "Dentist")   // ["urgency": "CRITICAL", …]
 /// ```
-struct ServiceSandbox {
-    let runDirectory: String
+public struct ServiceSandbox: Sendable {
+    public let runDirectory: String
 
-    /// The sandbox of this test run, or nil after recording an issue: without a notification
-    /// server these tests cannot check anything, and a skipped check must not pass silently.
-    static func current(sourceLocation: SourceLocation = #_sourceLocation) -> ServiceSandbox? {
+    /// The sandbox of this test run, or nil after recording an issue (a failure, not a skip):
+    /// without the services these tests cannot check anything, and a skipped check must not pass
+    /// silently.
+    public static func current(sourceLocation: SourceLocation = #_sourceLocation) -> ServiceSandbox? {
         let environment = ProcessInfo.processInfo.environment
         guard environment["CHIME_TEST_SERVICES"] == "1", let run = environment["SVC_RUN"], !run.isEmpty else {
             Issue.record(
@@ -30,9 +31,41 @@ struct ServiceSandbox {
         return ServiceSandbox(runDirectory: run)
     }
 
+    /// The sandbox's run directory, or nil after recording an issue (see ``current(sourceLocation:)``).
+    public static func folder(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        current(sourceLocation: sourceLocation)?.runDirectory
+    }
+
+    /// `command` through /bin/sh with the test's environment (TZ pinned to UTC), stdout and stderr together.
+    public static func shell(_ command: String) -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        var env = ProcessInfo.processInfo.environment
+        env["TZ"] = "UTC"
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try? p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Polls every 50 ms until `condition` holds or `timeout` seconds pass.
+    public static func poll(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+
     /// Runs `dunstctl ARGS…` and returns its standard output; throws when it exits non-zero.
     @discardableResult
-    func dunstctl(_ arguments: String...) throws -> String {
+    public func dunstctl(_ arguments: String...) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["dunstctl"] + arguments
@@ -50,7 +83,7 @@ struct ServiceSandbox {
     }
 
     /// How many notifications dunst shows now.
-    func displayedCount() throws -> Int {
+    public func displayedCount() throws -> Int {
         let text = try dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)
         guard let count = Int(text) else { throw SandboxError("dunstctl count displayed printed \(text)") }
         return count
@@ -58,17 +91,17 @@ struct ServiceSandbox {
 
     /// Makes the fake dmenu pick, in dunst's next context menu, the first line containing `text`
     /// (lines look like `#Complete (Dentist) [3,complete]`).
-    func chooseInContextMenu(_ text: String) throws {
+    public func chooseInContextMenu(_ text: String) throws {
         try text.write(toFile: runDirectory + "/dmenu-choice", atomically: true, encoding: .utf8)
     }
 
     /// The fields dunst's rule script logged for the notification with this summary (`app`,
-    /// `urgency`, `summary`, `body`, `category`, `timeout`, `desktop_entry`, `icon` (the file dunst found for the
-    /// icon name); newlines in texts as `\n`),
-    /// polled until `timeout` because dunst runs the script asynchronously.
-    func loggedNotification(summary: String, timeout: Duration = .seconds(10)) async throws -> [String: String]? {
+    /// `urgency`, `summary`, `body`, `category`, `timeout`, `desktop_entry`, `icon` (the file dunst
+    /// found for the icon name); newlines in texts as `\n`), polled until `timeout` because dunst
+    /// runs the script asynchronously.
+    public func loggedNotification(summary: String, timeout: Duration = .seconds(10)) async throws -> [String: String]? {
         var found: [String: String]?
-        _ = try await poll(timeout: timeout) {
+        _ = try await ChimeTestKit.poll(timeout: timeout) {
             let log = (try? String(contentsOfFile: runDirectory + "/notifications.log", encoding: .utf8)) ?? ""
             found = log.split(separator: "\n").lazy.map(Self.fields).first { $0["summary"] == summary }
             return found != nil
@@ -86,35 +119,18 @@ struct ServiceSandbox {
     }
 }
 
-struct SandboxError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct SandboxError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Checks `condition` every 50 ms until it holds or `timeout` passes; returns whether it held.
 /// Generous timeouts: the machine running the tests may be busy.
-func poll(timeout: Duration = .seconds(10), _ condition: () throws -> Bool) async throws -> Bool {
+public func poll(timeout: Duration = .seconds(10), _ condition: () throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while true {
         if try condition() { return true }
         if ContinuousClock.now >= deadline { return false }
         try await Task.sleep(for: .milliseconds(50))
-    }
-}
-
-/// The sink's next response, or nil when none comes within `timeout` (or the stream ended).
-func nextResponse(of sink: LibnotifySink, within timeout: Duration = .seconds(15)) async -> NotificationResponse? {
-    await withTaskGroup(of: NotificationResponse?.self) { group in
-        group.addTask {
-            var responses = sink.responses.makeAsyncIterator()
-            return await responses.next()
-        }
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
     }
 }

@@ -4,6 +4,7 @@ import ChimeStore
 import ChimeTestSupport
 import Foundation
 import Glibc
+import ChimeTestKit
 import Testing
 
 /// `chime daemon` as a process on the real clock, with the stdout sink: what it fires matches
