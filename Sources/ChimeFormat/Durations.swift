@@ -16,7 +16,7 @@ public enum Durations {
             return i.secondsSince1970
         }
         if let seconds = fraction(words) { return seconds }
-        throw InputError("\(option): \"\(text)\" is not a duration (use \(accepted))")
+        throw InputError(translatable: "{option}: \"{text}\" is not a duration (use {accepted})", ["option": option, "text": text, "accepted": accepted])
     }
 
     /// `1.5h`, `2,5 hours`, `0.5 d`: a decimal amount of one unit, to the whole minute.

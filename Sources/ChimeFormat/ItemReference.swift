@@ -58,7 +58,7 @@ public struct ItemReference {
         self.occurrence = occurrence
         self.notAnOccurrence = notAnOccurrence
         identifier = name.trimmingCharacters(in: .whitespaces)
-        guard !identifier.isEmpty else { throw InputError("ID: empty identifier") }
+        guard !identifier.isEmpty else { throw InputError(translatable: "ID: empty identifier") }
         // A reference is an ID, a prefix of one or a title: bounded, so that a 10 MB argument is a clear
         // refusal (not SQLite's "LIKE or GLOB pattern too complex") and an error never echoes it whole.
         guard identifier.utf8.count <= Self.maximumLength else {
@@ -109,24 +109,29 @@ public struct ItemReference {
         let byUID = try store.items(uid: identifier, kinds: kindNames)
         if byUID.count == 1 { return byUID[0].identifier }
         if byUID.count > 1 {
-            throw InputError("UID \"\(shown)\" is in \(byUID.count) calendars: \(Self.list(byUID)); use an ID")
+            throw InputError(
+                translatable: "UID \"{uid}\" is in {count} calendars: {list}; use an ID", ["uid": shown, "count": "\(byUID.count)", "list": Self.list(byUID)])
         }
         let byPrefix = try store.items(identifierPrefix: identifier, kinds: kindNames)
         if byPrefix.count == 1 { return byPrefix[0].identifier }
         if byPrefix.count > 1 {
-            throw InputError("ID \"\(shown)\" is ambiguous: it starts \(Self.list(byPrefix)); type more of it")
+            throw InputError(translatable: "ID \"{id}\" is ambiguous: it starts {list}; type more of it", ["id": shown, "list": Self.list(byPrefix)])
         }
         let byTitle = try store.items(titleContaining: identifier, kinds: kindNames).filter { TitleMatch.same($0.title, identifier) }
         if byTitle.count == 1 { return byTitle[0].identifier }
         if byTitle.count > 1 {
-            throw InputError("\"\(shown)\" is the title of \(byTitle.count) items: \(Self.list(byTitle)); use an ID")
+            throw InputError(
+                translatable: "\"{title}\" is the title of {count} items: {list}; use an ID",
+                ["title": shown, "count": "\(byTitle.count)", "list": Self.list(byTitle)])
         }
         if let notAnOccurrence {
             throw InputError(
                 "ID: \"\(DisplayText.singleLine(notAnOccurrence))\" after @ is not an occurrence (YYYYMMDDTHHMMSSZ, or YYYYMMDD "
                     + "for an all-day one, as `chime agenda` prints), and no item has the UID or title \"\(shown)\"")
         }
-        throw InputError("no event or reminder with ID, UID or title \"\(shown)\" (see `chime agenda`, `chime reminders` or `chime find \(shown)`)")
+        throw InputError(
+            translatable: "no event or reminder with ID, UID or title \"{text}\" (see `chime agenda`, `chime reminders` or `chime find {text}`)",
+            ["text": shown])
     }
 
     private static func list(_ matches: [ItemMatch]) -> String {
@@ -139,7 +144,7 @@ public struct ItemReference {
         switch try store.calendarItem(withIdentifier: try resolvedIdentifier(in: store)) {
         case .event?: return .event
         case .reminder?: return .reminder
-        case nil: throw InputError("no event or reminder with ID \"\(DisplayText.singleLine(identifier))\"")
+        case nil: throw InputError(translatable: "no event or reminder with ID \"{id}\"", ["id": DisplayText.singleLine(identifier)])
         }
     }
 
@@ -147,7 +152,8 @@ public struct ItemReference {
     public func resolve(in store: EventStore, among kinds: Set<Kind> = [.event, .reminder]) throws -> AnyCalendarItem {
         let id = try resolvedIdentifier(in: store, among: kinds)
         guard let item = try store.calendarItem(withIdentifier: id) else {
-            throw InputError("no event or reminder with ID \"\(DisplayText.singleLine(identifier))\" (see `chime agenda` or `chime reminders`)")
+            throw InputError(
+                translatable: "no event or reminder with ID \"{id}\" (see `chime agenda` or `chime reminders`)", ["id": DisplayText.singleLine(identifier)])
         }
         guard let occurrence, case .event(var event) = item else { return item }
         let at = occurrence.instant(in: store.floatingZone)

@@ -27,7 +27,9 @@ public enum ValueBounds {
 
     public static func check<T: Comparable>(_ name: String, _ value: T, _ range: ClosedRange<T>, shown: String? = nil) throws(InputError) {
         guard !range.contains(value) else { return }
-        throw InputError("\(name) \(shown ?? "\(value)"): must be \(range.lowerBound)…\(range.upperBound)")
+        throw InputError(
+            translatable: "{option} {value}: must be {low}…{high}",
+            ["option": name, "value": shown ?? "\(value)", "low": "\(range.lowerBound)", "high": "\(range.upperBound)"])
     }
 
     /// A duration or offset (`--duration 2h`, `--alarm -15m`) within `range`, as `15m`-style
@@ -39,12 +41,14 @@ public enum ValueBounds {
             if s == 0 { return "0" }
             return range.lowerBound < 0 ? DisplayText.offset(s) : String(DisplayText.offset(s).dropFirst())
         }
-        throw InputError("\(name) \(text): must be \(shown(range.lowerBound))…\(shown(range.upperBound))")
+        throw InputError(
+            translatable: "{option} {value}: must be {low}…{high}",
+            ["option": name, "value": text, "low": shown(range.lowerBound), "high": shown(range.upperBound)])
     }
 
     /// A date's instant within ``instants``.
     public static func check(_ name: String, text: String, instant: Instant) throws(InputError) {
         guard !instants.contains(instant) else { return }
-        throw InputError("\(name) \(text): must be between 0000-01-01 and 9999-12-31")
+        throw InputError(translatable: "{option} {value}: must be between 0000-01-01 and 9999-12-31", ["option": name, "value": text])
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLinuxShim
+import ChimeFormat
 import ChimeStore
 import Foundation
 
@@ -35,6 +36,11 @@ struct Chime: AsyncParsableCommand {
         if !(command is DaemonCommand) { mallopt(M_TOP_PAD, 16 << 20) }
         do {
             if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
+        } catch let error as InputError where error.message != nil {
+            // In the user's language; otherwise as ArgumentParser prints an error (status 1).
+            StoreOptions.finish()
+            FileHandle.standardError.write(Data("Error: \(error.text(in: CLIContext.messages))\n".utf8))
+            Foundation.exit(EXIT_FAILURE)
         } catch {
             StoreOptions.finish()
             exit(withError: error)

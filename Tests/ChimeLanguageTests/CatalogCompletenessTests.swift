@@ -14,9 +14,12 @@ import Testing
     }
 
     /// The texts the sources translate: string literals passed to `messages(` (with a literal
-    /// `context:`) and the singular of `messages.plural(`, outside comments.
+    /// `context:`), the singular of `messages.plural(`, and errors made with
+    /// `InputError(translatable:`, outside comments.
     static func sourceTexts() throws -> [Key: String] {
         let call = try Regex(#"messages(\.plural)?\(\s*"((?:[^"\\]|\\.)*)"(?:\s*,\s*(?:"(?:[^"\\]|\\.)*"\s*,\s*)?(?:count:[^,)]*,\s*)?context:\s*"([^"]*)")?"#)
+        // Errors written for translation: `InputError(translatable: "…"` (with a literal `context:`).
+        let translatableError = try Regex(#"InputError\(\s*translatable:\s*"((?:[^"\\]|\\.)*)"(?:\s*,\s*context:\s*"([^"]*)")?"#)
         var found: [Key: String] = [:]
         let sources = root.appendingPathComponent("Sources")
         let paths = FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? []
@@ -28,6 +31,11 @@ import Testing
             for match in code.matches(of: call) {
                 let literal = match.output[2].substring.map(String.init) ?? ""
                 let context = match.output[3].substring.map(String.init)
+                found[Key(context: context, text: literal.replacingOccurrences(of: "\\\"", with: "\""))] = path
+            }
+            for match in code.matches(of: translatableError) {
+                let literal = String(match.output[1].substring ?? "")
+                let context = match.output[2].substring.map(String.init)
                 found[Key(context: context, text: literal.replacingOccurrences(of: "\\\"", with: "\""))] = path
             }
         }

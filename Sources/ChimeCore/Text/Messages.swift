@@ -42,6 +42,11 @@ public struct Messages: Sendable {
         return Self.fill(lookup(source, context?.description) ?? source, values)
     }
 
+    /// A text written for translation earlier (an error), in the user's language.
+    public func callAsFunction(_ text: MessageText) -> String {
+        Self.fill(lookup(text.template, text.context) ?? text.template, text.values)
+    }
+
     /// The singular or plural form for `count` (Russian has three): `{count}` is filled with it.
     public func plural(_ singular: StaticString, _ plural: StaticString, count: Int, _ values: KeyValuePairs<String, String> = [:]) -> String {
         let translated =
@@ -54,12 +59,40 @@ public struct Messages: Sendable {
     public func dayHeading(_ date: CivilDate) -> String { heading(date) }
 
     private static func fill(_ text: String, _ values: KeyValuePairs<String, String>, count: Int? = nil) -> String {
+        fill(text, values.map { ($0.key, $0.value) }, count: count)
+    }
+
+    fileprivate static func fill(_ text: String, _ values: [(String, String)], count: Int? = nil) -> String {
         guard text.contains("{") else { return text }
         var out = text
         if let count { out = out.replacingAll("{count}", with: "\(count)") }
         for (name, value) in values { out = out.replacingAll("{" + name + "}", with: value) }
         return out
     }
+}
+
+/// A text to be read in the user's language later, at the edge: its English template (a literal,
+/// so it holds `{name}` placeholders and never interpolation), its context and its values. What
+/// logs, JSON and the D-Bus interface carry is ``english``; what a person reads is `messages(text)`.
+///
+/// ```swift
+/// let text = MessageText("no calendar or list \"{name}\"", ["name": "Wrok"])
+/// text.english          // no calendar or list "Wrok"
+/// messages(text)        // нет календаря или списка «Wrok»
+/// ```
+public struct MessageText: Sendable {
+    public let template: String
+    public let context: String?
+    public let values: [(String, String)]
+
+    public init(_ template: StaticString, context: StaticString? = nil, _ values: KeyValuePairs<String, String> = [:]) {
+        self.template = template.description
+        self.context = context?.description
+        self.values = values.map { ($0.key, $0.value) }
+    }
+
+    /// The text as written in the sources, its placeholders filled.
+    public var english: String { Messages.fill(template, values) }
 }
 
 extension String {

@@ -28,7 +28,9 @@ struct AccessCommand: ParsableCommand {
     /// An app as `chime access list` prints it: `flatpak:ID`, `unit:NAME` or `exe:PATH`.
     static func app(_ text: String) throws -> AppIdentity {
         guard let app = AppIdentity(id: text) else {
-            throw InputError("\"\(DisplayText.singleLine(text))\" is not an app: give flatpak:APP-ID, unit:NAME or exe:/PATH, as chime access list prints them")
+            throw InputError(
+                translatable: "\"{text}\" is not an app: give flatpak:APP-ID, unit:NAME or exe:/PATH, as chime access list prints them",
+                ["text": DisplayText.singleLine(text)])
         }
         return app
     }
@@ -39,7 +41,9 @@ struct AccessCommand: ParsableCommand {
         case nil, "all": return EntityType.allCases
         case "event", "events": return [.event]
         case "reminder", "reminders": return [.reminder]
-        case let other?: throw InputError("\"\(DisplayText.singleLine(other))\" is not an entity type: give events or reminders (or leave it out for both)")
+        case let other?:
+            throw InputError(
+                translatable: "\"{text}\" is not an entity type: give events or reminders (or leave it out for both)", ["text": DisplayText.singleLine(other)])
         }
     }
 

@@ -34,8 +34,8 @@ struct ViaBusOption: ParsableArguments {
         switch outcome {
         case .success(let text): print(text.hasSuffix("\n") ? String(text.dropLast()) : text)
         case .failure(let error as BusError) where error.name.hasSuffix("ServiceUnknown") || error.name.hasSuffix("NameHasNoOwner"):
-            throw InputError("no chime daemon answers on the session bus (start it: systemctl --user start chime, or chime daemon)")
-        case .failure(let error as BusError): throw InputError("the daemon refused: \(error.message)")
+            throw InputError(translatable: "no chime daemon answers on the session bus (start it: systemctl --user start chime, or chime daemon)")
+        case .failure(let error as BusError): throw InputError(translatable: "the daemon refused: {reason}", ["reason": error.message])
         case .failure(let error): throw error
         }
     }

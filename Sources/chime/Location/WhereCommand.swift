@@ -47,7 +47,7 @@ struct WhereCommand: AsyncParsableCommand {
         do { provider = try Daemon.makeLocationProvider(source, speed: .asFastAsPossible, clock: SystemWallClock()) } catch {
             throw InputError("\(error)")
         }
-        guard let provider else { throw InputError("location is \"none\": no provider to ask (use --location)") }
+        guard let provider else { throw InputError(translatable: "location is \"none\": no provider to ask (use --location)") }
         defer { provider.shutdown() }
         provider.request(TrackingRequest(accuracy: .exact, distanceThresholdMetres: 0, timeThresholdSeconds: 0, reason: "chime where"))
         let answer = await provider.updates.first(within: Double(timeout), ifEnded: .unavailable("\(provider.name) gave no position"))

@@ -46,7 +46,7 @@ extension AccountCommand {
         func run() async throws {
             let store = try options.open(creating: true)
             if try store.sync.accounts().contains(where: { $0.name == name }) {
-                throw InputError("an account \"\(name)\" exists already (`chime account remove \(name)` first)")
+                throw InputError(translatable: "an account \"{name}\" exists already (`chime account remove {name}` first)", ["name": name])
             }
             let account = SyncAccount(name: name, url: url, username: user, passwordCommand: passwordCommand)
             let secrets = SecretService()
@@ -62,7 +62,7 @@ extension AccountCommand {
                             + "--password-command 'pass show dav' or --password-command 'secret-tool lookup …'")
                 }
                 if !passwordStdin && isatty(0) != 1 {
-                    throw InputError("no terminal to ask for the password on: give it on standard input with --password-stdin")
+                    throw InputError(translatable: "no terminal to ask for the password on: give it on standard input with --password-stdin")
                 }
                 password = try passwordStdin ? Self.readStdinPassword() : PasswordSource.prompt(for: account)
             }

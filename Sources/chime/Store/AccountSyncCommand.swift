@@ -14,7 +14,7 @@ extension AccountCommand {
         func run() async throws {
             let store = try options.open()
             let accounts = try name.map { [try AccountCommand.find($0, in: store)] } ?? store.sync.accounts()
-            if accounts.isEmpty { throw InputError("no accounts to sync; add one with `chime account add NAME --url URL --user USER`") }
+            if accounts.isEmpty { throw InputError(translatable: "no accounts to sync; add one with `chime account add NAME --url URL --user USER`") }
             try await BatchReport.run(accounts, json: options.json, single: name != nil, key: "account", name: \.name) { account in
                 let report = try await AccountCommand.sync(account, store: store)
                 if options.json { return AccountCommand.jsonReport(report, account: account.name) }

@@ -11,7 +11,7 @@ extension AddEventCommand {
         let blank = EditForm.blank(event: true)
         let original = item.prefill(blank.with("title", title).with("start", start).with("end", end).with("zone", tz))
         let added = try EditForm.session(original, emptyIsUnchanged: true) { form in
-            guard let startText = form.value("start"), !startText.isEmpty else { throw InputError("start: an event needs a start") }
+            guard let startText = form.value("start"), !startText.isEmpty else { throw InputError(translatable: "start: an event needs a start") }
             let endText = form.value("end").flatMap { $0.isEmpty ? nil : $0 }
             // --duration has no line in the form: it stands while the form gives no end.
             var event = try EventInput.event(
@@ -28,7 +28,7 @@ extension AddEventCommand {
             try item.finishSave(ofItem: saved.identifier, in: store)
             try report(saved, store: store, target: target)
         }
-        if !added { throw InputError("the form was saved unchanged or empty; no event was added") }
+        if !added { throw InputError(translatable: "the form was saved unchanged or empty; no event was added") }
     }
 }
 
@@ -45,13 +45,14 @@ extension AddReminderCommand {
             try item.applyBesideForm(to: &reminder)
             if reminder.dueDate == nil && reminder.startDate == nil, reminder.alarms.contains(where: { if case .relative = $0.trigger { true } else { false } })
             {
-                throw InputError("alarms: an offset counts from the due time, and this reminder has none; give a due date, or a date for the alarm")
+                throw InputError(
+                    translatable: "alarms: an offset counts from the due time, and this reminder has none; give a due date, or a date for the alarm")
             }
             let saved = try store.save(reminder)
             try item.finishSave(ofItem: saved.identifier, in: store)
             report(saved, target: target, store: store)
         }
-        if !added { throw InputError("the form was saved unchanged or empty; no reminder was added") }
+        if !added { throw InputError(translatable: "the form was saved unchanged or empty; no reminder was added") }
     }
 }
 

@@ -60,7 +60,8 @@ struct AddReminderCommand: ParsableCommand {
         try item.apply(to: &reminder, replacingAlarms: true)
         if reminder.dueDate == nil && reminder.startDate == nil, reminder.alarms.contains(where: { if case .relative = $0.trigger { true } else { false } }) {
             throw InputError(
-                "--alarm: an offset counts from the due time, and this reminder has none; give --due, or a date for the alarm (--alarm \"tomorrow 9am\")")
+                translatable:
+                    "--alarm: an offset counts from the due time, and this reminder has none; give --due, or a date for the alarm (--alarm \"tomorrow 9am\")")
         }
         let saved = try store.save(reminder)
         try item.finishSave(ofItem: saved.identifier, in: store)

@@ -91,7 +91,7 @@ struct AgendaCommand: ParsableCommand {
         colorOption.apply()
         let zone = CLIContext.zone
         let (start, end) = try window(now: CLIContext.now, zone: zone)
-        guard end > start else { throw InputError("the window is empty: --to must be after --from") }
+        guard end > start else { throw InputError(translatable: "the window is empty: --to must be after --from") }
         if bus.viaBus {
             guard calendars.isEmpty else { throw InputError("--calendar does not go with --via-bus (the service lists every calendar the app may see)") }
             return try bus.run(needing: .event) { try await $0.events(from: start, to: end) }
@@ -101,7 +101,7 @@ struct AgendaCommand: ParsableCommand {
         if !calendars.isEmpty {
             selected = try calendars.map { name in
                 guard let c = try store.calendar(named: name, for: .event) else {
-                    throw InputError("--calendar: no event calendar \"\(name)\" (see `chime calendar list`)")
+                    throw InputError(translatable: "--calendar: no event calendar \"{name}\" (see `chime calendar list`)", ["name": name])
                 }
                 return c
             }

@@ -57,7 +57,7 @@ struct AlarmsCommand: ParsableCommand {
         let zone = CLIContext.zone
         let start = try from.map { try CLIContext.instant($0, option: "--from") } ?? CLIContext.now
         let end = try to.map { try CLIContext.instant($0, option: "--to") } ?? start.adding(Int64(hours) * 3600)
-        guard end > start else { throw InputError("the window is empty: --to must be after --from") }
+        guard end > start else { throw InputError(translatable: "the window is empty: --to must be after --from") }
         if bus.viaBus {
             guard from == nil && to == nil else { throw InputError("--via-bus lists from now: give --hours, not --from/--to") }
             guard !all else { throw InputError("--all does not go with --via-bus (the service lists the alarms that ring)") }

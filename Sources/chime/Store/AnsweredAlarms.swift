@@ -29,8 +29,9 @@ struct AnsweredAlarms {
                 let firings = open.filter { $0.key == key }, snoozedKeys = snoozed.map(\.key).filter { $0 == key }
                 guard !firings.isEmpty || !snoozedKeys.isEmpty else {
                     throw InputError(
-                        "\(DisplayText.singleLine(target)): no such alarm rang in the last 24 hours, or it is answered "
-                            + "already (`chime alarms --from yesterday --json` lists them with their keys)")
+                        translatable:
+                            "{key}: no such alarm rang in the last 24 hours, or it is answered already (`chime alarms --from yesterday --json` lists them with their keys)",
+                        ["key": DisplayText.singleLine(target)])
                 }
                 take(firings, snoozedKeys)
                 continue
@@ -42,8 +43,8 @@ struct AnsweredAlarms {
             let snoozedKeys = snoozed.map(\.key).filter { $0.item == identifier && (occurrence == nil || $0.occurrence == occurrence) }
             guard !firings.isEmpty || !snoozedKeys.isEmpty else {
                 throw InputError(
-                    "\(DisplayText.singleLine(target)): no alarm of it rang in the last 24 hours that is not answered yet "
-                        + "(`chime alarms --from yesterday` lists them)")
+                    translatable: "{item}: no alarm of it rang in the last 24 hours that is not answered yet (`chime alarms --from yesterday` lists them)",
+                    ["item": DisplayText.singleLine(target)])
             }
             take(firings, snoozedKeys)
         }

@@ -64,7 +64,7 @@ extension CalendarCommand {
                 throw InputError("account \"\(name)\" has a calendar named \"\(title)\" already")
             }
             guard let homeText = account.home, let home = URL(string: homeText) else {
-                throw InputError("account \"\(name)\" has no calendar home yet: run `chime account sync \(name)` first")
+                throw InputError(translatable: "account \"{name}\" has no calendar home yet: run `chime account sync {name}` first", ["name": name])
             }
             let password = try PasswordSource.password(for: account, interactive: true)
             let server = CalDAVServer(client: DAVClient(user: account.username, password: password))

@@ -19,8 +19,10 @@ struct CalendarCommand: ParsableCommand {
     static func find(_ name: String, kind: Kind?, in store: EventStore) throws -> ChimeCore.Calendar {
         let types = kind.map { [$0.entityType] } ?? [.event, .reminder]
         let found = try types.compactMap { try store.calendar(named: name, for: $0) }
-        if found.count > 1 { throw InputError("\"\(name)\" names both a calendar and a reminder list; add --type events or --type reminders") }
-        guard let calendar = found.first else { throw InputError("no calendar or list \"\(name)\" (see `chime calendar list`)") }
+        if found.count > 1 {
+            throw InputError(translatable: "\"{name}\" names both a calendar and a reminder list; add --type events or --type reminders", ["name": name])
+        }
+        guard let calendar = found.first else { throw InputError(translatable: "no calendar or list \"{name}\" (see `chime calendar list`)", ["name": name]) }
         return calendar
     }
 

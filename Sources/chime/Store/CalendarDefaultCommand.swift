@@ -31,8 +31,8 @@ extension CalendarCommand {
                 let calendar = try CalendarCommand.find(name, kind: type, in: store)
                 do { try store.setDefaultCalendar(identifier: calendar.identifier) } catch .invalid(.readOnlyCalendar) {
                     throw InputError(
-                        "\"\(DisplayText.singleLine(calendar.title))\" is read-only (a subscription, or a server "
-                            + "calendar that takes no changes): it cannot hold new items")
+                        translatable: "\"{name}\" is read-only (a subscription, or a server calendar that takes no changes): it cannot hold new items",
+                        ["name": DisplayText.singleLine(calendar.title)])
                 }
             }
             let messages = CLIContext.messages

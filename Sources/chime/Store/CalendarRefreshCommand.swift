@@ -17,7 +17,7 @@ extension CalendarCommand {
             var chosen = try store.subscriptions()
             if let name {
                 chosen = chosen.filter { $0.title == name || $0.calendarIdentifier == name }
-                if chosen.isEmpty { throw InputError("no subscribed calendar \"\(name)\" (see `chime calendar list`)") }
+                if chosen.isEmpty { throw InputError(translatable: "no subscribed calendar \"{name}\" (see `chime calendar list`)", ["name": name]) }
             }
             if chosen.isEmpty { print("No subscribed calendars; `chime calendar subscribe URL` adds one."); return }
             try await BatchReport.run(chosen, json: options.json, key: "calendar", name: \.title) { s in

@@ -51,7 +51,7 @@ extension CalendarCommand {
             }
             let title = name ?? parsed.calendarName ?? fetch.deletingPathExtension().lastPathComponent
             if try store.calendar(named: title, for: .event) != nil {
-                throw InputError("a calendar named \"\(DisplayText.singleLine(title))\" exists already; give another with --name")
+                throw InputError(translatable: "a calendar named \"{name}\" exists already; give another with --name", ["name": DisplayText.singleLine(title)])
             }
             let subscription = try store.addSubscription(url: url, title: title, refreshSeconds: every)
             let result: SubscriptionRefresh

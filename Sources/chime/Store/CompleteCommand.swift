@@ -34,7 +34,7 @@ enum CompletionChange {
             identifier = chosen
         }
         guard case .reminder? = try store.calendarItem(withIdentifier: identifier) else {
-            throw InputError("\"\(DisplayText.singleLine(id))\" is an event; only reminders can be completed")
+            throw InputError(translatable: "\"{name}\" is an event; only reminders can be completed", ["name": DisplayText.singleLine(id)])
         }
         if done {
             switch try store.complete(reminderWithIdentifier: identifier, dueAt: reference.occurrence?.instant(in: store.floatingZone)) {
@@ -60,7 +60,7 @@ enum CompletionChange {
         } else {
             switch try store.uncomplete(reminderWithIdentifier: identifier) {
             case .alreadyIncomplete(let r):
-                throw InputError("\"\(DisplayText.itemTitle(r.title))\" is already not completed")
+                throw InputError(translatable: "\"{title}\" is already not completed", ["title": DisplayText.itemTitle(r.title)])
             case .reopened(let saved):
                 if options.json {
                     print(ItemFormat.document(.reminder(saved), calendarTitle: nil, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity));

@@ -65,7 +65,7 @@ struct EditCommand: ParsableCommand {
         case .event:
             let target = try calendar.map { try EventTarget.calendar($0, in: store) }
             if self.span == .all && reference.occurrence != nil {
-                throw InputError("--span all changes a whole series: name it without @…, or use --span this or future")
+                throw InputError(translatable: "--span all changes a whole series: name it without @…, or use --span this or future")
             }
             // Without @OCCURRENCE the whole series changes: that is --span future on its first occurrence.
             let span = reference.occurrence == nil ? Span.futureEvents : self.span.span

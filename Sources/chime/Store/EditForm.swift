@@ -129,7 +129,7 @@ struct EditForm {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
         while let line = lines.popFirst() {
             if line.hasPrefix("#") || line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            guard let colon = line.firstIndex(of: ":") else { throw InputError("\"\(line)\" is not `name: value`") }
+            guard let colon = line.firstIndex(of: ":") else { throw InputError(translatable: "\"{line}\" is not `name: value`", ["line": line]) }
             let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             var value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
             if key == "notes" {
@@ -149,7 +149,7 @@ struct EditForm {
         try applyCommon(to: &e, original: original)
         let tz = value("zone").flatMap { $0.isEmpty ? nil : $0 }
         if value("start") != original.value("start") || value("end") != original.value("end") || value("zone") != original.value("zone") {
-            guard let start = value("start"), !start.isEmpty else { throw InputError("start: an event needs a start") }
+            guard let start = value("start"), !start.isEmpty else { throw InputError(translatable: "start: an event needs a start") }
             let newStart = try CLIContext.calendarDate(start, option: "start", tz: tz)
             if let end = value("end"), !end.isEmpty, end != original.value("end") {
                 e.start = newStart
@@ -175,17 +175,18 @@ struct EditForm {
             r.dueDate = due.isEmpty ? nil : try CLIContext.calendarDate(due, option: "due", tz: value("zone").flatMap { $0.isEmpty ? "floating" : $0 })
         }
         if let text = value("priority"), text != original.value("priority") {
-            guard let p = Int(text), (0...9).contains(p) else { throw InputError("priority: \"\(text)\" is not 0…9") }
+            guard let p = Int(text), (0...9).contains(p) else { throw InputError(translatable: "priority: \"{text}\" is not 0…9", ["text": text]) }
             r.priority = p
         }
     }
 
     private func check(known: Set<String>) throws {
         for (key, _) in fields where !known.contains(key) {
-            throw InputError("\(key): not a field here (the fields are \(known.sorted().joined(separator: ", ")))")
+            throw InputError(
+                translatable: "{field}: not a field here (the fields are {fields})", ["field": key, "fields": known.sorted().joined(separator: ", ")])
         }
         guard let title = value("title"), !title.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw InputError("title: an item needs a title")
+            throw InputError(translatable: "title: an item needs a title")
         }
     }
 
@@ -224,7 +225,9 @@ struct EditForm {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw InputError("the editor (\(editor)) exited with status \(process.terminationStatus); nothing was saved")
+            throw InputError(
+                translatable: "the editor ({editor}) exited with status {status}; nothing was saved",
+                ["editor": editor, "status": "\(process.terminationStatus)"])
         }
         guard let saved = FileManager.default.contents(atPath: file) else { throw InputError("cannot read the form back from \(file)") }
         return String(decoding: saved, as: UTF8.self)

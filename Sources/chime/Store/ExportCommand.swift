@@ -39,7 +39,7 @@ struct ExportCommand: ParsableCommand {
         if !calendars.isEmpty {
             selected = try calendars.map { name in
                 guard let c = try store.calendar(named: name, for: .event) ?? store.calendar(named: name, for: .reminder) else {
-                    throw InputError("--calendar: no calendar or list \"\(name)\" (see `chime calendar list`)")
+                    throw InputError(translatable: "--calendar: no calendar or list \"{name}\" (see `chime calendar list`)", ["name": name])
                 }
                 return c
             }
@@ -80,7 +80,9 @@ struct ExportCommand: ParsableCommand {
             calendarProperties: only?.icsExtras ?? [],
             now: CLIContext.now, floatingZone: store.floatingZone)
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw InputError("-o: cannot write \(output)") }
+            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+                throw InputError(translatable: "-o: cannot write {file}", ["file": output])
+            }
         } else {
             FileHandle.standardOutput.write(Data(bytes))
         }

@@ -71,7 +71,7 @@ struct ImportCommand: ParsableCommand {
         guard let handle = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file),
             file == "-" || !(FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) && isFolder.boolValue)
         else {
-            throw InputError("\(file): cannot read the file")
+            throw InputError(translatable: "{file}: cannot read the file", ["file": file])
         }
         let store = try options.open(creating: true)
         let target: ImportTarget =

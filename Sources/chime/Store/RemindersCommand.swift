@@ -33,7 +33,7 @@ struct RemindersCommand: ParsableCommand {
     func run() throws {
         colorOption.apply()
         if bus.viaBus {
-            guard lists.isEmpty && dueBefore == nil else { throw InputError("--list and --due-before do not go with --via-bus") }
+            guard lists.isEmpty && dueBefore == nil else { throw InputError(translatable: "--list and --due-before do not go with --via-bus") }
             let completed = self.completed
             return try bus.run(needing: .reminder) { try await $0.reminders(completed: completed) }
         }

@@ -49,7 +49,9 @@ struct StoreOptions: ParsableArguments {
         var info = stat()
         if let explicit, !creating, lstat(explicit, &info) != 0, errno == ENOENT {
             let source = given != nil ? "--store" : "$CHIME_STORE"
-            throw InputError("no store at \(explicit) (from \(source)); check the path, or pass --create to start a new store there")
+            throw InputError(
+                translatable: "no store at {path} (from {source}); check the path, or pass --create to start a new store there",
+                ["path": explicit, "source": source])
         }
         do {
             let store = try EventStore(
