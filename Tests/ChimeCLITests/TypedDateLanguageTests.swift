@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeTestSupport
 import Foundation
 import Glibc
@@ -189,6 +190,55 @@ import Testing
         }
         let window = try failing("fr_FR.UTF-8", ["agenda", "--from", "2026-11-25", "--to", "2026-11-24"])
         #expect(window.status == 1 && !window.stderr.contains("the window is empty") && window.stderr.contains("--to"), "\(window.stderr)")
+    }
+
+    /// `chime import`'s summary and `chime remove` in the user's language: the labels lined up by
+    /// display width; LANG=C is today's English, byte for byte.
+    @Test func importAndRemoveInTheUsersLanguage() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")
+        let file = s.folder + "/google.ics"
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        try """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//Google Inc//Google Calendar 70.9054//EN\r
+        BEGIN:VEVENT\r
+        DTSTART;TZID=Europe/Berlin:20261124T100000\r
+        DTEND;TZID=Europe/Berlin:20261124T110000\r
+        RRULE:FREQ=WEEKLY;BYDAY=TU\r
+        UID:standup@google.com\r
+        SUMMARY:Stand-up\r
+        BEGIN:VALARM\r
+        ACTION:DISPLAY\r
+        TRIGGER:-PT10M\r
+        END:VALARM\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        func run(_ lang: String?, _ arguments: [String]) throws -> String { try ViewsInTheUsersLanguageTests.run(s, lang, arguments) }
+        let english = try run(nil, ["import", file, "--dry-run", "--create"])
+        #expect(english.hasPrefix("Dry run: nothing was stored. Would import:\n  events     1 new, 0 updated\n"), "\(english)")
+        #expect(try run("C", ["import", file, "--dry-run", "--create"]) == english)
+        for lang in ["zh_CN.UTF-8", "ru_RU.UTF-8", "ja_JP.UTF-8"] {
+            let summary = try run(lang, ["import", file, "--dry-run", "--create"])
+            let rows = summary.split(separator: "\n").dropFirst()
+            #expect(rows.count == 7 && !summary.contains("updated"), "\(lang): \(summary)")
+            // Every value starts in the same terminal column, whatever the labels' script.
+            // (A label may hold one space, "без изменений"; two spaces end it.)
+            let starts = Set(
+                rows.map { row -> Int in
+                    let text = String(row.dropFirst(2))
+                    let end = text.range(of: "  ")?.lowerBound ?? text.endIndex
+                    let label = String(text[..<end])
+                    return 2 + DisplayText.columns(label) + text[end...].prefix { $0 == " " }.count
+                })
+            #expect(starts.count == 1, "\(lang): \(summary)")
+        }
+        _ = try run(nil, ["import", file])
+        #expect(try run("de_DE.UTF-8", ["remove", "Stand-up@20261124T090000Z"]) == "„Stand-up“ entfernt (dieser Termin)\n")
+        let removed = try run("ru_RU.UTF-8", ["remove", "Stand-up"])
+        #expect(removed.contains("«Stand-up»") && !removed.contains("Removed"), "\(removed)")
     }
 
     /// A repeat rule said back in the user's language, with each language's plural forms; a rule

@@ -118,15 +118,41 @@ struct ImportCommand: ParsableCommand {
         return base.allSatisfy(\.isWhitespace) ? "Imported" : base
     }
 
-    static func text(_ r: ImportReport, dryRun: Bool) -> String {
-        var lines = [dryRun ? "Dry run: nothing was stored. Would import:" : "Imported:"]
-        lines.append("  events     \(r.eventsAdded) new, \(r.eventsUpdated) updated")
-        lines.append("  to-dos     \(r.remindersAdded) new, \(r.remindersUpdated) updated")
-        lines.append("  overrides  \(r.overrides) changed occurrences, \(r.cancelledOccurrences) cancelled")
-        lines.append("  alarms     \(r.alarms) timed, \(r.locationAlarms) location")
-        lines.append("  unchanged  \(r.unchanged) (same SEQUENCE), \(r.older) older than the stored copy")
-        lines.append("  repaired   \(r.repairs.count) fault\(r.repairs.count == 1 ? "" : "s") (see the warnings above)")
-        lines.append("  skipped    \(r.skipped.count)")
+    /// The summary in the user's language: a label column as wide as its widest label (in
+    /// terminal columns), then what was found for it.
+    static func text(_ r: ImportReport, dryRun: Bool, messages: Messages = CLIContext.messages) -> String {
+        let rows: [(label: String, value: String)] = [
+            (
+                messages("events", context: "import summary"),
+                messages("{new} new, {updated} updated", ["new": "\(r.eventsAdded)", "updated": "\(r.eventsUpdated)"])
+            ),
+            (
+                messages("to-dos", context: "import summary"),
+                messages("{new} new, {updated} updated", ["new": "\(r.remindersAdded)", "updated": "\(r.remindersUpdated)"])
+            ),
+            (
+                messages("overrides", context: "import summary"),
+                messages(
+                    "{changed} changed occurrences, {cancelled} cancelled",
+                    ["changed": "\(r.overrides)", "cancelled": "\(r.cancelledOccurrences)"])
+            ),
+            (
+                messages("alarms", context: "import summary"),
+                messages("{timed} timed, {location} location", ["timed": "\(r.alarms)", "location": "\(r.locationAlarms)"])
+            ),
+            (
+                messages("unchanged", context: "import summary"),
+                messages("{same} (same SEQUENCE), {older} older than the stored copy", ["same": "\(r.unchanged)", "older": "\(r.older)"])
+            ),
+            (
+                messages("repaired", context: "import summary"),
+                messages.plural("{count} fault (see the warnings above)", "{count} faults (see the warnings above)", count: r.repairs.count)
+            ),
+            (messages("skipped", context: "import summary"), "\(r.skipped.count)")
+        ]
+        let width = (rows.map { DisplayText.columns($0.label) }.max() ?? 0) + 2
+        var lines = [dryRun ? messages("Dry run: nothing was stored. Would import:") : messages("Imported:")]
+        for row in rows { lines.append("  " + row.label.padding(toLength: width) + row.value) }
         return lines.joined(separator: "\n")
     }
 

@@ -25,7 +25,7 @@ struct RemoveCommand: ParsableCommand {
         {
             // A row that cannot be read can still be removed: that is the way out the warning names.
             try store.removeUnreadableItem(identifier: rowID)
-            if !options.json { print("Removed unreadable item \(rowID)") }
+            if !options.json { print(CLIContext.messages("Removed unreadable item {id}", ["id": rowID])) }
             return
         }
         switch item {
@@ -34,15 +34,19 @@ struct RemoveCommand: ParsableCommand {
             // The user's own removal of occurrences keeps a command link that was current.
             try store.keepingAlarmCommandTiming(forItem: e.identifier) { try store.remove(e, span: span.span) }
             if !options.json {
-                let what =
+                let messages = CLIContext.messages, title = DisplayText.itemTitle(e.title)
+                print(
                     reference.occurrence == nil
-                    ? (e.isRecurring ? " (the whole series; ID@OCCURRENCE removes one)" : "")
-                    : (span == .this ? " (this occurrence)" : " (this and later occurrences)")
-                print("Removed \"\(DisplayText.itemTitle(e.title))\"\(what)")
+                        ? (e.isRecurring
+                            ? messages("Removed \"{title}\" (the whole series; ID@OCCURRENCE removes one)", ["title": title])
+                            : messages("Removed \"{title}\"", ["title": title]))
+                        : (span == .this
+                            ? messages("Removed \"{title}\" (this occurrence)", ["title": title])
+                            : messages("Removed \"{title}\" (this and later occurrences)", ["title": title])))
             }
         case .reminder(let r):
             try store.remove(r)
-            if !options.json { print("Removed \"\(DisplayText.itemTitle(r.title))\"") }
+            if !options.json { print(CLIContext.messages("Removed \"{title}\"", ["title": DisplayText.itemTitle(r.title)])) }
         }
     }
 }
