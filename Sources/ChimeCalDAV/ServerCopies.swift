@@ -19,10 +19,12 @@ import ChimeStore
 /// try ServerCopies.read(&pass, collection: collection, store: store)
 /// let applied = try store.sync.apply(pass, collection: collection)
 /// ```
-enum ServerCopies {
+public enum ServerCopies {
     /// Reads every pulled copy of `pass` into one batch (``SyncApplication/incoming``), setting each
     /// copy's UID and whether it stays on the server only, and which resource shows each UID.
-    static func read(_ pass: inout SyncApplication, collection: SyncCollection, store: EventStore) throws {
+    public static func read(_ pass: inout SyncApplication, collection: SyncCollection, store: EventStore) throws {
+        // Nothing pulled and nothing removed: no copy to read and no UID whose items could go.
+        if pass.pulled.isEmpty && pass.removedOnServer.isEmpty { return }
         let resources = try store.sync.resources(collection: collection.id)
         let removedHrefs = Set(pass.removedOnServer)
         var shownBy: [String: String] = [:]

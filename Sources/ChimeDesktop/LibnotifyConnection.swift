@@ -139,7 +139,7 @@ final class LibnotifyConnection {
 
     /// Closes a question; its `answered` hears nil.
     func withdrawQuestion(_ id: Int) {
-        guard let entry = shown[id], let answered = entry.answered else { return }
+        guard let entry = shown[id], let answered = entry.answered, !entry.isAnswered else { return }
         entry.isAnswered = true
         answered(nil)
         var error: UnsafeMutablePointer<GError>?

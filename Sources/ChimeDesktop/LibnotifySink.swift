@@ -145,7 +145,9 @@ public final class LibnotifySink: NotificationSink {
     /// ```
     /// - Throws: ``DeliveryError`` when the server does not take it or shows no buttons.
     public func ask(_ question: UserQuestion, answered: @escaping @Sendable (String?) -> Void) throws(DeliveryError) -> Int {
-        try onConnection { $0.ask(question, answered: answered) }
+        // Not a broken connection: no reconnect (which would lose track of the alarms on screen).
+        guard server.supportsActions else { throw DeliveryError("the notification server (\(server.name)) shows no buttons to answer with") }
+        return try onConnection { $0.ask(question, answered: answered) }
     }
 
     /// Takes a question off the screen; its `answered` hears nil.

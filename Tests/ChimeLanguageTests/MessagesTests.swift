@@ -59,4 +59,12 @@ import Testing
         #expect(missed.summary == "Вы пропустили 12 напоминаний" && missed.body.hasSuffix("… и ещё 2"), "\(missed.body)")
         #expect(missed.label(for: .default) == "Закрыть")
     }
+
+    /// Placeholders are filled in one pass: a value holding braces is written as it is; an unknown
+    /// name and a lone brace stay.
+    @Test func aValueWithBracesIsNeverFilledInTurn() {
+        let text = MessageText("no store at {path} (from {source}); {unknown} {", ["path": "/x/{source}", "source": "$CHIME_STORE"])
+        #expect(text.english == "no store at /x/{source} (from $CHIME_STORE); {unknown} {")
+        #expect(Messages.english.plural("{count} item", "{count} items", count: 2, ["name": "{count}"]) == "2 items")
+    }
 }

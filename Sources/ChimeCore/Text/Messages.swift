@@ -62,12 +62,28 @@ public struct Messages: Sendable {
         fill(text, values.map { ($0.key, $0.value) }, count: count)
     }
 
+    /// One pass over the text's `{name}` tokens: a value that itself holds braces (a path such as
+    /// `/x/{source}`, a title) is written as it is, never filled in turn. Unknown names stay.
     fileprivate static func fill(_ text: String, _ values: [(String, String)], count: Int? = nil) -> String {
         guard text.contains("{") else { return text }
-        var out = text
-        if let count { out = out.replacingAll("{count}", with: "\(count)") }
-        for (name, value) in values { out = out.replacingAll("{" + name + "}", with: value) }
-        return out
+        var table: [Substring: String] = [:]
+        if let count { table["count"] = "\(count)" }
+        for (name, value) in values { table[Substring(name)] = value }
+        var out = "", rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" }), rest[close] == "}",
+                let value = table[rest[afterOpen..<close]]
+            else {
+                out.append("{")
+                rest = rest[afterOpen...]
+                continue
+            }
+            out += value
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
     }
 }
 
@@ -93,28 +109,4 @@ public struct MessageText: Sendable {
 
     /// The text as written in the sources, its placeholders filled.
     public var english: String { Messages.fill(template, values) }
-}
-
-extension String {
-    /// Every occurrence of `target` replaced (no Foundation in the core).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var out = "", rest = self[...]
-        while let range = rest.range(of: target) {
-            out += rest[..<range.lowerBound] + replacement
-            rest = rest[range.upperBound...]
-        }
-        return out + rest
-    }
-}
-
-private extension Substring {
-    func range(of target: String) -> Range<Index>? {
-        var i = startIndex
-        while i < endIndex {
-            if self[i...].hasPrefix(target) { return i..<index(i, offsetBy: target.count) }
-            i = index(after: i)
-        }
-        return nil
-    }
 }

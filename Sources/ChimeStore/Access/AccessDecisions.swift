@@ -47,7 +47,7 @@ public struct AccessDecision: Hashable, Sendable {
 /// Per-app access decisions (EventKit's authorization status), kept in the store's database.
 ///
 /// ```swift
-/// if try store.access.access.authorizationStatus(appID: "flatpak:org.example.Planner", for: .event) == .authorized { … }
+/// if try store.access.authorizationStatus(appID: "flatpak:org.example.Planner", for: .event) == .authorized { … }
 /// ```
 public struct AccessDecisions: Sendable {
     let store: EventStore

@@ -422,7 +422,8 @@ extension SyncRecords {
     /// Applies one sync pass of a collection in one transaction: the server copies' items (as the
     /// CalDAV module read them into ``SyncApplication/incoming``) over the local items, server
     /// deletions, what the server accepted, conflicts, and the new sync token. Writes made here are
-    /// recorded as in step, so they are not pushed back.
+    /// recorded as in step, so they are not pushed back. Pulled copies must have been read by
+    /// `ServerCopies.read` (ChimeCalDAV) first: an unread copy counts as one kept on the server only.
     public func apply(_ pass: SyncApplication, collection: SyncCollection) throws -> SyncApplied {
         // Nothing moved and the token stands: no transaction at all (a no-change pass writes nothing).
         if pass.pulled.isEmpty && pass.removedOnServer.isEmpty && pass.pushed.isEmpty && pass.deletedOnServer.isEmpty
