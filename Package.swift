@@ -204,7 +204,8 @@ let package = Package(
         .testTarget(
             name: "ChimeCalDAVTests",
             dependencies: [
-                "ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore", "ChimeTestKit", .product(name: "GRDB", package: "GRDB.swift")
+                "ChimeCalDAV", "ChimeStore", "ChimeICS", "ChimeCore", "ChimeTestKit", "ChimeTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift")
             ]),
         // What the test targets that run processes and real services share: the `chime` runner, a
         // daemon child process, the services sandbox. Test-only (it imports Testing).

@@ -3,6 +3,7 @@ import ChimeCore
 import Foundation
 import GRDB
 import ChimeTestKit
+import ChimeTestSupport
 import Testing
 
 /// Two stores on one server, as two machines, driven through the `chime` command line.
@@ -116,6 +117,28 @@ struct CalDAVSyncTests {
 
     /// A server calendar that takes events and to-dos (as most clients make them) is one line in
     /// `calendar list`, as it is one calendar on every other device; events and reminders go in.
+    /// What a sync moved, and the account list, in the user's language; English under LANG=C.
+    @Test func theSyncSummaryIsInTheUsersLanguage() async throws {
+        let home = try CalDAVHome.claim()
+        try await home.makeCalendar("work", title: "Work", components: ["VEVENT"])
+        let s = StoreSession()
+        #expect(try home.addAccount("home", to: s).status == 0)
+        _ = try s.add("event", "Zahnarzt", "--start", "2026-12-01T09:00", "--calendar", "Work")
+        var german = s.environment
+        german["LANG"] = "de_DE.UTF-8"
+        german["LOCPATH"] = CatalogSandbox.folders.locales
+        german["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+        let sent = try CLI.run(["account", "sync", "home"], environment: german)
+        #expect(sent.status == 0 && sent.stdout.hasPrefix("home: ") && sent.stdout.contains("Anfrage"), "\(sent.stdout)\(sent.stderr)")
+        #expect(!sent.stdout.contains("from the server") && !sent.stdout.contains("request"), "\(sent.stdout)")
+        let again = try CLI.run(["account", "sync", "home"], environment: german)
+        #expect(again.stdout.hasPrefix("home: auf dem gleichen Stand, nichts zu übertragen ("), "\(again.stdout)")
+        let listed = try CLI.run(["account", "list"], environment: german)
+        #expect(listed.stdout.contains("\(home.user) bei \(home.url)") && listed.stdout.contains("Termine"), "\(listed.stdout)")
+        german["LANG"] = "C"
+        #expect(try CLI.run(["account", "sync", "home"], environment: german).stdout.hasPrefix("home: in step, nothing to move ("))
+    }
+
     @Test func aServerCalendarOfBothKindsIsListedOnce() async throws {
         let home = try CalDAVHome.claim()
         try await home.makeCalendar("personal", title: "Personal", components: ["VEVENT", "VTODO"])

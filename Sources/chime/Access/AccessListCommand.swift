@@ -29,14 +29,25 @@ extension AccessCommand {
                     ]))
                 return
             }
-            if decisions.isEmpty { print("No app has asked yet."); return }
+            let messages = CLIContext.messages
+            if decisions.isEmpty { print(messages("No app has asked yet.")); return }
             let width = decisions.map { DisplayText.columns(DisplayText.singleLine($0.appID)) }.max() ?? 0
+            let kinds = [EntityType.event, .reminder].map {
+                $0 == .event ? messages("events", context: "calendar list") : messages("reminders", context: "calendar list")
+            }
+            let kindWidth = max(9, kinds.map(DisplayText.columns).max() ?? 0)
             for d in decisions {
-                let status = d.status == .authorized ? "allowed" : "refused"
-                let used = d.lastUsedAt.map { ", last used \(ItemFormat.human(.utc(CLIContext.zone.localTime(at: $0)), zone: .utc))" } ?? ""
+                let asked = d.decidedBy == "prompt"
+                let status =
+                    d.status == .authorized
+                    ? (asked ? messages("allowed (asked)", context: "access list") : messages("allowed (by command)", context: "access list"))
+                    : (asked ? messages("refused (asked)", context: "access list") : messages("refused (by command)", context: "access list"))
+                let used = d.lastUsedAt.map {
+                    messages(", last used {time}", ["time": ItemFormat.human(.utc(CLIContext.zone.localTime(at: $0)), zone: .utc, messages: messages)])
+                }
                 print(
-                    "\(DisplayText.singleLine(d.appID).padding(toLength: width))  \(d.entityType.plural.padding(toLength: 9))  "
-                        + "\(status) (\(d.decidedBy == "prompt" ? "asked" : "by command"))\(used)")
+                    "\(DisplayText.singleLine(d.appID).padding(toLength: width))  \(kinds[d.entityType == .event ? 0 : 1].padding(toLength: kindWidth))  "
+                        + status + (used ?? ""))
             }
         }
     }

@@ -59,33 +59,50 @@ struct AccountCommand: AsyncParsableCommand {
         ])
     }
 
-    static func printText(_ report: CalDAVSyncReport, account: String) {
+    static func printText(_ report: CalDAVSyncReport, account: String, messages: Messages = CLIContext.messages) {
         for note in report.notes { FileHandle.standardError.write(Data("note: \(account): \(note)\n".utf8)) }
-        for name in report.newCollections { print("\(account): new calendar \"\(DisplayText.singleLine(name))\"") }
-        if report.collections == 0 {
-            print("\(account): the server has no calendars for this user yet; make one in its web interface, then `chime account sync`")
+        for name in report.newCollections {
+            print(messages("{account}: new calendar \"{name}\"", ["account": account, "name": DisplayText.singleLine(name)]))
         }
-        let requests = report.requests == 1 ? "1 request" : "\(report.requests) requests"
+        if report.collections == 0 {
+            print(
+                messages(
+                    "{account}: the server has no calendars for this user yet; make one in its web interface, then `chime account sync`",
+                    ["account": account]))
+        }
+        let requests = messages.plural("{count} request", "{count} requests", count: report.requests)
+        let moved: KeyValuePairs<String, String> = [
+            "account": account, "pulled": "\(report.pulled)", "removedHere": "\(report.removedHere)", "pushed": "\(report.pushed)",
+            "removedThere": "\(report.removedThere)", "requests": requests, "failed": "\(report.failedCollections.count)",
+            "total": "\(report.collections)"
+        ]
         if !report.failedCollections.isEmpty {
             print(
-                "\(account): \(report.failedCollections.count) of \(report.collections) calendars could not be synced (see the notes); "
-                    + "from the others \(report.pulled) from the server, \(report.removedHere) removed here; "
-                    + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(requests))")
+                messages(
+                    "{account}: {failed} of {total} calendars could not be synced (see the notes); from the others {pulled} from the server, {removedHere} removed here; {pushed} sent, {removedThere} removed on the server ({requests})",
+                    moved))
         } else if report.movedNothing && report.refused == 0 {
-            print("\(account): in step, nothing to move (\(requests))")
+            print(messages("{account}: in step, nothing to move ({requests})", ["account": account, "requests": requests]))
         } else {
             print(
-                "\(account): \(report.pulled) from the server, \(report.removedHere) removed here; "
-                    + "\(report.pushed) sent, \(report.removedThere) removed on the server (\(requests))")
+                messages(
+                    "{account}: {pulled} from the server, {removedHere} removed here; {pushed} sent, {removedThere} removed on the server ({requests})",
+                    moved))
         }
         if report.keptHere > 0 {
-            print("\(account): \(report.keptHere) change(s) to invitations organised by others kept on this machine only (see the notes)")
+            print(
+                messages(
+                    "{account}: {count} change(s) to invitations organised by others kept on this machine only (see the notes)",
+                    ["account": account, "count": "\(report.keptHere)"]))
         }
         if report.refused > 0 {
-            print("\(account): the server refused \(report.refused) change(s) (see the notes); kept here and sent again on the next sync")
+            print(
+                messages(
+                    "{account}: the server refused {count} change(s) (see the notes); kept here and sent again on the next sync",
+                    ["account": account, "count": "\(report.refused)"]))
         }
-        for c in report.conflicts { print("\(account): conflict: \(DisplayText.singleLine(c))") }
-        if !report.conflicts.isEmpty { print("`chime account conflicts` shows what lost; nothing was thrown away.") }
+        for c in report.conflicts { print(messages("{account}: conflict: {what}", ["account": account, "what": DisplayText.singleLine(c)])) }
+        if !report.conflicts.isEmpty { print(messages("`chime account conflicts` shows what lost; nothing was thrown away.")) }
     }
 
 }

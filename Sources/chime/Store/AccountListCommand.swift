@@ -42,17 +42,22 @@ extension AccountCommand {
                     ]))
                 return
             }
+            let messages = CLIContext.messages
             if accounts.isEmpty {
-                print("No accounts. `chime account add NAME --url URL --user USER --password-command CMD` adds a CalDAV server.")
+                print(messages("No accounts. `chime account add NAME --url URL --user USER --password-command CMD` adds a CalDAV server."))
                 return
             }
             for a in accounts {
                 let state =
-                    a.lastError.map { "last sync failed: \($0)" }
-                    ?? a.lastSync.map { "last synced \($0.description)" } ?? "never synced"
-                print("\(a.name)  \(a.username) at \(a.url)  (\(DisplayText.singleLine(state)))")
+                    a.lastError.map { messages("last sync failed: {error}", ["error": $0]) }
+                    ?? a.lastSync.map { messages("last synced {time}", ["time": $0.description]) } ?? messages("never synced")
+                print(
+                    "\(a.name)  " + messages("{user} at {url}", ["user": a.username, "url": a.url]) + "  (\(DisplayText.singleLine(state)))")
                 for c in collections where c.account == a.name {
-                    let kinds = [c.eventCalendar != nil ? "events" : nil, c.reminderList != nil ? "reminders" : nil].compactMap { $0 }
+                    let kinds = [
+                        c.eventCalendar != nil ? messages("events", context: "calendar list") : nil,
+                        c.reminderList != nil ? messages("reminders", context: "calendar list") : nil
+                    ].compactMap { $0 }
                     print("  \(DisplayText.singleLine(c.title))  \(kinds.joined(separator: "+"))  \(c.url)")
                 }
             }
