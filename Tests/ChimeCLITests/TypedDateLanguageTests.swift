@@ -241,6 +241,33 @@ import Testing
         #expect(removed.contains("«Stand-up»") && !removed.contains("Removed"), "\(removed)")
     }
 
+    /// `chime` alone (today) and `chime find` in the user's language, the find kinds lined up by
+    /// display width; LANG=C is today's English, byte for byte.
+    @Test func todayAndFindInTheUsersLanguage() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")  // Friday, 13:00 in Berlin
+        _ = try s.add("event", "Zahnarzt", "--start", "2026-11-20T15:00", "--alarm", "15m")
+        _ = try s.add("reminder", "Milch kaufen", "--due", "2026-11-20T18:00")
+        func run(_ lang: String?, _ arguments: [String]) throws -> String { try Self.run(s, lang, arguments) }
+        let english = try run(nil, [])
+        #expect(english.hasPrefix("Today, Fri 2026-11-20\n") && english.contains("Next alarm: Fri 2026-11-20 14:45  Zahnarzt\n"), "\(english)")
+        #expect(try run("C", []) == english)
+        #expect(try run("C", ["find", "a"]) == run(nil, ["find", "a"]))
+        let russian = try run("ru_RU.UTF-8", [])
+        #expect(russian.hasPrefix("Сегодня, Пт, 20 ноября 2026\n") && russian.contains("14:45  Zahnarzt\n"), "\(russian)")
+        #expect(!russian.contains("Next alarm") && russian.contains("chime agenda week"), "\(russian)")
+        for lang in ["zh_CN.UTF-8", "ru_RU.UTF-8", "de_DE.UTF-8"] {
+            let found = try run(lang, ["find", "a"]).split(separator: "\n")
+            #expect(found.count == 2, "\(lang): \(found)")
+            // The titles start in one terminal column, whatever the kind words' script.
+            let starts = Set(
+                found.map { line in
+                    DisplayText.columns(String(line[..<line.range(of: "  ")!.lowerBound]))
+                        + line[line.range(of: "  ")!.lowerBound...].prefix { $0 == " " }.count
+                })
+            #expect(starts.count == 1, "\(lang): \(found)")
+        }
+    }
+
     /// A repeat rule said back in the user's language, with each language's plural forms; a rule
     /// with parts the words do not cover is its RRULE alone, not half English.
     @Test func repeatRulesInGermanRussianAndChinese() throws {

@@ -88,11 +88,13 @@ extension AccountCommand {
                 throw error
             }
             if !options.json {
-                print("Added account \"\(name)\": calendar home \(found.home.absoluteString)")
+                let messages = CLIContext.messages
+                print(messages("Added account \"{name}\": calendar home {url}", ["name": name, "url": found.home.absoluteString]))
                 if passwordCommand == nil {
                     print(
-                        "Password stored in the Secret Service (schema io.github.chime.CalDAV, account \(name)); "
-                            + "`chime account remove \(name)` clears it.")
+                        messages(
+                            "Password stored in the Secret Service (schema io.github.chime.CalDAV, account {name}); `chime account remove {name}` clears it.",
+                            ["name": name]))
                 }
             }
             let report = try await AccountCommand.sync(saved, store: store, password: password)
@@ -111,9 +113,15 @@ extension AccountCommand {
                 else { continue }
                 try store.setDefaultCalendar(identifier: first.identifier)
                 if !quiet {
+                    let values: KeyValuePairs<String, String> = ["name": DisplayText.singleLine(first.title), "account": DisplayText.singleLine(account)]
                     print(
-                        "New \(kind) go to \"\(DisplayText.singleLine(first.title))\" on \(DisplayText.singleLine(account)) from now on, "
-                            + "so your other devices see them (`chime calendar default NAME` changes it)")
+                        kind == "events"
+                            ? CLIContext.messages(
+                                "New events go to \"{name}\" on {account} from now on, so your other devices see them (`chime calendar default NAME` changes it)",
+                                values)
+                            : CLIContext.messages(
+                                "New reminders go to \"{name}\" on {account} from now on, so your other devices see them (`chime calendar default NAME` changes it)",
+                                values))
                 }
             }
         }

@@ -35,7 +35,7 @@ extension AccountCommand {
                         )
                     ]))
             } else if conflicts.isEmpty {
-                print("No conflicts.")
+                print(CLIContext.messages("No conflicts."))
             } else {
                 for c in conflicts {
                     let title = c.lostCopy.split(whereSeparator: \.isNewline).first { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) }

@@ -38,8 +38,10 @@ extension AccountCommand {
             print(
                 options.json
                     ? JSONText.document([("removed", JSONText.string(name))])
-                    : "Removed account \"\(name)\" and its \(calendars) calendar(s) from this machine; the server still has them.")
-            if cleared && !options.json { print("Its password was cleared from the Secret Service.") }
+                    : CLIContext.messages(
+                        "Removed account \"{name}\" and its {count} calendar(s) from this machine; the server still has them.",
+                        ["name": name, "count": "\(calendars)"]))
+            if cleared && !options.json { print(CLIContext.messages("Its password was cleared from the Secret Service.")) }
         }
     }
 }

@@ -19,14 +19,18 @@ extension CalendarCommand {
                 chosen = chosen.filter { $0.title == name || $0.calendarIdentifier == name }
                 if chosen.isEmpty { throw InputError(translatable: "no subscribed calendar \"{name}\" (see `chime calendar list`)", ["name": name]) }
             }
-            if chosen.isEmpty { print("No subscribed calendars; `chime calendar subscribe URL` adds one."); return }
+            if chosen.isEmpty { print(CLIContext.messages("No subscribed calendars; `chime calendar subscribe URL` adds one.")); return }
             try await BatchReport.run(chosen, json: options.json, key: "calendar", name: \.title) { s in
                 let result = try await FeedRefresh.refresh(s, store: store, now: CLIContext.clock())
                 if options.json {
                     return result.map { CalendarCommand.json($0, title: s.title) }
                         ?? JSONText.object([("calendar", JSONText.string(s.title)), ("unchanged", "true")])
                 }
-                if let result { CalendarCommand.report(result, title: s.title, json: false) } else { print("\(DisplayText.singleLine(s.title)): unchanged") }
+                if let result {
+                    CalendarCommand.report(result, title: s.title, json: false)
+                } else {
+                    print(CLIContext.messages("{calendar}: unchanged", ["calendar": DisplayText.singleLine(s.title)]))
+                }
                 return nil
             }
         }

@@ -82,7 +82,10 @@ extension CalendarCommand {
             print(JSONText.versioned(Self.json(r, title: title)))
         } else {
             for note in r.notes { FileHandle.standardError.write(Data("warning: \(DisplayText.singleLine("\(note)"))\n".utf8)) }
-            print("\(DisplayText.singleLine(title)): \(r.added) new, \(r.updated) updated, \(r.removed) removed")
+            print(
+                CLIContext.messages(
+                    "{calendar}: {added} new, {updated} updated, {removed} removed",
+                    ["calendar": DisplayText.singleLine(title), "added": "\(r.added)", "updated": "\(r.updated)", "removed": "\(r.removed)"]))
         }
     }
 }

@@ -71,7 +71,10 @@ struct EditCommand: ParsableCommand {
             let span = reference.occurrence == nil ? Span.futureEvents : self.span.span
             var dropped: [Event] = []
             if reference.occurrence == nil, start != nil || end != nil || tz != nil {
-                guard let lost = try seriesMoveLosses(identifier, store: store) else { print("Kept \"\(id)\" as it was."); return }
+                guard let lost = try seriesMoveLosses(identifier, store: store) else {
+                    print(CLIContext.messages("Kept \"{id}\" as it was.", ["id": id]))
+                    return
+                }
                 dropped = lost
             }
             let saved = try store.modifyEvent(
@@ -161,7 +164,7 @@ struct EditCommand: ParsableCommand {
                 report(.reminder(stored), store: store)
             }
         }
-        if changed { try store.confirmAlarmCommandTiming(forItem: identifier) } else { print("No change.") }
+        if changed { try store.confirmAlarmCommandTiming(forItem: identifier) } else { print(CLIContext.messages("No change.")) }
     }
 
     /// What moving a whole series as the options say would lose: the changed occurrences with no

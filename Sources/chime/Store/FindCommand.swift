@@ -38,10 +38,14 @@ struct FindCommand: ParsableCommand {
                 ]))
             return
         }
-        if matches.isEmpty { print("Nothing has \"\(DisplayText.singleLine(text))\" in its title."); return }
+        let messages = CLIContext.messages
+        if matches.isEmpty { print(messages("Nothing has \"{text}\" in its title.", ["text": DisplayText.singleLine(text)])); return }
+        let kinds = (event: messages("event", context: "find kind"), reminder: messages("reminder", context: "find kind"))
+        let width = max(DisplayText.columns(kinds.event), DisplayText.columns(kinds.reminder))
         for m in matches {
-            let title = LineFit.title(DisplayText.itemTitle(m.title), rest: 8 + 2 + 2 + ItemReference.shortLength)
-            print("\(m.kind == "event" ? "event   " : "reminder")  \(title)  \(Style.reference(ItemReference.short(m.identifier)))")
+            let title = LineFit.title(DisplayText.itemTitle(m.title), rest: width + 2 + 2 + ItemReference.shortLength)
+            let kind = (m.kind == "event" ? kinds.event : kinds.reminder).padding(toLength: width)
+            print("\(kind)  \(title)  \(Style.reference(ItemReference.short(m.identifier)))")
         }
     }
 }

@@ -19,8 +19,9 @@ struct OverviewCommand: ParsableCommand {
         let zone = CLIContext.zone
         let now = CLIContext.now
         let store = try options.open()
+        let messages = CLIContext.messages
         let today = zone.localTime(at: now).date
-        print(Style.heading("Today, \(DisplayText.dayHeading(today))"))
+        print(Style.heading(messages("Today, {day}", ["day": messages.dayHeading(today)])))
         fflush(nil)  // the agenda's lines go straight to the file descriptor
         let window = try AgendaCommand.parse(["today"]).window(now: now, zone: zone)
         try AgendaCommand.write(
@@ -29,16 +30,19 @@ struct OverviewCommand: ParsableCommand {
         let due = try store.reminders(
             matching: store.predicateForIncompleteReminders(
                 dueStart: nil, dueEnd: zone.instant(for: LocalDateTime(date: today.adding(days: 1))), calendars: nil))
-        if !due.isEmpty { print("Reminders due: \(due.count) (chime reminders)") }
+        if !due.isEmpty { print(messages("Reminders due: {count} (chime reminders)", ["count": "\(due.count)"])) }
         // Only the first firing is wanted: peek at the merged stream instead of listing a week of them.
         var alarms = AlarmAgenda(zone: zone, from: now, defaults: AlarmEcho.defaults)
         for source in try store.alarmSources(from: now) { alarms.add(source.item, replaced: source.replaced) }
         if let next = alarms.peek(), next.fireAt <= now.adding(7 * 86_400) {
             let at = zone.localTime(at: next.fireAt)
-            print("Next alarm: \(DisplayText.dayHeading(at.date)) \(DisplayText.hhmm(at))  \(DisplayText.itemTitle(next.item.title))")
+            print(
+                messages(
+                    "Next alarm: {day} {time}  {title}",
+                    ["day": messages.dayHeading(at.date), "time": DisplayText.hhmm(at), "title": DisplayText.itemTitle(next.item.title)]))
         } else {
-            print("Next alarm: none in the next 7 days")
+            print(messages("Next alarm: none in the next 7 days"))
         }
-        print("\nchime --help lists every command; chime agenda week shows the next 7 days.")
+        print("\n" + messages("chime --help lists every command; chime agenda week shows the next 7 days."))
     }
 }
