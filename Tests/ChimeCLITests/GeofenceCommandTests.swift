@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeDaemon
+import ChimeTestSupport
 import Foundation
 import ChimeTestKit
 import Testing
@@ -79,6 +80,40 @@ struct GeofenceCommandTests {
         r = try s.run("where", "--location", "none")
         #expect(r.status == 1)
         #expect(r.stderr.contains("none"), "\(r.stderr)")
+    }
+
+    /// The simulation and the fence list in the user's language: crossings and states lined up by
+    /// display width, a plural for the alarms; LANG=C is the snapshot's English, byte for byte.
+    @Test func simulateAndListInTheUsersLanguage() throws {
+        let s = try session()
+        func run(_ lang: String?, _ arguments: [String]) throws -> String {
+            var env = s.environment
+            env["LANG"] = lang
+            env["LOCPATH"] = CatalogSandbox.folders.locales
+            env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+            let r = try CLI.run(arguments, environment: env)
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stdout
+        }
+        let simulate = ["geofence", "simulate", "--track", Self.examples + "/commute.gpx"]
+        #expect(try run("C", simulate) == run(nil, simulate))
+        #expect(try run("C", ["geofence", "list"]) == run(nil, ["geofence", "list"]))
+        for lang in ["de_DE.UTF-8", "zh_CN.UTF-8", "ru_RU.UTF-8"] {
+            let text = try run(lang, simulate)
+            #expect(!text.contains("Fences armed") && !text.contains("would fire") && !text.contains("from the centre"), "\(lang): \(text)")
+            // The place names start in one terminal column after the time and the crossing word.
+            let crossings = text.split(separator: "\n").filter { $0.first?.isNumber == true && $0.dropFirst(8).hasPrefix("  ") }
+            #expect(crossings.count == 3, "\(lang): \(text)")
+            let starts = Set(
+                crossings.map { line -> Int in
+                    let rest = line.dropFirst(10)
+                    let word = rest.prefix { $0 != " " }
+                    return DisplayText.columns(String(word)) + rest.dropFirst(word.count).prefix { $0 == " " }.count
+                })
+            #expect(starts.count == 1, "\(lang): \(crossings)")
+            let list = try run(lang, ["geofence", "list"])
+            #expect(!list.contains("Armed fences") && !list.contains("Last position"), "\(lang): \(list)")
+        }
     }
 
     @Test func whereReportsAFixedPosition() throws {

@@ -188,6 +188,10 @@ import Testing
             #expect(translated.stderr.contains("`chime find Wrok`"), "\(lang): \(translated.stderr)")
             #expect(translated.stderr != english.stderr)
         }
+        // A value out of range is a usage error (64), in the language too.
+        let bound = try failing("de_DE.UTF-8", ["agenda", "--days", "0"])
+        #expect(bound.status == 64 && bound.stderr.hasPrefix("Error: --days 0: ") && !bound.stderr.contains("must be"), "\(bound.stderr)")
+        #expect(try failing("C", ["agenda", "--days", "0"]).stderr.hasPrefix("Error: --days 0: must be 1…3660\n"))
         let window = try failing("fr_FR.UTF-8", ["agenda", "--from", "2026-11-25", "--to", "2026-11-24"])
         #expect(window.status == 1 && !window.stderr.contains("the window is empty") && window.stderr.contains("--to"), "\(window.stderr)")
     }

@@ -41,7 +41,7 @@ extension GeofenceCommand {
             let last = try store.geofences.lastFix()
             let fired = try store.ledger.entries(for: fences.map(\.key))
             var out = OutputBuffer()
-            let writer = GeofenceWriter(zone: CLIContext.zone, now: now)
+            let writer = GeofenceWriter(zone: CLIContext.zone, now: now, messages: CLIContext.messages)
             if options.json {
                 writer.listJSON(fences, statuses: statuses, fired: fired, last: last, into: &out)
             } else {

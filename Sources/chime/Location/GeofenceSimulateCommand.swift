@@ -51,7 +51,7 @@ extension GeofenceCommand {
                 items: sources.map { ($0.item, $0.replaced) }, fixes: fixes,
                 zone: CLIContext.zone, settings: settings)
             var out = OutputBuffer()
-            let writer = GeofenceWriter(zone: CLIContext.zone, now: CLIContext.now)
+            let writer = GeofenceWriter(zone: CLIContext.zone, now: CLIContext.now, messages: CLIContext.messages)
             if options.json {
                 writer.simulationJSON(result, track: track, fixes: fixes, into: &out)
             } else {

@@ -6,30 +6,43 @@ import ChimeStore
 struct GeofenceWriter {
     let zone: ZoneRules
     let now: Instant
+    /// The user's language (English by default, as the in-process tests read it).
+    var messages: Messages = .english
 
     // MARK: simulate
 
     func simulationText(_ result: GeofenceSimulation.Result, track: String, fixes: [LocationFix], into out: inout OutputBuffer) {
         let length = zip(fixes, fixes.dropFirst()).reduce(0.0) { $0 + Geodesy.distance($1.0.coordinate, $1.1.coordinate) }
         out.append(
-            "Track \(track): \(fixes.count) positions, \(stamp(fixes.first!.timestamp)) → \(clock(fixes.last!.timestamp))"
-                + " (\(zone.identifier)), \(TrackingPolicy.distanceText(length))\n")
-        out.append("Fences armed along it: \(result.armedFences)\n")
+            messages(
+                "Track {track}: {count} positions, {start} → {end} ({zone}), {length}",
+                [
+                    "track": track, "count": "\(fixes.count)", "start": stamp(fixes.first!.timestamp), "end": clock(fixes.last!.timestamp),
+                    "zone": zone.identifier, "length": TrackingPolicy.distanceText(length)
+                ]) + "\n")
+        out.append(messages("Fences armed along it: {count}", ["count": "\(result.armedFences)"]) + "\n")
+        let verbs = (arrived: messages("Arrived", context: "geofence crossing"), left: messages("Left", context: "geofence crossing"))
+        let verbWidth = max(DisplayText.columns(verbs.arrived), DisplayText.columns(verbs.left))
         for crossing in result.firings {
             let fence = crossing.fence
-            let verb = fence.proximity == .enter ? "Arrived" : "Left   "
+            let verb = (fence.proximity == .enter ? verbs.arrived : verbs.left).padding(toLength: verbWidth)
             out.append(
                 "\(clock(crossing.fix.timestamp))  \(verb)  \(DisplayText.singleLine(fence.place.title))  \"\(DisplayText.itemTitle(fence.item.title))\""
-                    + "  [\(fence.item.kind.rawValue) \(Style.reference(DisplayText.singleLine(ItemReference.short(fence.item.identifier))))]"
-                    + "  at \(crossing.fix.coordinate) ±\(Int(crossing.fix.horizontalAccuracy.rounded())) m,"
-                    + " \(Int(crossing.distance.rounded())) m from the centre (radius \(Int(fence.radius)) m)\n")
+                    + "  [\(fence.item.kind.rawValue) \(Style.reference(DisplayText.singleLine(ItemReference.short(fence.item.identifier))))]  "
+                    + messages(
+                        "at {position} ±{accuracy} m, {distance} m from the centre (radius {radius} m)",
+                        [
+                            "position": "\(crossing.fix.coordinate)", "accuracy": "\(Int(crossing.fix.horizontalAccuracy.rounded()))",
+                            "distance": "\(Int(crossing.distance.rounded()))", "radius": "\(Int(fence.radius))"
+                        ]) + "\n")
         }
         if !result.ignored.isEmpty {
             var reasons: [String: Int] = [:]
             for (_, reason) in result.ignored { reasons[reasonKind(reason), default: 0] += 1 }
-            out.append("Positions ignored: " + reasons.sorted { $0.key < $1.key }.map { "\($0.value) (\($0.key))" }.joined(separator: ", ") + "\n")
+            let list = reasons.sorted { $0.key < $1.key }.map { "\($0.value) (\($0.key))" }.joined(separator: ", ")
+            out.append(messages("Positions ignored: {reasons}", ["reasons": list]) + "\n")
         }
-        out.append(result.firings.count == 1 ? "1 alarm would fire.\n" : "\(result.firings.count) alarms would fire.\n")
+        out.append(messages.plural("{count} alarm would fire.", "{count} alarms would fire.", count: result.firings.count) + "\n")
     }
 
     func simulationJSON(_ result: GeofenceSimulation.Result, track: String, fixes: [LocationFix], into out: inout OutputBuffer) {
@@ -61,21 +74,34 @@ struct GeofenceWriter {
         if let last {
             let age = max(0, now.secondsSince1970 - last.fix.timestamp.secondsSince1970)
             out.append(
-                "Last position: \(last.fix.coordinate) ±\(Int(last.fix.horizontalAccuracy.rounded())) m"
-                    + " at \(stamp(last.fix.timestamp)) (\(last.provider), \(ago(age)))\n")
+                messages(
+                    "Last position: {position} ±{accuracy} m at {time} ({provider}, {ago})",
+                    [
+                        "position": "\(last.fix.coordinate)", "accuracy": "\(Int(last.fix.horizontalAccuracy.rounded()))",
+                        "time": stamp(last.fix.timestamp), "provider": last.provider, "ago": ago(age)
+                    ]) + "\n")
         } else {
-            out.append("Last position: none yet (the daemon saves the positions it uses)\n")
+            out.append(messages("Last position: none yet (the daemon saves the positions it uses)") + "\n")
         }
-        out.append("Armed fences: \(fences.count)\n")
+        out.append(messages("Armed fences: {count}", ["count": "\(fences.count)"]) + "\n")
+        let states: [FenceState: String] = [
+            .unknown: messages("unknown", context: "geofence state"), .inside: messages("inside", context: "geofence state"),
+            .outside: messages("outside", context: "geofence state")
+        ]
+        let stateWidth = states.values.map(DisplayText.columns).max() ?? 0
+        let proximities = (arrive: messages("arrive", context: "geofence proximity"), leave: messages("leave", context: "geofence proximity"))
+        let proximityWidth = max(DisplayText.columns(proximities.arrive), DisplayText.columns(proximities.leave))
         for fence in fences {
             let state = statuses[fence.key]?.state ?? .unknown
-            var line =
-                "  \(state.rawValue.padding(toLength: 7))  \(fence.proximity == .enter ? "arrive" : "leave ")  \(DisplayText.singleLine(fence.place.title))"
+            let proximity = (fence.proximity == .enter ? proximities.arrive : proximities.leave).padding(toLength: proximityWidth)
+            var line = "  \((states[state] ?? state.rawValue).padding(toLength: stateWidth))  \(proximity)  \(DisplayText.singleLine(fence.place.title))"
             line += "  r \(Int(fence.radius)) m"
-            if let last { line += ", \(TrackingPolicy.distanceText(Geodesy.distance(fence.center, last.fix.coordinate))) away" }
+            if let last {
+                line += messages(", {distance} away", ["distance": TrackingPolicy.distanceText(Geodesy.distance(fence.center, last.fix.coordinate))])
+            }
             line +=
                 "  \"\(DisplayText.itemTitle(fence.item.title))\"  [\(fence.item.kind.rawValue) \(Style.reference(DisplayText.singleLine(ItemReference.short(fence.item.identifier))))]"
-            if fence.item.kind == .event, let start = fence.occurrenceStart { line += "  occurrence \(stamp(start))" }
+            if fence.item.kind == .event, let start = fence.occurrenceStart { line += "  " + messages("occurrence {time}", ["time": stamp(start)]) }
             if let entry = fired[fence.key] { line += "  (\(entry.state.rawValue) \(stamp(entry.fireAt)))" }
             out.append(line + "\n")
         }
@@ -135,20 +161,20 @@ struct GeofenceWriter {
     private func number(_ d: Double) -> String { "\((d * 10).rounded() / 10)" }
 
     private func reasonKind(_ reason: String) -> String {
-        if reason.hasPrefix("accuracy") { return "accuracy worse than the limit" }
+        if reason.hasPrefix("accuracy") { return messages("accuracy worse than the limit") }
         return reason
     }
 
     private func ago(_ seconds: Int64) -> String {
-        if seconds < 60 { return "\(seconds) s ago" }
-        if seconds < 3600 { return "\(seconds / 60) min ago" }
-        if seconds < 86_400 { return "\(seconds / 3600) h ago" }
-        return "\(seconds / 86_400) days ago"
+        if seconds < 60 { return messages("{n} s ago", ["n": "\(seconds)"]) }
+        if seconds < 3600 { return messages("{n} min ago", ["n": "\(seconds / 60)"]) }
+        if seconds < 86_400 { return messages("{n} h ago", ["n": "\(seconds / 3600)"]) }
+        return messages.plural("{count} day ago", "{count} days ago", count: Int(seconds / 86_400))
     }
 
     func stamp(_ i: Instant) -> String {
         let local = zone.localTime(at: i)
-        return "\(DisplayText.dayHeading(local.date)) \(clock(i))"
+        return "\(messages.dayHeading(local.date)) \(clock(i))"
     }
 
     func clock(_ i: Instant) -> String {

@@ -61,15 +61,19 @@ struct WhereCommand: AsyncParsableCommand {
                         ("time", JSONText.string(fix.timestamp.description))
                     ]))
             } else {
-                let local = CLIContext.zone.localTime(at: fix.timestamp)
+                let local = CLIContext.zone.localTime(at: fix.timestamp), messages = CLIContext.messages
                 print(
-                    "\(fix.coordinate) ±\(Int(fix.horizontalAccuracy.rounded())) m at \(DisplayText.dayHeading(local.date)) "
-                        + "\(DisplayText.hhmm(local)) (\(provider.name))")
+                    messages(
+                        "{position} ±{accuracy} m at {day} {time} ({provider})",
+                        [
+                            "position": "\(fix.coordinate)", "accuracy": "\(Int(fix.horizontalAccuracy.rounded()))",
+                            "day": messages.dayHeading(local.date), "time": DisplayText.hhmm(local), "provider": provider.name
+                        ]))
             }
         case .unavailable(let reason)?:
             throw InputError("no position from \(provider.name): \(reason)")
         case nil:
-            throw InputError("no position from \(provider.name) within \(timeout) s")
+            throw InputError(translatable: "no position from {provider} within {seconds} s", ["provider": provider.name, "seconds": "\(timeout)"])
         }
     }
 }
