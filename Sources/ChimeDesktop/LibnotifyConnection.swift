@@ -142,6 +142,12 @@ final class LibnotifyConnection {
         guard let entry = shown[id], let answered = entry.answered, !entry.isAnswered else { return }
         entry.isAnswered = true
         answered(nil)
+        close(entry)
+    }
+
+    /// Asks the server to close `entry`; when it refuses, no "closed" signal will come for it, so
+    /// it is forgotten here.
+    private func close(_ entry: ShownNotification) {
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_close(entry.handle, &error) == 0 {
             _ = takeMessage(of: &error)
@@ -233,22 +239,14 @@ final class LibnotifyConnection {
             responses.yield(response)
         }
         // Servers such as dunst leave a notification on screen after an action: the answered alarm goes.
-        var error: UnsafeMutablePointer<GError>?
-        if notify_notification_close(entry.handle, &error) == 0 {
-            _ = takeMessage(of: &error)
-            forget(entry)  // no "closed" signal will come for it
-        }
+        close(entry)
     }
 
     /// Closes the notifications whose every key is in `keys`; their "closed" signal is not an answer.
     func withdraw(_ keys: Set<FiringKey>) {
         for entry in shown.values.sorted(by: { $0.id < $1.id }) where !entry.keys.isEmpty && entry.keys.allSatisfy(keys.contains) {
             entry.isAnswered = true
-            var error: UnsafeMutablePointer<GError>?
-            if notify_notification_close(entry.handle, &error) == 0 {
-                _ = takeMessage(of: &error)
-                forget(entry)  // no "closed" signal will come for it
-            }
+            close(entry)
         }
     }
 

@@ -14,6 +14,16 @@ public enum CatalogSandbox {
     /// The folder with `<lang>/LC_MESSAGES/chime.mo` and the one with the generated locales. Made
     /// once per process; the process's own `LOCPATH` is set to the second (glibc reads it when a
     /// locale is made).
+    /// `environment` with `LANG` set to `language` (nil: removed) and the test catalogs and
+    /// locales in place, as a process started in that language sees them.
+    public static func environment(_ environment: [String: String], language: String?) -> [String: String] {
+        var env = environment
+        env["LANG"] = language
+        env["LOCPATH"] = folders.locales
+        env["CHIME_LOCALEDIR"] = folders.catalogs
+        return env
+    }
+
     public static let folders: (catalogs: String, locales: String) = {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-lang-\(getpid())").path
         let po = #filePath.replacingOccurrences(of: "Sources/ChimeTestSupport/CatalogSandbox.swift", with: "po")

@@ -87,10 +87,7 @@ struct GeofenceCommandTests {
     @Test func simulateAndListInTheUsersLanguage() throws {
         let s = try session()
         func run(_ lang: String?, _ arguments: [String]) throws -> String {
-            var env = s.environment
-            env["LANG"] = lang
-            env["LOCPATH"] = CatalogSandbox.folders.locales
-            env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+            let env = CatalogSandbox.environment(s.environment, language: lang)
             let r = try CLI.run(arguments, environment: env)
             #expect(r.status == 0, "\(r.stderr)")
             return r.stdout

@@ -10,10 +10,7 @@ import Testing
 @Suite struct TypedDateLanguageTests {
     func session(_ lang: String) -> (StoreSession, [String: String]) {
         let s = StoreSession(now: "2026-11-20T12:00:00Z")  // Friday, 13:00 in Berlin
-        var env = s.environment
-        env["LANG"] = lang
-        env["LOCPATH"] = CatalogSandbox.folders.locales
-        env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+        let env = CatalogSandbox.environment(s.environment, language: lang)
         return (s, env)
     }
 
@@ -78,10 +75,7 @@ import Testing
     /// `chime ARGUMENTS` on the session's store in `lang` (nil: no LANG), through the test catalogs
     /// and locales; its standard output, once it exited 0.
     static func run(_ s: StoreSession, _ lang: String?, _ arguments: [String]) throws -> String {
-        var env = s.environment
-        env["LANG"] = lang
-        env["LOCPATH"] = CatalogSandbox.folders.locales
-        env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+        let env = CatalogSandbox.environment(s.environment, language: lang)
         let r = try CLI.run(arguments, environment: env)
         #expect(r.status == 0, "\(r.stderr)")
         return r.stdout
@@ -104,10 +98,7 @@ import Testing
         try "#!/bin/sh\ncp \"$1\" \(s.folder)/form.txt\nsed -i 's/^due: .*/due: Fr 17 Uhr/' \"$1\"\n".write(
             toFile: editor, atomically: true, encoding: .utf8)
         chmod(editor, 0o755)
-        var env = s.environment
-        env["LANG"] = "de_DE.UTF-8"
-        env["LOCPATH"] = CatalogSandbox.folders.locales
-        env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+        var env = CatalogSandbox.environment(s.environment, language: "de_DE.UTF-8")
         env["EDITOR"] = editor
         env["VISUAL"] = ""
         let edited = try CLI.run(["edit", "Zahnarzt anrufen"], environment: env)
@@ -169,10 +160,7 @@ import Testing
         let s = StoreSession(now: "2026-11-20T12:00:00Z")
         _ = try s.add("event", "Zahnarzt", "--start", "2026-11-23T10:00")
         func failing(_ lang: String?, _ arguments: [String]) throws -> CLIResult {
-            var env = s.environment
-            env["LANG"] = lang
-            env["LOCPATH"] = CatalogSandbox.folders.locales
-            env["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+            let env = CatalogSandbox.environment(s.environment, language: lang)
             return try CLI.run(arguments, environment: env)
         }
         let english = try failing(nil, ["show", "Wrok"])

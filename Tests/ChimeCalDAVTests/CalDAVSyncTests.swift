@@ -124,10 +124,7 @@ struct CalDAVSyncTests {
         let s = StoreSession()
         #expect(try home.addAccount("home", to: s).status == 0)
         _ = try s.add("event", "Zahnarzt", "--start", "2026-12-01T09:00", "--calendar", "Work")
-        var german = s.environment
-        german["LANG"] = "de_DE.UTF-8"
-        german["LOCPATH"] = CatalogSandbox.folders.locales
-        german["CHIME_LOCALEDIR"] = CatalogSandbox.folders.catalogs
+        var german = CatalogSandbox.environment(s.environment, language: "de_DE.UTF-8")
         let sent = try CLI.run(["account", "sync", "home"], environment: german)
         #expect(sent.status == 0 && sent.stdout.hasPrefix("home: ") && sent.stdout.contains("Anfrage"), "\(sent.stdout)\(sent.stderr)")
         #expect(!sent.stdout.contains("from the server") && !sent.stdout.contains("request"), "\(sent.stdout)")

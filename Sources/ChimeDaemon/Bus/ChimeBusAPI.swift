@@ -321,7 +321,7 @@ final class ChimeBusAPI: DaemonBusAPI {
         if let joined { return [.objectPath(joined), .string(current.rawValue)] }
         guard let sink else { throw BusError(Self.noPrompt, "the service is not ready") }
         let reserved = reservePrompt(key, caller: caller, entity: entity, now: now, sink: sink)
-        guard case .success(let number) = reserved else {
+        guard case .success(let (number, handle)) = reserved else {
             if case .failure(let refusal) = reserved {
                 throw BusError(Self.busy, refusal.message + "; or run: chime access grant \(caller.app.id) \(entity.plural)")
             }
@@ -364,21 +364,20 @@ final class ChimeBusAPI: DaemonBusAPI {
                 "the user cannot be asked: \(error.message); "
                     + "run: chime access grant \(caller.app.id) \(entity.plural)")
         }
-        let handle = state.withLock { $0.prompts[number]?.handle } ?? ChimeBusName.objectPath + "/request/\(number)"
         return [.objectPath(handle), .string(current.rawValue)]
     }
 
     /// How long a question stays on screen unanswered before the notification server closes it.
     static let promptExpirySeconds: Int32 = 240
 
-    /// Records the one open prompt for `key` and returns its number, or says why not (another
+    /// Records the one open prompt for `key` and returns its number and handle, or says why not (another
     /// question is on screen, or the app or everyone asked too often lately). Prompts past their
     /// lifetime are withdrawn first.
     private func reservePrompt(
         _ key: String, caller: BusCaller, entity: EntityType, now: Int64, sink: any NotificationSink
-    ) -> Result<Int, BusError> {
+    ) -> Result<(number: Int, handle: String), BusError> {
         let app = caller.app.id
-        let (outcome, stale) = state.withLock { s -> (Result<Int, BusError>, [Int]) in
+        let (outcome, stale) = state.withLock { s -> (Result<(number: Int, handle: String), BusError>, [Int]) in
             let staleNumbers = s.prompts.filter { $0.value.askedAt <= now - Self.promptLifetimeSeconds }.map(\.key)
             var stale: [Int] = []
             for number in staleNumbers {
@@ -410,13 +409,11 @@ final class ChimeBusAPI: DaemonBusAPI {
             }
             s.promptTimes.append(now)
             s.promptTimesByApp[app, default: []].append(now)
-            let number = s.nextHandle
+            let number = s.nextHandle, handle = ChimeBusName.objectPath + "/request/\(number)"
             s.nextHandle += 1
-            s.prompts[number] = Prompt(
-                handle: ChimeBusName.objectPath + "/request/\(number)", app: caller.app, entity: entity, askedAt: now,
-                waiters: [caller.uniqueName])
+            s.prompts[number] = Prompt(handle: handle, app: caller.app, entity: entity, askedAt: now, waiters: [caller.uniqueName])
             s.promptKeys[key] = number
-            return (.success(number), stale)
+            return (.success((number, handle)), stale)
         }
         for id in stale { sink.withdrawQuestion(id) }
         return outcome
