@@ -27,6 +27,19 @@ extension DisplayText {
         return parts.joined(separator: " ")
     }
 
+    /// How long ago, in the coarsest unit that still says it: `45 s ago`, `12 min ago`, `3 h ago`,
+    /// `2 days ago` (a plural, so `1 day ago`).
+    ///
+    /// ```swift
+    /// DisplayText.ago(7_300, messages: .english)   // "2 h ago"
+    /// ```
+    public static func ago(_ seconds: Int64, messages: Messages) -> String {
+        if seconds < 120 { return messages("{n} s ago", ["n": "\(seconds)"]) }
+        if seconds < 7200 { return messages("{n} min ago", ["n": "\(seconds / 60)"]) }
+        if seconds < 172_800 { return messages("{n} h ago", ["n": "\(seconds / 3600)"]) }
+        return messages.plural("{count} day ago", "{count} days ago", count: Int(seconds / 86_400))
+    }
+
     /// The columns `text` takes on a terminal: East Asian wide and full-width characters (CJK,
     /// kana, hangul, full-width forms) take two, combining marks none, the rest one. For lining
     /// up labels (`show`); titles are cut by characters (``LineFit``).

@@ -54,7 +54,7 @@ public enum Durations {
         if t.hasPrefix("+") { after = true; t.removeFirst() } else if t.hasPrefix("-") { t.removeFirst() }
         if t == "0" { return 0 }
         let seconds = try Durations.seconds(t, option: "--alarm")
-        guard seconds >= 0 else { throw InputError("--alarm: \"\(text)\" has two signs") }
+        guard seconds >= 0 else { throw InputError(translatable: "--alarm: \"{text}\" has two signs", ["text": text]) }
         return after ? seconds : -seconds
     }
 }

@@ -18,7 +18,7 @@ public enum EventEnd {
     public static func read(_ text: String, start: CalendarDate, option: String, tz: String?, context: InputContext) throws(InputError) -> CalendarDate {
         let startInstant = start.instant(floatingZone: context.zone)
         var end: CalendarDate
-        var hint = ""
+        var laterDayHint = false
         if DateExpression.isTimeOfDay(text) {
             end = try context.keepingDate(of: start, text, option: option, tz: tz)
             if !start.isAllDay, end.instant(floatingZone: context.zone) <= startInstant {
@@ -31,7 +31,7 @@ public enum EventEnd {
                 if nextDay.instant(floatingZone: context.zone).secondsSince1970 - startInstant.secondsSince1970 <= 12 * 3600 {
                     end = nextDay
                 } else {
-                    hint = "; for an end on a later day give the day too: \"tomorrow \(text)\", \"sat \(text)\""
+                    laterDayHint = true
                 }
             }
         } else if DateExpression.isOffset(text) {
@@ -45,9 +45,16 @@ public enum EventEnd {
         if start.isAllDay { end = .allDay(end.local.date.adding(days: 1)) }
         guard end.instant(floatingZone: context.zone) >= startInstant || (start.isAllDay && end.local.date > start.local.date) else {
             let shownEnd: CalendarDate = start.isAllDay ? .allDay(end.local.date.adding(days: -1)) : end
-            throw InputError(
-                "\(option) \"\(text)\" is \(ItemFormat.human(shownEnd, zone: context.zone)), "
-                    + "before the start, \(ItemFormat.human(start, zone: context.zone))" + hint)
+            let values: KeyValuePairs<String, String> = [
+                "option": option, "text": text, "end": ItemFormat.human(shownEnd, zone: context.zone, messages: context.messages),
+                "start": ItemFormat.human(start, zone: context.zone, messages: context.messages)
+            ]
+            throw laterDayHint
+                ? InputError(
+                    translatable:
+                        "{option} \"{text}\" is {end}, before the start, {start}; for an end on a later day give the day too: \"tomorrow {text}\", \"sat {text}\"",
+                    values)
+                : InputError(translatable: "{option} \"{text}\" is {end}, before the start, {start}", values)
         }
         return end
     }

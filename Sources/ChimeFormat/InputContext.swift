@@ -16,12 +16,19 @@ public struct InputContext: Sendable {
     /// The user's language's date words (`明天`, `через 2 часа`), read into English first;
     /// English is read in every language.
     public var phrases: DatePhrases
+    /// How the dates an error names are written (`Sat 2026-12-05 09:00`, `5. Dez. 2026, Sa.`): the
+    /// user's at a terminal; English on the D-Bus interface, whose errors are language-neutral.
+    public var messages: Messages
 
-    public init(now: Instant, zone: ZoneRules, numericDateOrder: DateExpression.NumericDateOrder, phrases: DatePhrases = .none) {
+    public init(
+        now: Instant, zone: ZoneRules, numericDateOrder: DateExpression.NumericDateOrder, phrases: DatePhrases = .none,
+        messages: Messages = .english
+    ) {
         self.now = now
         self.zone = zone
         self.numericDateOrder = numericDateOrder
         self.phrases = phrases
+        self.messages = messages
     }
 
     /// `text` in the words ``DateExpression`` reads: as typed when it reads so (English is read
@@ -60,9 +67,12 @@ public struct InputContext: Sendable {
                 wallClock: wallClock)
         } catch {
             // Named as typed; what it was read as, when the language's words changed it.
-            let read = english == text || english == DatePhrases.fold(text) ? "" : " (read as \"\(english)\")"
-            let yours = phrases.examples.map { "; in your language: \($0)" } ?? ""
-            throw InputError("\(option): \(DateExpressionError(text: text, reason: error.reason))\(read)\(yours)")
+            // Each clause is translated on its own: what is wrong, what it was read as, examples.
+            var parts = ["problem": DateExpressionError(text: text, reason: error.reasonText).message]
+            if english != text && english != DatePhrases.fold(text) { parts["read"] = MessageText(" (read as \"{text}\")", ["text": english]) }
+            parts["examples"] = phrases.examples.map { MessageText("; in your language: {examples}", ["examples": $0]) }
+            // Values first: a clause that does not apply is empty; parts fill over them.
+            throw InputError(translatable: "{option}: {problem}{read}{examples}", ["option": option, "read": "", "examples": ""], parts: parts)
         }
         try ValueBounds.check(option, text: text, instant: value.instant(in: zone))
         return value

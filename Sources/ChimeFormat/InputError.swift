@@ -21,8 +21,11 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
         message = nil
     }
 
-    public init(translatable template: StaticString, context: StaticString? = nil, _ values: KeyValuePairs<String, String> = [:]) {
-        let message = MessageText(template, context: context, values)
+    public init(
+        translatable template: StaticString, context: StaticString? = nil, _ values: KeyValuePairs<String, String> = [:],
+        parts: [String: MessageText] = [:]
+    ) {
+        let message = MessageText(template, context: context, values, parts: parts)
         self.message = message
         description = message.english
     }

@@ -62,7 +62,9 @@ public struct ItemReference {
         // A reference is an ID, a prefix of one or a title: bounded, so that a 10 MB argument is a clear
         // refusal (not SQLite's "LIKE or GLOB pattern too complex") and an error never echoes it whole.
         guard identifier.utf8.count <= Self.maximumLength else {
-            throw InputError("ID: \(identifier.utf8.count) bytes is too long for an ID, a prefix of one or a title (at most \(Self.maximumLength))")
+            throw InputError(
+                translatable: "ID: {bytes} bytes is too long for an ID, a prefix of one or a title (at most {limit})",
+                ["bytes": "\(identifier.utf8.count)", "limit": "\(Self.maximumLength)"])
         }
     }
 
@@ -126,8 +128,9 @@ public struct ItemReference {
         }
         if let notAnOccurrence {
             throw InputError(
-                "ID: \"\(DisplayText.singleLine(notAnOccurrence))\" after @ is not an occurrence (YYYYMMDDTHHMMSSZ, or YYYYMMDD "
-                    + "for an all-day one, as `chime agenda` prints), and no item has the UID or title \"\(shown)\"")
+                translatable:
+                    "ID: \"{text}\" after @ is not an occurrence (YYYYMMDDTHHMMSSZ, or YYYYMMDD for an all-day one, as `chime agenda` prints), and no item has the UID or title \"{title}\"",
+                ["text": DisplayText.singleLine(notAnOccurrence), "title": shown])
         }
         throw InputError(
             translatable: "no event or reminder with ID, UID or title \"{text}\" (see `chime agenda`, `chime reminders` or `chime find {text}`)",
@@ -163,16 +166,18 @@ public struct ItemReference {
             let start = event.start.instant(floatingZone: store.floatingZone)
             guard at == start else {
                 throw InputError(
-                    "event \"\(DisplayText.itemTitle(event.title))\" does not repeat: it has no occurrence at "
-                        + "\(Self.occurrenceText(at, allDay: event.isAllDay, zone: store.floatingZone)); name it by its ID alone (\(Self.short(event.identifier)))"
-                )
+                    translatable: "event \"{title}\" does not repeat: it has no occurrence at {occurrence}; name it by its ID alone ({id})",
+                    [
+                        "title": DisplayText.itemTitle(event.title), "id": Self.short(event.identifier),
+                        "occurrence": Self.occurrenceText(at, allDay: event.isAllDay, zone: store.floatingZone)
+                    ])
             }
         }
         event.occurrenceDate = at
         guard try store.refresh(&event) else {
             throw InputError(
-                "event \"\(DisplayText.itemTitle(event.title))\" has no occurrence at \(Self.occurrenceText(at, allDay: event.isAllDay, zone: store.floatingZone))"
-            )
+                translatable: "event \"{title}\" has no occurrence at {occurrence}",
+                ["title": DisplayText.itemTitle(event.title), "occurrence": Self.occurrenceText(at, allDay: event.isAllDay, zone: store.floatingZone)])
         }
         return .event(event)
     }

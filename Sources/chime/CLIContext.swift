@@ -8,7 +8,7 @@ import Foundation
 /// for reproducible output in tests and documentation.
 enum CLIContext {
     /// The context of this command: ``now``, ``zone`` and ``numericDateOrder``.
-    static var command: InputContext { InputContext(now: now, zone: zone, numericDateOrder: numericDateOrder, phrases: datePhrases) }
+    static var command: InputContext { InputContext(now: now, zone: zone, numericDateOrder: numericDateOrder, phrases: datePhrases, messages: messages) }
 
     /// The user's language (LC_ALL, LC_MESSAGES or LANG; days by LC_TIME) and its catalog,
     /// opened once for the messages and the typed words (closed, so English, for C or none).
@@ -28,9 +28,9 @@ enum CLIContext {
     static let zone: ZoneRules = {
         let (zone, origin) = SystemZone.resolve()
         if case .invalidEnvironment(let value) = origin {
-            FileHandle.standardError.write(
-                Data(
-                    "warning: TZ=\"\(value)\" is neither a zone name (Europe/Berlin) nor a POSIX TZ rule; using UTC\n".utf8))
+            let warning = CLIContext.messages(
+                "warning: TZ=\"{value}\" is neither a zone name (Europe/Berlin) nor a POSIX TZ rule; using UTC", ["value": value])
+            FileHandle.standardError.write(Data((warning + "\n").utf8))
         }
         return zone
     }()

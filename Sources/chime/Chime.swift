@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeCore
 import CLinuxShim
 import ChimeFormat
 import ChimeStore
@@ -23,11 +24,13 @@ struct Chime: AsyncParsableCommand {
     /// queries had to skip (after the output, on stderr, so pipes and `--json` stay clean).
     static func main() async {
         var command: ParsableCommand
-        if let unknown = CommandSuggestion.unknownSubcommand(in: Array(CommandLine.arguments.dropFirst()), root: Chime.self) {
-            FileHandle.standardError.write(Data("Error: \(unknown)\n".utf8))
+        if let unknown = CommandSuggestion.unknownSubcommand(
+            in: Array(CommandLine.arguments.dropFirst()), root: Chime.self, messages: CLIContext.messages)
+        {
+            FileHandle.standardError.write(Data((CLIContext.messages("Error: {message}", ["message": unknown]) + "\n").utf8))
             Foundation.exit(64)
         }
-        do { command = try parseAsRoot() } catch { exit(withError: error) }
+        do { command = try parseAsRoot() } catch { exitSaying(error) }
         // A command lives for milliseconds: its heap (on the worker thread, in a malloc arena
         // of its own) grows by 16 MB at a time, not the default 128 KB, whose thousands of
         // `mprotect` calls and faults were a tenth of a week's agenda on a 100,000-event store.
@@ -39,13 +42,24 @@ struct Chime: AsyncParsableCommand {
         } catch let error as InputError where error.message != nil {
             // In the user's language; otherwise as ArgumentParser prints an error (status 1).
             StoreOptions.finish()
-            FileHandle.standardError.write(Data("Error: \(error.text(in: CLIContext.messages))\n".utf8))
+            FileHandle.standardError.write(Data((CLIContext.messages("Error: {message}", ["message": error.text(in: CLIContext.messages)]) + "\n").utf8))
             Foundation.exit(EXIT_FAILURE)
         } catch {
             StoreOptions.finish()
-            exit(withError: error)
+            exitSaying(error)
         }
         StoreOptions.finish()
+    }
+
+    /// Exits as ArgumentParser does for `error` (its message, usage and status), with the "Error:"
+    /// label in the user's language; help and version output are left to the parser.
+    static func exitSaying(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        guard code != .success, message.hasPrefix("Error: ") else { exit(withError: error) }
+        let translated = CLIContext.messages("Error: {message}", ["message": String(message.dropFirst("Error: ".count))])
+        FileHandle.standardError.write(Data((translated + (translated.hasSuffix("\n") ? "" : "\n")).utf8))
+        Foundation.exit(code.rawValue)
     }
 
     static let configuration = CommandConfiguration(

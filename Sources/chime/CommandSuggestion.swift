@@ -5,7 +5,7 @@ import ArgumentParser
 /// answers with a bare "Unexpected argument".
 enum CommandSuggestion {
     /// The message for the first word that should name a subcommand and names none, if any.
-    static func unknownSubcommand(in arguments: [String], root: ParsableCommand.Type) -> String? {
+    static func unknownSubcommand(in arguments: [String], root: ParsableCommand.Type, messages: Messages = .english) -> String? {
         // The shells' completion scripts call `chime ---completion …`: the parser's own business.
         if arguments.first == "---completion" { return nil }
         // `chime --color always agenda today`: options before the command name are not read.
@@ -13,7 +13,7 @@ enum CommandSuggestion {
             let at = arguments.firstIndex(where: { word in root.configuration.subcommands.contains { $0._commandName == word } })
         {
             let moved = [arguments[at]] + arguments[(at + 1)...] + arguments[..<at]
-            return "options go after the command's name: \(root._commandName) \(moved.joined(separator: " "))"
+            return messages("options go after the command's name: {command}", ["command": "\(root._commandName) \(moved.joined(separator: " "))"])
         }
         var command = root
         var path = [root._commandName]
@@ -37,10 +37,12 @@ enum CommandSuggestion {
             let best = EditDistance.closest(to: word.lowercased(), in: names)
             if hasDefault && best == nil { return nil }
             let place = path.joined(separator: " ")
-            var message = "'\(word)' is not a \(place) command."
-            if let best { message += " Did you mean '\(place) \(best)'?" }
-            message += " Run '\(place) --help' for the list."
-            return message
+            guard let best else {
+                return messages("'{word}' is not a {place} command. Run '{place} --help' for the list.", ["word": word, "place": place])
+            }
+            return messages(
+                "'{word}' is not a {place} command. Did you mean '{suggestion}'? Run '{place} --help' for the list.",
+                ["word": word, "place": place, "suggestion": "\(place) \(best)"])
         }
         return nil
     }

@@ -68,7 +68,8 @@ struct DaemonCommand: AsyncParsableCommand {
             guard let speed else { return .realTime }
             if speed == "max" { return .asFastAsPossible }
             guard let factor = Double(speed), factor.isFinite, factor > 0 else {
-                throw ArgumentParser.ValidationError("--speed must be a number above 0 or \"max\", not \"\(speed)\"")
+                throw ArgumentParser.ValidationError(
+                    CLIContext.messages("{option} must be a number above 0 or \"max\", not \"{value}\"", ["option": "--speed", "value": speed]))
             }
             try OptionBounds.check("--speed", factor, ValueBounds.speed, shown: speed)
             return factor == 1 ? .realTime : .scaled(factor)
@@ -81,7 +82,8 @@ struct DaemonCommand: AsyncParsableCommand {
             do { _ = try LocationSource(parsing: location) } catch { throw ArgumentParser.ValidationError("--location: \(error)") }
         }
         if let notifier, DaemonConfiguration.Notifier(rawValue: notifier) == nil {
-            throw ArgumentParser.ValidationError("--notifier must be libnotify, stdout or auto, not \"\(notifier)\"")
+            throw ArgumentParser.ValidationError(
+                CLIContext.messages("{option} must be libnotify, stdout or auto, not \"{value}\"", ["option": "--notifier", "value": notifier]))
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeCore
 import ChimeCalDAV
 import ChimeDaemon
 import ChimeDesktop
@@ -25,38 +26,41 @@ struct DoctorCommand: ParsableCommand {
     @OptionGroup var output: JSONOption
 
     func run() throws {
-        let report = DoctorReport(checks: Self.checks(storeOption: storePath.store))
-        print(output.json ? report.json : report.text, terminator: "")
+        // JSON stays English (a script's input); the text is in the user's language.
+        let messages = output.json ? Messages.english : CLIContext.messages
+        let report = DoctorReport(checks: Self.checks(storeOption: storePath.store, messages: messages))
+        print(output.json ? report.json : report.text(messages: messages), terminator: "")
         if report.status == .fail { throw ExitCode(1) }
     }
 
-    static func checks(storeOption: String?) -> [DoctorCheck] {
+    static func checks(storeOption: String?, messages: Messages = .english) -> [DoctorCheck] {
         let environment = ProcessInfo.processInfo.environment
         let (path, origin) = Doctor.storePath(option: storeOption, environment: environment)
-        var checks = Doctor.storeChecks(path: path, origin: origin)
-        checks.append(Doctor.daemonCheck(store: path, holder: DaemonLock.holder(ofStore: path)))
-        checks.append(Doctor.notificationCheck(DesktopServiceProbe.notificationServer(timeout: .seconds(2))))
-        checks.append(Doctor.geoClueCheck(DesktopServiceProbe.geoClue(timeout: .seconds(2))))
+        var checks = Doctor.storeChecks(path: path, origin: origin, messages: messages)
+        checks.append(Doctor.daemonCheck(store: path, holder: DaemonLock.holder(ofStore: path), messages: messages))
+        checks.append(Doctor.notificationCheck(DesktopServiceProbe.notificationServer(timeout: .seconds(2)), messages: messages))
+        checks.append(Doctor.geoClueCheck(DesktopServiceProbe.geoClue(timeout: .seconds(2)), messages: messages))
         let files = Doctor.geoClueConfigFiles()
         let installed = Doctor.Installed.running()
         checks.append(
             Doctor.geoCluePermissionCheck(
-                files: files, hasDropInFolder: FileManager.default.fileExists(atPath: "/etc/geoclue/conf.d"), installed: installed))
-        if let agent = Doctor.geoClueAgentCheck(files: files, processes: Doctor.userProcesses()) { checks.append(agent) }
+                files: files, hasDropInFolder: FileManager.default.fileExists(atPath: "/etc/geoclue/conf.d"), installed: installed,
+                messages: messages))
+        if let agent = Doctor.geoClueAgentCheck(files: files, processes: Doctor.userProcesses(), messages: messages) { checks.append(agent) }
         let systemctl = ["/usr/bin/systemctl", "/bin/systemctl"].first { FileManager.default.isExecutableFile(atPath: $0) }
         checks.append(
-            Doctor.systemdCheck(environment: environment, installed: installed) { arguments in
+            Doctor.systemdCheck(environment: environment, installed: installed, messages: messages) { arguments in
                 systemctl.flatMap { Doctor.runBounded($0, ["--user"] + arguments, timeout: 2) }
             })
-        checks.append(Doctor.zoneCheck(SystemZone.resolve(environment: environment)))
-        checks.append(Doctor.languageCheck(environment: environment, folder: MessageCatalog.folder(environment: environment)))
+        checks.append(Doctor.zoneCheck(SystemZone.resolve(environment: environment), messages: messages))
+        checks.append(Doctor.languageCheck(environment: environment, folder: MessageCatalog.folder(environment: environment), messages: messages))
         let found = (try? StoreInspection.inspect(path: path)) ?? nil
         checks.append(
             Doctor.identityCheck(
                 configured: Array(AlarmEcho.defaults.identity.addresses), accounts: found?.accounts ?? [],
-                calendarNames: (found?.calendarOwnerAddresses ?? []).sorted()))
+                calendarNames: (found?.calendarOwnerAddresses ?? []).sorted(), messages: messages))
         if let found {
-            checks += Doctor.syncChecks(accounts: found.accounts, subscriptions: found.subscriptions, now: CLIContext.clock()) { account in
+            checks += Doctor.syncChecks(accounts: found.accounts, subscriptions: found.subscriptions, now: CLIContext.clock(), messages: messages) { account in
                 (try? SecretService().lookup(account.secretKey)) != nil
             }
         }

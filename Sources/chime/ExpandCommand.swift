@@ -79,10 +79,10 @@ struct ExpandCommand: ParsableCommand {
             let humanOptions =
                 dtstart != nil || tz != nil || !rrules.isEmpty || !rdates.isEmpty || !exdates.isEmpty
                 || count != nil || from != nil || to != nil || until != nil || json
-            if humanOptions { throw ValidationError("--batch reads everything from stdin; it takes no other option") }
+            if humanOptions { throw ValidationError(CLIContext.messages("--batch reads everything from stdin; it takes no other option")) }
             return
         }
-        guard dtstart != nil else { throw ValidationError("--dtstart is required (or use --batch)") }
+        guard dtstart != nil else { throw ValidationError(CLIContext.messages("--dtstart is required (or use --batch)")) }
         if let count { try OptionBounds.check("--count", count, ValueBounds.count) }
     }
 

@@ -22,7 +22,7 @@ struct ExpandRequest {
             throw InputError("--tz: \(error)")
         }
         let floatingZone = CLIContext.zone
-        guard let startText = command.dtstart else { throw InputError("--dtstart is required") }
+        guard let startText = command.dtstart else { throw InputError(translatable: "--dtstart is required") }
         let start = try DateArgument.argument(startText, option: "--dtstart")
         let recurrenceStart = zoneArgument.recurrenceStart(start)
         zone = recurrenceStart.zone(floatingZone: floatingZone)
@@ -55,7 +55,7 @@ struct ExpandRequest {
             end = min(end, Instant(secondsSince1970: until.secondsSince1970 + 1))
         }
         to = end
-        if to <= from { throw InputError("the window is empty: --to/--until must be after --from") }
+        if to <= from { throw InputError(translatable: "the window is empty: --to/--until must be after --from") }
         limit = command.count ?? (command.to == nil && command.until == nil ? ExpandRequest.defaultCount : .max)
     }
 

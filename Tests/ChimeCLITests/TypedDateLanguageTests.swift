@@ -53,14 +53,15 @@ import Testing
         }
     }
 
-    /// An unreadable date names what was typed and what it was read as; English still reads.
+    /// An unreadable date names what was typed and what it was read as, in the user's language,
+    /// with examples in it; English still reads.
     @Test func aWrongDateSaysWhatItWasReadAsAndEnglishStillWorks() throws {
         let (_, env) = session("ru_RU.UTF-8")
         let bad = try CLI.run(["add", "reminder", "Call", "--due", "завтра в 25:00"], environment: env)
         #expect(bad.status != 0)
         #expect(
-            bad.stderr.contains("\"завтра в 25:00\"") && bad.stderr.contains("read as \"tomorrow at 25:00\"")
-                && bad.stderr.contains("in your language: завтра в 10:00, в следующую пятницу в 9:00"), "\(bad.stderr)")
+            bad.stderr.contains("«завтра в 25:00»") && bad.stderr.contains("распознано как «tomorrow at 25:00»")
+                && bad.stderr.contains("по-русски: завтра в 10:00, в следующую пятницу в 9:00"), "\(bad.stderr)")
         #expect(try CLI.run(["add", "reminder", "Call", "--due", "tomorrow 9am"], environment: env).status == 0)
         // Without the language (LANG=C), the Russian words are not dates.
         var c = env
@@ -169,19 +170,94 @@ import Testing
             english.stderr
                 == "Error: no event or reminder with ID, UID or title \"Wrok\" (see `chime agenda`, `chime reminders` or `chime find Wrok`)\n")
         #expect(try failing("C", ["show", "Wrok"]).stderr == english.stderr)
-        for (lang, quoted) in [("de_DE.UTF-8", "„Wrok“"), ("ru_RU.UTF-8", "«Wrok»"), ("zh_CN.UTF-8", "“Wrok”"), ("ja_JP.UTF-8", "「Wrok」")] {
+        for (lang, label, quoted) in [
+            ("de_DE.UTF-8", "Fehler: ", "„Wrok“"), ("ru_RU.UTF-8", "Ошибка: ", "«Wrok»"), ("zh_CN.UTF-8", "错误：", "“Wrok”"),
+            ("ja_JP.UTF-8", "エラー：", "「Wrok」")
+        ] {
             let translated = try failing(lang, ["show", "Wrok"])
             #expect(translated.status == 1, "\(lang)")
-            #expect(translated.stderr.hasPrefix("Error: ") && translated.stderr.contains(quoted), "\(lang): \(translated.stderr)")
+            #expect(translated.stderr.hasPrefix(label) && translated.stderr.contains(quoted), "\(lang): \(translated.stderr)")
             #expect(translated.stderr.contains("`chime find Wrok`"), "\(lang): \(translated.stderr)")
             #expect(translated.stderr != english.stderr)
         }
         // A value out of range is a usage error (64), in the language too.
         let bound = try failing("de_DE.UTF-8", ["agenda", "--days", "0"])
-        #expect(bound.status == 64 && bound.stderr.hasPrefix("Error: --days 0: ") && !bound.stderr.contains("must be"), "\(bound.stderr)")
+        #expect(bound.status == 64 && bound.stderr.hasPrefix("Fehler: --days 0: ") && !bound.stderr.contains("must be"), "\(bound.stderr)")
         #expect(try failing("C", ["agenda", "--days", "0"]).stderr.hasPrefix("Error: --days 0: must be 1…3660\n"))
         let window = try failing("fr_FR.UTF-8", ["agenda", "--from", "2026-11-25", "--to", "2026-11-24"])
         #expect(window.status == 1 && !window.stderr.contains("the window is empty") && window.stderr.contains("--to"), "\(window.stderr)")
+    }
+
+    /// Usage errors (options that do not go together, a missing title, a mistyped command) and an
+    /// unreadable date are in the user's language, the parser's `Usage:` lines below stay English,
+    /// and the exit status does not change; under LANG=C all of it is today's English.
+    @Test func usageAndDateErrorsInTheUsersLanguage() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")
+        _ = try s.add("event", "Zahnarzt", "--start", "2026-11-23T10:00")
+        func failing(_ lang: String?, _ arguments: [String]) throws -> CLIResult {
+            try CLI.run(arguments, environment: CatalogSandbox.environment(s.environment, language: lang))
+        }
+        let both = ["agenda", "--to", "2026-12-01", "--days", "3"]
+        let english = try failing(nil, both)
+        #expect(english.status == 64 && english.stderr.hasPrefix("Error: use either --to or --days, not both\nUsage: chime agenda"), "\(english.stderr)")
+        #expect(try failing("C", both).stderr == english.stderr)
+        let german = try failing("de_DE.UTF-8", both)
+        #expect(german.status == 64 && german.stderr.hasPrefix("Fehler: ") && german.stderr.contains("\nUsage: chime agenda"), "\(german.stderr)")
+        #expect(!german.stderr.contains("use either") && german.stderr.contains("--to") && german.stderr.contains("--days"), "\(german.stderr)")
+
+        let untitled = try failing("ru_RU.UTF-8", ["add", "event"])
+        #expect(untitled.status == 64 && untitled.stderr.hasPrefix("Ошибка: ") && untitled.stderr.contains("<title>"), "\(untitled.stderr)")
+        #expect(!untitled.stderr.contains("Missing expected argument"), "\(untitled.stderr)")
+
+        let mistyped = try failing("zh_CN.UTF-8", ["agneda"])
+        #expect(mistyped.status == 64 && mistyped.stderr.hasPrefix("错误：") && mistyped.stderr.contains("chime agenda"), "\(mistyped.stderr)")
+        #expect(
+            try failing("C", ["agneda"]).stderr == "Error: 'agneda' is not a chime command. Did you mean 'chime agenda'? Run 'chime --help' for the list.\n")
+
+        // A date the reader cannot read: the reason in the language, the forms it reads as typed.
+        let date = try failing("de_DE.UTF-8", ["add", "reminder", "Milch", "--due", "morgen 10"])
+        #expect(date.status == 1 && date.stderr.hasPrefix("Fehler: --due: „morgen 10“: "), "\(date.stderr)")
+        #expect(!date.stderr.contains("is not a time") && date.stderr.contains("2026-12-01[T09:30]"), "\(date.stderr)")
+        #expect(date.stderr.contains("morgen um 10 Uhr"), "the examples in German: \(date.stderr)")
+        let englishDate = try failing("C", ["add", "reminder", "Milk", "--due", "tomorrow 25:00"])
+        #expect(englishDate.stderr.hasPrefix("Error: --due: \"tomorrow 25:00\": "), "\(englishDate.stderr)")
+        #expect(!englishDate.stderr.contains("in your language"), "\(englishDate.stderr)")
+
+        // An end before the start names both days as the language writes them.
+        let end = try failing("ru_RU.UTF-8", ["add", "event", "Врач", "--start", "2026-11-24 10:00", "--end", "2026-11-24 09:00"])
+        #expect(end.status == 1 && end.stderr.hasPrefix("Ошибка: --end «2026-11-24 09:00»"), "\(end.stderr)")
+        #expect(!end.stderr.contains("Tue 2026-11-24") && !end.stderr.contains("before the start"), "\(end.stderr)")
+    }
+
+    /// `chime doctor` in the user's language, its JSON in English whatever the language; LANG=C
+    /// is today's English byte for byte.
+    @Test func doctorInTheUsersLanguage() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")
+        _ = try s.add("event", "Zahnarzt", "--start", "2026-11-23T10:00")
+        func doctor(_ lang: String?, _ extra: [String] = []) throws -> CLIResult {
+            try CLI.run(["doctor"] + extra, environment: CatalogSandbox.environment(s.environment, language: lang))
+        }
+        let english = try doctor(nil)
+        #expect(english.stdout.contains("\nok    time zone "), "\(english.stdout)")
+        // The lines that do not ask a desktop service (whose answer may change between two runs).
+        func steady(_ output: String) -> [Substring] {
+            output.split(separator: "\n").filter { line in
+                ["store", "time zone", "language", "identity", "calendar sync"].contains { line.dropFirst(6).hasPrefix($0 + " ") }
+            }
+        }
+        let c = try doctor("C")
+        #expect(steady(english.stdout).count == 8 && steady(c.stdout) == steady(english.stdout), "\(english.stdout)")
+        let german = try doctor("de_DE.UTF-8")
+        #expect(german.status == english.status)
+        let lines = german.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == english.stdout.split(separator: "\n").count, "one line per check, then the count")
+        #expect(lines.contains { $0.hasPrefix("ok       Zeitzone ") }, "\(german.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Warnung  Daemon ") && $0.contains("— Abhilfe: systemctl --user enable --now chime") }, "\(german.stdout)")
+        #expect(!german.stdout.contains("no daemon is running"), "\(german.stdout)")
+        // The JSON is a script's input: English names and details in every language.
+        let json = try doctor("ja_JP.UTF-8", ["--json"]).stdout
+        #expect(json.contains("\"name\":\"time zone\"") && json.contains("no daemon is running for this store"), "\(json)")
+        #expect(!json.contains("タイムゾーン"))
     }
 
     /// `chime import`'s summary and `chime remove` in the user's language: the labels lined up by

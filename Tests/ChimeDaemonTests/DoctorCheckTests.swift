@@ -275,6 +275,32 @@ struct DoctorCheckTests {
         #expect(DoctorReport(checks: report.checks + [DoctorCheck(name: "zone", status: .fail, detail: "x")]).status == .fail)
     }
 
+    /// In a language whose words are wide (Chinese), the status and name columns line up by the
+    /// columns a terminal gives them, not by characters; the count line is translated with its plural.
+    @Test func aTranslatedReportLinesUpByDisplayWidth() {
+        let words: [String: String] = [
+            "ok": "正常", "warn": "警告", "fail": "失败", "store": "存储", "daemon": "守护进程",
+            "{status}: {failed} failed, {warnings}, {ok} ok": "{status}：{failed} 项失败，{warnings}，{ok} 项正常",
+            " — fix: {command}": " — 修复：{command}"
+        ]
+        let chinese = Messages(
+            language: "zh_CN.UTF-8", lookup: { text, _ in words[text] },
+            plural: { singular, _, _ in singular == "{count} warning" ? "{count} 项警告" : nil })
+        let report = DoctorReport(checks: [
+            DoctorCheck(name: chinese("store", context: "doctor check"), status: .ok, detail: "/s (--store)"),
+            DoctorCheck(name: chinese("daemon", context: "doctor check"), status: .warn, detail: "无", fix: "chime daemon")
+        ])
+        #expect(
+            report.text(messages: chinese) == """
+                正常  存储      /s (--store)
+                警告  守护进程  无 — 修复：chime daemon
+                警告：0 项失败，1 项警告，1 项正常
+
+                """)
+        // English stays as it was, byte for byte.
+        #expect(report.text(messages: .english) == report.text)
+    }
+
     @Test func syncAccountsAndSubscriptionsSayHowTheirLastSyncWent() {
         let now = Instant(secondsSince1970: 1_800_000_000)
         var good = SyncAccount(name: "home", url: "https://dav.example.org/", username: "ana", passwordCommand: "pass show dav")

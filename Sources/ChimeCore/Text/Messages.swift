@@ -44,7 +44,7 @@ public struct Messages: Sendable {
 
     /// A text written for translation earlier (an error), in the user's language.
     public func callAsFunction(_ text: MessageText) -> String {
-        Self.fill(lookup(text.template, text.context) ?? text.template, text.values)
+        Self.fill(lookup(text.template, text.context) ?? text.template, text.values + text.parts.map { ($0.0, self($0.1)) })
     }
 
     /// The singular or plural form for `count` (Russian has three): `{count}` is filled with it.
@@ -100,13 +100,19 @@ public struct MessageText: Sendable {
     public let template: String
     public let context: String?
     public let values: [(String, String)]
+    /// Placeholders filled with texts translated in their turn (a reason inside a sentence).
+    public let parts: [String: MessageText]
 
-    public init(_ template: StaticString, context: StaticString? = nil, _ values: KeyValuePairs<String, String> = [:]) {
+    public init(
+        _ template: StaticString, context: StaticString? = nil, _ values: KeyValuePairs<String, String> = [:],
+        parts: [String: MessageText] = [:]
+    ) {
         self.template = template.description
         self.context = context?.description
         self.values = values.map { ($0.key, $0.value) }
+        self.parts = parts
     }
 
     /// The text as written in the sources, its placeholders filled.
-    public var english: String { Messages.fill(template, values) }
+    public var english: String { Messages.fill(template, values + parts.map { ($0.0, $0.1.english) }) }
 }

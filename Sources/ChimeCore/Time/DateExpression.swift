@@ -11,16 +11,29 @@ public struct DateExpressionError: Error, Hashable, Sendable, CustomStringConver
     /// The text as given.
     public let text: String
     /// What is wrong with it, e.g. `"no such calendar date"`.
-    public let reason: String
+    public var reason: String { reasonText.english }
+    /// ``reason`` for translation.
+    public let reasonText: MessageText
 
-    public init(text: String, reason: String) {
+    public init(text: String, reason: MessageText) {
         self.text = text
-        self.reason = reason
+        self.reasonText = reason
     }
 
-    public var description: String {
+    /// The whole message, for the user's language: the text, what is wrong, and the forms read.
+    public var message: MessageText {
         // An ambiguous date already names the two ways to write it; the list of forms would bury them.
-        reason.hasPrefix("ambiguous") ? "\"\(text)\": \(reason)" : "\"\(text)\": \(reason); use \(DateExpression.accepted)"
+        reason.hasPrefix("ambiguous")
+            ? MessageText("\"{text}\": {reason}", ["text": text], parts: ["reason": reasonText])
+            : MessageText("\"{text}\": {reason}; use {accepted}", ["text": text, "accepted": DateExpression.accepted], parts: ["reason": reasonText])
+    }
+
+    public var description: String { message.english }
+
+    public static func == (a: Self, b: Self) -> Bool { a.text == b.text && a.reason == b.reason }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(reason)
     }
 }
 
@@ -90,7 +103,7 @@ public enum DateExpression {
         while s.first?.isWhitespace == true { s.removeFirst() }
         while s.last?.isWhitespace == true { s.removeLast() }
         do throws(Reason) {
-            guard let first = s.utf8.first else { throw Reason("empty") }
+            guard let first = s.utf8.first else { throw Reason(translatable: "empty") }
             if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { return try relative(s, now: now) }
             if first >= 48 && first <= 57 {
                 // Not ISO 8601 or RFC 5545 (`2026-12-1`, `12/01`, `9:30`): read as a phrase.
@@ -98,7 +111,7 @@ public enum DateExpression {
             }
             return try phrase(s, now: now, zone: zone, wallClock: wallClock ?? zone, order: numericOrder)
         } catch {
-            throw DateExpressionError(text: text, reason: error.text)
+            throw DateExpressionError(text: text, reason: error.message)
         }
     }
 
@@ -167,16 +180,20 @@ public enum DateExpression {
             guard case .instant(let i) = try relative(s, now: Instant(secondsSince1970: 0)) else { throw Reason.notADate }
             return i.secondsSince1970
         } catch {
-            throw DateExpressionError(text: text, reason: error.text)
+            throw DateExpressionError(text: text, reason: error.message)
         }
     }
 
     // MARK: - Private
 
+    /// What is wrong, written for translation (`Reason(translatable: "no such time of day")`).
     private struct Reason: Error {
-        let text: String
-        init(_ text: String) { self.text = text }
-        static let notADate = Reason("not a date")
+        let message: MessageText
+        init(translatable template: StaticString, _ values: KeyValuePairs<String, String> = [:]) {
+            message = MessageText(template, values)
+        }
+        var text: String { message.english }
+        static let notADate = Reason(translatable: "not a date")
     }
 
     /// A cursor over ASCII bytes.
@@ -217,7 +234,7 @@ public enum DateExpression {
         let extended = s.take("-")
         guard let mo = s.digits(2), !extended || s.take("-"), let d = s.digits(2) else { throw .notADate }
         let date = CivilDate(year: y, month: mo, day: d)
-        guard date.isValid else { throw Reason("no such calendar date") }
+        guard date.isValid else { throw Reason(translatable: "no such calendar date") }
         if s.atEnd { return .date(date) }
         guard s.take("t") || (extended && s.take(" ")),
             let h = s.digits(2), !extended || s.take(":"), let mi = s.digits(2)
@@ -228,7 +245,7 @@ public enum DateExpression {
             sec = x
         }
         // The basic form reads a leap second (60) as 59, as RFC 5545 permits.
-        guard h < 24, mi < 60, sec < (extended ? 60 : 61) else { throw Reason("no such time of day") }
+        guard h < 24, mi < 60, sec < (extended ? 60 : 61) else { throw Reason(translatable: "no such time of day") }
         let local = LocalDateTime(date: date, hour: h, minute: mi, second: min(sec, 59))
         if s.atEnd { return .local(local) }
         if s.take("z") {
@@ -244,13 +261,13 @@ public enum DateExpression {
             om = m
         }
         guard s.atEnd else { throw .notADate }
-        guard oh < 24, om < 60 else { throw Reason("no such UTC offset") }
+        guard oh < 24, om < 60 else { throw Reason(translatable: "no such UTC offset") }
         return .instant(Instant(secondsSince1970: local.localSeconds - sign * Int64(oh * 3600 + om * 60)))
     }
 
     /// `+2h`, `-1d`, `+1h30m`: units strictly from weeks down to seconds.
     private static func relative(_ text: Substring, now: Instant) throws(Reason) -> DateValue {
-        let bad = Reason("an offset takes a sign, then numbers with units w, d, h, m, s in that order (+1h30m)")
+        let bad = Reason(translatable: "an offset takes a sign, then numbers with units w, d, h, m, s in that order (+1h30m)")
         var s = Scanner(text)
         let sign: Int64 = s.take("-") ? -1 : s.take("+") ? 1 : 0
         var total: Int64 = 0
@@ -273,7 +290,7 @@ public enum DateExpression {
             total += Int64(n) * unit
         } while !s.atEnd
         let (seconds, overflow) = now.secondsSince1970.addingReportingOverflow(sign * total)
-        guard !overflow else { throw Reason("out of range") }
+        guard !overflow else { throw Reason(translatable: "out of range") }
         return .instant(Instant(secondsSince1970: seconds))
     }
 
@@ -317,11 +334,11 @@ public enum DateExpression {
 
     private static func fullDate(_ year: Int?, _ month: Int, _ day: Int, today: CivilDate) throws(Reason) -> CivilDate {
         guard let year else {
-            guard let date = nearest(month: month, day: day, to: today) else { throw Reason("no such calendar date") }
+            guard let date = nearest(month: month, day: day, to: today) else { throw Reason(translatable: "no such calendar date") }
             return date
         }
         let date = CivilDate(year: year, month: month, day: day)
-        guard date.isValid else { throw Reason("no such calendar date") }
+        guard date.isValid else { throw Reason(translatable: "no such calendar date") }
         return date
     }
 
@@ -353,11 +370,11 @@ public enum DateExpression {
         guard separator != "-" else { return nil }
         // `9.30` is a time written the German way, not the 30th month.
         if separator == ".", parts.count == 2, numbers[0] < 24, numbers[1] > 12, numbers[1] < 60, parts[1].count == 2 {
-            throw Reason("not a date; for a time write \(numbers[0]):\(parts[1])")
+            throw Reason(translatable: "not a date; for a time write {time}", ["time": "\(numbers[0]):\(parts[1])"])
         }
         var year: Int?
         if numbers.count == 3 {
-            guard parts[2].count == 4 else { throw Reason("write the year with four digits") }
+            guard parts[2].count == 4 else { throw Reason(translatable: "write the year with four digits") }
             year = numbers[2]
         }
         let (a, b) = (numbers[0], numbers[1])
@@ -368,10 +385,12 @@ public enum DateExpression {
         let dayFirst = try? fullDate(year, b, a, today: today)
         switch (monthFirst, dayFirst) {
         case (let m?, let d?) where m != d:
-            throw Reason("ambiguous: \(spoken(a, b)) or \(spoken(b, a)); write \(formatted(m)) or \(formatted(d))")
+            throw Reason(
+                translatable: "ambiguous: {first} or {second}; write {firstDate} or {secondDate}",
+                ["first": spoken(a, b), "second": spoken(b, a), "firstDate": formatted(m), "secondDate": formatted(d)])
         case (let m?, _): return m
         case (nil, let d?): return d
-        case (nil, nil): throw Reason("no such calendar date")
+        case (nil, nil): throw Reason(translatable: "no such calendar date")
         }
     }
 
@@ -387,7 +406,7 @@ public enum DateExpression {
             (["h", "hr", "hrs", "hour", "hours"], 3600), (["m", "min", "mins", "minute", "minutes"], 60),
             (["s", "sec", "secs", "second", "seconds"], 1)
         ]
-        let bad = Reason("after `in`, give an amount and a unit: in 2 hours, in 30 min, in 3 days, in 1h30m")
+        let bad = Reason(translatable: "after `in`, give an amount and a unit: in 2 hours, in 30 min, in 3 days, in 1h30m")
         var total: Int64 = 0
         var words = words
         guard !words.isEmpty else { throw bad }
@@ -405,7 +424,7 @@ public enum DateExpression {
             }
         }
         let (seconds, overflow) = now.secondsSince1970.addingReportingOverflow(total)
-        guard !overflow else { throw Reason("out of range") }
+        guard !overflow else { throw Reason(translatable: "out of range") }
         return .instant(Instant(secondsSince1970: seconds))
     }
 
@@ -465,7 +484,7 @@ public enum DateExpression {
                 } else if word == "next" {
                     try setDay(monday)
                 } else {
-                    throw Reason("`this week` takes a weekday: this week friday")
+                    throw Reason(translatable: "`this week` takes a weekday: this week friday")
                 }
                 continue
             case "next" where nextWord == "month":
@@ -474,7 +493,7 @@ public enum DateExpression {
                 continue
             case "next", "this":
                 guard let nextWord, let target = weekday(nextWord) else {
-                    throw Reason("`\(word)` takes a weekday, `week` or `month`: \(word) friday")
+                    throw Reason(translatable: "`{word}` takes a weekday, `week` or `month`: {word} friday", ["word": word])
                 }
                 i += 1
                 let ahead = (target - today.weekday.isoIndex + 7) % 7
@@ -488,7 +507,7 @@ public enum DateExpression {
                 continue
             }
             if let m = month(word) {  // Dec 1, Dec 1 2026, December 1st
-                guard let nextWord, let d = dayNumber(nextWord) else { throw Reason("a month takes a day: \(word) 1") }
+                guard let nextWord, let d = dayNumber(nextWord) else { throw Reason(translatable: "a month takes a day: {word} 1", ["word": word]) }
                 i += 1
                 var year: Int?
                 if i < words.count, words[i].count == 4, let y = Int(words[i]) { year = y; i += 1 }
@@ -510,7 +529,9 @@ public enum DateExpression {
             if nextWord == "am" || nextWord == "pm" { timeWord += nextWord!; i += 1 }
             let body = timeWord.hasSuffix("am") || timeWord.hasSuffix("pm") ? timeWord.dropLast(2) : Substring(timeWord)
             guard !body.isEmpty, body.allSatisfy({ $0 == ":" || ("0"..."9").contains($0) }) else {
-                if let near = EditDistance.closest(to: word, in: vocabulary) { throw Reason("not a date; did you mean \"\(near)\"?") }
+                if let near = EditDistance.closest(to: word, in: vocabulary) {
+                    throw Reason(translatable: "not a date; did you mean \"{word}\"?", ["word": near])
+                }
                 throw .notADate
             }
             try setTime(try timeOfDay(Substring(timeWord), hourAlone: afterAt))
@@ -548,7 +569,7 @@ public enum DateExpression {
             meridiem = body.hasSuffix("pm") ? 12 : 0
             body = body.dropLast(2)
         }
-        let notATime = Reason("\(text) is not a time (9:30, 21:30, 9:30pm, 9am, noon)")
+        let notATime = Reason(translatable: "{text} is not a time (9:30, 21:30, 9:30pm, 9am, noon)", ["text": String(text)])
         var s = Scanner(body)
         guard let h = s.number(max: 2) else { throw notATime }
         var m = 0, sec = 0
@@ -564,10 +585,10 @@ public enum DateExpression {
         }
         guard s.atEnd else { throw notATime }
         if let meridiem {
-            guard (1...12).contains(h), m < 60, sec < 60 else { throw Reason("no such time of day as \(text)") }
+            guard (1...12).contains(h), m < 60, sec < 60 else { throw Reason(translatable: "no such time of day as {text}", ["text": String(text)]) }
             return (h % 12 + meridiem, m, sec)
         }
-        guard h < 24, m < 60, sec < 60 else { throw Reason("no such time of day as \(text)") }
+        guard h < 24, m < 60, sec < 60 else { throw Reason(translatable: "no such time of day as {text}", ["text": String(text)]) }
         return (h, m, sec)
     }
 }

@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeDesktop
 import Foundation
 import Glibc
@@ -5,30 +6,39 @@ import Glibc
 extension Doctor {
     /// The notification server on the session bus, its version and capabilities. None answering is
     /// a warning: the daemon then prints alarms on standard output.
-    public static func notificationCheck(_ answer: Result<NotificationServerInfo, DesktopServiceProbe.Problem>) -> DoctorCheck {
+    public static func notificationCheck(
+        _ answer: Result<NotificationServerInfo, DesktopServiceProbe.Problem>, messages: Messages = .english
+    ) -> DoctorCheck {
+        let name = messages("notifications", context: "doctor check")
         switch answer {
         case .failure(let problem):
             return DoctorCheck(
-                name: "notifications", status: .warn,
-                detail: "no notification server answers on the session bus (\(problem)); the daemon prints alarms on standard output instead",
-                fix: "run chime in your desktop session, where its notification server runs (or start one: dunst, mako, xfce4-notifyd)")
+                name: name, status: .warn,
+                detail: messages(
+                    "no notification server answers on the session bus ({problem}); the daemon prints alarms on standard output instead",
+                    ["problem": "\(problem)"]),
+                fix: messages(
+                    "run chime in your desktop session, where its notification server runs (or start one: {servers})",
+                    ["servers": "dunst, mako, xfce4-notifyd"]))
         case .success(let server):
             let caps = Set(server.capabilities)
-            func has(_ name: String, _ what: String) -> String { (caps.contains(name) ? "" : "no ") + what }
             let features = [
-                has("actions", "actions"),
-                server.supportsBodyMarkup ? "body markup" : "plain-text body",
-                has("persistence", "persistence"), has("sound", "sound")
+                caps.contains("actions") ? messages("actions", context: "server feature") : messages("no actions", context: "server feature"),
+                server.supportsBodyMarkup
+                    ? messages("body markup", context: "server feature") : messages("plain-text body", context: "server feature"),
+                caps.contains("persistence")
+                    ? messages("persistence", context: "server feature") : messages("no persistence", context: "server feature"),
+                caps.contains("sound") ? messages("sound", context: "server feature") : messages("no sound", context: "server feature")
             ].joined(separator: ", ")
             let title = "\(server.name) \(server.version)" + (server.vendor.isEmpty ? "" : " (\(server.vendor))")
             let detail = "\(title): \(features) [\(server.capabilities.joined(separator: " "))]"
             guard server.supportsActions else {
                 return DoctorCheck(
-                    name: "notifications", status: .warn,
-                    detail: detail + "; without actions alarms show no Complete/Snooze buttons",
-                    fix: "use a notification server with actions (dunst, mako, GNOME Shell, KDE Plasma)")
+                    name: name, status: .warn,
+                    detail: messages("{server}; without actions alarms show no Complete/Snooze buttons", ["server": detail]),
+                    fix: messages("use a notification server with actions ({servers})", ["servers": "dunst, mako, GNOME Shell, KDE Plasma"]))
             }
-            return DoctorCheck(name: "notifications", status: .ok, detail: detail)
+            return DoctorCheck(name: name, status: .ok, detail: detail)
         }
     }
 
@@ -38,19 +48,22 @@ extension Doctor {
     public static func geoClueCheck(
         _ answer: Result<DesktopServiceProbe.GeoCluePresence, DesktopServiceProbe.Problem>,
         installed: Bool = FileManager.default.fileExists(
-            atPath: "/usr/share/dbus-1/system-services/org.freedesktop.GeoClue2.service")
+            atPath: "/usr/share/dbus-1/system-services/org.freedesktop.GeoClue2.service"),
+        messages: Messages = .english
     ) -> DoctorCheck {
+        let name = messages("geoclue", context: "doctor check")
         switch answer {
         case .success(.running):
-            return DoctorCheck(name: "geoclue", status: .ok, detail: "GeoClue2 is running on the system bus")
+            return DoctorCheck(name: name, status: .ok, detail: messages("GeoClue2 is running on the system bus"))
         case .success(.activatable):
-            return DoctorCheck(name: "geoclue", status: .ok, detail: "GeoClue2 is installed; the system bus starts it when asked")
+            return DoctorCheck(name: name, status: .ok, detail: messages("GeoClue2 is installed; the system bus starts it when asked"))
         case .failure(let problem):
             return DoctorCheck(
-                name: "geoclue", status: .warn,
-                detail: "GeoClue2 does not answer (\(problem)); location alarms cannot fire, timed alarms work",
+                name: name, status: .warn,
+                detail: messages(
+                    "GeoClue2 does not answer ({problem}); location alarms cannot fire, timed alarms work", ["problem": "\(problem)"]),
                 fix: installed
-                    ? "GeoClue2 is installed but not answering: systemctl status geoclue; journalctl -u geoclue"
+                    ? messages("GeoClue2 is installed but not answering: {commands}", ["commands": "systemctl status geoclue; journalctl -u geoclue"])
                     : "sudo apt install geoclue-2.0")
         }
     }
@@ -69,14 +82,15 @@ extension Doctor {
     /// copies the section from where `make install` put it (`installed`), else from the source tree.
     public static func geoCluePermissionCheck(
         files: [(path: String, text: String)], hasDropInFolder: Bool,
-        installed: Installed = .running()
+        installed: Installed = .running(), messages: Messages = .english
     ) -> DoctorCheck {
-        let install = geoClueSnippetInstall(installed, hasDropInFolder: hasDropInFolder)
+        let name = messages("geoclue permission", context: "doctor check")
+        let install = geoClueSnippetInstall(installed, hasDropInFolder: hasDropInFolder, messages: messages)
         guard !files.isEmpty else {
             return DoctorCheck(
-                name: "geoclue permission", status: .warn,
-                detail: "no GeoClue configuration (/etc/geoclue/geoclue.conf is missing)",
-                fix: "sudo apt install geoclue-2.0, then \(install)")
+                name: name, status: .warn,
+                detail: messages("no GeoClue configuration ({file} is missing)", ["file": "/etc/geoclue/geoclue.conf"]),
+                fix: messages("{first}, then {second}", ["first": "sudo apt install geoclue-2.0", "second": install]))
         }
         var found: (path: String, allowed: String?)?
         for file in files {
@@ -84,23 +98,29 @@ extension Doctor {
         }
         guard let found else {
             return DoctorCheck(
-                name: "geoclue permission", status: .warn,
-                detail: "no [chime] section in \(files.map(\.path).joined(separator: ", ")): GeoClue treats chime as an unknown app",
+                name: name, status: .warn,
+                detail: messages(
+                    "no [chime] section in {files}: GeoClue treats chime as an unknown app", ["files": files.map(\.path).joined(separator: ", ")]),
                 fix: install)
         }
         guard found.allowed == "true" else {
             return DoctorCheck(
-                name: "geoclue permission", status: .warn,
-                detail: "[chime] in \(found.path) has allowed=\(found.allowed ?? "(unset)"): GeoClue refuses chime",
-                fix: "set allowed=true in the [chime] section of \(found.path)")
+                name: name, status: .warn,
+                detail: messages(
+                    "[chime] in {file} has allowed={value}: GeoClue refuses chime",
+                    ["file": found.path, "value": found.allowed ?? messages("(unset)")]),
+                fix: messages("set allowed=true in the [chime] section of {file}", ["file": found.path]))
         }
-        return DoctorCheck(name: "geoclue permission", status: .ok, detail: "[chime] allowed=true in \(found.path)")
+        return DoctorCheck(name: name, status: .ok, detail: messages("[chime] allowed=true in {file}", ["file": found.path]))
     }
 
     /// GeoClue 2.6 answers no app until a location agent listed in `[agent] whitelist=` runs for the
     /// user (the desktop shell, or the demo agent). Agents are not listed on the bus: a process of
     /// this user whose name is a whitelisted id (or the demo agent's binary) counts as one.
-    public static func geoClueAgentCheck(files: [(path: String, text: String)], processes: [(pid: Int32, name: String)]) -> DoctorCheck? {
+    public static func geoClueAgentCheck(
+        files: [(path: String, text: String)], processes: [(pid: Int32, name: String)], messages: Messages = .english
+    ) -> DoctorCheck? {
+        let name = messages("geoclue agent", context: "doctor check")
         var whitelist: [String]?
         for file in files {
             if let list = INIText.sections(file.text)["agent"]?["whitelist"] {
@@ -115,14 +135,18 @@ extension Doctor {
         }
         for id in whitelist {
             if let running = processes.first(where: { matches($0, id) }) {
-                return DoctorCheck(name: "geoclue agent", status: .ok, detail: "\(id) runs (pid \(running.pid))")
+                return DoctorCheck(name: name, status: .ok, detail: messages("{agent} runs (pid {pid})", ["agent": id, "pid": "\(running.pid)"]))
             }
         }
-        let listed = whitelist.isEmpty ? "no agent is whitelisted" : "whitelist: \(whitelist.joined(separator: ", "))"
+        let listed =
+            whitelist.isEmpty
+            ? messages("no agent is whitelisted") : messages("whitelist: {agents}", ["agents": whitelist.joined(separator: ", ")])
         return DoctorCheck(
-            name: "geoclue agent", status: .warn,
-            detail: "no GeoClue agent of yours seems to run (\(listed)); GeoClue 2.6 answers no app without one",
-            fix: "log in to a desktop whose shell is a GeoClue agent (GNOME, KDE), or run \(demo) (whitelisted as geoclue-demo-agent)")
+            name: name, status: .warn,
+            detail: messages("no GeoClue agent of yours seems to run ({whitelist}); GeoClue 2.6 answers no app without one", ["whitelist": listed]),
+            fix: messages(
+                "log in to a desktop whose shell is a GeoClue agent (GNOME, KDE), or run {agent} (whitelisted as geoclue-demo-agent)",
+                ["agent": demo]))
     }
 
     /// This user's processes: PID and `argv[0]`.

@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 
 extension Doctor {
@@ -38,18 +39,20 @@ extension Doctor {
     /// How to get the user unit running: enable the installed unit (a path outside systemd's own
     /// folders is linked in by `enable`), or install it first. Config/chime.service itself is a
     /// template (`@BINDIR@`) that cannot start.
-    static func unitInstall(_ installed: Installed) -> String {
+    static func unitInstall(_ installed: Installed, messages: Messages = .english) -> String {
         if let unit = installed.unit { return "systemctl --user enable --now \(shellQuoted(unit))" }
-        return "make install in chime's source tree, then systemctl --user daemon-reload && systemctl --user enable --now chime"
+        return messages(
+            "make install in chime's source tree, then {commands}",
+            ["commands": "systemctl --user daemon-reload && systemctl --user enable --now chime"])
     }
 
     /// How to give GeoClue the `[chime]` section: from the installed copy, else from the source tree.
-    static func geoClueSnippetInstall(_ installed: Installed, hasDropInFolder: Bool) -> String {
+    static func geoClueSnippetInstall(_ installed: Installed, hasDropInFolder: Bool, messages: Messages = .english) -> String {
         let source = installed.geoClueSnippet.map(shellQuoted) ?? "Config/geoclue-chime.conf"
         let command =
             hasDropInFolder
             ? "sudo cp \(source) /etc/geoclue/conf.d/90-chime.conf"
-            : "sudo tee -a /etc/geoclue/geoclue.conf < \(source) > /dev/null (then restart geoclue)"
-        return installed.geoClueSnippet == nil ? "from the source tree: " + command : command
+            : messages("{command} (then restart geoclue)", ["command": "sudo tee -a /etc/geoclue/geoclue.conf < \(source) > /dev/null"])
+        return installed.geoClueSnippet == nil ? messages("from the source tree: {command}", ["command": command]) : command
     }
 }

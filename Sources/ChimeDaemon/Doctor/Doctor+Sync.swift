@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeFormat
 import ChimeStore
 
 extension Doctor {
@@ -13,59 +14,55 @@ extension Doctor {
     /// ```
     public static func syncChecks(
         accounts: [SyncAccount], subscriptions: [CalendarSubscription], now: Instant,
-        passwordKept: (SyncAccount) -> Bool = { _ in false }
+        messages: Messages = .english, passwordKept: (SyncAccount) -> Bool = { _ in false }
     ) -> [DoctorCheck] {
         if accounts.isEmpty && subscriptions.isEmpty {
             return [
                 DoctorCheck(
-                    name: "calendar sync", status: .ok,
-                    detail: "no CalDAV accounts or subscriptions (chime account add, chime calendar subscribe)")
+                    name: messages("calendar sync", context: "doctor check"), status: .ok,
+                    detail: messages("no CalDAV accounts or subscriptions ({commands})", ["commands": "chime account add, chime calendar subscribe"]))
             ]
         }
+        func ago(_ then: Instant) -> String { DisplayText.ago(max(0, now.secondsSince1970 - then.secondsSince1970), messages: messages) }
         var checks: [DoctorCheck] = []
         for a in accounts {
-            let name = "account \(a.name)"
-            let place = "\(a.username) at \(a.url)"
+            let name = messages("account {name}", context: "doctor check", ["name": a.name])
+            let place = messages("{user} at {url}", ["user": a.username, "url": a.url])
             if let error = a.lastError {
                 checks.append(
                     DoctorCheck(
-                        name: name, status: .warn, detail: "\(place): last sync failed: \(error)",
+                        name: name, status: .warn, detail: messages("{place}: last sync failed: {error}", ["place": place, "error": error]),
                         fix: "chime account sync \(a.name)"))
             } else if a.passwordCommand == nil && !passwordKept(a) {
                 checks.append(
                     DoctorCheck(
                         name: name, status: .warn,
-                        detail:
-                            "\(place): no password command and no password in the Secret Service, so the daemon cannot sync it (only `chime account sync` at a terminal)",
+                        detail: messages(
+                            "{place}: no password command and no password in the Secret Service, so the daemon cannot sync it (only `chime account sync` at a terminal)",
+                            ["place": place]),
                         fix: "chime account remove \(a.name) && chime account add \(a.name) --url \(a.url) --user \(a.username) --password-command 'CMD'"))
             } else if let last = a.lastSync {
-                checks.append(DoctorCheck(name: name, status: .ok, detail: "\(place): last synced \(ago(last, now: now))"))
+                checks.append(DoctorCheck(name: name, status: .ok, detail: messages("{place}: last synced {ago}", ["place": place, "ago": ago(last)])))
             } else {
-                checks.append(DoctorCheck(name: name, status: .warn, detail: "\(place): never synced", fix: "chime account sync \(a.name)"))
+                checks.append(
+                    DoctorCheck(name: name, status: .warn, detail: messages("{place}: never synced", ["place": place]), fix: "chime account sync \(a.name)"))
             }
         }
         for s in subscriptions {
-            let name = "subscription \(s.title)"
+            let name = messages("subscription {title}", context: "doctor check", ["title": s.title])
             if let error = s.lastError {
                 checks.append(
                     DoctorCheck(
-                        name: name, status: .warn, detail: "\(s.url): last refresh failed: \(error)",
+                        name: name, status: .warn, detail: messages("{url}: last refresh failed: {error}", ["url": s.url, "error": error]),
                         fix: "chime calendar refresh \"\(s.title)\""))
             } else {
                 checks.append(
                     DoctorCheck(
                         name: name, status: .ok,
-                        detail: "\(s.url): refreshed \(s.lastRefresh.map { ago($0, now: now) } ?? "never")"))
+                        detail: s.lastRefresh.map { messages("{url}: refreshed {ago}", ["url": s.url, "ago": ago($0)]) }
+                            ?? messages("{url}: never refreshed", ["url": s.url])))
             }
         }
         return checks
-    }
-
-    private static func ago(_ then: Instant, now: Instant) -> String {
-        let seconds = max(0, now.secondsSince1970 - then.secondsSince1970)
-        if seconds < 120 { return "\(seconds) s ago" }
-        if seconds < 7200 { return "\(seconds / 60) min ago" }
-        if seconds < 172_800 { return "\(seconds / 3600) h ago" }
-        return "\(seconds / 86_400) days ago"
     }
 }

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeFormat
 
 /// One finding of `chime doctor`: what was checked, how it stands, and the command that fixes it.
 ///
@@ -43,15 +44,30 @@ public struct DoctorReport: Hashable, Sendable {
     public var status: DoctorCheck.Status { checks.map(\.status).max() ?? .ok }
 
     /// One line per check, status word first; the fix after " — fix: ". Then a count.
-    public var text: String {
-        let width = (checks.map(\.name.count).max() ?? 0) + 2
+    public var text: String { text(messages: .english) }
+
+    /// ``text`` in the user's language: status words, the fix label and the count translated,
+    /// columns lined up by display width (the checks were made with the same `messages`).
+    public func text(messages: Messages) -> String {
+        let words: [DoctorCheck.Status: String] = [
+            .ok: messages("ok", context: "doctor status"), .warn: messages("warn", context: "doctor status"),
+            .fail: messages("fail", context: "doctor status")
+        ]
+        let statusWidth = max(6, (words.values.map(DisplayText.columns).max() ?? 0) + 2)
+        let width = (checks.map { DisplayText.columns($0.name) }.max() ?? 0) + 2
+        func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - DisplayText.columns(text))) }
         var lines = checks.map { check in
-            let name = check.name + String(repeating: " ", count: width - check.name.count)
-            let status = check.status.rawValue + String(repeating: " ", count: 6 - check.status.rawValue.count)
-            return status + name + check.detail + (check.fix.map { " — fix: " + $0 } ?? "")
+            padded(words[check.status]!, statusWidth) + padded(check.name, width) + check.detail
+                + (check.fix.map { messages(" — fix: {command}", ["command": $0]) } ?? "")
         }
         let failed = checks.filter { $0.status == .fail }.count, warned = checks.filter { $0.status == .warn }.count
-        lines.append("\(status.rawValue): \(failed) failed, \(warned) \(warned == 1 ? "warning" : "warnings"), \(checks.count - failed - warned) ok")
+        lines.append(
+            messages(
+                "{status}: {failed} failed, {warnings}, {ok} ok",
+                [
+                    "status": words[status]!, "failed": "\(failed)", "ok": "\(checks.count - failed - warned)",
+                    "warnings": messages.plural("{count} warning", "{count} warnings", count: warned)
+                ]))
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -21,13 +21,20 @@ struct ViaBusOption: ParsableArguments {
             guard let entity else { return try await body(client) }
             var status = try await client.authorizationStatus(for: entity)
             if status == .notDetermined {
-                FileHandle.standardError.write(Data("chime asks the daemon for access to your \(entity.plural): answer the notification\n".utf8))
+                let asking =
+                    entity == .event
+                    ? CLIContext.messages("chime asks the daemon for access to your events: answer the notification")
+                    : CLIContext.messages("chime asks the daemon for access to your reminders: answer the notification")
+                FileHandle.standardError.write(Data((asking + "\n").utf8))
                 status = try await client.requestAccess(to: entity)
             }
             guard status == .authorized else {
-                throw InputError(
-                    "the daemon does not let chime use your \(entity.plural) (\(status.rawValue)); "
-                        + "chime access grant exe:\(ViaBus.executable) \(entity.plural) allows it")
+                let values: KeyValuePairs<String, String> = [
+                    "status": status.rawValue, "command": "chime access grant exe:\(ViaBus.executable) \(entity.plural)"
+                ]
+                throw entity == .event
+                    ? InputError(translatable: "the daemon does not let chime use your events ({status}); {command} allows it", values)
+                    : InputError(translatable: "the daemon does not let chime use your reminders ({status}); {command} allows it", values)
             }
             return try await body(client)
         }

@@ -78,7 +78,7 @@ struct GeofenceWriter {
                     "Last position: {position} ±{accuracy} m at {time} ({provider}, {ago})",
                     [
                         "position": "\(last.fix.coordinate)", "accuracy": "\(Int(last.fix.horizontalAccuracy.rounded()))",
-                        "time": stamp(last.fix.timestamp), "provider": last.provider, "ago": ago(age)
+                        "time": stamp(last.fix.timestamp), "provider": last.provider, "ago": DisplayText.ago(age, messages: messages)
                     ]) + "\n")
         } else {
             out.append(messages("Last position: none yet (the daemon saves the positions it uses)") + "\n")
@@ -163,13 +163,6 @@ struct GeofenceWriter {
     private func reasonKind(_ reason: String) -> String {
         if reason.hasPrefix("accuracy") { return messages("accuracy worse than the limit") }
         return reason
-    }
-
-    private func ago(_ seconds: Int64) -> String {
-        if seconds < 60 { return messages("{n} s ago", ["n": "\(seconds)"]) }
-        if seconds < 3600 { return messages("{n} min ago", ["n": "\(seconds / 60)"]) }
-        if seconds < 86_400 { return messages("{n} h ago", ["n": "\(seconds / 3600)"]) }
-        return messages.plural("{count} day ago", "{count} days ago", count: Int(seconds / 86_400))
     }
 
     func stamp(_ i: Instant) -> String {

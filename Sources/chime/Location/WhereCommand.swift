@@ -71,7 +71,7 @@ struct WhereCommand: AsyncParsableCommand {
                         ]))
             }
         case .unavailable(let reason)?:
-            throw InputError("no position from \(provider.name): \(reason)")
+            throw InputError(translatable: "no position from {provider}: {reason}", ["provider": provider.name, "reason": "\(reason)"])
         case nil:
             throw InputError(translatable: "no position from {provider} within {seconds} s", ["provider": provider.name, "seconds": "\(timeout)"])
         }

@@ -35,11 +35,14 @@ extension AccountCommand {
 
         func validate() throws {
             guard let u = URL(string: url), u.scheme == "http" || u.scheme == "https", u.host != nil else {
-                throw ValidationError("--url: \"\(url)\" is not an http:// or https:// URL")
+                throw ValidationError(CLIContext.messages("{option}: \"{value}\" is not an http:// or https:// URL", ["option": "--url", "value": url]))
             }
-            guard !name.isEmpty, !name.contains(where: \.isWhitespace) else { throw ValidationError("the account name must be one word") }
+            guard !name.isEmpty, !name.contains(where: \.isWhitespace) else { throw ValidationError(CLIContext.messages("the account name must be one word")) }
             if passwordStdin && passwordCommand != nil {
-                throw ValidationError("--password-stdin and --password-command exclude each other: the command is run at each sync instead")
+                throw ValidationError(
+                    CLIContext.messages(
+                        "{first} and {second} exclude each other: the command is run at each sync instead",
+                        ["first": "--password-stdin", "second": "--password-command"]))
             }
         }
 
@@ -57,9 +60,12 @@ extension AccountCommand {
                 // Asked before the password is typed: never ask for one that could only be kept in plain text.
                 do { _ = try secrets.lookup(account.secretKey) } catch {
                     throw InputError(
-                        "account \"\(name)\" not added: \(error); chime does not keep passwords in plain text, "
-                            + "so give a command that prints it instead, e.g. "
-                            + "--password-command 'pass show dav' or --password-command 'secret-tool lookup …'")
+                        translatable:
+                            "account \"{name}\" not added: {error}; chime does not keep passwords in plain text, so give a command that prints it instead, e.g. {first} or {second}",
+                        [
+                            "name": name, "error": "\(error)", "first": "--password-command 'pass show dav'",
+                            "second": "--password-command 'secret-tool lookup …'"
+                        ])
                 }
                 if !passwordStdin && isatty(0) != 1 {
                     throw InputError(translatable: "no terminal to ask for the password on: give it on standard input with --password-stdin")
@@ -80,7 +86,8 @@ extension AccountCommand {
             saved.addresses = found.addresses
             if passwordCommand == nil {
                 do { try secrets.store(password, for: account.secretKey) } catch {
-                    throw InputError("account \"\(name)\" not added: the password could not be kept: \(error)")
+                    throw InputError(
+                        translatable: "account \"{name}\" not added: the password could not be kept: {error}", ["name": name, "error": "\(error)"])
                 }
             }
             do { try store.sync.saveAccount(saved) } catch {
@@ -129,7 +136,7 @@ extension AccountCommand {
         /// The first line of standard input, without its line end.
         static func readStdinPassword() throws -> String {
             let line = readLine(strippingNewline: true) ?? ""
-            guard !line.isEmpty else { throw InputError("--password-stdin: standard input has no password (an empty first line)") }
+            guard !line.isEmpty else { throw InputError(translatable: "--password-stdin: standard input has no password (an empty first line)") }
             return line
         }
     }

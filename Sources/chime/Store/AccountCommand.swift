@@ -27,11 +27,10 @@ struct AccountCommand: AsyncParsableCommand {
         let accounts = try store.sync.accounts()
         guard let account = accounts.first(where: { $0.name == name }) else {
             let known = accounts.map(\.name)
-            throw InputError(
-                "no account \"\(name)\""
-                    + (known.isEmpty
-                        ? "; add one with `chime account add NAME --url URL --user USER`"
-                        : " (accounts: \(known.joined(separator: ", ")))"))
+            throw known.isEmpty
+                ? InputError(
+                    translatable: "no account \"{name}\"; add one with `{command}`", ["name": name, "command": "chime account add NAME --url URL --user USER"])
+                : InputError(translatable: "no account \"{name}\" (accounts: {list})", ["name": name, "list": known.joined(separator: ", ")])
         }
         return account
     }
@@ -41,7 +40,7 @@ struct AccountCommand: AsyncParsableCommand {
         do {
             return try await CalDAVSync.sync(account, store: store, password: password, interactive: true, clock: CLIContext.clock)
         } catch {
-            throw InputError("account \"\(account.name)\": \(error)")
+            throw InputError(translatable: "account \"{name}\": {error}", ["name": account.name, "error": "\(error)"])
         }
     }
 

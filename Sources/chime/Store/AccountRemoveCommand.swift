@@ -20,8 +20,9 @@ extension AccountCommand {
             let account = try AccountCommand.find(name, in: store)
             if !discardUnsent, try store.sync.hasUnsyncedChanges(account: name) {
                 throw InputError(
-                    "account \"\(name)\" has changes made here that the server does not have yet; "
-                        + "`chime account sync \(name)` sends them, --discard-unsent removes it anyway")
+                    translatable:
+                        "account \"{name}\" has changes made here that the server does not have yet; `chime account sync {name}` sends them, --discard-unsent removes it anyway",
+                    ["name": name])
             }
             let calendars = try store.sync.collections(account: name).count
             try store.sync.removeAccount(named: name)
@@ -29,10 +30,10 @@ extension AccountCommand {
             var cleared = false
             if account.passwordCommand == nil {
                 do { cleared = try SecretService().clear(account.secretKey) } catch {
-                    FileHandle.standardError.write(
-                        Data(
-                            ("note: the password of \"\(name)\" may still be in the Secret Service (\(error)); "
-                                + "`secret-tool clear account \(name)` removes it\n").utf8))
+                    let note = CLIContext.messages(
+                        "note: the password of \"{name}\" may still be in the Secret Service ({error}); `{command}` removes it",
+                        ["name": name, "error": "\(error)", "command": "secret-tool clear account \(name)"])
+                    FileHandle.standardError.write(Data((note + "\n").utf8))
                 }
             }
             print(

@@ -47,12 +47,18 @@ struct AddEventCommand: ParsableCommand {
     func validate() throws {
         if !edit {
             // The two things an event cannot do without; --edit asks for them in the form instead.
-            guard title != nil else { throw ValidationError("Missing expected argument '<title>' (or --edit to write the event in $EDITOR)") }
-            guard start != nil else { throw ValidationError("Missing expected argument '--start <date>'") }
+            guard title != nil else {
+                throw ValidationError(CLIContext.messages("Missing expected argument '<title>' (or --edit to write the event in $EDITOR)"))
+            }
+            guard start != nil else { throw ValidationError(CLIContext.messages("Missing expected argument '{argument}'", ["argument": "--start <date>"])) }
         }
         // Imported items may be untitled (RFC 5545); one typed on the command line is a slip.
-        if let title, title.allSatisfy(\.isWhitespace) { throw ValidationError("TITLE is empty: give it a name, e.g. chime add event \"Dentist\" …") }
-        if end != nil && duration != nil { throw ArgumentParser.ValidationError("use either --end or --duration, not both") }
+        if let title, title.allSatisfy(\.isWhitespace) {
+            throw ValidationError(CLIContext.messages("TITLE is empty: give it a name, e.g. {example}", ["example": "chime add event \"Dentist\" …"]))
+        }
+        if end != nil && duration != nil {
+            throw ArgumentParser.ValidationError(CLIContext.messages("use either {first} or {second}, not both", ["first": "--end", "second": "--duration"]))
+        }
         if let duration, let seconds = try? Durations.seconds(duration, option: "--duration") {
             try OptionBounds.check("--duration", text: duration, seconds: seconds, ValueBounds.durationSeconds)
         }

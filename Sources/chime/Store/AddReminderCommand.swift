@@ -41,10 +41,13 @@ struct AddReminderCommand: ParsableCommand {
     var edit = false
 
     func validate() throws {
-        if !edit, title == nil { throw ValidationError("Missing expected argument '<title>' (or --edit to write the reminder in $EDITOR)") }
+        if !edit, title == nil {
+            throw ValidationError(CLIContext.messages("Missing expected argument '<title>' (or --edit to write the reminder in $EDITOR)"))
+        }
         // Imported items may be untitled (RFC 5545); one typed on the command line is a slip.
         if let title, title.allSatisfy(\.isWhitespace) {
-            throw ValidationError("TITLE is empty: give it a name, e.g. chime add reminder \"Call the dentist\" …")
+            throw ValidationError(
+                CLIContext.messages("TITLE is empty: give it a name, e.g. {example}", ["example": "chime add reminder \"Call the dentist\" …"]))
         }
         try OptionBounds.check("--priority", priority, ValueBounds.priority)
     }

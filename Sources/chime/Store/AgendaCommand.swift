@@ -58,9 +58,12 @@ struct AgendaCommand: ParsableCommand {
     var hideDeclined: Bool?
 
     func validate() throws {
-        if to != nil && days != nil { throw ArgumentParser.ValidationError("use either --to or --days, not both") }
+        if to != nil && days != nil {
+            throw ArgumentParser.ValidationError(CLIContext.messages("use either {first} or {second}, not both", ["first": "--to", "second": "--days"]))
+        }
         if span != nil && (from != nil || to != nil || days != nil) {
-            throw ArgumentParser.ValidationError("use either \(span!.rawValue) or --from/--to/--days, not both")
+            throw ArgumentParser.ValidationError(
+                CLIContext.messages("use either {first} or {second}, not both", ["first": span!.rawValue, "second": "--from/--to/--days"]))
         }
         if let days { try OptionBounds.check("--days", days, ValueBounds.days) }
     }
@@ -93,7 +96,9 @@ struct AgendaCommand: ParsableCommand {
         let (start, end) = try window(now: CLIContext.now, zone: zone)
         guard end > start else { throw InputError(translatable: "the window is empty: --to must be after --from") }
         if bus.viaBus {
-            guard calendars.isEmpty else { throw InputError("--calendar does not go with --via-bus (the service lists every calendar the app may see)") }
+            guard calendars.isEmpty else {
+                throw InputError(translatable: "--calendar does not go with --via-bus (the service lists every calendar the app may see)")
+            }
             return try bus.run(needing: .event) { try await $0.events(from: start, to: end) }
         }
         let store = try options.open()

@@ -48,7 +48,9 @@ struct AlarmsCommand: ParsableCommand {
     var all = false
 
     func validate() throws {
-        if to != nil && hours != 24 { throw ArgumentParser.ValidationError("use either --to or --hours, not both") }
+        if to != nil && hours != 24 {
+            throw ArgumentParser.ValidationError(CLIContext.messages("use either {first} or {second}, not both", ["first": "--to", "second": "--hours"]))
+        }
         try OptionBounds.check("--hours", hours, ValueBounds.hours)
     }
 
@@ -59,8 +61,8 @@ struct AlarmsCommand: ParsableCommand {
         let end = try to.map { try CLIContext.instant($0, option: "--to") } ?? start.adding(Int64(hours) * 3600)
         guard end > start else { throw InputError(translatable: "the window is empty: --to must be after --from") }
         if bus.viaBus {
-            guard from == nil && to == nil else { throw InputError("--via-bus lists from now: give --hours, not --from/--to") }
-            guard !all else { throw InputError("--all does not go with --via-bus (the service lists the alarms that ring)") }
+            guard from == nil && to == nil else { throw InputError(translatable: "--via-bus lists from now: give --hours, not --from/--to") }
+            guard !all else { throw InputError(translatable: "--all does not go with --via-bus (the service lists the alarms that ring)") }
             let hours = UInt32(self.hours)
             return try bus.run(needing: nil) { try await $0.upcomingAlarms(hours: hours) }
         }

@@ -29,7 +29,7 @@ extension CalendarCommand {
         func validate() throws {
             let hex = color.dropFirst()
             guard color.hasPrefix("#"), hex.count == 6, hex.allSatisfy(\.isHexDigit) else {
-                throw ArgumentParser.ValidationError("--color: \"\(color)\" is not #RRGGBB")
+                throw ArgumentParser.ValidationError(CLIContext.messages("{option}: \"{value}\" is not #RRGGBB", ["option": "--color", "value": color]))
             }
         }
 
@@ -38,7 +38,9 @@ extension CalendarCommand {
             let kind = type == .events ? "calendar" : "list"
             if let account { return try await addOnServer(account, store: store, kind: kind) }
             if try store.calendar(named: title, for: type.entityType) != nil {
-                throw InputError("a \(kind) named \"\(title)\" already exists")
+                throw type == .events
+                    ? InputError(translatable: "a calendar named \"{title}\" already exists", ["title": title])
+                    : InputError(translatable: "a list named \"{title}\" already exists", ["title": title])
             }
             let calendar = ChimeCore.Calendar(title: title, entityType: type.entityType, color: color)
             try store.saveCalendar(calendar)
@@ -55,13 +57,14 @@ extension CalendarCommand {
         private func addOnServer(_ name: String, store: EventStore, kind: String) async throws {
             guard let account = try store.sync.accounts().first(where: { $0.name == name }) else {
                 let known = try store.sync.accounts().map(\.name)
-                throw InputError(
-                    "no account \"\(name)\"" + (known.isEmpty ? "; add one with `chime account add`" : " (accounts: \(known.joined(separator: ", ")))"))
+                throw known.isEmpty
+                    ? InputError(translatable: "no account \"{name}\"; add one with `{command}`", ["name": name, "command": "chime account add"])
+                    : InputError(translatable: "no account \"{name}\" (accounts: {list})", ["name": name, "list": known.joined(separator: ", ")])
             }
             // The same title on the account (either kind on the server) would be two entries
             // that look alike on every device: refuse before anything is made.
             if try store.sync.collections(account: name).contains(where: { $0.title == title }) {
-                throw InputError("account \"\(name)\" has a calendar named \"\(title)\" already")
+                throw InputError(translatable: "account \"{name}\" has a calendar named \"{title}\" already", ["name": name, "title": title])
             }
             guard let homeText = account.home, let home = URL(string: homeText) else {
                 throw InputError(translatable: "account \"{name}\" has no calendar home yet: run `chime account sync {name}` first", ["name": name])
@@ -73,14 +76,16 @@ extension CalendarCommand {
                 url = try await server.makeCalendar(
                     in: home, title: title, components: [type == .events ? "VEVENT" : "VTODO"], color: color)
             } catch {
-                throw InputError("the \(kind) was not made on account \"\(name)\": \(error)")
+                throw type == .events
+                    ? InputError(translatable: "the calendar was not made on account \"{name}\": {error}", ["name": name, "error": "\(error)"])
+                    : InputError(translatable: "the list was not made on account \"{name}\": {error}", ["name": name, "error": "\(error)"])
             }
             let report = try await AccountCommand.sync(account, store: store, password: password)
             let made = try store.sync.collections(account: name).first { $0.url == url.absoluteString }
             guard let made, let identifier = made.calendarIdentifiers.first else {
                 throw InputError(
-                    "the server made \(url.absoluteString) but the sync that followed did not find it; "
-                        + "run `chime account sync \(name)` (nothing was lost)")
+                    translatable: "the server made {url} but the sync that followed did not find it; run `chime account sync {name}` (nothing was lost)",
+                    ["url": url.absoluteString, "name": name])
             }
             if options.json {
                 print(

@@ -38,12 +38,13 @@ extension CalendarCommand {
             let store = try options.open(creating: true)
             let fetch = try FeedRefresh.fetchURL(url)
             let every = try Durations.seconds(refresh, option: "--refresh")
-            guard every >= ValueBounds.refreshSeconds.lowerBound else { throw InputError("--refresh: at least 5m (feeds are not polled faster)") }
+            guard every >= ValueBounds.refreshSeconds.lowerBound else { throw InputError(translatable: "--refresh: at least 5m (feeds are not polled faster)") }
             // The feed is fetched before anything is stored: a wrong URL leaves no calendar behind.
             let response: DAVResponse, read: Result<ICSParseResult, ICSError>
             do { (response, read) = try await FeedRefresh.fetch(fetch, file: url) } catch { throw InputError("\(error)") }
             guard response.status == 200 else {
-                throw InputError("\(fetch.absoluteString): GET answered HTTP \(response.status); nothing subscribed")
+                throw InputError(
+                    translatable: "{url}: GET answered HTTP {status}; nothing subscribed", ["url": fetch.absoluteString, "status": "\(response.status)"])
             }
             let parsed: ICSParseResult
             do { parsed = try read.get() } catch {

@@ -39,7 +39,9 @@ enum CompletionChange {
         if done {
             switch try store.complete(reminderWithIdentifier: identifier, dueAt: reference.occurrence?.instant(in: store.floatingZone)) {
             case .alreadyCompleted(let r):
-                throw InputError("\"\(DisplayText.itemTitle(r.title))\" is already completed\(instanceText(r))")
+                throw Self.instanceDue(r).map {
+                    InputError(translatable: "\"{title}\" is already completed (due {due})", ["title": DisplayText.itemTitle(r.title), "due": $0])
+                } ?? InputError(translatable: "\"{title}\" is already completed", ["title": DisplayText.itemTitle(r.title)])
             case .completed(let r, let next):
                 if options.json {
                     print(ItemFormat.document(.reminder(r), calendarTitle: nil, zone: CLIContext.zone, identity: AlarmEcho.defaults(for: store).identity));
@@ -93,8 +95,9 @@ enum CompletionChange {
     }
 
     /// " (due …)" for the instance of a repeating reminder a completion is about.
-    private static func instanceText(_ r: Reminder) -> String {
-        guard r.seriesIdentifier != nil, let due = r.dueDate ?? r.startDate else { return "" }
-        return " (due \(ItemFormat.human(due, zone: CLIContext.zone)))"
+    /// When the completed instance of a series was due; nil for a reminder that does not repeat.
+    private static func instanceDue(_ r: Reminder) -> String? {
+        guard r.seriesIdentifier != nil, let due = r.dueDate ?? r.startDate else { return nil }
+        return ItemFormat.human(due, zone: CLIContext.zone, messages: CLIContext.messages)
     }
 }

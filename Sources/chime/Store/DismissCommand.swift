@@ -26,7 +26,12 @@ struct DismissCommand: ParsableCommand {
     @Argument(help: "Alarm firing keys or item references.", completion: .custom(ShellCompletion.items)) var targets: [String]
 
     func validate() throws {
-        if targets.isEmpty { throw ValidationError("Missing expected argument '<targets>' (an alarm key or an item reference)") }
+        if targets.isEmpty {
+            throw ValidationError(
+                CLIContext.messages(
+                    "Missing expected argument '{argument}' ({what})",
+                    ["argument": "<targets>", "what": CLIContext.messages("an alarm key or an item reference")]))
+        }
     }
 
     func run() throws {

@@ -61,7 +61,9 @@ struct EditForm {
             } catch let error where error is InputError || error is CLIError || error is StoreError {
                 // An editor run by a script (no terminal) that brings the same error back twice
                 // would be reopened for ever.
-                if isatty(STDIN_FILENO) == 0, lastError == "# error: \(error)" { throw InputError("\(error); nothing was saved") }
+                if isatty(STDIN_FILENO) == 0, lastError == "# error: \(error)" {
+                    throw InputError(translatable: "{error}; nothing was saved", ["error": "\(error)"])
+                }
                 // Back to the editor with what was typed and the reason on top.
                 text =
                     "# error: \(error)\n"
@@ -213,7 +215,7 @@ struct EditForm {
     static func edit(_ text: String) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("chime-edit-\(UUID().uuidString).txt").path
         guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw InputError("cannot write the form to \(file)")
+            throw InputError(translatable: "cannot write the form to {file}", ["file": file])
         }
         defer { try? FileManager.default.removeItem(atPath: file) }
         let env = ProcessInfo.processInfo.environment
@@ -229,7 +231,9 @@ struct EditForm {
                 translatable: "the editor ({editor}) exited with status {status}; nothing was saved",
                 ["editor": editor, "status": "\(process.terminationStatus)"])
         }
-        guard let saved = FileManager.default.contents(atPath: file) else { throw InputError("cannot read the form back from \(file)") }
+        guard let saved = FileManager.default.contents(atPath: file) else {
+            throw InputError(translatable: "cannot read the form back from {file}", ["file": file])
+        }
         return String(decoding: saved, as: UTF8.self)
     }
 }

@@ -53,11 +53,10 @@ struct ExportCommand: ParsableCommand {
             items = unique
             func name(_ id: String) -> String { "\"\((try? store.calendar(withIdentifier: id))??.title ?? id)\"" }
             for d in duplicates {
-                FileHandle.standardError.write(
-                    Data(
-                        (DisplayText.singleLine(
-                            "warning: UID \(d.uid) is in \(([d.kept] + d.leftOut).map(name).joined(separator: " and ")): wrote the copy in \(name(d.kept)) (highest SEQUENCE, then newest); `--calendar` exports each one"
-                        ) + "\n").utf8))
+                let warning = CLIContext.messages(
+                    "warning: UID {uid} is in {calendars}: wrote the copy in {kept} (highest SEQUENCE, then newest); `--calendar` exports each one",
+                    ["uid": d.uid, "calendars": ([d.kept] + d.leftOut).map(name).joined(separator: ", "), "kept": name(d.kept)])
+                FileHandle.standardError.write(Data((DisplayText.singleLine(warning) + "\n").utf8))
             }
         }
         if only == nil {

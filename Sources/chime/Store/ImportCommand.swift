@@ -61,8 +61,14 @@ struct ImportCommand: ParsableCommand {
     var lenient = false
 
     func validate() throws {
-        if calendar != nil && newCalendar != nil { throw ArgumentParser.ValidationError("use either --calendar or --new-calendar, not both") }
-        if strict && lenient { throw ArgumentParser.ValidationError("use either --strict or --lenient, not both (--lenient is the default)") }
+        if calendar != nil && newCalendar != nil {
+            throw ArgumentParser.ValidationError(
+                CLIContext.messages("use either {first} or {second}, not both", ["first": "--calendar", "second": "--new-calendar"]))
+        }
+        if strict && lenient {
+            throw ArgumentParser.ValidationError(
+                CLIContext.messages("use either {first} or {second}, not both ({second} is the default)", ["first": "--strict", "second": "--lenient"]))
+        }
     }
 
     func run() throws {
@@ -92,7 +98,9 @@ struct ImportCommand: ParsableCommand {
                     return nil
                 }
             }
-            if let readFailure { throw InputError("\(file): cannot read the file (\(readFailure)); nothing was imported") }
+            if let readFailure {
+                throw InputError(translatable: "{file}: cannot read the file ({reason}); nothing was imported", ["file": file, "reason": "\(readFailure)"])
+            }
             // Progress only where someone watches, and only when it takes a moment.
             let showProgress = isatty(STDERR_FILENO) == 1 && size > 1_000_000
             report = try store.importICS(

@@ -83,28 +83,38 @@ struct ItemOptions: ParsableArguments {
             }
         }
         if noAlarm && (!alarms.isEmpty || at != nil) {
-            throw ValidationError("--no-alarm cannot go with --alarm or --at")
+            throw ValidationError(CLIContext.messages("{first} cannot go with {second}", ["first": "--no-alarm", "second": "--alarm / --at"]))
         }
         if let sound, !AlarmSounds.isValidName(sound) {
-            throw ValidationError("--sound: \"\(sound)\" is not a sound-theme name (lower-case letters, digits, - _ ., e.g. alarm-clock-elapsed)")
+            throw ValidationError(
+                CLIContext.messages(
+                    "{option}: \"{value}\" is not a sound-theme name (lower-case letters, digits, - _ ., e.g. alarm-clock-elapsed)",
+                    ["option": "--sound", "value": sound]))
         }
         if let alarmCommand, !AlarmCommands.isValidName(alarmCommand) {
             throw ValidationError(
                 "--alarm-command: \"\(alarmCommand)\" is not a command name: give the name of an entry in [commands] of config.toml (letters, digits, - and _)")
         }
-        if alarmCommand != nil && noAlarmCommand { throw ValidationError("--alarm-command cannot go with --no-alarm-command") }
-        if sound != nil && noAlarm { throw ValidationError("--sound cannot go with --no-alarm") }
+        if alarmCommand != nil && noAlarmCommand {
+            throw ValidationError(CLIContext.messages("{first} cannot go with {second}", ["first": "--alarm-command", "second": "--no-alarm-command"]))
+        }
+        if sound != nil && noAlarm {
+            throw ValidationError(CLIContext.messages("{first} cannot go with {second}", ["first": "--sound", "second": "--no-alarm"]))
+        }
         if let calendarSystem, RecurrenceCalendar(rfc7529: calendarSystem) == nil {
             throw ValidationError("--calendar-system: " + RecurrenceCalendar.unknownNameHint(calendarSystem))
         }
         if let skip, RecurrenceSkip(rawValue: skip.uppercased()) == nil {
-            throw ValidationError("--skip: \"\(skip)\" must be backward, forward or omit")
+            throw ValidationError(CLIContext.messages("{option}: \"{value}\" must be backward, forward or omit", ["option": "--skip", "value": skip]))
         }
         if (calendarSystem != nil || skip != nil) && rules.isEmpty {
-            throw ValidationError("--\(calendarSystem != nil ? "calendar-system" : "skip") says how --repeat counts: add --repeat (e.g. --repeat yearly)")
+            throw ValidationError(
+                CLIContext.messages(
+                    "{option} says how --repeat counts: add --repeat (e.g. --repeat yearly)",
+                    ["option": calendarSystem != nil ? "--calendar-system" : "--skip"]))
         }
         if skip != nil && calendarSystem == nil {
-            throw ValidationError("--skip goes with --calendar-system (e.g. --calendar-system chinese --skip forward)")
+            throw ValidationError(CLIContext.messages("--skip goes with --calendar-system (e.g. --calendar-system chinese --skip forward)"))
         }
     }
 
@@ -155,7 +165,9 @@ struct ItemOptions: ParsableArguments {
         let skip = skip.flatMap { RecurrenceSkip(rawValue: $0.uppercased()) } ?? .backward
         return try rules.map { rule in
             if let other = rule.calendar, other != calendar {
-                throw InputError("--calendar-system \(name): the rule \(rule.rfc5545) already counts in \(other.rfc7529)")
+                throw InputError(
+                    translatable: "--calendar-system {name}: the rule {rule} already counts in {other}",
+                    ["name": name, "rule": rule.rfc5545, "other": other.rfc7529])
             }
             do { return try rule.counted(in: calendar, skip: skip) } catch { throw InputError("--calendar-system: \(error)") }
         }
@@ -164,7 +176,9 @@ struct ItemOptions: ParsableArguments {
     static func alarm(_ text: String, option: String) throws -> Alarm {
         if let seconds = try? Durations.alarmOffset(text) { return .relative(seconds) }
         guard let date = try? CLIContext.instant(text, option: option) else {
-            throw InputError("\(option): \"\(text)\" is neither an offset (\(Durations.alarmAccepted)) nor a date")
+            throw InputError(
+                translatable: "{option}: \"{text}\" is neither an offset ({accepted}) nor a date",
+                ["option": option, "text": text, "accepted": Durations.alarmAccepted])
         }
         return .absolute(date)
     }
@@ -204,14 +218,16 @@ struct ItemOptions: ParsableArguments {
             item.alarms.removeAll { $0.trigger == gone.trigger }
             guard item.alarms.count < before else {
                 let listed = item.alarms.map { DisplayText.alarm($0) }.joined(separator: "; ")
-                throw InputError("--remove-alarm: \"\(text)\" is not one of the alarms (\(listed.isEmpty ? "there are none" : listed))")
+                throw listed.isEmpty
+                    ? InputError(translatable: "--remove-alarm: \"{text}\" is not one of the alarms (there are none)", ["text": text])
+                    : InputError(translatable: "--remove-alarm: \"{text}\" is not one of the alarms ({list})", ["text": text, "list": listed])
             }
         }
         if let sound {
             // A reminder that fires at its due time by default gets that alarm written out to carry the sound.
             if item.alarms.isEmpty, let reminder = item as? Reminder, reminder.dueDate != nil { item.alarms = [.relative(0)] }
             guard !item.alarms.isEmpty else {
-                throw InputError("--sound: there is no alarm to play it with; add one with --alarm (or --at)")
+                throw InputError(translatable: "--sound: there is no alarm to play it with; add one with --alarm (or --at)")
             }
             for index in item.alarms.indices {
                 item.alarms[index].icsExtras.removeAll { line in

@@ -27,7 +27,9 @@ struct RemindersCommand: ParsableCommand {
     var lists: [String] = []
 
     func validate() throws {
-        if completed && dueBefore != nil { throw ArgumentParser.ValidationError("--due-before applies to incomplete reminders, not with --completed") }
+        if completed && dueBefore != nil {
+            throw ArgumentParser.ValidationError(CLIContext.messages("--due-before applies to incomplete reminders, not with --completed"))
+        }
     }
 
     func run() throws {
