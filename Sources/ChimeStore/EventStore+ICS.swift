@@ -50,12 +50,12 @@ extension EventStore {
     /// print(report.eventsAdded, report.skipped.map(\.description))
     /// ```
     ///
-    /// - Parameter progress: told each phase ("parsed 12,000 components", "storing …"), for a
-    ///   terminal's benefit on large files.
+    /// - Parameter progress: told each phase (read, then storing), for a terminal's benefit on
+    ///   large files; the caller says it in the user's words.
     public func importICS(
         _ bytes: [UInt8], file: String, into target: ImportTarget = .defaults,
         dryRun: Bool = false, strict: Bool = false,
-        progress: ((String) -> Void)? = nil
+        progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportReport {
         let parsed = try ICalendar.parse(bytes, file: file, strict: strict)
         return try importICS(parsed: parsed, file: file, into: target, dryRun: dryRun, strict: strict, progress: progress)
@@ -70,7 +70,7 @@ extension EventStore {
     public func importICS(
         parsed: ICSParseResult, file: String, into target: ImportTarget = .defaults,
         dryRun: Bool = false, strict: Bool = false,
-        progress: ((String) -> Void)? = nil
+        progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportReport {
         try importParsed(
             parsed, file: file, into: target, dryRun: dryRun, strict: strict,
@@ -85,12 +85,12 @@ extension EventStore {
     ///   - commit: false leaves the writes queued, so a caller adds its own to the same transaction.
     func importParsed(
         _ parsed: ICSParseResult, file: String, into target: ImportTarget, dryRun: Bool, strict: Bool,
-        authoritative: Bool, commit: Bool, progress: ((String) -> Void)? = nil
+        authoritative: Bool, commit: Bool, progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportReport {
         var parsed = parsed
         var target = target
         if case .newNamedByFile(let fallback) = target { target = .new(Self.calendarTitle(parsed.calendarName) ?? fallback) }
-        progress?("\(file): read \(parsed.items.count) items and \(parsed.overrides.count) overrides")
+        progress?(.read(items: parsed.items.count, overrides: parsed.overrides.count))
         let lenient = !strict
         // An instance invited alone, without its series: the override is the item. Several
         // instances of one series without it become one item, as Thunderbird reads them: a
@@ -349,7 +349,7 @@ extension EventStore {
             report.overrides += 1
         }
         if !dryRun && commit {
-            progress?("\(file): storing \(prepared.count) items in one transaction")
+            progress?(.storing(items: prepared.count))
             try self.commit()
         }
         return report
@@ -520,4 +520,15 @@ extension EventStore {
         case .zoned(let l, let z): return series.start.timeZone == z ? .local(l) : .instant(z.instant(for: l))
         }
     }
+}
+
+/// A phase of a large import, for a progress line: the file read (items and the overrides of
+/// their occurrences), then the items being stored in one transaction.
+///
+/// ```swift
+/// try store.importICS(bytes, file: "big.ics") { phase in if case .storing(let n) = phase { print("storing \(n)…") } }
+/// ```
+public enum ImportProgress: Sendable, Equatable {
+    case read(items: Int, overrides: Int)
+    case storing(items: Int)
 }

@@ -102,7 +102,7 @@ struct DaemonCommand: AsyncParsableCommand {
                 busService: true)
         } catch let error as DaemonError where error.exitStatus != 1 {
             // The same one line as other errors, with its own exit status (see DaemonError.exitStatus).
-            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            FileHandle.standardError.write(Data((CLIContext.messages("Error: {message}", ["message": "\(error)"]) + "\n").utf8))
             throw ExitCode(error.exitStatus)
         } catch let error as DaemonError {
             throw CLIError.daemon(error)

@@ -223,6 +223,15 @@ import Testing
         #expect(englishDate.stderr.hasPrefix("Error: --due: \"tomorrow 25:00\": "), "\(englishDate.stderr)")
         #expect(!englishDate.stderr.contains("in your language"), "\(englishDate.stderr)")
 
+        // A repeat that does not read: the sentence in the language, the forms read everywhere as written.
+        let rule = try failing("de_DE.UTF-8", ["add", "event", "Sport", "--start", "2026-11-24 18:00", "--repeat", "jeden blau"])
+        #expect(rule.status == 1 && rule.stderr.hasPrefix("Fehler: --repeat: „jeden blau“"), "\(rule.stderr)")
+        #expect(!rule.stderr.contains("not a repeat") && rule.stderr.contains("FREQ=MONTHLY;BYDAY=-1FR"), "\(rule.stderr)")
+        // Without a terminal to ask on, removing a calendar that holds items is refused, saying how to confirm.
+        let refused = try failing("fr_FR.UTF-8", ["calendar", "remove", "Calendar"])
+        #expect(refused.status == 1 && refused.stderr.hasPrefix("Erreur : ") && refused.stderr.contains("--yes"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("what it holds") && refused.stderr.contains(": 1)"), "\(refused.stderr)")
+
         // An end before the start names both days as the language writes them.
         let end = try failing("ru_RU.UTF-8", ["add", "event", "Врач", "--start", "2026-11-24 10:00", "--end", "2026-11-24 09:00"])
         #expect(end.status == 1 && end.stderr.hasPrefix("Ошибка: --end «2026-11-24 09:00»"), "\(end.stderr)")

@@ -35,7 +35,7 @@ extension RecurrenceRule {
                 return
             }
         }
-        let bad = RecurrenceRuleError.syntax(text, reason: "not a repeat; use \(Self.phraseForms)")
+        let bad = RecurrenceRuleError.notARepeat(text)
         var words = text.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," })
             .map(String.init).filter { !["and", "on", "the", "of", "each"].contains($0) }
         var end = RecurrenceEnd.never

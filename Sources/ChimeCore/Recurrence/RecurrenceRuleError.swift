@@ -16,6 +16,8 @@ public enum RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConverti
     case notAllowed(part: String, value: String, reason: String)
     /// Two parts that exclude each other.
     case conflict(String)
+    /// Words that are not a repeat phrase (and no `=`, so not an RRULE either).
+    case notARepeat(String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,7 @@ public enum RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConverti
         case .invalidValue(let part, let value, let expected): return "\(part)=\(value): \(expected)"
         case .notAllowed(let part, let value, let reason): return "\(part)=\(value): \(reason)"
         case .conflict(let message): return message
+        case .notARepeat(let text): return "\"\(text)\": not a repeat; use \(RecurrenceRule.phraseForms)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeFormat
 import ChimeStore
 import Foundation
 
@@ -24,9 +25,7 @@ extension CalendarCommand {
             let store = try options.open()
             let calendar = try CalendarCommand.find(name, kind: type, in: store)
             let count = try store.itemCount(calendar: calendar.identifier)
-            let noun = calendar.entityType == .event ? (count == 1 ? "event" : "events") : (count == 1 ? "reminder" : "reminders")
             let title = DisplayText.singleLine(calendar.title)
-            let what = "\"\(title)\" and its \(count) \(noun)"
             let messages = CLIContext.messages
             if count > 0 && !yes {
                 let question =
@@ -34,7 +33,15 @@ extension CalendarCommand {
                     ? messages.plural("Remove \"{title}\" and its {count} event?", "Remove \"{title}\" and its {count} events?", count: count, ["title": title])
                     : messages.plural(
                         "Remove \"{title}\" and its {count} reminder?", "Remove \"{title}\" and its {count} reminders?", count: count, ["title": title])
-                guard try Confirmation.ask(question, refusal: "this removes \(what); run it again with --yes to confirm") else {
+                let refusal =
+                    calendar.entityType == .event
+                    ? InputError(
+                        translatable: "this removes \"{title}\" and what it holds (events: {count}); run it again with --yes to confirm",
+                        ["title": title, "count": "\(count)"])
+                    : InputError(
+                        translatable: "this removes \"{title}\" and what it holds (reminders: {count}); run it again with --yes to confirm",
+                        ["title": title, "count": "\(count)"])
+                guard try Confirmation.ask(question, refusal: refusal) else {
                     print(messages("Kept \"{title}\".", ["title": title]))
                     return
                 }

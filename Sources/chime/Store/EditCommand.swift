@@ -89,7 +89,11 @@ struct EditCommand: ParsableCommand {
             try item.finishSave(ofItem: identifier, in: store)
             report(.event(saved), store: store, wholeSeries: reference.occurrence == nil, movedTo: target?.title)
             if !dropped.isEmpty && !options.json {
-                print("Dropped the changed \(Self.occurrencesText(dropped)): no such day in the moved series")
+                print(
+                    CLIContext.messages.plural(
+                        "Dropped the changed occurrence of {list}: no such day in the moved series",
+                        "Dropped the {count} changed occurrences ({list}): no such day in the moved series", count: dropped.count,
+                        ["list": Self.occurrenceList(dropped)]))
             }
         case .reminder:
             let target = try calendar.map { try ReminderTarget.list($0, in: store, option: "--calendar") }
@@ -188,25 +192,42 @@ struct EditCommand: ParsableCommand {
                 .filter { $0.identifier == identifier && ($0.occurrenceDate ?? $0.start.instant(floatingZone: zone)) < newFirstDay }
             : []
         guard (!dropped.isEmpty || !skipped.isEmpty) && span != .all else { return dropped }
+        let messages = CLIContext.messages
         var losses: [String] = []
-        if !skipped.isEmpty { losses.append("the \(Self.occurrencesText(skipped)) before it") }
-        if !dropped.isEmpty { losses.append("the changed \(Self.occurrencesText(dropped)), which would have no day in it") }
-        let what =
-            "\"\(DisplayText.itemTitle(first.title))\" repeats (\(first.recurrenceRules.first.map { ItemFormat.words($0) } ?? "")); "
-            + "moving it to start \(ItemFormat.human(moved.start, zone: CLIContext.zone)) drops " + losses.joined(separator: " and ")
-        let refusal =
-            what + ". To change the time only, give a time (--start 10:15); to change it from one day on: "
-            + "chime edit \(identifier.prefix(8))@OCCURRENCE --span future … (as `chime agenda` shows it); to move the whole series anyway: --span all"
-        return try Confirmation.ask(what + ". Move the whole series?", refusal: refusal) ? dropped : nil
+        if !skipped.isEmpty {
+            losses.append(
+                messages.plural(
+                    "the occurrence of {list} before it", "the {count} occurrences ({list}) before it", count: skipped.count,
+                    ["list": Self.occurrenceList(skipped)]))
+        }
+        if !dropped.isEmpty {
+            losses.append(
+                messages.plural(
+                    "the changed occurrence of {list}, which would have no day in it",
+                    "the {count} changed occurrences ({list}), which would have no day in it", count: dropped.count,
+                    ["list": Self.occurrenceList(dropped)]))
+        }
+        let what = messages(
+            "\"{title}\" repeats ({rule}); moving it to start {start} drops {losses}",
+            [
+                "title": DisplayText.itemTitle(first.title), "rule": first.recurrenceRules.first.map { ItemFormat.words($0, messages: messages) } ?? "",
+                "start": ItemFormat.human(moved.start, zone: CLIContext.zone, messages: messages),
+                "losses": losses.count == 2 ? messages("{first} and {second}", ["first": losses[0], "second": losses[1]]) : losses[0]
+            ])
+        let refusal = messages(
+            "{what}. To change the time only, give a time (--start 10:15); to change it from one day on: {command} --span future … (as `chime agenda` shows it); to move the whole series anyway: --span all",
+            ["what": what, "command": "chime edit \(identifier.prefix(8))@OCCURRENCE"])
+        return try Confirmation.ask(messages("{what}. Move the whole series?", ["what": what]), refusal: InputError(refusal)) ? dropped : nil
     }
 
-    /// `occurrence of Tue 2026-12-08 09:00`, `3 occurrences (Mon 2026-12-07 09:00, …)`.
-    static func occurrencesText(_ events: [Event]) -> String {
+    /// The first three occurrences as the user's language writes them: `Mon 2026-12-07 09:00, …`.
+    static func occurrenceList(_ events: [Event]) -> String {
         let dates = events.prefix(3).map { e in
-            ItemFormat.human(e.occurrenceDate.map { e.start.with(instant: $0, floatingZone: CLIContext.zone) } ?? e.start, zone: CLIContext.zone)
+            ItemFormat.human(
+                e.occurrenceDate.map { e.start.with(instant: $0, floatingZone: CLIContext.zone) } ?? e.start, zone: CLIContext.zone,
+                messages: CLIContext.messages)
         }
-        let list = dates.joined(separator: ", ") + (events.count > 3 ? ", …" : "")
-        return events.count == 1 ? "occurrence of \(list)" : "\(events.count) occurrences (\(list))"
+        return dates.joined(separator: ", ") + (events.count > 3 ? ", …" : "")
     }
 
     private func report(_ item: AnyCalendarItem, store: EventStore, wholeSeries: Bool = false, movedTo calendar: String? = nil) {

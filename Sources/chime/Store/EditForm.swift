@@ -200,7 +200,9 @@ struct EditForm {
         if value("repeat") != original.value("repeat") {
             let text = value("repeat") ?? ""
             item.recurrenceRules = try text.split(separator: "|").map { part in
-                do { return try RecurrenceRule(phrase: part.trimmingCharacters(in: .whitespaces)) } catch { throw InputError("repeat: \(error)") }
+                do { return try RecurrenceRule(phrase: part.trimmingCharacters(in: .whitespaces)) } catch {
+                    throw ItemOptions.repeatError(error, option: "repeat")
+                }
             }
         }
         if value("alarms") != original.value("alarms") {

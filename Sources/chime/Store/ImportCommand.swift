@@ -105,7 +105,7 @@ struct ImportCommand: ParsableCommand {
             let showProgress = isatty(STDERR_FILENO) == 1 && size > 1_000_000
             report = try store.importICS(
                 parsed: parsed, file: (name as NSString).lastPathComponent, into: target, dryRun: dryRun,
-                strict: strict, progress: showProgress ? { FileHandle.standardError.write(Data("\($0)…\n".utf8)) } : nil)
+                strict: strict, progress: showProgress ? { FileHandle.standardError.write(Data((Self.progressLine($0, file: file) + "…\n").utf8)) } : nil)
         } catch let error as ICSError {
             // The message quotes the file: one line without the terminal controls it may hold.
             throw InputError(DisplayText.singleLine("\(error)") + " (nothing was imported)")
@@ -120,6 +120,22 @@ struct ImportCommand: ParsableCommand {
 
     /// The new calendar's name when neither the user nor the file gives one: the file's name
     /// without its extension ("Imported" for standard input).
+    /// A large import's progress line, in the user's language: `big.ics: read 12000 items and 3 overrides`.
+    static func progressLine(_ phase: ImportProgress, file: String, messages: Messages = CLIContext.messages) -> String {
+        switch phase {
+        case .read(let items, let overrides):
+            return messages(
+                "{file}: read {items} and {overrides}",
+                [
+                    "file": file, "items": messages.plural("{count} item", "{count} items", count: items),
+                    "overrides": messages.plural("{count} override", "{count} overrides", count: overrides)
+                ])
+        case .storing(let items):
+            return messages(
+                "{file}: storing {items} in one transaction", ["file": file, "items": messages.plural("{count} item", "{count} items", count: items)])
+        }
+    }
+
     static func fallbackName(_ file: String) -> String {
         guard file != "-" else { return "Imported" }
         let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension

@@ -149,8 +149,18 @@ struct ItemOptions: ParsableArguments {
         let path = DaemonConfiguration.defaultPath()
         guard let config = try? DaemonConfiguration.load(path: path, explicit: false) else { return }
         if case .refused(let reason) = config.scheduler.commands.decision(for: alarmCommand) {
-            FileHandle.standardError.write(Data("chime: note: the daemon will refuse --alarm-command \(alarmCommand) until \(path) lists it: \(reason)\n".utf8))
+            let note = CLIContext.messages(
+                "note: the daemon will refuse --alarm-command {name} until {file} lists it: {reason}", ["name": alarmCommand, "file": path, "reason": reason])
+            FileHandle.standardError.write(Data("chime: \(note)\n".utf8))
         }
+    }
+
+    /// A repeat that does not read: the words that are not a repeat in the user's language (with
+    /// the forms read in every language as written), an RRULE's own fault as the parser says it.
+    static func repeatError(_ error: any Error, option: String) -> InputError {
+        guard case .notARepeat(let text)? = error as? RecurrenceRuleError else { return InputError("\(option): \(error)") }
+        return InputError(
+            translatable: "{option}: \"{text}\": not a repeat; use {forms}", ["option": option, "text": text, "forms": RecurrenceRule.phraseForms])
     }
 
     func parsedRules() throws -> [RecurrenceRule] {
@@ -159,7 +169,7 @@ struct ItemOptions: ParsableArguments {
             // error names the text as typed.
             let english = CLIContext.repeatPhrases.english(text) { (try? RecurrenceRule(phrase: $0)) != nil }
             if english != text, let rule = try? RecurrenceRule(phrase: english) { return rule }
-            do { return try RecurrenceRule(phrase: text) } catch { throw InputError("--repeat: \(error)") }
+            do { return try RecurrenceRule(phrase: text) } catch { throw Self.repeatError(error, option: "--repeat") }
         }
         guard let name = calendarSystem, let calendar = RecurrenceCalendar(rfc7529: name) else { return rules }
         let skip = skip.flatMap { RecurrenceSkip(rawValue: $0.uppercased()) } ?? .backward

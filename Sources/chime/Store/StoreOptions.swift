@@ -83,9 +83,9 @@ struct StoreOptions: ParsableArguments {
     static func reportUnreadableItems() {
         for store in opened.withLock({ $0 }) {
             for item in store.takeUnreadableItems() {
-                FileHandle.standardError.write(
-                    Data(
-                        "warning: \(store.path): \(item); `chime remove \(item.identifier)` deletes it\n".utf8))
+                let warning = CLIContext.messages(
+                    "warning: {file}: {item}; `{command}` deletes it", ["file": store.path, "item": "\(item)", "command": "chime remove \(item.identifier)"])
+                FileHandle.standardError.write(Data((warning + "\n").utf8))
             }
         }
     }
