@@ -1,4 +1,5 @@
 import CLibnotify
+import ChimeCore
 import Foundation
 
 /// One-shot questions to the desktop's D-Bus services, each answered within a deadline whatever
@@ -15,7 +16,21 @@ public enum DesktopServiceProbe {
     /// Why a question got no answer: no bus, no service, or the deadline passed.
     public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String
-        init(_ description: String) { self.description = description }
+        /// The words Chime composed itself, for the user's language; nil for what GLib or the bus said.
+        public let message: MessageText?
+
+        init(_ description: String) {
+            self.description = description
+            message = nil
+        }
+
+        init(translatable template: StaticString, _ values: KeyValuePairs<String, String> = [:]) {
+            message = MessageText(template, values)
+            description = MessageText(template, values).english
+        }
+
+        public static func == (a: Self, b: Self) -> Bool { a.description == b.description }
+        public func hash(into hasher: inout Hasher) { hasher.combine(description) }
     }
 
     /// `GetServerInformation` and `GetCapabilities` of `org.freedesktop.Notifications` on the session bus.
@@ -112,7 +127,7 @@ public enum DesktopServiceProbe {
                 let list = g_variant_get_child_value(names, 0)!
                 defer { g_variant_unref(list) }
                 if (0..<g_variant_n_children(list)).contains(where: { stringChild(list, $0) == name }) { return .activatable }
-                throw Problem("\(name) is not on the system bus (not running, and the bus cannot start it)")
+                throw Problem(translatable: "{service} is not on the system bus (not running, and the bus cannot start it)", ["service": name])
             }
         }
     }
@@ -126,7 +141,7 @@ public enum DesktopServiceProbe {
         {
             return nil
         }
-        return Problem("no session bus in this session (DBUS_SESSION_BUS_ADDRESS is unset and there is no $XDG_RUNTIME_DIR/bus)")
+        return Problem(translatable: "no session bus in this session (DBUS_SESSION_BUS_ADDRESS is unset and there is no $XDG_RUNTIME_DIR/bus)")
     }
 
     /// Runs `body` on a thread of its own and gives up waiting after `timeout`: a bus that accepts
@@ -144,7 +159,7 @@ public enum DesktopServiceProbe {
         thread.start()
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         guard done.wait(timeout: .now() + seconds) == .success, let result = box.result else {
-            return .failure(Problem("no answer within \(seconds.formatted()) s"))
+            return .failure(Problem(translatable: "no answer within {seconds} s", ["seconds": seconds.formatted()]))
         }
         return result
     }

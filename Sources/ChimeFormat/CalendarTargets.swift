@@ -39,18 +39,30 @@ public enum CalendarChoice {
             return kind == .event ? try store.defaultCalendarForNewEvents() : try store.defaultCalendarForNewReminders()
         }
         if let c = try store.calendar(named: name, for: kind) { return c }
-        throw InputError("\(option): " + (try missing(name, kind: kind, in: store, sayingOtherKind: sayingOtherKind)))
+        throw try missing(name, kind: kind, in: store, option: option, sayingOtherKind: sayingOtherKind)
     }
 
-    public static func missing(_ name: String, kind: EntityType, in store: EventStore, sayingOtherKind: Bool) throws -> String {
-        let what = kind == .event ? "event calendar" : "reminder list"
-        let existing = try store.calendars(for: kind).map { "\"\(DisplayText.singleLine($0.title))\"" }
-        var text = "no \(what) \"\(DisplayText.singleLine(name))\""
+    /// `--calendar: no event calendar "Wrok"; calendars: "Work", "Home"; create it with …`, each
+    /// clause translated in its turn.
+    static func missing(_ name: String, kind: EntityType, in store: EventStore, option: String, sayingOtherKind: Bool) throws -> InputError {
+        let shown = DisplayText.singleLine(name)
+        var parts: [String: MessageText] = [
+            "missing": kind == .event
+                ? MessageText("no event calendar \"{name}\"", ["name": shown]) : MessageText("no reminder list \"{name}\"", ["name": shown]),
+            "create": MessageText(
+                "; create it with `{command}`", ["command": "chime calendar add \"\(name)\"" + (kind == .event ? "" : " --type reminders")])
+        ]
         let other: EntityType = kind == .event ? .reminder : .event
         if sayingOtherKind, try store.calendar(named: name, for: other) != nil {
-            text += " (\"\(DisplayText.singleLine(name))\" holds \(other == .event ? "events" : "reminders") only)"
+            parts["otherKind"] =
+                other == .event
+                ? MessageText(" (\"{name}\" holds events only)", ["name": shown]) : MessageText(" (\"{name}\" holds reminders only)", ["name": shown])
         }
-        text += existing.isEmpty ? "" : "; \(kind == .event ? "calendars" : "lists"): " + existing.joined(separator: ", ")
-        return text + "; create it with `chime calendar add \"\(name)\"\(kind == .event ? "" : " --type reminders")`"
+        let existing = try store.calendars(for: kind).map { "\"\(DisplayText.singleLine($0.title))\"" }.joined(separator: ", ")
+        if !existing.isEmpty {
+            parts["existing"] = kind == .event ? MessageText("; calendars: {list}", ["list": existing]) : MessageText("; lists: {list}", ["list": existing])
+        }
+        return InputError(
+            translatable: "{option}: {missing}{otherKind}{existing}{create}", ["option": option, "otherKind": "", "existing": ""], parts: parts)
     }
 }

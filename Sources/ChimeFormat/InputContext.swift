@@ -66,13 +66,19 @@ public struct InputContext: Sendable {
                 english, now: relativeTo ?? now, zone: zone, numericOrder: numericDateOrder,
                 wallClock: wallClock)
         } catch {
-            // Named as typed; what it was read as, when the language's words changed it.
-            // Each clause is translated on its own: what is wrong, what it was read as, examples.
-            var parts = ["problem": DateExpressionError(text: text, reason: error.reasonText).message]
+            // Named as typed, then what it was read as when the language's words changed it, what
+            // is wrong, the forms read in every language and examples in the user's. Each clause
+            // is translated on its own; values first, so a clause that does not apply is empty.
+            var parts = ["reason": error.reasonText]
             if english != text && english != DatePhrases.fold(text) { parts["read"] = MessageText(" (read as \"{text}\")", ["text": english]) }
             parts["examples"] = phrases.examples.map { MessageText("; in your language: {examples}", ["examples": $0]) }
-            // Values first: a clause that does not apply is empty; parts fill over them.
-            throw InputError(translatable: "{option}: {problem}{read}{examples}", ["option": option, "read": "", "examples": ""], parts: parts)
+            let values: KeyValuePairs<String, String> = [
+                "option": option, "text": text, "accepted": DateExpression.accepted, "read": "", "examples": ""
+            ]
+            // An ambiguous date already names the two ways to write it; the list of forms would bury them.
+            throw error.reason.hasPrefix("ambiguous")
+                ? InputError(translatable: "{option}: \"{text}\"{read}: {reason}{examples}", values, parts: parts)
+                : InputError(translatable: "{option}: \"{text}\"{read}: {reason}; use {accepted}{examples}", values, parts: parts)
         }
         try ValueBounds.check(option, text: text, instant: value.instant(in: zone))
         return value

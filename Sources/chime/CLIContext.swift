@@ -18,6 +18,9 @@ enum CLIContext {
     /// What the user reads, in their language.
     static let messages = Messages(catalog: catalog, time: language.time.map { MessageCatalog(locale: $0) })
 
+    /// An error as the user reads it: a translatable one in their language, any other as it says itself.
+    static func text(of error: any Error) -> String { (error as? InputError)?.text(in: messages) ?? "\(error)" }
+
     /// The repeat words of the user's language (`--repeat 每周`).
     static let repeatPhrases = DatePhrases(repeatsIn: catalog)
 

@@ -57,9 +57,31 @@ struct Chime: AsyncParsableCommand {
         let code = exitCode(for: error)
         let message = fullMessage(for: error)
         guard code != .success, message.hasPrefix("Error: ") else { exit(withError: error) }
-        let translated = CLIContext.messages("Error: {message}", ["message": String(message.dropFirst("Error: ".count))])
+        var lines = message.dropFirst("Error: ".count).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let first = lines.first { lines[0] = parserMessage(first, messages: CLIContext.messages) ?? first }
+        let translated = CLIContext.messages("Error: {message}", ["message": lines.joined(separator: "\n")])
         FileHandle.standardError.write(Data((translated + (translated.hasSuffix("\n") ? "" : "\n")).utf8))
         Foundation.exit(code.rawValue)
+    }
+
+    /// ArgumentParser's own first line for the mistakes people make most (an unknown option, a
+    /// missing value), in the user's language; nil for any other, which stays as the parser says it.
+    static func parserMessage(_ line: String, messages: Messages) -> String? {
+        func quoted(_ pattern: String) -> [String]? {
+            guard let regex = try? Regex(pattern), let match = line.wholeMatch(of: regex) else { return nil }
+            return match.output.dropFirst().compactMap { $0.substring.map(String.init) }
+        }
+        if let v = quoted("Unknown option '(.*)'") { return messages("Unknown option '{option}'", ["option": v[0]]) }
+        if let v = quoted("Unexpected argument '(.*)'") { return messages("Unexpected argument '{argument}'", ["argument": v[0]]) }
+        if let v = quoted("Missing expected argument '(.*)'") { return messages("Missing expected argument '{argument}'", ["argument": v[0]]) }
+        if let v = quoted("Missing value for '(.*)'") { return messages("Missing value for '{option}'", ["option": v[0]]) }
+        if let v = quoted("The value '(.*)' is invalid for '(.*)'\\. Please provide one of (.*)\\.") {
+            return messages("The value '{value}' is invalid for '{option}'. Please provide one of {choices}.", ["value": v[0], "option": v[1], "choices": v[2]])
+        }
+        if let v = quoted("The value '(.*)' is invalid for '(.*)'") {
+            return messages("The value '{value}' is invalid for '{option}'", ["value": v[0], "option": v[1]])
+        }
+        return nil
     }
 
     static let configuration = CommandConfiguration(

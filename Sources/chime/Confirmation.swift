@@ -12,7 +12,9 @@ enum Confirmation {
         let messages = CLIContext.messages
         FileHandle.standardError.write(Data((messages("{question} [y/N]", ["question": question]) + " ").utf8))
         guard let answer = readLine() else { return false }
-        let yes = Set(messages("y|yes", context: "confirmation answers").split(separator: "|").map { $0.lowercased() } + ["y", "yes"])
+        let yes = Set(
+            messages("y|yes", context: "confirmation answers").split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } + ["y", "yes"]
+        )
         return yes.contains(answer.lowercased().trimmingCharacters(in: .whitespaces))
     }
 }

@@ -14,14 +14,14 @@ import Testing
     }
 
     /// The texts the sources translate: string literals passed to `messages(` (with a literal
-    /// `context:`), the singular of `messages.plural(`, errors made with `InputError(translatable:`,
-    /// `MessageText(` and the date reader's `Reason(translatable:`, outside comments.
+    /// `context:`), the singular of `messages.plural(`, errors made with `InputError(translatable:`
+    /// (and any other type's `translatable:` initializer) and `MessageText(`, outside comments.
     static func sourceTexts() throws -> [Key: String] {
         let call = try Regex(#"messages(\.plural)?\(\s*"((?:[^"\\]|\\.)*)"(?:\s*,\s*(?:"(?:[^"\\]|\\.)*"\s*,\s*)?(?:count:[^,)]*,\s*)?context:\s*"([^"]*)")?"#)
         // Errors written for translation: `InputError(translatable: "…"` (with a literal `context:`),
         // and texts kept for later: `MessageText("…"`, and the date reader's `Reason(translatable: "…"`.
         let translatableError = try Regex(
-            #"(?:(?:InputError|Reason)\(\s*translatable:|MessageText\()\s*"((?:[^"\\]|\\.)*)"(?:\s*,\s*context:\s*"([^"]*)")?"#)
+            #"(?:\b[A-Z]\w*\(\s*translatable:|MessageText\()\s*"((?:[^"\\]|\\.)*)"(?:\s*,\s*context:\s*"([^"]*)")?"#)
         var found: [Key: String] = [:]
         let sources = root.appendingPathComponent("Sources")
         let paths = FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? []

@@ -385,6 +385,8 @@ public enum DateExpression {
         let dayFirst = try? fullDate(year, b, a, today: today)
         switch (monthFirst, dayFirst) {
         case (let m?, let d?) where m != d:
+            // {first} and {second} spell the months in English; a translation names the two days
+            // by {firstDate} and {secondDate} alone.
             throw Reason(
                 translatable: "ambiguous: {first} or {second}; write {firstDate} or {secondDate}",
                 ["first": spoken(a, b), "second": spoken(b, a), "firstDate": formatted(m), "secondDate": formatted(d)])

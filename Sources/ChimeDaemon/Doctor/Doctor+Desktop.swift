@@ -16,7 +16,7 @@ extension Doctor {
                 name: name, status: .warn,
                 detail: messages(
                     "no notification server answers on the session bus ({problem}); the daemon prints alarms on standard output instead",
-                    ["problem": "\(problem)"]),
+                    ["problem": problem.message.map { messages($0) } ?? problem.description]),
                 fix: messages(
                     "run chime in your desktop session, where its notification server runs (or start one: {servers})",
                     ["servers": "dunst, mako, xfce4-notifyd"]))
@@ -61,7 +61,8 @@ extension Doctor {
             return DoctorCheck(
                 name: name, status: .warn,
                 detail: messages(
-                    "GeoClue2 does not answer ({problem}); location alarms cannot fire, timed alarms work", ["problem": "\(problem)"]),
+                    "GeoClue2 does not answer ({problem}); location alarms cannot fire, timed alarms work",
+                    ["problem": problem.message.map { messages($0) } ?? problem.description]),
                 fix: installed
                     ? messages("GeoClue2 is installed but not answering: {commands}", ["commands": "systemctl status geoclue; journalctl -u geoclue"])
                     : "sudo apt install geoclue-2.0")

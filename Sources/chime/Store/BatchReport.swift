@@ -17,11 +17,13 @@ enum BatchReport {
                 if let object = try await step(item) { objects.append(object) }
             } catch {
                 // An error may quote a server's or a feed's text: one line, no terminal controls.
-                failures.append(DisplayText.singleLine("\(error)"))
+                failures.append(DisplayText.singleLine(CLIContext.text(of: error)))
                 if json { objects.append(JSONText.object([(key, JSONText.string(name(item))), ("error", JSONText.string("\(error)"))])) }
             }
         }
         if json { print(single ? objects.first.map(JSONText.versioned) ?? JSONText.document([]) : JSONText.document([("results", JSONText.array(objects))])) }
-        if !failures.isEmpty { throw InputError(failures.joined(separator: "\n       ")) }
+        // Further lines start under the first one's text, after the "Error: " label of the language.
+        let indent = String(repeating: " ", count: DisplayText.columns(CLIContext.messages("Error: {message}", ["message": ""])))
+        if !failures.isEmpty { throw InputError(failures.joined(separator: "\n" + indent)) }
     }
 }

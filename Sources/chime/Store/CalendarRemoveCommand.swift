@@ -33,14 +33,17 @@ extension CalendarCommand {
                     ? messages.plural("Remove \"{title}\" and its {count} event?", "Remove \"{title}\" and its {count} events?", count: count, ["title": title])
                     : messages.plural(
                         "Remove \"{title}\" and its {count} reminder?", "Remove \"{title}\" and its {count} reminders?", count: count, ["title": title])
+                // Said only at this terminal, so already in the user's language.
                 let refusal =
                     calendar.entityType == .event
                     ? InputError(
-                        translatable: "this removes \"{title}\" and what it holds (events: {count}); run it again with --yes to confirm",
-                        ["title": title, "count": "\(count)"])
+                        messages.plural(
+                            "this removes \"{title}\" and its {count} event; run it again with --yes to confirm",
+                            "this removes \"{title}\" and its {count} events; run it again with --yes to confirm", count: count, ["title": title]))
                     : InputError(
-                        translatable: "this removes \"{title}\" and what it holds (reminders: {count}); run it again with --yes to confirm",
-                        ["title": title, "count": "\(count)"])
+                        messages.plural(
+                            "this removes \"{title}\" and its {count} reminder; run it again with --yes to confirm",
+                            "this removes \"{title}\" and its {count} reminders; run it again with --yes to confirm", count: count, ["title": title]))
                 guard try Confirmation.ask(question, refusal: refusal) else {
                     print(messages("Kept \"{title}\".", ["title": title]))
                     return

@@ -94,7 +94,6 @@ enum CompletionChange {
             .max { ($0.completionDate ?? Instant(secondsSince1970: 0)) < ($1.completionDate ?? Instant(secondsSince1970: 0)) }?.identifier
     }
 
-    /// " (due …)" for the instance of a repeating reminder a completion is about.
     /// When the completed instance of a series was due; nil for a reminder that does not repeat.
     private static func instanceDue(_ r: Reminder) -> String? {
         guard r.seriesIdentifier != nil, let due = r.dueDate ?? r.startDate else { return nil }

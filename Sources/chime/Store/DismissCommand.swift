@@ -25,15 +25,6 @@ struct DismissCommand: ParsableCommand {
     @OptionGroup var options: StoreOptions
     @Argument(help: "Alarm firing keys or item references.", completion: .custom(ShellCompletion.items)) var targets: [String]
 
-    func validate() throws {
-        if targets.isEmpty {
-            throw ValidationError(
-                CLIContext.messages(
-                    "Missing expected argument '{argument}' ({what})",
-                    ["argument": "<targets>", "what": CLIContext.messages("an alarm key or an item reference")]))
-        }
-    }
-
     func run() throws {
         let store = try options.open()
         let now = CLIContext.now

@@ -47,7 +47,8 @@ struct EditForm {
             let saved = try edit(text)
             // Quit without a change after an error: give up rather than ask again.
             if saved == text && text.hasPrefix("# error: ") {
-                throw InputError(String(text.prefix { $0 != "\n" }.dropFirst("# error: ".count)) + "; nothing was saved")
+                throw InputError(
+                    translatable: "{error}; nothing was saved", ["error": String(text.prefix { $0 != "\n" }.dropFirst("# error: ".count))])
             }
             defer { lastError = text.hasPrefix("# error: ") ? String(text.prefix { $0 != "\n" }) : nil }
             do {
@@ -61,12 +62,13 @@ struct EditForm {
             } catch let error where error is InputError || error is CLIError || error is StoreError {
                 // An editor run by a script (no terminal) that brings the same error back twice
                 // would be reopened for ever.
-                if isatty(STDIN_FILENO) == 0, lastError == "# error: \(error)" {
-                    throw InputError(translatable: "{error}; nothing was saved", ["error": "\(error)"])
+                let reason = CLIContext.text(of: error)
+                if isatty(STDIN_FILENO) == 0, lastError == "# error: \(reason)" {
+                    throw InputError(translatable: "{error}; nothing was saved", ["error": reason])
                 }
-                // Back to the editor with what was typed and the reason on top.
+                // Back to the editor with what was typed and the reason on top (in the user's language).
                 text =
-                    "# error: \(error)\n"
+                    "# error: \(reason)\n"
                     + saved.split(separator: "\n", omittingEmptySubsequences: false)
                     .filter { !$0.hasPrefix("# error: ") }.joined(separator: "\n")
             }
@@ -200,9 +202,7 @@ struct EditForm {
         if value("repeat") != original.value("repeat") {
             let text = value("repeat") ?? ""
             item.recurrenceRules = try text.split(separator: "|").map { part in
-                do { return try RecurrenceRule(phrase: part.trimmingCharacters(in: .whitespaces)) } catch {
-                    throw ItemOptions.repeatError(error, option: "repeat")
-                }
+                try ItemOptions.rule(part.trimmingCharacters(in: .whitespaces), option: "repeat")
             }
         }
         if value("alarms") != original.value("alarms") {

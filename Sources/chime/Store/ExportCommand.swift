@@ -55,7 +55,12 @@ struct ExportCommand: ParsableCommand {
             for d in duplicates {
                 let warning = CLIContext.messages(
                     "warning: UID {uid} is in {calendars}: wrote the copy in {kept} (highest SEQUENCE, then newest); `--calendar` exports each one",
-                    ["uid": d.uid, "calendars": ([d.kept] + d.leftOut).map(name).joined(separator: ", "), "kept": name(d.kept)])
+                    [
+                        "uid": d.uid, "kept": name(d.kept),
+                        "calendars": ([d.kept] + d.leftOut).map(name).reduce(into: "") { list, next in
+                            list = list.isEmpty ? next : CLIContext.messages("{first} and {second}", ["first": list, "second": next])
+                        }
+                    ])
                 FileHandle.standardError.write(Data((DisplayText.singleLine(warning) + "\n").utf8))
             }
         }

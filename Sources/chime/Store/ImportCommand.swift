@@ -103,12 +103,14 @@ struct ImportCommand: ParsableCommand {
             }
             // Progress only where someone watches, and only when it takes a moment.
             let showProgress = isatty(STDERR_FILENO) == 1 && size > 1_000_000
+            let shownName = (name as NSString).lastPathComponent
             report = try store.importICS(
-                parsed: parsed, file: (name as NSString).lastPathComponent, into: target, dryRun: dryRun,
-                strict: strict, progress: showProgress ? { FileHandle.standardError.write(Data((Self.progressLine($0, file: file) + "…\n").utf8)) } : nil)
+                parsed: parsed, file: shownName, into: target, dryRun: dryRun,
+                strict: strict,
+                progress: showProgress ? { FileHandle.standardError.write(Data((Self.progressLine($0, file: shownName) + "…\n").utf8)) } : nil)
         } catch let error as ICSError {
             // The message quotes the file: one line without the terminal controls it may hold.
-            throw InputError(DisplayText.singleLine("\(error)") + " (nothing was imported)")
+            throw InputError(translatable: "{error} (nothing was imported)", ["error": DisplayText.singleLine("\(error)")])
         } catch let error as StoreError {
             throw CLIError.store(error, note: "nothing was imported")
         }
@@ -118,8 +120,6 @@ struct ImportCommand: ParsableCommand {
         print(options.json ? Self.json(report, dryRun: dryRun) : Self.text(report, dryRun: dryRun))
     }
 
-    /// The new calendar's name when neither the user nor the file gives one: the file's name
-    /// without its extension ("Imported" for standard input).
     /// A large import's progress line, in the user's language: `big.ics: read 12000 items and 3 overrides`.
     static func progressLine(_ phase: ImportProgress, file: String, messages: Messages = CLIContext.messages) -> String {
         switch phase {
@@ -136,6 +136,8 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
+    /// The new calendar's name when neither the user nor the file gives one: the file's name
+    /// without its extension ("Imported" for standard input).
     static func fallbackName(_ file: String) -> String {
         guard file != "-" else { return "Imported" }
         let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension

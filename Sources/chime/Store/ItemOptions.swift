@@ -83,7 +83,8 @@ struct ItemOptions: ParsableArguments {
             }
         }
         if noAlarm && (!alarms.isEmpty || at != nil) {
-            throw ValidationError(CLIContext.messages("{first} cannot go with {second}", ["first": "--no-alarm", "second": "--alarm / --at"]))
+            throw ValidationError(
+                CLIContext.messages("{first} cannot go with {second} or {third}", ["first": "--no-alarm", "second": "--alarm", "third": "--at"]))
         }
         if let sound, !AlarmSounds.isValidName(sound) {
             throw ValidationError(
@@ -163,14 +164,16 @@ struct ItemOptions: ParsableArguments {
             translatable: "{option}: \"{text}\": not a repeat; use {forms}", ["option": option, "text": text, "forms": RecurrenceRule.phraseForms])
     }
 
+    /// A repeat as typed: in the user's language (`每周`, `jeden Montag`) when English does not
+    /// read it; an error names the text as typed. For `--repeat` and the form's `repeat:` line.
+    static func rule(_ text: String, option: String) throws -> RecurrenceRule {
+        let english = CLIContext.repeatPhrases.english(text) { (try? RecurrenceRule(phrase: $0)) != nil }
+        if english != text, let rule = try? RecurrenceRule(phrase: english) { return rule }
+        do { return try RecurrenceRule(phrase: text) } catch { throw repeatError(error, option: option) }
+    }
+
     func parsedRules() throws -> [RecurrenceRule] {
-        let rules = try rules.map { text in
-            // In the user's language (`每周`, `jeden Montag`) when English does not read it; an
-            // error names the text as typed.
-            let english = CLIContext.repeatPhrases.english(text) { (try? RecurrenceRule(phrase: $0)) != nil }
-            if english != text, let rule = try? RecurrenceRule(phrase: english) { return rule }
-            do { return try RecurrenceRule(phrase: text) } catch { throw Self.repeatError(error, option: "--repeat") }
-        }
+        let rules = try rules.map { try Self.rule($0, option: "--repeat") }
         guard let name = calendarSystem, let calendar = RecurrenceCalendar(rfc7529: name) else { return rules }
         let skip = skip.flatMap { RecurrenceSkip(rawValue: $0.uppercased()) } ?? .backward
         return try rules.map { rule in

@@ -30,15 +30,6 @@ struct SnoozeCommand: ParsableCommand {
     @Argument(help: "Alarm firing keys or item references, then optionally a LENGTH.", completion: .custom(ShellCompletion.items))
     var targets: [String]
 
-    func validate() throws {
-        if targets.isEmpty {
-            throw ValidationError(
-                CLIContext.messages(
-                    "Missing expected argument '{argument}' ({what})",
-                    ["argument": "<targets>", "what": CLIContext.messages("an alarm key or an item reference")]))
-        }
-    }
-
     func run() throws {
         let store = try options.open()
         let now = CLIContext.now, zone = CLIContext.zone
