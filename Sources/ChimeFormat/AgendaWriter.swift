@@ -52,6 +52,8 @@ public struct AgendaWriter {
     let hidesDeclined: Bool
     /// The user's language: day headings, marks and "No events." (English: the byte path below).
     let messages: Messages
+    /// The time column of an all-day line, `all day` padded to the 13 columns of `09:00–10:00  `.
+    let allDayColumn: String
 
     init(
         zone: ZoneRules, json: Bool, titles: [String: String], window: (start: Instant, end: Instant), color: Bool = false,
@@ -59,6 +61,8 @@ public struct AgendaWriter {
     ) {
         self.zone = zone
         self.messages = messages
+        let allDay = messages("all day", context: "agenda time")
+        allDayColumn = allDay + String(repeating: " ", count: max(1, 13 - DisplayText.columns(allDay)))
         self.identity = identity
         var marks = AlarmDefaults()
         marks.identity = identity
@@ -70,6 +74,11 @@ public struct AgendaWriter {
         self.headings = headings
         firstDay = zone.localTime(at: window.start).date.daysSinceEpoch
         lastDay = max(firstDay, zone.localTime(at: window.end.adding(-1)).date.daysSinceEpoch)
+    }
+
+    /// ` (day 2/3)` after a line of an event over several days.
+    private func dayOf(_ day: Int, _ total: Int) -> String {
+        messages(" (day {day}/{total})", context: "agenda", ["day": "\(day)", "total": "\(total)"])
     }
 
     /// Per stored event, where the text its lines repeat lies in `arena`: built once, not once
@@ -219,7 +228,7 @@ public struct AgendaWriter {
                     : LineFit.title(
                         text(label.title),
                         rest: 15 + label.mark.count
-                            + (total > 1 ? " (day \(day - startDay + 1)/\(total))".count : 0)
+                            + (total > 1 ? DisplayText.columns(dayOf(day - startDay + 1, total)) : 0)
                             + text(label.calendar).count + 6
                             + DisplayText.singleLine(
                                 ItemReference.text(
@@ -304,7 +313,7 @@ public struct AgendaWriter {
         let total = coveredLast - startDay + 1
         out.append(byte: 32); out.append(byte: 32)
         if o.isAllDay || (day != startDay && day != coveredLast) {
-            out.append("all day      ")
+            out.append(allDayColumn)
         } else if total == 1 {
             out.append(hour: startHour, minute: startMinute, to: endHour, minute: endMinute)
         } else if day == startDay {
@@ -316,9 +325,7 @@ public struct AgendaWriter {
         if let fitted = line.title { out.append(fitted) } else { append(label.title, &out) }
         if color && label.struck { out.append("\u{1b}[0m") }
         append(label.mark, &out)
-        if total > 1 {
-            out.append(" (day "); out.append(day - startDay + 1); out.append(byte: 47); out.append(total); out.append(byte: 41)
-        }
+        if total > 1 { out.append(dayOf(day - startDay + 1, total)) }
         out.append(byte: 32); out.append(byte: 32)
         if color { out.append("\u{1b}[36m") }
         out.append(byte: 91); append(label.calendar, &out); out.append(byte: 93)

@@ -50,23 +50,25 @@ public struct AlarmsWriter {
                 // A silenced one says why in words: "(not accepted: does not ring)".
                 what +=
                     state == f.silencedBecause?.rawValue
-                    ? "  (\(String(state.map { $0 == "-" ? " " : $0 })): does not ring)" : "  (\(state))"
+                    ? "  " + messages("({reason}: does not ring)", ["reason": stateText(state)]) : "  (\(stateText(state)))"
             }
             let reference = DisplayText.singleLine(ItemReference.text(f, zone: zone, short: true))
-            let title = LineFit.title(DisplayText.itemTitle(f.item.title), rest: time.count + 2 + what.count + 2 + reference.count)
+            let title = LineFit.title(
+                DisplayText.itemTitle(f.item.title), rest: time.count + 2 + DisplayText.columns(what) + 2 + reference.count)
             out.append(time + title + "  " + what + "  " + Style.reference(reference) + "\n")
         }
         if !snoozed.isEmpty {
-            out.append("Snoozed, shown again: \(snoozed.count)\n")
+            out.append(messages("Snoozed, shown again: {count}", ["count": "\(snoozed.count)"]) + "\n")
             for entry in snoozed.sorted(by: { ($0.snoozedUntil!, $0.title) < ($1.snoozedUntil!, $1.title) }) {
                 out.append(
-                    "\(stamp(entry.snoozedUntil!))  \(DisplayText.itemTitle(entry.title))  (first at \(stamp(entry.fireAt)))  "
+                    "\(stamp(entry.snoozedUntil!))  \(DisplayText.itemTitle(entry.title))  "
+                        + messages("(first at {time})", ["time": stamp(entry.fireAt)]) + "  "
                         + Style.reference(ItemReference.short(entry.key.item)) + "\n")
             }
         }
         let places = armed.flatMap { source in source.item.alarms.filter { $0.structuredLocation != nil }.map { (source, $0) } }
         if !places.isEmpty {
-            out.append("Armed location alarms (fire on crossing the place, not at a time): \(places.count)\n")
+            out.append(messages("Armed location alarms (fire on crossing the place, not at a time): {count}", ["count": "\(places.count)"]) + "\n")
             for (source, alarm) in places {
                 out.append(
                     "  \(DisplayText.itemTitle(source.item.title))  \(DisplayText.alarm(alarm))  \(Style.reference(DisplayText.singleLine(ItemReference.short(source.item.identifier))))\n"
@@ -128,13 +130,35 @@ public struct AlarmsWriter {
     /// `5 min before 09:00`, `at 18:00`, `15 min before end 17:00`: the time it counts from, named
     /// as start or due only when no time follows (an end is always named).
     private func alarmText(_ f: AlarmFiring, from time: String?) -> String {
-        if f.alarm.snoozes != nil { return "snoozed" }
-        guard case .relative(let offset, let relation) = f.alarm.trigger else { return "absolute alarm" }
+        if f.alarm.snoozes != nil { return messages("snoozed", context: "alarm list") }
+        guard case .relative(let offset, let relation) = f.alarm.trigger else { return messages("absolute alarm", context: "alarm list") }
         let anchor =
-            if let time { relation == .end ? "end \(time)" : time } else {
-                relation == .end ? "end" : f.item.kind == .event ? "start" : "due"
+            if let time { relation == .end ? messages("end {time}", context: "alarm list", ["time": time]) : time } else {
+                relation == .end
+                    ? messages("end", context: "alarm list")
+                    : f.item.kind == .event ? messages("start", context: "alarm list") : messages("due", context: "alarm list")
             }
-        if offset == 0 { return "at \(anchor)" }
-        return "\(DisplayText.length(abs(offset))) \(offset < 0 ? "before" : "after") \(anchor)"
+        if offset == 0 { return messages("at {time}", context: "alarm list", ["time": anchor]) }
+        let length = DisplayText.length(abs(offset), messages: messages)
+        return offset < 0
+            ? messages("{length} before {time}", context: "alarm list", ["length": length, "time": anchor])
+            : messages("{length} after {time}", context: "alarm list", ["length": length, "time": anchor])
+    }
+
+    /// A firing's state in the list (`snoozed`, `declined`, `not accepted` …), in the user's words.
+    private func stateText(_ state: String) -> String {
+        switch state {
+        case "acknowledged": messages("acknowledged", context: "alarm state")
+        case "cancelled": messages("cancelled", context: "alarm state")
+        case "declined": messages("declined", context: "alarm state")
+        case "delegated": messages("delegated", context: "alarm state")
+        case "not-accepted": messages("not accepted", context: "alarm state")
+        case "delivered": messages("delivered", context: "alarm state")
+        case "dismissed": messages("dismissed", context: "alarm state")
+        case "snoozed": messages("snoozed", context: "alarm state")
+        case "scheduled": messages("scheduled", context: "alarm state")
+        case "missed": messages("missed", context: "alarm state")
+        default: String(state.map { $0 == "-" ? " " : $0 })
+        }
     }
 }

@@ -6,7 +6,15 @@ import Foundation
 public enum Durations {
     public static let accepted = "15m, 1h30m, 90 min, 1.5h, -10m, 2d, 1w, or -PT15M"
 
-    public static func seconds(_ text: String, option: String) throws(InputError) -> Int64 {
+    public static func seconds(_ text: String, option: String, phrases: DatePhrases = .none) throws(InputError) -> Int64 {
+        if let seconds = englishSeconds(text) { return seconds }
+        // In the user's language (`15 минут`, `1 Stunde 30 Minuten`), when English does not read it.
+        let english = phrases.english(text) { englishSeconds($0) != nil }
+        if english != text, let seconds = englishSeconds(english) { return seconds }
+        throw InputError(translatable: "{option}: \"{text}\" is not a duration (use {accepted})", ["option": option, "text": text, "accepted": accepted])
+    }
+
+    private static func englishSeconds(_ text: String) -> Int64? {
         let t = text.filter { !$0.isWhitespace }
         if let iso = ISODuration.seconds(t) { return iso }
         if let seconds = try? DateExpression.offsetSeconds(t) { return seconds }
@@ -15,8 +23,7 @@ public enum Durations {
         if case .instant(let i)? = try? DateExpression.parse("in " + words, now: Instant(secondsSince1970: 0), zone: .utc) {
             return i.secondsSince1970
         }
-        if let seconds = fraction(words) { return seconds }
-        throw InputError(translatable: "{option}: \"{text}\" is not a duration (use {accepted})", ["option": option, "text": text, "accepted": accepted])
+        return fraction(words)
     }
 
     /// `1.5h`, `2,5 hours`, `0.5 d`: a decimal amount of one unit, to the whole minute.
@@ -40,7 +47,7 @@ public enum Durations {
     /// "15 minutes"); `-15m` and `15m before` are the same; `+15m`, `after 15m` and `15m after`
     /// are after; `0` is at the start or due time. RFC 5545 durations (`-PT15M`) keep their sign;
     /// without one they are read as before too.
-    public static func alarmOffset(_ text: String) throws(InputError) -> Int64 {
+    public static func alarmOffset(_ text: String, phrases: DatePhrases = .none) throws(InputError) -> Int64 {
         var t = text.lowercased().trimmingCharacters(in: .whitespaces)
         var after = false
         for (word, isAfter) in [("after", true), ("before", false)] {
@@ -53,7 +60,7 @@ public enum Durations {
         t = t.trimmingCharacters(in: .whitespaces)
         if t.hasPrefix("+") { after = true; t.removeFirst() } else if t.hasPrefix("-") { t.removeFirst() }
         if t == "0" { return 0 }
-        let seconds = try Durations.seconds(t, option: "--alarm")
+        let seconds = try Durations.seconds(t, option: "--alarm", phrases: phrases)
         guard seconds >= 0 else { throw InputError(translatable: "--alarm: \"{text}\" has two signs", ["text": text]) }
         return after ? seconds : -seconds
     }

@@ -22,7 +22,7 @@ public enum EventInput {
             return Event(title: title, calendar: calendar, start: startDate, end: endDate)
         }
         var length: Int64 = startDate.isAllDay ? 86_400 : 3600
-        if let duration { length = try Durations.seconds(duration, option: names.duration) }
+        if let duration { length = try Durations.seconds(duration, option: names.duration, phrases: context.durations) }
         try ValueBounds.check(names.duration, text: duration ?? "", seconds: length, ValueBounds.durationSeconds)
         return Event(title: title, calendar: calendar, start: startDate, duration: length)
     }

@@ -19,16 +19,19 @@ public struct InputContext: Sendable {
     /// How the dates an error names are written (`Sat 2026-12-05 09:00`, `5. Dez. 2026, Sa.`): the
     /// user's at a terminal; English on the D-Bus interface, whose errors are language-neutral.
     public var messages: Messages
+    /// The user's language's length words (`1 Stunde`, `15 минут`) for `--duration`.
+    public var durations: DatePhrases
 
     public init(
         now: Instant, zone: ZoneRules, numericDateOrder: DateExpression.NumericDateOrder, phrases: DatePhrases = .none,
-        messages: Messages = .english
+        messages: Messages = .english, durations: DatePhrases = .none
     ) {
         self.now = now
         self.zone = zone
         self.numericDateOrder = numericDateOrder
         self.phrases = phrases
         self.messages = messages
+        self.durations = durations
     }
 
     /// `text` in the words ``DateExpression`` reads: as typed when it reads so (English is read

@@ -46,14 +46,15 @@ public enum ItemFormat {
 
     /// A weekly rule whose days leave out the start's weekday still has its first occurrence on
     /// the start (RFC 5545 counts DTSTART): say so, since the rule alone would not give that day.
-    public static func startOutsideRule(_ e: Event) -> String? {
+    public static func startOutsideRule(_ e: Event, messages: Messages = .english) -> String? {
         guard let rule = e.recurrenceRules.first, e.recurrenceRules.count == 1, rule.frequency == .weekly,
             !rule.daysOfTheWeek.isEmpty
         else { return nil }
         let weekday = e.start.local.date.weekday
         guard !rule.daysOfTheWeek.contains(where: { $0.dayOfTheWeek == weekday }) else { return nil }
-        return "Note: the start (a \(weekday.name)) is the first occurrence too, as iCalendar counts it; "
-            + "start on one of the rule's days to have only those"
+        return messages(
+            "Note: the start (a {weekday}) is the first occurrence too, as iCalendar counts it; start on one of the rule's days to have only those",
+            ["weekday": RuleWords.weekday(weekday, messages)])
     }
 
     // MARK: JSON (the shapes docs/json.md describes; one writer per shape, used by every command)

@@ -64,7 +64,7 @@ public enum RuleWords {
     /// A weekday as its language writes it inside a sentence (`Montag`, `понедельник`, `lundi`):
     /// from the catalog, since the locale's own names are capitalised for headings in some
     /// languages and not in others.
-    private static func weekday(_ day: Weekday, _ messages: Messages) -> String {
+    static func weekday(_ day: Weekday, _ messages: Messages) -> String {
         switch day {
         case .monday: messages("Monday", context: "weekday in a sentence")
         case .tuesday: messages("Tuesday", context: "weekday in a sentence")

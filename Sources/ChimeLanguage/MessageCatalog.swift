@@ -170,6 +170,12 @@ extension DatePhrases {
             names: Self.table(catalog, DatePhrases.catalogContext, DatePhrases.weekdays + DatePhrases.months))
     }
 
+    /// The length words of the catalog's language (`15 минут`, `1 Stunde`, `2小时`), for alarm
+    /// offsets and durations; a length that reads as English is never rewritten.
+    public init(durationsIn catalog: MessageCatalog) {
+        self.init(Self.table(catalog, DatePhrases.durationContext, DatePhrases.durationTemplates))
+    }
+
     private static func table(_ catalog: MessageCatalog, _ context: String, _ templates: [String]) -> [String: String] {
         var table: [String: String] = [:]
         for template in templates {

@@ -165,7 +165,7 @@ enum ItemRows {
             event.sequence = row[ItemColumns.sequence]
             event.icsExtras = ListCodec.lines(row[ItemColumns.icsExtras] as String)
         } else if let extras = row[ItemColumns.icsExtras] as String? {
-            event.icsExtras = ListCodec.lines(extras).filter(ListCodec.isInvitationLine)
+            event.icsExtras = ICalendarText.topLevel(ListCodec.lines(extras)).filter(ListCodec.isInvitationLine)
         }
         if let series: String = row[ItemColumns.seriesID], let rid: Int64 = row[ItemColumns.recurrenceID] {
             // A detached occurrence answers to its series' identifier, as in EventKit.

@@ -8,7 +8,10 @@ import Foundation
 /// for reproducible output in tests and documentation.
 enum CLIContext {
     /// The context of this command: ``now``, ``zone`` and ``numericDateOrder``.
-    static var command: InputContext { InputContext(now: now, zone: zone, numericDateOrder: numericDateOrder, phrases: datePhrases, messages: messages) }
+    static var command: InputContext {
+        InputContext(
+            now: now, zone: zone, numericDateOrder: numericDateOrder, phrases: datePhrases, messages: messages, durations: durationPhrases)
+    }
 
     /// The user's language (LC_ALL, LC_MESSAGES or LANG; days by LC_TIME) and its catalog,
     /// opened once for the messages and the typed words (closed, so English, for C or none).
@@ -23,6 +26,9 @@ enum CLIContext {
 
     /// The repeat words of the user's language (`--repeat 每周`).
     static let repeatPhrases = DatePhrases(repeatsIn: catalog)
+
+    /// The length words of the user's language (`--alarm "15 минут"`).
+    static let durationPhrases = DatePhrases(durationsIn: catalog)
 
     /// The date words of the user's language (`--due 明天`).
     static let datePhrases = DatePhrases(catalog: catalog)

@@ -39,6 +39,31 @@ import Testing
         #expect(try start("１２月２５日 上午９点半") == "2026-12-25T09:30:00")
     }
 
+    /// An alarm's length and an event's duration typed in the user's language: `1 час` is an hour
+    /// before, never one o'clock; English lengths read in every language.
+    @Test(arguments: [
+        ("ru_RU.UTF-8", "1 час", -3600), ("ru_RU.UTF-8", "15 минут", -900), ("ru_RU.UTF-8", "2 часа 30 минут", -9000),
+        ("de_DE.UTF-8", "15 Minuten", -900), ("de_DE.UTF-8", "1 Stunde", -3600), ("de_DE.UTF-8", "2 Tage", -172_800),
+        ("zh_CN.UTF-8", "15分钟", -900), ("zh_CN.UTF-8", "2小时", -7200), ("ja_JP.UTF-8", "1時間", -3600), ("ja_JP.UTF-8", "30分", -1800),
+        ("fr_FR.UTF-8", "1 heure", -3600), ("fr_FR.UTF-8", "1 semaine", -604_800), ("es_ES.UTF-8", "15 minutos", -900),
+        ("es_ES.UTF-8", "1 día", -86_400), ("ru_RU.UTF-8", "1h", -3600), ("zh_CN.UTF-8", "15 minutes", -900)
+    ])
+    func alarmLengthsTypedInTheLanguage(_ lang: String, _ typed: String, _ offset: Int) throws {
+        let (_, env) = session(lang)
+        let r = try CLI.run(["add", "event", "Sport", "--start", "2026-11-27T18:00", "--alarm", typed, "--json"], environment: env)
+        #expect(r.status == 0, "\(lang) \(typed): \(r.stderr)")
+        let alarms = (try JSONDocument.body(r.stdout) as? [String: Any])?["alarms"] as? [[String: Any]]
+        #expect(alarms?.first?["offset_seconds"] as? Int == offset, "\(lang) \(typed): \(r.stdout)")
+    }
+
+    @Test func aDurationTypedInTheLanguage() throws {
+        let (_, env) = session("de_DE.UTF-8")
+        let r = try CLI.run(["add", "event", "Sport", "--start", "2026-11-27T18:00", "--duration", "1 Stunde 30 Minuten", "--json"], environment: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        let item = try #require(try JSONDocument.body(r.stdout) as? [String: Any])
+        #expect(JSONDocument.time(item["end"], "local") == "2026-11-27T19:30:00", "\(r.stdout)")
+    }
+
     /// `--repeat` in the user's language, and an English repeat in the same locale.
     @Test func repeatsTypedInRussianAndGerman() throws {
         for (lang, typed, rule) in [
@@ -144,7 +169,14 @@ import Testing
         #expect(try run("zh_CN.UTF-8", agenda).hasPrefix("2026年11月23日 星期一\n  10:00-11:00  Врач"))
         #expect(try run("ru_RU.UTF-8", agenda).hasPrefix("Пн, 23 ноября 2026\n"))
         let ruAlarms = try run("ru_RU.UTF-8", alarms)
-        #expect(ruAlarms.hasPrefix("Напоминания Пн, 23 ноября 2026 00:00 – Вт, 24 ноября 2026 00:00 (Europe/Berlin): 1\nПн, 23 ноября 2026\n"), "\(ruAlarms)")
+        #expect(ruAlarms.hasPrefix("Сигналы Пн, 23 ноября 2026 00:00 – Вт, 24 ноября 2026 00:00 (Europe/Berlin): 1\nПн, 23 ноября 2026\n"), "\(ruAlarms)")
+        #expect(!ruAlarms.contains("before") && ruAlarms.contains("за 15 мин"), "the alarm's offset in Russian: \(ruAlarms)")
+        #expect(try run("C", alarms).contains("15 min before 10:00"))
+        // An event over several days: the all-day column and the day of its span in the language.
+        _ = try s.add("event", "Отпуск", "--start", "2026-11-24", "--end", "2026-11-26")
+        let span = try run("ru_RU.UTF-8", ["agenda", "--from", "2026-11-24", "--days", "3"])
+        #expect(!span.contains("all day") && !span.contains("(day "), "\(span)")
+        #expect(try run("C", ["agenda", "--from", "2026-11-24", "--days", "3"]).contains("  all day      Отпуск (day 1/3)"))
         #expect(try run("ru_RU.UTF-8", ["agenda", "--from", "2026-12-01", "--days", "1"]) == "Событий нет.\n")
         #expect(try run("C", agenda) == run(nil, agenda) && run("C", alarms) == run(nil, alarms))
         #expect(try run("C", agenda).hasPrefix("Mon 2026-11-23\n"))

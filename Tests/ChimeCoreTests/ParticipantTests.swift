@@ -21,6 +21,20 @@ import Testing
         #expect(!Identity(["jane@example.org"]).contains(outlook.address))
     }
 
+    /// Google exports an email alarm as a `VALARM` naming the address it mails in an `ATTENDEE`
+    /// line; kept whole with the event, that line is the alarm's, never an attendee of the event.
+    @Test func anEmailAlarmsAddressIsNotAnAttendee() {
+        var e = Event(title: "Jour fixe", start: .utc(LocalDateTime(year: 2026, month: 12, day: 8, hour: 9)), duration: 1800)
+        e.icsExtras = [
+            "STATUS:CONFIRMED", "BEGIN:VALARM", "ACTION:EMAIL", "ATTENDEE:mailto:me@example.com", "TRIGGER:-PT30M", "END:VALARM"
+        ]
+        #expect(e.attendees.isEmpty && e.organizer == nil)
+        #expect(e.answer(of: Identity(["me@example.com"])) == nil, "the user's own event, not an invitation")
+        #expect(e.keptValue("STATUS") == "CONFIRMED")
+        e.icsExtras.append("ATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com")
+        #expect(e.attendees.map(\.address) == ["mailto:me@example.com"] && e.answer(of: Identity(["me@example.com"])) == .accepted)
+    }
+
     @Test func declinedCancelledAndTentativeDecideWhatRings() {
         func event(_ lines: [String]) -> AnyCalendarItem {
             var e = Event(title: "Meeting", start: .utc(LocalDateTime(year: 2026, month: 12, day: 8, hour: 9)), duration: 1800)

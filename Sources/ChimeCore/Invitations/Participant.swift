@@ -137,14 +137,16 @@ public enum EventAvailability: String, Sendable { case notSupported = "not-suppo
 
 extension CalendarItem {
     /// The organizer (`ORGANIZER`), if the item names one.
-    public var organizer: Participant? { icsExtras.lazy.compactMap(Participant.init(contentLine:)).first { $0.isOrganizer } }
+    public var organizer: Participant? {
+        ICalendarText.topLevel(icsExtras).lazy.compactMap(Participant.init(contentLine:)).first { $0.isOrganizer }
+    }
 
     /// The attendees (`ATTENDEE`), in the file's order.
-    public var attendees: [Participant] { icsExtras.compactMap(Participant.init(contentLine:)).filter { !$0.isOrganizer } }
+    public var attendees: [Participant] { ICalendarText.topLevel(icsExtras).compactMap(Participant.init(contentLine:)).filter { !$0.isOrganizer } }
 
     /// The value of a kept property (`STATUS`, `TRANSP` …), upper-cased; nil when absent.
     func keptValue(_ property: String) -> String? {
-        ICalendarText.firstValue(of: property, in: icsExtras)?.uppercased()
+        ICalendarText.firstValue(of: property, in: ICalendarText.topLevel(icsExtras))?.uppercased()
     }
 
     /// `STATUS:CANCELLED` (an event, or a to-do).

@@ -21,6 +21,32 @@ public enum ICalendarText {
         return out
     }
 
+    /// The item's own lines among its kept ones: a component kept whole inside it (an email
+    /// `VALARM` from Google, with its own `ATTENDEE`, the address it mails) is passed over from its
+    /// `BEGIN:` to its `END:`, so its lines never read as the item's.
+    ///
+    /// ```swift
+    /// ICalendarText.topLevel(["STATUS:CONFIRMED", "BEGIN:VALARM", "ATTENDEE:mailto:me@example.com", "END:VALARM"])
+    /// // ["STATUS:CONFIRMED"]
+    /// ```
+    public static func topLevel(_ lines: [String]) -> [String] {
+        guard lines.contains(where: isBegin) else { return lines }
+        var depth = 0
+        return lines.filter { line in
+            if isBegin(line) {
+                depth += 1
+                return false
+            }
+            if depth > 0 {
+                if line.utf8.count >= 4, line.prefix(4).uppercased() == "END:" { depth -= 1 }
+                return false
+            }
+            return true
+        }
+    }
+
+    private static func isBegin(_ line: String) -> Bool { line.utf8.count >= 6 && line.prefix(6).uppercased() == "BEGIN:" }
+
     /// The value of the first content line of `property` among `lines` (kept lines of an item or
     /// an alarm), spaces trimmed; nil when none is there. Lines of other properties are passed
     /// over on their first bytes, without splitting them: every alarm decision asks.

@@ -33,6 +33,11 @@ public struct DatePhrases: Sendable {
     /// The context of the repeat tables (`--repeat 每周`), read by ``RecurrenceRule/init(phrase:)``.
     public static let repeatContext = "repeat input"
 
+    /// The context of the duration tables (`--alarm "15 минут"`, `--duration "1 Stunde"`).
+    public static let durationContext = "duration input"
+    /// Every template a duration table may translate: lengths as `--alarm` and `--duration` read them.
+    public static let durationTemplates: [String] = ["{1} minutes", "{1} hours", "{1} days", "{1} weeks", "{1} hours {2} minutes"]
+
     /// Every template a repeat table may translate: the English repeat phrases the rule reader takes.
     public static let repeatTemplates: [String] = [
         "daily", "weekdays", "weekends", "weekly", "monthly", "yearly",

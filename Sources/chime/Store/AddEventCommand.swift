@@ -59,7 +59,7 @@ struct AddEventCommand: ParsableCommand {
         if end != nil && duration != nil {
             throw ArgumentParser.ValidationError(CLIContext.messages("use either {first} or {second}, not both", ["first": "--end", "second": "--duration"]))
         }
-        if let duration, let seconds = try? Durations.seconds(duration, option: "--duration") {
+        if let duration, let seconds = try? Durations.seconds(duration, option: "--duration", phrases: CLIContext.durationPhrases) {
             try OptionBounds.check("--duration", text: duration, seconds: seconds, ValueBounds.durationSeconds)
         }
     }
@@ -92,7 +92,7 @@ struct AddEventCommand: ParsableCommand {
                     "Added event \"{title}\" to {calendar}: {when}",
                     ["title": DisplayText.singleLine(title), "calendar": DisplayText.singleLine(target.title), "when": when]))
             for r in shown.recurrenceRules { print(messages("Repeats: {rule}", ["rule": ItemFormat.words(r, messages: messages)])) }
-            if let note = ItemFormat.startOutsideRule(shown) { print(note) }
+            if let note = ItemFormat.startOutsideRule(shown, messages: CLIContext.messages) { print(note) }
             for line in AlarmEcho.lines(for: .event(shown), now: CLIContext.now, zone: CLIContext.zone) { print(line) }
             print("ID \(saved.identifier)")
         }

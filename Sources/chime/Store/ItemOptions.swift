@@ -78,7 +78,7 @@ struct ItemOptions: ParsableArguments {
             do { _ = try Self.place(at) } catch { throw ValidationError("\(error)") }
         }
         for text in alarms {
-            if let seconds = try? Durations.alarmOffset(text) {
+            if let seconds = try? Durations.alarmOffset(text, phrases: CLIContext.durationPhrases) {
                 try OptionBounds.check("--alarm", text: text, seconds: seconds, ValueBounds.offsetSeconds)
             }
         }
@@ -187,7 +187,8 @@ struct ItemOptions: ParsableArguments {
     }
 
     static func alarm(_ text: String, option: String) throws -> Alarm {
-        if let seconds = try? Durations.alarmOffset(text) { return .relative(seconds) }
+        // A length before a date: `1 час` is an hour before, not one o'clock.
+        if let seconds = try? Durations.alarmOffset(text, phrases: CLIContext.durationPhrases) { return .relative(seconds) }
         guard let date = try? CLIContext.instant(text, option: option) else {
             throw InputError(
                 translatable: "{option}: \"{text}\" is neither an offset ({accepted}) nor a date",
