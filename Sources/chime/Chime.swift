@@ -71,6 +71,9 @@ struct Chime: AsyncParsableCommand {
             guard let regex = try? Regex(pattern), let match = line.wholeMatch(of: regex) else { return nil }
             return match.output.dropFirst().compactMap { $0.substring.map(String.init) }
         }
+        if let v = quoted("Unknown option '(.*)'\\. Did you mean '(.*)'\\?") {
+            return messages("Unknown option '{option}'. Did you mean '{suggestion}'?", ["option": v[0], "suggestion": v[1]])
+        }
         if let v = quoted("Unknown option '(.*)'") { return messages("Unknown option '{option}'", ["option": v[0]]) }
         if let v = quoted("Unexpected argument '(.*)'") { return messages("Unexpected argument '{argument}'", ["argument": v[0]]) }
         if let v = quoted("Missing expected argument '(.*)'") { return messages("Missing expected argument '{argument}'", ["argument": v[0]]) }

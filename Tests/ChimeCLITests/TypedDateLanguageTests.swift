@@ -107,6 +107,13 @@ import Testing
         return r.stdout
     }
 
+    /// Writes `text` as the file `name` in the session's folder; its path.
+    static func file(_ s: StoreSession, _ name: String, _ text: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        try text.write(toFile: s.folder + "/" + name, atomically: true, encoding: .utf8)
+        return s.folder + "/" + name
+    }
+
     /// `chime edit ITEM` in German with `script` (a shell script; `$1` is the form's file) as the editor.
     static func editInGerman(_ s: StoreSession, _ item: String, editor script: String) throws -> CLIResult {
         let editor = s.folder + "/editor-\(UUID().uuidString).sh"
@@ -295,6 +302,8 @@ import Testing
         #expect(unknown.status == 64 && unknown.stderr.hasPrefix("Fehler: ") && unknown.stderr.contains("--bogus"), "\(unknown.stderr)")
         #expect(!unknown.stderr.contains("Unknown option") && unknown.stderr.contains("\nUsage: chime agenda"), "\(unknown.stderr)")
         #expect(try failing("C", ["agenda", "--bogus"]).stderr.hasPrefix("Error: Unknown option '--bogus'\nUsage: chime agenda"))
+        let suggested = try failing("de_DE.UTF-8", ["add", "reminder", "Test", "--dau", "morgen"])
+        #expect(suggested.status == 64 && !suggested.stderr.contains("Did you mean") && suggested.stderr.contains("--due"), "\(suggested.stderr)")
         let badValue = try failing("ja_JP.UTF-8", ["agenda", "--color", "sometimes"])
         #expect(badValue.status == 64 && badValue.stderr.hasPrefix("エラー：") && !badValue.stderr.contains("is invalid"), "\(badValue.stderr)")
         #expect(badValue.stderr.contains("'auto', 'always' or 'never'"), "the choices as the parser lists them: \(badValue.stderr)")
@@ -346,30 +355,73 @@ import Testing
         #expect(!json.contains("タイムゾーン"))
     }
 
+    /// `chime show` of an invitation as Outlook writes it, with an email alarm as Google keeps
+    /// it: the attendees' answers, a room and the kept alarm in the language; the email alarm's
+    /// address is not an attendee.
+    @Test func anInvitationShownInTheUsersLanguage() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")
+        let file = try Self.file(
+            s, "invite.ics",
+            """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN\r
+            METHOD:REQUEST\r
+            BEGIN:VEVENT\r
+            UID:040000008200E00074C5B7101A82E0080000000010A4B5C6D7E8F901\r
+            DTSTAMP:20261119T090000Z\r
+            DTSTART:20261124T090000Z\r
+            DTEND:20261124T100000Z\r
+            SUMMARY:Budget\r
+            STATUS:CONFIRMED\r
+            ORGANIZER;CN=Bob Stone:mailto:bob@example.org\r
+            ATTENDEE;PARTSTAT=ACCEPTED;CN=Bob Stone:mailto:bob@example.org\r
+            ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE;CN=Ana:mailto:ana@example.org\r
+            ATTENDEE;CUTYPE=ROOM;PARTSTAT=ACCEPTED;CN=Room 4:mailto:room4@example.org\r
+            BEGIN:VALARM\r
+            ACTION:EMAIL\r
+            SUMMARY:Budget\r
+            DESCRIPTION:Budget\r
+            ATTENDEE:mailto:mailbox@example.org\r
+            TRIGGER:-PT30M\r
+            END:VALARM\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """)
+        _ = try Self.run(s, nil, ["import", file])
+        let english = try Self.run(s, "C", ["show", "Budget"])
+        #expect(english.contains("Ana <ana@example.org> (needs-action)") && english.contains("(room, accepted)"), "\(english)")
+        #expect(english.contains("email alarm (not sent by Chime)") && !english.contains("mailbox@example.org"), "\(english)")
+        let russian = try Self.run(s, "ru_RU.UTF-8", ["show", "Budget"])
+        #expect(!russian.contains("needs-action") && !russian.contains("accepted") && !russian.contains("(room"), "\(russian)")
+        #expect(!russian.contains("email alarm") && !russian.contains("confirmed") && !russian.contains("mailbox@example.org"), "\(russian)")
+    }
+
     /// `chime import`'s summary and `chime remove` in the user's language: the labels lined up by
     /// display width; LANG=C is today's English, byte for byte.
     @Test func importAndRemoveInTheUsersLanguage() throws {
         let s = StoreSession(now: "2026-11-20T12:00:00Z")
-        let file = s.folder + "/google.ics"
-        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
-        try """
-        BEGIN:VCALENDAR\r
-        VERSION:2.0\r
-        PRODID:-//Google Inc//Google Calendar 70.9054//EN\r
-        BEGIN:VEVENT\r
-        DTSTART;TZID=Europe/Berlin:20261124T100000\r
-        DTEND;TZID=Europe/Berlin:20261124T110000\r
-        RRULE:FREQ=WEEKLY;BYDAY=TU\r
-        UID:standup@google.com\r
-        SUMMARY:Stand-up\r
-        BEGIN:VALARM\r
-        ACTION:DISPLAY\r
-        TRIGGER:-PT10M\r
-        END:VALARM\r
-        END:VEVENT\r
-        END:VCALENDAR\r
+        let file = try Self.file(
+            s, "google.ics",
+            """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Google Inc//Google Calendar 70.9054//EN\r
+            BEGIN:VEVENT\r
+            DTSTART;TZID=Europe/Berlin:20261124T100000\r
+            DTEND;TZID=Europe/Berlin:20261124T110000\r
+            RRULE:FREQ=WEEKLY;BYDAY=TU\r
+            UID:standup@google.com\r
+            SUMMARY:Stand-up\r
+            BEGIN:VALARM\r
+            ACTION:DISPLAY\r
+            TRIGGER:-PT10M\r
+            END:VALARM\r
+            END:VEVENT\r
+            END:VCALENDAR\r
 
-        """.write(toFile: file, atomically: true, encoding: .utf8)
+            """)
         func run(_ lang: String?, _ arguments: [String]) throws -> String { try ViewsInTheUsersLanguageTests.run(s, lang, arguments) }
         let english = try run(nil, ["import", file, "--dry-run", "--create"])
         #expect(english.hasPrefix("Dry run: nothing was stored. Would import:\n  events     1 new, 0 updated\n"), "\(english)")

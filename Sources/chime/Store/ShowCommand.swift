@@ -58,7 +58,13 @@ struct ShowCommand: ParsableCommand {
                 ))
             if e.isDetached { lines.append((messages("Detached", context: "show label"), messages("this occurrence was changed on its own"))) }
             if e.status != .none {
-                lines.append((messages("Status", context: "show label"), e.status == .cancelled ? messages("cancelled: it does not ring") : e.status.rawValue))
+                lines.append(
+                    (
+                        messages("Status", context: "show label"),
+                        e.status == .cancelled
+                            ? messages("cancelled: it does not ring")
+                            : e.status == .tentative ? messages("tentative", context: "event status") : messages("confirmed", context: "event status")
+                    ))
             }
             lines += Self.invitation(.event(e), defaults: AlarmEcho.defaults(for: store), messages: messages)
             if !e.exceptionDates.isEmpty {
@@ -118,8 +124,8 @@ struct ShowCommand: ParsableCommand {
                     messages("Attendees", context: "show label"),
                     attendees.map { p in
                         var notes = [
-                            p.kind == .person || p.kind == .unknown ? nil : p.kind.rawValue,
-                            p.role == .optional ? "optional" : nil, p.status.rawValue
+                            kindWord(p.kind, messages), p.role == .optional ? messages("optional", context: "attendee role") : nil,
+                            statusWord(p.status, messages)
                         ].compactMap { $0 }
                         if p.isCurrentUser(identity) && !defaults.rings(item) { notes.append(messages("does not ring")) }
                         return "\(who(p)) (\(notes.joined(separator: ", ")))"
@@ -127,6 +133,29 @@ struct ShowCommand: ParsableCommand {
                 ))
         }
         return lines
+    }
+
+    /// What an attendee is when not a person (`room`, `resource`, `group`), in the user's words.
+    static func kindWord(_ kind: Participant.Kind, _ messages: Messages) -> String? {
+        switch kind {
+        case .person, .unknown: nil
+        case .room: messages("room", context: "attendee kind")
+        case .resource: messages("resource", context: "attendee kind")
+        case .group: messages("group", context: "attendee kind")
+        }
+    }
+
+    /// An attendee's answer (`PARTSTAT`), in the user's words.
+    static func statusWord(_ status: Participant.Status, _ messages: Messages) -> String {
+        switch status {
+        case .needsAction: messages("needs-action", context: "attendee status")
+        case .accepted: messages("accepted", context: "attendee status")
+        case .declined: messages("declined", context: "attendee status")
+        case .tentative: messages("tentative", context: "attendee status")
+        case .delegated: messages("delegated", context: "attendee status")
+        case .completed: messages("completed", context: "attendee status")
+        case .inProcess: messages("in-process", context: "attendee status")
+        }
     }
 
     /// An excluded occurrence as the agenda would show it: `Mon 2026-10-26 10:00`.
@@ -169,16 +198,20 @@ struct ShowCommand: ParsableCommand {
         // One line per alarm, in the item's order (a reminder's implicit due-time alarm last).
         for (index, line) in AlarmEcho.descriptions(for: item, now: CLIContext.now, zone: CLIContext.zone, messages: messages).enumerated() {
             let alarm = index < item.alarms.count ? item.alarms[index] : nil
-            let sound = alarm.map { $0.asksForSound ? " (with sound\(AlarmSounds.namedSound(in: $0).map { " \($0)" } ?? ""))" : "" } ?? ""
+            let sound =
+                alarm.map { alarm in
+                    guard alarm.asksForSound else { return "" }
+                    return AlarmSounds.namedSound(in: alarm).map { " " + messages("(with sound {name})", ["name": $0]) } ?? " " + messages("(with sound)")
+                } ?? ""
             lines.append((messages("Alarm", context: "show label"), line + sound))
         }
         let i = item.base
         for action in Alarm.keptActions(inItemExtras: i.icsExtras) {
             let kept =
                 switch action {
-                case "EMAIL": "email alarm (not sent by Chime)"
-                case "PROCEDURE": "command alarm from a file (never run or shown by Chime)"
-                default: "\(action) alarm (not shown by Chime)"
+                case "EMAIL": messages("email alarm (not sent by Chime)")
+                case "PROCEDURE": messages("command alarm from a file (never run or shown by Chime)")
+                default: messages("{action} alarm (not shown by Chime)", ["action": action])
                 }
             lines.append((messages("Alarm", context: "show label"), kept))
         }
@@ -187,9 +220,10 @@ struct ShowCommand: ParsableCommand {
                 (
                     messages("Command", context: "show label"),
                     command.isRetimed
-                        ? "\(command.name) (not run: the item was re-timed by an import, a sync or an app since you linked it; "
-                            + "`chime edit \(command.linkedItem.prefix(8)) --alarm-command \(command.name)` runs it again)"
-                        : "\(command.name) (from [commands] in config.toml, run by the daemon when an alarm fires)"
+                        ? messages(
+                            "{name} (not run: the item was re-timed by an import, a sync or an app since you linked it; `{command}` runs it again)",
+                            ["name": command.name, "command": "chime edit \(command.linkedItem.prefix(8)) --alarm-command \(command.name)"])
+                        : messages("{name} (from [commands] in config.toml, run by the daemon when an alarm fires)", ["name": command.name])
                 ))
         }
         if let l = i.location { lines.append((messages("Location", context: "show label"), l)) }
