@@ -25,8 +25,9 @@ public enum DesktopServiceProbe {
         }
 
         init(translatable template: StaticString, _ values: KeyValuePairs<String, String> = [:]) {
-            message = MessageText(template, values)
-            description = MessageText(template, values).english
+            let message = MessageText(template, values)
+            self.message = message
+            description = message.english
         }
 
         public static func == (a: Self, b: Self) -> Bool { a.description == b.description }
