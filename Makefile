@@ -29,16 +29,16 @@ SWIFT     ?= swift
 # server the sync tests run against; gnome-keyring (a real Secret Service, started on a private bus by
 # SecretServiceTests) and libsecret-tools (secret-tool, which checks what Chime stored there).
 # BUILD_PACKAGES are what `make install` needs to build chime (the Swift toolchain aside); their runtime
-# libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0, libcurl4, libsecret-1-0) are what the installed
-# binary loads; libcurl4 and libsecret-1-0 are opened (dlopen) on the first CalDAV request and the first
-# password call rather than linked, so that commands and the daemon without an account do not load them and
-# the TLS, Kerberos, LDAP and libgcrypt libraries they need (so the build needs no libsecret headers);
+# libraries (libnotify4, libgeoclue-2-0, libsqlite3-0, libglib2.0-0, libcurl4, libxml2, libsecret-1-0) are what the
+# installed binary loads; libcurl4, libxml2 and libsecret-1-0 are opened (dlopen) on the first CalDAV request, answer
+# and password call rather than linked, so that commands and the daemon without an account do not load them and
+# the TLS, Kerberos, LDAP, ICU and libgcrypt libraries they need (so the build needs no libsecret or libxml2 headers);
 # libcanberra0 plays alarm sounds where the notification server plays none: not linked but loaded
 # (dlopen) on the first sound, so the build needs no headers for it, only the runtime library for the sounds.
 # python3 writes the man page. man-db and groff-base: the install test renders the man page. gettext's msgfmt
 # compiles the translation catalogs (po/*.po, read at run time by glibc's own gettext); locales holds the
 # locale sources the language tests build with localedef into a private folder (LOCPATH), never the machine's.
-BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev libcanberra0 libsecret-1-0 python3 \
+BUILD_PACKAGES := pkg-config libsqlite3-dev tzdata libnotify-dev libgeoclue-2-dev libcurl4-openssl-dev libcanberra0 libsecret-1-0 libxml2 python3 \
 	gettext
 APT_PACKAGES := $(BUILD_PACKAGES) libical-dev libnotify-bin \
 	dbus-daemon dbus-bin libglib2.0-bin systemd dunst xvfb geoclue-2.0 util-linux man-db groff-base radicale \

@@ -85,9 +85,12 @@ let package = Package(
         // CalDAV accounts and two-way sync at the edge: HTTP on libcurl's easy interface (Debian
         // libcurl4-openssl-dev for curl.h; the library is opened with dlopen on the first request,
         // not linked, so other commands and the daemon do not load it and the libraries it needs;
-        // CCurlShim has the typed wrappers for its variadic setopt), WebDAV XML on
-        // FoundationXML (libxml2). URLSession is not used: on Linux it spins a core while it waits.
+        // CCurlShim has the typed wrappers for its variadic setopt), WebDAV XML on libxml2's streaming
+        // parser (Debian libxml2; opened with dlopen on the first answer by CXMLShim, not linked as
+        // Foundation's XMLParser links it, which loaded it and ICU into every command). URLSession is
+        // not used: on Linux it spins a core while it waits.
         .target(name: "CCurlShim"),
+        .target(name: "CXMLShim"),
         // Passwords kept in the desktop's Secret Service (GNOME Keyring, KeePassXC …) through libsecret
         // (Debian libsecret-1-0), so that none is ever stored in plain text. It is opened with dlopen on
         // the first password call, not linked (CLibsecret/shim.h declares the calls), so commands and
@@ -97,7 +100,7 @@ let package = Package(
             pkgConfig: "gio-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
-        .target(name: "ChimeCalDAV", dependencies: ["ChimeCore", "ChimeICS", "ChimeStore", "CCurlShim", "CLibsecret"]),
+        .target(name: "ChimeCalDAV", dependencies: ["ChimeCore", "ChimeICS", "ChimeStore", "CCurlShim", "CXMLShim", "CLibsecret"]),
 
         // Chime's one voice: how dates, durations and references are typed and read (by the command
         // line and the D-Bus service alike, against a per-call clock and zone), and every output shape

@@ -1,7 +1,5 @@
+internal import CXMLShim
 import Foundation
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 
 /// A WebDAV `207 Multi-Status` answer (RFC 4918 §13), read by namespace URI, never by prefix:
 /// servers differ (Radicale writes a default namespace, Xandikos `ns0:`), and put
@@ -29,13 +27,27 @@ public struct MultiStatus: Sendable {
 
     /// Parses an answer body. Throws a description when it is not XML.
     public static func parse(_ data: Data) throws(MultiStatusError) -> MultiStatus {
-        try parse(with: XMLParser(data: data))
+        let reader = try Reader()
+        data.withUnsafeBytes { reader.feed($0, final: true) }
+        return try reader.finish()
     }
 
     /// Parses an answer as it is read from `stream`, a chunk at a time: only what the answer is
     /// about (hrefs, properties, calendar data) is kept, never the body's text as a whole.
     public static func parse(stream: InputStream) throws(MultiStatusError) -> MultiStatus {
-        try parse(with: XMLParser(stream: stream))
+        let reader = try Reader()
+        stream.open()
+        defer { stream.close() }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while !reader.failed {
+            let count = chunk.withUnsafeMutableBufferPointer { stream.read($0.baseAddress!, maxLength: $0.count) }
+            if count < 0 {
+                throw MultiStatusError(reason: "the answer could not be read (\(stream.streamError.map { "\($0)" } ?? "read failed"))")
+            }
+            chunk.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[..<count]), final: count == 0) }
+            if count == 0 { break }
+        }
+        return try reader.finish()
     }
 
     /// A 207 answer's body parsed as it arrives, for ``DAVClient/send(_:_:body:headers:streaming:)``.
@@ -49,22 +61,6 @@ public struct MultiStatus: Sendable {
         StreamedBody(status: 207) { stream in Result { () throws(MultiStatusError) in try parse(stream: stream) } }
     }
 
-    private static func parse(with parser: XMLParser) throws(MultiStatusError) -> MultiStatus {
-        let reader = Reader()
-        parser.shouldProcessNamespaces = true
-        parser.delegate = reader
-        guard parser.parse() else {
-            throw MultiStatusError(reason: parser.parserError.map { "\($0.localizedDescription)" } ?? "not XML")
-        }
-        // Foundation's parser on Linux reports success for a document cut off mid-element: the
-        // answer counts only when its root, a DAV: multistatus, was closed.
-        guard reader.root == "{DAV:}multistatus" else {
-            throw MultiStatusError(reason: reader.root.map { "its root is \($0), not DAV: multistatus" } ?? "it holds no XML element")
-        }
-        guard reader.closedRoot else { throw MultiStatusError(reason: "it ends before its XML does (cut off)") }
-        return reader.result
-    }
-
     /// The status code of a `HTTP/1.1 404 Not Found` line.
     static func code(_ statusLine: String) -> Int? {
         let parts = statusLine.split(separator: " ")
@@ -74,32 +70,88 @@ public struct MultiStatus: Sendable {
 
 public struct MultiStatusError: Error, Sendable { public var reason: String }
 
-private final class Reader: NSObject, XMLParserDelegate {
+/// Reads a multistatus from libxml2's streaming parser: elements by `{namespace}name`, their text
+/// as bytes until the element ends.
+private final class Reader {
     var result = MultiStatus()
     /// The document element, and whether its end tag came.
     var root: String?
     var closedRoot = false
+    /// The parser's first error; nothing is parsed after it.
+    private(set) var problem: String?
+    var failed: Bool { problem != nil }
+    private var parser: OpaquePointer?
     private var stack: [String] = []
-    private var text = ""
+    private var text: [UInt8] = []
     private var response: MultiStatus.Response?
     private var found: [String: String] = [:]
     private var foundHrefs: [String: [String]] = [:]
     private var types: Set<String> = []
     private var propstatStatus: Int?
 
-    func parser(
-        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
-        let key = "{\(namespaceURI ?? "")}\(name)"
+    init() throws(MultiStatusError) {
+        if let problem = chime_xml_load() { throw MultiStatusError(reason: String(cString: problem)) }
+        let events = ChimeXMLEvents(
+            context: nil,
+            start: { context, name, uri, attribute, length in
+                Reader.from(context).start(name: name!, uri: uri, nameAttribute: attribute, length: Int(length))
+            },
+            end: { context, name, uri in Reader.from(context).end(name: name!, uri: uri) },
+            text: { context, bytes, length in
+                Reader.from(context).text.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: Int(length)))
+            }
+        )
+        var withContext = events
+        withContext.context = Unmanaged.passUnretained(self).toOpaque()
+        guard let parser = chime_xml_reader_new(withContext) else { throw MultiStatusError(reason: "out of memory") }
+        self.parser = parser
+    }
+
+    deinit { chime_xml_reader_free(parser) }
+
+    private static func from(_ context: UnsafeMutableRawPointer?) -> Reader {
+        Unmanaged<Reader>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    /// Parses the next bytes of the answer; `final` with the last.
+    func feed(_ bytes: UnsafeRawBufferPointer, final: Bool) {
+        guard problem == nil else { return }
+        let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        if let error = chime_xml_reader_feed(parser, base, Int32(bytes.count), final ? 1 : 0) {
+            // At the end of an answer whose root is still open, libxml2 speaks of what it
+            // expected next ("Extra content at the end of the document"); the answer was cut off.
+            problem = final && root != nil && !closedRoot ? Self.cutOff : String(cString: error)
+        }
+    }
+
+    /// The answer, once the whole of it was fed: an error unless it was well formed and its
+    /// root, a DAV: multistatus, was closed.
+    func finish() throws(MultiStatusError) -> MultiStatus {
+        if let problem { throw MultiStatusError(reason: problem) }
+        guard root == "{DAV:}multistatus" else {
+            throw MultiStatusError(reason: root.map { "its root is \($0), not DAV: multistatus" } ?? "it holds no XML element")
+        }
+        guard closedRoot else { throw MultiStatusError(reason: Self.cutOff) }
+        return result
+    }
+
+    private static let cutOff = "it ends before its XML does (cut off)"
+
+    private static func key(_ name: UnsafePointer<CChar>, _ uri: UnsafePointer<CChar>?) -> String {
+        "{\(uri.map { String(cString: $0) } ?? "")}\(String(cString: name))"
+    }
+
+    private func start(name: UnsafePointer<CChar>, uri: UnsafePointer<CChar>?, nameAttribute: UnsafePointer<CChar>?, length: Int) {
+        let key = Self.key(name, uri)
         if root == nil { root = key }
         stack.append(key)
-        text = ""
+        text.removeAll(keepingCapacity: true)
         switch key {
         case "{DAV:}response": response = MultiStatus.Response(href: "")
         case "{DAV:}propstat": found = [:]; foundHrefs = [:]; types = []; propstatStatus = nil
         case "{\(MultiStatus.caldav)}comp":
-            if let component = attributes["name"], stack.count >= 2 {
+            if let nameAttribute, stack.count >= 2 {
+                let component = String(decoding: UnsafeRawBufferPointer(start: nameAttribute, count: length), as: UTF8.self)
                 let owner = stack[stack.count - 2]
                 found[owner] = (found[owner].map { $0 + "," } ?? "") + component
             }
@@ -108,18 +160,16 @@ private final class Reader: NSObject, XMLParserDelegate {
         if stack.count >= 2 && stack[stack.count - 2] == "{DAV:}resourcetype" { types.insert(key) }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-    func parser(_ parser: XMLParser, foundCDATA block: Data) { text += String(decoding: block, as: UTF8.self) }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        let key = "{\(namespaceURI ?? "")}\(name)"
+    private func end(name: UnsafePointer<CChar>, uri: UnsafePointer<CChar>?) {
+        let key = Self.key(name, uri)
         stack.removeLast()
         if stack.isEmpty { closedRoot = true }
         let parent = stack.last ?? ""
         let grandparent = stack.count >= 2 ? stack[stack.count - 2] : ""
-        // Only the ends are looked at: Foundation's trimming reads the whole text (a calendar's
-        // data, kilobytes, on every element end), which doubled the time of a large answer.
-        let trimmed = Self.trimmed(text)
+        // The text as sent, copied to its own size (a calendar's data, kilobytes); trimmed where
+        // white space around it is not part of it.
+        let whole = String(decoding: text, as: UTF8.self)
+        let trimmed = Self.trimmed(whole)
         switch (key, parent) {
         case ("{DAV:}href", "{DAV:}response"):
             response?.href = trimmed.removingPercentEncoding ?? trimmed
@@ -145,14 +195,12 @@ private final class Reader: NSObject, XMLParserDelegate {
             // RFC 7529 §5.2.1: one element per calendar, listed comma-separated like components.
             found[parent] = (found[parent].map { $0 + "," } ?? "") + trimmed
         case ("{\(MultiStatus.caldav)}calendar-data", "{DAV:}prop"):
-            // Untrimmed: the iCalendar text as sent. Copied to its own size: the text grew by
-            // appending, and its buffer can be twice as large, held for as long as the answer.
-            found[key] = text.utf8.withContiguousStorageIfAvailable { String(decoding: $0, as: UTF8.self) } ?? text
+            found[key] = whole  // untrimmed: the iCalendar text as sent
         case (_, "{DAV:}prop"):
             if found[key] == nil { found[key] = trimmed }
         default: break
         }
-        text = ""
+        text.removeAll(keepingCapacity: true)
     }
 
     /// `text` without white space and line breaks at either end.

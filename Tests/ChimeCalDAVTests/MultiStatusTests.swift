@@ -80,8 +80,9 @@ import Testing
         #expect(throws: MultiStatusError.self) { try MultiStatus.parse(Data("502 Bad Gateway".utf8)) }
     }
 
-    /// A garbled or cut-off answer was read as an empty one ("in step, nothing to move"): Foundation's
-    /// parser on Linux says a document cut off mid-element parsed. Such an answer is an error now.
+    /// A garbled or cut-off answer was once read as an empty one ("in step, nothing to move"): the
+    /// parser used then said a document cut off mid-element parsed. Such an answer is an error, and
+    /// a cut one is called cut off.
     @Test func aCutOffOrForeignAnswerIsAnError() {
         for (body, why) in [
             (#"<?xml version="1.0"?><multistatus xmlns="DAV:"><response><href>/x</"#, "cut off"),

@@ -84,6 +84,12 @@ readelf -d "$BIN" >"$T/dynamic"
 ldd "$BIN" >"$T/ldd"
 ! grep -q "$TOOLCHAIN\|not found" "$T/ldd" || { cat "$T/ldd"; fail "ldd: a library from the toolchain or missing"; }
 ok "no Swift runtime library needed, no RUNPATH into $TOOLCHAIN ($(grep -c NEEDED "$T/dynamic") NEEDED, all from the system)"
+# Opened with dlopen when first used (CalDAV, passwords, sounds), so that a command or a daemon
+# without them does not load them (nor ICU, TLS, libgcrypt, which they need) at every start.
+for lazy in libxml2 libcurl libsecret libcanberra; do
+    ! grep -q "NEEDED.*$lazy" "$T/dynamic" || fail "the binary links $lazy, which it opens only when needed"
+done
+ok "libxml2, libcurl, libsecret and libcanberra are not linked (opened when first needed)"
 
 # Everything below runs with the toolchain folder covered by an empty tmpfs and the staged /usr/local
 # bound over /usr/local, in a private mount namespace; env -i leaves no variable from the test's environment.
