@@ -291,14 +291,24 @@ public struct CalDAVServer: Sendable {
     /// Percent-encodes what a path may not hold as is.
     static func encodePath(_ path: String) -> String {
         if path.hasPrefix("http://") || path.hasPrefix("https://") { return path }
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "%")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        return PercentEncoding.encodedPath(path)
     }
 
     static func directory(_ url: String) -> String { url.hasSuffix("/") ? url : url + "/" }
 
+    /// `&`, `<` and `>` as XML entities, for text inside an element.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

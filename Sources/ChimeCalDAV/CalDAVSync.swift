@@ -236,11 +236,13 @@ public struct CalDAVSync: Sendable {
         var pass = SyncApplication(collection: collection.id)
         pass.syncToken = listing.syncToken
         let signatures = try store.sync.localSignatures(of: collection)
-        let recordedUIDs = Set(resources.values.map(\.uid))
+        // Local items no server name is recorded for (an interrupted sync sent them): a new
+        // server copy is parsed for its UID only when there are such items, not on every first sync.
+        let unrecordedLocalUIDs = Set(signatures.keys).subtracting(resources.values.map(\.uid))
         for href in changed {
             guard let copy = fetched[href] else { continue }
             let row = resources[href]
-            if row == nil, let uid = Self.uid(of: copy.text, href: href), signatures[uid] != nil, !recordedUIDs.contains(uid) {
+            if row == nil, !unrecordedLocalUIDs.isEmpty, let uid = Self.uid(of: copy.text, href: href), unrecordedLocalUIDs.contains(uid) {
                 pass.pulled.append(try adoptUnrecorded(href: href, uid: uid, serverCopy: copy, collection: collection, into: &pass))
                 continue
             }

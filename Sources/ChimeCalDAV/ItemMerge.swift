@@ -123,11 +123,11 @@ private struct FieldMerge<Item> {
     }
 
     private static func isAnswerLine(_ line: String) -> Bool {
-        line.uppercased().hasPrefix("X-MOZ-LASTACK") || line.uppercased().hasPrefix("X-MOZ-SNOOZE-TIME")
+        ICalendarText.hasNamePrefix(line, "X-MOZ-LASTACK") || ICalendarText.hasNamePrefix(line, "X-MOZ-SNOOZE-TIME")
     }
 
     private static func named(_ name: String) -> (String) -> Bool {
-        { line in line.uppercased().hasPrefix(name + ":") || line.uppercased().hasPrefix(name + ";") }
+        { line in ICalendarText.isLine(line, of: name) }
     }
 
     /// The instant of the first `NAME:…` line among `lines` (an answer's time).

@@ -172,7 +172,7 @@ private final class Reader {
         let trimmed = Self.trimmed(whole)
         switch (key, parent) {
         case ("{DAV:}href", "{DAV:}response"):
-            response?.href = trimmed.removingPercentEncoding ?? trimmed
+            response?.href = PercentEncoding.decoded(trimmed) ?? trimmed
         case ("{DAV:}status", "{DAV:}response"):
             response?.status = MultiStatus.code(trimmed)
         case ("{DAV:}status", "{DAV:}propstat"):
@@ -189,8 +189,8 @@ private final class Reader {
         case ("{DAV:}sync-token", "{DAV:}multistatus"):
             result.syncToken = trimmed
         case ("{DAV:}href", _) where grandparent == "{DAV:}prop":
-            found[parent] = trimmed.removingPercentEncoding ?? trimmed
-            foundHrefs[parent, default: []].append(trimmed.removingPercentEncoding ?? trimmed)
+            found[parent] = PercentEncoding.decoded(trimmed) ?? trimmed
+            foundHrefs[parent, default: []].append(PercentEncoding.decoded(trimmed) ?? trimmed)
         case ("{\(MultiStatus.caldav)}supported-rscale", "{\(MultiStatus.caldav)}supported-rscale-set"):
             // RFC 7529 §5.2.1: one element per calendar, listed comma-separated like components.
             found[parent] = (found[parent].map { $0 + "," } ?? "") + trimmed

@@ -2,25 +2,28 @@ import ChimeCore
 
 /// TEXT escaping (RFC 5545 §3.3.11): `\\`, `\;`, `\,`, `\n`.
 public enum ICSText {
+    /// The value with its TEXT escapes undone: `ICSText.unescape("a\\, b\\nc")` is `"a, b\nc"`.
     public static func unescape(_ value: String) -> String {
-        guard value.contains("\\") else { return value }
-        var out = ""
+        // On UTF-8 bytes: every escape is ASCII, and walking Characters was a large part of a
+        // sync's parse. A backslash before a non-ASCII character drops, as before any other.
+        let bytes = value.utf8
+        guard bytes.contains(UInt8(ascii: "\\")) else { return value }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
         var escaped = false
-        for c in value {
+        for byte in bytes {
             if escaped {
-                switch c {
-                case "n", "N": out.append("\n")
-                default: out.append(c)  // \\ \; \, and, tolerantly, anything else as itself
-                }
+                // \\ \; \, and, tolerantly, anything else as itself
+                out.append(byte == UInt8(ascii: "n") || byte == UInt8(ascii: "N") ? UInt8(ascii: "\n") : byte)
                 escaped = false
-            } else if c == "\\" {
+            } else if byte == UInt8(ascii: "\\") {
                 escaped = true
             } else {
-                out.append(c)
+                out.append(byte)
             }
         }
-        if escaped { out.append("\\") }
-        return out
+        if escaped { out.append(UInt8(ascii: "\\")) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// TEXT escaping: ``ICalendarText/escaped(_:)``, the one escaper.

@@ -30,6 +30,8 @@ import Testing
     @Test func textEscapesRoundTrip() {
         let raw = #"a\, b\; c\\ d\nE\N"#
         #expect(ICSText.unescape(raw) == "a, b; c\\ d\nE\n")
+        #expect(ICSText.unescape(#"Grüße\, 日本\n東京\é"#) == "Grüße, 日本\n東京é", "escapes among non-ASCII text")
+        #expect(ICSText.unescape(#"trailing\"#) == #"trailing\"#)
         #expect(ICSText.escape("a, b; c\\ d\ne") == #"a\, b\; c\\ d\ne"#)
     }
 

@@ -55,15 +55,25 @@ public enum ICalendarText {
     /// ICalendarText.firstValue(of: "STATUS", in: ["SUMMARY:x", "STATUS;X-P=1:cancelled"])   // "cancelled"
     /// ```
     public static func firstValue(of property: String, in lines: [String]) -> String? {
-        let name = Array(property.utf8)
-        for line in lines {
-            let bytes = line.utf8
-            guard bytes.count > name.count,
-                zip(bytes, name).allSatisfy({ $0 == $1 || ($0 >= 0x61 && $0 <= 0x7A && $0 - 0x20 == $1) }),
-                let next = bytes.dropFirst(name.count).first, next == UInt8(ascii: ":") || next == UInt8(ascii: ";")
-            else { continue }
-            return Participant.split(line).2.trimmingSpaces()
-        }
-        return nil
+        lines.first { isLine($0, of: property) }.map { Participant.split($0).2.trimmingSpaces() }
+    }
+
+    /// Whether `line` is a content line of `property` (its name, in any case, then `:` or `;`).
+    /// `property` is written in uppercase.
+    ///
+    /// ```swift
+    /// ICalendarText.isLine("x-moz-lastack:20261201T090000Z", of: "X-MOZ-LASTACK")   // true
+    /// ```
+    public static func isLine(_ line: String, of property: String) -> Bool {
+        guard hasNamePrefix(line, property) else { return false }
+        let next = line.utf8.dropFirst(property.utf8.count).first
+        return next == UInt8(ascii: ":") || next == UInt8(ascii: ";")
+    }
+
+    /// Whether `line` starts with `uppercaseName` in any case of ASCII letters, without copying it.
+    public static func hasNamePrefix(_ line: String, _ uppercaseName: String) -> Bool {
+        let bytes = line.utf8, name = uppercaseName.utf8
+        return bytes.count >= name.count
+            && zip(bytes, name).allSatisfy { $0 == $1 || ($0 >= 0x61 && $0 <= 0x7A && $0 - 0x20 == $1) }
     }
 }
