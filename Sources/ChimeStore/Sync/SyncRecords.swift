@@ -450,10 +450,10 @@ extension SyncRecords {
             for (href, uid) in removed {
                 // Another name still shows this UID (a copy under two names): its items stay.
                 if pass.shownBy[uid] == nil { try Self.deleteLocalItems(uid: uid, calendars: calendars, in: db) }
-                try db.execute(sql: "DELETE FROM sync_resource WHERE collection_id = ? AND href = ?", arguments: [collection.id, href])
+                try db.cachedStatement(sql: "DELETE FROM sync_resource WHERE collection_id = ? AND href = ?").execute(arguments: [collection.id, href])
             }
             for href in pass.deletedOnServer {
-                try db.execute(sql: "DELETE FROM sync_resource WHERE collection_id = ? AND href = ?", arguments: [collection.id, href])
+                try db.cachedStatement(sql: "DELETE FROM sync_resource WHERE collection_id = ? AND href = ?").execute(arguments: [collection.id, href])
             }
             for p in pass.pushed {
                 try Self.recordResource(
@@ -490,12 +490,15 @@ extension SyncRecords {
     }
 
     private static func recordResource(_ r: SyncResource, collection: Int64, in db: Database) throws {
-        try db.execute(
+        // Cached: a first sync records thousands, and compiling the statement each time (with
+        // GRDB's authorizer called per column) cost more than running it.
+        try db.cachedStatement(
             sql: """
                 INSERT INTO sync_resource (collection_id, href, uid, etag, server_copy, signature, foreign_content) VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(collection_id, href) DO UPDATE SET uid = excluded.uid, etag = excluded.etag,
                     server_copy = excluded.server_copy, signature = excluded.signature, foreign_content = excluded.foreign_content
-                """, arguments: [collection, r.href, r.uid, r.etag, r.serverCopy, r.signature, r.isForeign])
+                """
+        ).execute(arguments: [collection, r.href, r.uid, r.etag, r.serverCopy, r.signature, r.isForeign])
     }
 
     /// Deletes the items of a UID in these calendars (a series takes its detached occurrences).
