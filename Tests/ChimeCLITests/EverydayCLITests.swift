@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeStore
+import ChimeTestSupport
 import Foundation
 import Glibc
 import ChimeTestKit
@@ -274,6 +275,30 @@ struct EverydayCLITests {
         let refused = try s.run("calendar", "remove", "Old")
         #expect(refused.status != 0 && refused.stderr.contains("\"Old\" and its 1 event; run it again with --yes"), "\(refused.stderr)")
         #expect(try s.run("calendar", "remove", "Old", "--yes").stdout.contains("Removed \"Old\" and its 1 event"))
+    }
+
+    /// A repeating event named by its title is a guess: removing the whole series asks, and
+    /// without a terminal needs --yes. Its ID (or one occurrence, or a single event by title)
+    /// removes as before.
+    @Test func removingARepeatingSeriesByItsTitleAsksFirst() throws {
+        let s = StoreSession()
+        let yoga = try s.add("event", "Yoga", "--start", "2026-11-23T18:00", "--repeat", "weekly")
+        let refused = try s.run("remove", "yoga")
+        #expect(refused.status != 0, "\(refused.stderr)")
+        #expect(refused.stderr.contains("\"Yoga\" repeats, and this removes the whole series; run it again with --yes"), "\(refused.stderr)")
+        #expect(try s.run("show", yoga).status == 0, "the series is still there")
+        #expect(try s.run("remove", "Yoga", "--yes").stdout.contains("Removed \"Yoga\" (the whole series"))
+        #expect(try s.run("show", yoga).status != 0)
+
+        let standup = try s.add("event", "Standup", "--start", "2026-11-23T09:00", "--repeat", "daily")
+        #expect(try s.run("remove", String(standup.prefix(8))).stdout.contains("Removed \"Standup\" (the whole series"), "by ID: no question")
+        _ = try s.add("event", "Dentist", "--start", "2026-11-24T10:00")
+        #expect(try s.run("remove", "Dentist").stdout.contains("Removed \"Dentist\""), "a single event by title: no question")
+
+        let german = CatalogSandbox.environment(s.environment, language: "de_DE.UTF-8")
+        _ = try s.add("event", "Chor", "--start", "2026-11-25T19:00", "--repeat", "weekly")
+        let deRefused = try CLI.run(["remove", "Chor"], environment: german)
+        #expect(deRefused.stderr.contains("„Chor“ wiederholt sich"), "\(deRefused.stderr)")
     }
 
     /// `chime edit ID` alone opens the item as a form in $EDITOR (a script here): a change is saved,
