@@ -443,7 +443,8 @@ import Testing
         }
         _ = try run(nil, ["import", file])
         #expect(try run("de_DE.UTF-8", ["remove", "Stand-up@20261124T090000Z"]) == "„Stand-up“ entfernt (dieser Termin)\n")
-        let removed = try run("ru_RU.UTF-8", ["remove", "Stand-up"])
+        // Named by its title, a whole series is removed only when confirmed (--yes without a terminal).
+        let removed = try run("ru_RU.UTF-8", ["remove", "Stand-up", "--yes"])
         #expect(removed.contains("«Stand-up»") && !removed.contains("Removed"), "\(removed)")
     }
 
