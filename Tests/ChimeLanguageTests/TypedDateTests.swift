@@ -31,7 +31,8 @@ import Testing
         ("in 2h", "@2026-12-02T10:00:00Z"), ("in 2 hours", "@2026-12-02T10:00:00Z"), ("+1h30m", "@2026-12-02T09:30:00Z"),
         ("-30m", "@2026-12-02T07:30:00Z"), ("2026-12-24T18:00", "2026-12-24T18:00"), ("24.12.", "2026-12-24"),
         ("noon", "2026-12-02T12:00"), ("tomorrow at 9", "2026-12-03T09:00"), ("tonight", "2026-12-02T20:00"),
-        ("overmorrow", "2026-12-04"), ("next week fri", "2026-12-11"), ("tomorrow afternoon at 3", "2026-12-03T15:00")
+        ("overmorrow", "2026-12-04"), ("next week fri", "2026-12-11"), ("tomorrow afternoon at 3", "2026-12-03T15:00"),
+        ("on dec 24", "2026-12-24"), ("on friday at 9", "2026-12-04T09:00")
     ]
 
     static func check(_ locale: String, _ table: [(String, String)]) {
@@ -50,6 +51,22 @@ import Testing
         for example in examples.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             #expect(!Self.read(example, phrases).hasPrefix("error"), "\(locale): \(example) → \(Self.read(example, phrases))")
         }
+    }
+
+    /// A day and month then a time of day: the hour is not read as a year (it was: `25. Dezember
+    /// 18:00` became `december 25 18 :00`, refused). A year is still a year. And `am`, `le`, `el`
+    /// before a numeric date.
+    @Test(arguments: [
+        ("de_DE.UTF-8", "25. Dezember 18:00", "2026-12-25T18:00"), ("de_DE.UTF-8", "25. Dezember 2027", "2027-12-25"),
+        ("de_DE.UTF-8", "am 3. Januar 9:30", "2027-01-03T09:30"), ("ru_RU.UTF-8", "25 декабря 18:00", "2026-12-25T18:00"),
+        ("ru_RU.UTF-8", "25 декабря 2027", "2027-12-25"), ("fr_FR.UTF-8", "25 décembre 18:00", "2026-12-25T18:00"),
+        ("es_ES.UTF-8", "25 de diciembre 18:00", "2026-12-25T18:00"), ("es_ES.UTF-8", "25 de diciembre de 2027", "2027-12-25"),
+        // "on" before a numeric date, which only English read
+        ("de_DE.UTF-8", "am 24.12. um 18 Uhr", "2026-12-24T18:00"), ("fr_FR.UTF-8", "le 24.12. à 18h", "2026-12-24T18:00"),
+        ("es_ES.UTF-8", "el 24.12. a las 18:00", "2026-12-24T18:00")
+    ])
+    func aDayAndMonthThenATime(_ locale: String, _ typed: String, _ expected: String) {
+        #expect(Self.read(typed, DatePhrases(catalog: CatalogSandbox.catalog(locale))) == expected, "\(locale): \(typed)")
     }
 
     @Test func chinese() {

@@ -463,6 +463,8 @@ public enum DateExpression {
             let nextWord = i + 1 < words.count ? words[i + 1] : nil
             i += 1
             if word == "at" { afterAt = true; continue }
+            // `on dec 24`, `on friday at 9`: what German `am`, French `le`, Spanish `el` become.
+            if word == "on" && nextWord != nil { continue }
             defer { afterAt = false }
             switch word {
             case "today": try setDay(today); continue

@@ -50,7 +50,7 @@ public struct DatePhrases: Sendable {
     public static let templates: [String] =
         [
             "now", "today", "tomorrow", "overmorrow", "yesterday", "tonight", "noon", "midnight",
-            "morning", "afternoon", "evening", "at",
+            "morning", "afternoon", "evening", "at", "on",
             "next week", "this week", "next month",
             "next {weekday}", "this {weekday}", "next week {weekday}", "this week {weekday}",
             "{1}:{2}", "{1}:30", "{1}:00", "{1}:15", "{1}:45",
@@ -220,8 +220,14 @@ public struct DatePhrases: Sendable {
     }
 
     private static func mayEnd(_ pattern: [Node], at end: Int, in input: [Character]) -> Bool {
-        end == input.count || !(isWordCharacter(input[end - 1]) && isWordCharacter(input[end]))
+        guard end < input.count else { return true }
+        if isWordCharacter(input[end - 1]) && isWordCharacter(input[end]) { return false }
+        // Nor where a number goes on as a time of day: in `25. Dezember 18:00` the 18 is the
+        // hour, not the year a longer pattern would take it for.
+        return !(isDigit(input[end - 1]) && (input[end] == ":" || input[end] == ".") && end + 1 < input.count && isDigit(input[end + 1]))
     }
+
+    private static func isDigit(_ c: Character) -> Bool { c.asciiValue.map { (48...57).contains($0) } ?? false }
 
     // MARK: Reading the table
 
