@@ -348,6 +348,19 @@ struct EverydayCLITests {
         #expect(
             stuck.status != 0 && stuck.stderr.contains("no such calendar date") && stuck.stderr.contains("nothing was saved"),
             "\(stuck.stderr)")
+        // A series moved in the form is named by its ID alone (it printed the old first
+        // occurrence, which `chime show` then did not find).
+        let weekly = try s.add("event", "Choir", "--start", "2026-11-23T19:00", "--repeat", "weekly")
+        let path = s.folder + "/editor-series.sh"
+        try "#!/bin/sh\nsed -i -e 's/^start: .*/start: 2026-11-24 20:00/' -e 's/^end: .*/end: 2026-11-24 21:00/' \"$1\"\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        var env = s.environment
+        env["EDITOR"] = path
+        env["VISUAL"] = ""
+        let series = try CLI.run(["edit", weekly], environment: env)
+        #expect(series.status == 0 && series.stdout.contains("\nID \(weekly)\n"), "\(series.stdout)\(series.stderr)")
+        #expect(try s.run("show", weekly).stdout.contains("Tue 2026-11-24 20:00"))
     }
 
     /// A notification snoozed in the daemon comes back later: `chime alarms` lists it in the window

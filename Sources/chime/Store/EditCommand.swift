@@ -159,7 +159,8 @@ struct EditCommand: ParsableCommand {
                     try form.apply(to: &e, original: original)
                     e.sequence += 1
                 }
-                report(.event(stored), store: store)
+                // A whole series is named by its ID: its first occurrence may have moved.
+                report(.event(stored), store: store, wholeSeries: reference.occurrence == nil)
             case .reminder:
                 let stored = try store.modifyReminder(identifier: identifier) { r in
                     try form.apply(to: &r, original: original)
