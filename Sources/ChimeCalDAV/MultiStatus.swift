@@ -91,8 +91,9 @@ private final class Reader {
 
     init() throws(MultiStatusError) {
         if let problem = chime_xml_load() { throw MultiStatusError(reason: String(cString: problem)) }
+        // Every stored property has its initial value, so the reader can hand itself over now.
         let events = ChimeXMLEvents(
-            context: nil,
+            context: Unmanaged.passUnretained(self).toOpaque(),
             start: { context, name, uri, attribute, length in
                 Reader.from(context).start(name: name!, uri: uri, nameAttribute: attribute, length: Int(length))
             },
@@ -101,9 +102,7 @@ private final class Reader {
                 Reader.from(context).text.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: Int(length)))
             }
         )
-        var withContext = events
-        withContext.context = Unmanaged.passUnretained(self).toOpaque()
-        guard let parser = chime_xml_reader_new(withContext) else { throw MultiStatusError(reason: "out of memory") }
+        guard let parser = chime_xml_reader_new(events) else { throw MultiStatusError(reason: "out of memory") }
         self.parser = parser
     }
 

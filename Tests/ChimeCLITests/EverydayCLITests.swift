@@ -306,14 +306,14 @@ struct EverydayCLITests {
     @Test func editWithoutOptionsOpensTheItemInTheEditor() throws {
         let s = StoreSession()
         let id = try s.add("event", "Review", "--start", "2026-11-23T14:00", "--duration", "1h", "--alarm", "15m")
-        func edit(_ script: String) throws -> CLIResult {
+        func edit(_ script: String, reference: String? = nil) throws -> CLIResult {
             let path = s.folder + "/editor-\(UUID().uuidString).sh"
             try ("#!/bin/sh\n" + script).write(toFile: path, atomically: true, encoding: .utf8)
             chmod(path, 0o755)
             var env = s.environment
             env["EDITOR"] = path
             env["VISUAL"] = ""
-            return try CLI.run(["edit", String(id.prefix(8))], environment: env)
+            return try CLI.run(["edit", reference ?? String(id.prefix(8))], environment: env)
         }
         let form = try edit("cp \"$1\" \(s.folder)/form.txt")
         #expect(form.stdout == "No change.\n", "\(form.stdout)\(form.stderr)")
@@ -351,14 +351,8 @@ struct EverydayCLITests {
         // A series moved in the form is named by its ID alone (it printed the old first
         // occurrence, which `chime show` then did not find).
         let weekly = try s.add("event", "Choir", "--start", "2026-11-23T19:00", "--repeat", "weekly")
-        let path = s.folder + "/editor-series.sh"
-        try "#!/bin/sh\nsed -i -e 's/^start: .*/start: 2026-11-24 20:00/' -e 's/^end: .*/end: 2026-11-24 21:00/' \"$1\"\n"
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
-        var env = s.environment
-        env["EDITOR"] = path
-        env["VISUAL"] = ""
-        let series = try CLI.run(["edit", weekly], environment: env)
+        let series = try edit(
+            "sed -i -e 's/^start: .*/start: 2026-11-24 20:00/' -e 's/^end: .*/end: 2026-11-24 21:00/' \"$1\"", reference: weekly)
         #expect(series.status == 0 && series.stdout.contains("\nID \(weekly)\n"), "\(series.stdout)\(series.stderr)")
         #expect(try s.run("show", weekly).stdout.contains("Tue 2026-11-24 20:00"))
     }
