@@ -165,9 +165,12 @@ extension DatePhrases {
     /// The repeat words of the catalog's language (`每周`, `каждый понедельник`, `jeden Montag`),
     /// with the date table's weekday and month names.
     public init(repeatsIn catalog: MessageCatalog) {
+        let names = Self.table(catalog, DatePhrases.catalogContext, DatePhrases.weekdays + DatePhrases.months)
+        // A weekday alone is read too, for the days after the first: `jeden Montag und Donnerstag`.
+        let weekdays = names.filter { DatePhrases.weekdays.contains($0.key) }
         self.init(
-            Self.table(catalog, DatePhrases.repeatContext, DatePhrases.repeatTemplates),
-            names: Self.table(catalog, DatePhrases.catalogContext, DatePhrases.weekdays + DatePhrases.months))
+            Self.table(catalog, DatePhrases.repeatContext, DatePhrases.repeatTemplates).merging(weekdays) { own, _ in own },
+            names: names)
     }
 
     /// The length words of the catalog's language (`15 минут`, `1 Stunde`, `2小时`), for alarm

@@ -39,6 +39,29 @@ import Testing
         #expect(try start("１２月２５日 上午９点半") == "2026-12-25T09:30:00")
     }
 
+    /// A repeat that ends on a day, typed as people type it: `until` in the language's words,
+    /// before or after the date, the date as a date option reads it; a weekday list joined by the
+    /// language's "and".
+    @Test(arguments: [
+        ("en_US.UTF-8", "weekly until march 1", "FREQ=WEEKLY;UNTIL=20270301"),
+        ("en_US.UTF-8", "every monday and every thursday until 2027-03-01", "FREQ=WEEKLY;UNTIL=20270301;BYDAY=MO,TH"),
+        ("de_DE.UTF-8", "jeden Montag und Donnerstag bis 1. März 2027", "FREQ=WEEKLY;UNTIL=20270301;BYDAY=MO,TH"),
+        ("de_DE.UTF-8", "wöchentlich bis nächsten Freitag", "FREQ=WEEKLY;UNTIL=20261127"),
+        ("ru_RU.UTF-8", "еженедельно до 1 марта 2027", "FREQ=WEEKLY;UNTIL=20270301"),
+        ("fr_FR.UTF-8", "chaque lundi et jeudi jusqu'au 1 mars 2027", "FREQ=WEEKLY;UNTIL=20270301;BYDAY=MO,TH"),
+        ("es_ES.UTF-8", "cada lunes y jueves hasta el 1 de marzo de 2027", "FREQ=WEEKLY;UNTIL=20270301;BYDAY=MO,TH"),
+        ("zh_CN.UTF-8", "每周一和周四 直到2027年3月1日", "FREQ=WEEKLY;UNTIL=20270301;BYDAY=MO,TH"),
+        ("ja_JP.UTF-8", "毎週2027年3月1日まで", "FREQ=WEEKLY;UNTIL=20270301"),
+        ("ja_JP.UTF-8", "隔週", "FREQ=WEEKLY;INTERVAL=2")
+    ])
+    func repeatsUntilADayTypedInTheLanguage(_ lang: String, _ typed: String, _ rule: String) throws {
+        let (_, env) = session(lang)
+        let r = try CLI.run(["add", "event", "Yoga", "--start", "2026-11-23T09:00", "--repeat", typed, "--json"], environment: env)
+        #expect(r.status == 0, "\(lang) \(typed): \(r.stderr)")
+        let item = try JSONDocument.body(r.stdout) as? [String: Any]
+        #expect(item?["recurrence_rules"] as? [String] == [rule], "\(lang) \(typed): \(r.stdout)")
+    }
+
     /// An alarm's length and an event's duration typed in the user's language: `1 час` is an hour
     /// before, never one o'clock; English lengths read in every language.
     @Test(arguments: [

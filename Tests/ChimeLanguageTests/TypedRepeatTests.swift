@@ -28,14 +28,16 @@ import Testing
                 ("每天", "FREQ=DAILY"), ("每周", "FREQ=WEEKLY"), ("每月", "FREQ=MONTHLY"), ("每年", "FREQ=YEARLY"),
                 ("工作日", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("每周一", "FREQ=WEEKLY;BYDAY=MO"), ("每个星期五", "FREQ=WEEKLY;BYDAY=FR"),
                 ("每3天", "FREQ=DAILY;INTERVAL=3"), ("每2周", "FREQ=WEEKLY;INTERVAL=2"), ("每周 共10次", "FREQ=WEEKLY;COUNT=10"),
-                ("农历每年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"), ("每年农历", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")
+                ("农历每年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"), ("每年农历", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
+                ("每周一和周四", "FREQ=WEEKLY;BYDAY=MO,TH"), ("隔周", "FREQ=WEEKLY;INTERVAL=2")
             ])
         Self.check(
             "ja_JP.UTF-8",
             [
                 ("毎日", "FREQ=DAILY"), ("毎週", "FREQ=WEEKLY"), ("毎月", "FREQ=MONTHLY"), ("毎年", "FREQ=YEARLY"),
                 ("平日", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("毎週月曜日", "FREQ=WEEKLY;BYDAY=MO"), ("隔週金曜", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
-                ("3日ごと", "FREQ=DAILY;INTERVAL=3"), ("毎週 10回", "FREQ=WEEKLY;COUNT=10"), ("旧暦で毎年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")
+                ("3日ごと", "FREQ=DAILY;INTERVAL=3"), ("毎週 10回", "FREQ=WEEKLY;COUNT=10"), ("旧暦で毎年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
+                ("隔週", "FREQ=WEEKLY;INTERVAL=2"), ("毎週月曜日と木曜日", "FREQ=WEEKLY;BYDAY=MO,TH")
             ])
         Self.check(
             "ru_RU.UTF-8",
@@ -46,7 +48,8 @@ import Testing
                 ("каждые 3 дня", "FREQ=DAILY;INTERVAL=3"), ("каждые 2 недели", "FREQ=WEEKLY;INTERVAL=2"),
                 ("еженедельно 10 раз", "FREQ=WEEKLY;COUNT=10"),
                 ("каждый год по китайскому календарю", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
-                ("ежегодно по еврейскому календарю", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD")
+                ("ежегодно по еврейскому календарю", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD"),
+                ("каждый понедельник и четверг", "FREQ=WEEKLY;BYDAY=MO,TH"), ("раз в две недели", "FREQ=WEEKLY;INTERVAL=2")
             ])
         Self.check(
             "de_DE.UTF-8",
@@ -55,7 +58,9 @@ import Testing
                 ("werktags", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("jeden Montag", "FREQ=WEEKLY;BYDAY=MO"), ("montags", "FREQ=WEEKLY;BYDAY=MO"),
                 ("jeden zweiten Freitag", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("alle 3 Tage", "FREQ=DAILY;INTERVAL=3"),
                 ("wöchentlich 10 mal", "FREQ=WEEKLY;COUNT=10"),
-                ("jährlich nach dem jüdischen Kalender", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD")
+                ("jährlich nach dem jüdischen Kalender", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD"),
+                ("jeden Montag und Donnerstag", "FREQ=WEEKLY;BYDAY=MO,TH"), ("jeden Montag, Mittwoch und Freitag", "FREQ=WEEKLY;BYDAY=MO,WE,FR"),
+                ("jede zweite Woche", "FREQ=WEEKLY;INTERVAL=2"), ("montags und donnerstags", "FREQ=WEEKLY;BYDAY=MO,TH")
             ])
         Self.check(
             "fr_FR.UTF-8",
@@ -64,7 +69,8 @@ import Testing
                 ("tous les ans", "FREQ=YEARLY"), ("en semaine", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("chaque lundi", "FREQ=WEEKLY;BYDAY=MO"),
                 ("tous les lundis", "FREQ=WEEKLY;BYDAY=MO"), ("un vendredi sur deux", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
                 ("tous les 3 jours", "FREQ=DAILY;INTERVAL=3"), ("chaque semaine 10 fois", "FREQ=WEEKLY;COUNT=10"),
-                ("tous les ans selon le calendrier chinois", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")
+                ("tous les ans selon le calendrier chinois", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
+                ("chaque lundi et jeudi", "FREQ=WEEKLY;BYDAY=MO,TH"), ("une semaine sur deux", "FREQ=WEEKLY;INTERVAL=2")
             ])
         Self.check(
             "es_ES.UTF-8",
@@ -73,7 +79,26 @@ import Testing
                 ("cada año", "FREQ=YEARLY"), ("entre semana", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("todos los lunes", "FREQ=WEEKLY;BYDAY=MO"),
                 ("cada viernes", "FREQ=WEEKLY;BYDAY=FR"), ("cada 3 días", "FREQ=DAILY;INTERVAL=3"),
                 ("cada 2 semanas", "FREQ=WEEKLY;INTERVAL=2"), ("cada semana 10 veces", "FREQ=WEEKLY;COUNT=10"),
-                ("cada año según el calendario hebreo", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD")
+                ("cada año según el calendario hebreo", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD"),
+                ("todos los lunes y jueves", "FREQ=WEEKLY;BYDAY=MO,TH"), ("cada dos semanas", "FREQ=WEEKLY;INTERVAL=2")
             ])
+    }
+
+    /// A repeat's `until` found in the language's words, with what comes before and after it as
+    /// typed (the date is then read by the date table, not the repeat table).
+    @Test(arguments: [
+        ("de_DE.UTF-8", "wöchentlich bis 1. März 2027", "wöchentlich", "1. märz 2027"),
+        ("de_DE.UTF-8", "jeden Montag bis nächsten Freitag", "jeden montag", "nächsten freitag"),
+        ("ru_RU.UTF-8", "еженедельно до 1 марта", "еженедельно", "1 марта"),
+        ("fr_FR.UTF-8", "chaque lundi jusqu'au 1 mars", "chaque lundi", "1 mars"),
+        ("es_ES.UTF-8", "cada lunes hasta el 1 de marzo", "cada lunes", "1 de marzo"),
+        ("zh_CN.UTF-8", "每周直到2027年3月1日", "每周", "2027年3月1日"),
+        ("ja_JP.UTF-8", "毎週2027年3月1日まで", "毎週2027年3月1日", "")
+    ])
+    func untilSplitsARepeatFromItsLastDay(_ locale: String, _ typed: String, _ before: String, _ after: String) throws {
+        let phrases = DatePhrases(repeatsIn: CatalogSandbox.catalog(locale))
+        let split = try #require(phrases.split(typed, atLast: "until"), "\(locale): \(typed)")
+        #expect(split.before == before && split.after == after, "\(locale): \(split)")
+        #expect(phrases.split("weekly", atLast: "until") == nil)
     }
 }

@@ -89,6 +89,8 @@ extension RecurrenceRule {
                 skipOfTheMonth()
                 continue
             }
+            // "every monday and every thursday": the second `every` says nothing new.
+            if word == "every", frequency == .weekly, i < words.count, Weekday(word: words[i]) != nil { continue }
             if word == "every" && frequency == nil {
                 guard i < words.count else { throw bad }
                 if words[i] == "other" {

@@ -41,8 +41,8 @@ public struct DatePhrases: Sendable {
     /// Every template a repeat table may translate: the English repeat phrases the rule reader takes.
     public static let repeatTemplates: [String] = [
         "daily", "weekdays", "weekends", "weekly", "monthly", "yearly",
-        "every {weekday}", "every other {weekday}", "every {1} days", "every {1} weeks", "every {1} months", "{1} times",
-        "yearly on the chinese calendar", "yearly on the hebrew calendar"
+        "every {weekday}", "every other {weekday}", "every other week", "every {1} days", "every {1} weeks", "every {1} months",
+        "{1} times", "and", "until", "yearly on the chinese calendar", "yearly on the hebrew calendar"
     ]
 
     /// Every template a table may translate: the English ``DateExpression`` reads, with
@@ -115,27 +115,51 @@ public struct DatePhrases: Sendable {
     /// spaces), full-width forms folded and letters lower-cased; text no pattern matches is kept.
     public func rewrite(_ text: String) -> String {
         let input = Array(Self.fold(text))
-        guard !rules.isEmpty else { return String(input) }
         var out = ""
         var i = 0
+        for phrase in phrases(input) {
+            out += String(input[i..<phrase.range.lowerBound]) + " " + phrase.text + " "
+            i = phrase.range.upperBound
+        }
+        out += String(input[i...])
+        return out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The text, folded, before and after the last phrase the table reads as `template`; nil
+    /// when there is none. For a phrase whose tail is read by another table: `wöchentlich bis
+    /// 1. März` splits at `until` into `wöchentlich` and `1. märz`, each then read as typed.
+    ///
+    /// ```swift
+    /// repeats.split("jeden Montag bis nächsten Freitag", atLast: "until")   // ("jeden montag", "nächsten freitag")
+    /// ```
+    public func split(_ text: String, atLast template: String) -> (before: String, after: String)? {
+        let input = Array(Self.fold(text))
+        guard let last = phrases(input).last(where: { $0.template == template }) else { return nil }
+        return (String(input[..<last.range.lowerBound]).trimming(" "), String(input[last.range.upperBound...]).trimming(" "))
+    }
+
+    /// The phrases the table reads in `input`, left to right, each the longest match at its place.
+    private func phrases(_ input: [Character]) -> [(range: Range<Int>, text: String, template: String)] {
+        var found: [(range: Range<Int>, text: String, template: String)] = []
+        guard !rules.isEmpty else { return found }
+        var i = 0
         while i < input.count {
-            var best: (end: Int, text: String)?
+            var best: (end: Int, text: String, template: String)?
             for rule in rules {
                 guard Self.mayStart(rule.pattern, at: i, in: input) else { continue }
                 for m in matches(rule.pattern, input, i, Capture()) where m.end > i && (best == nil || m.end > best!.end) {
                     guard Self.mayEnd(rule.pattern, at: m.end, in: input) else { continue }
-                    best = (m.end, Self.render(rule.template, m.capture))
+                    best = (m.end, Self.render(rule.template, m.capture), rule.template)
                 }
             }
             if let best {
-                out += " " + best.text + " "
+                found.append((i..<best.end, best.text, best.template))
                 i = best.end
             } else {
-                out.append(input[i])
                 i += 1
             }
         }
-        return out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return found
     }
 
     // MARK: Matching

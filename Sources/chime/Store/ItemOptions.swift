@@ -169,7 +169,43 @@ struct ItemOptions: ParsableArguments {
     static func rule(_ text: String, option: String) throws -> RecurrenceRule {
         let english = CLIContext.repeatPhrases.english(text) { (try? RecurrenceRule(phrase: $0)) != nil }
         if english != text, let rule = try? RecurrenceRule(phrase: english) { return rule }
-        do { return try RecurrenceRule(phrase: text) } catch { throw repeatError(error, option: option) }
+        do { return try RecurrenceRule(phrase: text) } catch {
+            if let rule = ruleEndingOnADay(text, option: option) { return rule }
+            throw repeatError(error, option: option)
+        }
+    }
+
+    /// A repeat that ends on a day written as a date option takes it: `weekly until next friday`,
+    /// `wöchentlich bis 1. März 2027`, `каждый понедельник до 1 марта`, and where the language
+    /// says `until` after the date, `毎週2027年3月1日まで`. Nil when the text is not such a repeat.
+    static func ruleEndingOnADay(_ text: String, option: String) -> RecurrenceRule? {
+        guard let (before, after) = CLIContext.repeatPhrases.split(text, atLast: "until") ?? englishUntil(text) else { return nil }
+        let parts: [(repeats: String, day: String)] =
+            after.isEmpty
+            ? (1..<max(1, before.count)).map { (String(before.prefix($0)), String(before.dropFirst($0))) }
+            : [(before, after)]
+        for part in parts {
+            let repeats = part.repeats.trimmingCharacters(in: .whitespaces), dayText = part.day.trimmingCharacters(in: .whitespaces)
+            guard !repeats.isEmpty, !dayText.isEmpty, let rule = try? Self.rule(repeats, option: option), rule.end == .never,
+                let value = try? CLIContext.date(dayText, option: option)
+            else { continue }
+            let day: CivilDate
+            switch value {
+            case .date(let d): day = d
+            case .local(let l): day = l.date
+            case .instant(let i): day = CLIContext.zone.localTime(at: i).date
+            }
+            // As `until 2027-03-01` reads: that day included.
+            if let ending = try? RecurrenceRule(parsing: rule.rfc5545 + ";UNTIL=" + day.basicFormat) { return ending }
+        }
+        return nil
+    }
+
+    /// The words before and after the last `until` as typed in English.
+    private static func englishUntil(_ text: String) -> (before: String, after: String)? {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        guard let at = words.lastIndex(where: { $0.lowercased() == "until" }) else { return nil }
+        return (words[..<at].joined(separator: " "), words[(at + 1)...].joined(separator: " "))
     }
 
     func parsedRules() throws -> [RecurrenceRule] {
