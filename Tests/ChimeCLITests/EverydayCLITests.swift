@@ -249,6 +249,29 @@ struct EverydayCLITests {
         #expect(undo.status == 0 && undo.stdout.contains("is not done"), "\(undo.stdout)\(undo.stderr)")
     }
 
+    /// A command that adds things creates the store, but not when what was typed is refused:
+    /// a first try with a typo must not leave an empty store (and its calendars) behind.
+    @Test func aRefusedFirstCommandCreatesNoStore() throws {
+        let s = StoreSession()
+        let bad = s.folder + "/bad.ics"
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        try "not a calendar\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        for arguments in [
+            ["add", "event", "Dentist", "--start", "the day after never"],
+            ["add", "event", "Dentist", "--start", "tomorrow 9:00", "--repeat", "every blue moon"],
+            ["add", "reminder", "Call", "--due", "someday"],
+            ["add", "reminder", "Call", "--alarm", "10m"],
+            ["import", s.folder + "/missing.ics"],
+            ["import", bad]
+        ] {
+            let r = try s.run(arguments)
+            #expect(r.status != 0, "\(arguments)")
+            #expect(!FileManager.default.fileExists(atPath: s.path), "\(arguments) created the store: \(r.stderr)")
+        }
+        _ = try s.add("event", "Dentist", "--start", "tomorrow 9:00")
+        #expect(FileManager.default.fileExists(atPath: s.path))
+    }
+
     @Test func mistypedPathsCommandsAndZonesAreSaidNotGuessed() throws {
         let s = StoreSession()
         let missing = s.folder + "/typo/chime.sqlite"

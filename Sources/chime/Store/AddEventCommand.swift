@@ -65,13 +65,18 @@ struct AddEventCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try options.open(creating: true)
-        let target = try EventTarget.calendar(calendar, in: store)
-        guard !edit else { return try addInEditor(store, target: target) }
+        guard !edit else {
+            let store = try options.open(creating: true)
+            return try addInEditor(store, target: try EventTarget.calendar(calendar, in: store))
+        }
+        // What was typed is read before the store is opened: a mistake makes no new store.
         var event = try EventInput.event(
             title: title ?? "", start: start ?? "", end: end, duration: duration, tz: tz, allDay: allDay,
-            calendar: target.identifier, context: CLIContext.command)
+            calendar: "", context: CLIContext.command)
         try item.apply(to: &event, replacingAlarms: true)
+        let store = try options.open(creating: true)
+        let target = try EventTarget.calendar(calendar, in: store)
+        event.calendarIdentifier = target.identifier
         let saved = try store.save(event)
         try item.finishSave(ofItem: saved.identifier, in: store)
         try report(saved, store: store, target: target)

@@ -53,10 +53,12 @@ struct AddReminderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try options.open(creating: true)
-        let target = try ReminderTarget.list(list, in: store)
-        guard !edit else { return try addInEditor(store, target: target) }
-        var reminder = Reminder(title: title ?? "", calendar: target.identifier)
+        guard !edit else {
+            let store = try options.open(creating: true)
+            return try addInEditor(store, target: try ReminderTarget.list(list, in: store))
+        }
+        // What was typed is read before the store is opened: a mistake makes no new store.
+        var reminder = Reminder(title: title ?? "", calendar: "")
         reminder.dueDate = try due.map { try CLIContext.calendarDate($0, option: "--due", tz: tz) }
         reminder.startDate = try start.map { try CLIContext.calendarDate($0, option: "--start", tz: tz) }
         reminder.priority = priority
@@ -66,6 +68,9 @@ struct AddReminderCommand: ParsableCommand {
                 translatable:
                     "--alarm: an offset counts from the due time, and this reminder has none; give --due, or a date for the alarm (--alarm \"tomorrow 9am\")")
         }
+        let store = try options.open(creating: true)
+        let target = try ReminderTarget.list(list, in: store)
+        reminder.calendarIdentifier = target.identifier
         let saved = try store.save(reminder)
         try item.finishSave(ofItem: saved.identifier, in: store)
         report(saved, target: target, store: store)

@@ -35,7 +35,6 @@ extension CalendarCommand {
         }
 
         func run() async throws {
-            let store = try options.open(creating: true)
             let fetch = try FeedRefresh.fetchURL(url)
             let every = try Durations.seconds(refresh, option: "--refresh")
             guard every >= ValueBounds.refreshSeconds.lowerBound else { throw InputError(translatable: "--refresh: at least 5m (feeds are not polled faster)") }
@@ -51,6 +50,8 @@ extension CalendarCommand {
                 throw InputError(DisplayText.singleLine("\(fetch.absoluteString): \(error)") + "; nothing subscribed")
             }
             let title = name ?? parsed.calendarName ?? fetch.deletingPathExtension().lastPathComponent
+            // Opened once the feed is read: a wrong URL makes no new store either.
+            let store = try options.open(creating: true)
             if try store.calendar(named: title, for: .event) != nil {
                 throw InputError(translatable: "a calendar named \"{name}\" exists already; give another with --name", ["name": DisplayText.singleLine(title)])
             }

@@ -79,7 +79,6 @@ struct ImportCommand: ParsableCommand {
         else {
             throw InputError(translatable: "{file}: cannot read the file", ["file": file])
         }
-        let store = try options.open(creating: true)
         let target: ImportTarget =
             newCalendar.map { $0.isEmpty ? .newNamedByFile(fallback: Self.fallbackName(file)) : .new($0) }
             ?? calendar.map { .existing($0) } ?? .defaults
@@ -104,6 +103,8 @@ struct ImportCommand: ParsableCommand {
             // Progress only where someone watches, and only when it takes a moment.
             let showProgress = isatty(STDERR_FILENO) == 1 && size > 1_000_000
             let shownName = (name as NSString).lastPathComponent
+            // Opened once the file is read: a file that cannot be read makes no new store.
+            let store = try options.open(creating: true)
             report = try store.importICS(
                 parsed: parsed, file: shownName, into: target, dryRun: dryRun,
                 strict: strict,
