@@ -73,6 +73,10 @@ public struct InputContext: Sendable {
             // is wrong, the forms read in every language and examples in the user's. Each clause
             // is translated on its own; values first, so a clause that does not apply is empty.
             var parts = ["reason": error.reasonText]
+            // A slip in the language's own words is answered with its words, not English ones.
+            if let unknown = error.unknownWord, let near = EditDistance.closest(to: unknown, in: phrases.words) {
+                parts["reason"] = MessageText("not a date; did you mean \"{word}\"?", ["word": near])
+            }
             if english != text && english != DatePhrases.fold(text) { parts["read"] = MessageText(" (read as \"{text}\")", ["text": english]) }
             parts["examples"] = phrases.examples.map { MessageText("; in your language: {examples}", ["examples": $0]) }
             let values: KeyValuePairs<String, String> = [

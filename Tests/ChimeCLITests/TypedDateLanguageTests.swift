@@ -62,6 +62,18 @@ import Testing
         #expect(item?["recurrence_rules"] as? [String] == [rule], "\(lang) \(typed): \(r.stdout)")
     }
 
+    /// A slip in the language's own date words is answered with the word meant, in that language.
+    @Test(arguments: [
+        ("de_DE.UTF-8", "morgn 10 Uhr", "morgen"), ("de_DE.UTF-8", "Freitg um 9", "freitag"), ("fr_FR.UTF-8", "demian à 10h", "demain"),
+        ("ru_RU.UTF-8", "завтро в 10", "завтра"), ("es_ES.UTF-8", "mañna a las 10", "mañana"), ("de_DE.UTF-8", "tomorow 10:00", "tomorrow")
+    ])
+    func aSlipInTheLanguagesWordsIsAnsweredInIt(_ lang: String, _ typed: String, _ meant: String) throws {
+        let (_, env) = session(lang)
+        let r = try CLI.run(["add", "reminder", "Call", "--due", typed], environment: env)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains(meant), "\(lang) \(typed): \(r.stderr)")
+    }
+
     /// An alarm's length and an event's duration typed in the user's language: `1 час` is an hour
     /// before, never one o'clock; English lengths read in every language.
     @Test(arguments: [

@@ -15,9 +15,14 @@ public struct DateExpressionError: Error, Hashable, Sendable, CustomStringConver
     /// ``reason`` for translation.
     public let reasonText: MessageText
 
-    public init(text: String, reason: MessageText) {
+    /// The word no date is made of (`tomorow`), when one is why: a reader of another language
+    /// offers its own near word for it.
+    public let unknownWord: String?
+
+    public init(text: String, reason: MessageText, unknownWord: String? = nil) {
         self.text = text
         self.reasonText = reason
+        self.unknownWord = unknownWord
     }
 
     /// The whole message, for the user's language: the text, what is wrong, and the forms read.
@@ -111,7 +116,7 @@ public enum DateExpression {
             }
             return try phrase(s, now: now, zone: zone, wallClock: wallClock ?? zone, order: numericOrder)
         } catch {
-            throw DateExpressionError(text: text, reason: error.message)
+            throw DateExpressionError(text: text, reason: error.message, unknownWord: error.unknownWord)
         }
     }
 
@@ -189,8 +194,10 @@ public enum DateExpression {
     /// What is wrong, written for translation (`Reason(translatable: "no such time of day")`).
     private struct Reason: Error {
         let message: MessageText
-        init(translatable template: StaticString, _ values: KeyValuePairs<String, String> = [:]) {
+        var unknownWord: String?
+        init(translatable template: StaticString, _ values: KeyValuePairs<String, String> = [:], unknownWord: String? = nil) {
             message = MessageText(template, values)
+            self.unknownWord = unknownWord
         }
         var text: String { message.english }
         static let notADate = Reason(translatable: "not a date")
@@ -534,9 +541,9 @@ public enum DateExpression {
             let body = timeWord.hasSuffix("am") || timeWord.hasSuffix("pm") ? timeWord.dropLast(2) : Substring(timeWord)
             guard !body.isEmpty, body.allSatisfy({ $0 == ":" || ("0"..."9").contains($0) }) else {
                 if let near = EditDistance.closest(to: word, in: vocabulary) {
-                    throw Reason(translatable: "not a date; did you mean \"{word}\"?", ["word": near])
+                    throw Reason(translatable: "not a date; did you mean \"{word}\"?", ["word": near], unknownWord: word)
                 }
-                throw .notADate
+                throw Reason(translatable: "not a date", unknownWord: word)
             }
             try setTime(try timeOfDay(Substring(timeWord), hourAlone: afterAt))
         }

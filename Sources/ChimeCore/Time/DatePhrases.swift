@@ -80,6 +80,25 @@ public struct DatePhrases: Sendable {
 
     public var isEmpty: Bool { rules.isEmpty }
 
+    /// The table's words (`morgen`, `freitag`, `dezember`): what a slip in them is told it may have
+    /// meant. Words of three letters or more, in no particular script.
+    public var words: [String] {
+        var found = Set<String>()
+        func visit(_ nodes: [Node]) {
+            for node in nodes {
+                switch node {
+                case .literal(let chars):
+                    for word in String(chars).split(whereSeparator: { !$0.isLetter }) where word.count >= 3 { found.insert(String(word)) }
+                case .choice(let options): options.forEach(visit)
+                case .number, .weekday, .month: break
+                }
+            }
+        }
+        for rule in rules { visit(rule.pattern) }
+        for named in weekdayPatterns + monthPatterns { visit(named.pattern) }
+        return found.sorted()
+    }
+
     /// A few dates as the language types them, for error messages (``exampleTemplate`` translated).
     public var examples: String?
 
