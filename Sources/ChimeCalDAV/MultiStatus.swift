@@ -136,19 +136,35 @@ private final class Reader {
 
     private static let cutOff = "it ends before its XML does (cut off)"
 
-    private static func key(_ name: UnsafePointer<CChar>, _ uri: UnsafePointer<CChar>?) -> String {
-        "{\(uri.map { String(cString: $0) } ?? "")}\(String(cString: name))"
+    /// The `{namespace}name` keys made so far, by their C strings: an answer has a dozen element
+    /// names, repeated for each of thousands of responses.
+    private var keys: [(name: [CChar], uri: [CChar], key: String)] = []
+
+    private func key(_ name: UnsafePointer<CChar>, _ uri: UnsafePointer<CChar>?) -> String {
+        let noURI: [CChar] = [0]
+        for entry in keys where strcmp(entry.name, name) == 0 && strcmp(entry.uri, uri ?? UnsafePointer(noURI)) == 0 {
+            return entry.key
+        }
+        let made = "{\(uri.map { String(cString: $0) } ?? "")}\(String(cString: name))"
+        if keys.count < 64 {
+            func copy(_ text: UnsafePointer<CChar>) -> [CChar] { Array(UnsafeBufferPointer(start: text, count: strlen(text) + 1)) }
+            keys.append((copy(name), uri.map(copy) ?? noURI, made))
+        }
+        return made
     }
 
+    private static let comp = "{\(MultiStatus.caldav)}comp", calendarData = "{\(MultiStatus.caldav)}calendar-data"
+    private static let supportedRScale = "{\(MultiStatus.caldav)}supported-rscale", rscaleSet = "{\(MultiStatus.caldav)}supported-rscale-set"
+
     private func start(name: UnsafePointer<CChar>, uri: UnsafePointer<CChar>?, nameAttribute: UnsafePointer<CChar>?, length: Int) {
-        let key = Self.key(name, uri)
+        let key = key(name, uri)
         if root == nil { root = key }
         stack.append(key)
         text.removeAll(keepingCapacity: true)
         switch key {
         case "{DAV:}response": response = MultiStatus.Response(href: "")
         case "{DAV:}propstat": found = [:]; foundHrefs = [:]; types = []; propstatStatus = nil
-        case "{\(MultiStatus.caldav)}comp":
+        case Self.comp:
             if let nameAttribute, stack.count >= 2 {
                 let component = String(decoding: UnsafeRawBufferPointer(start: nameAttribute, count: length), as: UTF8.self)
                 let owner = stack[stack.count - 2]
@@ -160,18 +176,19 @@ private final class Reader {
     }
 
     private func end(name: UnsafePointer<CChar>, uri: UnsafePointer<CChar>?) {
-        let key = Self.key(name, uri)
-        stack.removeLast()
+        // libxml2 reports an end only for the element open last (a mismatch is an error first).
+        let key = stack.removeLast()
         if stack.isEmpty { closedRoot = true }
         let parent = stack.last ?? ""
         let grandparent = stack.count >= 2 ? stack[stack.count - 2] : ""
         // The text as sent, copied to its own size (a calendar's data, kilobytes); trimmed where
-        // white space around it is not part of it.
+        // white space around it is not part of it (not the calendar data, which is most of it).
         let whole = String(decoding: text, as: UTF8.self)
-        let trimmed = Self.trimmed(whole)
+        var trimmed: String { Self.trimmed(whole) }
         switch (key, parent) {
         case ("{DAV:}href", "{DAV:}response"):
-            response?.href = PercentEncoding.decoded(trimmed) ?? trimmed
+            let href = trimmed
+            response?.href = PercentEncoding.decoded(href) ?? href
         case ("{DAV:}status", "{DAV:}response"):
             response?.status = MultiStatus.code(trimmed)
         case ("{DAV:}status", "{DAV:}propstat"):
@@ -188,12 +205,14 @@ private final class Reader {
         case ("{DAV:}sync-token", "{DAV:}multistatus"):
             result.syncToken = trimmed
         case ("{DAV:}href", _) where grandparent == "{DAV:}prop":
-            found[parent] = PercentEncoding.decoded(trimmed) ?? trimmed
-            foundHrefs[parent, default: []].append(PercentEncoding.decoded(trimmed) ?? trimmed)
-        case ("{\(MultiStatus.caldav)}supported-rscale", "{\(MultiStatus.caldav)}supported-rscale-set"):
+            let href = trimmed
+            let decoded = PercentEncoding.decoded(href) ?? href
+            found[parent] = decoded
+            foundHrefs[parent, default: []].append(decoded)
+        case (Self.supportedRScale, Self.rscaleSet):
             // RFC 7529 §5.2.1: one element per calendar, listed comma-separated like components.
             found[parent] = (found[parent].map { $0 + "," } ?? "") + trimmed
-        case ("{\(MultiStatus.caldav)}calendar-data", "{DAV:}prop"):
+        case (Self.calendarData, "{DAV:}prop"):
             found[key] = whole  // untrimmed: the iCalendar text as sent
         case (_, "{DAV:}prop"):
             if found[key] == nil { found[key] = trimmed }

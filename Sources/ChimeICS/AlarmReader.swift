@@ -11,16 +11,16 @@ enum AlarmReader {
     /// Apple's "no alarm" VALARM (`ACTION:NONE`), or one with its 1976 placeholder trigger and
     /// no place: kept verbatim with the item, never an alarm.
     static func isPlaceholder(_ a: ICSComponent) -> Bool {
-        if a["ACTION"]?.value.trimmingSpaces.uppercased() == "NONE" { return true }
+        if a["ACTION"]?.value.trimmingSpaces.asciiUppercased == "NONE" { return true }
         let isLocation = a["X-APPLE-STRUCTURED-LOCATION"] != nil || a["PROXIMITY"] != nil || a["X-APPLE-PROXIMITY"] != nil
-        return !isLocation && a["TRIGGER"]?.value.trimmingSpaces.uppercased() == applePlaceholderTrigger
+        return !isLocation && a["TRIGGER"]?.value.trimmingSpaces.asciiUppercased == applePlaceholderTrigger
     }
 
     /// `ACTION:EMAIL`: an alarm that mails its attendees. Chime sends no mail, and a desktop popup
     /// would be a different alarm than the one written: kept verbatim with the item, never shown
     /// (`chime show` lists it as "email alarm (not sent by Chime)").
     static func isEmail(_ a: ICSComponent) -> Bool {
-        a["ACTION"]?.value.trimmingSpaces.uppercased() == "EMAIL"
+        a["ACTION"]?.value.trimmingSpaces.asciiUppercased == "EMAIL"
     }
 
     /// The actions that become alarms: a popup (`DISPLAY`, or no ACTION at all), with a sound (`AUDIO`).
@@ -31,7 +31,7 @@ enum AlarmReader {
     /// a file is never run: kept verbatim with the item, never shown, and the reader says so once
     /// (``unshownWarning(_:)``).
     static func isUnknownAction(_ a: ICSComponent) -> Bool {
-        guard let action = a["ACTION"]?.value.trimmingSpaces.uppercased() else { return false }
+        guard let action = a["ACTION"]?.value.trimmingSpaces.asciiUppercased else { return false }
         return !shownActions.contains(action) && action != "EMAIL" && action != "NONE"
     }
 
@@ -40,7 +40,7 @@ enum AlarmReader {
         guard isUnknownAction(a), let action = a["ACTION"] else { return nil }
         let value = action.value.trimmingSpaces
         let message =
-            value.uppercased() == "PROCEDURE"
+            value.asciiUppercased == "PROCEDURE"
             ? "\(value) is a command alarm: command alarms from files are never run or shown (kept with the item as written)"
             : "\(value) is not an alarm action Chime knows (DISPLAY, AUDIO, EMAIL): never shown (kept with the item as written)"
         return (action.line, message)
@@ -62,12 +62,12 @@ enum AlarmReader {
             throw ICSError(file: values.file, line: a.line, property: "VALARM", "missing TRIGGER")
         }
         let value = trigger.value.trimmingSpaces
-        if value.uppercased() == applePlaceholderTrigger { return nil }  // a location alarm whose place was lost
+        if value.asciiUppercased == applePlaceholderTrigger { return nil }  // a location alarm whose place was lost
         var alarm: Alarm
-        if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" || BasicDateTime.parse(value) != nil {
+        if trigger.parameter("VALUE")?.asciiUppercased == "DATE-TIME" || BasicDateTime.parse(value) != nil {
             alarm = .absolute(try values.instant(trigger))
         } else {
-            let related: AlarmRelation = trigger.parameter("RELATED")?.uppercased() == "END" ? .end : .start
+            let related: AlarmRelation = trigger.parameter("RELATED")?.asciiUppercased == "END" ? .end : .start
             alarm = .relative(try values.duration(trigger), relatedTo: related)
         }
         alarm.icsExtras = extras
@@ -77,7 +77,7 @@ enum AlarmReader {
     private static func location(_ a: ICSComponent, _ values: ValueReader, repairs: RepairLog) throws(ICSError) -> (
         location: StructuredLocation, proximity: Proximity
     )? {
-        let proximityText = (a["X-APPLE-PROXIMITY"] ?? a["PROXIMITY"])?.value.trimmingSpaces.uppercased()
+        let proximityText = (a["X-APPLE-PROXIMITY"] ?? a["PROXIMITY"])?.value.trimmingSpaces.asciiUppercased
         let proximity: Proximity
         switch proximityText {
         case "ARRIVE"?: proximity = .enter

@@ -60,7 +60,8 @@ public enum ContentLines {
     /// Parses one unfolded content line. Works on bytes: every delimiter is ASCII, which never
     /// occurs inside a multi-byte UTF-8 sequence, so only the pieces are decoded.
     static func property(_ bytes: [UInt8], line: Int, file: String) throws(ICSError) -> ICSProperty {
-        guard String(validating: bytes, as: UTF8.self) != nil else {
+        // Most lines are ASCII, valid without decoding them whole.
+        guard bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil else {
             throw ICSError(file: file, line: line, "invalid UTF-8")
         }
         let n = bytes.count
@@ -71,7 +72,7 @@ public enum ContentLines {
         func text(_ from: Int, _ to: Int) -> String { String(decoding: bytes[from..<to], as: UTF8.self) }
         let colon: UInt8 = 58, semicolon: UInt8 = 59, comma: UInt8 = 44, quote: UInt8 = 34, equals: UInt8 = 61
         while i < n && isNameByte(bytes[i]) { i += 1 }
-        let name = text(0, i).uppercased()
+        let name = text(0, i).asciiUppercased
         guard !name.isEmpty else {
             throw ICSError(file: file, line: line, "not a content line (expected NAME:value): \(excerpt(text(0, min(n, 60))))")
         }
@@ -80,7 +81,7 @@ public enum ContentLines {
             i += 1
             let start = i
             while i < n && isNameByte(bytes[i]) { i += 1 }
-            let paramName = text(start, i).uppercased()
+            let paramName = text(start, i).asciiUppercased
             guard !paramName.isEmpty, i < n, bytes[i] == equals else {
                 throw ICSError(file: file, line: line, property: name, "malformed parameter (expected NAME=value)")
             }

@@ -59,7 +59,7 @@ struct ComponentTreeBuilder {
     mutating func add(_ line: ICSProperty) throws(ICSError) {
         switch line.name {
         case "BEGIN":
-            let name = line.value.trimmingSpaces.uppercased()
+            let name = line.value.trimmingSpaces.asciiUppercased
             guard !name.isEmpty else {
                 try repairs.note(line: line.line, property: "BEGIN", "missing component name: the line was skipped")
                 return
@@ -69,7 +69,7 @@ struct ComponentTreeBuilder {
             }
             stack.append(ICSComponent(name: name, line: line.line))
         case "END":
-            let name = line.value.trimmingSpaces.uppercased()
+            let name = line.value.trimmingSpaces.asciiUppercased
             guard let index = stack.lastIndex(where: { $0.name == name }) else {
                 try repairs.note(
                     line: line.line, property: "END",

@@ -53,7 +53,7 @@ struct ValueReader {
     func calendarDate(_ p: ICSProperty, text: String, repairs: RepairLog? = nil) throws(ICSError) -> CalendarDate {
         let trimmed = text.trimmingSpaces
         guard let basic = BasicDateTime.parse(trimmed) else {
-            let kind = p.parameter("VALUE")?.uppercased() == "DATE" ? "date" : "date-time"
+            let kind = p.parameter("VALUE")?.asciiUppercased == "DATE" ? "date" : "date-time"
             throw fail(p, "invalid \(kind) \"\(trimmed)\"")
         }
         switch basic {
@@ -112,6 +112,8 @@ struct ValueReader {
 
 extension String {
     var trimmingSpaces: String {
+        // Most values have nothing to trim: no copy then.
+        if let first = utf8.first, let last = utf8.last, first != 32, first != 9, last != 32, last != 9 { return self }
         var s = Substring(self)
         while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
         while let c = s.last, c == " " || c == "\t" { s.removeLast() }

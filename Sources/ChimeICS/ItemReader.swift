@@ -151,8 +151,8 @@ struct ItemReader {
         // in that zone is floating too, so the override still names one of its instances.
         return ICSOverride(
             uid: e.externalIdentifier, recurrenceID: try values.calendarDate(rid, repairs: repairs),
-            thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
-            isCancelled: c["STATUS"]?.value.trimmingSpaces.uppercased() == "CANCELLED", event: e, line: c.line,
+            thisAndFuture: rid.parameter("RANGE")?.asciiUppercased == "THISANDFUTURE",
+            isCancelled: c["STATUS"]?.value.trimmingSpaces.asciiUppercased == "CANCELLED", event: e, line: c.line,
             stamp: try stamp(c, values))
     }
 
@@ -244,7 +244,7 @@ struct ItemReader {
         }
         r.priority = try integer(c["PRIORITY"], in: 0...9, values) ?? 0
         r.sequence = try integer(c["SEQUENCE"], in: 0...Int(Int32.max), values) ?? 0
-        let status = c["STATUS"]?.value.trimmingSpaces.uppercased()
+        let status = c["STATUS"]?.value.trimmingSpaces.asciiUppercased
         let percent = try integer(c["PERCENT-COMPLETE"], in: 0...100, values)
         if let p = c["COMPLETED"] { r.completionDate = try readOrRepair(p, values.instant, "the completion time is unknown") }
         r.isCompleted = status == "COMPLETED" || percent == 100 || r.completionDate != nil

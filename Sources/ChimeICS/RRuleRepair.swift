@@ -22,8 +22,8 @@ enum RRuleRepair {
             text.removeAll { $0 == "\\" }
             changes.append("removed backslash escapes")
         }
-        if text != text.uppercased() {
-            text = text.uppercased()
+        if text.asciiUppercased != text {
+            text = text.asciiUppercased
             changes.append("read names in upper case")
         }
         let all = text.split(separator: ";", omittingEmptySubsequences: false)

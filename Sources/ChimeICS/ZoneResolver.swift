@@ -30,7 +30,9 @@ struct ZoneResolver {
     ///     offsets are compared from 1970.
     init(definitions: [String: ZoneRules], floatingDefault: ZoneRules?, calendar: ICSComponent? = nil, file: String = "<input>") {
         self.floatingDefault = floatingDefault
-        let years = calendar.map(Self.yearsByTZID) ?? [:]
+        // Only a definition tzdata does not name needs the years (most files define named zones).
+        let needsYears = definitions.keys.contains { Self.namedZone($0) == nil }
+        let years = needsYears ? calendar.map(Self.yearsByTZID) ?? [:] : [:]
         for (tzid, rules) in definitions.sorted(by: { $0.key < $1.key }) {
             guard Self.namedZone(tzid) == nil else { continue }  // never consulted: the name wins
             // Only zones the file uses are resolved (each a search through tzdata at worst).

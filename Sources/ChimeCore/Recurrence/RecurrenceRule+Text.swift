@@ -24,7 +24,7 @@ extension RecurrenceRule {
             guard let eq = segment.firstIndex(of: "=") else {
                 throw .syntax(String(segment), reason: "expected NAME=VALUE")
             }
-            let name = segment[..<eq].uppercased()
+            let name = segment[..<eq].asciiUppercased
             let value = String(segment[segment.index(after: eq)...])
             guard Self.partNames.contains(name) else {
                 throw name.isEmpty ? .syntax(String(segment), reason: "missing rule part name") : .unknownPart(name)
