@@ -101,6 +101,8 @@ struct ComponentTreeBuilder {
                 "BEGIN:\(open.name) is never closed (the file may be truncated): closed at the end of the file")
             close()
         }
+        // Handed over, not shared: the reader frees each component once it is read.
+        defer { roots = [] }
         return roots
     }
 }

@@ -78,22 +78,45 @@ public enum ICalendar {
 
     /// The calendar made of a file's top-level components: several calendars (concatenated
     /// exports) are one, and items outside any calendar are taken in (each a repair).
-    fileprivate static func read(roots: [ICSComponent], file: String, repairs: RepairLog) throws(ICSError) -> ICSParseResult {
-        var calendars = roots.filter { $0.name == "VCALENDAR" }
-        let bare = roots.filter { $0.name == "VEVENT" || $0.name == "VTODO" || $0.name == "VTIMEZONE" }
+    fileprivate static func read(roots: consuming [ICSComponent], file: String, repairs: RepairLog) throws(ICSError) -> ICSParseResult {
+        // The components are moved, never copied, into the one calendar the reader owns, so each
+        // is freed as soon as its item is made: a large file's tree and its items are never
+        // held whole side by side.
+        let firstLine = roots.first?.line ?? 1
+        var calendar: ICSComponent?
+        var bare: [ICSComponent] = []
+        roots.reverse()
+        while var root = roots.popLast() {
+            if root.name == "VCALENDAR" {
+                if calendar == nil {
+                    calendar = root
+                } else {
+                    // Several calendars in one file (concatenated exports) are one: RFC 5545 allows a stream of them.
+                    let more = root.components
+                    root.components = []
+                    calendar!.components += more
+                }
+            } else if root.name == "VEVENT" || root.name == "VTODO" || root.name == "VTIMEZONE" {
+                bare.append(root)
+            }
+        }
         if !bare.isEmpty {
             try repairs.note(
                 line: bare[0].line, property: bare[0].name,
                 "\(bare.count) component(s) outside BEGIN:VCALENDAR: read as part of the calendar")
         }
-        guard var calendar = calendars.first ?? bare.first.map({ _ in ICSComponent(name: "VCALENDAR", line: 1) }) else {
-            throw ICSError(file: file, line: roots.first?.line ?? 1, "no BEGIN:VCALENDAR in the file: not an iCalendar file")
+        if calendar == nil && !bare.isEmpty { calendar = ICSComponent(name: "VCALENDAR", line: 1) }
+        guard calendar != nil else {
+            throw ICSError(file: file, line: firstLine, "no BEGIN:VCALENDAR in the file: not an iCalendar file")
         }
-        // Several calendars in one file (concatenated exports) are one: RFC 5545 allows a stream of them.
-        if !calendars.isEmpty { calendars.removeFirst() }
-        for more in calendars { calendar.components += more.components }
-        calendar.components += bare
-        return try ItemReader(calendar: calendar, file: file, repairs: repairs).read()
+        calendar!.components += bare
+        bare = []
+        // Moved into the reader, so the reader's copy is the only one.
+        var only: ICSComponent? = nil
+        swap(&only, &calendar)
+        var reader = ItemReader(calendar: only!, file: file, repairs: repairs)
+        only = nil
+        return try reader.read()
     }
 }
 

@@ -5,7 +5,8 @@ import ChimeCore
 /// without dropping its component; a component that cannot be an item at all (a VEVENT without
 /// DTSTART) is dropped alone, with the reason in `skipped`. Strict reading throws instead.
 struct ItemReader {
-    let calendar: ICSComponent
+    /// The calendar; ``read()`` empties its components as it reads them.
+    var calendar: ICSComponent
     let file: String
     let repairs: RepairLog
 
@@ -24,7 +25,7 @@ struct ItemReader {
         "PERCENT-COMPLETE", "PRIORITY"
     ]
 
-    func read() throws(ICSError) -> ICSParseResult {
+    mutating func read() throws(ICSError) -> ICSParseResult {
         var definitions: [String: ZoneRules] = [:]
         var skipped: [ICSError] = []
         for tz in calendar.components where tz.name == "VTIMEZONE" {
@@ -46,7 +47,12 @@ struct ItemReader {
         let values = ValueReader(file: file, zones: zones)
         var items: [ICSItem] = []
         var overrides: [ICSOverride] = []
-        for c in calendar.components {
+        // Each component is taken out as it is read, and freed once its item is made.
+        var components = calendar.components
+        calendar.components = []
+        for index in components.indices {
+            var c = ICSComponent(name: "")
+            swap(&c, &components[index])
             do {
                 switch c.name {
                 case "VEVENT":
