@@ -62,6 +62,25 @@ import Testing
         #expect(item?["recurrence_rules"] as? [String] == [rule], "\(lang) \(typed): \(r.stdout)")
     }
 
+    /// A repeat's last day given without its year is the next one, never a day already past; a
+    /// last day before the first occurrence, or none after "until", is refused, saying which.
+    @Test func aRepeatsLastDayIsAfterItsFirst() throws {
+        let (_, es) = session("es_ES.UTF-8")
+        let june = try CLI.run(
+            ["add", "reminder", "Pagar", "--due", "el 15 de diciembre a las 10", "--repeat", "cada mes hasta el 15 de junio", "--json"], environment: es)
+        #expect(june.status == 0, "\(june.stderr)")
+        #expect((try JSONDocument.body(june.stdout) as? [String: Any])?["recurrence_rules"] as? [String] == ["FREQ=MONTHLY;UNTIL=20270615"], "\(june.stdout)")
+        let (s, de) = session("de_DE.UTF-8")
+        let before = try CLI.run(["add", "event", "Kurs", "--start", "Montag 9 Uhr", "--repeat", "täglich bis morgen"], environment: de)
+        #expect(before.status != 0 && before.stderr.contains("2026-11-21") && before.stderr.contains("2026-11-23"), "\(before.stderr)")
+        let missing = try CLI.run(["add", "event", "Kurs", "--start", "Montag 9 Uhr", "--repeat", "wöchentlich bis"], environment: de)
+        #expect(missing.status != 0 && missing.stderr.contains("fehlt der letzte Tag"), "\(missing.stderr)")
+        let slip = try CLI.run(["add", "event", "Kurs", "--start", "Montag 9 Uhr", "--repeat", "wöchentlich bis morgn"], environment: de)
+        #expect(slip.status != 0 && slip.stderr.contains("morgen"), "\(slip.stderr)")
+        let english = try s.run("add", "event", "Class", "--start", "tue 9am", "--repeat", "weekly until 2026-11-01")
+        #expect(english.status != 0 && english.stderr.contains("before the first day"), "\(english.stderr)")
+    }
+
     /// A slip in the language's own date words is answered with the word meant, in that language.
     @Test(arguments: [
         ("de_DE.UTF-8", "morgn 10 Uhr", "morgen"), ("de_DE.UTF-8", "Freitg um 9", "freitag"), ("fr_FR.UTF-8", "demian à 10h", "demain"),

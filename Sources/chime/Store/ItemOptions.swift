@@ -170,35 +170,86 @@ struct ItemOptions: ParsableArguments {
         let english = CLIContext.repeatPhrases.english(text) { (try? RecurrenceRule(phrase: $0)) != nil }
         if english != text, let rule = try? RecurrenceRule(phrase: english) { return rule }
         do { return try RecurrenceRule(phrase: text) } catch {
-            if let rule = ruleEndingOnADay(text, option: option) { return rule }
+            if let rule = try ruleEndingOnADay(text, option: option) { return rule }
             throw repeatError(error, option: option)
         }
     }
 
     /// A repeat that ends on a day written as a date option takes it: `weekly until next friday`,
     /// `wöchentlich bis 1. März 2027`, `каждый понедельник до 1 марта`, and where the language
-    /// says `until` after the date, `毎週2027年3月1日まで`. Nil when the text is not such a repeat.
-    static func ruleEndingOnADay(_ text: String, option: String) -> RecurrenceRule? {
+    /// says `until` after the date, `毎週2027年3月1日まで`. Nil when the text is not such a repeat;
+    /// a repeat whose day does not read is refused with the date's own error.
+    static func ruleEndingOnADay(_ text: String, option: String) throws -> RecurrenceRule? {
         guard let (before, after) = CLIContext.repeatPhrases.split(text, atLast: "until") ?? englishUntil(text) else { return nil }
-        let parts: [(repeats: String, day: String)] =
-            after.isEmpty
-            ? (1..<max(1, before.count)).map { (String(before.prefix($0)), String(before.dropFirst($0))) }
-            : [(before, after)]
-        for part in parts {
-            let repeats = part.repeats.trimmingCharacters(in: .whitespaces), dayText = part.day.trimmingCharacters(in: .whitespaces)
-            guard !repeats.isEmpty, !dayText.isEmpty, let rule = try? Self.rule(repeats, option: option), rule.end == .never,
-                let value = try? CLIContext.date(dayText, option: option)
-            else { continue }
-            let day: CivilDate
-            switch value {
-            case .date(let d): day = d
-            case .local(let l): day = l.date
-            case .instant(let i): day = CLIContext.zone.localTime(at: i).date
-            }
-            // As `until 2027-03-01` reads: that day included.
-            if let ending = try? RecurrenceRule(parsing: rule.rfc5545 + ";UNTIL=" + day.basicFormat) { return ending }
+        func repeats(_ words: String) -> RecurrenceRule? {
+            let words = words.trimmingCharacters(in: .whitespaces)
+            guard !words.isEmpty, let rule = try? Self.rule(words, option: option), rule.end == .never else { return nil }
+            return rule
         }
-        return nil
+        let dayText = after.trimmingCharacters(in: .whitespaces)
+        if !dayText.isEmpty {
+            guard let rule = repeats(before) else { return nil }
+            return try ending(rule, on: try CLIContext.date(dayText, option: option), typed: dayText)
+        }
+        // Where the language says `until` last, the day ends the words before it.
+        for cut in 1..<max(1, before.count) {
+            let dayText = String(before.dropFirst(cut)).trimmingCharacters(in: .whitespaces)
+            guard !dayText.isEmpty, let rule = repeats(String(before.prefix(cut))), let value = try? CLIContext.date(dayText, option: option)
+            else { continue }
+            return try ending(rule, on: value, typed: dayText)
+        }
+        guard repeats(before) != nil else { return nil }
+        throw InputError(
+            translatable: "{option}: \"{text}\": the day it ends is missing after \"until\" (such as 2027-03-01)", ["option": option, "text": text])
+    }
+
+    /// The rule ending on the day `value` names, that day included; a day typed without its year
+    /// is the next one (`until June 15` said in December is next June's).
+    private static func ending(_ rule: RecurrenceRule, on value: DateValue, typed: String) throws -> RecurrenceRule {
+        var day: CivilDate
+        switch value {
+        case .date(let d): day = d
+        case .local(let l): day = l.date
+        case .instant(let i): day = CLIContext.zone.localTime(at: i).date
+        }
+        let today = CLIContext.zone.localTime(at: CLIContext.now).date
+        if day < today && !writesAYear(typed) {
+            for years in 1...8 {
+                let later = CivilDate(year: day.year + years, month: day.month, day: day.day)
+                if later.isValid { day = later; break }
+            }
+        }
+        return try RecurrenceRule(parsing: rule.rfc5545 + ";UNTIL=" + day.basicFormat)
+    }
+
+    /// Whether a typed date gives its year (four digits in a row).
+    private static func writesAYear(_ text: String) -> Bool {
+        var run = 0
+        for c in text {
+            run = c.isASCII && c.isNumber ? run + 1 : 0
+            if run == 4 { return true }
+        }
+        return false
+    }
+
+    /// Refuses a repeat that ends before the item begins: it would have one occurrence or none,
+    /// which no one means (a year-less last day read in the past, a typo).
+    static func checkEnds(_ rules: [RecurrenceRule], after begin: CalendarDate?) throws {
+        guard let begin else { return }
+        let first = begin.local.date
+        for rule in rules {
+            guard case .until(let until) = rule.end else { continue }
+            let last: CivilDate
+            switch until {
+            case .date(let d): last = d
+            case .local(let l): last = l.date
+            case .utc(let i): last = CLIContext.zone.localTime(at: i).date
+            }
+            guard last < first else { continue }
+            throw InputError(
+                translatable: "--repeat: it ends on {last}, before the first day, {first}; give a later last day (with its year)",
+                ["last": last.description, "first": first.description])
+        }
     }
 
     /// The words before and after the last `until` as typed in English.
@@ -259,7 +310,11 @@ struct ItemOptions: ParsableArguments {
         if let notes { item.notes = notes }
         if let location { item.location = location }
         if let url { item.url = url }
-        if !rules.isEmpty { item.recurrenceRules = try parsedRules() }
+        if !rules.isEmpty {
+            item.recurrenceRules = try parsedRules()
+            let begin = (item as? Event)?.start ?? (item as? Reminder).flatMap { $0.dueDate ?? $0.startDate }
+            try Self.checkEnds(item.recurrenceRules, after: begin)
+        }
         let newAlarms = try parsedAlarms()
         if !newAlarms.isEmpty || replacingAlarms { item.alarms = replacingAlarms ? newAlarms : item.alarms + newAlarms }
         for text in removedAlarms {
