@@ -73,9 +73,19 @@ public struct InputContext: Sendable {
             // is wrong, the forms read in every language and examples in the user's. Each clause
             // is translated on its own; values first, so a clause that does not apply is empty.
             var parts = ["reason": error.reasonText]
-            // A slip in the language's own words is answered with its words, not English ones.
-            if let unknown = error.unknownWord, let near = EditDistance.closest(to: unknown, in: phrases.words) {
-                parts["reason"] = MessageText("not a date; did you mean \"{word}\"?", ["word": near])
+            // A slip in the language's own words is answered with its words, not English ones:
+            // the first word as typed (or left unread between the table's phrases, where words
+            // are not spaced: 明目10時) that is not the table's, and near one of its words.
+            if error.unknownWord != nil {
+                let known = phrases.words
+                let vocabulary = Set(known)
+                let typed = DatePhrases.fold(text).split(whereSeparator: \.isWhitespace).map(String.init)
+                let unread = english.split(whereSeparator: \.isWhitespace).map(String.init).filter { !$0.allSatisfy(\.isASCII) }
+                for word in typed + unread where !vocabulary.contains(word) && DatePhrases.isHintable(word) && word.contains(where: \.isLetter) {
+                    guard let near = EditDistance.closest(to: word, in: known) else { continue }
+                    parts["reason"] = MessageText("not a date; did you mean \"{word}\"?", ["word": near])
+                    break
+                }
             }
             if english != text && english != DatePhrases.fold(text) { parts["read"] = MessageText(" (read as \"{text}\")", ["text": english]) }
             parts["examples"] = phrases.examples.map { MessageText("; in your language: {examples}", ["examples": $0]) }

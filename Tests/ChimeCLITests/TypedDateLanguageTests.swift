@@ -84,7 +84,9 @@ import Testing
     /// A slip in the language's own date words is answered with the word meant, in that language.
     @Test(arguments: [
         ("de_DE.UTF-8", "morgn 10 Uhr", "morgen"), ("de_DE.UTF-8", "Freitg um 9", "freitag"), ("fr_FR.UTF-8", "demian à 10h", "demain"),
-        ("ru_RU.UTF-8", "завтро в 10", "завтра"), ("es_ES.UTF-8", "mañna a las 10", "mañana"), ("de_DE.UTF-8", "tomorow 10:00", "tomorrow")
+        ("ru_RU.UTF-8", "завтро в 10", "завтра"), ("es_ES.UTF-8", "mañna a las 10", "mañana"), ("de_DE.UTF-8", "tomorow 10:00", "tomorrow"),
+        ("ja_JP.UTF-8", "明目 10時", "「明日」"), ("de_DE.UTF-8", "nächsten Dienstg", "„dienstag“"), ("es_ES.UTF-8", "pasado manana", "«mañana»"),
+        ("es_ES.UTF-8", "el próximo martse", "«martes»"), ("ru_RU.UTF-8", "в следующий вторнк", "«вторник»")
     ])
     func aSlipInTheLanguagesWordsIsAnsweredInIt(_ lang: String, _ typed: String, _ meant: String) throws {
         let (_, env) = session(lang)

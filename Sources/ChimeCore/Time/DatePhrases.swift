@@ -81,22 +81,36 @@ public struct DatePhrases: Sendable {
     public var isEmpty: Bool { rules.isEmpty }
 
     /// The table's words (`morgen`, `freitag`, `dezember`): what a slip in them is told it may have
-    /// meant. Words of three letters or more, in no particular script.
+    /// meant. Words of three letters or more (two in scripts written without spaces: `明日`).
     public var words: [String] {
         var found = Set<String>()
-        func visit(_ nodes: [Node]) {
+        // Each pattern spelled out (its groups' alternatives, at most 64 ways), placeholders as
+        // spaces: `в следующ(ий|ую) {weekday}` gives `следующий` and `следующую`.
+        func spellings(_ nodes: [Node]) -> [String] {
+            var texts = [""]
             for node in nodes {
                 switch node {
-                case .literal(let chars):
-                    for word in String(chars).split(whereSeparator: { !$0.isLetter }) where word.count >= 3 { found.insert(String(word)) }
-                case .choice(let options): options.forEach(visit)
-                case .number, .weekday, .month: break
+                case .literal(let chars): texts = texts.map { $0 + String(chars) }
+                case .choice(let options):
+                    let endings = options.flatMap(spellings)
+                    texts = Array(texts.flatMap { text in endings.map { text + $0 } }.prefix(64))
+                case .number, .weekday, .month: texts = texts.map { $0 + " " }
                 }
             }
+            return texts
         }
-        for rule in rules { visit(rule.pattern) }
-        for named in weekdayPatterns + monthPatterns { visit(named.pattern) }
+        for pattern in rules.map(\.pattern) + (weekdayPatterns + monthPatterns).map(\.pattern) {
+            for text in spellings(pattern) {
+                for word in text.split(whereSeparator: { !$0.isLetter }) where Self.isHintable(word) { found.insert(String(word)) }
+            }
+        }
         return found.sorted()
+    }
+
+    /// A word long enough to be told apart from others by a near spelling: three letters, or two
+    /// in scripts written without spaces (`明日`).
+    public static func isHintable(_ word: some StringProtocol) -> Bool {
+        word.count >= 3 || (word.count == 2 && !word.contains(where: isWordCharacter))
     }
 
     /// A few dates as the language types them, for error messages (``exampleTemplate`` translated).
