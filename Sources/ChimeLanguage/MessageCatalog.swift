@@ -166,8 +166,9 @@ extension DatePhrases {
     /// with the date table's weekday and month names.
     public init(repeatsIn catalog: MessageCatalog) {
         let names = Self.table(catalog, DatePhrases.catalogContext, DatePhrases.weekdays + DatePhrases.months)
-        // A weekday alone is read too, for the days after the first: `jeden Montag und Donnerstag`.
-        let weekdays = names.filter { DatePhrases.weekdays.contains($0.key) }
+        // A weekday alone is read too, for the days after the first: `jeden Montag und Donnerstag`,
+        // and in the plural some languages use there (`tous les lundis et jeudis`).
+        let weekdays = names.filter { DatePhrases.weekdays.contains($0.key) }.mapValues { "(\($0))(s|)" }
         self.init(
             Self.table(catalog, DatePhrases.repeatContext, DatePhrases.repeatTemplates).merging(weekdays) { own, _ in own },
             names: names)

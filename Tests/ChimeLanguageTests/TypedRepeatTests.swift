@@ -15,6 +15,7 @@ import Testing
         #expect(!phrases.isEmpty)
         for (typed, expected) in table + [
             ("weekly", "FREQ=WEEKLY"), ("every 2 weeks on mon,thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
+            ("monthly on the 15th", "FREQ=MONTHLY;BYMONTHDAY=15"), ("2nd tuesday of the month", "FREQ=MONTHLY;BYDAY=2TU"),
             ("yearly on the chinese calendar", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")
         ] {
             #expect(rule(typed, phrases) == expected, "\(locale): \(typed)")
@@ -29,7 +30,9 @@ import Testing
                 ("工作日", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("每周一", "FREQ=WEEKLY;BYDAY=MO"), ("每个星期五", "FREQ=WEEKLY;BYDAY=FR"),
                 ("每3天", "FREQ=DAILY;INTERVAL=3"), ("每2周", "FREQ=WEEKLY;INTERVAL=2"), ("每周 共10次", "FREQ=WEEKLY;COUNT=10"),
                 ("农历每年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"), ("每年农历", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
-                ("每周一和周四", "FREQ=WEEKLY;BYDAY=MO,TH"), ("隔周", "FREQ=WEEKLY;INTERVAL=2")
+                ("每周一和周四", "FREQ=WEEKLY;BYDAY=MO,TH"), ("隔周", "FREQ=WEEKLY;INTERVAL=2"),
+                ("每月15号", "FREQ=MONTHLY;BYMONTHDAY=15"), ("每月第二个周二", "FREQ=MONTHLY;BYDAY=2TU"), ("每月最后一个周五", "FREQ=MONTHLY;BYDAY=-1FR"),
+                ("每周一、周四", "FREQ=WEEKLY;BYDAY=MO,TH")
             ])
         Self.check(
             "ja_JP.UTF-8",
@@ -37,7 +40,8 @@ import Testing
                 ("毎日", "FREQ=DAILY"), ("毎週", "FREQ=WEEKLY"), ("毎月", "FREQ=MONTHLY"), ("毎年", "FREQ=YEARLY"),
                 ("平日", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("毎週月曜日", "FREQ=WEEKLY;BYDAY=MO"), ("隔週金曜", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
                 ("3日ごと", "FREQ=DAILY;INTERVAL=3"), ("毎週 10回", "FREQ=WEEKLY;COUNT=10"), ("旧暦で毎年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
-                ("隔週", "FREQ=WEEKLY;INTERVAL=2"), ("毎週月曜日と木曜日", "FREQ=WEEKLY;BYDAY=MO,TH")
+                ("隔週", "FREQ=WEEKLY;INTERVAL=2"), ("毎週月曜日と木曜日", "FREQ=WEEKLY;BYDAY=MO,TH"),
+                ("毎月15日", "FREQ=MONTHLY;BYMONTHDAY=15"), ("毎月第2火曜日", "FREQ=MONTHLY;BYDAY=2TU"), ("毎月最終金曜日", "FREQ=MONTHLY;BYDAY=-1FR")
             ])
         Self.check(
             "ru_RU.UTF-8",
@@ -49,7 +53,9 @@ import Testing
                 ("еженедельно 10 раз", "FREQ=WEEKLY;COUNT=10"),
                 ("каждый год по китайскому календарю", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
                 ("ежегодно по еврейскому календарю", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD"),
-                ("каждый понедельник и четверг", "FREQ=WEEKLY;BYDAY=MO,TH"), ("раз в две недели", "FREQ=WEEKLY;INTERVAL=2")
+                ("каждый понедельник и четверг", "FREQ=WEEKLY;BYDAY=MO,TH"), ("раз в две недели", "FREQ=WEEKLY;INTERVAL=2"),
+                ("ежемесячно 15 числа", "FREQ=MONTHLY;BYMONTHDAY=15"), ("каждый второй вторник месяца", "FREQ=MONTHLY;BYDAY=2TU"),
+                ("в последнюю пятницу месяца", "FREQ=MONTHLY;BYDAY=-1FR"), ("по понедельникам и четвергам", "FREQ=WEEKLY;BYDAY=MO,TH")
             ])
         Self.check(
             "de_DE.UTF-8",
@@ -60,7 +66,10 @@ import Testing
                 ("wöchentlich 10 mal", "FREQ=WEEKLY;COUNT=10"),
                 ("jährlich nach dem jüdischen Kalender", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD"),
                 ("jeden Montag und Donnerstag", "FREQ=WEEKLY;BYDAY=MO,TH"), ("jeden Montag, Mittwoch und Freitag", "FREQ=WEEKLY;BYDAY=MO,WE,FR"),
-                ("jede zweite Woche", "FREQ=WEEKLY;INTERVAL=2"), ("montags und donnerstags", "FREQ=WEEKLY;BYDAY=MO,TH")
+                ("jede zweite Woche", "FREQ=WEEKLY;INTERVAL=2"), ("montags und donnerstags", "FREQ=WEEKLY;BYDAY=MO,TH"),
+                ("monatlich am 15.", "FREQ=MONTHLY;BYMONTHDAY=15"), ("jeden Monat am 15", "FREQ=MONTHLY;BYMONTHDAY=15"),
+                ("am zweiten Dienstag im Monat", "FREQ=MONTHLY;BYDAY=2TU"), ("monatlich am 2. Dienstag", "FREQ=MONTHLY;BYDAY=2TU"),
+                ("letzten Freitag im Monat", "FREQ=MONTHLY;BYDAY=-1FR"), ("Mo-Fr", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("14-tägig", "FREQ=WEEKLY;INTERVAL=2")
             ])
         Self.check(
             "fr_FR.UTF-8",
@@ -70,7 +79,10 @@ import Testing
                 ("tous les lundis", "FREQ=WEEKLY;BYDAY=MO"), ("un vendredi sur deux", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
                 ("tous les 3 jours", "FREQ=DAILY;INTERVAL=3"), ("chaque semaine 10 fois", "FREQ=WEEKLY;COUNT=10"),
                 ("tous les ans selon le calendrier chinois", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
-                ("chaque lundi et jeudi", "FREQ=WEEKLY;BYDAY=MO,TH"), ("une semaine sur deux", "FREQ=WEEKLY;INTERVAL=2")
+                ("chaque lundi et jeudi", "FREQ=WEEKLY;BYDAY=MO,TH"), ("une semaine sur deux", "FREQ=WEEKLY;INTERVAL=2"),
+                ("le 15 de chaque mois", "FREQ=MONTHLY;BYMONTHDAY=15"), ("le deuxième mardi du mois", "FREQ=MONTHLY;BYDAY=2TU"),
+                ("le dernier vendredi du mois", "FREQ=MONTHLY;BYDAY=-1FR"), ("tous les lundis et jeudis", "FREQ=WEEKLY;BYDAY=MO,TH"),
+                ("hebdomadaire", "FREQ=WEEKLY")
             ])
         Self.check(
             "es_ES.UTF-8",
@@ -80,7 +92,10 @@ import Testing
                 ("cada viernes", "FREQ=WEEKLY;BYDAY=FR"), ("cada 3 días", "FREQ=DAILY;INTERVAL=3"),
                 ("cada 2 semanas", "FREQ=WEEKLY;INTERVAL=2"), ("cada semana 10 veces", "FREQ=WEEKLY;COUNT=10"),
                 ("cada año según el calendario hebreo", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD"),
-                ("todos los lunes y jueves", "FREQ=WEEKLY;BYDAY=MO,TH"), ("cada dos semanas", "FREQ=WEEKLY;INTERVAL=2")
+                ("todos los lunes y jueves", "FREQ=WEEKLY;BYDAY=MO,TH"), ("cada dos semanas", "FREQ=WEEKLY;INTERVAL=2"),
+                ("el 15 de cada mes", "FREQ=MONTHLY;BYMONTHDAY=15"), ("el segundo martes de cada mes", "FREQ=MONTHLY;BYDAY=2TU"),
+                ("el último viernes del mes", "FREQ=MONTHLY;BYDAY=-1FR"), ("los lunes y jueves", "FREQ=WEEKLY;BYDAY=MO,TH"), ("semanal", "FREQ=WEEKLY"),
+                ("días laborables", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
             ])
     }
 

@@ -82,6 +82,21 @@ extension RecurrenceRule {
                 skipOfTheMonth()
                 continue
             }
+            // "day 15" (what the repeat tables of other languages say "the 15th" as).
+            if word == "day", i < words.count, let n = Int(words[i]), (1...31).contains(n) {
+                guard frequency == nil || frequency == .monthly else { throw bad }
+                frequency = .monthly
+                i += 1
+                // "day 2 tuesday": the table read "am 2." as a day before it met "Dienstag".
+                if n <= 5, i < words.count, let weekday = Weekday(word: words[i]) {
+                    positioned.append(RecurrenceDayOfWeek(weekday, weekNumber: n))
+                    i += 1
+                } else {
+                    monthDays.append(n)
+                }
+                skipOfTheMonth()
+                continue
+            }
             if let n = Self.dayOfMonth(word) {
                 guard frequency == nil || frequency == .monthly else { throw bad }
                 frequency = .monthly
@@ -131,10 +146,11 @@ extension RecurrenceRule {
         return date.isValid ? date : nil
     }
 
-    /// `first`…`fifth`, `1st`…`5th`, `last`: a weekday's place in its month.
+    /// `first`…`fifth`, `1st`…`5th` (or `1`…`5`), `last`: a weekday's place in its month.
     private static func ordinal(_ word: String) -> Int? {
         if word == "last" { return -1 }
         if let n = ["first", "second", "third", "fourth", "fifth"].firstIndex(of: word) { return n + 1 }
+        if let n = Int(word), (1...5).contains(n) { return n }
         guard let n = dayOfMonth(word), n <= 5 else { return nil }
         return n
     }
