@@ -249,6 +249,17 @@ struct EverydayCLITests {
         #expect(undo.status == 0 && undo.stdout.contains("is not done"), "\(undo.stdout)\(undo.stderr)")
     }
 
+    /// `edit --repeat` says the new rule back, as `add` does: a phrase may read otherwise than meant.
+    @Test func editWithARepeatSaysTheRuleBack() throws {
+        let s = StoreSession()
+        let id = try s.add("event", "Yoga", "--start", "mon 18:00")
+        let r = try s.run("edit", id, "--repeat", "every monday and thursday until 2027-03-01")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Repeats: every week on Monday and Thursday") || r.stdout.contains("Repeats: weekly on Monday and Thursday"), "\(r.stdout)")
+        let plain = try s.run("edit", id, "--title", "Yoga class")
+        #expect(plain.status == 0 && !plain.stdout.contains("Repeats:"), "\(plain.stdout)")
+    }
+
     /// A command that adds things creates the store, but not when what was typed is refused:
     /// a first try with a typo must not leave an empty store (and its calendars) behind.
     @Test func aRefusedFirstCommandCreatesNoStore() throws {

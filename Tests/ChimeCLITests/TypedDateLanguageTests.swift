@@ -52,7 +52,9 @@ import Testing
         ("es_ES.UTF-8", "cada lunes y jueves hasta el 1 de marzo de 2027", "FREQ=WEEKLY;UNTIL=20270301;BYDAY=MO,TH"),
         ("zh_CN.UTF-8", "每周一和周四 直到2027年3月1日", "FREQ=WEEKLY;UNTIL=20270301;BYDAY=MO,TH"),
         ("ja_JP.UTF-8", "毎週2027年3月1日まで", "FREQ=WEEKLY;UNTIL=20270301"),
-        ("ja_JP.UTF-8", "隔週", "FREQ=WEEKLY;INTERVAL=2")
+        ("ja_JP.UTF-8", "隔週", "FREQ=WEEKLY;INTERVAL=2"),
+        ("de_DE.UTF-8", "jeden Montag bis Jahresende", "FREQ=WEEKLY;UNTIL=20261231;BYDAY=MO"), ("ja_JP.UTF-8", "毎週年末まで", "FREQ=WEEKLY;UNTIL=20261231"),
+        ("en_US.UTF-8", "every weekday until the end of the year", "FREQ=WEEKLY;UNTIL=20261231;BYDAY=MO,TU,WE,TH,FR")
     ])
     func repeatsUntilADayTypedInTheLanguage(_ lang: String, _ typed: String, _ rule: String) throws {
         let (_, env) = session(lang)

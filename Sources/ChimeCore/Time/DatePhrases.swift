@@ -42,7 +42,7 @@ public struct DatePhrases: Sendable {
     public static let repeatTemplates: [String] = [
         "daily", "weekdays", "weekends", "weekly", "monthly", "yearly",
         "every {weekday}", "every other {weekday}", "every other week", "every {1} days", "every {1} weeks", "every {1} months",
-        "{1} times", "and", "until", "yearly on the chinese calendar", "yearly on the hebrew calendar",
+        "{1} times", "and", "until", "until december 31", "yearly on the chinese calendar", "yearly on the hebrew calendar",
         "monthly on day {1}", "{1} {weekday} of the month", "first {weekday} of the month", "second {weekday} of the month",
         "third {weekday} of the month", "fourth {weekday} of the month", "last {weekday} of the month"
     ]

@@ -253,6 +253,15 @@ struct EditCommand: ParsableCommand {
             }
         }
         if let calendar { print(messages("Moved to {calendar}", ["calendar": DisplayText.singleLine(calendar)])) }
+        // A new repeat is said back in words, as `add` says it: a phrase typed may read otherwise.
+        if !self.item.rules.isEmpty {
+            let rules: [RecurrenceRule] =
+                switch item {
+                case .event(let e): e.recurrenceRules
+                case .reminder(let r): r.recurrenceRules
+                }
+            for r in rules { print(messages("Repeats: {rule}", ["rule": ItemFormat.words(r, messages: messages)])) }
+        }
         for line in AlarmEcho.lines(for: item, now: CLIContext.now, zone: zone) { print(line) }
         // A whole series is named by its ID alone: its first occurrence's start may just have moved.
         if case .event(let e) = item, !wholeSeries { print("ID \(ItemReference.text(e, zone: zone))") } else { print("ID \(item.identifier)") }

@@ -171,6 +171,8 @@ struct ItemOptions: ParsableArguments {
         if english != text, let rule = try? RecurrenceRule(phrase: english) { return rule }
         do { return try RecurrenceRule(phrase: text) } catch {
             if let rule = try ruleEndingOnADay(text, option: option) { return rule }
+            // A last day the table says whole (`bis Jahresende` → `until december 31`).
+            if english != text, let rule = try? ruleEndingOnADay(english, option: option) { return rule }
             throw repeatError(error, option: option)
         }
     }
@@ -252,11 +254,14 @@ struct ItemOptions: ParsableArguments {
         }
     }
 
-    /// The words before and after the last `until` as typed in English.
+    /// The words before and after the last `until` as typed in English; "the end of the year"
+    /// is December 31 (the tables of other languages say it so).
     private static func englishUntil(_ text: String) -> (before: String, after: String)? {
         let words = text.split(whereSeparator: \.isWhitespace)
         guard let at = words.lastIndex(where: { $0.lowercased() == "until" }) else { return nil }
-        return (words[..<at].joined(separator: " "), words[(at + 1)...].joined(separator: " "))
+        let after = words[(at + 1)...].joined(separator: " ")
+        let endOfYear = ["the end of the year", "end of the year", "the end of this year", "end of year"].contains(after.lowercased())
+        return (words[..<at].joined(separator: " "), endOfYear ? "december 31" : after)
     }
 
     func parsedRules() throws -> [RecurrenceRule] {
