@@ -141,14 +141,13 @@ private final class Reader {
     private var keys: [(name: [CChar], uri: [CChar], key: String)] = []
 
     private func key(_ name: UnsafePointer<CChar>, _ uri: UnsafePointer<CChar>?) -> String {
-        let noURI: [CChar] = [0]
-        for entry in keys where strcmp(entry.name, name) == 0 && strcmp(entry.uri, uri ?? UnsafePointer(noURI)) == 0 {
+        for entry in keys where strcmp(entry.name, name) == 0 && (uri.map { strcmp(entry.uri, $0) == 0 } ?? (entry.uri == [0])) {
             return entry.key
         }
         let made = "{\(uri.map { String(cString: $0) } ?? "")}\(String(cString: name))"
         if keys.count < 64 {
             func copy(_ text: UnsafePointer<CChar>) -> [CChar] { Array(UnsafeBufferPointer(start: text, count: strlen(text) + 1)) }
-            keys.append((copy(name), uri.map(copy) ?? noURI, made))
+            keys.append((copy(name), uri.map(copy) ?? [0], made))
         }
         return made
     }
