@@ -97,7 +97,7 @@ private final class Reader {
             start: { context, name, uri, attribute, length in
                 Reader.from(context).start(name: name!, uri: uri, nameAttribute: attribute, length: Int(length))
             },
-            end: { context, name, uri in Reader.from(context).end(name: name!, uri: uri) },
+            end: { context, _, _ in Reader.from(context).end() },
             text: { context, bytes, length in
                 Reader.from(context).text.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: Int(length)))
             }
@@ -174,7 +174,7 @@ private final class Reader {
         if stack.count >= 2 && stack[stack.count - 2] == "{DAV:}resourcetype" { types.insert(key) }
     }
 
-    private func end(name: UnsafePointer<CChar>, uri: UnsafePointer<CChar>?) {
+    private func end() {
         // libxml2 reports an end only for the element open last (a mismatch is an error first).
         let key = stack.removeLast()
         if stack.isEmpty { closedRoot = true }

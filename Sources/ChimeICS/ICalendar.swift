@@ -112,10 +112,7 @@ public enum ICalendar {
         calendar!.components += bare
         bare = []
         // Moved into the reader, so the reader's copy is the only one.
-        var only: ICSComponent? = nil
-        swap(&only, &calendar)
-        var reader = ItemReader(calendar: only!, file: file, repairs: repairs)
-        only = nil
+        var reader = ItemReader(calendar: calendar.take()!, file: file, repairs: repairs)
         return try reader.read()
     }
 }

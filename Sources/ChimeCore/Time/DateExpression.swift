@@ -82,6 +82,19 @@ extension DateValue {
         case .instant(let i): return i
         }
     }
+
+    /// The day this value falls on, reading an instant on `zone`.
+    ///
+    /// ```swift
+    /// try DateExpression.parse("+2h", now: now, zone: tokyo).day(in: tokyo)   // the day in Tokyo two hours on
+    /// ```
+    public func day(in zone: ZoneRules) -> CivilDate {
+        switch self {
+        case .date(let d): return d
+        case .local(let l): return l.date
+        case .instant(let i): return zone.localTime(at: i).date
+        }
+    }
 }
 
 public enum DateExpression {

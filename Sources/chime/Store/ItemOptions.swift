@@ -208,12 +208,7 @@ struct ItemOptions: ParsableArguments {
     /// The rule ending on the day `value` names, that day included; a day typed without its year
     /// is the next one (`until June 15` said in December is next June's).
     private static func ending(_ rule: RecurrenceRule, on value: DateValue, typed: String) throws -> RecurrenceRule {
-        var day: CivilDate
-        switch value {
-        case .date(let d): day = d
-        case .local(let l): day = l.date
-        case .instant(let i): day = CLIContext.zone.localTime(at: i).date
-        }
+        var day = value.day(in: CLIContext.zone)
         let today = CLIContext.zone.localTime(at: CLIContext.now).date
         if day < today && !writesAYear(typed) {
             for years in 1...8 {
