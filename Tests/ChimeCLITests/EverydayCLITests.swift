@@ -267,20 +267,30 @@ struct EverydayCLITests {
         let bad = s.folder + "/bad.ics"
         try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
         try "not a calendar\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        // A calendar whose only event cannot be read (no DTSTART): nothing to import is a failure.
+        let unreadable = s.folder + "/unreadable.ics"
+        try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:u1\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            .write(toFile: unreadable, atomically: true, encoding: .utf8)
         for arguments in [
             ["add", "event", "Dentist", "--start", "the day after never"],
             ["add", "event", "Dentist", "--start", "tomorrow 9:00", "--repeat", "every blue moon"],
             ["add", "reminder", "Call", "--due", "someday"],
             ["add", "reminder", "Call", "--alarm", "10m"],
             ["import", s.folder + "/missing.ics"],
-            ["import", bad]
+            ["import", bad],
+            ["import", unreadable]
         ] {
             let r = try s.run(arguments)
             #expect(r.status != 0, "\(arguments)")
             #expect(!FileManager.default.fileExists(atPath: s.path), "\(arguments) created the store: \(r.stderr)")
         }
+        let nothing = try s.run("import", unreadable)
+        #expect(nothing.stderr.contains("warning: unreadable.ics:3:") && nothing.stderr.contains("unreadable.ics: nothing could be imported"), "\(nothing.stderr)")
         _ = try s.add("event", "Dentist", "--start", "tomorrow 9:00")
         #expect(FileManager.default.fileExists(atPath: s.path))
+        // Into a store that exists, the same: an error, and no "Imported: 0" summary.
+        let again = try s.run("import", unreadable)
+        #expect(again.status == 1 && again.stdout.isEmpty, "\(again.stdout)")
     }
 
     @Test func mistypedPathsCommandsAndZonesAreSaidNotGuessed() throws {

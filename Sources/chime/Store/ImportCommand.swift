@@ -100,6 +100,11 @@ struct ImportCommand: ParsableCommand {
             if let readFailure {
                 throw InputError(translatable: "{file}: cannot read the file ({reason}); nothing was imported", ["file": file, "reason": "\(readFailure)"])
             }
+            // Every component was unreadable: say so and fail before a store is made for nothing.
+            if parsed.items.isEmpty && parsed.overrides.isEmpty && !parsed.skipped.isEmpty {
+                Self.warn(parsed.repairs + parsed.skipped)
+                throw Self.nothingImported(file: file)
+            }
             // Progress only where someone watches, and only when it takes a moment.
             let showProgress = isatty(STDERR_FILENO) == 1 && size > 1_000_000
             let shownName = (name as NSString).lastPathComponent
@@ -115,10 +120,26 @@ struct ImportCommand: ParsableCommand {
         } catch let error as StoreError {
             throw CLIError.store(error, note: "nothing was imported")
         }
-        var warnings = ""
-        for problem in report.repairs + report.skipped { warnings += "warning: \(DisplayText.singleLine("\(problem)"))\n" }
-        FileHandle.standardError.write(Data(warnings.utf8))
+        Self.warn(report.repairs + report.skipped)
+        // Some skipped and nothing else read (a value the store cannot hold, say): a failure, not "0 new".
+        let read = report.eventsAdded + report.eventsUpdated + report.remindersAdded + report.remindersUpdated
+        if read + report.unchanged + report.older + report.overrides + report.cancelledOccurrences == 0 && !report.skipped.isEmpty {
+            if options.json { print(Self.json(report, dryRun: dryRun)) }
+            throw Self.nothingImported(file: file)
+        }
         print(options.json ? Self.json(report, dryRun: dryRun) : Self.text(report, dryRun: dryRun))
+    }
+
+    /// The repairs and skips, one `warning:` line each on stderr.
+    static func warn(_ problems: [ICSError]) {
+        var warnings = ""
+        for problem in problems { warnings += "warning: \(DisplayText.singleLine("\(problem)"))\n" }
+        FileHandle.standardError.write(Data(warnings.utf8))
+    }
+
+    /// Refuses an import that read nothing: each component was skipped (the warnings say why).
+    static func nothingImported(file: String) -> InputError {
+        InputError(translatable: "{file}: nothing could be imported (see the warnings above)", ["file": file])
     }
 
     /// A large import's progress line, in the user's language: `big.ics: read 12000 items and 3 overrides`.
