@@ -87,7 +87,11 @@ public struct InputContext: Sendable {
                     break
                 }
             }
-            if english != text && english != DatePhrases.fold(text) { parts["read"] = MessageText(" (read as \"{text}\")", ["text": english]) }
+            // What it was read as helps where the words were read and the date is wrong; with a word
+            // not read, the rewrite mixes English into the user's words (`demian at 10:00`).
+            if error.unknownWord == nil && english != text && english != DatePhrases.fold(text) {
+                parts["read"] = MessageText(" (read as \"{text}\")", ["text": english])
+            }
             parts["examples"] = phrases.examples.map { MessageText("; in your language: {examples}", ["examples": $0]) }
             let values: KeyValuePairs<String, String> = [
                 "option": option, "text": text, "accepted": DateExpression.accepted, "read": "", "examples": ""

@@ -112,19 +112,20 @@ public struct ItemReference {
         if byUID.count == 1 { return byUID[0].identifier }
         if byUID.count > 1 {
             throw InputError(
-                translatable: "UID \"{uid}\" is in {count} calendars: {list}; use an ID", ["uid": shown, "count": "\(byUID.count)", "list": Self.list(byUID)])
+                translatable: "UID \"{uid}\" is in {count} calendars: {list}; use an ID", ["uid": shown, "count": "\(byUID.count)"],
+                parts: ["list": Self.list(byUID)])
         }
         let byPrefix = try store.items(identifierPrefix: identifier, kinds: kindNames)
         if byPrefix.count == 1 { return byPrefix[0].identifier }
         if byPrefix.count > 1 {
-            throw InputError(translatable: "ID \"{id}\" is ambiguous: it starts {list}; type more of it", ["id": shown, "list": Self.list(byPrefix)])
+            throw InputError(translatable: "ID \"{id}\" is ambiguous: it starts {list}; type more of it", ["id": shown], parts: ["list": Self.list(byPrefix)])
         }
         let byTitle = try store.items(titleContaining: identifier, kinds: kindNames).filter { TitleMatch.same($0.title, identifier) }
         if byTitle.count == 1 { return byTitle[0].identifier }
         if byTitle.count > 1 {
             throw InputError(
                 translatable: "\"{title}\" is the title of {count} items: {list}; use an ID",
-                ["title": shown, "count": "\(byTitle.count)", "list": Self.list(byTitle)])
+                ["title": shown, "count": "\(byTitle.count)"], parts: ["list": Self.list(byTitle)])
         }
         if let notAnOccurrence {
             throw InputError(
@@ -137,9 +138,15 @@ public struct ItemReference {
             ["text": shown])
     }
 
-    private static func list(_ matches: [ItemMatch]) -> String {
-        matches.prefix(5).map { "\($0.identifier.prefix(12)) (\($0.kind) \"\(DisplayText.itemTitle($0.title))\")" }
-            .joined(separator: ", ") + (matches.count > 5 ? ", …" : "")
+    /// The first five matches, each with its kind in the user's words: `0A1B2C3D4E5F (Termin „Call“), …`.
+    private static func list(_ matches: [ItemMatch]) -> MessageText {
+        let entries = matches.prefix(5).map { match in
+            let values: KeyValuePairs<String, String> = ["id": String(match.identifier.prefix(12)), "title": DisplayText.itemTitle(match.title)]
+            return match.kind == "event" ? MessageText("{id} (event \"{title}\")", values) : MessageText("{id} (reminder \"{title}\")", values)
+        }
+        var list = matches.count > 5 ? MessageText("{first}, …", context: "list", parts: ["first": entries.last!]) : entries.last!
+        for entry in entries.dropLast().reversed() { list = MessageText("{first}, {rest}", context: "list", parts: ["first": entry, "rest": list]) }
+        return list
     }
 
     /// Whether the reference names an event or a reminder (that never changes once stored).

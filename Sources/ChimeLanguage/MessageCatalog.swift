@@ -165,13 +165,18 @@ extension DatePhrases {
     /// The repeat words of the catalog's language (`每周`, `каждый понедельник`, `jeden Montag`),
     /// with the date table's weekday and month names.
     public init(repeatsIn catalog: MessageCatalog) {
+        // A repeat table may add short weekday names that only a repeat reads (`毎週月・木`, `每周一、四`):
+        // alone in a date, `月` is a month and `一` a number.
+        let short = Self.table(catalog, DatePhrases.repeatContext, DatePhrases.weekdays)
         let names = Self.table(catalog, DatePhrases.catalogContext, DatePhrases.weekdays + DatePhrases.months)
+            .merging(short) { date, own in date + "|" + own }
         // A weekday alone is read too, for the days after the first: `jeden Montag und Donnerstag`,
         // and in the plural some languages use there (`tous les lundis et jeudis`).
         let weekdays = names.filter { DatePhrases.weekdays.contains($0.key) }.mapValues { "(\($0))(s|)" }
         self.init(
             Self.table(catalog, DatePhrases.repeatContext, DatePhrases.repeatTemplates).merging(weekdays) { own, _ in own },
             names: names)
+        examples = catalog.text(DatePhrases.repeatExampleTemplate, context: "repeat examples")
     }
 
     /// The length words of the catalog's language (`15 минут`, `1 Stunde`, `2小时`), for alarm

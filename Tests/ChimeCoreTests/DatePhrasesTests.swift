@@ -36,4 +36,18 @@ import Testing
         #expect(Self.table.rewrite("(unclosed") == "(unclosed", "a malformed pattern is left out, not matched literally")
         #expect(DatePhrases.none.rewrite("Tomorrow") == "tomorrow")
     }
+
+    /// A word typed without its accents, as a keyboard without them types it, is still the word;
+    /// a different word is not.
+    @Test func aWordTypedWithoutItsAccentsIsRead() {
+        let t = DatePhrases([
+            "tomorrow": "mañana", "march": "märz", "next {weekday}": "nächsten {weekday}", "monday": "montag", "february": "février", "until": "jusqu’au"
+        ])
+        #expect(t.rewrite("manana") == "tomorrow")
+        #expect(t.rewrite("Maerz") == "march" && t.rewrite("marz") == "march")
+        #expect(t.rewrite("naechsten Montag") == "next monday")
+        #expect(t.rewrite("fevrier") == "february")
+        #expect(t.rewrite("jusqu'au") == "until")
+        #expect(t.rewrite("mayana") == "mayana" && t.rewrite("maeerz") == "maeerz")
+    }
 }

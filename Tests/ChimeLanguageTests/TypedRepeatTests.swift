@@ -32,7 +32,7 @@ import Testing
                 ("农历每年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"), ("每年农历", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
                 ("每周一和周四", "FREQ=WEEKLY;BYDAY=MO,TH"), ("隔周", "FREQ=WEEKLY;INTERVAL=2"),
                 ("每月15号", "FREQ=MONTHLY;BYMONTHDAY=15"), ("每月第二个周二", "FREQ=MONTHLY;BYDAY=2TU"), ("每月最后一个周五", "FREQ=MONTHLY;BYDAY=-1FR"),
-                ("每周一、周四", "FREQ=WEEKLY;BYDAY=MO,TH")
+                ("每周一、周四", "FREQ=WEEKLY;BYDAY=MO,TH"), ("每周一、三、五", "FREQ=WEEKLY;BYDAY=MO,WE,FR"), ("每周二和四", "FREQ=WEEKLY;BYDAY=TU,TH")
             ])
         Self.check(
             "ja_JP.UTF-8",
@@ -41,7 +41,8 @@ import Testing
                 ("平日", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("毎週月曜日", "FREQ=WEEKLY;BYDAY=MO"), ("隔週金曜", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
                 ("3日ごと", "FREQ=DAILY;INTERVAL=3"), ("毎週 10回", "FREQ=WEEKLY;COUNT=10"), ("旧暦で毎年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
                 ("隔週", "FREQ=WEEKLY;INTERVAL=2"), ("毎週月曜日と木曜日", "FREQ=WEEKLY;BYDAY=MO,TH"),
-                ("毎月15日", "FREQ=MONTHLY;BYMONTHDAY=15"), ("毎月第2火曜日", "FREQ=MONTHLY;BYDAY=2TU"), ("毎月最終金曜日", "FREQ=MONTHLY;BYDAY=-1FR")
+                ("毎月15日", "FREQ=MONTHLY;BYMONTHDAY=15"), ("毎月第2火曜日", "FREQ=MONTHLY;BYDAY=2TU"), ("毎月最終金曜日", "FREQ=MONTHLY;BYDAY=-1FR"),
+                ("毎週月・木", "FREQ=WEEKLY;BYDAY=MO,TH"), ("毎週火", "FREQ=WEEKLY;BYDAY=TU")
             ])
         Self.check(
             "ru_RU.UTF-8",
@@ -69,7 +70,8 @@ import Testing
                 ("jede zweite Woche", "FREQ=WEEKLY;INTERVAL=2"), ("montags und donnerstags", "FREQ=WEEKLY;BYDAY=MO,TH"),
                 ("monatlich am 15.", "FREQ=MONTHLY;BYMONTHDAY=15"), ("jeden Monat am 15", "FREQ=MONTHLY;BYMONTHDAY=15"),
                 ("am zweiten Dienstag im Monat", "FREQ=MONTHLY;BYDAY=2TU"), ("monatlich am 2. Dienstag", "FREQ=MONTHLY;BYDAY=2TU"),
-                ("letzten Freitag im Monat", "FREQ=MONTHLY;BYDAY=-1FR"), ("Mo-Fr", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("14-tägig", "FREQ=WEEKLY;INTERVAL=2")
+                ("letzten Freitag im Monat", "FREQ=MONTHLY;BYDAY=-1FR"), ("Mo-Fr", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("14-tägig", "FREQ=WEEKLY;INTERVAL=2"),
+                ("woechentlich", "FREQ=WEEKLY"), ("taeglich", "FREQ=DAILY"), ("jaehrlich", "FREQ=YEARLY")
             ])
         Self.check(
             "fr_FR.UTF-8",
@@ -95,8 +97,23 @@ import Testing
                 ("todos los lunes y jueves", "FREQ=WEEKLY;BYDAY=MO,TH"), ("cada dos semanas", "FREQ=WEEKLY;INTERVAL=2"),
                 ("el 15 de cada mes", "FREQ=MONTHLY;BYMONTHDAY=15"), ("el segundo martes de cada mes", "FREQ=MONTHLY;BYDAY=2TU"),
                 ("el último viernes del mes", "FREQ=MONTHLY;BYDAY=-1FR"), ("los lunes y jueves", "FREQ=WEEKLY;BYDAY=MO,TH"), ("semanal", "FREQ=WEEKLY"),
-                ("días laborables", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+                ("días laborables", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("cada ano", "FREQ=YEARLY"),
+                ("el ultimo viernes del mes", "FREQ=MONTHLY;BYDAY=-1FR")
             ])
+    }
+
+    /// The examples a refused repeat gives are repeats the language's table reads, each of them.
+    @Test(arguments: ["de_DE.UTF-8", "fr_FR.UTF-8", "es_ES.UTF-8", "ru_RU.UTF-8", "zh_CN.UTF-8", "ja_JP.UTF-8"])
+    func theExamplesARefusedRepeatGivesAreRead(_ locale: String) throws {
+        let phrases = DatePhrases(repeatsIn: CatalogSandbox.catalog(locale))
+        let examples = try #require(phrases.examples, "\(locale) has no repeat examples")
+        let typed = examples.split(separator: ", ").map(String.init)
+        #expect(typed.count == 5)
+        for text in typed.dropLast() { #expect(!Self.rule(text, phrases).hasPrefix("error"), "\(locale): \(text): \(Self.rule(text, phrases))") }
+        // The last ends on a day: split at the language's "until", the repeat before it reads.
+        let last = try #require(phrases.split(typed.last!, atLast: "until"), "\(locale): \(typed.last!)")
+        let repeatPart = last.after.isEmpty ? String(last.before.prefix(2)) : last.before
+        #expect(Self.rule(repeatPart, phrases) == "FREQ=WEEKLY", "\(locale): \(last)")
     }
 
     /// A repeat's `until` found in the language's words, with what comes before and after it as
@@ -108,7 +125,9 @@ import Testing
         ("fr_FR.UTF-8", "chaque lundi jusqu'au 1 mars", "chaque lundi", "1 mars"),
         ("es_ES.UTF-8", "cada lunes hasta el 1 de marzo", "cada lunes", "1 de marzo"),
         ("zh_CN.UTF-8", "每周直到2027年3月1日", "每周", "2027年3月1日"),
-        ("ja_JP.UTF-8", "毎週2027年3月1日まで", "毎週2027年3月1日", "")
+        ("ja_JP.UTF-8", "毎週2027年3月1日まで", "毎週2027年3月1日", ""),
+        ("zh_CN.UTF-8", "每周一到2027年3月1日为止", "每周一到2027年3月1日", ""),
+        ("fr_FR.UTF-8", "chaque lundi jusqu’au 1 mars", "chaque lundi", "1 mars")
     ])
     func untilSplitsARepeatFromItsLastDay(_ locale: String, _ typed: String, _ before: String, _ after: String) throws {
         let phrases = DatePhrases(repeatsIn: CatalogSandbox.catalog(locale))

@@ -23,10 +23,22 @@ public enum EditDistance {
     /// The word of `vocabulary` closest to `word`, when it is close enough to be a slip (at most
     /// 2 edits, or a third of the word's length).
     public static func closest(to word: String, in vocabulary: [String]) -> String? {
-        var best: (word: String, distance: Int)?
+        closest(to: word, in: vocabulary) { _ in true }
+    }
+
+    /// The same, among the words `fits` accepts (of several equally close, the first that makes
+    /// the whole text read: `кажды понедельник` → `каждый`, not `каждые`).
+    ///
+    /// ```swift
+    /// EditDistance.closest(to: "kazhdy", in: ["kazhdye", "kazhdyj"]) { $0 == "kazhdyj" }   // "kazhdyj"
+    /// ```
+    public static func closest(to word: String, in vocabulary: [String], where fits: (String) -> Bool) -> String? {
+        var best: (word: String, distance: Int, fits: Bool)?
         for candidate in vocabulary {
             let d = between(word, candidate)
-            if d > 0, d <= max(2, word.count / 3), d < (best?.distance ?? .max) { best = (candidate, d) }
+            guard d > 0, d <= max(2, word.count / 3) else { continue }
+            if let b = best, d > b.distance || (d == b.distance && (b.fits || !fits(candidate))) { continue }
+            best = (candidate, d, fits(candidate))
         }
         return best?.word
     }

@@ -6,6 +6,14 @@ extension RecurrenceRule {
         + "\"every other tuesday\", \"last friday of the month\", \"monthly on the 15th\", \"every 3 days\", "
         + "\"weekly 10 times\", \"weekly until 2027-03-01\", \"yearly on the chinese calendar\", or an RRULE such as FREQ=MONTHLY;BYDAY=-1FR"
 
+    /// The English words ``init(phrase:)`` reads, that a slip in one may be told it meant.
+    public static let phraseWords: [String] =
+        [
+            "annually", "biweekly", "daily", "days", "every", "fifth", "first", "fortnightly", "fourth", "hourly",
+            "last", "month", "monthly", "months", "other", "second", "third", "times", "until", "week", "weekday",
+            "weekdays", "weekends", "weekly", "weeks", "year", "yearly", "years", "chinese", "hebrew", "calendar"
+        ] + DatePhrases.weekdays
+
     /// Reads a repeat phrase, or an RRULE when the text has `=`:
     /// `daily`, `weekdays`, `weekends`, `weekly`, `fortnightly`, `monthly`, `yearly`,
     /// `every day|week|month|year`, `every 2 weeks`, `every mon,thu`, `weekly on mon and thu`,

@@ -121,6 +121,9 @@ public struct DatePhrases: Sendable {
     /// The catalog entry (context `date examples`) whose translation lists typed dates.
     public static let exampleTemplate = "tomorrow 10:00, next week friday 9:00, in 2 hours, Dec 25"
 
+    /// The catalog entry (context `repeat examples`) whose translation lists typed repeats.
+    public static let repeatExampleTemplate = "weekly, every monday and thursday, every 2 weeks, monthly on day 15, weekly until March 1"
+
     /// A table from template → patterns (as the catalog gives them). Malformed patterns (an
     /// unclosed group) are left out, so one bad entry in a catalog does not stop the others.
     /// `names`: a table whose weekday and month entries `{weekday}` and `{month}` use, when this
@@ -212,8 +215,8 @@ public struct DatePhrases: Sendable {
         var found: [(end: Int, capture: Capture)] = []
         switch first {
         case .literal(let chars):
-            guard start + chars.count <= input.count, Array(input[start..<start + chars.count]) == chars else { return [] }
-            found += matches(rest, input, start + chars.count, capture)
+            guard let end = Self.literalEnd(chars, in: input, from: start) else { return [] }
+            found += matches(rest, input, end, capture)
         case .number:
             var end = start
             while end < input.count, let d = input[end].asciiValue, (48...57).contains(d), end - start < 9 { end += 1 }
@@ -234,6 +237,40 @@ public struct DatePhrases: Sendable {
         }
         return found
     }
+
+    /// Where `literal` ends when it is typed at `start`: as written, or without its accents as
+    /// keyboards without them type it (`manana`, `fevrier`, `naechsten`, `Maerz`, `jusqu'au`).
+    private static func literalEnd(_ literal: [Character], in input: [Character], from start: Int) -> Int? {
+        var j = start
+        for c in literal {
+            guard j < input.count else { return nil }
+            if input[j] == c {
+                j += 1
+                continue
+            }
+            guard let plain = unaccented[c] else { return nil }
+            if let spelled = plain.spelled, j + 1 < input.count, input[j] == spelled.0, input[j + 1] == spelled.1 {
+                j += 2
+            } else if input[j] == plain.base {
+                j += 1
+            } else {
+                return nil
+            }
+        }
+        return j
+    }
+
+    /// A letter's form without its accent, and its two-letter spelling where a language has one (German `ä` → `ae`).
+    private static let unaccented: [Character: (base: Character, spelled: (Character, Character)?)] = {
+        var table: [Character: (base: Character, spelled: (Character, Character)?)] = [
+            "ä": ("a", ("a", "e")), "ö": ("o", ("o", "e")), "ü": ("u", ("u", "e")), "ß": ("s", ("s", "s")),
+            "ё": ("е", nil), "’": ("'", nil)
+        ]
+        for (letters, base) in [("àáâãå", "a"), ("ç", "c"), ("èéêë", "e"), ("ìíîï", "i"), ("ñ", "n"), ("òóôõ", "o"), ("ùúû", "u"), ("ÿý", "y")] {
+            for letter in letters { table[letter] = (Character(base), nil) }
+        }
+        return table
+    }()
 
     private static func render(_ template: String, _ capture: Capture) -> String {
         var out = ""

@@ -158,10 +158,34 @@ struct ItemOptions: ParsableArguments {
 
     /// A repeat that does not read: the words that are not a repeat in the user's language (with
     /// the forms read in every language as written), an RRULE's own fault as the parser says it.
+    /// A slip in the language's repeat words is answered with the word meant (`wöchentlch` →
+    /// „wöchentlich“), a count without how often says so, and examples are in the user's words.
     static func repeatError(_ error: any Error, option: String) -> InputError {
         guard case .notARepeat(let text)? = error as? RecurrenceRuleError else { return InputError("\(option): \(error)") }
+        let phrases = CLIContext.repeatPhrases
+        var parts = ["reason": MessageText("not a repeat")]
+        let words = DatePhrases.fold(text).split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.count == 2, let count = Int(words[0]), ["times", "time", "x"].contains(words[1]) || phrases.rewrite(text) == "\(count) times" {
+            parts["reason"] = MessageText("not a repeat: say how often before the count, as in \"weekly {count} times\"", ["count": "\(count)"])
+        } else {
+            let known = phrases.words + RecurrenceRule.phraseWords
+            let vocabulary = Set(known)
+            let unread = phrases.rewrite(text).split(whereSeparator: \.isWhitespace).map(String.init).filter { !$0.allSatisfy(\.isASCII) }
+            for word in words + unread where !vocabulary.contains(word) && DatePhrases.isHintable(word) && word.contains(where: \.isLetter) {
+                let near = EditDistance.closest(to: word, in: known) { candidate in
+                    let fixed = DatePhrases.fold(text).replacingOccurrences(of: word, with: candidate)
+                    // The table alone (not `rule`, whose error would look for a word again).
+                    return (try? RecurrenceRule(phrase: phrases.english(fixed) { (try? RecurrenceRule(phrase: $0)) != nil })) != nil
+                }
+                guard let near else { continue }
+                parts["reason"] = MessageText("not a repeat; did you mean \"{word}\"?", ["word": near])
+                break
+            }
+        }
+        parts["examples"] = phrases.examples.map { MessageText("; in your language: {examples}", ["examples": $0]) }
         return InputError(
-            translatable: "{option}: \"{text}\": not a repeat; use {forms}", ["option": option, "text": text, "forms": RecurrenceRule.phraseForms])
+            translatable: "{option}: \"{text}\": {reason}; use {forms}{examples}",
+            ["option": option, "text": text, "forms": RecurrenceRule.phraseForms, "examples": ""], parts: parts)
     }
 
     /// A repeat as typed: in the user's language (`每周`, `jeden Montag`) when English does not
@@ -182,7 +206,13 @@ struct ItemOptions: ParsableArguments {
     /// says `until` after the date, `毎週2027年3月1日まで`. Nil when the text is not such a repeat;
     /// a repeat whose day does not read is refused with the date's own error.
     static func ruleEndingOnADay(_ text: String, option: String) throws -> RecurrenceRule? {
-        guard let (before, after) = CLIContext.repeatPhrases.split(text, atLast: "until") ?? englishUntil(text) else { return nil }
+        guard var (before, after) = CLIContext.repeatPhrases.split(text, atLast: "until") ?? englishUntil(text) else { return nil }
+        // A language that puts `until` round the day (`到2027年3月1日为止`): the day is between the two.
+        if after.allSatisfy(\.isWhitespace), let inner = CLIContext.repeatPhrases.split(before, atLast: "until"),
+            !inner.after.allSatisfy(\.isWhitespace), (try? Self.rule(inner.before, option: option)) != nil
+        {
+            (before, after) = inner
+        }
         func repeats(_ words: String) -> RecurrenceRule? {
             let words = words.trimmingCharacters(in: .whitespaces)
             guard !words.isEmpty, let rule = try? Self.rule(words, option: option), rule.end == .never else { return nil }
