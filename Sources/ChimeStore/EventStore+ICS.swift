@@ -174,17 +174,23 @@ extension EventStore {
         }
 
         // Series first (overrides need them), with cancelled occurrences folded in as EXDATEs.
+        // Kept only where an override names them: a large file's series are not held twice.
         var seriesByUID: [String: Event] = [:]
-        // Each with whether the store holds it yet: new ones are stored by a plain insert (their
-        // calendar checked once, below), without looking each one up first.
-        var prepared: [(entry: ICSItem, isNew: Bool)] = []
+        let overridden = Set(parsed.overrides.lazy.filter { !$0.isCancelled }.map(\.uid))
+        // New items are stored by plain inserts in one queued write (their calendars checked once,
+        // below), without looking each one up first; stored ones are saved over their copies.
+        // Each is moved here from the file's list, so a large file's items are held once.
+        var newEvents: [Event] = [], newReminders: [Reminder] = [], changed: [AnyCalendarItem] = []
+        var preparedUIDs = Set<String>()
         // Per UID, once: a file of 10,000 series and thousands of overrides would otherwise
         // compare every pair.
         let cancellations = Dictionary(grouping: parsed.overrides.filter(\.isCancelled), by: \.uid)
         let scope = Self.calendarScope(target)
         let known = try storedUIDs(in: scope)
         let storedCopies = try storedItems(parsed.items.filter { known.contains(Self.uidKey($0.uid, $0.item)) }, in: scope)
-        for var entry in parsed.items {
+        let items = parsed.items
+        parsed.items = []
+        for var entry in items {
             let ownHome = try home(&entry)
             let eventCalendar = ownHome ?? eventCalendar, reminderList = ownHome ?? reminderList
             let existing = storedCopies[Self.uidKey(entry.uid, entry.item)]
@@ -196,7 +202,7 @@ extension EventStore {
             }
             if let existing, !authoritative, !Self.isNewer(entry, than: existing) {
                 if entry.item.sequence < existing.sequence { report.older += 1 } else { report.unchanged += 1 }
-                if case .event(let e) = existing.item { seriesByUID[entry.uid] = e }
+                if case .event(let e) = existing.item, overridden.contains(entry.uid) { seriesByUID[entry.uid] = e }
                 continue
             }
             // A value the store cannot hold (a date after 9999, an alarm a century away) is refused
@@ -219,7 +225,7 @@ extension EventStore {
                     report.cancelledOccurrences += 1
                 }
                 entry.item = .event(e)
-                seriesByUID[entry.uid] = e
+                if overridden.contains(entry.uid) { seriesByUID[entry.uid] = e }
                 if existing == nil { report.eventsAdded += 1 } else { report.eventsUpdated += 1 }
             case .reminder(var r):
                 r.identifier = existing?.item.identifier ?? r.identifier
@@ -230,17 +236,15 @@ extension EventStore {
             for alarm in entry.item.alarms {
                 if alarm.structuredLocation != nil { report.locationAlarms += 1 } else { report.alarms += 1 }
             }
-            prepared.append((entry, existing == nil))
-        }
-        var insertedEvents: [String] = [], insertedReminders: [String] = []
-        for (entry, isNew) in prepared where isNew {
+            preparedUIDs.insert(entry.uid)
             switch entry.item {
-            case .event(let e): insertedEvents.append(e.identifier)
-            case .reminder(let r): insertedReminders.append(r.identifier)
+            case .event(let e) where existing == nil: newEvents.append(e)
+            case .reminder(let r) where existing == nil: newReminders.append(r)
+            case let item: changed.append(item)
             }
         }
-        if !insertedEvents.isEmpty || !insertedReminders.isEmpty {
-            let (checkEvents, checkReminders) = (!insertedEvents.isEmpty, !insertedReminders.isEmpty)
+        if !newEvents.isEmpty || !newReminders.isEmpty {
+            let (checkEvents, checkReminders) = (!newEvents.isEmpty, !newReminders.isEmpty)
             let homeIDs = homes.map { ($0.value, $0.key.hasPrefix("event:") ? EntityType.event : .reminder) }
             try perform(commit: false) { db, _ in
                 if checkEvents { try Self.checkWritable(db, calendarID: eventCalendar, for: .event) }
@@ -248,21 +252,22 @@ extension EventStore {
                 for (id, kind) in homeIDs { try Self.checkWritable(db, calendarID: id, for: kind) }
             }
         }
-        for (entry, isNew) in prepared {
-            switch entry.item {
-            case .event(let e) where isNew:
-                try perform(commit: false) { db, stamp in try Self.insert(e, stamp: stamp, journaled: false, in: db) }
-            case .reminder(let r) where isNew:
-                try perform(commit: false) { db, stamp in try Self.insert(r, stamp: stamp, journaled: false, in: db) }
+        let storedCount = newEvents.count + newReminders.count + changed.count
+        try perform(commit: false, rows: newEvents.count + newReminders.count) { [newEvents, newReminders] db, stamp in
+            for e in newEvents { try Self.insert(e, stamp: stamp, journaled: false, in: db) }
+            for r in newReminders { try Self.insert(r, stamp: stamp, journaled: false, in: db) }
+            try Journal.record(db, .event, newEvents.map(\.identifier), .inserted)
+            try Journal.record(db, .reminder, newReminders.map(\.identifier), .inserted)
+        }
+        newEvents = []
+        newReminders = []
+        for item in changed {
+            switch item {
             case .event(let e): try save(e, span: .thisEvent, commit: false)
             case .reminder(let r): try save(r, commit: false)
             }
         }
-        try perform(commit: false) { [insertedEvents, insertedReminders] db, _ in
-            try Journal.record(db, .event, insertedEvents, .inserted)
-            try Journal.record(db, .reminder, insertedReminders, .inserted)
-        }
-        let preparedUIDs = Set(prepared.map(\.entry.uid))
+        changed = []
         let zone = floatingZone
         // A RANGE=THISANDFUTURE override splits its series; the RECURRENCE-IDs of later overrides
         // still name original instances, which now belong to the new series, moved as the split
@@ -349,7 +354,7 @@ extension EventStore {
             report.overrides += 1
         }
         if !dryRun && commit {
-            progress?(.storing(items: prepared.count))
+            progress?(.storing(items: storedCount))
             try self.commit()
         }
         return report

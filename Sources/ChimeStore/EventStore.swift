@@ -49,6 +49,8 @@ public final class EventStore: Sendable {
     /// The clock the store was opened with: what "now" is for it and for what serves from it.
     public var clock: @Sendable () -> Instant { now }
     let pending = Mutex<[PendingWrite]>([])
+    /// The items the queued writes store (see ``perform(commit:rows:_:)``).
+    let pendingRows = Mutex(0)
     let watcher: ChangeWatcher
     /// Whether this store committed a write (``foldWriteAheadLog()`` does nothing for a reader).
     private let hasWritten = Mutex(false)
@@ -237,8 +239,11 @@ public final class EventStore: Sendable {
     }
 
     /// Queues `write` (commit: false) or runs it with everything queued before it (commit: true).
-    func perform(commit: Bool, _ write: @escaping PendingWrite) throws(StoreError) {
+    /// `rows`: how many items the write stores (one closure may insert a whole import's), for
+    /// the page cache ``commit()`` gives a large batch.
+    func perform(commit: Bool, rows: Int = 1, _ write: @escaping PendingWrite) throws(StoreError) {
         pending.withLock { $0.append(write) }
+        pendingRows.withLock { $0 += rows }
         if commit { try self.commit() }
     }
 
@@ -250,11 +255,15 @@ public final class EventStore: Sendable {
             defer { queue.removeAll() }
             return queue
         }
+        let rows = pendingRows.withLock { rows in
+            defer { rows = 0 }
+            return rows
+        }
         if queued.isEmpty { return }
         try write { db, stamp in
             // A large batch (an import) touches more pages than SQLite's default 2 MB cache holds;
             // spilled pages are written to the WAL mid-transaction and again at commit.
-            if queued.count >= Self.largeBatch {
+            if rows >= Self.largeBatch {
                 try Self.withLargeCache(db) { for w in queued { try w(db, stamp) } }
             } else {
                 for w in queued { try w(db, stamp) }
@@ -281,6 +290,7 @@ public final class EventStore: Sendable {
     /// Drops every change saved with `commit: false` and not yet committed.
     public func reset() {
         pending.withLock { $0.removeAll() }
+        pendingRows.withLock { $0 = 0 }
     }
 
     /// True when changes are waiting for `commit()`.
