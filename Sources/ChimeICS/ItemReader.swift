@@ -96,6 +96,8 @@ struct ItemReader {
             )
             chosen[key] = keep
         }
+        // Most files hold each UID once: the list as it is, not a copy of a large file's items.
+        if order.count == items.count { return items }
         return order.map { items[chosen[$0]!] }
     }
 
@@ -118,6 +120,7 @@ struct ItemReader {
                 "the occurrence \(o.recurrenceID.storageText) of \(o.uid) is changed twice: kept the one at line \(overrides[keep].line)")
             chosen[key] = keep
         }
+        if order.count == overrides.count { return overrides }
         return order.map { overrides[chosen[$0]!] }
     }
 

@@ -58,7 +58,7 @@ extension EventStore {
         progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportReport {
         let parsed = try ICalendar.parse(bytes, file: file, strict: strict)
-        return try importICS(parsed: parsed, file: file, into: target, dryRun: dryRun, strict: strict, progress: progress)
+        return try importICS(parsed: consume parsed, file: file, into: target, dryRun: dryRun, strict: strict, progress: progress)
     }
 
     /// The same, for a file already read (a chunk at a time: ``ICalendar/parse(file:strict:chunks:)``).
@@ -68,12 +68,12 @@ extension EventStore {
     /// let report = try store.importICS(parsed: parsed, file: "big.ics")
     /// ```
     public func importICS(
-        parsed: ICSParseResult, file: String, into target: ImportTarget = .defaults,
+        parsed: consuming ICSParseResult, file: String, into target: ImportTarget = .defaults,
         dryRun: Bool = false, strict: Bool = false,
         progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportReport {
         try importParsed(
-            parsed, file: file, into: target, dryRun: dryRun, strict: strict,
+            consume parsed, file: file, into: target, dryRun: dryRun, strict: strict,
             authoritative: false, commit: true, progress: progress)
     }
 
@@ -84,10 +84,9 @@ extension EventStore {
     ///     are replaced by the file's overrides.
     ///   - commit: false leaves the writes queued, so a caller adds its own to the same transaction.
     func importParsed(
-        _ parsed: ICSParseResult, file: String, into target: ImportTarget, dryRun: Bool, strict: Bool,
+        _ parsed: consuming ICSParseResult, file: String, into target: ImportTarget, dryRun: Bool, strict: Bool,
         authoritative: Bool, commit: Bool, progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportReport {
-        var parsed = parsed
         var target = target
         if case .newNamedByFile(let fallback) = target { target = .new(Self.calendarTitle(parsed.calendarName) ?? fallback) }
         progress?(.read(items: parsed.items.count, overrides: parsed.overrides.count))
@@ -188,9 +187,12 @@ extension EventStore {
         let scope = Self.calendarScope(target)
         let known = try storedUIDs(in: scope)
         let storedCopies = try storedItems(parsed.items.filter { known.contains(Self.uidKey($0.uid, $0.item)) }, in: scope)
-        let items = parsed.items
+        // Taken out one by one (last first, of the list reversed): each entry's own copy is freed
+        // as its prepared copy is made, never held twice for the whole file.
+        var items = parsed.items
         parsed.items = []
-        for var entry in items {
+        items.reverse()
+        while var entry = items.popLast() {
             let ownHome = try home(&entry)
             let eventCalendar = ownHome ?? eventCalendar, reminderList = ownHome ?? reminderList
             let existing = storedCopies[Self.uidKey(entry.uid, entry.item)]

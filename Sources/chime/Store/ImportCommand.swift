@@ -111,7 +111,7 @@ struct ImportCommand: ParsableCommand {
             // Opened once the file is read: a file that cannot be read makes no new store.
             let store = try options.open(creating: true)
             report = try store.importICS(
-                parsed: parsed, file: shownName, into: target, dryRun: dryRun,
+                parsed: consume parsed, file: shownName, into: target, dryRun: dryRun,
                 strict: strict,
                 progress: showProgress ? { FileHandle.standardError.write(Data((Self.progressLine($0, file: shownName) + "…\n").utf8)) } : nil)
         } catch let error as ICSError {
