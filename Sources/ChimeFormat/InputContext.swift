@@ -69,37 +69,27 @@ public struct InputContext: Sendable {
                 english, now: relativeTo ?? now, zone: zone, numericOrder: numericDateOrder,
                 wallClock: wallClock)
         } catch {
-            // Named as typed, then what it was read as when the language's words changed it, what
-            // is wrong, the forms read in every language and examples in the user's. Each clause
-            // is translated on its own; values first, so a clause that does not apply is empty.
+            // Named as typed (never as the English it was rewritten into: `tomorrow at 25:00` means
+            // nothing to a German user), what is wrong, the forms read in every language and
+            // examples in the user's. Each clause is translated on its own; values first, so a
+            // clause that does not apply is empty.
             var parts = ["reason": error.reasonText]
-            // A slip in the language's own words is answered with its words, not English ones:
-            // the first word as typed (or left unread between the table's phrases, where words
-            // are not spaced: 明目10時) that is not the table's, and near one of its words.
-            if error.unknownWord != nil {
-                let known = phrases.words
-                let vocabulary = Set(known)
-                let typed = DatePhrases.fold(text).split(whereSeparator: \.isWhitespace).map(String.init)
-                let unread = english.split(whereSeparator: \.isWhitespace).map(String.init).filter { !$0.allSatisfy(\.isASCII) }
-                for word in typed + unread where !vocabulary.contains(word) && DatePhrases.isHintable(word) && word.contains(where: \.isLetter) {
-                    guard let near = EditDistance.closest(to: word, in: known) else { continue }
-                    parts["reason"] = MessageText("not a date; did you mean \"{word}\"?", ["word": near])
-                    break
-                }
+            // A slip in the language's own words is answered with its words, not English ones;
+            // of equally near words, one that makes the date read.
+            let reads = { (fixed: String) in
+                (try? DateExpression.parse(self.english(fixed), now: relativeTo ?? self.now, zone: zone, numericOrder: self.numericDateOrder)) != nil
             }
-            // What it was read as helps where the words were read and the date is wrong; with a word
-            // not read, the rewrite mixes English into the user's words (`demian at 10:00`).
-            if error.unknownWord == nil && english != text && english != DatePhrases.fold(text) {
-                parts["read"] = MessageText(" (read as \"{text}\")", ["text": english])
+            if error.unknownWord != nil, let near = phrases.wordMeant(in: text, fits: reads) {
+                parts["reason"] = MessageText("not a date; did you mean \"{word}\"?", ["word": near])
             }
             parts["examples"] = phrases.examples.map { MessageText("; in your language: {examples}", ["examples": $0]) }
             let values: KeyValuePairs<String, String> = [
-                "option": option, "text": text, "accepted": DateExpression.accepted, "read": "", "examples": ""
+                "option": option, "text": text, "accepted": DateExpression.accepted, "examples": ""
             ]
             // An ambiguous date already names the two ways to write it; the list of forms would bury them.
             throw error.reason.hasPrefix("ambiguous")
-                ? InputError(translatable: "{option}: \"{text}\"{read}: {reason}{examples}", values, parts: parts)
-                : InputError(translatable: "{option}: \"{text}\"{read}: {reason}; use {accepted}{examples}", values, parts: parts)
+                ? InputError(translatable: "{option}: \"{text}\": {reason}{examples}", values, parts: parts)
+                : InputError(translatable: "{option}: \"{text}\": {reason}; use {accepted}{examples}", values, parts: parts)
         }
         try ValueBounds.check(option, text: text, instant: value.instant(in: zone))
         return value

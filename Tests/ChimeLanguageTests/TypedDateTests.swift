@@ -131,6 +131,10 @@ import Testing
             [
                 // As the agenda abbreviates the weekdays.
                 ("Fr 17 Uhr", "2026-12-04T17:00"), ("Mo. 9 Uhr", "2026-12-07T09:00"), ("So", "2026-12-06"), ("Di 8:30", "2026-12-08T08:30"),
+                // A day of a month, then the hour: not a year (`1. März 10` is not the year 10).
+                ("1. März 10 Uhr", "2027-03-01T10:00"), ("25. Dezember 10 Uhr", "2026-12-25T10:00"), ("25. Dezember 2027", "2027-12-25"),
+                // Without the umlauts a keyboard may lack.
+                ("uebermorgen", "2026-12-04"), ("naechsten Freitag", "2026-12-04"), ("1. Maerz", "2027-03-01"),
                 ("jetzt", "@2026-12-02T08:00:00Z"), ("heute", "2026-12-02"), ("morgen", "2026-12-03"), ("übermorgen", "2026-12-04"),
                 ("gestern", "2026-12-01"), ("morgen um 10 Uhr", "2026-12-03T10:00"), ("morgen 10 Uhr", "2026-12-03T10:00"),
                 ("morgen um 10:30", "2026-12-03T10:30"), ("morgen um 10.30 Uhr", "2026-12-03T10:30"), ("morgen früh um 8", "2026-12-03T08:00"),

@@ -20,8 +20,12 @@ public enum EditDistance {
         return d[x.count][y.count]
     }
 
-    /// The word of `vocabulary` closest to `word`, when it is close enough to be a slip (at most
-    /// 2 edits, or a third of the word's length).
+    /// How many edits a slip in `word` may have: one in a word of up to four letters (`blue` is
+    /// not `jue`), else two or a third of its length.
+    static func allowedEdits(_ word: String) -> Int { word.count <= 4 ? 1 : max(2, word.count / 3) }
+
+    /// The word of `vocabulary` closest to `word`, when it is close enough to be a slip
+    /// (``allowedEdits(_:)``).
     public static func closest(to word: String, in vocabulary: [String]) -> String? {
         closest(to: word, in: vocabulary) { _ in true }
     }
@@ -36,7 +40,7 @@ public enum EditDistance {
         var best: (word: String, distance: Int, fits: Bool)?
         for candidate in vocabulary {
             let d = between(word, candidate)
-            guard d > 0, d <= max(2, word.count / 3) else { continue }
+            guard d > 0, d <= allowedEdits(word) else { continue }
             if let b = best, d > b.distance || (d == b.distance && (b.fits || !fits(candidate))) { continue }
             best = (candidate, d, fits(candidate))
         }

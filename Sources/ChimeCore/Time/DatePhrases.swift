@@ -109,6 +109,31 @@ public struct DatePhrases: Sendable {
         return found.sorted()
     }
 
+    /// The table's word (or one of `alsoKnown`) a slip in `text` may have meant: the first word as
+    /// typed, or left unread between the table's phrases where words are not spaced (`明目10時`),
+    /// that is not a known word and is near one. Of equally near words, the first whose
+    /// substitution `fits` accepts (the whole text then reads).
+    ///
+    /// ```swift
+    /// german.wordMeant(in: "nächsten Dienstg")   // "dienstag"
+    /// ```
+    public func wordMeant(in text: String, alsoKnown: [String] = [], fits: (String) -> Bool = { _ in true }) -> String? {
+        let known = words + alsoKnown
+        let vocabulary = Set(known)
+        let folded = Self.fold(text)
+        let typed = folded.split(whereSeparator: \.isWhitespace).map(String.init)
+        let unread = rewrite(text).split(whereSeparator: \.isWhitespace).map(String.init).filter { !$0.allSatisfy(\.isASCII) }
+        // A word typed without its accents (`proximo`) is the table's word, not a slip.
+        func isKnown(_ word: String) -> Bool {
+            vocabulary.contains(word) || known.contains { Self.literalEnd(Array($0), in: Array(word), from: 0) == word.count }
+        }
+        for word in typed + unread where Self.isHintable(word) && word.contains(where: \.isLetter) && !isKnown(word) {
+            let near = EditDistance.closest(to: word, in: known) { fits(folded.replacingOccurrences(of: word, with: $0)) }
+            if let near { return near }
+        }
+        return nil
+    }
+
     /// A word long enough to be told apart from others by a near spelling: three letters, or two
     /// in scripts written without spaces (`明日`).
     public static func isHintable(_ word: some StringProtocol) -> Bool {
@@ -187,6 +212,8 @@ public struct DatePhrases: Sendable {
                 guard Self.mayStart(rule.pattern, at: i, in: input) else { continue }
                 for m in matches(rule.pattern, input, i, Capture()) where m.end > i && (best == nil || m.end > best!.end) {
                     guard Self.mayEnd(rule.pattern, at: m.end, in: input) else { continue }
+                    // A year has three digits or more: in `1. März 10 Uhr` the 10 is the hour.
+                    if rule.template == "{month} {1} {2}", let year = m.capture.numbers.last, year < 100 { continue }
                     best = (m.end, Self.render(rule.template, m.capture), rule.template)
                 }
             }

@@ -194,7 +194,9 @@ struct ImportCommand: ParsableCommand {
             ),
             (
                 messages("repaired", context: "import summary"),
-                messages.plural("{count} fault (see the warnings above)", "{count} faults (see the warnings above)", count: r.repairs.count)
+                // Pointing to warnings only when there are some.
+                r.repairs.isEmpty
+                    ? "0" : messages.plural("{count} fault (see the warnings above)", "{count} faults (see the warnings above)", count: r.repairs.count)
             ),
             (messages("skipped", context: "import summary"), "\(r.skipped.count)")
         ]

@@ -156,10 +156,9 @@ struct ItemOptions: ParsableArguments {
         }
     }
 
-    /// A repeat that does not read: the words that are not a repeat in the user's language (with
-    /// the forms read in every language as written), an RRULE's own fault as the parser says it.
-    /// A slip in the language's repeat words is answered with the word meant (`wöchentlch` →
-    /// „wöchentlich“), a count without how often says so, and examples are in the user's words.
+    /// A repeat that does not read: the forms read in every language as written, examples in the
+    /// user's words, the word meant for a slip (`wöchentlch` → „wöchentlich“), how often for a count
+    /// alone; an RRULE's own fault as the parser says it.
     static func repeatError(_ error: any Error, option: String) -> InputError {
         guard case .notARepeat(let text)? = error as? RecurrenceRuleError else { return InputError("\(option): \(error)") }
         let phrases = CLIContext.repeatPhrases
@@ -168,19 +167,11 @@ struct ItemOptions: ParsableArguments {
         if words.count == 2, let count = Int(words[0]), ["times", "time", "x"].contains(words[1]) || phrases.rewrite(text) == "\(count) times" {
             parts["reason"] = MessageText("not a repeat: say how often before the count, as in \"weekly {count} times\"", ["count": "\(count)"])
         } else {
-            let known = phrases.words + RecurrenceRule.phraseWords
-            let vocabulary = Set(known)
-            let unread = phrases.rewrite(text).split(whereSeparator: \.isWhitespace).map(String.init).filter { !$0.allSatisfy(\.isASCII) }
-            for word in words + unread where !vocabulary.contains(word) && DatePhrases.isHintable(word) && word.contains(where: \.isLetter) {
-                let near = EditDistance.closest(to: word, in: known) { candidate in
-                    let fixed = DatePhrases.fold(text).replacingOccurrences(of: word, with: candidate)
-                    // The table alone (not `rule`, whose error would look for a word again).
-                    return (try? RecurrenceRule(phrase: phrases.english(fixed) { (try? RecurrenceRule(phrase: $0)) != nil })) != nil
-                }
-                guard let near else { continue }
-                parts["reason"] = MessageText("not a repeat; did you mean \"{word}\"?", ["word": near])
-                break
+            // The table alone decides whether a word fits (not `rule`, whose error would look again).
+            let near = phrases.wordMeant(in: text, alsoKnown: RecurrenceRule.phraseWords) { fixed in
+                (try? RecurrenceRule(phrase: phrases.english(fixed) { (try? RecurrenceRule(phrase: $0)) != nil })) != nil
             }
+            if let near { parts["reason"] = MessageText("not a repeat; did you mean \"{word}\"?", ["word": near]) }
         }
         parts["examples"] = phrases.examples.map { MessageText("; in your language: {examples}", ["examples": $0]) }
         return InputError(
@@ -218,6 +209,7 @@ struct ItemOptions: ParsableArguments {
             guard !words.isEmpty, let rule = try? Self.rule(words, option: option), rule.end == .never else { return nil }
             return rule
         }
+        if let range = weekdayRange(repeats(before), through: after) { return range }
         let dayText = after.trimmingCharacters(in: .whitespaces)
         if !dayText.isEmpty {
             guard let rule = repeats(before) else { return nil }
@@ -233,6 +225,25 @@ struct ItemOptions: ParsableArguments {
         guard repeats(before) != nil else { return nil }
         throw InputError(
             translatable: "{option}: \"{text}\": the day it ends is missing after \"until\" (such as 2027-03-01)", ["option": option, "text": text])
+    }
+
+    /// A weekday alone after "until" ends a range of days, not the series: `jeden Montag bis
+    /// Freitag`, `每周一到周五`, `毎週月〜金`, `every monday until friday` are Monday to Friday
+    /// (wrapping past Sunday: `Freitag bis Montag`). Nil unless `rule` is weekly on one weekday.
+    static func weekdayRange(_ rule: RecurrenceRule?, through text: String) -> RecurrenceRule? {
+        let last = CLIContext.repeatPhrases.rewrite(text)
+        guard let lastIndex = DatePhrases.weekdays.firstIndex(where: { $0 == last || (last.count == 3 && $0.hasPrefix(last)) }),
+            let rule, rule.frequency == .weekly, rule.daysOfTheWeek.count == 1, rule.daysOfTheWeek[0].weekNumber == 0
+        else { return nil }
+        var days: [String] = []
+        var index = rule.daysOfTheWeek[0].dayOfTheWeek.isoIndex
+        while days.count < 7 {
+            days.append(Weekday(isoIndex: index).rfc5545)
+            if index == lastIndex { break }
+            index = (index + 1) % 7
+        }
+        let first = "BYDAY=" + rule.daysOfTheWeek[0].description
+        return try? RecurrenceRule(parsing: rule.rfc5545.replacingOccurrences(of: first, with: "BYDAY=" + days.joined(separator: ",")))
     }
 
     /// The rule ending on the day `value` names, that day included; a day typed without its year
