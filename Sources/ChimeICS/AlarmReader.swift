@@ -59,7 +59,7 @@ enum AlarmReader {
             return alarm
         }
         guard let trigger = a["TRIGGER"] else {
-            throw ICSError(file: values.file, line: a.line, property: "VALARM", "missing TRIGGER")
+            throw ICSError(file: values.file, line: a.line, property: "VALARM", MessageText("missing TRIGGER"))
         }
         let value = trigger.value.trimmingSpaces
         if value.asciiUppercased == applePlaceholderTrigger { return nil }  // a location alarm whose place was lost

@@ -1,3 +1,5 @@
+import ChimeCore
+
 /// One content line: `NAME;PARAM=VALUE;PARAM="QUOTED",OTHER:value` (RFC 5545 §3.1), unfolded.
 ///
 /// ```swift
@@ -83,7 +85,7 @@ public enum ContentLines {
             while i < n && isNameByte(bytes[i]) { i += 1 }
             let paramName = text(start, i).asciiUppercased
             guard !paramName.isEmpty, i < n, bytes[i] == equals else {
-                throw ICSError(file: file, line: line, property: name, "malformed parameter (expected NAME=value)")
+                throw ICSError(file: file, line: line, property: name, MessageText("malformed parameter (expected NAME=value)"))
             }
             i += 1
             var values: [String] = []
@@ -108,7 +110,7 @@ public enum ContentLines {
             parameters.append(ICSParameter(name: paramName, values: values))
         }
         guard i < n, bytes[i] == colon else {
-            throw ICSError(file: file, line: line, property: name, "missing ':' before the value")
+            throw ICSError(file: file, line: line, property: name, MessageText("missing ':' before the value"))
         }
         return ICSProperty(name: name, parameters: parameters, value: text(i + 1, n), line: line)
     }
@@ -223,11 +225,11 @@ struct ContentLineReader {
                 let shown = ContentLines.excerpt(String(decoding: bytes[i..<min(end, i + 40)], as: UTF8.self))
                 if ContentLines.isDelimiter(current) {
                     // Never glue text onto BEGIN:/END: — that would break the component structure.
-                    try repairs.note(line: lineNumber, property: nil, "\(shown) is not a content line: skipped")
+                    try repairs.note(line: lineNumber, property: nil, MessageText("{line} is not a content line: skipped", ["line": shown]))
                 } else {
                     try repairs.note(
                         line: lineNumber, property: nil,
-                        "\(shown) is not a content line: joined to the line before (a folded line without its leading space)")
+                        MessageText("{line} is not a content line: joined to the line before (a folded line without its leading space)", ["line": shown]))
                     current.append(contentsOf: bytes[i..<end])
                 }
             } else if i < end {
@@ -256,13 +258,13 @@ struct ContentLineReader {
             parsed = try ContentLines.property(current, line: currentLine, file: file)
         } catch {
             guard error.message == "invalid UTF-8" else {
-                try repairs.note(error, "the line was skipped")
+                try repairs.note(error, MessageText("the line was skipped"))
                 return
             }
-            try repairs.note(error, "read as Windows-1252")
+            try repairs.note(error, MessageText("read as Windows-1252"))
             let text = Windows1252.decode(current)
             do { parsed = try ContentLines.property(Array(text.utf8), line: currentLine, file: file) } catch {
-                try repairs.note(error, "the line was skipped")
+                try repairs.note(error, MessageText("the line was skipped"))
                 return
             }
         }

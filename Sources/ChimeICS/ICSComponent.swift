@@ -1,3 +1,5 @@
+import ChimeCore
+
 /// A component (`BEGIN:VEVENT` … `END:VEVENT`) with its properties and sub-components, in file order.
 ///
 /// ```swift
@@ -61,7 +63,7 @@ struct ComponentTreeBuilder {
         case "BEGIN":
             let name = line.value.trimmingSpaces.asciiUppercased
             guard !name.isEmpty else {
-                try repairs.note(line: line.line, property: "BEGIN", "missing component name: the line was skipped")
+                try repairs.note(line: line.line, property: "BEGIN", MessageText("missing component name: the line was skipped"))
                 return
             }
             guard stack.count < ICSComponent.maximumDepth else {
@@ -74,19 +76,23 @@ struct ComponentTreeBuilder {
                 try repairs.note(
                     line: line.line, property: "END",
                     stack.isEmpty
-                        ? "END:\(name) without a matching BEGIN: skipped"
-                        : "END:\(name) does not close BEGIN:\(stack.last!.name) of line \(stack.last!.line): skipped")
+                        ? MessageText("END:{name} without a matching BEGIN: skipped", ["name": name])
+                        : MessageText(
+                            "END:{name} does not close BEGIN:{open} of line {line}: skipped",
+                            ["name": name, "open": stack.last!.name, "line": "\(stack.last!.line)"]))
                 return
             }
             while stack.count > index + 1 {
                 let open = stack.last!
-                try repairs.note(line: open.line, property: "BEGIN", "BEGIN:\(open.name) is never closed: closed at END:\(name) (line \(line.line))")
+                try repairs.note(
+                    line: open.line, property: "BEGIN",
+                    MessageText("BEGIN:{open} is never closed: closed at END:{name} (line {line})", ["open": open.name, "name": name, "line": "\(line.line)"]))
                 close()
             }
             close()
         default:
             guard !stack.isEmpty else {
-                try repairs.note(line: line.line, property: line.name, "outside BEGIN:VCALENDAR … END:VCALENDAR: skipped")
+                try repairs.note(line: line.line, property: line.name, MessageText("outside BEGIN:VCALENDAR … END:VCALENDAR: skipped"))
                 return
             }
             stack[stack.count - 1].properties.append(line)
@@ -98,7 +104,7 @@ struct ComponentTreeBuilder {
         while let open = stack.last {
             try repairs.note(
                 line: open.line, property: "BEGIN",
-                "BEGIN:\(open.name) is never closed (the file may be truncated): closed at the end of the file")
+                MessageText("BEGIN:{open} is never closed (the file may be truncated): closed at the end of the file", ["open": open.name]))
             close()
         }
         // Handed over, not shared: the reader frees each component once it is read.

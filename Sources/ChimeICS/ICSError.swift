@@ -1,11 +1,22 @@
+import ChimeCore
+
 /// A problem in an iCalendar file, named by file, line and property:
 /// `calendar.ics:1043: DTSTART: invalid date-time "20261301T090000"`.
+///
+/// ```swift
+/// let problem = ICSError(file: "work.ics", line: 12, property: "VEVENT", MessageText("missing DTSTART: this event was skipped"))
+/// problem.description            // work.ics:12: VEVENT: missing DTSTART: this event was skipped
+/// problem.text(in: german)       // work.ics:12: VEVENT: DTSTART fehlt: dieser Termin wurde übersprungen
+/// ```
 public struct ICSError: Error, Hashable, Sendable, CustomStringConvertible {
     public var file: String
     /// 1-based line of the (first physical line of the) content line; 0 when not known.
     public var line: Int
     public var property: String?
+    /// The problem in English, as logs, JSON and tests see it.
     public var message: String
+    /// The same for the user's language, where it was written for translation.
+    public var text: MessageText?
 
     public init(file: String, line: Int, property: String? = nil, _ message: String) {
         self.file = file
@@ -14,7 +25,32 @@ public struct ICSError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String {
-        "\(file):\(line): " + (property.map { "\($0): " } ?? "") + message
+    public init(file: String, line: Int, property: String? = nil, _ text: MessageText) {
+        self.init(file: file, line: line, property: property, text.english)
+        self.text = text
+    }
+
+    public var description: String { prefix + message }
+
+    /// The problem as the user's language says it, named by file, line and property as ever.
+    public func text(in messages: Messages) -> String { messages(located) }
+
+    private var prefix: String { "\(file):\(line): " + (property.map { "\($0): " } ?? "") }
+
+    /// The problem's text for a sentence of another message: translated where it can be.
+    var messageText: MessageText { text ?? .verbatim(message) }
+
+    /// The whole line, file and line first, for a sentence of another message.
+    public var located: MessageText { .verbatim(prefix) + messageText }
+
+    public static func == (a: ICSError, b: ICSError) -> Bool {
+        (a.file, a.line, a.property, a.message) == (b.file, b.line, b.property, b.message)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(line)
+        hasher.combine(property)
+        hasher.combine(message)
     }
 }

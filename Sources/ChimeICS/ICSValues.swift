@@ -40,6 +40,10 @@ struct ValueReader {
         ICSError(file: file, line: p.line, property: p.name, message)
     }
 
+    func fail(_ p: ICSProperty, _ text: MessageText) -> ICSError {
+        ICSError(file: file, line: p.line, property: p.name, text)
+    }
+
     /// DTSTART, DTEND, DUE, RECURRENCE-ID: all-day, UTC, zoned (TZID) or floating.
     func calendarDate(_ p: ICSProperty) throws(ICSError) -> CalendarDate {
         try calendarDate(p, text: p.value)
@@ -62,9 +66,9 @@ struct ValueReader {
         case .local(let l):
             if let tzid = p.parameter("TZID") {
                 guard let zone = zones.zone(tzid) else {
-                    let problem = fail(p, "unknown time zone \"\(tzid)\" (no VTIMEZONE, IANA or Windows name matches)")
+                    let problem = fail(p, MessageText("unknown time zone \"{tzid}\" (no VTIMEZONE, IANA or Windows name matches)", ["tzid": tzid]))
                     guard let repairs else { throw problem }
-                    try repairs.note(problem, "read as floating time (the system zone's wall clock)")
+                    try repairs.note(problem, MessageText("read as floating time (the system zone's wall clock)"))
                     return .floating(l)
                 }
                 if zone.isUTC { return .utc(l) }
@@ -89,7 +93,7 @@ struct ValueReader {
     }
 
     func duration(_ p: ICSProperty) throws(ICSError) -> Int64 {
-        guard let seconds = ISODuration.seconds(p.value.trimmingSpaces) else { throw fail(p, "invalid duration \"\(p.value)\"") }
+        guard let seconds = ISODuration.seconds(p.value.trimmingSpaces) else { throw fail(p, MessageText("invalid duration \"{value}\"", ["value": p.value])) }
         return seconds
     }
 

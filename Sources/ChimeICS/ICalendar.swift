@@ -103,7 +103,7 @@ public enum ICalendar {
         if !bare.isEmpty {
             try repairs.note(
                 line: bare[0].line, property: bare[0].name,
-                "\(bare.count) component(s) outside BEGIN:VCALENDAR: read as part of the calendar")
+                MessageText("{count} component(s) outside BEGIN:VCALENDAR: read as part of the calendar", ["count": "\(bare.count)"]))
         }
         if calendar == nil && !bare.isEmpty { calendar = ICSComponent(name: "VCALENDAR", line: 1) }
         guard calendar != nil else {

@@ -59,7 +59,9 @@ struct ItemReader {
                     if c["RECURRENCE-ID"] != nil { overrides.append(try override(c, values)) } else { items.append(try event(c, values)) }
                 case "VTODO": items.append(try todo(c, values))
                 case "VTIMEZONE": continue
-                default: skipped.append(ICSError(file: file, line: c.line, property: c.name, "\(c.name) is not supported; skipped"))
+                default:
+                    skipped.append(
+                        ICSError(file: file, line: c.line, property: c.name, MessageText("{component} is not supported; skipped", ["component": c.name])))
                 }
             } catch {
                 // A component that cannot be an item: dropped alone, the rest of the file is read.
@@ -92,8 +94,9 @@ struct ItemReader {
             let dropped = keep == index ? items[previous] : entry
             try repairs.note(
                 line: dropped.line, property: "UID",
-                "\(entry.uid) appears again at line \(items[keep == index ? index : previous].line): kept that one (higher SEQUENCE, or newer, or later), dropped this one"
-            )
+                MessageText(
+                    "{uid} appears again at line {line}: kept that one (higher SEQUENCE, or newer, or later), dropped this one",
+                    ["uid": entry.uid, "line": "\(items[keep == index ? index : previous].line)"]))
             chosen[key] = keep
         }
         // Most files hold each UID once: the list as it is, not a copy of a large file's items.
@@ -117,7 +120,9 @@ struct ItemReader {
                 ) ? index : previous
             try repairs.note(
                 line: overrides[keep == index ? previous : index].line, property: "RECURRENCE-ID",
-                "the occurrence \(o.recurrenceID.storageText) of \(o.uid) is changed twice: kept the one at line \(overrides[keep].line)")
+                MessageText(
+                    "the occurrence {occurrence} of {uid} is changed twice: kept the one at line {line}",
+                    ["occurrence": o.recurrenceID.storageText, "uid": o.uid, "line": "\(overrides[keep].line)"]))
             chosen[key] = keep
         }
         if order.count == overrides.count { return overrides }
@@ -168,7 +173,7 @@ struct ItemReader {
     /// What a series, a single event and an override have in common.
     private func eventBody(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> Event {
         guard let dtstart = c["DTSTART"] else {
-            throw ICSError(file: file, line: c.line, property: "VEVENT", "missing DTSTART: this event was skipped")
+            throw ICSError(file: file, line: c.line, property: "VEVENT", MessageText("missing DTSTART: this event was skipped"))
         }
         let start = try values.calendarDate(dtstart, repairs: repairs)
         let end = try self.end(of: c, start: start, values)
@@ -197,7 +202,7 @@ struct ItemReader {
             guard
                 var end = try readOrRepair(
                     dtend, { p throws(ICSError) in try values.calendarDate(p, repairs: repairs) },
-                    "the event ends where it starts (one day when all-day)")
+                    MessageText("the event ends where it starts (one day when all-day)"))
             else { return defaultEnd }
             switch (start, end) {
             case (.allDay(let s), let e) where !e.isAllDay:
@@ -206,10 +211,11 @@ struct ItemReader {
                 var day = local.date
                 if local.hour != 0 || local.minute != 0 || local.second != 0 { day = day.adding(days: 1) }
                 end = .allDay(max(day, s.adding(days: 1)))
-                try repairs.note(line: dtend.line, property: "DTEND", "a date-time on an all-day event: read as the date \(end.storageText)")
+                try repairs.note(
+                    line: dtend.line, property: "DTEND", MessageText("a date-time on an all-day event: read as the date {date}", ["date": end.storageText]))
             case (let s, .allDay(let d)) where !s.isAllDay:
                 end = s.with(local: LocalDateTime(date: d))
-                try repairs.note(line: dtend.line, property: "DTEND", "a date on an event with a start time: read as midnight on that date")
+                try repairs.note(line: dtend.line, property: "DTEND", MessageText("a date on an event with a start time: read as midnight on that date"))
             default: break
             }
             if end.instant(floatingZone: .utc) < start.instant(floatingZone: .utc) {
@@ -221,9 +227,11 @@ struct ItemReader {
             return end
         }
         if let duration = c["DURATION"] {
-            guard var seconds = try readOrRepair(duration, values.duration, "the event has no duration") else { return defaultEnd }
+            guard var seconds = try readOrRepair(duration, values.duration, MessageText("the event has no duration")) else { return defaultEnd }
             if seconds < 0 {
-                try repairs.note(line: duration.line, property: "DURATION", "\(duration.value.trimmingSpaces) is negative: read as no duration")
+                try repairs.note(
+                    line: duration.line, property: "DURATION", MessageText("{value} is negative: read as no duration", ["value": duration.value.trimmingSpaces])
+                )
                 seconds = 0
             }
             if case .allDay(let d) = start { return .allDay(d.adding(days: max(1, Int(seconds / 86_400)))) }
@@ -242,24 +250,26 @@ struct ItemReader {
         r.location = text(c, "LOCATION")
         r.url = c["URL"]?.value.trimmingSpaces
         if let p = c["DTSTART"] {
-            r.startDate = try readOrRepair(p, { p throws(ICSError) in try values.calendarDate(p, repairs: repairs) }, "the to-do has no start")
+            r.startDate = try readOrRepair(p, { p throws(ICSError) in try values.calendarDate(p, repairs: repairs) }, MessageText("the to-do has no start"))
         }
         if let p = c["DUE"] {
-            r.dueDate = try readOrRepair(p, { p throws(ICSError) in try values.calendarDate(p, repairs: repairs) }, "the to-do has no due date")
+            r.dueDate = try readOrRepair(p, { p throws(ICSError) in try values.calendarDate(p, repairs: repairs) }, MessageText("the to-do has no due date"))
         }
         if let s = r.startDate, let d = r.dueDate, d.instant(floatingZone: .utc) < s.instant(floatingZone: .utc) {
-            try repairs.note(line: c["DUE"]!.line, property: "DUE", "\(d.storageText) is before DTSTART \(s.storageText): the start was dropped")
+            try repairs.note(
+                line: c["DUE"]!.line, property: "DUE",
+                MessageText("{due} is before DTSTART {start}: the start was dropped", ["due": d.storageText, "start": s.storageText]))
             r.startDate = nil
         }
         r.priority = try integer(c["PRIORITY"], in: 0...9, values) ?? 0
         r.sequence = try integer(c["SEQUENCE"], in: 0...Int(Int32.max), values) ?? 0
         let status = c["STATUS"]?.value.trimmingSpaces.asciiUppercased
         let percent = try integer(c["PERCENT-COMPLETE"], in: 0...100, values)
-        if let p = c["COMPLETED"] { r.completionDate = try readOrRepair(p, values.instant, "the completion time is unknown") }
+        if let p = c["COMPLETED"] { r.completionDate = try readOrRepair(p, values.instant, MessageText("the completion time is unknown")) }
         r.isCompleted = status == "COMPLETED" || percent == 100 || r.completionDate != nil
         r.recurrenceRules = try rules(c, values)
         if !r.recurrenceRules.isEmpty && r.recurrenceAnchor == nil {
-            try repairs.note(line: c["RRULE"]!.line, property: "RRULE", "a repeating to-do needs DUE or DTSTART: it does not repeat")
+            try repairs.note(line: c["RRULE"]!.line, property: "RRULE", MessageText("a repeating to-do needs DUE or DTSTART: it does not repeat"))
             r.recurrenceRules = []
         }
         r.alarms = try alarms(c, values)
@@ -284,26 +294,26 @@ struct ItemReader {
     /// without it) and nil, never the end of the component.
     private func readOrRepair<T>(
         _ p: ICSProperty, _ read: (ICSProperty) throws(ICSError) -> T,
-        _ done: String
+        _ done: MessageText
     ) throws(ICSError) -> T? {
         do { return try read(p) } catch { try repairs.note(error, done); return nil }
     }
 
     private func integer(_ p: ICSProperty?, in range: ClosedRange<Int>, _ values: ValueReader) throws(ICSError) -> Int? {
         guard let p else { return nil }
-        return try readOrRepair(p, { p throws(ICSError) in try values.integer(p, in: range) }, "ignored")
+        return try readOrRepair(p, { p throws(ICSError) in try values.integer(p, in: range) }, MessageText("ignored"))
     }
 
     /// LAST-MODIFIED, else DTSTAMP: which of two copies of an item in one file is newer.
     private func stamp(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> Instant? {
         if let modified = try lastModified(c, values) { return modified }
         guard let p = c["DTSTAMP"] else { return nil }
-        return try readOrRepair(p, values.instant, "ignored")
+        return try readOrRepair(p, values.instant, MessageText("ignored"))
     }
 
     private func lastModified(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> Instant? {
         guard let p = c["LAST-MODIFIED"] else { return nil }
-        return try readOrRepair(p, values.instant, "ignored")
+        return try readOrRepair(p, values.instant, MessageText("ignored"))
     }
 
     /// RRULEs, each repaired to its evident meaning or dropped (the item keeps its first occurrence).
@@ -312,11 +322,18 @@ struct ItemReader {
         for p in c.all("RRULE") {
             let (text, changes) = RRuleRepair.normalize(p.value)
             if !changes.isEmpty {
-                try repairs.note(line: p.line, property: "RRULE", "\(ContentLines.excerpt(p.value)): " + changes.joined(separator: "; "))
+                // `"FREQ=WEEKLY; BYDAY=MO": removed spaces; read names in upper case`, each change translated.
+                var said = changes.last!
+                for change in changes.dropLast().reversed() {
+                    said = MessageText("{first}; {rest}", context: "list of repairs", parts: ["first": change, "rest": said])
+                }
+                try repairs.note(
+                    line: p.line, property: "RRULE",
+                    MessageText("{rule}: {changes}", context: "repair", ["rule": ContentLines.excerpt(p.value)], parts: ["changes": said]))
             }
             guard let text else { continue }
             do { result.append(try RecurrenceRule(parsing: text)) } catch {
-                try repairs.note(values.fail(p, "\(error)"), "the rule was dropped: only the first occurrence is kept")
+                try repairs.note(values.fail(p, "\(error)"), MessageText("the rule was dropped: only the first occurrence is kept"))
             }
         }
         return result
@@ -326,7 +343,9 @@ struct ItemReader {
     private func dateLists(_ c: ICSComponent, _ name: String, _ values: ValueReader) throws(ICSError) -> [CalendarDate] {
         var result: [CalendarDate] = []
         for p in c.all(name) {
-            if let dates = try readOrRepair(p, { p throws(ICSError) in try values.dates(p, repairs: repairs) }, "this \(name) was dropped") {
+            if let dates = try readOrRepair(
+                p, { p throws(ICSError) in try values.dates(p, repairs: repairs) }, MessageText("this {property} was dropped", ["property": name]))
+            {
                 result += dates
             }
         }
@@ -367,7 +386,7 @@ struct ItemReader {
             do {
                 if let alarm = try AlarmReader.alarm(a, values, repairs: repairs) { result.append(alarm) }
             } catch {
-                try repairs.note(error, "this alarm was dropped, the item kept")
+                try repairs.note(error, MessageText("this alarm was dropped, the item kept"))
             }
         }
         return result

@@ -1,3 +1,5 @@
+import ChimeCore
+
 /// What the reader repaired in a file, in file order: one `FILE:LINE: PROPERTY: what was done`
 /// each. A strict reader (``ICalendar/parse(_:file:strict:)`` with `strict: true`) throws the
 /// first one instead, for validating a file rather than reading it.
@@ -23,6 +25,13 @@ final class RepairLog {
         entries.append(entry)
     }
 
+    /// The same, written for translation.
+    func note(line: Int, property: String?, _ text: MessageText) throws(ICSError) {
+        let entry = ICSError(file: file, line: line, property: property, text)
+        if strict { throw entry }
+        entries.append(entry)
+    }
+
     /// A repair whose text already says what was done.
     func record(_ repair: ICSError) throws(ICSError) {
         if strict { throw repair }
@@ -30,8 +39,11 @@ final class RepairLog {
     }
 
     /// The same for an error the reader recovered from: its text, then what was done.
-    func note(_ error: ICSError, _ done: String) throws(ICSError) {
+    func note(_ error: ICSError, _ done: MessageText) throws(ICSError) {
         if strict { throw error }
-        entries.append(ICSError(file: error.file, line: error.line, property: error.property, "\(error.message); \(done)"))
+        entries.append(
+            ICSError(
+                file: error.file, line: error.line, property: error.property,
+                MessageText("{problem}; {done}", context: "repair", parts: ["problem": error.messageText, "done": done])))
     }
 }

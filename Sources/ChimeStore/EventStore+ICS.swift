@@ -110,7 +110,7 @@ extension EventStore {
                 parsed.repairs.append(
                     ICSError(
                         file: file, line: first.line, property: "RECURRENCE-ID",
-                        "no series with UID \(uid) in the file: this occurrence is imported as an event of its own"))
+                        MessageText("no series with UID {uid} in the file: this occurrence is imported as an event of its own", ["uid": uid])))
                 continue
             }
             var series = first.event
@@ -128,13 +128,14 @@ extension EventStore {
             parsed.repairs.append(
                 ICSError(
                     file: file, line: first.line, property: "RECURRENCE-ID",
-                    "no series with UID \(uid) in the file: its \(group.count) occurrences are kept as one item"))
+                    MessageText(
+                        "no series with UID {uid} in the file: its {count} occurrences are kept as one item", ["uid": uid, "count": "\(group.count)"])))
         }
         // A cancellation of an occurrence whose series is not in the file has nothing to cancel.
         for o in parsed.overrides where !masters.contains(o.uid) && o.isCancelled {
             let problem = ICSError(
                 file: file, line: o.line, property: "RECURRENCE-ID",
-                "a cancelled occurrence of \(o.uid), which is not in the file: dropped")
+                MessageText("a cancelled occurrence of {uid}, which is not in the file: dropped", ["uid": o.uid]))
             if strict { throw problem }
             parsed.repairs.append(problem)
         }
@@ -289,7 +290,7 @@ extension EventStore {
             if rid != o.recurrenceID {
                 let problem = ICSError(
                     file: file, line: o.line, property: "RECURRENCE-ID",
-                    "a date-time on an all-day series: read as the date \(rid.storageText)")
+                    MessageText("a date-time on an all-day series: read as the date {date}", ["date": rid.storageText]))
                 if strict { throw problem }
                 report.repairs.append(problem)
             }
@@ -301,13 +302,13 @@ extension EventStore {
             if !Self.isOccurrence(series, instant, zone: zone) {
                 let problem = ICSError(
                     file: file, line: o.line, property: "RECURRENCE-ID",
-                    "\(o.recurrenceID.storageText) is not an occurrence of \(o.uid)")
+                    MessageText("{occurrence} is not an occurrence of {uid}", ["occurrence": o.recurrenceID.storageText, "uid": o.uid]))
                 if strict { throw problem }
                 if series.exceptionDates.contains(Self.exceptionDate(rid, of: series)) {
                     report.repairs.append(
                         ICSError(
                             file: file, line: o.line, property: "RECURRENCE-ID",
-                            "\(problem.message), and the series excludes it (EXDATE): dropped"))
+                            MessageText("{problem}, and the series excludes it (EXDATE): dropped", parts: ["problem": problem.text!])))
                     continue
                 }
                 // The RECURRENCE-ID names the original instance; where the rule does not make it
@@ -326,7 +327,7 @@ extension EventStore {
                 report.repairs.append(
                     ICSError(
                         file: file, line: o.line, property: "RECURRENCE-ID",
-                        "\(problem.message): kept as an extra occurrence of the series (RDATE)"))
+                        MessageText("{problem}: kept as an extra occurrence of the series (RDATE)", parts: ["problem": problem.text!])))
             }
             var occurrence = o.event
             occurrence.identifier = series.identifier

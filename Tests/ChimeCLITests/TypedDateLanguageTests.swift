@@ -547,6 +547,39 @@ import Testing
         #expect(removed.contains("«Stand-up»") && !removed.contains("Removed"), "\(removed)")
     }
 
+    /// What an import repaired or skipped is said in the user's language, file, line and property
+    /// as ever; English (and LANG=C) byte for byte as before.
+    @Test func importWarningsInTheUsersLanguage() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")
+        let file = try ViewsInTheUsersLanguageTests.file(
+            s, "outlook.ics",
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\n"
+                + "BEGIN:VEVENT\r\nUID:b\r\nSUMMARY:Weekly\r\nDTSTART:20261124T100000Z\r\nRRULE:freq=weekly; byday=TU\r\n"
+                + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        func warnings(_ lang: String?) throws -> [String] {
+            let r = try CLI.run(["import", file, "--dry-run", "--create"], environment: CatalogSandbox.environment(s.environment, language: lang))
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stderr.split(separator: "\n").map(String.init)
+        }
+        let english = try warnings(nil)
+        #expect(
+            english == [
+                "warning: outlook.ics:11: RRULE: \"freq=weekly; byday=TU\": removed spaces; read names in upper case",
+                "warning: outlook.ics:12: VALARM: missing TRIGGER; this alarm was dropped, the item kept",
+                "warning: outlook.ics:3: VEVENT: missing DTSTART: this event was skipped"
+            ], "\(english)")
+        #expect(try warnings("C") == english)
+        let german = try warnings("de_DE.UTF-8")
+        #expect(
+            german == [
+                "Warnung: outlook.ics:11: RRULE: \"freq=weekly; byday=TU\": Leerzeichen entfernt; Namen in Großbuchstaben gelesen",
+                "Warnung: outlook.ics:12: VALARM: TRIGGER fehlt; dieser Alarm wurde verworfen, der Eintrag behalten",
+                "Warnung: outlook.ics:3: VEVENT: DTSTART fehlt: dieser Termin wurde übersprungen"
+            ], "\(german)")
+        let japanese = try warnings("ja_JP.UTF-8")
+        #expect(japanese.last == "警告：outlook.ics:3: VEVENT: DTSTART がありません。この予定は飛ばしました", "\(japanese)")
+    }
+
     /// `chime` alone (today) and `chime find` in the user's language, the find kinds lined up by
     /// display width; LANG=C is today's English, byte for byte.
     @Test func todayAndFindInTheUsersLanguage() throws {

@@ -115,4 +115,21 @@ public struct MessageText: Sendable {
 
     /// The text as written in the sources, its placeholders filled.
     public var english: String { Messages.fill(template, values + parts.map { ($0.0, $0.1.english) }) }
+
+    /// A text that has no translation (a library's own error, say), for a placeholder of one
+    /// that has: it reads the same in every language.
+    ///
+    /// ```swift
+    /// MessageText("{problem}; {done}", context: "repair", parts: ["problem": .verbatim("\(error)"), "done": MessageText("the line was skipped")])
+    /// ```
+    public static func verbatim(_ text: String) -> MessageText { MessageText(verbatimTemplate, ["text": text]) }
+
+    /// Two texts one after the other, each read in the user's language.
+    public static func + (first: MessageText, second: MessageText) -> MessageText {
+        MessageText(joinedTemplate, parts: ["first": first, "second": second])
+    }
+
+    /// Not catalog entries: looked up, they are found in none, so they are filled in as they are.
+    private static let verbatimTemplate: StaticString = "{text}"
+    private static let joinedTemplate: StaticString = "{first}{second}"
 }

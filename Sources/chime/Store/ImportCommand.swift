@@ -116,7 +116,8 @@ struct ImportCommand: ParsableCommand {
                 progress: showProgress ? { FileHandle.standardError.write(Data((Self.progressLine($0, file: shownName) + "…\n").utf8)) } : nil)
         } catch let error as ICSError {
             // The message quotes the file: one line without the terminal controls it may hold.
-            throw InputError(translatable: "{error} (nothing was imported)", ["error": DisplayText.singleLine("\(error)")])
+            throw InputError(
+                translatable: "{error} (nothing was imported)", ["error": DisplayText.singleLine(error.text(in: CLIContext.messages))])
         } catch let error as StoreError {
             throw CLIError.store(error, note: "nothing was imported")
         }
@@ -133,7 +134,8 @@ struct ImportCommand: ParsableCommand {
     /// The repairs and skips, one `warning:` line each on stderr.
     static func warn(_ problems: [ICSError]) {
         var warnings = ""
-        for problem in problems { warnings += "warning: \(DisplayText.singleLine("\(problem)"))\n" }
+        let messages = CLIContext.messages
+        for problem in problems { warnings += messages("warning: {problem}", ["problem": DisplayText.singleLine(problem.text(in: messages))]) + "\n" }
         FileHandle.standardError.write(Data(warnings.utf8))
     }
 
