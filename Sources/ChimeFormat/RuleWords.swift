@@ -3,8 +3,8 @@ import ChimeCore
 /// A repeat rule in the user's language, for what the everyday commands say back (`Repeats:
 /// wöchentlich am Montag und Donnerstag`). English is ``RecurrenceRule/summary``. Other languages
 /// get words for what every language can say plainly (a frequency and its interval, weekdays,
-/// days of the month, a count, an end date); a rule with more (BYSETPOS, ordinal weekdays, months,
-/// another calendar) is shown as its RRULE alone rather than half in English.
+/// days of the month, a weekday's place in its month, a count, an end date); a rule with more
+/// (BYSETPOS, months, another calendar) is shown as its RRULE alone rather than half in English.
 public enum RuleWords {
     /// The words for `rule`, nil when its language has none for some part of it.
     ///
@@ -17,7 +17,8 @@ public enum RuleWords {
         guard rule.calendar == nil || rule.calendar == .gregorian, rule.skip == .omit, rule.monthsOfTheYear.isEmpty,
             rule.leapMonthsOfTheYear.isEmpty, rule.bySecond.isEmpty, rule.byMinute.isEmpty, rule.byHour.isEmpty,
             rule.daysOfTheYear.isEmpty, rule.weeksOfTheYear.isEmpty, rule.setPositions.isEmpty, rule.firstDayOfTheWeek == nil,
-            rule.daysOfTheWeek.allSatisfy({ $0.weekNumber == 0 }), rule.daysOfTheMonth.allSatisfy({ $0 > 0 })
+            rule.daysOfTheWeek.allSatisfy({ $0.weekNumber == 0 || (rule.frequency == .monthly && ordinalWeekdays.contains($0.weekNumber)) }),
+            rule.daysOfTheMonth.allSatisfy({ $0 > 0 })
         else { return nil }
         let workdays = [Weekday.monday, .tuesday, .wednesday, .thursday, .friday].map { RecurrenceDayOfWeek($0) }
         var text: String
@@ -27,7 +28,7 @@ public enum RuleWords {
             guard let base = frequency(rule, messages) else { return nil }
             text = base
             if !rule.daysOfTheWeek.isEmpty {
-                let days = list(rule.daysOfTheWeek.map { weekday($0.dayOfTheWeek, messages) }, messages)
+                let days = list(rule.daysOfTheWeek.map { day($0, messages) }, messages)
                 text = messages("{rule} on {days}", context: "repeat", ["rule": text, "days": days])
             }
         }
@@ -58,6 +59,23 @@ public enum RuleWords {
         case .monthly: return n == 1 ? messages("monthly", context: "repeat") : messages.plural("every {count} month", "every {count} months", count: n)
         case .yearly: return n == 1 ? messages("yearly", context: "repeat") : messages.plural("every {count} year", "every {count} years", count: n)
         default: return nil
+        }
+    }
+
+    /// The places of a weekday in its month said in words: the first to the fifth, and the last.
+    static let ordinalWeekdays: Set<Int> = [1, 2, 3, 4, 5, -1]
+
+    /// A weekday of a rule, with its place in the month when it has one (`letzten Freitag`, `最后一个星期五`).
+    private static func day(_ day: RecurrenceDayOfWeek, _ messages: Messages) -> String {
+        let name = weekday(day.dayOfTheWeek, messages)
+        switch day.weekNumber {
+        case 1: return messages("the first {weekday}", context: "repeat", ["weekday": name])
+        case 2: return messages("the second {weekday}", context: "repeat", ["weekday": name])
+        case 3: return messages("the third {weekday}", context: "repeat", ["weekday": name])
+        case 4: return messages("the fourth {weekday}", context: "repeat", ["weekday": name])
+        case 5: return messages("the fifth {weekday}", context: "repeat", ["weekday": name])
+        case -1: return messages("the last {weekday}", context: "repeat", ["weekday": name])
+        default: return name
         }
     }
 

@@ -622,5 +622,10 @@ import Testing
         #expect(try added("ru_RU.UTF-8", "FREQ=DAILY;INTERVAL=5") == "Повтор: каждые 5 дней (FREQ=DAILY;INTERVAL=5)")
         #expect(try added("zh_CN.UTF-8", "FREQ=MONTHLY;BYDAY=MO,TU;BYSETPOS=1") == "重复：FREQ=MONTHLY;BYDAY=MO,TU;BYSETPOS=1")
         #expect(try added("C", "FREQ=WEEKLY;BYDAY=MO,TH;COUNT=10") == "Repeats: weekly on Monday and Thursday, 10 times (FREQ=WEEKLY;COUNT=10;BYDAY=MO,TH)")
+        // A weekday's place in its month, in words.
+        #expect(try added("de_DE.UTF-8", "jeden letzten Freitag im Monat") == "Wiederholung: monatlich am letzten Freitag (FREQ=MONTHLY;BYDAY=-1FR)")
+        #expect(try added("ja_JP.UTF-8", "毎月第2火曜日") == "繰り返し：毎月 第2火曜日 (FREQ=MONTHLY;BYDAY=2TU)")
+        #expect(try added("ru_RU.UTF-8", "FREQ=MONTHLY;BYDAY=-1FR").hasSuffix("пятница, последний раз в месяце (FREQ=MONTHLY;BYDAY=-1FR)"))
+        #expect(try added("zh_CN.UTF-8", "每月第二个周二").contains("每月（第二个星期二）"))
     }
 }
