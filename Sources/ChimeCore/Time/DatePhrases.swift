@@ -128,8 +128,11 @@ public struct DatePhrases: Sendable {
             vocabulary.contains(word) || known.contains { Self.literalEnd(Array($0), in: Array(word), from: 0) == word.count }
         }
         for word in typed + unread where Self.isHintable(word) && word.contains(where: \.isLetter) && !isKnown(word) {
-            let near = EditDistance.closest(to: word, in: known) { fits(folded.replacingOccurrences(of: word, with: $0)) }
-            if let near { return near }
+            guard let near = EditDistance.closest(to: word, in: known, where: { fits(folded.replacingOccurrences(of: word, with: $0)) })
+            else { continue }
+            // Written as the slip was: `Dienstg` → `Dienstag`, `dienstg` → `dienstag`.
+            let typedAs = text.split(whereSeparator: \.isWhitespace).first { Self.fold(String($0)) == word }
+            return typedAs?.first?.isUppercase == true ? near.prefix(1).uppercased() + near.dropFirst() : near
         }
         return nil
     }

@@ -94,16 +94,18 @@ struct ShowCommand: ParsableCommand {
             lines += details(.reminder(r), calendarTitle, command: command, messages: messages)
             lines.append(("ID", r.identifier))
         }
-        for line in Self.labelled(lines, translated: messages.language != nil) { print(line) }
+        for line in Self.labelled(lines, messages: messages) { print(line) }
     }
 
-    /// `Label:    value` lines. English labels are padded to 10 characters, as they always were;
-    /// a translated one to the longest label shown, so the values line up in every language.
-    static func labelled(_ lines: [(String, String)], translated: Bool) -> [String] {
+    /// `Label:    value` lines, the colon as the language writes it (`Début :`). English labels
+    /// are padded to 10 characters, as they always were; a translated one to the longest label
+    /// shown, so the values line up in every language.
+    static func labelled(_ lines: [(String, String)], messages: Messages) -> [String] {
+        let labels = lines.map { messages("{label}:", context: "show label", ["label": $0.0]) }
         // Columns, not characters: 开始 takes four, as wide as "Ende".
-        let width = translated ? max(10, (lines.map { DisplayText.columns($0.0) }.max() ?? 0) + 1) : 10
-        return lines.map { label, value in
-            label + ":" + String(repeating: " ", count: max(0, width - DisplayText.columns(label) - 1)) + " " + DisplayText.singleLine(value)
+        let width = messages.language != nil ? max(10, labels.map(DisplayText.columns).max() ?? 0) : 10
+        return zip(labels, lines).map { label, line in
+            label + String(repeating: " ", count: max(0, width - DisplayText.columns(label))) + " " + DisplayText.singleLine(line.1)
         }
     }
 
