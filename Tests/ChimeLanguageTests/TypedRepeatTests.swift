@@ -56,7 +56,8 @@ import Testing
                 ("ежегодно по еврейскому календарю", "RSCALE=HEBREW;FREQ=YEARLY;SKIP=BACKWARD"),
                 ("каждый понедельник и четверг", "FREQ=WEEKLY;BYDAY=MO,TH"), ("раз в две недели", "FREQ=WEEKLY;INTERVAL=2"),
                 ("ежемесячно 15 числа", "FREQ=MONTHLY;BYMONTHDAY=15"), ("каждый второй вторник месяца", "FREQ=MONTHLY;BYDAY=2TU"),
-                ("в последнюю пятницу месяца", "FREQ=MONTHLY;BYDAY=-1FR"), ("по понедельникам и четвергам", "FREQ=WEEKLY;BYDAY=MO,TH")
+                ("в последнюю пятницу месяца", "FREQ=MONTHLY;BYDAY=-1FR"), ("по понедельникам и четвергам", "FREQ=WEEKLY;BYDAY=MO,TH"),
+                ("с понедельника по пятницу", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("с пн по пт", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
             ])
         Self.check(
             "de_DE.UTF-8",
