@@ -285,7 +285,8 @@ struct EverydayCLITests {
             #expect(!FileManager.default.fileExists(atPath: s.path), "\(arguments) created the store: \(r.stderr)")
         }
         let nothing = try s.run("import", unreadable)
-        #expect(nothing.stderr.contains("warning: unreadable.ics:3:") && nothing.stderr.contains("unreadable.ics: nothing could be imported"), "\(nothing.stderr)")
+        #expect(
+            nothing.stderr.contains("warning: unreadable.ics:3:") && nothing.stderr.contains("unreadable.ics: nothing could be imported"), "\(nothing.stderr)")
         _ = try s.add("event", "Dentist", "--start", "tomorrow 9:00")
         #expect(FileManager.default.fileExists(atPath: s.path))
         // Into a store that exists, the same: an error, and no "Imported: 0" summary.

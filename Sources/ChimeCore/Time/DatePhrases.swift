@@ -115,7 +115,7 @@ public struct DatePhrases: Sendable {
     /// substitution `fits` accepts (the whole text then reads).
     ///
     /// ```swift
-    /// german.wordMeant(in: "nächsten Dienstg")   // "dienstag"
+    /// german.wordMeant(in: "nächsten Dienstg")   // "Dienstag", written as the slip was
     /// ```
     public func wordMeant(in text: String, alsoKnown: [String] = [], fits: (String) -> Bool = { _ in true }) -> String? {
         let known = words + alsoKnown
