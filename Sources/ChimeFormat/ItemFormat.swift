@@ -44,17 +44,34 @@ public enum ItemFormat {
         return start.date == end.date ? " – \(DisplayText.hhmm(end))" : " – \(messages.dayHeading(end.date)) \(DisplayText.hhmm(end))"
     }
 
-    /// A weekly rule whose days leave out the start's weekday still has its first occurrence on
-    /// the start (RFC 5545 counts DTSTART): say so, since the rule alone would not give that day.
+    /// A weekly or monthly rule whose days leave out the start's day still has its first
+    /// occurrence on the start (RFC 5545 counts DTSTART): say so, since the rule alone would not
+    /// give that day.
     public static func startOutsideRule(_ e: Event, messages: Messages = .english) -> String? {
-        guard let rule = e.recurrenceRules.first, e.recurrenceRules.count == 1, rule.frequency == .weekly,
-            !rule.daysOfTheWeek.isEmpty
+        guard let rule = e.recurrenceRules.first, e.recurrenceRules.count == 1 else { return nil }
+        let start = e.start.local.date
+        if rule.frequency == .weekly, !rule.daysOfTheWeek.isEmpty {
+            guard !rule.daysOfTheWeek.contains(where: { $0.dayOfTheWeek == start.weekday }) else { return nil }
+            return messages(
+                "Note: the start (a {weekday}) is the first occurrence too, as iCalendar counts it; start on one of the rule's days to have only those",
+                ["weekday": RuleWords.weekday(start.weekday, messages)])
+        }
+        // Monthly on weekdays by their place (`last friday`) or on days of the month, not both.
+        guard rule.frequency == .monthly, rule.daysOfTheWeek.isEmpty != rule.daysOfTheMonth.isEmpty, rule.setPositions.isEmpty,
+            rule.monthsOfTheYear.isEmpty, rule.calendar == nil || rule.calendar == .gregorian
         else { return nil }
-        let weekday = e.start.local.date.weekday
-        guard !rule.daysOfTheWeek.contains(where: { $0.dayOfTheWeek == weekday }) else { return nil }
+        let length = CivilDate.daysInMonth(year: start.year, month: start.month)
+        let isRuleDay =
+            rule.daysOfTheMonth.contains { $0 > 0 ? $0 == start.day : length + 1 + $0 == start.day }
+            || rule.daysOfTheWeek.contains { day in
+                guard day.dayOfTheWeek == start.weekday else { return false }
+                if day.weekNumber > 0 { return (start.day - 1) / 7 + 1 == day.weekNumber }
+                return day.weekNumber == 0 || (length - start.day) / 7 + 1 == -day.weekNumber
+            }
+        guard !isRuleDay else { return nil }
         return messages(
-            "Note: the start (a {weekday}) is the first occurrence too, as iCalendar counts it; start on one of the rule's days to have only those",
-            ["weekday": RuleWords.weekday(weekday, messages)])
+            "Note: the start ({day}) is the first occurrence too, as iCalendar counts it; start on one of the rule's days to have only those",
+            ["day": messages.dayHeading(start)])
     }
 
     // MARK: JSON (the shapes docs/json.md describes; one writer per shape, used by every command)

@@ -92,6 +92,26 @@ struct EverydayCLITests {
         #expect(try s.run("edit", id, "--remove-alarm", "15m").stderr.contains("is not one of the alarms"))
     }
 
+    /// A start the rule's days leave out is an occurrence too (RFC 5545 counts DTSTART): `add`
+    /// says so for weekly and monthly rules, and says nothing when the start is one of the days.
+    @Test func aStartOutsideTheRuleIsSaidToBeAnOccurrenceToo() throws {
+        let s = StoreSession()
+        func note(_ start: String, _ rule: String) throws -> String? {
+            let r = try s.run("add", "event", "Class", "--start", start, "--repeat", rule)
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stdout.split(separator: "\n").first { $0.hasPrefix("Note: the start") }.map(String.init)
+        }
+        #expect(try note("2026-11-23T18:00", "every friday")?.hasPrefix("Note: the start (a Monday) is the first occurrence too") == true)
+        #expect(try note("2026-11-27T18:00", "every friday") == nil)
+        #expect(try note("2026-11-23T18:00", "last friday of the month")?.hasPrefix("Note: the start (Mon 2026-11-23) is the first occurrence too") == true)
+        #expect(try note("2026-11-27T18:00", "last friday of the month") == nil, "the 27th is November's last Friday")
+        #expect(try note("2026-11-10T18:00", "second tuesday of the month") == nil)
+        #expect(try note("2026-11-17T18:00", "second tuesday of the month") != nil)
+        #expect(try note("2026-11-23T18:00", "monthly on the 15th") != nil)
+        #expect(try note("2026-12-15T18:00", "monthly on the 15th") == nil)
+        #expect(try note("2026-11-23T18:00", "monthly") == nil, "a rule on the start's own day")
+    }
+
     /// Renaming a series renames its moved occurrence too (it kept the series' title); an
     /// occurrence given a title of its own keeps it.
     @Test func aSeriesEditReachesDetachedOccurrencesForFieldsTheyDidNotChange() throws {

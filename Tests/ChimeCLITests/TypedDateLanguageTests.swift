@@ -310,6 +310,17 @@ import Testing
                 return line.count - afterColon.drop(while: { $0 == " " }).count
             })
         #expect(starts.count == 1 && columns.count > 1, "\(russian)")
+        // Chinese and Japanese labels end in the full-width colon, as `add`'s lines do; the values
+        // start in one terminal column all the same.
+        let shownInChinese = try run("zh_CN.UTF-8", ["show", "Zahnarzt"]).split(separator: "\n").filter { $0.contains("：") }
+        #expect(shownInChinese.count >= 4 && !shownInChinese.contains { $0.contains(":  ") }, "\(shownInChinese)")
+        #expect(
+            Set(
+                shownInChinese.map { line in
+                    let colon = line.firstIndex(of: "：")!
+                    return DisplayText.columns(String(line[...colon])) + line[line.index(after: colon)...].prefix { $0 == " " }.count
+                }
+            ).count == 1, "\(shownInChinese)")
         let chinese = try run("zh_CN.UTF-8", ["reminders"])
         #expect(chinese.contains("自 2026年11月19日 星期四 09:00 起逾期"), "\(chinese)")
         #expect(try run("zh_CN.UTF-8", ["reminders", "--completed"]) == "没有已完成的提醒事项。\n")
