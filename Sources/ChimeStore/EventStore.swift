@@ -48,9 +48,8 @@ public final class EventStore: Sendable {
     let now: @Sendable () -> Instant
     /// The clock the store was opened with: what "now" is for it and for what serves from it.
     public var clock: @Sendable () -> Instant { now }
-    let pending = Mutex<[PendingWrite]>([])
-    /// The items the queued writes store (see ``perform(commit:rows:_:)``).
-    let pendingRows = Mutex(0)
+    /// Writes saved with `commit: false`, each with how many items it stores (see ``perform(commit:rows:_:)``).
+    let pending = Mutex<[(write: PendingWrite, rows: Int)]>([])
     let watcher: ChangeWatcher
     /// Whether this store committed a write (``foldWriteAheadLog()`` does nothing for a reader).
     private let hasWritten = Mutex(false)
@@ -242,8 +241,7 @@ public final class EventStore: Sendable {
     /// `rows`: how many items the write stores (one closure may insert a whole import's), for
     /// the page cache ``commit()`` gives a large batch.
     func perform(commit: Bool, rows: Int = 1, _ write: @escaping PendingWrite) throws(StoreError) {
-        pending.withLock { $0.append(write) }
-        pendingRows.withLock { $0 += rows }
+        pending.withLock { $0.append((write, rows)) }
         if commit { try self.commit() }
     }
 
@@ -251,15 +249,13 @@ public final class EventStore: Sendable {
     /// Either way the queue is emptied: after a failure nothing was written and the queued
     /// changes are discarded (save them again to retry).
     public func commit() throws(StoreError) {
-        let queued = pending.withLock { queue -> [PendingWrite] in
+        let queue = pending.withLock { queue in
             defer { queue.removeAll() }
             return queue
         }
-        let rows = pendingRows.withLock { rows in
-            defer { rows = 0 }
-            return rows
-        }
-        if queued.isEmpty { return }
+        if queue.isEmpty { return }
+        let queued = queue.map(\.write)
+        let rows = queue.reduce(0) { $0 + $1.rows }
         try write { db, stamp in
             // A large batch (an import) touches more pages than SQLite's default 2 MB cache holds;
             // spilled pages are written to the WAL mid-transaction and again at commit.
@@ -290,7 +286,6 @@ public final class EventStore: Sendable {
     /// Drops every change saved with `commit: false` and not yet committed.
     public func reset() {
         pending.withLock { $0.removeAll() }
-        pendingRows.withLock { $0 = 0 }
     }
 
     /// True when changes are waiting for `commit()`.

@@ -209,10 +209,12 @@ struct ItemOptions: ParsableArguments {
             guard !words.isEmpty, let rule = try? Self.rule(words, option: option), rule.end == .never else { return nil }
             return rule
         }
-        if let range = weekdayRange(repeats(before), through: after) { return range }
+        // Read once: the range, the day after "until" and the missing day all ask for it.
+        let repeatBefore = repeats(before)
+        if let range = weekdayRange(repeatBefore, through: after) { return range }
         let dayText = after.trimmingCharacters(in: .whitespaces)
         if !dayText.isEmpty {
-            guard let rule = repeats(before) else { return nil }
+            guard let rule = repeatBefore else { return nil }
             return try ending(rule, on: try CLIContext.date(dayText, option: option), typed: dayText)
         }
         // Where the language says `until` last, the day ends the words before it.
@@ -222,7 +224,7 @@ struct ItemOptions: ParsableArguments {
             else { continue }
             return try ending(rule, on: value, typed: dayText)
         }
-        guard repeats(before) != nil else { return nil }
+        guard repeatBefore != nil else { return nil }
         throw InputError(
             translatable: "{option}: \"{text}\": the day it ends is missing after \"until\" (such as 2027-03-01)", ["option": option, "text": text])
     }
