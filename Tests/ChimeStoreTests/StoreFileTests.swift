@@ -52,6 +52,54 @@ struct StoreFileTests {
         #expect(try again.defaultCalendarForNewEvents() == calendar)
     }
 
+    @Test func aStoreFromBeforeServerCopiesKeptOnTheirPagesKeepsEveryResource() throws {
+        let t = try TestStore()
+        // The schema before: resources in a WITHOUT ROWID table, where a 1.5 KB server copy
+        // takes an overflow page of its own.
+        try t.store.pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_account (name, url, username) VALUES ('home', 'https://dav.example/', 'alice');
+                    INSERT INTO sync_collection (id, account, url, title) VALUES (1, 'home', 'https://dav.example/cal/', 'Work');
+                    DROP TABLE sync_resource;
+                    CREATE TABLE sync_resource (
+                        collection_id INTEGER NOT NULL REFERENCES sync_collection(id) ON DELETE CASCADE,
+                        href TEXT NOT NULL, uid TEXT NOT NULL, etag TEXT, server_copy TEXT,
+                        signature TEXT NOT NULL DEFAULT '', foreign_content INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (collection_id, href)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX sync_resource_uid ON sync_resource(collection_id, uid);
+                    DELETE FROM grdb_migrations WHERE identifier LIKE 'v16:%';
+                    """)
+            for i in 0..<200 {
+                let copy = "BEGIN:VCALENDAR\r\nSUMMARY:Resource \(i)\r\n" + String(repeating: "DESCRIPTION:padding\r\n", count: 70)
+                try db.execute(
+                    sql: "INSERT INTO sync_resource (collection_id, href, uid, etag, server_copy, signature, foreign_content) VALUES (1, ?, ?, ?, ?, ?, ?)",
+                    arguments: ["/cal/\(i).ics", "uid-\(i)", "\"e\(i)\"", copy, "sig-\(i)", i % 7 == 0])
+            }
+        }
+        let resources = "SELECT collection_id, href, uid, etag, server_copy, signature, foreign_content FROM sync_resource ORDER BY href"
+        let before = try t.store.pool.read { db in try Row.fetchAll(db, sql: resources) }
+        let pagesBefore = try t.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM dbstat WHERE name = 'sync_resource'") ?? 0 }
+        #expect(pagesBefore >= 200, "each resource on a page of its own before")
+
+        let reopened = try EventStore(path: t.path, floatingZone: .utc)
+        try reopened.pool.write { db in
+            #expect(try Row.fetchAll(db, sql: resources) == before)
+            let table = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'sync_resource'") ?? ""
+            #expect(!table.contains("WITHOUT ROWID"))
+            let pages = try Int.fetchOne(db, sql: "SELECT count(*) FROM dbstat WHERE name = 'sync_resource'") ?? 0
+            #expect(pages < 120, "two resources to a page, not one: \(pages) pages")
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO sync_resource (collection_id, href, uid) VALUES (1, '/cal/7.ics', 'again')")
+            }
+            let index = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'sync_resource_uid'")
+            #expect(index?.contains("(collection_id, uid)") == true)
+            try db.execute(sql: "DELETE FROM sync_collection WHERE id = 1")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_resource") == 0, "a collection's resources go with it")
+        }
+    }
+
     // MARK: Paths that are not a store file of ours
 
     static func newFolder() throws -> String {
