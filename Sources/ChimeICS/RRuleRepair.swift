@@ -12,15 +12,16 @@ enum RRuleRepair {
     static func normalize(_ raw: String) -> (text: String?, changes: [MessageText]) {
         var changes: [MessageText] = []
         var text = raw
-        if text.uppercased().hasPrefix("RRULE:") {
+        // Byte tests, not Foundation's substring search: every RRULE of a file or a sync passes here.
+        if text.prefix(6).asciiUppercased == "RRULE:" {
             text.removeFirst(6)
             changes.append(MessageText("dropped a repeated \"RRULE:\""))
         }
-        if text.contains(" ") || text.contains("\t") {
+        if text.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) {
             text.removeAll { $0 == " " || $0 == "\t" }
             changes.append(MessageText("removed spaces"))
         }
-        if text.contains("\\") {
+        if text.utf8.contains(UInt8(ascii: "\\")) {
             text.removeAll { $0 == "\\" }
             changes.append(MessageText("removed backslash escapes"))
         }

@@ -4,7 +4,7 @@ extension RecurrenceRule {
     /// A leading `RRULE:` is accepted.
     public init(parsing text: String) throws(RecurrenceRuleError) {
         var body = Substring(text.trimmingSpaces())
-        if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
+        if body.prefix(6).asciiUppercased == "RRULE:" { body = body.dropFirst(6) }
         guard !body.isEmpty else { throw .syntax(text, reason: "empty rule") }
 
         var seen: Set<String> = []
