@@ -31,13 +31,15 @@ public enum ServerCopies {
         for r in resources.values where !r.isForeign && !r.uid.isEmpty && !removedHrefs.contains(r.href) { shownBy[r.uid] = r.href }
         var batch = ICSParseResult(items: [], overrides: [], skipped: [])
         var pulled = pass.pulled.sorted { $0.href < $1.href }
+        // Every copy of a calendar carries the same VTIMEZONEs: each is read and resolved once.
+        let zones = ZoneDefinitions()
         for index in pulled.indices {
             let pull = pulled[index]
             let name = pull.href.split(separator: "/").last.map(String.init) ?? pull.href
             pulled[index].isForeign = true
             var parsed: ICSParseResult
             do {
-                parsed = try ICalendar.parse(Array(pull.text.utf8), file: name)
+                parsed = try ICalendar.parse(Array(pull.text.utf8), file: name, zones: zones)
             } catch {
                 pass.notes.append("\(error): left on the server, not shown here")
                 pulled[index].uid = resources[pull.href]?.uid ?? ""

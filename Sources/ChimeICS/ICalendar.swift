@@ -50,14 +50,19 @@ public enum ICalendar {
     /// let result = try ICalendar.parse(bytes, file: "export.ics")
     /// for r in result.repairs { print("warning: \(r)") }     // export.ics:12: RRULE: "FREQ=WEEKLY; BYDAY=MO": removed spaces
     /// ```
-    /// - Parameter strict: refuse the file at its first fault instead (for validating a file).
-    public static func parse(_ bytes: [UInt8], file: String = "<input>", strict: Bool = false) throws(ICSError) -> ICSParseResult {
-        var reader = ICSStreamReader(file: file, strict: strict)
+    /// - Parameters:
+    ///   - strict: refuse the file at its first fault instead (for validating a file).
+    ///   - zones: VTIMEZONE definitions already read from other files of the same batch (a CalDAV
+    ///     pull's copies), so that each distinct definition is read and resolved once.
+    public static func parse(
+        _ bytes: [UInt8], file: String = "<input>", strict: Bool = false, zones: ZoneDefinitions? = nil
+    ) throws(ICSError) -> ICSParseResult {
+        var reader = ICSStreamReader(file: file, strict: strict, zones: zones)
         try reader.read(bytes, isLast: true)
         return try reader.finish()
     }
 
-    /// Reads a file as ``parse(_:file:strict:)`` does, a chunk at a time (a feed as it downloads,
+    /// Reads a file as ``parse(_:file:strict:zones:)`` does, a chunk at a time (a feed as it downloads,
     /// a file being imported): `next` gives the next chunk, nil at the end. The file's bytes are
     /// never held whole, nor its content lines listed, only the components they make and the
     /// items made of them. The result, repairs and errors are those of `parse` on the same bytes,
@@ -70,7 +75,7 @@ public enum ICalendar {
         file: String = "<input>", strict: Bool = false,
         chunks next: () throws(ICSError) -> [UInt8]?
     ) throws(ICSError) -> ICSParseResult {
-        var reader = ICSStreamReader(file: file, strict: strict)
+        var reader = ICSStreamReader(file: file, strict: strict, zones: nil)
         while let chunk = try next() { try reader.read(chunk, isLast: false) }
         try reader.read([], isLast: true)
         return try reader.finish()
@@ -78,7 +83,9 @@ public enum ICalendar {
 
     /// The calendar made of a file's top-level components: several calendars (concatenated
     /// exports) are one, and items outside any calendar are taken in (each a repair).
-    fileprivate static func read(roots: consuming [ICSComponent], file: String, repairs: RepairLog) throws(ICSError) -> ICSParseResult {
+    fileprivate static func read(
+        roots: consuming [ICSComponent], file: String, repairs: RepairLog, zones: ZoneDefinitions?
+    ) throws(ICSError) -> ICSParseResult {
         // The components are moved, never copied, into the one calendar the reader owns, so each
         // is freed as soon as its item is made: a large file's tree and its items are never
         // held whole side by side.
@@ -112,7 +119,7 @@ public enum ICalendar {
         calendar!.components += bare
         bare = []
         // Moved into the reader, so the reader's copy is the only one.
-        var reader = ItemReader(calendar: calendar.take()!, file: file, repairs: repairs)
+        var reader = ItemReader(calendar: calendar.take()!, file: file, repairs: repairs, zoneDefinitions: zones)
         return try reader.read()
     }
 }
@@ -194,9 +201,11 @@ private struct ICSStreamReader {
     let repairs: RepairLog
     private var lines: ContentLineReader
     private var tree: ComponentTreeBuilder
+    private let zones: ZoneDefinitions?
 
-    init(file: String, strict: Bool) {
+    init(file: String, strict: Bool, zones: ZoneDefinitions?) {
         self.file = file
+        self.zones = zones
         repairs = RepairLog(file: file, strict: strict)
         lines = ContentLineReader(file: file, repairs: repairs)
         tree = ComponentTreeBuilder(repairs: repairs)
@@ -207,6 +216,6 @@ private struct ICSStreamReader {
     }
 
     mutating func finish() throws(ICSError) -> ICSParseResult {
-        try ICalendar.read(roots: try tree.finish(), file: file, repairs: repairs)
+        try ICalendar.read(roots: try tree.finish(), file: file, repairs: repairs, zones: zones)
     }
 }

@@ -9,6 +9,8 @@ struct ItemReader {
     var calendar: ICSComponent
     let file: String
     let repairs: RepairLog
+    /// Definitions already read by other files of the same pull (nil: this file's alone).
+    var zoneDefinitions: ZoneDefinitions? = nil
 
     /// Properties read into the model; everything else is kept verbatim in `icsExtras`.
     /// DTSTAMP is dropped: an export writes a fresh one, as RFC 5545 asks.
@@ -34,14 +36,15 @@ struct ItemReader {
             // the rules would be wasted (a third of the CPU of a CalDAV pull where every item
             // carries the same Europe/Berlin VTIMEZONE).
             if ZoneResolver.namedZone(tzid) != nil { continue }
-            do { definitions[tzid] = try ZoneRules(try TimeZoneReader.definition(tz, file: file, repairs: repairs)) } catch {
+            do { definitions[tzid] = try zoneRules(tz) } catch {
                 // Reading strictly, a repair the definition needed refuses the file, as elsewhere.
                 if repairs.strict, let error = error as? ICSError { throw error }
                 skipped.append(ICSError(file: file, line: tz.line, property: "VTIMEZONE", "TZID \(tzid): \(error)"))
             }
         }
         let floating = calendar["X-WR-TIMEZONE"].flatMap { ZoneResolver.named($0.value.trimmingSpaces) }
-        let zones = ZoneResolver(definitions: definitions, floatingDefault: floating, calendar: calendar, file: file)
+        let zones = ZoneResolver(
+            definitions: definitions, floatingDefault: floating, calendar: calendar, file: file, known: zoneDefinitions)
         // A zone kept as UTC instants: the file's times are right, its wall clock is not kept.
         for warning in zones.warnings { try repairs.record(warning) }
         let values = ValueReader(file: file, zones: zones)
@@ -80,6 +83,18 @@ struct ItemReader {
 
     /// Several components with one UID and no RECURRENCE-ID (an edited event saved twice) are one
     /// item: the highest SEQUENCE, then the newest LAST-MODIFIED (or DTSTAMP), then the last one.
+    /// The rules a VTIMEZONE defines, read once per distinct definition when files share them.
+    private func zoneRules(_ tz: ICSComponent) throws -> ZoneRules {
+        let file = file, repairs = repairs
+        func make() throws -> (rules: ZoneRules, repaired: Bool) {
+            let before = repairs.entries.count
+            let rules = try ZoneRules(try TimeZoneReader.definition(tz, file: file, repairs: repairs))
+            return (rules, repairs.entries.count != before)
+        }
+        guard let zoneDefinitions else { return try make().rules }
+        return try zoneDefinitions.rules(of: tz, make: make)
+    }
+
     private func oneItemPerUID(_ items: [ICSItem]) throws(ICSError) -> [ICSItem] {
         var chosen: [String: Int] = [:]
         var order: [String] = []

@@ -1,7 +1,7 @@
 import ChimeCore
 
 /// What the reader repaired in a file, in file order: one `FILE:LINE: PROPERTY: what was done`
-/// each. A strict reader (``ICalendar/parse(_:file:strict:)`` with `strict: true`) throws the
+/// each. A strict reader (``ICalendar/parse(_:file:strict:zones:)`` with `strict: true`) throws the
 /// first one instead, for validating a file rather than reading it.
 ///
 /// ```swift

@@ -28,7 +28,11 @@ struct ZoneResolver {
     ///   - definitions: the file's VTIMEZONEs, by TZID.
     ///   - calendar: the VCALENDAR, to find the years each TZID is used in; without it the
     ///     offsets are compared from 1970.
-    init(definitions: [String: ZoneRules], floatingDefault: ZoneRules?, calendar: ICSComponent? = nil, file: String = "<input>") {
+    ///   - known: resolutions other files of the same pull made (nil: this file's alone).
+    init(
+        definitions: [String: ZoneRules], floatingDefault: ZoneRules?, calendar: ICSComponent? = nil, file: String = "<input>",
+        known: ZoneDefinitions? = nil
+    ) {
         self.floatingDefault = floatingDefault
         // Only a definition tzdata does not name needs the years (most files define named zones).
         let needsYears = definitions.keys.contains { Self.namedZone($0) == nil }
@@ -42,7 +46,8 @@ struct ZoneResolver {
             // the year 8662 (a fuzzer's, or a typo's) made the comparison take seconds.
             let first = min(used.lowerBound, Self.comparedThroughYear)
             let range = first...Self.comparedThroughYear
-            switch ZoneRules.resolveFileZone(rules, tzid: tzid, years: range) {
+            let resolution = known?.resolution(of: rules, tzid: tzid, years: range) ?? ZoneRules.resolveFileZone(rules, tzid: tzid, years: range)
+            switch resolution {
             case .tzdata(let zone), .posix(let zone):
                 custom[tzid] = zone
             case .inexpressible(let reason):

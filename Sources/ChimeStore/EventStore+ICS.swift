@@ -38,7 +38,7 @@ extension EventStore {
     /// is updated when the file's SEQUENCE is higher (or equal with a newer LAST-MODIFIED), left
     /// alone otherwise; never duplicated.
     ///
-    /// The file is read the way real clients read real files (``ICalendar/parse(_:file:strict:)``):
+    /// The file is read the way real clients read real files (``ICalendar/parse(_:file:strict:zones:)``):
     /// faults are repaired and listed in ``ImportReport/repairs``, a component that cannot be an
     /// item is skipped alone. An override whose RECURRENCE-ID names no instance of its series (a
     /// moved instance, an invitation to one instance) is kept as an extra occurrence of the
