@@ -66,7 +66,14 @@ import Testing
         ("de_DE.UTF-8", "jeden Montag bis Freitag", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
         ("de_DE.UTF-8", "jeden Freitag bis Montag", "FREQ=WEEKLY;BYDAY=MO,FR,SA,SU"),
         ("en_US.UTF-8", "every monday until wednesday", "FREQ=WEEKLY;BYDAY=MO,TU,WE"),
-        ("zh_CN.UTF-8", "每周末", "FREQ=WEEKLY;BYDAY=SA,SU")
+        ("zh_CN.UTF-8", "每周末", "FREQ=WEEKLY;BYDAY=SA,SU"),
+        // Russian says the weekday after "до" in the genitive; Japanese joins a range with から, and
+        // a range may end on a day.
+        ("ru_RU.UTF-8", "каждый понедельник до пятницы", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("ru_RU.UTF-8", "каждую среду до воскресенья", "FREQ=WEEKLY;BYDAY=WE,TH,FR,SA,SU"),
+        ("ja_JP.UTF-8", "毎週月曜日から金曜日", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("ja_JP.UTF-8", "毎週月〜金 2027年3月1日まで", "FREQ=WEEKLY;UNTIL=20270301;BYDAY=MO,TU,WE,TH,FR"),
+        ("ja_JP.UTF-8", "毎週月曜日〜金曜日まで", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
     ])
     func repeatsUntilADayTypedInTheLanguage(_ lang: String, _ typed: String, _ rule: String) throws {
         let (_, env) = session(lang)

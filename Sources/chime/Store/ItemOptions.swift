@@ -199,8 +199,11 @@ struct ItemOptions: ParsableArguments {
     static func ruleEndingOnADay(_ text: String, option: String) throws -> RecurrenceRule? {
         guard var (before, after) = CLIContext.repeatPhrases.split(text, atLast: "until") ?? englishUntil(text) else { return nil }
         // A language that puts `until` round the day (`到2027年3月1日为止`): the day is between the two.
+        // Only when what is between reads as a day: in `毎週月〜金 2027年3月1日まで` it is `金 2027年3月1日`,
+        // and the range before the day is read below instead.
         if after.allSatisfy(\.isWhitespace), let inner = CLIContext.repeatPhrases.split(before, atLast: "until"),
-            !inner.after.allSatisfy(\.isWhitespace), (try? Self.rule(inner.before, option: option)) != nil
+            !inner.after.allSatisfy(\.isWhitespace), (try? CLIContext.date(inner.after.trimmingCharacters(in: .whitespaces), option: option)) != nil,
+            (try? Self.rule(inner.before, option: option)) != nil
         {
             (before, after) = inner
         }
