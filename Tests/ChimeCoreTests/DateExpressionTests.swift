@@ -180,6 +180,6 @@ struct DateExpressionTests {
         let error = #expect(throws: DateExpressionError.self) { try parse("next-ish") }
         #expect(
             error?.description == "\"next-ish\": not a date; use 2026-12-01[T09:30], today, tomorrow at 9, "
-                + "fri 5pm, next mon, Dec 1, 12/01 or 01.12., 9:30, noon, in 2 hours, now, +2h, -30m")
+                + "fri 5pm, next mon, Dec 1, 12/01, 01.12., 9:30, noon, in 2 hours, now, +2h, -30m")
     }
 }

@@ -1,10 +1,17 @@
 /// Recurrence in words: what people type for `--repeat`, and a rule said back in English.
 extension RecurrenceRule {
-    /// The forms ``init(phrase:)`` reads, for help texts and errors.
-    public static let phraseForms =
+    /// The forms ``init(phrase:)`` reads, for help texts and errors:
+    /// ``phraseExamples``, or an RRULE such as ``ruleExample``.
+    public static let phraseForms = phraseExamples + ", or an RRULE such as " + ruleExample
+
+    /// The phrases of ``phraseForms``, read as written in every language.
+    public static let phraseExamples =
         "daily, weekdays, weekly, monthly, yearly, \"every 2 weeks on mon,thu\", "
         + "\"every other tuesday\", \"last friday of the month\", \"monthly on the 15th\", \"every 3 days\", "
-        + "\"weekly 10 times\", \"weekly until 2027-03-01\", \"yearly on the chinese calendar\", or an RRULE such as FREQ=MONTHLY;BYDAY=-1FR"
+        + "\"weekly 10 times\", \"weekly until 2027-03-01\", \"yearly on the chinese calendar\""
+
+    /// The RRULE of ``phraseForms``.
+    public static let ruleExample = "FREQ=MONTHLY;BYDAY=-1FR"
 
     /// The English words ``init(phrase:)`` reads, that a slip in one may be told it meant.
     public static let phraseWords: [String] =

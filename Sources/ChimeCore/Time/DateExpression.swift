@@ -101,7 +101,7 @@ public enum DateExpression {
     /// A one-line description of the accepted forms, for --help texts.
     public static let accepted =
         "2026-12-01[T09:30], today, tomorrow at 9, fri 5pm, next mon, Dec 1, "
-        + "12/01 or 01.12., 9:30, noon, in 2 hours, now, +2h, -30m"
+        + "12/01, 01.12., 9:30, noon, in 2 hours, now, +2h, -30m"
 
     /// How a numeric date with slashes (`12/01`) is read: month first (the United States) or day
     /// first (most other places); `unknown` refuses one that is valid both ways, naming both.

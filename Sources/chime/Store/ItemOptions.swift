@@ -174,6 +174,9 @@ struct ItemOptions: ParsableArguments {
             if let near { parts["reason"] = MessageText("not a repeat; did you mean \"{word}\"?", ["word": near]) }
         }
         parts["examples"] = phrases.examples.map { MessageText("; in your language: {examples}", ["examples": $0]) }
+        // The phrases and the RRULE read as written in every language; the words joining them are the language's.
+        parts["forms"] = MessageText(
+            "{forms}, or an RRULE such as {rule}", ["forms": RecurrenceRule.phraseExamples, "rule": RecurrenceRule.ruleExample])
         return InputError(
             translatable: "{option}: \"{text}\": {reason}; use {forms}{examples}",
             ["option": option, "text": text, "forms": RecurrenceRule.phraseForms, "examples": ""], parts: parts)
