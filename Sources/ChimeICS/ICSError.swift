@@ -17,6 +17,8 @@ public struct ICSError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// The same for the user's language, where it was written for translation.
     public var text: MessageText?
+    /// A fault a lenient read repairs, refused by a strict one: its text says the repair as done.
+    public var isRefusedRepair = false
 
     public init(file: String, line: Int, property: String? = nil, _ message: String) {
         self.file = file

@@ -21,20 +21,20 @@ final class RepairLog {
     /// Records a repair, or throws it when reading strictly.
     func note(line: Int, property: String?, _ message: String) throws(ICSError) {
         let entry = ICSError(file: file, line: line, property: property, message)
-        if strict { throw entry }
+        if strict { throw entry.refused }
         entries.append(entry)
     }
 
     /// The same, written for translation.
     func note(line: Int, property: String?, _ text: MessageText) throws(ICSError) {
         let entry = ICSError(file: file, line: line, property: property, text)
-        if strict { throw entry }
+        if strict { throw entry.refused }
         entries.append(entry)
     }
 
     /// A repair whose text already says what was done.
     func record(_ repair: ICSError) throws(ICSError) {
-        if strict { throw repair }
+        if strict { throw repair.refused }
         entries.append(repair)
     }
 
@@ -45,5 +45,14 @@ final class RepairLog {
             ICSError(
                 file: error.file, line: error.line, property: error.property,
                 MessageText("{problem}; {done}", context: "repair", parts: ["problem": error.messageText, "done": done])))
+    }
+}
+
+extension ICSError {
+    /// The repair, marked as refused by a strict read (``isRefusedRepair``).
+    public var refused: ICSError {
+        var error = self
+        error.isRefusedRepair = true
+        return error
     }
 }

@@ -136,7 +136,7 @@ extension EventStore {
             let problem = ICSError(
                 file: file, line: o.line, property: "RECURRENCE-ID",
                 MessageText("a cancelled occurrence of {uid}, which is not in the file: dropped", ["uid": o.uid]))
-            if strict { throw problem }
+            if strict { throw problem.refused }
             parsed.repairs.append(problem)
         }
         parsed.overrides.removeAll { !masters.contains($0.uid) && !standIns.contains($0.uid) }
@@ -291,7 +291,7 @@ extension EventStore {
                 let problem = ICSError(
                     file: file, line: o.line, property: "RECURRENCE-ID",
                     MessageText("a date-time on an all-day series: read as the date {date}", ["date": rid.storageText]))
-                if strict { throw problem }
+                if strict { throw problem.refused }
                 report.repairs.append(problem)
             }
             let original = rid.instant(floatingZone: zone)

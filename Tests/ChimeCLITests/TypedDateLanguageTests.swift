@@ -608,6 +608,31 @@ import Testing
         #expect(japanese.last == "警告：outlook.ics:3: VEVENT: DTSTART がありません。この予定は飛ばしました", "\(japanese)")
     }
 
+    /// --strict refuses a repair without saying it as done, in the user's language; a file it
+    /// cannot read at all is refused as without --strict.
+    @Test func strictRefusesARepairSayingItWasNotMade() throws {
+        let s = StoreSession(now: "2026-11-20T12:00:00Z")
+        let repairable = try ViewsInTheUsersLanguageTests.file(
+            s, "standup.ics",
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMMARY:Standup\r\nDTSTART:20261124T100000Z\r\n"
+                + "RRULE:FREQ=WEEKLY; BYDAY=TU\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        let unreadable = try ViewsInTheUsersLanguageTests.file(s, "notes.ics", "these are my notes\n")
+        func strict(_ file: String, _ lang: String?) throws -> String {
+            let r = try CLI.run(["import", file, "--strict"], environment: CatalogSandbox.environment(s.environment, language: lang))
+            #expect(r.status == 1, "\(r.stderr)")
+            return r.stderr
+        }
+        #expect(
+            try strict(repairable, nil)
+                == "Error: --strict refused the file at a fault it otherwise repairs: standup.ics:7: RRULE: \"FREQ=WEEKLY; BYDAY=TU\": "
+                + "removed spaces; nothing was imported\n")
+        let german = try strict(repairable, "de_DE.UTF-8")
+        #expect(german.contains("--strict hat die Datei an einem Fehler abgelehnt, der sonst repariert wird: standup.ics:7:"), "\(german)")
+        let refused = try strict(unreadable, nil)
+        #expect(refused.hasSuffix("(nothing was imported)\n") && !refused.contains("--strict refused"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: s.path), "nothing was stored")
+    }
+
     /// `chime` alone (today) and `chime find` in the user's language, the find kinds lined up by
     /// display width; LANG=C is today's English, byte for byte.
     @Test func todayAndFindInTheUsersLanguage() throws {

@@ -116,8 +116,12 @@ struct ImportCommand: ParsableCommand {
                 progress: showProgress ? { FileHandle.standardError.write(Data((Self.progressLine($0, file: shownName) + "…\n").utf8)) } : nil)
         } catch let error as ICSError {
             // The message quotes the file: one line without the terminal controls it may hold.
-            throw InputError(
-                translatable: "{error} (nothing was imported)", ["error": DisplayText.singleLine(error.text(in: CLIContext.messages))])
+            let text = DisplayText.singleLine(error.text(in: CLIContext.messages))
+            // A repair's text says it as done; under --strict it was not.
+            if error.isRefusedRepair {
+                throw InputError(translatable: "--strict refused the file at a fault it otherwise repairs: {error}; nothing was imported", ["error": text])
+            }
+            throw InputError(translatable: "{error} (nothing was imported)", ["error": text])
         } catch let error as StoreError {
             throw CLIError.store(error, note: "nothing was imported")
         }
