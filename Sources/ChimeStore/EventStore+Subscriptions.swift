@@ -39,8 +39,24 @@ public struct CalendarSubscription: Hashable, Sendable {
 /// What a refresh changed.
 public struct SubscriptionRefresh: Hashable, Sendable {
     public var added = 0, updated = 0, removed = 0
-    /// Repairs made while reading the feed, and components left out.
-    public var notes: [String] = []
+    /// Repairs made while reading the feed, and components left out, each named by feed and
+    /// line: read in the user's language at the edge (`messages(warning)`).
+    public var warnings: [MessageText] = []
+    /// The same in English, as logs and JSON carry them.
+    public var notes: [String] { warnings.map(\.english) }
+
+    public init() {}
+
+    public static func == (a: SubscriptionRefresh, b: SubscriptionRefresh) -> Bool {
+        (a.added, a.updated, a.removed, a.notes) == (b.added, b.updated, b.removed, b.notes)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(added)
+        hasher.combine(updated)
+        hasher.combine(removed)
+        hasher.combine(notes)
+    }
 }
 
 extension EventStore {
@@ -105,10 +121,13 @@ extension EventStore {
     ) throws -> SubscriptionRefresh {
         var parsed = parsed
         var refresh = SubscriptionRefresh()
-        refresh.notes = (parsed.repairs + parsed.skipped).map(\.description)
+        refresh.warnings = (parsed.repairs + parsed.skipped).map(\.located)
         let todos = parsed.items.filter { if case .reminder = $0.item { return true } else { return false } }
         if !todos.isEmpty {
-            refresh.notes.append("\(subscription.title): \(todos.count) to-do(s) in the feed left out (a subscription holds events)")
+            refresh.warnings.append(
+                MessageText(
+                    "{calendar}: to-dos in the feed left out ({count}): a subscription holds events",
+                    ["calendar": subscription.title, "count": "\(todos.count)"]))
             parsed.items.removeAll { if case .reminder = $0.item { return true } else { return false } }
         }
         let id = subscription.calendarIdentifier
@@ -122,7 +141,7 @@ extension EventStore {
             dryRun: false, strict: false, authoritative: true, commit: false)
         refresh.added = report.eventsAdded
         refresh.updated = report.eventsUpdated
-        refresh.notes += report.skipped.map(\.description)
+        refresh.warnings += report.skipped.map(\.located)
         let gone = try read { db in
             try Row.fetchAll(db, sql: "SELECT id, external_id FROM item WHERE calendar_id = ? AND series_id IS NULL", arguments: [id])
                 .compactMap { row -> String? in uids.contains(row[1]) ? nil : row[0] }

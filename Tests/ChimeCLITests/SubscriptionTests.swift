@@ -1,5 +1,6 @@
 import Foundation
 import ChimeTestKit
+import ChimeTestSupport
 import Testing
 
 /// `chime calendar subscribe` against a real HTTP server (Python's http.server, which answers
@@ -105,7 +106,15 @@ struct SubscriptionTests {
         let subscribed = try subscribe(s, url)
         #expect(subscribed.status == 0, "\(subscribed.stderr)")
         #expect(subscribed.stdout.contains("Public holidays: 2 new, 0 updated, 0 removed"), "\(subscribed.stdout)")
-        #expect(subscribed.stderr.contains("RRULE") && subscribed.stderr.contains("to-do(s) in the feed left out"), "\(subscribed.stderr)")
+        #expect(subscribed.stderr.contains("RRULE") && subscribed.stderr.contains("to-dos in the feed left out (1): a subscription holds events"), "\(subscribed.stderr)")
+        // The warnings in the user's language, as an import's.
+        let german = StoreSession(zone: "Europe/Berlin")
+        let deutsch = try CLI.run(
+            ["calendar", "subscribe", url, "--name", "Feiertage"], environment: CatalogSandbox.environment(german.environment, language: "de_DE.UTF-8"))
+        #expect(deutsch.status == 0, "\(deutsch.stderr)")
+        #expect(
+            deutsch.stderr.contains("Warnung: Feiertage: Aufgaben im Feed ausgelassen (1): ein Abonnement enthält Termine")
+                && !deutsch.stderr.contains("warning:"), "\(deutsch.stderr)")
         let agenda = try s.run("agenda", "--from", "2026-12-01", "--days", "31").stdout
         #expect(agenda.contains("St Nicholas") && agenda.contains("Christmas Day"))
         // Read-only: nothing can be added to it or changed in it here.

@@ -69,10 +69,10 @@ extension CalendarCommand {
         }
     }
 
-    // Notes and errors quote the feed's text: printed through DisplayText.singleLine, so a
+    // Warnings and errors quote the feed's text: printed through DisplayText.singleLine, so a
     // feed cannot send terminal controls (escape sequences, BEL) to the terminal.
     static func json(_ r: SubscriptionRefresh, title: String) -> String {
-        for note in r.notes { FileHandle.standardError.write(Data("warning: \(DisplayText.singleLine("\(note)"))\n".utf8)) }
+        ImportCommand.warn(r.warnings)
         return JSONText.object([
             ("calendar", JSONText.string(title)), ("added", "\(r.added)"), ("updated", "\(r.updated)"),
             ("removed", "\(r.removed)"), ("notes", "\(r.notes.count)")
@@ -83,7 +83,7 @@ extension CalendarCommand {
         if json {
             print(JSONText.versioned(Self.json(r, title: title)))
         } else {
-            for note in r.notes { FileHandle.standardError.write(Data("warning: \(DisplayText.singleLine("\(note)"))\n".utf8)) }
+            ImportCommand.warn(r.warnings)
             print(
                 CLIContext.messages(
                     "{calendar}: {added} new, {updated} updated, {removed} removed",

@@ -136,10 +136,14 @@ struct ImportCommand: ParsableCommand {
     }
 
     /// The repairs and skips, one `warning:` line each on stderr.
-    static func warn(_ problems: [ICSError]) {
+    static func warn(_ problems: [ICSError]) { warn(problems.map(\.located)) }
+
+    /// Warnings in the user's language, one line each on stderr, without the terminal controls
+    /// the file's text may hold.
+    static func warn(_ texts: [MessageText]) {
         var warnings = ""
         let messages = CLIContext.messages
-        for problem in problems { warnings += messages("warning: {problem}", ["problem": DisplayText.singleLine(problem.text(in: messages))]) + "\n" }
+        for text in texts { warnings += messages("warning: {problem}", ["problem": DisplayText.singleLine(messages(text))]) + "\n" }
         FileHandle.standardError.write(Data(warnings.utf8))
     }
 
