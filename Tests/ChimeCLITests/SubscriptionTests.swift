@@ -106,7 +106,9 @@ struct SubscriptionTests {
         let subscribed = try subscribe(s, url)
         #expect(subscribed.status == 0, "\(subscribed.stderr)")
         #expect(subscribed.stdout.contains("Public holidays: 2 new, 0 updated, 0 removed"), "\(subscribed.stdout)")
-        #expect(subscribed.stderr.contains("RRULE") && subscribed.stderr.contains("to-dos in the feed left out (1): a subscription holds events"), "\(subscribed.stderr)")
+        #expect(
+            subscribed.stderr.contains("RRULE") && subscribed.stderr.contains("to-dos in the feed left out (1): a subscription holds events"),
+            "\(subscribed.stderr)")
         // The warnings in the user's language, as an import's.
         let german = StoreSession(zone: "Europe/Berlin")
         let deutsch = try CLI.run(
