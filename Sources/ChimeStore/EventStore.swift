@@ -177,7 +177,20 @@ public final class EventStore: Sendable {
 
     private static func checkAndMigrate(_ pool: DatabasePool, path: String) throws {
         if let verdict = try pool.read({ db in try refusal(db, path: path) }) { throw verdict }
+        let before = try pool.read { db in try Schema.migrator.appliedIdentifiers(db) }
         try Schema.migrator.migrate(pool)
+        // A migration that rebuilt a table (v16: the server copies) leaves the old table's pages
+        // free in the file; a store it emptied by more than a quarter is compacted once, here.
+        // Best effort: another connection reading now makes it wait for a later version.
+        guard !before.isEmpty, try pool.read({ db in try Schema.migrator.appliedIdentifiers(db) }) != before else { return }
+        try? pool.writeWithoutTransaction { db in
+            let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            guard free > pages / 4 else { return }
+            try db.execute(sql: "VACUUM")
+            // VACUUM wrote the whole file through the write-ahead log: fold it in and let it go.
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     /// Why the database open in `db` is not a store this version may use, or nil.

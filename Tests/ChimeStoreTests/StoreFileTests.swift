@@ -95,6 +95,9 @@ struct StoreFileTests {
             }
             let index = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'sync_resource_uid'")
             #expect(index?.contains("(collection_id, uid)") == true)
+            // The old table's pages were given back: the file holds no more than a few free ones.
+            let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+            #expect(free < 10, "\(free) free pages after the migration")
             try db.execute(sql: "DELETE FROM sync_collection WHERE id = 1")
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_resource") == 0, "a collection's resources go with it")
         }
