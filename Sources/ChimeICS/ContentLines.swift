@@ -76,7 +76,8 @@ public enum ContentLines {
         while i < n && isNameByte(bytes[i]) { i += 1 }
         let name = text(0, i).asciiUppercased
         guard !name.isEmpty else {
-            throw ICSError(file: file, line: line, "not a content line (expected NAME:value): \(excerpt(text(0, min(n, 60))))")
+            throw ICSError(
+                file: file, line: line, MessageText("not a content line (expected NAME:value): {text}", ["text": excerpt(text(0, min(n, 60)))]))
         }
         var parameters: [ICSParameter] = []
         while i < n && bytes[i] == semicolon {

@@ -37,10 +37,13 @@ public struct ICSError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The problem as the user's language says it, named by file, line and property as ever.
     public func text(in messages: Messages) -> String { messages(located) }
 
-    private var prefix: String { "\(file):\(line): " + (property.map { "\($0): " } ?? "") }
+    /// Where the problem is, as the message starts: `work.ics:12: VEVENT: `.
+    public var place: String { "\(file):\(line): " + (property.map { "\($0): " } ?? "") }
 
-    /// The problem's text for a sentence of another message: translated where it can be.
-    var messageText: MessageText { text ?? .verbatim(message) }
+    private var prefix: String { place }
+
+    /// The problem's text without its place, for a sentence of another message: translated where it can be.
+    public var messageText: MessageText { text ?? .verbatim(message) }
 
     /// The whole line, file and line first, for a sentence of another message.
     public var located: MessageText { .verbatim(prefix) + messageText }

@@ -114,7 +114,7 @@ public enum ICalendar {
         }
         if calendar == nil && !bare.isEmpty { calendar = ICSComponent(name: "VCALENDAR", line: 1) }
         guard calendar != nil else {
-            throw ICSError(file: file, line: firstLine, "no BEGIN:VCALENDAR in the file: not an iCalendar file")
+            throw ICSError(file: file, line: firstLine, MessageText("no BEGIN:VCALENDAR in the file: not an iCalendar file"))
         }
         calendar!.components += bare
         bare = []

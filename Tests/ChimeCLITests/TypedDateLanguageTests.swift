@@ -624,12 +624,14 @@ import Testing
         }
         #expect(
             try strict(repairable, nil)
-                == "Error: --strict refused the file at a fault it otherwise repairs: standup.ics:7: RRULE: \"FREQ=WEEKLY; BYDAY=TU\": "
-                + "removed spaces; nothing was imported\n")
+                == "Error: standup.ics:7: RRULE: needs a repair that --strict does not make (without --strict: \"FREQ=WEEKLY; BYDAY=TU\": "
+                + "removed spaces); nothing was imported\n")
         let german = try strict(repairable, "de_DE.UTF-8")
-        #expect(german.contains("--strict hat die Datei an einem Fehler abgelehnt, der sonst repariert wird: standup.ics:7:"), "\(german)")
-        let refused = try strict(unreadable, nil)
-        #expect(refused.hasSuffix("(nothing was imported)\n") && !refused.contains("--strict refused"), "\(refused)")
+        #expect(german.contains("standup.ics:7: RRULE: braucht eine Reparatur, die --strict nicht vornimmt (ohne --strict: "), "\(german)")
+        // Not a calendar at all: said as without --strict, in the language, not as a refused repair.
+        #expect(try strict(unreadable, nil) == "Error: notes.ics:1: no BEGIN:VCALENDAR in the file: not an iCalendar file (nothing was imported)\n")
+        let letter = try ViewsInTheUsersLanguageTests.file(s, "letter.txt", "Dear Anna,\nthis is a letter: not a calendar.\n")
+        #expect(try strict(letter, "de_DE.UTF-8").contains("letter.txt:1: kein BEGIN:VCALENDAR in der Datei: keine iCalendar-Datei"))
         #expect(!FileManager.default.fileExists(atPath: s.path), "nothing was stored")
     }
 

@@ -116,12 +116,19 @@ struct ImportCommand: ParsableCommand {
                 progress: showProgress ? { FileHandle.standardError.write(Data((Self.progressLine($0, file: shownName) + "…\n").utf8)) } : nil)
         } catch let error as ICSError {
             // The message quotes the file: one line without the terminal controls it may hold.
-            let text = DisplayText.singleLine(error.text(in: CLIContext.messages))
+            let messages = CLIContext.messages
+            // Read strictly, a file that is no calendar at all stops at its first odd line: say what
+            // a lenient read says of it (its first 64 KB tell).
+            if strict, let notCalendar = Self.notICalendar(name, file: (name as NSString).lastPathComponent) {
+                throw InputError(translatable: "{error} (nothing was imported)", ["error": DisplayText.singleLine(notCalendar.text(in: messages))])
+            }
             // A repair's text says it as done; under --strict it was not.
             if error.isRefusedRepair {
-                throw InputError(translatable: "--strict refused the file at a fault it otherwise repairs: {error}; nothing was imported", ["error": text])
+                throw InputError(
+                    translatable: "{place}needs a repair that --strict does not make (without --strict: {repair}); nothing was imported",
+                    ["place": DisplayText.singleLine(error.place), "repair": DisplayText.singleLine(messages(error.messageText))])
             }
-            throw InputError(translatable: "{error} (nothing was imported)", ["error": text])
+            throw InputError(translatable: "{error} (nothing was imported)", ["error": DisplayText.singleLine(error.text(in: messages))])
         } catch let error as StoreError {
             throw CLIError.store(error, note: "nothing was imported")
         }
@@ -145,6 +152,16 @@ struct ImportCommand: ParsableCommand {
         let messages = CLIContext.messages
         for text in texts { warnings += messages("warning: {problem}", ["problem": DisplayText.singleLine(messages(text))]) + "\n" }
         FileHandle.standardError.write(Data(warnings.utf8))
+    }
+
+    /// Why a lenient read refuses the file at `path` as no iCalendar file, from its first 64 KB; nil
+    /// when it reads them (as a calendar, repaired or not).
+    static func notICalendar(_ path: String, file: String) -> ICSError? {
+        guard let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 1 << 16) else { return nil }
+        do {
+            _ = try ICalendar.parse(Array(head), file: file)
+            return nil
+        } catch { return error }
     }
 
     /// Refuses an import that read nothing: each component was skipped (the warnings say why).
