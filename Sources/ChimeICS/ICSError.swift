@@ -32,7 +32,7 @@ public struct ICSError: Error, Hashable, Sendable, CustomStringConvertible {
         self.text = text
     }
 
-    public var description: String { prefix + message }
+    public var description: String { place + message }
 
     /// The problem as the user's language says it, named by file, line and property as ever.
     public func text(in messages: Messages) -> String { messages(located) }
@@ -40,13 +40,11 @@ public struct ICSError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Where the problem is, as the message starts: `work.ics:12: VEVENT: `.
     public var place: String { "\(file):\(line): " + (property.map { "\($0): " } ?? "") }
 
-    private var prefix: String { place }
-
     /// The problem's text without its place, for a sentence of another message: translated where it can be.
     public var messageText: MessageText { text ?? .verbatim(message) }
 
     /// The whole line, file and line first, for a sentence of another message.
-    public var located: MessageText { .verbatim(prefix) + messageText }
+    public var located: MessageText { .verbatim(place) + messageText }
 
     public static func == (a: ICSError, b: ICSError) -> Bool {
         (a.file, a.line, a.property, a.message) == (b.file, b.line, b.property, b.message)

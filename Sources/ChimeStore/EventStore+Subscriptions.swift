@@ -37,26 +37,13 @@ public struct CalendarSubscription: Hashable, Sendable {
 }
 
 /// What a refresh changed.
-public struct SubscriptionRefresh: Hashable, Sendable {
+public struct SubscriptionRefresh: Sendable {
     public var added = 0, updated = 0, removed = 0
     /// Repairs made while reading the feed, and components left out, each named by feed and
     /// line: read in the user's language at the edge (`messages(warning)`).
     public var warnings: [MessageText] = []
     /// The same in English, as logs and JSON carry them.
     public var notes: [String] { warnings.map(\.english) }
-
-    public init() {}
-
-    public static func == (a: SubscriptionRefresh, b: SubscriptionRefresh) -> Bool {
-        (a.added, a.updated, a.removed, a.notes) == (b.added, b.updated, b.removed, b.notes)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(added)
-        hasher.combine(updated)
-        hasher.combine(removed)
-        hasher.combine(notes)
-    }
 }
 
 extension EventStore {

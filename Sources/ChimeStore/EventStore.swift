@@ -176,13 +176,15 @@ public final class EventStore: Sendable {
     }
 
     private static func checkAndMigrate(_ pool: DatabasePool, path: String) throws {
-        if let verdict = try pool.read({ db in try refusal(db, path: path) }) { throw verdict }
-        let before = try pool.read { db in try Schema.migrator.appliedIdentifiers(db) }
+        let (verdict, applied) = try pool.read { db in (try refusal(db, path: path), try Schema.migrator.appliedIdentifiers(db)) }
+        if let verdict { throw verdict }
         try Schema.migrator.migrate(pool)
         // A migration that rebuilt a table (v16: the server copies) leaves the old table's pages
         // free in the file; a store it emptied by more than a quarter is compacted once, here.
-        // Best effort: another connection reading now makes it wait for a later version.
-        guard !before.isEmpty, try pool.read({ db in try Schema.migrator.appliedIdentifiers(db) }) != before else { return }
+        // Best effort: another connection reading now makes it wait for a later version. A new
+        // file (nothing applied) or a current one (all applied: the refusal let no unknown one in)
+        // has nothing to compact.
+        guard !applied.isEmpty, applied.count < Schema.migrator.migrations.count else { return }
         try? pool.writeWithoutTransaction { db in
             let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
