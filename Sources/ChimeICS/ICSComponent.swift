@@ -50,12 +50,44 @@ struct ComponentTreeBuilder {
     let repairs: RepairLog
     private var stack: [ICSComponent] = []
     private var roots: [ICSComponent] = []
+    /// Streaming (``ICalendar/stream(file:chunks:each:)``): a component closing directly
+    /// inside a VCALENDAR goes to ``finished`` for the reader to take, not into the tree.
+    private let handsOut: Bool
+    /// Components handed out and not yet taken.
+    var finished: [ICSComponent] = []
+    /// Streaming met what only a whole-file read reads right: a property of the first calendar
+    /// after its first component (its name or X-WR-TIMEZONE would come too late for the items
+    /// already read), or an item outside any calendar (read after all the calendar's own).
+    private(set) var needsWholeFile = false
+    private var handedOut = false
 
-    init(repairs: RepairLog) { self.repairs = repairs }
+    init(repairs: RepairLog, handsOut: Bool = false) {
+        self.repairs = repairs
+        self.handsOut = handsOut
+    }
+
+    /// The file's first VCALENDAR, with its properties so far (streaming; its components are
+    /// handed out).
+    var firstCalendar: ICSComponent? { closedFirstCalendar ?? (stack.first?.name == "VCALENDAR" ? stack.first : nil) }
+    private var closedFirstCalendar: ICSComponent?
 
     private mutating func close() {
         let done = stack.removeLast()
-        if stack.isEmpty { roots.append(done) } else { stack[stack.count - 1].components.append(done) }
+        if stack.isEmpty {
+            if handsOut {
+                if done.name == "VCALENDAR" {
+                    if closedFirstCalendar == nil { closedFirstCalendar = done }
+                } else if ICalendar.itemComponents.contains(done.name) {
+                    needsWholeFile = true
+                }
+            }
+            roots.append(done)
+        } else if handsOut && stack.count == 1 && stack[0].name == "VCALENDAR" {
+            finished.append(done)
+            handedOut = true
+        } else {
+            stack[stack.count - 1].components.append(done)
+        }
     }
 
     mutating func add(_ line: ICSProperty) throws(ICSError) {
@@ -95,6 +127,7 @@ struct ComponentTreeBuilder {
                 try repairs.note(line: line.line, property: line.name, MessageText("outside BEGIN:VCALENDAR … END:VCALENDAR: skipped"))
                 return
             }
+            if handedOut && stack.count == 1 && closedFirstCalendar == nil { needsWholeFile = true }
             stack[stack.count - 1].properties.append(line)
         }
     }

@@ -81,6 +81,45 @@ public enum ICalendar {
         return try reader.finish()
     }
 
+    /// Reads a file a chunk at a time as ``parse(file:strict:chunks:)`` does (repairing, never
+    /// strict: a strict read stops at the file's first fault, which only the whole file can
+    /// say, since its structure is checked before its items), but hands each event
+    /// and reminder to `each` as soon as it is read, so that a large file's items are never held
+    /// together (an import writes each as it comes). `each` also gets the calendar's name and
+    /// properties, which come before its first component.
+    ///
+    /// Returns the rest of what `parse` returns (overrides, skipped components, repairs and
+    /// warnings, the same texts in the same order; `items` empty), or nil as soon as the file
+    /// needs the whole-file read because a rule only the whole file decides applies: a UID given
+    /// twice, a time zone the file defines itself, a calendar property after the first component,
+    /// an item outside the calendar. The caller then undoes what it did with the items and reads
+    /// the file again with `parse` (most files stream; those are rare and small).
+    ///
+    /// ```swift
+    /// let rest = try ICalendar.stream(file: "big.ics", chunks: { try next() }) { item, calendar in
+    ///     try store.write(item, into: calendar.name)
+    /// }
+    /// if rest == nil { /* undo; read the whole file */ }
+    /// ```
+    public static func stream(
+        file: String = "<input>",
+        chunks next: () throws(ICSError) -> [UInt8]?,
+        each: (ICSItem, ICSCalendarHeader) throws -> Void
+    ) throws -> ICSParseResult? {
+        var reader = ICSItemStream(file: file)
+        var done = false
+        while !done {
+            let chunk = try next()
+            done = chunk == nil
+            try reader.read(chunk ?? [], isLast: done)
+            if try !reader.handOut(each) { return nil }
+        }
+        return try reader.finish()
+    }
+
+    /// The components read outside a calendar as if inside it.
+    static let itemComponents: Set<String> = ["VEVENT", "VTODO", "VTIMEZONE"]
+
     /// The calendar made of a file's top-level components: several calendars (concatenated
     /// exports) are one, and items outside any calendar are taken in (each a repair).
     fileprivate static func read(
@@ -103,7 +142,7 @@ public enum ICalendar {
                     root.components = []
                     calendar!.components += more
                 }
-            } else if root.name == "VEVENT" || root.name == "VTODO" || root.name == "VTIMEZONE" {
+            } else if itemComponents.contains(root.name) {
                 bare.append(root)
             }
         }
@@ -217,5 +256,103 @@ private struct ICSStreamReader {
 
     mutating func finish() throws(ICSError) -> ICSParseResult {
         try ICalendar.read(roots: try tree.finish(), file: file, repairs: repairs, zones: zones)
+    }
+}
+
+/// A calendar's own name and properties, as ``ICSParseResult`` gives them.
+public struct ICSCalendarHeader: Sendable, Equatable {
+    public var name: String?
+    public var properties: [String]
+
+    public init(name: String?, properties: [String]) {
+        self.name = name
+        self.properties = properties
+    }
+}
+
+/// A file read as a stream of items (``ICalendar/stream(file:chunks:each:)``).
+private struct ICSItemStream {
+    let file: String
+    let repairs: RepairLog
+    private var lines: ContentLineReader
+    private var tree: ComponentTreeBuilder
+    /// Made at the first component, from the calendar's properties then (all of them: a later
+    /// one sends the file to the whole-file read).
+    private var reader: ItemReader?
+    private var values: ValueReader?
+    private var header = ICSCalendarHeader(name: nil, properties: [])
+    private var overrides: [ICSOverride] = []
+    private var skipped: [ICSError] = []
+    /// Each item's kind and UID, hashed: a second copy of one needs the whole file to choose.
+    private var seen: Set<Int> = []
+    /// TZIDs tzdata names: a component with any other needs the file's own definitions.
+    private var namedZones: Set<String> = []
+    private var wholeFile = false
+
+    init(file: String) {
+        self.file = file
+        repairs = RepairLog(file: file, strict: false)
+        lines = ContentLineReader(file: file, repairs: repairs)
+        tree = ComponentTreeBuilder(repairs: repairs, handsOut: true)
+    }
+
+    mutating func read(_ chunk: [UInt8], isLast: Bool) throws(ICSError) {
+        try lines.read(chunk, isLast: isLast) { line throws(ICSError) in try tree.add(line) }
+        if isLast { _ = try tree.finish() }
+    }
+
+    /// Reads the components the last chunk finished, handing out their items; false when the
+    /// file needs the whole-file read.
+    mutating func handOut(_ each: (ICSItem, ICSCalendarHeader) throws -> Void) throws -> Bool {
+        var components = tree.finished
+        tree.finished = []
+        for index in components.indices {
+            var c = ICSComponent(name: "")
+            swap(&c, &components[index])
+            guard !tree.needsWholeFile, !wholeFile, streams(c) else { return false }
+            if reader == nil, let calendar = tree.firstCalendar {
+                let itemReader = ItemReader(calendar: calendar, file: file, repairs: repairs)
+                values = ValueReader(
+                    file: file, zones: ZoneResolver(definitions: [:], floatingDefault: ItemReader.floatingDefault(of: calendar), file: file))
+                header = itemReader.header
+                reader = itemReader
+            }
+            guard let reader, let values else { return false }
+            guard let item = try reader.read(c, values, overrides: &overrides, skipped: &skipped) else { continue }
+            var key = Hasher()
+            key.combine(item.item.kindName)
+            key.combine(item.uid)
+            guard seen.insert(key.finalize()).inserted else {
+                wholeFile = true
+                return false
+            }
+            try each(item, header)
+        }
+        return !tree.needsWholeFile
+    }
+
+    /// Whether `c` reads the same alone as in the whole file: its zones are all tzdata's.
+    private mutating func streams(_ c: ICSComponent) -> Bool {
+        if c.name == "VTIMEZONE" {
+            guard let tzid = c["TZID"]?.value.trimmingSpaces else { return true }
+            return ZoneResolver.namedZone(tzid) != nil
+        }
+        for p in c.properties {
+            guard let tzid = p.parameter("TZID") else { continue }
+            if namedZones.contains(tzid) { continue }
+            guard ZoneResolver.namedZone(tzid) != nil else { return false }
+            namedZones.insert(tzid)
+        }
+        for inner in c.components where !streams(inner) { return false }
+        return true
+    }
+
+    mutating func finish() throws -> ICSParseResult? {
+        guard !tree.needsWholeFile, !wholeFile else { return nil }
+        guard let reader else {
+            // No component in any calendar: the whole-file read says what such a file is.
+            return nil
+        }
+        return try reader.result(items: [], overrides: overrides, skipped: skipped)
     }
 }

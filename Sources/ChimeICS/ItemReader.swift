@@ -42,9 +42,9 @@ struct ItemReader {
                 skipped.append(ICSError(file: file, line: tz.line, property: "VTIMEZONE", "TZID \(tzid): \(error)"))
             }
         }
-        let floating = calendar["X-WR-TIMEZONE"].flatMap { ZoneResolver.named($0.value.trimmingSpaces) }
         let zones = ZoneResolver(
-            definitions: definitions, floatingDefault: floating, calendar: calendar, file: file, known: zoneDefinitions)
+            definitions: definitions, floatingDefault: Self.floatingDefault(of: calendar), calendar: calendar, file: file,
+            known: zoneDefinitions)
         // A zone kept as UTC instants: the file's times are right, its wall clock is not kept.
         for warning in zones.warnings { try repairs.record(warning) }
         let values = ValueReader(file: file, zones: zones)
@@ -56,27 +56,53 @@ struct ItemReader {
         for index in components.indices {
             var c = ICSComponent(name: "")
             swap(&c, &components[index])
-            do {
-                switch c.name {
-                case "VEVENT":
-                    if c["RECURRENCE-ID"] != nil { overrides.append(try override(c, values)) } else { items.append(try event(c, values)) }
-                case "VTODO": items.append(try todo(c, values))
-                case "VTIMEZONE": continue
-                default:
-                    skipped.append(
-                        ICSError(file: file, line: c.line, property: c.name, MessageText("{component} is not supported; skipped", ["component": c.name])))
-                }
-            } catch {
-                // A component that cannot be an item: dropped alone, the rest of the file is read.
-                if repairs.strict { throw error }
-                skipped.append(error)
-            }
+            if let item = try read(c, values, overrides: &overrides, skipped: &skipped) { items.append(item) }
         }
-        return ICSParseResult(
-            items: try oneItemPerUID(items), overrides: try oneOverridePerInstance(overrides),
+        return try result(items: try oneItemPerUID(items), overrides: overrides, skipped: skipped)
+    }
+
+    /// X-WR-TIMEZONE: the zone of a calendar whose times are floating.
+    static func floatingDefault(of calendar: ICSComponent) -> ZoneRules? {
+        calendar["X-WR-TIMEZONE"].flatMap { ZoneResolver.named($0.value.trimmingSpaces) }
+    }
+
+    /// One component of the calendar: its event or reminder, or nil when it is an override (added
+    /// to `overrides`), a VTIMEZONE, or a component that cannot be an item (added to `skipped`).
+    func read(
+        _ c: ICSComponent, _ values: ValueReader, overrides: inout [ICSOverride], skipped: inout [ICSError]
+    ) throws(ICSError) -> ICSItem? {
+        do {
+            switch c.name {
+            case "VEVENT":
+                if c["RECURRENCE-ID"] != nil { overrides.append(try override(c, values)) } else { return try event(c, values) }
+            case "VTODO": return try todo(c, values)
+            case "VTIMEZONE": break
+            default:
+                skipped.append(
+                    ICSError(file: file, line: c.line, property: c.name, MessageText("{component} is not supported; skipped", ["component": c.name])))
+            }
+        } catch {
+            // A component that cannot be an item: dropped alone, the rest of the file is read.
+            if repairs.strict { throw error }
+            skipped.append(error)
+        }
+        return nil
+    }
+
+    /// The file's result once every component is read: one override per instance, the repairs in
+    /// file order, the calendar's name and properties.
+    func result(items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError]) throws(ICSError) -> ICSParseResult {
+        ICSParseResult(
+            items: items, overrides: try oneOverridePerInstance(overrides),
             skipped: skipped, repairs: repairs.entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element),
-            calendarName: calendar["X-WR-CALNAME"].map { ICSText.unescape($0.value) },
-            calendarProperties: calendar.properties.filter { !Self.calendarProperties.contains($0.name) }.map(\.contentLine))
+            calendarName: header.name, calendarProperties: header.properties)
+    }
+
+    /// The calendar's name (X-WR-CALNAME) and the properties Chime does not write itself.
+    var header: ICSCalendarHeader {
+        ICSCalendarHeader(
+            name: calendar["X-WR-CALNAME"].map { ICSText.unescape($0.value) },
+            properties: calendar.properties.filter { !Self.calendarProperties.contains($0.name) }.map(\.contentLine))
     }
 
     // MARK: One master per UID

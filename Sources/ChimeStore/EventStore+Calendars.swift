@@ -49,28 +49,38 @@ extension EventStore {
         if let existing = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [type.rawValue]).map(Self.calendar) }) {
             return existing
         }
-        return try write { db, _ in
-            // Another process may have created it since the read above.
-            if let raced = try Row.fetchOne(db, sql: sql, arguments: [type.rawValue]).map(Self.calendar) { return raced }
-            // A "Calendar" of this machine left from before (the default was an account's, since
-            // removed) becomes the default again rather than getting a twin.
-            if let local = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? AND title = ? AND allows_modifications = 1
-                    AND id NOT IN (SELECT event_calendar_id FROM sync_collection WHERE event_calendar_id IS NOT NULL
-                                   UNION SELECT reminder_calendar_id FROM sync_collection WHERE reminder_calendar_id IS NOT NULL)
-                    ORDER BY id LIMIT 1
-                    """, arguments: [type.rawValue, title]
-            ).map(Self.calendar) {
-                try db.execute(sql: "UPDATE calendar SET is_default = 1 WHERE id = ?", arguments: [local.identifier])
-                return local
-            }
-            let created = ChimeCore.Calendar(title: title, entityType: type)
-            try Self.upsertCalendar(created, isDefault: true, in: db)
-            try Journal.record(db, .calendar, created.identifier, .inserted)
-            return created
+        return try write { db, _ in try Self.defaultCalendar(db, for: type, title: title) }
+    }
+
+    /// The default calendar of a kind, made in `db` (an open write transaction) when missing, or
+    /// in a write of its own (nil).
+    func defaultCalendar(for type: EntityType, in db: Database?) throws -> ChimeCore.Calendar {
+        guard let db else { return try type == .event ? defaultCalendarForNewEvents() : defaultCalendarForNewReminders() }
+        return try Self.defaultCalendar(db, for: type, title: type == .event ? newCalendarTitles.events : newCalendarTitles.reminders)
+    }
+
+    private static func defaultCalendar(_ db: Database, for type: EntityType, title: String) throws -> ChimeCore.Calendar {
+        let sql = "SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? AND is_default = 1"
+        // Another process may have made it since the caller looked.
+        if let raced = try Row.fetchOne(db, sql: sql, arguments: [type.rawValue]).map(Self.calendar) { return raced }
+        // A "Calendar" of this machine left from before (the default was an account's, since
+        // removed) becomes the default again rather than getting a twin.
+        if let local = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? AND title = ? AND allows_modifications = 1
+                AND id NOT IN (SELECT event_calendar_id FROM sync_collection WHERE event_calendar_id IS NOT NULL
+                               UNION SELECT reminder_calendar_id FROM sync_collection WHERE reminder_calendar_id IS NOT NULL)
+                ORDER BY id LIMIT 1
+                """, arguments: [type.rawValue, title]
+        ).map(Self.calendar) {
+            try db.execute(sql: "UPDATE calendar SET is_default = 1 WHERE id = ?", arguments: [local.identifier])
+            return local
         }
+        let created = ChimeCore.Calendar(title: title, entityType: type)
+        try Self.upsertCalendar(created, isDefault: true, in: db)
+        try Journal.record(db, .calendar, created.identifier, .inserted)
+        return created
     }
 
     /// Makes `identifier` the calendar new items of its kind go to (EventKit's

@@ -87,281 +87,136 @@ extension EventStore {
         _ parsed: consuming ICSParseResult, file: String, into target: ImportTarget, dryRun: Bool, strict: Bool,
         authoritative: Bool, commit: Bool, progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportReport {
-        var target = target
-        if case .newNamedByFile(let fallback) = target { target = .new(Self.calendarTitle(parsed.calendarName) ?? fallback) }
         progress?(.read(items: parsed.items.count, overrides: parsed.overrides.count))
-        let lenient = !strict
-        // An instance invited alone, without its series: the override is the item. Several
-        // instances of one series without it become one item, as Thunderbird reads them: a
-        // stand-in series on their original dates, each instance detached from it. Export
-        // writes the instances only, so the UID never holds two masters and reads back the same.
-        let masters = Set(parsed.items.map(\.uid))
-        let orphans = Dictionary(grouping: parsed.overrides.filter { !masters.contains($0.uid) && !$0.isCancelled }, by: \.uid)
-        var standIns: Set<String> = []
-        for (uid, group) in orphans.sorted(by: { $0.value[0].line < $1.value[0].line }) {
-            let first = group.min {
-                ($0.recurrenceID.instant(floatingZone: floatingZone), $0.line) < ($1.recurrenceID.instant(floatingZone: floatingZone), $1.line)
-            }!
-            if strict { throw ICSError(file: file, line: first.line, property: "RECURRENCE-ID", "no event with UID \(uid) for this override") }
-            if group.count == 1 {
-                var single = first.event
-                single.externalIdentifier = uid
-                parsed.items.append(ICSItem(item: .event(single), uid: uid, lastModified: nil, line: first.line))
-                parsed.repairs.append(
-                    ICSError(
-                        file: file, line: first.line, property: "RECURRENCE-ID",
-                        MessageText("no series with UID {uid} in the file: this occurrence is imported as an event of its own", ["uid": uid])))
-                continue
-            }
-            var series = first.event
-            let shape = Event(title: series.title, start: first.recurrenceID, duration: series.durationSeconds(floatingZone: floatingZone))
-            series.externalIdentifier = uid
-            (series.start, series.end) = (shape.start, shape.end)
-            (series.isDetached, series.occurrenceDate) = (false, nil)
-            series.recurrenceRules = []
-            series.exceptionDates = []
-            series.recurrenceDates = group.filter { $0.recurrenceID != first.recurrenceID }.map { Self.exceptionDate($0.recurrenceID, of: series) }
-            series.alarms = []  // each instance carries its own
-            series.icsExtras = [ICalendar.standInSeriesMarker]
-            parsed.items.append(ICSItem(item: .event(series), uid: uid, lastModified: nil, line: first.line))
-            standIns.insert(uid)
-            parsed.repairs.append(
-                ICSError(
-                    file: file, line: first.line, property: "RECURRENCE-ID",
-                    MessageText(
-                        "no series with UID {uid} in the file: its {count} occurrences are kept as one item", ["uid": uid, "count": "\(group.count)"])))
-        }
-        // A cancellation of an occurrence whose series is not in the file has nothing to cancel.
-        for o in parsed.overrides where !masters.contains(o.uid) && o.isCancelled {
-            let problem = ICSError(
-                file: file, line: o.line, property: "RECURRENCE-ID",
-                MessageText("a cancelled occurrence of {uid}, which is not in the file: dropped", ["uid": o.uid]))
-            if strict { throw problem.refused }
-            parsed.repairs.append(problem)
-        }
-        parsed.overrides.removeAll { !masters.contains($0.uid) && !standIns.contains($0.uid) }
-        var report = ImportReport(skipped: parsed.skipped, repairs: parsed.repairs)
-        let hasEvents = parsed.items.contains { if case .event = $0.item { return true } else { return false } }
-        let hasReminders = parsed.items.contains { if case .reminder = $0.item { return true } else { return false } }
-        let (eventCalendar, reminderList) = try calendars(
-            for: target, events: hasEvents, reminders: hasReminders,
-            properties: parsed.calendarProperties, commit: false)
+        let session = try ImportSession(
+            store: self, file: file, target: target, header: ICSCalendarHeader(name: parsed.calendarName, properties: parsed.calendarProperties),
+            strict: strict, authoritative: authoritative, db: nil)
         defer { if dryRun { reset() } }
-        // An export of several calendars names each item's (X-CHIME-CALENDAR): into the defaults
-        // each goes back to the calendar of that name, made when missing; otherwise the target says.
-        for i in parsed.overrides.indices { _ = ICalendar.takeCalendarMarker(&parsed.overrides[i].event.icsExtras) }
-        var homes: [String: String] = [:]  // "event:Title" / "reminder:Title" → calendar ID
-        func home(_ entry: inout ICSItem) throws -> String? {
-            var title: String?
-            switch entry.item {
-            case .event(var e): title = ICalendar.takeCalendarMarker(&e.icsExtras); entry.item = .event(e)
-            case .reminder(var r): title = ICalendar.takeCalendarMarker(&r.icsExtras); entry.item = .reminder(r)
-            }
-            guard case .defaults = target, let title = Self.calendarTitle(title) else { return nil }
-            let kind: EntityType = if case .event = entry.item { .event } else { .reminder }
-            let key = "\(kind.rawValue):\(title)"
-            if let id = homes[key] { return id }
-            let id: String
-            if let existing = try calendar(named: title, for: kind) {
-                id = existing.identifier
-            } else {
-                let made = ChimeCore.Calendar(title: title, entityType: kind)
-                try saveCalendar(made, commit: false)
-                id = made.identifier
-            }
-            homes[key] = id
-            return id
-        }
-
+        let masters = Set(parsed.items.map(\.uid))
+        var (overrides, standIns) = try session.standIns(for: parsed.overrides) { masters.contains($0) }
+        parsed.overrides = []
         // Series first (overrides need them), with cancelled occurrences folded in as EXDATEs.
-        // Kept only where an override names them: a large file's series are not held twice.
-        var seriesByUID: [String: Event] = [:]
-        let overridden = Set(parsed.overrides.lazy.filter { !$0.isCancelled }.map(\.uid))
-        // New items are stored by plain inserts in one queued write (their calendars checked once,
-        // below), without looking each one up first; stored ones are saved over their copies.
-        // Each is moved here from the file's list, so a large file's items are held once.
-        var newEvents: [Event] = [], newReminders: [Reminder] = [], changed: [AnyCalendarItem] = []
-        var preparedUIDs = Set<String>()
-        // Per UID, once: a file of 10,000 series and thousands of overrides would otherwise
-        // compare every pair.
-        let cancellations = Dictionary(grouping: parsed.overrides.filter(\.isCancelled), by: \.uid)
-        let scope = Self.calendarScope(target)
-        let known = try storedUIDs(in: scope)
-        let storedCopies = try storedItems(parsed.items.filter { known.contains(Self.uidKey($0.uid, $0.item)) }, in: scope)
-        // Taken out one by one (last first, of the list reversed): each entry's own copy is freed
-        // as its prepared copy is made, never held twice for the whole file.
+        let cancellations = Dictionary(grouping: overrides.filter { $0.isCancelled }, by: { $0.uid })
+        let overridden = Set(overrides.lazy.filter { !$0.isCancelled }.map { $0.uid })
+        // Moved out of the file's list, so a large file's items are held once.
         var items = parsed.items
         parsed.items = []
-        items.reverse()
-        while var entry = items.popLast() {
-            let ownHome = try home(&entry)
-            let eventCalendar = ownHome ?? eventCalendar, reminderList = ownHome ?? reminderList
-            let existing = storedCopies[Self.uidKey(entry.uid, entry.item)]
-            if let existing, authoritative, case .event(let stored) = existing.item {
-                // The file's overrides replace the stored detached occurrences.
-                try perform(commit: false) { db, _ in
-                    try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [stored.identifier])
-                }
-            }
-            if let existing, !authoritative, !Self.isNewer(entry, than: existing) {
-                if entry.item.sequence < existing.sequence { report.older += 1 } else { report.unchanged += 1 }
-                if case .event(let e) = existing.item, overridden.contains(entry.uid) { seriesByUID[entry.uid] = e }
-                continue
-            }
-            // A value the store cannot hold (a date after 9999, an alarm a century away) is refused
-            // here, naming the component, before anything is written.
-            do {
-                switch entry.item {
-                case .event(var e): e.calendarIdentifier = eventCalendar; try e.validate()
-                case .reminder(var r): r.calendarIdentifier = reminderList; try r.validate()
-                }
-            } catch {
-                let problem = ICSError(file: file, line: entry.line, "UID \(entry.uid): \(error)")
-                if lenient { report.skipped.append(problem); continue } else { throw problem }
-            }
-            switch entry.item {
-            case .event(var e):
-                e.identifier = existing?.item.identifier ?? e.identifier
-                e.calendarIdentifier = eventCalendar
-                for o in cancellations[entry.uid] ?? [] {
-                    e.exceptionDates.append(Self.exceptionDate(o.recurrenceID, of: e))
-                    report.cancelledOccurrences += 1
-                }
-                entry.item = .event(e)
-                if overridden.contains(entry.uid) { seriesByUID[entry.uid] = e }
-                if existing == nil { report.eventsAdded += 1 } else { report.eventsUpdated += 1 }
-            case .reminder(var r):
-                r.identifier = existing?.item.identifier ?? r.identifier
-                r.calendarIdentifier = reminderList
-                entry.item = .reminder(r)
-                if existing == nil { report.remindersAdded += 1 } else { report.remindersUpdated += 1 }
-            }
-            for alarm in entry.item.alarms {
-                if alarm.structuredLocation != nil { report.locationAlarms += 1 } else { report.alarms += 1 }
-            }
-            preparedUIDs.insert(entry.uid)
-            switch entry.item {
-            case .event(let e) where existing == nil: newEvents.append(e)
-            case .reminder(let r) where existing == nil: newReminders.append(r)
-            case let item: changed.append(item)
-            }
-        }
-        if !newEvents.isEmpty || !newReminders.isEmpty {
-            let (checkEvents, checkReminders) = (!newEvents.isEmpty, !newReminders.isEmpty)
-            let homeIDs = homes.map { ($0.value, $0.key.hasPrefix("event:") ? EntityType.event : .reminder) }
-            try perform(commit: false) { db, _ in
-                if checkEvents { try Self.checkWritable(db, calendarID: eventCalendar, for: .event) }
-                if checkReminders { try Self.checkWritable(db, calendarID: reminderList, for: .reminder) }
-                for (id, kind) in homeIDs { try Self.checkWritable(db, calendarID: id, for: kind) }
-            }
-        }
-        let storedCount = newEvents.count + newReminders.count + changed.count
-        try perform(commit: false, rows: newEvents.count + newReminders.count) { [newEvents, newReminders] db, stamp in
-            for e in newEvents { try Self.insert(e, stamp: stamp, journaled: false, in: db) }
-            for r in newReminders { try Self.insert(r, stamp: stamp, journaled: false, in: db) }
-            try Journal.record(db, .event, newEvents.map(\.identifier), .inserted)
-            try Journal.record(db, .reminder, newReminders.map(\.identifier), .inserted)
-        }
-        newEvents = []
-        newReminders = []
-        for item in changed {
-            switch item {
-            case .event(let e): try save(e, span: .thisEvent, commit: false)
-            case .reminder(let r): try save(r, commit: false)
-            }
-        }
-        changed = []
-        let zone = floatingZone
-        // A RANGE=THISANDFUTURE override splits its series; the RECURRENCE-IDs of later overrides
-        // still name original instances, which now belong to the new series, moved as the split
-        // moved them. So overrides go in RECURRENCE-ID order, each to the series that holds it.
-        var splits: [String: [(at: Instant, shift: Int64, series: Event)]] = [:]
-        let ordered = parsed.overrides.enumerated().filter { !$0.element.isCancelled }.sorted {
-            ($0.element.recurrenceID.instant(floatingZone: zone), $0.offset) < ($1.element.recurrenceID.instant(floatingZone: zone), $1.offset)
-        }.map(\.element)
-        for o in ordered {
-            guard let master = seriesByUID[o.uid] else {
-                let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID", "no event with UID \(o.uid) for this override")
-                if lenient { report.skipped.append(problem); continue } else { throw problem }
-            }
-            guard preparedUIDs.contains(o.uid) else { continue }  // series unchanged: keep its overrides
-            // A DATE-TIME RECURRENCE-ID on an all-day series (Outlook) names the day.
-            let rid: CalendarDate = master.isAllDay && !o.recurrenceID.isAllDay ? .allDay(o.recurrenceID.local.date) : o.recurrenceID
-            if rid != o.recurrenceID {
-                let problem = ICSError(
-                    file: file, line: o.line, property: "RECURRENCE-ID",
-                    MessageText("a date-time on an all-day series: read as the date {date}", ["date": rid.storageText]))
-                if strict { throw problem.refused }
-                report.repairs.append(problem)
-            }
-            let original = rid.instant(floatingZone: zone)
-            let split = splits[o.uid]?.last { $0.at <= original }
-            var series = split?.series ?? master
-            // The RECURRENCE-ID names the original instance, which the split moved (RFC 5545).
-            let instant = original.adding(split?.shift ?? 0)
-            if !Self.isOccurrence(series, instant, zone: zone) {
-                let problem = ICSError(
-                    file: file, line: o.line, property: "RECURRENCE-ID",
-                    MessageText("{occurrence} is not an occurrence of {uid}", ["occurrence": o.recurrenceID.storageText, "uid": o.uid]))
-                if strict { throw problem }
-                if series.exceptionDates.contains(Self.exceptionDate(rid, of: series)) {
-                    report.repairs.append(
-                        ICSError(
-                            file: file, line: o.line, property: "RECURRENCE-ID",
-                            MessageText("{problem}, and the series excludes it (EXDATE): dropped", parts: ["problem": problem.text!])))
-                    continue
-                }
-                // The RECURRENCE-ID names the original instance; where the rule does not make it
-                // one (edited rule, split series, a DATE-TIME id on an all-day series), it becomes
-                // an extra date of the series, changed as the override says.
-                series.recurrenceDates.append(
-                    split == nil
-                        ? Self.exceptionDate(rid, of: series)
-                        : .instant(instant))
-                try save(series, span: .thisEvent, commit: false)
-                if split == nil {
-                    seriesByUID[o.uid] = series
-                } else if let i = splits[o.uid]?.lastIndex(where: { $0.at <= original }) {
-                    splits[o.uid]![i].series = series
-                }
-                report.repairs.append(
-                    ICSError(
-                        file: file, line: o.line, property: "RECURRENCE-ID",
-                        MessageText("{problem}: kept as an extra occurrence of the series (RDATE)", parts: ["problem": problem.text!])))
-            }
-            var occurrence = o.event
-            occurrence.identifier = series.identifier
-            occurrence.externalIdentifier = series.externalIdentifier  // a split series has a UID of its own
-            occurrence.calendarIdentifier = series.calendarIdentifier
-            occurrence.occurrenceDate = instant
-            occurrence.recurrenceRules = series.recurrenceRules
-            occurrence.isDetached = true
-            if o.thisAndFuture {
-                let newID = newIdentifier()
-                let shift = occurrence.start.instant(floatingZone: zone).secondsSince1970 - instant.secondsSince1970
-                let successor: Event
-                if instant <= Self.firstInstant(series, zone: zone) {
-                    // From the first instance on: the whole series changes, nothing splits off.
-                    var whole = occurrence
-                    whole.isDetached = false
-                    whole.occurrenceDate = nil
-                    successor = whole
-                } else {
-                    successor = try Self.successor(of: series, from: instant, edited: occurrence, id: newID, zone: zone)
-                }
-                try save(occurrence, span: .futureEvents, commit: false, newSeriesID: newID)
-                splits[o.uid, default: []].append((at: original, shift: shift, series: successor))
-            } else {
-                try save(occurrence, span: .thisEvent, commit: false)
-            }
-            report.overrides += 1
-        }
+        items += standIns
+        try session.add(consume items, overridden: overridden, cancellations: cancellations)
+        try session.applyOverrides(&overrides)
         if !dryRun && commit {
-            progress?(.storing(items: storedCount))
+            progress?(.storing(items: session.storedCount))
             try self.commit()
         }
-        return report
+        return session.report(skipped: parsed.skipped, repairs: parsed.repairs)
     }
+
+    /// Imports an iCalendar file read a chunk at a time, each item written as it is read inside
+    /// the one transaction, so that neither the file nor its items are ever held whole: a 100 MB
+    /// file is imported in a small fraction of its size. The result is that of
+    /// ``importICS(parsed:file:into:dryRun:strict:progress:)`` on the same file: the same items,
+    /// repairs, warnings and counts. A file whose reading needs the whole file
+    /// (``ICalendar/stream(file:chunks:each:)``) is read again that way: `open` is called
+    /// once more, and must then give the file from its start again.
+    ///
+    /// ```swift
+    /// let report = try store.importICS(file: "big.ics") {
+    ///     let handle = try FileHandle(forReadingFrom: url)
+    ///     return { () throws(ICSError) -> [UInt8]? in (try? handle.read(upToCount: 65_536)).flatMap { $0.isEmpty ? nil : Array($0) } }
+    /// }
+    /// ```
+    public func importICS(
+        file: String, into target: ImportTarget = .defaults, dryRun: Bool = false, strict: Bool = false,
+        progress: ((ImportProgress) -> Void)? = nil,
+        open: () throws -> () throws(ICSError) -> [UInt8]?
+    ) throws -> ImportReport {
+        // The reader's and the caller's own errors come out as they were thrown, not as the
+        // store's; a dry run and a file that needs the whole-file read roll the transaction back.
+        var failure: (any Error)?
+        var outcome: ImportReport?
+        // A strict read refuses the file at its first fault, which only the whole file says.
+        var needsWholeFile = strict
+        if !needsWholeFile {
+            try streamedImport()
+        }
+        if needsWholeFile {
+            let parsed = try ICalendar.parse(file: file, strict: strict, chunks: try open())
+            return try importICS(parsed: parsed, file: file, into: target, dryRun: dryRun, strict: strict, progress: progress)
+        }
+        guard let report = outcome else { throw StoreError.database(path: path, resultCode: nil, message: "the import ended without a report") }
+        return report
+
+        func streamedImport() throws {
+            do {
+                try write { db, stamp in
+                    do {
+                        try Self.withCache(db, kibibytes: Self.streamingCacheKiB) {
+                            let next = try open()
+                            var session: ImportSession?
+                            var masters = Set<Int>()
+                            var batch: [ICSItem] = []
+                            func store(_ batch: inout [ICSItem]) throws {
+                                try session?.add(batch, overridden: nil, cancellations: [:])
+                                batch = []
+                                try self.drain(db, stamp: stamp)
+                            }
+                            let rest = try ICalendar.stream(file: file, chunks: next) { item, header in
+                                if session == nil {
+                                    session = try ImportSession(
+                                        store: self, file: file, target: target, header: header, strict: strict, authoritative: false, db: db)
+                                }
+                                masters.insert(ImportSession.uidHash(item.uid))
+                                batch.append(item)
+                                if batch.count >= Self.streamingBatch { try store(&batch) }
+                            }
+                            guard var rest else {
+                                needsWholeFile = true
+                                throw StreamingRollback()
+                            }
+                            try store(&batch)
+                            progress?(.read(items: session?.itemCount ?? 0, overrides: rest.overrides.count))
+                            let current =
+                                try session
+                                ?? ImportSession(
+                                    store: self, file: file, target: target,
+                                    header: ICSCalendarHeader(name: rest.calendarName, properties: rest.calendarProperties),
+                                    strict: strict, authoritative: false, db: db)
+                            var (overrides, standIns) = try current.standIns(for: rest.overrides) { masters.contains(ImportSession.uidHash($0)) }
+                            rest.overrides = []
+                            let standInUIDs = Set(standIns.map(\.uid))
+                            try current.cancel(overrides.filter { $0.isCancelled && !standInUIDs.contains($0.uid) })
+                            try current.loadSeries(Set(overrides.lazy.filter { !$0.isCancelled && !standInUIDs.contains($0.uid) }.map(\.uid)))
+                            try current.add(
+                                standIns, overridden: standInUIDs,
+                                cancellations: Dictionary(grouping: overrides.filter { $0.isCancelled && standInUIDs.contains($0.uid) }, by: \.uid))
+                            try current.applyOverrides(&overrides)
+                            try self.drain(db, stamp: stamp)
+                            outcome = current.report(skipped: rest.skipped, repairs: rest.repairs)
+                            if dryRun { throw StreamingRollback() }
+                            progress?(.storing(items: current.storedCount))
+                        }
+                    } catch {
+                        if !(error is StreamingRollback) { failure = error }
+                        throw StreamingRollback()
+                    }
+                }
+            } catch {
+                reset()
+                if let failure { throw failure }
+                if !(needsWholeFile || (dryRun && outcome != nil)) { throw error }
+            }
+        }
+    }
+
+    /// Items a streamed import stores per write (its queued writes are run each time).
+    static let streamingBatch = 256
+    /// A streamed import's page cache: small beside the file it reads, large enough that its
+    /// index pages rarely spill mid-transaction (a 100 MB file's import peaked at 79 MiB and took
+    /// 1.03× the time of the import that held every item; 16 MiB spilled: 60 MiB, 1.08×).
+    static let streamingCacheKiB = 32_768
+
+    /// Thrown to roll back a streamed import's transaction (a dry run, a file read again whole).
+    private struct StreamingRollback: Error {}
 
     /// Every event (series, single, detached occurrence) and reminder, for export.
     ///
@@ -396,15 +251,16 @@ extension EventStore {
 
     /// The calendar (events) and list (reminders) an import writes into.
     /// The calendars an import writes into; a new one keeps the file's calendar-level properties.
-    private func calendars(
-        for target: ImportTarget, events: Bool, reminders: Bool, properties: [String],
-        commit: Bool
+    /// - Parameter db: an open write transaction (a streamed import), where a missing default
+    ///   calendar is made; nil: it is made in a write of its own.
+    func calendars(
+        for target: ImportTarget, events: Bool, reminders: Bool, properties: [String], in db: Database?
     ) throws -> (String?, String?) {
         switch target {
         case .defaults:
             return (
-                events ? try defaultCalendarForNewEvents().identifier : nil,
-                reminders ? try defaultCalendarForNewReminders().identifier : nil
+                events ? try defaultCalendar(for: .event, in: db).identifier : nil,
+                reminders ? try defaultCalendar(for: .reminder, in: db).identifier : nil
             )
         case .existing(let name):
             let eventCalendar = try calendar(named: name, for: .event)
@@ -415,27 +271,27 @@ extension EventStore {
         case .identified(let events, let reminders):
             return (events, reminders)
         case .newNamedByFile(let fallback):
-            // importParsed names it from the file first; reached only without a file name.
-            return try calendars(for: .new(fallback), events: events, reminders: reminders, properties: properties, commit: commit)
+            // The import names it from the file first; reached only without a file name.
+            return try calendars(for: .new(fallback), events: events, reminders: reminders, properties: properties, in: db)
         case .new(let name):
             var result: (String?, String?) = (nil, nil)
             if events {
                 var c = ChimeCore.Calendar(title: name, entityType: .event)
                 c.icsExtras = properties
-                try saveCalendar(c, commit: commit)
+                try saveCalendar(c, commit: false)
                 result.0 = c.identifier
             }
             if reminders {
                 var c = ChimeCore.Calendar(title: name, entityType: .reminder)
                 c.icsExtras = properties
-                try saveCalendar(c, commit: commit)
+                try saveCalendar(c, commit: false)
                 result.1 = c.identifier
             }
             return result
         }
     }
 
-    private struct Stored {
+    struct Stored {
         var item: AnyCalendarItem
         var sequence: Int
         var lastModified: Instant?
@@ -461,7 +317,7 @@ extension EventStore {
     }
 
     /// UIDs already stored (series and reminders), with their kind: one read instead of one per item.
-    private func storedUIDs(in scope: (sql: String, arguments: StatementArguments)) throws -> Set<String> {
+    func storedUIDs(in scope: (sql: String, arguments: StatementArguments)) throws -> Set<String> {
         try read { db in
             var keys = Set<String>()
             let rows = try Row.fetchCursor(
@@ -472,26 +328,29 @@ extension EventStore {
         }
     }
 
-    private static func uidKey(_ uid: String, _ item: AnyCalendarItem) -> String { item.kindName + " " + uid }
+    static func uidKey(_ uid: String, _ item: AnyCalendarItem) -> String { item.kindName + " " + uid }
 
     /// The stored series or reminder of each entry's UID (not detached occurrences nor completed
     /// copies), by ``uidKey(_:_:)``, read in one transaction: one read per item was a third of
     /// importing a file whose items are all stored already.
-    private func storedItems(_ entries: [ICSItem], in scope: (sql: String, arguments: StatementArguments)) throws -> [String: Stored] {
+    func storedItems(_ entries: [ICSItem], in scope: (sql: String, arguments: StatementArguments)) throws -> [String: Stored] {
         if entries.isEmpty { return [:] }
         return try read { db in
             var stored: [String: Stored] = [:]
-            let statement = try db.cachedStatement(sql: Self.storedItemSQL(scope: scope.sql))
             for entry in entries {
-                guard let row = try Row.fetchOne(statement, arguments: [entry.uid, entry.item.kindName] + scope.arguments) else { continue }
-                let id: String = row[ItemColumns.id]
-                let item = try ItemRows.item(row, alarms: AlarmRows.fetch(db, itemFilter: "?", arguments: [id])[id] ?? [])
-                stored[Self.uidKey(entry.uid, entry.item)] = Stored(
-                    item: item, sequence: row[ItemColumns.sequence],
-                    lastModified: Self.lastModified(item.icsExtras))
+                stored[Self.uidKey(entry.uid, entry.item)] = try Self.storedItem(db, uid: entry.uid, kind: entry.item.kindName, scope: scope)
             }
             return stored
         }
+    }
+
+    /// The stored series or reminder of one UID and kind, read in `db`.
+    static func storedItem(_ db: Database, uid: String, kind: String, scope: (sql: String, arguments: StatementArguments)) throws -> Stored? {
+        let statement = try db.cachedStatement(sql: Self.storedItemSQL(scope: scope.sql))
+        guard let row = try Row.fetchOne(statement, arguments: [uid, kind] + scope.arguments) else { return nil }
+        let id: String = row[ItemColumns.id]
+        let item = try ItemRows.item(row, alarms: AlarmRows.fetch(db, itemFilter: "?", arguments: [id])[id] ?? [])
+        return Stored(item: item, sequence: row[ItemColumns.sequence], lastModified: Self.lastModified(item.icsExtras))
     }
 
     /// The lookup of one UID's stored item, by the UID's index: without statistics, SQLite chose
@@ -504,7 +363,7 @@ extension EventStore {
         """
     }
 
-    private static func isNewer(_ entry: ICSItem, than stored: Stored) -> Bool {
+    static func isNewer(_ entry: ICSItem, than stored: Stored) -> Bool {
         let sequence = entry.item.sequence
         if sequence != stored.sequence { return sequence > stored.sequence }
         guard let incoming = entry.lastModified else { return false }
@@ -520,7 +379,7 @@ extension EventStore {
         return Instant(utc: l)
     }
 
-    private static func exceptionDate(_ d: CalendarDate, of series: Event) -> RecurrenceDate {
+    static func exceptionDate(_ d: CalendarDate, of series: Event) -> RecurrenceDate {
         switch d {
         case .allDay(let day): return .date(day)
         case .floating(let l): return .local(l)
@@ -539,4 +398,389 @@ extension EventStore {
 public enum ImportProgress: Sendable, Equatable {
     case read(items: Int, overrides: Int)
     case storing(items: Int)
+}
+
+/// One import between its items and its overrides. Items are added as they are read (a parsed
+/// file's all at once, a stream's a batch at a time); then the whole-file rules are applied:
+/// stand-in series for occurrences whose series the file lacks, cancelled occurrences, changed
+/// occurrences. Writes are queued on the store (run by its commit, or by a streamed import as it goes).
+final class ImportSession {
+    let store: EventStore
+    let file: String
+    let target: ImportTarget
+    let strict: Bool
+    let authoritative: Bool
+    /// A streamed import's open transaction: series are read back from it (nil: a parsed file,
+    /// whose series are kept as they are added).
+    let db: Database?
+    private let header: ICSCalendarHeader
+    private let scope: (sql: String, arguments: StatementArguments)
+    /// Kind and UID of every stored series and reminder the import may match.
+    private let known: Set<String>
+    private var counts = ImportReport()
+    /// The import's own skips and repairs, after the file's.
+    private var skipped: [ICSError] = []
+    private var repairs: [ICSError] = []
+    private var eventCalendar: String??
+    private var reminderList: String??
+    private var homes: [String: String] = [:]  // "event:Title" / "reminder:Title" → calendar ID
+    private var checkedCalendars: Set<String?> = []
+    /// Series the overrides need, by UID.
+    private var seriesByUID: [String: Event] = [:]
+    /// UIDs whose stored copy was left as it is (same or older in the file): their overrides too.
+    private var leftAlone: Set<String> = []
+    /// UIDs whose item could not be stored: their overrides have no series.
+    private var refused: Set<String> = []
+    private(set) var itemCount = 0
+    private(set) var storedCount = 0
+
+    init(
+        store: EventStore, file: String, target: ImportTarget, header: ICSCalendarHeader, strict: Bool, authoritative: Bool,
+        db: Database?
+    ) throws {
+        self.store = store
+        self.file = file
+        if case .newNamedByFile(let fallback) = target {
+            self.target = .new(EventStore.calendarTitle(header.name) ?? fallback)
+        } else {
+            self.target = target
+        }
+        self.header = header
+        self.strict = strict
+        self.authoritative = authoritative
+        self.db = db
+        scope = EventStore.calendarScope(target)
+        known = try store.storedUIDs(in: scope)
+    }
+
+    /// A UID's hash, for a streamed import's list of the UIDs it read.
+    static func uidHash(_ uid: String) -> Int { uid.hashValue }
+
+    /// The report: the file's skips and repairs, then the import's own.
+    func report(skipped fileSkipped: [ICSError], repairs fileRepairs: [ICSError]) -> ImportReport {
+        var report = counts
+        report.skipped = fileSkipped + skipped
+        report.repairs = fileRepairs + repairs
+        return report
+    }
+
+    private func calendar(for kind: EntityType) throws -> String? {
+        if kind == .event, let eventCalendar { return eventCalendar }
+        if kind == .reminder, let reminderList { return reminderList }
+        let (events, reminders) = try store.calendars(
+            for: target, events: kind == .event, reminders: kind == .reminder, properties: header.properties, in: db)
+        if kind == .event { eventCalendar = .some(events) } else { reminderList = .some(reminders) }
+        return kind == .event ? events : reminders
+    }
+
+    /// An export of several calendars names each item's (X-CHIME-CALENDAR): into the defaults
+    /// each goes back to the calendar of that name, made when missing; otherwise the target says.
+    private func home(_ entry: inout ICSItem) throws -> String? {
+        var title: String?
+        switch entry.item {
+        case .event(var e): title = ICalendar.takeCalendarMarker(&e.icsExtras); entry.item = .event(e)
+        case .reminder(var r): title = ICalendar.takeCalendarMarker(&r.icsExtras); entry.item = .reminder(r)
+        }
+        guard case .defaults = target, let title = EventStore.calendarTitle(title) else { return nil }
+        let kind: EntityType = if case .event = entry.item { .event } else { .reminder }
+        let key = "\(kind.rawValue):\(title)"
+        if let id = homes[key] { return id }
+        let id: String
+        if let existing = try store.calendar(named: title, for: kind) {
+            id = existing.identifier
+        } else {
+            let made = ChimeCore.Calendar(title: title, entityType: kind)
+            try store.saveCalendar(made, commit: false)
+            id = made.identifier
+        }
+        homes[key] = id
+        return id
+    }
+
+    /// Stand-in series for the occurrences whose series the file lacks, with their repairs, and
+    /// the overrides that have a series (in the file, or a stand-in).
+    func standIns(
+        for overrides: [ICSOverride], isMaster: (String) -> Bool
+    ) throws -> (overrides: [ICSOverride], standIns: [ICSItem]) {
+        let zone = store.floatingZone
+        var standIns: [ICSItem] = []
+        // An instance invited alone, without its series: the override is the item. Several
+        // instances of one series without it become one item, as Thunderbird reads them: a
+        // stand-in series on their original dates, each instance detached from it. Export
+        // writes the instances only, so the UID never holds two masters and reads back the same.
+        let orphans = Dictionary(grouping: overrides.filter { !$0.isCancelled && !isMaster($0.uid) }, by: \.uid)
+        var standInUIDs: Set<String> = []
+        for (uid, group) in orphans.sorted(by: { $0.value[0].line < $1.value[0].line }) {
+            let first = group.min {
+                ($0.recurrenceID.instant(floatingZone: zone), $0.line) < ($1.recurrenceID.instant(floatingZone: zone), $1.line)
+            }!
+            if strict { throw ICSError(file: file, line: first.line, property: "RECURRENCE-ID", "no event with UID \(uid) for this override") }
+            if group.count == 1 {
+                var single = first.event
+                single.externalIdentifier = uid
+                standIns.append(ICSItem(item: .event(single), uid: uid, lastModified: nil, line: first.line))
+                repairs.append(
+                    ICSError(
+                        file: file, line: first.line, property: "RECURRENCE-ID",
+                        MessageText("no series with UID {uid} in the file: this occurrence is imported as an event of its own", ["uid": uid])))
+                continue
+            }
+            var series = first.event
+            let shape = Event(title: series.title, start: first.recurrenceID, duration: series.durationSeconds(floatingZone: zone))
+            series.externalIdentifier = uid
+            (series.start, series.end) = (shape.start, shape.end)
+            (series.isDetached, series.occurrenceDate) = (false, nil)
+            series.recurrenceRules = []
+            series.exceptionDates = []
+            series.recurrenceDates = group.filter { $0.recurrenceID != first.recurrenceID }.map {
+                EventStore.exceptionDate($0.recurrenceID, of: series)
+            }
+            series.alarms = []  // each instance carries its own
+            series.icsExtras = [ICalendar.standInSeriesMarker]
+            standIns.append(ICSItem(item: .event(series), uid: uid, lastModified: nil, line: first.line))
+            standInUIDs.insert(uid)
+            repairs.append(
+                ICSError(
+                    file: file, line: first.line, property: "RECURRENCE-ID",
+                    MessageText(
+                        "no series with UID {uid} in the file: its {count} occurrences are kept as one item", ["uid": uid, "count": "\(group.count)"])))
+        }
+        // A cancellation of an occurrence whose series is not in the file has nothing to cancel.
+        for o in overrides where o.isCancelled && !isMaster(o.uid) {
+            let problem = ICSError(
+                file: file, line: o.line, property: "RECURRENCE-ID",
+                MessageText("a cancelled occurrence of {uid}, which is not in the file: dropped", ["uid": o.uid]))
+            if strict { throw problem.refused }
+            repairs.append(problem)
+        }
+        var kept = overrides
+        kept.removeAll { !standInUIDs.contains($0.uid) && !isMaster($0.uid) }
+        for i in kept.indices { _ = ICalendar.takeCalendarMarker(&kept[i].event.icsExtras) }
+        return (kept, standIns)
+    }
+
+    /// Stores `entries` (queued writes): new UIDs inserted, stored ones updated when the file's
+    /// copy is newer (always, when authoritative), refused values skipped.
+    /// - Parameters:
+    ///   - overridden: UIDs with changed occurrences, whose series are kept for them (nil: a
+    ///     stream, which reads them back at the end instead).
+    ///   - cancellations: cancelled occurrences by UID, folded into their series as EXDATEs.
+    func add(_ entries: consuming [ICSItem], overridden: Set<String>?, cancellations: [String: [ICSOverride]]) throws {
+        let lenient = !strict
+        // Taken out one by one (last first, of the list reversed): each entry's own copy is freed
+        // as its prepared copy is made, never held twice for the whole file.
+        var items = entries
+        itemCount += items.count
+        let storedCopies = try store.storedItems(items.filter { known.contains(EventStore.uidKey($0.uid, $0.item)) }, in: scope)
+        // New items are stored by plain inserts in one queued write (their calendars checked once,
+        // below), without looking each one up first; stored ones are saved over their copies.
+        var newEvents: [Event] = [], newReminders: [Reminder] = [], changed: [AnyCalendarItem] = []
+        items.reverse()
+        while var entry = items.popLast() {
+            let ownHome = try home(&entry)
+            let isEvent = if case .event = entry.item { true } else { false }
+            let kindCalendar = try calendar(for: isEvent ? .event : .reminder)
+            let eventCalendar = ownHome ?? (isEvent ? kindCalendar : nil), reminderList = ownHome ?? (isEvent ? nil : kindCalendar)
+            let existing = storedCopies[EventStore.uidKey(entry.uid, entry.item)]
+            if let existing, authoritative, case .event(let stored) = existing.item {
+                // The file's overrides replace the stored detached occurrences.
+                try store.perform(commit: false) { db, _ in
+                    try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [stored.identifier])
+                }
+            }
+            if let existing, !authoritative, !EventStore.isNewer(entry, than: existing) {
+                if entry.item.sequence < existing.sequence { counts.older += 1 } else { counts.unchanged += 1 }
+                if case .event(let e) = existing.item, overridden?.contains(entry.uid) == true { seriesByUID[entry.uid] = e }
+                leftAlone.insert(entry.uid)
+                continue
+            }
+            // A value the store cannot hold (a date after 9999, an alarm a century away) is refused
+            // here, naming the component, before anything is written.
+            do {
+                switch entry.item {
+                case .event(var e): e.calendarIdentifier = eventCalendar; try e.validate()
+                case .reminder(var r): r.calendarIdentifier = reminderList; try r.validate()
+                }
+            } catch {
+                let problem = ICSError(file: file, line: entry.line, "UID \(entry.uid): \(error)")
+                if lenient {
+                    skipped.append(problem)
+                    refused.insert(entry.uid)
+                    continue
+                } else {
+                    throw problem
+                }
+            }
+            switch entry.item {
+            case .event(var e):
+                e.identifier = existing?.item.identifier ?? e.identifier
+                e.calendarIdentifier = eventCalendar
+                for o in cancellations[entry.uid] ?? [] {
+                    e.exceptionDates.append(EventStore.exceptionDate(o.recurrenceID, of: e))
+                    counts.cancelledOccurrences += 1
+                }
+                entry.item = .event(e)
+                if overridden?.contains(entry.uid) == true { seriesByUID[entry.uid] = e }
+                if existing == nil { counts.eventsAdded += 1 } else { counts.eventsUpdated += 1 }
+            case .reminder(var r):
+                r.identifier = existing?.item.identifier ?? r.identifier
+                r.calendarIdentifier = reminderList
+                entry.item = .reminder(r)
+                if existing == nil { counts.remindersAdded += 1 } else { counts.remindersUpdated += 1 }
+            }
+            for alarm in entry.item.alarms {
+                if alarm.structuredLocation != nil { counts.locationAlarms += 1 } else { counts.alarms += 1 }
+            }
+            switch entry.item {
+            case .event(let e) where existing == nil: newEvents.append(e)
+            case .reminder(let r) where existing == nil: newReminders.append(r)
+            case let item: changed.append(item)
+            }
+        }
+        storedCount += newEvents.count + newReminders.count + changed.count
+        var toCheck: [(String?, EntityType)] = []
+        if !newEvents.isEmpty { toCheck.append((eventCalendar ?? nil, .event)) }
+        if !newReminders.isEmpty { toCheck.append((reminderList ?? nil, .reminder)) }
+        if !toCheck.isEmpty { toCheck += homes.map { ($0.value, $0.key.hasPrefix("event:") ? EntityType.event : .reminder) } }
+        toCheck.removeAll { checkedCalendars.contains($0.0) }
+        if !toCheck.isEmpty {
+            checkedCalendars.formUnion(toCheck.map(\.0))
+            try store.perform(commit: false) { [toCheck] db, _ in
+                for (id, kind) in toCheck { try EventStore.checkWritable(db, calendarID: id, for: kind) }
+            }
+        }
+        try store.perform(commit: false, rows: newEvents.count + newReminders.count) { [newEvents, newReminders] db, stamp in
+            for e in newEvents { try EventStore.insert(e, stamp: stamp, journaled: false, in: db) }
+            for r in newReminders { try EventStore.insert(r, stamp: stamp, journaled: false, in: db) }
+            try Journal.record(db, .event, newEvents.map(\.identifier), .inserted)
+            try Journal.record(db, .reminder, newReminders.map(\.identifier), .inserted)
+        }
+        newEvents = []
+        newReminders = []
+        for item in changed {
+            switch item {
+            case .event(let e): try store.save(e, span: .thisEvent, commit: false)
+            case .reminder(let r): try store.save(r, commit: false)
+            }
+        }
+    }
+
+    /// A streamed import's cancelled occurrences, folded into their series (stored by now) as
+    /// EXDATEs. Its queued writes must have run.
+    func cancel(_ cancelled: [ICSOverride]) throws {
+        guard let db else { return }
+        for (uid, group) in Dictionary(grouping: cancelled, by: \.uid).sorted(by: { $0.value[0].line < $1.value[0].line }) {
+            guard !leftAlone.contains(uid), !refused.contains(uid), var series = try storedSeries(uid, in: db) else { continue }
+            for o in group {
+                series.exceptionDates.append(EventStore.exceptionDate(o.recurrenceID, of: series))
+                counts.cancelledOccurrences += 1
+            }
+            try store.save(series, span: .thisEvent, commit: false)
+            seriesByUID[uid] = series
+        }
+    }
+
+    /// A streamed import's series that changed occurrences name, read back from its transaction.
+    func loadSeries(_ uids: Set<String>) throws {
+        guard let db else { return }
+        for uid in uids where seriesByUID[uid] == nil && !refused.contains(uid) {
+            seriesByUID[uid] = try storedSeries(uid, in: db)
+        }
+    }
+
+    private func storedSeries(_ uid: String, in db: Database) throws -> Event? {
+        guard let stored = try EventStore.storedItem(db, uid: uid, kind: "event", scope: scope), case .event(let e) = stored.item else { return nil }
+        return e
+    }
+
+    /// Applies the changed occurrences to their series. A RANGE=THISANDFUTURE override splits
+    /// its series; the RECURRENCE-IDs of later overrides still name original instances, which
+    /// now belong to the new series, moved as the split moved them. So overrides go in
+    /// RECURRENCE-ID order, each to the series that holds it.
+    func applyOverrides(_ overrides: inout [ICSOverride]) throws {
+        let lenient = !strict
+        let zone = store.floatingZone
+        var splits: [String: [(at: Instant, shift: Int64, series: Event)]] = [:]
+        let ordered = overrides.enumerated().filter { !$0.element.isCancelled }.sorted {
+            ($0.element.recurrenceID.instant(floatingZone: zone), $0.offset) < ($1.element.recurrenceID.instant(floatingZone: zone), $1.offset)
+        }.map(\.element)
+        overrides = []
+        for o in ordered {
+            guard let master = seriesByUID[o.uid] else {
+                let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID", "no event with UID \(o.uid) for this override")
+                if lenient { skipped.append(problem); continue } else { throw problem }
+            }
+            guard !leftAlone.contains(o.uid) else { continue }  // series unchanged: keep its overrides
+            // A DATE-TIME RECURRENCE-ID on an all-day series (Outlook) names the day.
+            let rid: CalendarDate = master.isAllDay && !o.recurrenceID.isAllDay ? .allDay(o.recurrenceID.local.date) : o.recurrenceID
+            if rid != o.recurrenceID {
+                let problem = ICSError(
+                    file: file, line: o.line, property: "RECURRENCE-ID",
+                    MessageText("a date-time on an all-day series: read as the date {date}", ["date": rid.storageText]))
+                if strict { throw problem.refused }
+                repairs.append(problem)
+            }
+            let original = rid.instant(floatingZone: zone)
+            let split = splits[o.uid]?.last { $0.at <= original }
+            var series = split?.series ?? master
+            // The RECURRENCE-ID names the original instance, which the split moved (RFC 5545).
+            let instant = original.adding(split?.shift ?? 0)
+            if !EventStore.isOccurrence(series, instant, zone: zone) {
+                let problem = ICSError(
+                    file: file, line: o.line, property: "RECURRENCE-ID",
+                    MessageText("{occurrence} is not an occurrence of {uid}", ["occurrence": o.recurrenceID.storageText, "uid": o.uid]))
+                if strict { throw problem }
+                if series.exceptionDates.contains(EventStore.exceptionDate(rid, of: series)) {
+                    repairs.append(
+                        ICSError(
+                            file: file, line: o.line, property: "RECURRENCE-ID",
+                            MessageText("{problem}, and the series excludes it (EXDATE): dropped", parts: ["problem": problem.text!])))
+                    continue
+                }
+                // The RECURRENCE-ID names the original instance; where the rule does not make it
+                // one (edited rule, split series, a DATE-TIME id on an all-day series), it becomes
+                // an extra date of the series, changed as the override says.
+                series.recurrenceDates.append(
+                    split == nil
+                        ? EventStore.exceptionDate(rid, of: series)
+                        : .instant(instant))
+                try store.save(series, span: .thisEvent, commit: false)
+                if split == nil {
+                    seriesByUID[o.uid] = series
+                } else if let i = splits[o.uid]?.lastIndex(where: { $0.at <= original }) {
+                    splits[o.uid]![i].series = series
+                }
+                repairs.append(
+                    ICSError(
+                        file: file, line: o.line, property: "RECURRENCE-ID",
+                        MessageText("{problem}: kept as an extra occurrence of the series (RDATE)", parts: ["problem": problem.text!])))
+            }
+            var occurrence = o.event
+            occurrence.identifier = series.identifier
+            occurrence.externalIdentifier = series.externalIdentifier  // a split series has a UID of its own
+            occurrence.calendarIdentifier = series.calendarIdentifier
+            occurrence.occurrenceDate = instant
+            occurrence.recurrenceRules = series.recurrenceRules
+            occurrence.isDetached = true
+            if o.thisAndFuture {
+                let newID = newIdentifier()
+                let shift = occurrence.start.instant(floatingZone: zone).secondsSince1970 - instant.secondsSince1970
+                let successor: Event
+                if instant <= EventStore.firstInstant(series, zone: zone) {
+                    // From the first instance on: the whole series changes, nothing splits off.
+                    var whole = occurrence
+                    whole.isDetached = false
+                    whole.occurrenceDate = nil
+                    successor = whole
+                } else {
+                    successor = try EventStore.successor(of: series, from: instant, edited: occurrence, id: newID, zone: zone)
+                }
+                try store.save(occurrence, span: .futureEvents, commit: false, newSeriesID: newID)
+                splits[o.uid, default: []].append((at: original, shift: shift, series: successor))
+            } else {
+                try store.save(occurrence, span: .thisEvent, commit: false)
+            }
+            counts.overrides += 1
+        }
+    }
 }

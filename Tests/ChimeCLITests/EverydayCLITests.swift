@@ -282,6 +282,32 @@ struct EverydayCLITests {
 
     /// A command that adds things creates the store, but not when what was typed is refused:
     /// a first try with a typo must not leave an empty store (and its calendars) behind.
+    /// `chime import` stores each item as it reads it; a file only the whole-file read reads
+    /// right (one UID twice) is read again from its start, and the store ends the same.
+    @Test func anImportStoresAsItReadsAndReadsAgainWhereTheWholeFileDecides() throws {
+        let s = StoreSession()
+        _ = try s.add("event", "Dentist", "--start", "tomorrow 9:00")
+        var events = ""
+        for i in 0..<1_500 { events += "BEGIN:VEVENT\r\nUID:e\(i)\r\nDTSTART:20270101T090000Z\r\nSUMMARY:Event \(i)\r\nEND:VEVENT\r\n" }
+        let twice = "BEGIN:VEVENT\r\nUID:e7\r\nDTSTART:20270102T090000Z\r\nSUMMARY:Event 7 again\r\nSEQUENCE:1\r\nEND:VEVENT\r\n"
+        for (name, body, summary) in [
+            ("many.ics", events, "1500 new"), ("twice.ics", events + twice, "1500 new")
+        ] {
+            let file = s.folder + "/" + name
+            try ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + body + "END:VCALENDAR\r\n").write(toFile: file, atomically: true, encoding: .utf8)
+            let store = s.folder + "/" + name + ".sqlite"
+            _ = try CLI.run(["add", "event", "Dentist", "--start", "tomorrow 9:00", "--store", store, "--create"], environment: s.environment)
+            let r = try CLI.run(["import", file, "--store", store], environment: s.environment)
+            #expect(r.status == 0 && r.stdout.contains(summary), "\(r.stdout)\(r.stderr)")
+            let agenda = try CLI.run(["export", "--store", store], environment: s.environment).stdout
+            #expect(agenda.components(separatedBy: "BEGIN:VEVENT").count - 1 == 1_501, "\(name)")
+            if name == "twice.ics" {
+                #expect(r.stderr.contains("warning: twice.ics:") && r.stderr.contains("e7 appears again at line"), "\(r.stderr)")
+                #expect(agenda.contains("Event 7 again") && !agenda.contains("SUMMARY:Event 7\r\n"))
+            }
+        }
+    }
+
     @Test func aRefusedFirstCommandCreatesNoStore() throws {
         let s = StoreSession()
         let bad = s.folder + "/bad.ics"

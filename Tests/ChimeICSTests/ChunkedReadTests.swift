@@ -82,4 +82,83 @@ import Testing
             }
         }
     }
+
+    /// The file read as a stream of items: what the whole-file read says, or nil where it falls
+    /// back to that read.
+    static func streamed(_ bytes: [UInt8], sizes: [Int]) -> String? {
+        var at = 0, turn = 0
+        var items: [ICSItem] = []
+        var headers: Set<String> = []
+        do {
+            let rest = try ICalendar.stream(
+                file: "f.ics",
+                chunks: { () throws(ICSError) -> [UInt8]? in
+                    guard at < bytes.count else { return nil }
+                    let size = max(1, sizes[turn % sizes.count])
+                    turn += 1
+                    defer { at = min(bytes.count, at + size) }
+                    return Array(bytes[at..<min(bytes.count, at + size)])
+                }
+            ) { item, header in
+                items.append(item)
+                headers.insert("\(header.name ?? "-") \(header.properties)")
+            }
+            guard var rest else { return nil }
+            // Every item was handed out with the calendar's header as the whole read gives it.
+            if !items.isEmpty && headers != ["\(rest.calendarName ?? "-") \(rest.calendarProperties)"] { return "headers \(headers)" }
+            rest.items = items
+            return outcome { () throws(ICSError) in rest }
+        } catch let error as ICSError {
+            return outcome { () throws(ICSError) in throw error }
+        } catch {
+            return "error \(error)"
+        }
+    }
+
+    @Test func everyFixtureAndCorpusFileStreamsAsTheWholeFileReadsOrSaysItCannot() throws {
+        var streamedFiles = 0, wholeFiles: [String] = []
+        for file in Self.files {
+            let bytes = Array(try Data(contentsOf: file))
+            let whole = Self.outcome { () throws(ICSError) in try ICalendar.parse(bytes, file: "f.ics") }
+            var verdicts: Set<Bool> = []
+            for sizes in [[1], [7], [300], [65_536]] {
+                let read = Self.streamed(bytes, sizes: sizes)
+                verdicts.insert(read == nil)
+                if let read { #expect(read == whole, "\(file.lastPathComponent) in chunks of \(sizes)") }
+            }
+            // Where the chunks are cut never decides whether a file streams.
+            #expect(verdicts.count == 1, "\(file.lastPathComponent)")
+            if verdicts == [false] { streamedFiles += 1 } else { wholeFiles.append(file.lastPathComponent) }
+        }
+        // Most real files stream; those that do not are the rules only the whole file decides.
+        #expect(streamedFiles * 2 > Self.files.count, "whole-file reads: \(wholeFiles)")
+    }
+
+    /// Each rule only the whole file decides sends a stream back to the whole-file read.
+    @Test(arguments: [
+        (
+            "a UID given twice",
+            "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270102T090000Z\r\nEND:VEVENT\r\n"
+        ),
+        (
+            "a zone the file defines",
+            "BEGIN:VEVENT\r\nUID:a\r\nDTSTART;TZID=Customized Time Zone:20270101T090000\r\nEND:VEVENT\r\n"
+                + "BEGIN:VTIMEZONE\r\nTZID:Customized Time Zone\r\nBEGIN:STANDARD\r\nDTSTART:16010101T000000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
+        ),
+        ("a calendar property after a component", "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270101T090000\r\nEND:VEVENT\r\nX-WR-TIMEZONE:Asia/Tokyo\r\n"),
+        (
+            "an item outside the calendar",
+            "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:b\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\nBEGIN:VCALENDAR\r\n"
+        )
+    ])
+    func aRuleOfTheWholeFileStopsTheStream(rule: String, body: String) {
+        let bytes = Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + body + "END:VCALENDAR\r\n").utf8)
+        #expect(Self.streamed(bytes, sizes: [65_536]) == nil, "\(rule)")
+        #expect(!Self.outcome { () throws(ICSError) in try ICalendar.parse(bytes, file: "f.ics") }.hasPrefix("error"), "\(rule)")
+        // Without the rule the same calendar streams.
+        let plain = Array(
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nX-WR-TIMEZONE:Asia/Tokyo\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART;TZID=Europe/Berlin:20270101T090000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+                .utf8)
+        #expect(Self.streamed(plain, sizes: [65_536]) != nil)
+    }
 }

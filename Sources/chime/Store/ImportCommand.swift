@@ -83,38 +83,63 @@ struct ImportCommand: ParsableCommand {
             newCalendar.map { $0.isEmpty ? .newNamedByFile(fallback: Self.fallbackName(file)) : .new($0) }
             ?? calendar.map { .existing($0) } ?? .defaults
         let report: ImportReport
+        // Read a chunk at a time: the file's bytes are never held whole beside what is made of them.
+        var size = 0
+        var readFailure: String?
         do {
-            // Read a chunk at a time: the file's bytes are never held whole beside what is made of them.
-            var size = 0
-            var readFailure: String?
-            let parsed = try ICalendar.parse(file: (name as NSString).lastPathComponent, strict: strict) { () -> [UInt8]? in
-                do {
-                    guard let data = try handle.read(upToCount: 1 << 16), !data.isEmpty else { return nil }
-                    size += data.count
-                    return Array(data)
-                } catch {
-                    readFailure = "\(error)"
-                    return nil
+            var reading: FileHandle? = handle
+            func chunks() throws -> () throws(ICSError) -> [UInt8]? {
+                // A second read (the file needs the whole-file read) starts it again.
+                if reading == nil {
+                    reading = FileHandle(forReadingAtPath: file)
+                    if reading == nil {
+                        readFailure = String(cString: strerror(errno))
+                        throw ICSError(file: file, line: 0, "cannot read the file")
+                    }
+                }
+                let current = reading
+                reading = nil
+                size = 0
+                return { () throws(ICSError) -> [UInt8]? in
+                    do {
+                        guard let data = try current?.read(upToCount: 1 << 16), !data.isEmpty else { return nil }
+                        size += data.count
+                        return Array(data)
+                    } catch {
+                        // Stops the import, which stores nothing (said below, as a read failure).
+                        readFailure = "\(error)"
+                        throw ICSError(file: file, line: 0, "cannot read the file")
+                    }
                 }
             }
-            if let readFailure {
-                throw InputError(translatable: "{file}: cannot read the file ({reason}); nothing was imported", ["file": file, "reason": "\(readFailure)"])
-            }
-            // Every component was unreadable: say so and fail before a store is made for nothing.
-            if parsed.items.isEmpty && parsed.overrides.isEmpty && !parsed.skipped.isEmpty {
-                Self.warn(parsed.repairs + parsed.skipped)
-                throw Self.nothingImported(file: file)
-            }
-            // Progress only where someone watches, and only when it takes a moment.
-            let showProgress = isatty(STDERR_FILENO) == 1 && size > 1_000_000
             let shownName = (name as NSString).lastPathComponent
-            // Opened once the file is read: a file that cannot be read makes no new store.
-            let store = try options.open(creating: true)
-            report = try store.importICS(
-                parsed: consume parsed, file: shownName, into: target, dryRun: dryRun,
-                strict: strict,
-                progress: showProgress ? { FileHandle.standardError.write(Data((Self.progressLine($0, file: shownName) + "…\n").utf8)) } : nil)
+            // Progress only where someone watches, and only when it takes a moment.
+            let progress: (ImportProgress) -> Void = { phase in
+                guard isatty(STDERR_FILENO) == 1 && size > 1_000_000 else { return }
+                FileHandle.standardError.write(Data((Self.progressLine(phase, file: shownName) + "…\n").utf8))
+            }
+            // Stored as it is read, unless: standard input (it cannot be read twice), --strict (it
+            // refuses at the file's first fault, which only the whole file says), or a new store
+            // for a file whose start holds no item (it may hold none: a refused file makes no store).
+            let storeExists = FileManager.default.fileExists(atPath: StoreOptions.resolvedPath(options.store).path)
+            if file == "-" || strict || (!storeExists && !Self.startHoldsAnItem(name)) {
+                let parsed = try ICalendar.parse(file: shownName, strict: strict, chunks: try chunks())
+                try Self.checkRead(readFailure, file: file)
+                // Every component was unreadable: say so and fail before a store is made for nothing.
+                if parsed.items.isEmpty && parsed.overrides.isEmpty && !parsed.skipped.isEmpty {
+                    Self.warn(parsed.repairs + parsed.skipped)
+                    throw Self.nothingImported(file: file)
+                }
+                let store = try options.open(creating: true)
+                report = try store.importICS(parsed: consume parsed, file: shownName, into: target, dryRun: dryRun, strict: strict, progress: progress)
+            } else {
+                // Each item is stored as it is read, in the one transaction.
+                let store = try options.open(creating: true)
+                report = try store.importICS(file: shownName, into: target, dryRun: dryRun, strict: strict, progress: progress, open: chunks)
+                try Self.checkRead(readFailure, file: file)
+            }
         } catch let error as ICSError {
+            try Self.checkRead(readFailure, file: file)
             // The message quotes the file: one line without the terminal controls it may hold.
             let messages = CLIContext.messages
             // Read strictly, a file that is no calendar at all stops at its first odd line: say what
@@ -142,6 +167,13 @@ struct ImportCommand: ParsableCommand {
         print(options.json ? Self.json(report, dryRun: dryRun) : Self.text(report, dryRun: dryRun))
     }
 
+    /// Refuses an import whose file could not be read to its end.
+    static func checkRead(_ failure: String?, file: String) throws {
+        if let failure {
+            throw InputError(translatable: "{file}: cannot read the file ({reason}); nothing was imported", ["file": file, "reason": failure])
+        }
+    }
+
     /// The repairs and skips, one `warning:` line each on stderr.
     static func warn(_ problems: [ICSError]) { warn(problems.map(\.located)) }
 
@@ -162,6 +194,14 @@ struct ImportCommand: ParsableCommand {
             _ = try ICalendar.parse(Array(head), file: file)
             return nil
         } catch { return error }
+    }
+
+    /// Whether the first 64 KB of the file at `path` read as a calendar with an item in them.
+    static func startHoldsAnItem(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 1 << 16),
+            let read = try? ICalendar.parse(Array(head))
+        else { return false }
+        return !read.items.isEmpty || !read.overrides.isEmpty
     }
 
     /// Refuses an import that read nothing: each component was skipped (the warnings say why).

@@ -1,0 +1,257 @@
+import ChimeCore
+import ChimeICS
+import ChimeStore
+import Foundation
+import Testing
+
+/// `chime import` stores each item as it reads it (``EventStore/importICS(file:into:dryRun:strict:progress:open:)``):
+/// the store ends as the whole-file import leaves it, with the same report, for every real file.
+@Suite struct StreamedImportTests {
+    /// What an import says and leaves: the report's counts and texts, then every item and calendar.
+    static func outcome(_ t: TemporaryStore, _ run: () throws -> ImportReport) -> String {
+        let report: String
+        do {
+            let r = try run()
+            report =
+                "\(r.eventsAdded) \(r.eventsUpdated) \(r.remindersAdded) \(r.remindersUpdated) \(r.unchanged) \(r.older) "
+                + "\(r.overrides) \(r.cancelledOccurrences) \(r.alarms) \(r.locationAlarms)\n"
+                + (r.repairs.map { "repair \($0)" } + r.skipped.map { "skipped \($0)" }).joined(separator: "\n")
+        } catch {
+            report = "error \(error)"
+        }
+        // A split series' new UID is made up anew by each import.
+        let items = ((try? t.snapshot()) ?? ["unreadable store"]).map {
+            $0.replacingOccurrences(of: #"[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}"#, with: "<new UID>", options: .regularExpression)
+        }.sorted()
+        let calendars = ((try? t.store.calendars(for: .event)) ?? []) + ((try? t.store.calendars(for: .reminder)) ?? [])
+        return ([report] + items + calendars.map { "calendar \($0.entityType) \($0.title) \($0.icsExtras)" }.sorted()).joined(separator: "\n")
+    }
+
+    /// `bytes` in chunks of the given sizes, in turn.
+    static func chunks(_ bytes: [UInt8], sizes: [Int]) -> () throws(ICSError) -> [UInt8]? {
+        var at = 0, turn = 0
+        return { () throws(ICSError) -> [UInt8]? in
+            guard at < bytes.count else { return nil }
+            let size = max(1, sizes[turn % sizes.count])
+            turn += 1
+            defer { at = min(bytes.count, at + size) }
+            return Array(bytes[at..<min(bytes.count, at + size)])
+        }
+    }
+
+    /// The whole-file import and the streamed one of `bytes`, into new stores, twice each (the
+    /// second time every UID is stored already).
+    static func both(_ bytes: [UInt8], into target: ImportTarget = .defaults, strict: Bool = false, dryRun: Bool = false) throws -> (
+        whole: String, streamed: String, opens: Int
+    ) {
+        let a = try TemporaryStore(zone: .named("Europe/Berlin")), b = try TemporaryStore(zone: .named("Europe/Berlin"))
+        var whole = "", streamed = "", opens = 0
+        for _ in 0..<2 {
+            whole += outcome(a) { try a.store.importICS(bytes, file: "f.ics", into: target, dryRun: dryRun, strict: strict) } + "\n"
+            streamed +=
+                outcome(b) {
+                    try b.store.importICS(file: "f.ics", into: target, dryRun: dryRun, strict: strict) {
+                        opens += 1
+                        return chunks(bytes, sizes: [4_096, 300, 65_536])
+                    }
+                } + "\n"
+        }
+        return (whole, streamed, opens)
+    }
+
+    @Test func everyFixtureAndCorpusFileImportsAsTheWholeFileDoes() throws {
+        var readAgain = 0
+        for file in ChunkedReadTests.files {
+            let bytes = Array(try Data(contentsOf: file))
+            for (target, strict) in [(ImportTarget.defaults, false), (.newNamedByFile(fallback: "Fallback"), false), (.defaults, true)] {
+                let (whole, streamed, opens) = try Self.both(bytes, into: target, strict: strict)
+                #expect(streamed == whole, "\(file.lastPathComponent) into \(target) strict=\(strict)")
+                if opens > 2 { readAgain += 1 }
+            }
+        }
+        // Most files are stored as they are read; the rest are read again whole, and end the same.
+        #expect(readAgain * 2 < ChunkedReadTests.files.count * 3)
+    }
+
+    /// The whole-file rules a stream applies at its end: a series' cancelled and changed
+    /// occurrences after it, a split, occurrences whose series the file lacks (one alone, several
+    /// together), a cancelled one of no series, an export's calendar names, a value the store
+    /// cannot hold.
+    static let seriesAndTheirOccurrences = """
+        BEGIN:VCALENDAR
+        VERSION:2.0
+        X-WR-CALNAME:Team
+        BEGIN:VEVENT
+        UID:weekly
+        DTSTART;TZID=Europe/Berlin:20270104T090000
+        DURATION:PT1H
+        RRULE:FREQ=WEEKLY;COUNT=10
+        SUMMARY:Standup
+        X-CHIME-CALENDAR:Work
+        BEGIN:VALARM
+        ACTION:DISPLAY
+        TRIGGER:-PT10M
+        END:VALARM
+        END:VEVENT
+        BEGIN:VTODO
+        UID:todo
+        SUMMARY:Pay rent
+        DUE;VALUE=DATE:20270201
+        END:VTODO
+        BEGIN:VEVENT
+        UID:weekly
+        RECURRENCE-ID;TZID=Europe/Berlin:20270111T090000
+        DTSTART;TZID=Europe/Berlin:20270111T090000
+        STATUS:CANCELLED
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:weekly
+        RECURRENCE-ID;TZID=Europe/Berlin:20270118T090000
+        DTSTART;TZID=Europe/Berlin:20270118T100000
+        DURATION:PT1H
+        SUMMARY:Standup (late)
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:weekly
+        RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20270201T090000
+        DTSTART;TZID=Europe/Berlin:20270201T083000
+        DURATION:PT1H
+        SUMMARY:Standup (earlier)
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:weekly
+        RECURRENCE-ID;TZID=Europe/Berlin:20270208T090000
+        DTSTART;TZID=Europe/Berlin:20270208T120000
+        DURATION:PT1H
+        SUMMARY:Standup (moved after the split)
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:weekly
+        RECURRENCE-ID;TZID=Europe/Berlin:20270105T090000
+        DTSTART;TZID=Europe/Berlin:20270105T090000
+        DURATION:PT1H
+        SUMMARY:Not an instance
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:invited-once
+        RECURRENCE-ID:20270301T100000Z
+        DTSTART:20270301T100000Z
+        DURATION:PT30M
+        SUMMARY:One instance
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:invited-twice
+        RECURRENCE-ID:20270302T100000Z
+        DTSTART:20270302T100000Z
+        SUMMARY:Two instances
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:invited-twice
+        RECURRENCE-ID:20270309T100000Z
+        DTSTART:20270309T110000Z
+        SUMMARY:Two instances
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:gone
+        RECURRENCE-ID:20270310T100000Z
+        DTSTART:20270310T100000Z
+        STATUS:CANCELLED
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:far
+        DTSTART:20270101T090000Z
+        SUMMARY:Alarm a century away
+        BEGIN:VALARM
+        ACTION:DISPLAY
+        TRIGGER;VALUE=DATE-TIME:21500101T000000Z
+        END:VALARM
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:allday
+        DTSTART;VALUE=DATE:20270105
+        RRULE:FREQ=DAILY;COUNT=3
+        SUMMARY:Offsite
+        END:VEVENT
+        BEGIN:VEVENT
+        UID:allday
+        RECURRENCE-ID:20270106T000000
+        DTSTART;VALUE=DATE:20270106
+        SUMMARY:Offsite (day two)
+        END:VEVENT
+        END:VCALENDAR
+
+        """.replacingOccurrences(of: "\n", with: "\r\n")
+
+    @Test func occurrencesAfterTheirSeriesAndWithoutOne() throws {
+        let bytes = Array(Self.seriesAndTheirOccurrences.utf8)
+        for target in [ImportTarget.defaults, .new("Imported"), .newNamedByFile(fallback: "x")] {
+            let (whole, streamed, opens) = try Self.both(bytes, into: target)
+            #expect(streamed == whole, "\(target)")
+            #expect(opens == 2, "read once per import, never again whole")
+            #expect(whole.contains("Standup (moved after the split)") && whole.contains("repair"), "\(whole)")
+        }
+        // A dry run reports the same and leaves nothing, not even the calendars it would make.
+        let t = try TemporaryStore()
+        let dry = try t.store.importICS(file: "f.ics", into: .new("Team"), dryRun: true) { Self.chunks(bytes, sizes: [1_000]) }
+        let real = try TemporaryStore().store.importICS(bytes, file: "f.ics", into: .new("Team"))
+        #expect(dry == real)
+        #expect(try t.snapshot().isEmpty)
+        #expect(try t.store.calendars(for: .event).allSatisfy { $0.title != "Team" })
+    }
+
+    /// A read that fails part-way stores nothing: the items already written are rolled back.
+    @Test func aReadThatFailsPartWayStoresNothing() throws {
+        let t = try TemporaryStore()
+        var events = ""
+        for i in 0..<2_000 { events += "BEGIN:VEVENT\r\nUID:e\(i)\r\nDTSTART:20270101T090000Z\r\nSUMMARY:Event \(i)\r\nEND:VEVENT\r\n" }
+        let bytes = Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + events + "END:VCALENDAR\r\n").utf8)
+        var at = 0
+        #expect(throws: ICSError.self) {
+            try t.store.importICS(file: "f.ics") {
+                { () throws(ICSError) -> [UInt8]? in
+                    // Past the first few hundred items, the disk fails.
+                    guard at < bytes.count / 2 else { throw ICSError(file: "f.ics", line: 0, "cannot read the file") }
+                    defer { at += 4_096 }
+                    return Array(bytes[at..<min(bytes.count, at + 4_096)])
+                }
+            }
+        }
+        #expect(at > 0)
+        #expect(try t.snapshot().isEmpty)
+        // The store still takes the whole file afterwards.
+        let report = try t.store.importICS(file: "f.ics") { Self.chunks(bytes, sizes: [65_536]) }
+        #expect(report.eventsAdded == 2_000)
+        #expect(try t.snapshot().count == 2_000)
+    }
+
+    /// A file that needs the whole-file read (one UID twice) is read again from its start, and
+    /// nothing of the first pass is left.
+    @Test func aFileReadAgainWholeEndsAsTheWholeFileImport() throws {
+        let text = """
+            BEGIN:VCALENDAR
+            BEGIN:VEVENT
+            UID:a
+            DTSTART:20270101T090000Z
+            SUMMARY:first copy
+            SEQUENCE:1
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:b
+            DTSTART:20270101T090000Z
+            SUMMARY:another
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:a
+            DTSTART:20270101T100000Z
+            SUMMARY:older copy
+            SEQUENCE:0
+            END:VEVENT
+            END:VCALENDAR
+
+            """
+        let (whole, streamed, opens) = try Self.both(Array(text.utf8))
+        #expect(streamed == whole)
+        #expect(opens == 4)
+        #expect(whole.contains("first copy") && !whole.contains("older copy"))
+    }
+}
