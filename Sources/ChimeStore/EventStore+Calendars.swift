@@ -23,15 +23,23 @@ extension EventStore {
 
     /// The calendar whose identifier or title is `nameOrIdentifier` (titles compare case-insensitively).
     public func calendar(named nameOrIdentifier: String, for entityType: EntityType) throws(StoreError) -> ChimeCore.Calendar? {
-        try read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? AND (id = ? OR title = ? COLLATE NOCASE)
-                    ORDER BY id = ? DESC LIMIT 1
-                    """, arguments: [entityType.rawValue, nameOrIdentifier, nameOrIdentifier, nameOrIdentifier]
-            ).map(Self.calendar)
-        }
+        try read { db in try Self.calendar(named: nameOrIdentifier, for: entityType, in: db) }
+    }
+
+    /// The same, read in `db` (an open write transaction sees the calendars it made), or in a read of its own (nil).
+    func calendar(named nameOrIdentifier: String, for entityType: EntityType, in db: Database?) throws -> ChimeCore.Calendar? {
+        guard let db else { return try calendar(named: nameOrIdentifier, for: entityType) }
+        return try Self.calendar(named: nameOrIdentifier, for: entityType, in: db)
+    }
+
+    private static func calendar(named nameOrIdentifier: String, for entityType: EntityType, in db: Database) throws -> ChimeCore.Calendar? {
+        try Row.fetchOne(
+            db,
+            sql: """
+                SELECT \(Self.calendarColumns) FROM calendar WHERE entity_type = ? AND (id = ? OR title = ? COLLATE NOCASE)
+                ORDER BY id = ? DESC LIMIT 1
+                """, arguments: [entityType.rawValue, nameOrIdentifier, nameOrIdentifier, nameOrIdentifier]
+        ).map(Self.calendar)
     }
 
     /// Where new events go unless told otherwise; a "Calendar" (``NewCalendarTitles``) is created on first use.

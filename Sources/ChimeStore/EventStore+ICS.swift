@@ -263,10 +263,10 @@ extension EventStore {
                 reminders ? try defaultCalendar(for: .reminder, in: db).identifier : nil
             )
         case .existing(let name):
-            let eventCalendar = try calendar(named: name, for: .event)
-            let namedList = try calendar(named: name, for: .reminder)
+            let eventCalendar = try calendar(named: name, for: .event, in: db)
+            let namedList = try calendar(named: name, for: .reminder, in: db)
             guard eventCalendar != nil || (!events && namedList != nil) else { throw StoreError.unknownCalendar(name) }
-            let list = try namedList ?? defaultCalendarForNewReminders()
+            let list = try namedList ?? defaultCalendar(for: .reminder, in: db)
             return (events ? eventCalendar?.identifier : nil, reminders ? list.identifier : nil)
         case .identified(let events, let reminders):
             return (events, reminders)
@@ -486,7 +486,7 @@ final class ImportSession {
         let key = "\(kind.rawValue):\(title)"
         if let id = homes[key] { return id }
         let id: String
-        if let existing = try store.calendar(named: title, for: kind) {
+        if let existing = try store.calendar(named: title, for: kind, in: db) {
             id = existing.identifier
         } else {
             let made = ChimeCore.Calendar(title: title, entityType: kind)
@@ -577,9 +577,10 @@ final class ImportSession {
         var newEvents: [Event] = [], newReminders: [Reminder] = [], changed: [AnyCalendarItem] = []
         items.reverse()
         while var entry = items.popLast() {
-            let ownHome = try home(&entry)
             let isEvent = if case .event = entry.item { true } else { false }
+            // The kind's calendar first: a default made now is the one an export's name finds.
             let kindCalendar = try calendar(for: isEvent ? .event : .reminder)
+            let ownHome = try home(&entry)
             let eventCalendar = ownHome ?? (isEvent ? kindCalendar : nil), reminderList = ownHome ?? (isEvent ? nil : kindCalendar)
             let existing = storedCopies[EventStore.uidKey(entry.uid, entry.item)]
             if let existing, authoritative, case .event(let stored) = existing.item {

@@ -41,11 +41,16 @@ import Testing
 
     /// The whole-file import and the streamed one of `bytes`, into new stores, twice each (the
     /// second time every UID is stored already).
-    static func both(_ bytes: [UInt8], into target: ImportTarget = .defaults, strict: Bool = false, dryRun: Bool = false) throws -> (
+    static func both(
+        _ bytes: [UInt8], into target: ImportTarget = .defaults, strict: Bool = false, dryRun: Bool = false,
+        prepare: (EventStore) throws -> Void = { _ in }
+    ) throws -> (
         whole: String, streamed: String, opens: Int
     ) {
         let a = try TemporaryStore(zone: .named("Europe/Berlin")), b = try TemporaryStore(zone: .named("Europe/Berlin"))
         var whole = "", streamed = "", opens = 0
+        try prepare(a.store)
+        try prepare(b.store)
         for _ in 0..<2 {
             whole += outcome(a) { try a.store.importICS(bytes, file: "f.ics", into: target, dryRun: dryRun, strict: strict) } + "\n"
             streamed +=
@@ -82,6 +87,12 @@ import Testing
         VERSION:2.0
         X-WR-CALNAME:Team
         BEGIN:VEVENT
+        UID:exported
+        DTSTART:20270103T090000Z
+        SUMMARY:From an export of this machine's default calendar
+        X-CHIME-CALENDAR:Calendar
+        END:VEVENT
+        BEGIN:VEVENT
         UID:weekly
         DTSTART;TZID=Europe/Berlin:20270104T090000
         DURATION:PT1H
@@ -95,6 +106,7 @@ import Testing
         END:VEVENT
         BEGIN:VTODO
         UID:todo
+        X-CHIME-CALENDAR:Reminders
         SUMMARY:Pay rent
         DUE;VALUE=DATE:20270201
         END:VTODO
@@ -184,11 +196,15 @@ import Testing
 
     @Test func occurrencesAfterTheirSeriesAndWithoutOne() throws {
         let bytes = Array(Self.seriesAndTheirOccurrences.utf8)
-        for target in [ImportTarget.defaults, .new("Imported"), .newNamedByFile(fallback: "x")] {
-            let (whole, streamed, opens) = try Self.both(bytes, into: target)
+        for target in [ImportTarget.defaults, .new("Imported"), .newNamedByFile(fallback: "x"), .existing("Work")] {
+            // "Work" is an event calendar only: the to-do goes to the default list, made in the import.
+            let (whole, streamed, opens) = try Self.both(bytes, into: target) { try $0.saveCalendar(ChimeCore.Calendar(title: "Work", entityType: .event)) }
             #expect(streamed == whole, "\(target)")
             #expect(opens == 2, "read once per import, never again whole")
             #expect(whole.contains("Standup (moved after the split)") && whole.contains("repair"), "\(whole)")
+            // An export's calendar names find the defaults the import makes, never a second one.
+            #expect(whole.components(separatedBy: "calendar event Calendar ").count <= 3, "\(whole)")
+            #expect(whole.components(separatedBy: "calendar reminder Reminders ").count <= 3, "\(whole)")
         }
         // A dry run reports the same and leaves nothing, not even the calendars it would make.
         let t = try TemporaryStore()
