@@ -103,6 +103,8 @@ extension EventStore {
         parsed.items = []
         items += standIns
         try session.add(consume items, overridden: overridden, cancellations: cancellations)
+        try session.cancel(overrides.filter { $0.isCancelled })
+        try session.loadSeries(overridden)
         try session.applyOverrides(&overrides)
         if !dryRun && commit {
             progress?(.storing(items: session.storedCount))
@@ -431,6 +433,11 @@ final class ImportSession {
     private var leftAlone: Set<String> = []
     /// UIDs whose item could not be stored: their overrides have no series.
     private var refused: Set<String> = []
+    /// UIDs of changed occurrences whose series the file lacks but the store holds (an update
+    /// to one instance of an invitation): they change the stored series' occurrences.
+    private var storedOnly: Set<String> = []
+    /// Sequences of the stored changed occurrences of series kept as stored, by series and instant.
+    private var storedOccurrences: [String: [Instant: Int]] = [:]
     private(set) var itemCount = 0
     private(set) var storedCount = 0
 
@@ -508,7 +515,18 @@ final class ImportSession {
         // instances of one series without it become one item, as Thunderbird reads them: a
         // stand-in series on their original dates, each instance detached from it. Export
         // writes the instances only, so the UID never holds two masters and reads back the same.
-        let orphans = Dictionary(grouping: overrides.filter { !$0.isCancelled && !isMaster($0.uid) }, by: \.uid)
+        // A series the store holds (not a synced copy, which is whole) is the series of an
+        // occurrence the file changes alone: it is never replaced by a stand-in.
+        // (A stored single event or stand-in is no such series: the file's occurrences make
+        // the item again, compared with it as before.)
+        if !authoritative {
+            for uid in Set(overrides.lazy.map(\.uid)) where !isMaster(uid) && known.contains("event " + uid) {
+                guard let stored = try storedSeries(uid), stored.isRecurring, !stored.icsExtras.contains(ICalendar.standInSeriesMarker) else { continue }
+                storedOnly.insert(uid)
+            }
+        }
+        func hasSeries(_ uid: String) -> Bool { isMaster(uid) || storedOnly.contains(uid) }
+        let orphans = Dictionary(grouping: overrides.filter { !$0.isCancelled && !hasSeries($0.uid) }, by: \.uid)
         var standInUIDs: Set<String> = []
         for (uid, group) in orphans.sorted(by: { $0.value[0].line < $1.value[0].line }) {
             let first = group.min {
@@ -546,7 +564,7 @@ final class ImportSession {
                         "no series with UID {uid} in the file: its {count} occurrences are kept as one item", ["uid": uid, "count": "\(group.count)"])))
         }
         // A cancellation of an occurrence whose series is not in the file has nothing to cancel.
-        for o in overrides where o.isCancelled && !isMaster(o.uid) {
+        for o in overrides where o.isCancelled && !hasSeries(o.uid) {
             let problem = ICSError(
                 file: file, line: o.line, property: "RECURRENCE-ID",
                 MessageText("a cancelled occurrence of {uid}, which is not in the file: dropped", ["uid": o.uid]))
@@ -554,7 +572,7 @@ final class ImportSession {
             repairs.append(problem)
         }
         var kept = overrides
-        kept.removeAll { !standInUIDs.contains($0.uid) && !isMaster($0.uid) }
+        kept.removeAll { !standInUIDs.contains($0.uid) && !hasSeries($0.uid) }
         for i in kept.indices { _ = ICalendar.takeCalendarMarker(&kept[i].event.icsExtras) }
         return (kept, standIns)
     }
@@ -666,32 +684,64 @@ final class ImportSession {
         }
     }
 
-    /// A streamed import's cancelled occurrences, folded into their series (stored by now) as
-    /// EXDATEs. Its queued writes must have run.
+    /// Cancelled occurrences as EXDATEs of stored series: of series kept as stored (the file's
+    /// copy is not newer, or the file has only the occurrence), where not excluded already; and,
+    /// for a stream, of the series it stored (its queued writes must have run). A parsed file's
+    /// own series had theirs folded in by ``add(_:overridden:cancellations:)``.
     func cancel(_ cancelled: [ICSOverride]) throws {
-        guard let db else { return }
         for (uid, group) in Dictionary(grouping: cancelled, by: \.uid).sorted(by: { $0.value[0].line < $1.value[0].line }) {
-            guard !leftAlone.contains(uid), !refused.contains(uid), var series = try storedSeries(uid, in: db) else { continue }
+            let keptAsStored = leftAlone.contains(uid) || storedOnly.contains(uid)
+            guard !refused.contains(uid), keptAsStored || db != nil, var series = try storedSeries(uid) else { continue }
+            var added = 0
             for o in group {
-                series.exceptionDates.append(EventStore.exceptionDate(o.recurrenceID, of: series))
-                counts.cancelledOccurrences += 1
+                let date = EventStore.exceptionDate(o.recurrenceID, of: series)
+                if keptAsStored && series.exceptionDates.contains(date) { continue }
+                series.exceptionDates.append(date)
+                added += 1
+                if keptAsStored {
+                    // A changed copy of the cancelled occurrence goes with it.
+                    let row = EventStore.detachedRowID(series.identifier, o.recurrenceID.instant(floatingZone: store.floatingZone))
+                    try store.perform(commit: false) { db, _ in try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [row]) }
+                }
             }
+            counts.cancelledOccurrences += added
+            guard added > 0 else { continue }
             try store.save(series, span: .thisEvent, commit: false)
             seriesByUID[uid] = series
         }
     }
 
-    /// A streamed import's series that changed occurrences name, read back from its transaction.
+    /// The stored series changed occurrences name, where the import did not keep them as it
+    /// stored them: a stream's (read back from its transaction) and those the file lacks.
     func loadSeries(_ uids: Set<String>) throws {
-        guard let db else { return }
-        for uid in uids where seriesByUID[uid] == nil && !refused.contains(uid) {
-            seriesByUID[uid] = try storedSeries(uid, in: db)
+        for uid in uids where seriesByUID[uid] == nil && !refused.contains(uid) && (db != nil || storedOnly.contains(uid)) {
+            seriesByUID[uid] = try storedSeries(uid)
         }
     }
 
-    private func storedSeries(_ uid: String, in db: Database) throws -> Event? {
-        guard let stored = try EventStore.storedItem(db, uid: uid, kind: "event", scope: scope), case .event(let e) = stored.item else { return nil }
+    private func storedSeries(_ uid: String) throws -> Event? {
+        let scope = scope
+        let stored =
+            try db.map { try EventStore.storedItem($0, uid: uid, kind: "event", scope: scope) }
+            ?? store.read { db in try EventStore.storedItem(db, uid: uid, kind: "event", scope: scope) }
+        guard case .event(let e)? = stored?.item else { return nil }
         return e
+    }
+
+    /// The SEQUENCE of each changed occurrence stored for `series`, by the instant it replaces.
+    private func storedOccurrenceSequences(_ series: Event) throws -> [Instant: Int] {
+        if let known = storedOccurrences[series.identifier] { return known }
+        let id = series.identifier
+        func read(_ db: Database) throws -> [Instant: Int] {
+            var result: [Instant: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT \(ItemColumns.list) FROM item WHERE series_id = ?", arguments: [id]) {
+                if case .event(let e) = try ItemRows.item(row, alarms: []), let instant = e.occurrenceDate { result[instant] = e.sequence }
+            }
+            return result
+        }
+        let found = try db.map(read) ?? store.read(read)
+        storedOccurrences[id] = found
+        return found
     }
 
     /// Applies the changed occurrences to their series. A RANGE=THISANDFUTURE override splits
@@ -711,9 +761,21 @@ final class ImportSession {
                 let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID", "no event with UID \(o.uid) for this override")
                 if lenient { skipped.append(problem); continue } else { throw problem }
             }
-            guard !leftAlone.contains(o.uid) else { continue }  // series unchanged: keep its overrides
             // A DATE-TIME RECURRENCE-ID on an all-day series (Outlook) names the day.
             let rid: CalendarDate = master.isAllDay && !o.recurrenceID.isAllDay ? .allDay(o.recurrenceID.local.date) : o.recurrenceID
+            let original = rid.instant(floatingZone: zone)
+            let split = splits[o.uid]?.last { $0.at <= original }
+            var series = split?.series ?? master
+            // The RECURRENCE-ID names the original instance, which the split moved (RFC 5545).
+            let instant = original.adding(split?.shift ?? 0)
+            if leftAlone.contains(o.uid) || storedOnly.contains(o.uid) {
+                // A series kept as stored keeps its splits, and each changed occurrence unless the
+                // file's is newer (a higher SEQUENCE: an organizer's update to one instance).
+                if o.thisAndFuture { continue }
+                if let stored = try storedOccurrenceSequences(master)[instant], o.event.sequence <= stored { continue }
+                // Only its own instances: a stored series the file does not replace gets no RDATE.
+                if !EventStore.isOccurrence(series, instant, zone: zone) { continue }
+            }
             if rid != o.recurrenceID {
                 let problem = ICSError(
                     file: file, line: o.line, property: "RECURRENCE-ID",
@@ -721,11 +783,6 @@ final class ImportSession {
                 if strict { throw problem.refused }
                 repairs.append(problem)
             }
-            let original = rid.instant(floatingZone: zone)
-            let split = splits[o.uid]?.last { $0.at <= original }
-            var series = split?.series ?? master
-            // The RECURRENCE-ID names the original instance, which the split moved (RFC 5545).
-            let instant = original.adding(split?.shift ?? 0)
             if !EventStore.isOccurrence(series, instant, zone: zone) {
                 let problem = ICSError(
                     file: file, line: o.line, property: "RECURRENCE-ID",

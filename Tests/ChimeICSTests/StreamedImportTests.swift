@@ -270,4 +270,60 @@ import Testing
         #expect(opens == 4)
         #expect(whole.contains("first copy") && !whole.contains("older copy"))
     }
+
+    /// An organizer's update to one instance, as a file of that instance alone (or beside an
+    /// unchanged series): it changes the stored series' occurrence and cancels another, and never
+    /// replaces the series with a stand-in. Re-importing a file changes nothing.
+    @Test func anUpdateToOneInstanceChangesTheStoredSeries() throws {
+        func file(_ body: String) -> [UInt8] {
+            Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + body + "END:VCALENDAR\r\n").utf8)
+        }
+        let series = """
+            BEGIN:VEVENT\r\nUID:sync@example.com\r\nSEQUENCE:1\r\nDTSTART;TZID=Europe/Berlin:20270104T100000\r\nDURATION:PT1H\r
+            RRULE:FREQ=WEEKLY;COUNT=8\r\nSUMMARY:Weekly sync\r\nATTENDEE;CN=Anna:mailto:anna@example.com\r\nEND:VEVENT\r
+            BEGIN:VEVENT\r\nUID:sync@example.com\r\nSEQUENCE:1\r\nRECURRENCE-ID;TZID=Europe/Berlin:20270111T100000\r
+            DTSTART;TZID=Europe/Berlin:20270111T110000\r\nDURATION:PT1H\r\nSUMMARY:Weekly sync (later)\r\nEND:VEVENT\r\n
+            """
+        let moved = """
+            BEGIN:VEVENT\r\nUID:sync@example.com\r\nSEQUENCE:2\r\nRECURRENCE-ID;TZID=Europe/Berlin:20270111T100000\r
+            DTSTART;TZID=Europe/Berlin:20270111T150000\r\nDURATION:PT1H\r\nSUMMARY:Weekly sync (afternoon)\r\nEND:VEVENT\r\n
+            """
+        let cancelled = """
+            BEGIN:VEVENT\r\nUID:sync@example.com\r\nSEQUENCE:2\r\nRECURRENCE-ID;TZID=Europe/Berlin:20270118T100000\r
+            DTSTART;TZID=Europe/Berlin:20270118T100000\r\nSTATUS:CANCELLED\r\nEND:VEVENT\r\n
+            """
+        // The updated instances alone, then beside the unchanged series (Google sends both).
+        let master = String(series[..<series.range(of: "END:VEVENT\r\n")!.upperBound])
+        for update in [moved + cancelled, master + moved + cancelled] {
+            let (whole, streamed, _) = try Self.both(file(update)) { store in _ = try store.importICS(file(series), file: "first.ics") }
+            #expect(streamed == whole)
+            let t = try TemporaryStore(zone: .named("Europe/Berlin"))
+            _ = try t.store.importICS(file(series), file: "first.ics")
+            let report = try t.store.importICS(file(update), file: "update.ics")
+            #expect(report.overrides == 1 && report.cancelledOccurrences == 1, "\(report)")
+            #expect(report.repairs.isEmpty && report.skipped.isEmpty, "\(report.repairs) \(report.skipped)")
+            let items = try t.snapshot()
+            #expect(items.count == 2, "the series and its one changed occurrence: \(items)")
+            #expect(items.contains { $0.contains("Weekly sync (afternoon) 20270111T150000") && $0.contains("detached=true") }, "\(items)")
+            #expect(
+                items.contains { $0.contains("Weekly sync 20270104T100000") && $0.contains("FREQ=WEEKLY;COUNT=8") && $0.contains("2027-01-18T10:00:00") },
+                "\(items)")
+            // The same file again: nothing changes.
+            let again = try t.store.importICS(file(update), file: "update.ics")
+            #expect(again.overrides == 0 && again.cancelledOccurrences == 0, "\(again)")
+            #expect(try t.snapshot() == items)
+        }
+    }
+
+    /// A file imported twice changes nothing the second time, splits and extra occurrences included.
+    @Test func aSecondImportOfTheSameFileChangesNothing() throws {
+        for text in [Self.seriesAndTheirOccurrences] {
+            let t = try TemporaryStore(zone: .named("Europe/Berlin"))
+            _ = try t.store.importICS(Array(text.utf8), file: "f.ics")
+            let first = try t.snapshot()
+            let again = try t.store.importICS(Array(text.utf8), file: "f.ics")
+            #expect(again.overrides == 0 && again.cancelledOccurrences == 0, "\(again)")
+            #expect(try t.snapshot() == first)
+        }
+    }
 }
