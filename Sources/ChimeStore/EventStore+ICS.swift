@@ -277,6 +277,12 @@ extension EventStore {
             return try calendars(for: .new(fallback), events: events, reminders: reminders, properties: properties, in: db)
         case .new(let name):
             var result: (String?, String?) = (nil, nil)
+            // A second import of a file into a new calendar of its name would make a twin.
+            for (kind, wanted) in [(EntityType.event, events), (.reminder, reminders)] where wanted {
+                if try calendar(named: name, for: kind, in: db)?.title.lowercased() == name.lowercased() {
+                    throw StoreError.calendarExists(title: name, entityType: kind)
+                }
+            }
             if events {
                 var c = ChimeCore.Calendar(title: name, entityType: .event)
                 c.icsExtras = properties

@@ -27,6 +27,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case hardLinked(path: String, links: Int)
     case unknownItem(String)
     case unknownCalendar(String)
+    /// An import asked for a new calendar (or list) under a title one of its kind already has.
+    case calendarExists(title: String, entityType: EntityType)
     /// The calendar mirrors a CalDAV collection: removing it here would remove its items on the server.
     case syncedCalendar(title: String, account: String)
     case invalid(ItemValidationError)
@@ -64,6 +66,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "so Chime opens a store through one name only: remove the other links (find / -samefile \(p)) or open a copy"
         case .unknownItem(let id): return "no event or reminder with identifier \"\(id)\""
         case .unknownCalendar(let c): return "no calendar \"\(c)\""
+        case .calendarExists(let t, let kind): return "a \(kind == .event ? "calendar" : "list") named \"\(t)\" already exists"
         case .syncedCalendar(let t, let a):
             return "\"\(t)\" mirrors a calendar of CalDAV account \"\(a)\"; removing it here would remove its items on the server too. "
                 + "`chime account remove \(a)` takes the account's calendars off this machine only (the server keeps them)"

@@ -317,8 +317,12 @@ struct EverydayCLITests {
         let unreadable = s.folder + "/unreadable.ics"
         try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:u1\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
             .write(toFile: unreadable, atomically: true, encoding: .utf8)
+        let good = s.folder + "/good.ics"
+        try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:g1\r\nDTSTART:20261201T090000Z\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            .write(toFile: good, atomically: true, encoding: .utf8)
         for arguments in [
             ["add", "event", "Dentist", "--start", "the day after never"],
+            ["import", good, "--calendar", "Nope"],
             ["add", "event", "Dentist", "--start", "tomorrow 9:00", "--repeat", "every blue moon"],
             ["add", "reminder", "Call", "--due", "someday"],
             ["add", "reminder", "Call", "--alarm", "10m"],
@@ -330,6 +334,18 @@ struct EverydayCLITests {
             #expect(r.status != 0, "\(arguments)")
             #expect(!FileManager.default.fileExists(atPath: s.path), "\(arguments) created the store: \(r.stderr)")
         }
+        // Why a file cannot be read, as the system says it.
+        let missing = try s.run("import", s.folder + "/missing.ics")
+        #expect(
+            missing.stderr == "Error: \(s.folder)/missing.ics: cannot read the file (No such file or directory); nothing was imported\n", "\(missing.stderr)")
+        let folder = try s.run("import", s.folder)
+        #expect(folder.stderr.contains("cannot read the file (Is a directory)"), "\(folder.stderr)")
+        // A dry run says what a new store would take, and makes none.
+        let dry = try s.run("import", good, "--dry-run")
+        #expect(dry.status == 0 && dry.stdout.contains("1 new"), "\(dry.stdout)\(dry.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.path), "a dry run created the store")
+        let nope = try s.run("import", good, "--calendar", "Nope")
+        #expect(nope.stderr == "Error: --calendar: no calendar or list \"Nope\" (see `chime calendar list`)\n", "\(nope.stderr)")
         let nothing = try s.run("import", unreadable)
         #expect(
             nothing.stderr.contains("warning: unreadable.ics:3:") && nothing.stderr.contains("unreadable.ics: nothing could be imported"), "\(nothing.stderr)")

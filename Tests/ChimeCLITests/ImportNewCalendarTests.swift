@@ -88,4 +88,20 @@ struct ImportNewCalendarTests {
         #expect(try s.run("import", path, "--new-calendar").status == 0)
         #expect(try Self.calendars(s) == ["feed event", "feed reminder"])
     }
+
+    /// The same file imported into a new calendar twice: the second is refused, naming the
+    /// calendar, instead of making an empty twin; the first calendar keeps its items.
+    @Test func aSecondNewCalendarOfOneNameIsRefused() throws {
+        let s = StoreSession()
+        let path = try Self.file(s, "export-2026.ics", calendarName: "Holidays")
+        #expect(try s.run("import", path, "--new-calendar").status == 0)
+        let again = try s.run("import", path, "--new-calendar")
+        #expect(again.status == 1 && again.stderr == "Error: a calendar named \"Holidays\" already exists (nothing was imported)\n", "\(again.stderr)")
+        let named = try s.run("import", path, "--new-calendar", "holidays")
+        #expect(named.status == 1 && named.stderr.contains("a calendar named \"holidays\" already exists"), "\(named.stderr)")
+        #expect(try Self.calendars(s) == ["Holidays event", "Holidays reminder"])
+        // Into the calendar by its name, the file's items are unchanged.
+        let into = try s.run("import", path, "--calendar", "Holidays")
+        #expect(into.status == 0 && into.stdout.contains("2 (same SEQUENCE)"), "\(into.stdout)\(into.stderr)")
+    }
 }

@@ -77,7 +77,11 @@ struct ImportCommand: ParsableCommand {
         guard let handle = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file),
             file == "-" || !(FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) && isFolder.boolValue)
         else {
-            throw InputError(translatable: "{file}: cannot read the file", ["file": file])
+            // Why, as the system says it (no such file, permission denied, is a directory).
+            let probe = Glibc.open(file, O_RDONLY)
+            let reason = String(cString: strerror(probe < 0 ? errno : EISDIR))
+            if probe >= 0 { close(probe) }
+            throw InputError(translatable: "{file}: cannot read the file ({reason}); nothing was imported", ["file": file, "reason": reason])
         }
         let target: ImportTarget =
             newCalendar.map { $0.isEmpty ? .newNamedByFile(fallback: Self.fallbackName(file)) : .new($0) }
@@ -121,21 +125,35 @@ struct ImportCommand: ParsableCommand {
             // Stored as it is read, unless: standard input (it cannot be read twice), --strict (it
             // refuses at the file's first fault, which only the whole file says), or a new store
             // for a file whose start holds no item (it may hold none: a refused file makes no store).
-            let storeExists = FileManager.default.fileExists(atPath: StoreOptions.resolvedPath(options.store).path)
-            if file == "-" || strict || (!storeExists && !Self.startHoldsAnItem(name)) {
+            let existing = FileManager.default.fileExists(atPath: StoreOptions.resolvedPath(options.store).path) ? try options.open() : nil
+            if let calendar,
+                try existing.map({ try $0.calendar(named: calendar, for: .event) == nil && $0.calendar(named: calendar, for: .reminder) == nil }) ?? true
+            {
+                throw InputError(translatable: "--calendar: no calendar or list \"{name}\" (see `chime calendar list`)", ["name": calendar])
+            }
+            // A dry run makes no store: where there is none yet, it imports into one of its own,
+            // removed afterwards.
+            var scratch: String?
+            defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+            func store() throws -> EventStore {
+                if let existing { return existing }
+                guard dryRun else { return try options.open(creating: true) }
+                let folder = NSTemporaryDirectory() + "chime-dry-run-" + UUID().uuidString
+                scratch = folder
+                return try StoreOptions.open(folder + "/chime.sqlite", creating: true, keep: false)
+            }
+            if file == "-" || strict || (existing == nil && !Self.startHoldsAnItem(name)) {
                 let parsed = try ICalendar.parse(file: shownName, strict: strict, chunks: try chunks())
                 try Self.checkRead(readFailure, file: file)
                 // Every component was unreadable: say so and fail before a store is made for nothing.
                 if parsed.items.isEmpty && parsed.overrides.isEmpty && !parsed.skipped.isEmpty {
                     Self.warn(parsed.repairs + parsed.skipped)
-                    throw Self.nothingImported(file: file)
+                    throw Self.nothingImported(file: name)
                 }
-                let store = try options.open(creating: true)
-                report = try store.importICS(parsed: consume parsed, file: shownName, into: target, dryRun: dryRun, strict: strict, progress: progress)
+                report = try store().importICS(parsed: consume parsed, file: shownName, into: target, dryRun: dryRun, strict: strict, progress: progress)
             } else {
                 // Each item is stored as it is read, in the one transaction.
-                let store = try options.open(creating: true)
-                report = try store.importICS(file: shownName, into: target, dryRun: dryRun, strict: strict, progress: progress, open: chunks)
+                report = try store().importICS(file: shownName, into: target, dryRun: dryRun, strict: strict, progress: progress, open: chunks)
                 try Self.checkRead(readFailure, file: file)
             }
         } catch let error as ICSError {
@@ -154,6 +172,12 @@ struct ImportCommand: ParsableCommand {
                     ["place": DisplayText.singleLine(error.place), "repair": DisplayText.singleLine(messages(error.messageText))])
             }
             throw InputError(translatable: "{error} (nothing was imported)", ["error": DisplayText.singleLine(error.text(in: messages))])
+        } catch StoreError.calendarExists(let title, let kind) {
+            let exists =
+                kind == .event
+                ? CLIContext.messages("a calendar named \"{title}\" already exists", ["title": title])
+                : CLIContext.messages("a list named \"{title}\" already exists", ["title": title])
+            throw InputError(translatable: "{error} (nothing was imported)", ["error": exists])
         } catch let error as StoreError {
             throw CLIError.store(error, note: "nothing was imported")
         }
@@ -162,7 +186,7 @@ struct ImportCommand: ParsableCommand {
         let read = report.eventsAdded + report.eventsUpdated + report.remindersAdded + report.remindersUpdated
         if read + report.unchanged + report.older + report.overrides + report.cancelledOccurrences == 0 && !report.skipped.isEmpty {
             if options.json { print(Self.json(report, dryRun: dryRun)) }
-            throw Self.nothingImported(file: file)
+            throw Self.nothingImported(file: name)
         }
         print(options.json ? Self.json(report, dryRun: dryRun) : Self.text(report, dryRun: dryRun))
     }

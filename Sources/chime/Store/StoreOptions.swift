@@ -44,7 +44,9 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// ``open(creating:)`` for a command that declares its own `--store` (`export`).
-    static func open(_ given: String?, creating: Bool) throws -> EventStore {
+    /// - Parameter keep: false for a store removed before the command ends (a dry run's own):
+    ///   it is not folded at the end.
+    static func open(_ given: String?, creating: Bool, keep: Bool = true) throws -> EventStore {
         let (path, explicit) = resolvedPath(given)
         var info = stat()
         if let explicit, !creating, lstat(explicit, &info) != 0, errno == ENOENT {
@@ -56,7 +58,7 @@ struct StoreOptions: ParsableArguments {
         do {
             let store = try EventStore(
                 path: path, floatingZone: CLIContext.zone, clock: CLIContext.clock, newCalendarTitles: newCalendarTitles(CLIContext.messages))
-            Self.opened.withLock { $0.append(store) }
+            if keep { Self.opened.withLock { $0.append(store) } }
             return store
         } catch {
             throw CLIError.store(error)
