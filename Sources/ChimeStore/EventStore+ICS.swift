@@ -204,7 +204,8 @@ extension EventStore {
                 }
             } catch {
                 reset()
-                if let failure { throw failure }
+                // The reader's own errors as they are; the database's as the store says them (a full disk…).
+                if let failure { throw (failure as? ICSError).map { $0 as any Error } ?? StoreError.from(failure, path: path) }
                 if !(needsWholeFile || (dryRun && outcome != nil)) { throw error }
             }
         }

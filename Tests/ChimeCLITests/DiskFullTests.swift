@@ -73,11 +73,20 @@ struct DiskFullTests {
         #expect(write.stderr.hasPrefix("Error: the disk holding \(store) is full ("), "\(write.stderr)")
         #expect(write.stderr.hasSuffix("bytes free): free some space; nothing was changed\n"), "\(write.stderr)")
 
+        // An import stores as it reads: the disk fills part-way, and nothing of it is kept.
+        let file = folder + "/many.ics"
+        var events = ""
+        for i in 0..<2_000 { events += "BEGIN:VEVENT\r\nUID:many-\(i)\r\nDTSTART:20261202T1\(i % 10)0000Z\r\nSUMMARY:Imported \(i)\r\nEND:VEVENT\r\n" }
+        try ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + events + "END:VCALENDAR\r\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try CLI.run(["import", file, "--store", store])
+        #expect(imported.status == 1)
+        #expect(imported.stderr.hasPrefix("Error: the disk holding \(store) is full ("), "\(imported.stderr)")
+
         try FileManager.default.removeItem(atPath: filler)
         let after = try agenda()
         #expect(after.status == 0, "\(after.stderr)")
         for title in ["Breakfast", "Meeting", "Dinner"] { #expect(after.stdout.contains(title), "\(after.stdout)") }
-        #expect(!after.stdout.contains("Lost"))
+        #expect(!after.stdout.contains("Lost") && !after.stdout.contains("Imported"))
         let again = try CLI.run(["add", "event", "Later", "--store", store, "--start", "2026-12-05T09:00"])
         #expect(again.status == 0, "writes work again once there is room: \(again.stderr)")
     }
