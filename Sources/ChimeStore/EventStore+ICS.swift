@@ -269,8 +269,8 @@ extension EventStore {
             let eventCalendar = try calendar(named: name, for: .event, in: db)
             let namedList = try calendar(named: name, for: .reminder, in: db)
             guard eventCalendar != nil || (!events && namedList != nil) else { throw StoreError.unknownCalendar(name) }
-            let list = try namedList ?? defaultCalendar(for: .reminder, in: db)
-            return (events ? eventCalendar?.identifier : nil, reminders ? list.identifier : nil)
+            let list = reminders ? try namedList ?? defaultCalendar(for: .reminder, in: db) : nil
+            return (events ? eventCalendar?.identifier : nil, list?.identifier)
         case .identified(let events, let reminders):
             return (events, reminders)
         case .newNamedByFile(let fallback):
@@ -776,12 +776,14 @@ final class ImportSession {
             // The RECURRENCE-ID names the original instance, which the split moved (RFC 5545).
             let instant = original.adding(split?.shift ?? 0)
             if leftAlone.contains(o.uid) || storedOnly.contains(o.uid) {
-                // A series kept as stored keeps its splits, and each changed occurrence unless the
-                // file's is newer (a higher SEQUENCE: an organizer's update to one instance).
-                if o.thisAndFuture { continue }
+                // A series kept as stored keeps each changed occurrence unless the file's is newer
+                // (a higher SEQUENCE: an organizer's update to one instance, or to this and later ones).
                 if let stored = try storedOccurrenceSequences(master)[instant], o.event.sequence <= stored { continue }
-                // Only its own instances: a stored series the file does not replace gets no RDATE.
-                if !EventStore.isOccurrence(series, instant, zone: zone) { continue }
+                // An instance the stored series no longer has was split off before (by this
+                // update, or the file's series read before), or made an extra date then: a second
+                // split or RDATE would be wrong. A stored series the file lacks takes a changed
+                // occurrence on a date it does not have as an extra date, said, as a file's does.
+                if (leftAlone.contains(o.uid) || o.thisAndFuture) && !EventStore.isOccurrence(series, instant, zone: zone) { continue }
             }
             if rid != o.recurrenceID {
                 let problem = ICSError(

@@ -1,5 +1,6 @@
 import Foundation
 import ChimeTestKit
+import ChimeTestSupport
 import Testing
 
 /// `chime import FILE --new-calendar` without a name: the new calendar (and list) is named as the
@@ -103,5 +104,27 @@ struct ImportNewCalendarTests {
         // Into the calendar by its name, the file's items are unchanged.
         let into = try s.run("import", path, "--calendar", "Holidays")
         #expect(into.status == 0 && into.stdout.contains("2 (same SEQUENCE)"), "\(into.stdout)\(into.stderr)")
+    }
+
+    /// `--calendar` naming a list: a file with events is refused, saying why, in the user's
+    /// language. An events-only file into a calendar makes no empty list.
+    @Test func aListTakesToDosAndEventsNeedACalendar() throws {
+        let s = StoreSession()
+        let path = try Self.file(s, "export-2026.ics", calendarName: nil)
+        #expect(try s.run("calendar", "add", "Errands", "--type", "reminders").status == 0)
+        let events = try s.run("import", path, "--calendar", "Errands")
+        #expect(
+            events.status == 1
+                && events.stderr
+                    == "Error: --calendar: \"Errands\" is a list of to-dos; the file's events need a calendar (see `chime calendar list`)\n",
+            "\(events.stderr)")
+        let german = try CLI.run(["import", path, "--calendar", "Errands"], environment: CatalogSandbox.environment(s.environment, language: "de_DE.UTF-8"))
+        #expect(german.stderr.contains("„Errands“ ist eine Aufgabenliste"), "\(german.stderr)")
+        let onlyEvents = s.folder + "/only-events.ics"
+        try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e1\r\nDTSTART:20270101T090000Z\r\nSUMMARY:Brunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            .write(toFile: onlyEvents, atomically: true, encoding: .utf8)
+        #expect(try s.run("calendar", "add", "Work").status == 0)
+        #expect(try s.run("import", onlyEvents, "--calendar", "Work").status == 0)
+        #expect(try Self.calendars(s) == ["Errands reminder", "Work event"])
     }
 }

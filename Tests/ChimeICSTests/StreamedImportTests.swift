@@ -326,4 +326,42 @@ import Testing
             #expect(try t.snapshot() == first)
         }
     }
+
+    /// Updates to a stored series the file lacks, beyond one instance: this and later ones (a
+    /// split), and a date the series does not have (an extra occurrence, said). Each is applied
+    /// once: the same file again changes nothing.
+    @Test func anUpdateToThisAndLaterInstancesOrToAnExtraDateChangesTheStoredSeries() throws {
+        func file(_ body: String) -> [UInt8] { Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + body + "END:VCALENDAR\r\n").utf8) }
+        let series = """
+            BEGIN:VEVENT\r\nUID:plan@example.com\r\nSEQUENCE:1\r\nDTSTART;TZID=Europe/Berlin:20270104T100000\r\nDURATION:PT1H\r
+            RRULE:FREQ=WEEKLY;COUNT=10;BYDAY=MO\r\nSUMMARY:Planning\r\nEND:VEVENT\r\n
+            """
+        let later = """
+            BEGIN:VEVENT\r\nUID:plan@example.com\r\nSEQUENCE:2\r\nRECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20270201T100000\r
+            DTSTART;TZID=Europe/Berlin:20270201T160000\r\nDURATION:PT45M\r\nSUMMARY:Planning (afternoons)\r\nEND:VEVENT\r\n
+            """
+        let extra = """
+            BEGIN:VEVENT\r\nUID:plan@example.com\r\nSEQUENCE:2\r\nRECURRENCE-ID;TZID=Europe/Berlin:20270113T100000\r
+            DTSTART;TZID=Europe/Berlin:20270113T100000\r\nDURATION:PT1H\r\nSUMMARY:Planning (Wednesday)\r\nEND:VEVENT\r\n
+            """
+        for update in [later, extra] {
+            let (whole, streamed, _) = try Self.both(file(update)) { store in _ = try store.importICS(file(series), file: "first.ics") }
+            #expect(streamed == whole)
+            let t = try TemporaryStore(zone: .named("Europe/Berlin"))
+            _ = try t.store.importICS(file(series), file: "first.ics")
+            let report = try t.store.importICS(file(update), file: "update.ics")
+            #expect(report.overrides == 1, "\(report)")
+            let items = try t.snapshot()
+            if update == later {
+                #expect(items.contains { $0.contains("Planning (afternoons) 20270201T160000") && $0.contains("detached=false") }, "\(items)")
+                #expect(items.contains { $0.contains("Planning 20270104T100000") && $0.contains("UNTIL=") }, "\(items)")
+            } else {
+                #expect(report.repairs.map(\.description).contains { $0.contains("kept as an extra occurrence of the series (RDATE)") }, "\(report.repairs)")
+                #expect(items.contains { $0.contains("Planning (Wednesday) 20270113T100000") && $0.contains("detached=true") }, "\(items)")
+            }
+            let again = try t.store.importICS(file(update), file: "update.ics")
+            #expect(again.overrides == 0 && again.repairs.isEmpty, "\(again)")
+            #expect(try t.snapshot() == items)
+        }
+    }
 }

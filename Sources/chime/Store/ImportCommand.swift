@@ -178,6 +178,10 @@ struct ImportCommand: ParsableCommand {
                 ? CLIContext.messages("a calendar named \"{title}\" already exists", ["title": title])
                 : CLIContext.messages("a list named \"{title}\" already exists", ["title": title])
             throw InputError(translatable: "{error} (nothing was imported)", ["error": exists])
+        } catch StoreError.unknownCalendar(let name) {
+            // The name passed the check above as a list: the file's events need a calendar.
+            throw InputError(
+                translatable: "--calendar: \"{name}\" is a list of to-dos; the file's events need a calendar (see `chime calendar list`)", ["name": name])
         } catch let error as StoreError {
             throw CLIError.store(error, note: "nothing was imported")
         }
