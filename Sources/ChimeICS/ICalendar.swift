@@ -223,6 +223,18 @@ public struct ICSOverride: Sendable {
     public var event: Event
     public var line: Int
     public var stamp: Instant? = nil
+
+    public init(
+        uid: String, recurrenceID: CalendarDate, thisAndFuture: Bool, isCancelled: Bool, event: Event, line: Int, stamp: Instant? = nil
+    ) {
+        self.uid = uid
+        self.recurrenceID = recurrenceID
+        self.thisAndFuture = thisAndFuture
+        self.isCancelled = isCancelled
+        self.event = event
+        self.line = line
+        self.stamp = stamp
+    }
 }
 
 extension AnyCalendarItem {

@@ -443,6 +443,19 @@ final class ImportSession {
     /// UIDs of changed occurrences whose series the file lacks but the store holds (an update
     /// to one instance of an invitation): they change the stored series' occurrences.
     private var storedOnly: Set<String> = []
+    /// Events that stood for one occurrence of a series the file now brings, as its changed occurrences.
+    private var loneOccurrences: [ICSOverride] = []
+    /// Marks an event made of one occurrence whose series a file lacked, with its RECURRENCE-ID.
+    static let loneOccurrenceMarker = "X-CHIME-OCCURRENCE-OF"
+
+    /// The RECURRENCE-ID an event made of one occurrence stands for, taken out of its kept lines.
+    static func takeLoneOccurrenceMarker(_ extras: inout [String]) -> CalendarDate? {
+        guard let index = extras.firstIndex(where: { $0.hasPrefix(loneOccurrenceMarker + ":") }) else { return nil }
+        let rid = CalendarDate(storageText: String(extras[index].dropFirst(loneOccurrenceMarker.count + 1)))
+        extras.remove(at: index)
+        return rid
+    }
+
     /// Sequences of the stored changed occurrences of series kept as stored, by series and instant.
     private var storedOccurrences: [String: [Instant: Int]] = [:]
     private(set) var itemCount = 0
@@ -543,6 +556,9 @@ final class ImportSession {
             if group.count == 1 {
                 var single = first.event
                 single.externalIdentifier = uid
+                // Kept with it (and written back by an export): the series, arriving later, takes
+                // this event as its changed occurrence instead of being refused as older.
+                single.icsExtras.append(Self.loneOccurrenceMarker + ":" + first.recurrenceID.storageText)
                 standIns.append(ICSItem(item: .event(single), uid: uid, lastModified: nil, line: first.line))
                 repairs.append(
                     ICSError(
@@ -614,7 +630,19 @@ final class ImportSession {
                     try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [stored.identifier])
                 }
             }
-            if let existing, !authoritative, !EventStore.isNewer(entry, than: existing) {
+            // The series of an occurrence imported alone before: it replaces that event, which
+            // becomes its changed occurrence (unless the file has its own).
+            var replacesLoneOccurrence = false
+            if let existing, !authoritative, case .event(let series) = entry.item, series.isRecurring,
+                case .event(var lone) = existing.item, let rid = Self.takeLoneOccurrenceMarker(&lone.icsExtras)
+            {
+                lone.identifier = ""
+                lone.calendarIdentifier = nil
+                loneOccurrences.append(
+                    ICSOverride(uid: entry.uid, recurrenceID: rid, thisAndFuture: false, isCancelled: false, event: lone, line: entry.line))
+                replacesLoneOccurrence = true
+            }
+            if let existing, !authoritative, !replacesLoneOccurrence, !EventStore.isNewer(entry, than: existing) {
                 if entry.item.sequence < existing.sequence { counts.older += 1 } else { counts.unchanged += 1 }
                 if case .event(let e) = existing.item, overridden?.contains(entry.uid) == true { seriesByUID[entry.uid] = e }
                 leftAlone.insert(entry.uid)
@@ -646,7 +674,7 @@ final class ImportSession {
                     counts.cancelledOccurrences += 1
                 }
                 entry.item = .event(e)
-                if overridden?.contains(entry.uid) == true { seriesByUID[entry.uid] = e }
+                if overridden?.contains(entry.uid) == true || replacesLoneOccurrence { seriesByUID[entry.uid] = e }
                 if existing == nil { counts.eventsAdded += 1 } else { counts.eventsUpdated += 1 }
             case .reminder(var r):
                 r.identifier = existing?.item.identifier ?? r.identifier
@@ -758,6 +786,10 @@ final class ImportSession {
     func applyOverrides(_ overrides: inout [ICSOverride]) throws {
         let lenient = !strict
         let zone = store.floatingZone
+        for lone in loneOccurrences where !overrides.contains(where: { $0.uid == lone.uid && $0.recurrenceID == lone.recurrenceID }) {
+            overrides.append(lone)
+        }
+        loneOccurrences = []
         var splits: [String: [(at: Instant, shift: Int64, series: Event)]] = [:]
         let ordered = overrides.enumerated().filter { !$0.element.isCancelled }.sorted {
             ($0.element.recurrenceID.instant(floatingZone: zone), $0.offset) < ($1.element.recurrenceID.instant(floatingZone: zone), $1.offset)

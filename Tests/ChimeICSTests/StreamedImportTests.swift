@@ -364,4 +364,36 @@ import Testing
             #expect(try t.snapshot() == items)
         }
     }
+
+    /// Invited to one occurrence first (Google sends that occurrence alone), then to the series:
+    /// the series replaces the event the occurrence made, which becomes its changed occurrence,
+    /// though the series' SEQUENCE is lower. Each file again changes nothing.
+    @Test func theSeriesOfAnOccurrenceImportedAloneTakesItIn() throws {
+        func file(_ body: String) -> [UInt8] { Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + body + "END:VCALENDAR\r\n").utf8) }
+        let occurrence = file(
+            """
+            BEGIN:VEVENT\r\nUID:review@example.com\r\nSEQUENCE:1\r\nRECURRENCE-ID;TZID=Europe/Berlin:20270112T140000\r
+            DTSTART;TZID=Europe/Berlin:20270112T160000\r\nDURATION:PT1H\r\nSUMMARY:Review (moved)\r\nEND:VEVENT\r\n
+            """)
+        let series = file(
+            """
+            BEGIN:VEVENT\r\nUID:review@example.com\r\nSEQUENCE:0\r\nDTSTART;TZID=Europe/Berlin:20270105T140000\r\nDURATION:PT1H\r
+            RRULE:FREQ=WEEKLY;COUNT=6\r\nSUMMARY:Review\r\nEND:VEVENT\r\n
+            """)
+        let (whole, streamed, _) = try Self.both(series) { store in _ = try store.importICS(occurrence, file: "invite.ics") }
+        #expect(streamed == whole)
+        let t = try TemporaryStore(zone: .named("Europe/Berlin"))
+        _ = try t.store.importICS(occurrence, file: "invite.ics")
+        let report = try t.store.importICS(series, file: "series.ics")
+        #expect(report.eventsUpdated == 1 && report.older == 0 && report.overrides == 1, "\(report)")
+        let items = try t.snapshot()
+        #expect(items.count == 2, "\(items)")
+        #expect(items.contains { $0.contains("Review 20270105T140000") && $0.contains("FREQ=WEEKLY;COUNT=6") && $0.contains("extras=[]") }, "\(items)")
+        #expect(items.contains { $0.contains("Review (moved) 20270112T160000") && $0.contains("detached=true") }, "\(items)")
+        for again in [series, occurrence] {
+            let report = try t.store.importICS(again, file: "again.ics")
+            #expect(report.overrides == 0 && report.eventsUpdated == 0, "\(report)")
+            #expect(try t.snapshot() == items)
+        }
+    }
 }
