@@ -217,19 +217,20 @@ struct ImportCommand: ParsableCommand {
     /// Why a lenient read refuses the file at `path` as no iCalendar file, from its first 64 KB; nil
     /// when it reads them (as a calendar, repaired or not).
     static func notICalendar(_ path: String, file: String) -> ICSError? {
-        guard let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 1 << 16) else { return nil }
-        do {
-            _ = try ICalendar.parse(Array(head), file: file)
-            return nil
-        } catch { return error }
+        guard case .failure(let error) = readStart(path, file: file) else { return nil }
+        return error
     }
 
     /// Whether the first 64 KB of the file at `path` read as a calendar with an item in them.
     static func startHoldsAnItem(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 1 << 16),
-            let read = try? ICalendar.parse(Array(head))
-        else { return false }
+        guard case .success(let read) = readStart(path, file: path) else { return false }
         return !read.items.isEmpty || !read.overrides.isEmpty
+    }
+
+    /// The first 64 KB of the file at `path`, read leniently; nil when they cannot be read.
+    private static func readStart(_ path: String, file: String) -> Result<ICSParseResult, ICSError>? {
+        guard let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 1 << 16) else { return nil }
+        return Result { () throws(ICSError) in try ICalendar.parse(Array(head), file: file) }
     }
 
     /// Refuses an import that read nothing: each component was skipped (the warnings say why).
