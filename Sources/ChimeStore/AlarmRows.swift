@@ -38,22 +38,47 @@ enum AlarmRows {
     static func fetch(_ db: Database, itemFilter: String?, arguments: StatementArguments = []) throws -> [String: [Alarm]] {
         // Cached: the same few filters come back on every query of a long-lived store.
         let statement = try db.cachedStatement(
-            sql: """
-                SELECT item_id, absolute_date, relative_offset, related_to_end, location_title, latitude, longitude, radius, proximity,
-                       ics_extras
-                FROM alarm \(itemFilter.map { "WHERE item_id IN (\($0)) " } ?? "")ORDER BY item_id, position
-                """)
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
+            sql: "SELECT \(columns) FROM alarm \(itemFilter.map { "WHERE item_id IN (\($0)) " } ?? "")ORDER BY item_id, position")
+        return try decode(Row.fetchCursor(statement, arguments: arguments), keeping: nil)
+    }
+
+    /// Alarms of `items`, identifiers the caller has just read in the same transaction, by item.
+    ///
+    /// One index seek per item costs more than reading the whole table in key order once the
+    /// items are a quarter of the store's rows or more, so then the table is read whole and
+    /// filtered here. A year's window on a 10,000-event store (5,700 items): 14 ms through the
+    /// index, of a 65 ms first query; 8 ms for the pass over all 15,000 alarm rows.
+    static func fetch(_ db: Database, items: Set<String>) throws -> [String: [Alarm]] {
+        if items.isEmpty { return [:] }
+        let storeRows = try Int.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM item")) ?? 0
+        if items.count * 4 >= storeRows {
+            let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM alarm ORDER BY item_id, position")
+            return try decode(Row.fetchCursor(statement), keeping: items)
+        }
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(columns) FROM alarm WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position")
+        return try decode(Row.fetchCursor(statement, arguments: [JSONText.array(items.map(JSONText.string))]), keeping: nil)
+    }
+
+    private static let columns = """
+        item_id, absolute_date, relative_offset, related_to_end, location_title, latitude, longitude, radius, proximity, \
+        ics_extras
+        """
+
+    /// The rows of `rows` (in item order) as alarms by item; with `keeping`, only those items'.
+    private static func decode(_ rows: RowCursor, keeping: Set<String>?) throws -> [String: [Alarm]] {
         var result: [String: [Alarm]] = [:]
         // Rows come by item: each item's alarms are gathered, then stored with one hash of its identifier.
-        var item = "", alarms: [Alarm] = []
+        var item = "", alarms: [Alarm] = [], kept = true
         while let row = try rows.next() {
             let next: String = row[0]
             if next != item {
                 if !alarms.isEmpty { result[item] = alarms }
                 item = next
                 alarms = []
+                kept = keeping?.contains(next) ?? true
             }
+            if !kept { continue }
             var alarm: Alarm
             if let absolute: Int64 = row[1] {
                 alarm = .absolute(Instant(secondsSince1970: absolute))

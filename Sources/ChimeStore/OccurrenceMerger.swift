@@ -153,27 +153,30 @@ struct OccurrenceMerger {
         var read: [(rowid: Int64, entry: DecodedEvents.Entry)] = []
         var rowsRead = 0
         if rowsToRead {
-            let alarms =
-                contents.alarms
-                ? try AlarmRows.fetch(db, itemFilter: "SELECT id FROM item WHERE \(rowFilter)", arguments: rowArguments) : [:]
             let columns = details ? ItemColumns.list : ItemColumns.listing
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: "SELECT \(columns), range_start, rowid FROM item WHERE \(rowFilter)"),
                 arguments: rowArguments)
             var rules = ItemRows.RuleCache()
+            // The alarms are read once the rows are: then their items are known (see AlarmRows).
+            var events: [(event: Event, id: String, rangeStart: Int64, rowid: Int64)] = []
             while let row = try rows.next() {
                 let id: String = row[ItemColumns.id]
                 guard
                     let event = unreadable.decode(
-                        row,
-                        { row throws(StoreError) in
-                            try ItemRows.event(row, alarms: alarms[id] ?? [], rules: &rules, details: details)
-                        })
+                        row, { row throws(StoreError) in try ItemRows.event(row, alarms: [], rules: &rules, details: details) })
                 else { continue }
-                take(event, id: id, rangeStart: row[ItemColumns.count])
-                rowsRead += 1
-                if keeping { read.append((row[ItemColumns.count + 1], DecodedEvents.Entry(id: id, event: event))) }
+                events.append((event, id, row[ItemColumns.count], row[ItemColumns.count + 1]))
             }
+            let alarms = contents.alarms ? try AlarmRows.fetch(db, items: Set(events.map(\.id))) : [:]
+            for i in events.indices {
+                // In place: the event's storage is not shared yet, so nothing is copied.
+                if let found = alarms[events[i].id] { events[i].event.alarms = found }
+                let e = events[i]
+                take(e.event, id: e.id, rangeStart: e.rangeStart)
+                if keeping { read.append((e.rowid, DecodedEvents.Entry(id: e.id, event: e.event))) }
+            }
+            rowsRead = events.count
         }
         decoded.noteRowsRead(rowsRead)
         if keeping { decoded.keep(read, key: key, contents: contents) }

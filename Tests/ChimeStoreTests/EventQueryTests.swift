@@ -170,4 +170,45 @@ struct EventQueryTests {
         #expect(!t.store.hasUncommittedChanges)
         #expect(try t.store.events(matching: t.store.predicateForEvents(start: utc(2026, 12, 1), end: utc(2026, 12, 2))).isEmpty)
     }
+    /// A query reads its events' alarms through the index when they are a small share of the
+    /// store (a day of forty events here) and in one pass over the alarm table otherwise (the
+    /// whole month): either way each event has exactly its own alarms, in order, a moved
+    /// occurrence its own, and an event without alarms none.
+    @Test func eachEventHasItsOwnAlarmsWhetherFewOrManyAreRead() throws {
+        let place = StructuredLocation(title: "Office", latitude: 52.5, longitude: 13.4, radius: 100)
+        var saved: [String: [Alarm]] = [:]
+        for day in 1...40 {
+            var e = Event(
+                title: "day \(day)", calendar: calendar.identifier,
+                start: .zoned(LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 1).adding(days: day - 1), hour: 9, minute: 0), berlin),
+                duration: 3_600)
+            switch day % 4 {
+            case 0: e.alarms = []
+            case 1: e.alarms = [.relative(-Int64(day) * 60)]
+            case 2: e.alarms = [.absolute(Instant(secondsSince1970: 1_790_000_000 + Int64(day))), .relative(-300, relatedTo: .end)]
+            default: e.alarms = [.location(place, .enter), .relative(-60)]
+            }
+            saved[try t.store.save(e).identifier] = e.alarms
+        }
+        var daily = Event(title: "daily", calendar: calendar.identifier, start: .zoned(local(2026, 11, 1, 8), berlin), duration: 600)
+        daily.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=40")]
+        daily.alarms = [.relative(-120)]
+        daily = try t.store.save(daily)
+        let oneDay = t.store.predicateForEvents(start: berlin.instant(for: local(2026, 11, 10)), end: berlin.instant(for: local(2026, 11, 11)))
+        var moved = try #require(try t.store.events(matching: oneDay).first { $0.title == "daily" })
+        moved.alarms = [.relative(-900), .relative(-30)]
+        try t.store.save(moved, span: .thisEvent)
+
+        let month = t.store.predicateForEvents(start: berlin.instant(for: local(2026, 11, 1)), end: berlin.instant(for: local(2026, 12, 11)))
+        for window in [oneDay, month] {
+            // A new store for each: nothing kept from an earlier query, every row read.
+            let store = try EventStore(path: t.path, floatingZone: berlin)
+            let found = Array(try store.events(matching: window))
+            #expect(found.count > 1)
+            for e in found where e.title != "daily" { #expect(e.alarms == saved[e.identifier], "\(e.title)") }
+            let series = found.filter { $0.title == "daily" }
+            #expect(series.filter { $0.isDetached }.map(\.alarms) == [[.relative(-900), .relative(-30)]])
+            #expect(series.filter { !$0.isDetached }.allSatisfy { $0.alarms == [.relative(-120)] })
+        }
+    }
 }
