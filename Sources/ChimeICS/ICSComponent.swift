@@ -57,7 +57,8 @@ struct ComponentTreeBuilder {
     var finished: [ICSComponent] = []
     /// Streaming met what only a whole-file read reads right: a property of the first calendar
     /// after its first component (its name or X-WR-TIMEZONE would come too late for the items
-    /// already read), or an item outside any calendar (read after all the calendar's own).
+    /// already read), a second calendar named otherwise (said), or an item outside any calendar
+    /// (read after all the calendar's own).
     private(set) var needsWholeFile = false
     private var handedOut = false
 
@@ -128,6 +129,12 @@ struct ComponentTreeBuilder {
                 return
             }
             if handedOut && stack.count == 1 && closedFirstCalendar == nil { needsWholeFile = true }
+            // A second calendar of another name: the whole-file read says its items join the first.
+            if handsOut && stack.count == 1, let first = closedFirstCalendar, line.name == "X-WR-CALNAME",
+                line.value != first["X-WR-CALNAME"]?.value
+            {
+                needsWholeFile = true
+            }
             stack[stack.count - 1].properties.append(line)
         }
     }

@@ -137,7 +137,18 @@ public enum ICalendar {
                 if calendar == nil {
                     calendar = root
                 } else {
-                    // Several calendars in one file (concatenated exports) are one: RFC 5545 allows a stream of them.
+                    // Several calendars in one file (concatenated exports) are one: RFC 5545 allows a
+                    // stream of them. One named otherwise than the first is said: its items join the first.
+                    let first = calendar!["X-WR-CALNAME"]?.value, name = root["X-WR-CALNAME"]?.value
+                    if let name, name != first {
+                        let text =
+                            first.map {
+                                MessageText(
+                                    "a second calendar, \"{name}\", in the file: its items are read into the first one, \"{first}\"",
+                                    ["name": name, "first": $0])
+                            } ?? MessageText("a second calendar, \"{name}\", in the file: its items are read into the first one", ["name": name])
+                        try repairs.note(line: root.line, property: "VCALENDAR", text)
+                    }
                     let more = root.components
                     root.components = []
                     calendar!.components += more

@@ -82,8 +82,9 @@ struct ItemReader {
                     ICSError(file: file, line: c.line, property: c.name, MessageText("{component} is not supported; skipped", ["component": c.name])))
             }
         } catch {
-            // A component that cannot be an item: dropped alone, the rest of the file is read.
-            if repairs.strict { throw error }
+            // A component that cannot be an item: dropped alone, the rest of the file is read. A
+            // strict read refuses the file instead: said as the skip it refuses, not as one made.
+            if repairs.strict { throw error.isRefusedRepair ? error : error.refused }
             skipped.append(error)
         }
         return nil
@@ -136,7 +137,7 @@ struct ItemReader {
             try repairs.note(
                 line: dropped.line, property: "UID",
                 MessageText(
-                    "{uid} appears again at line {line}: kept that one (higher SEQUENCE, or newer, or later), dropped this one",
+                    "{uid} also appears at line {line}: kept that one (higher SEQUENCE, or newer, or later), dropped this one",
                     ["uid": entry.uid, "line": "\(items[keep == index ? index : previous].line)"]))
             chosen[key] = keep
         }

@@ -31,6 +31,15 @@ public struct ImportReport: Hashable, Sendable {
     public var skipped: [ICSError] = []
     /// Faults repaired while reading, each `FILE:LINE: PROPERTY: the fault: what was done`.
     public var repairs: [ICSError] = []
+    /// The titles of the calendars and lists that took a new or updated item, in the order they
+    /// first took one (one title once; none known for a synced collection).
+    public var calendars: [String] = []
+}
+
+/// A calendar an import writes into: its identifier, and its title where the import knows it.
+struct ImportHome {
+    let id: String
+    let title: String?
 }
 
 extension EventStore {
@@ -252,32 +261,34 @@ extension EventStore {
         }
     }
 
-    /// The calendar (events) and list (reminders) an import writes into.
-    /// The calendars an import writes into; a new one keeps the file's calendar-level properties.
+    /// The calendar (events) and list (reminders) an import writes into, each with its title
+    /// where the import knows it (a synced collection's is not needed). A new one keeps the
+    /// file's calendar-level properties.
     /// - Parameter db: an open write transaction (a streamed import), where a missing default
     ///   calendar is made; nil: it is made in a write of its own.
     func calendars(
         for target: ImportTarget, events: Bool, reminders: Bool, properties: [String], in db: Database?
-    ) throws -> (String?, String?) {
+    ) throws -> (ImportHome?, ImportHome?) {
+        func home(_ c: ChimeCore.Calendar?) -> ImportHome? { c.map { ImportHome(id: $0.identifier, title: $0.title) } }
         switch target {
         case .defaults:
             return (
-                events ? try defaultCalendar(for: .event, in: db).identifier : nil,
-                reminders ? try defaultCalendar(for: .reminder, in: db).identifier : nil
+                events ? home(try defaultCalendar(for: .event, in: db)) : nil,
+                reminders ? home(try defaultCalendar(for: .reminder, in: db)) : nil
             )
         case .existing(let name):
             let eventCalendar = try calendar(named: name, for: .event, in: db)
             let namedList = try calendar(named: name, for: .reminder, in: db)
             guard eventCalendar != nil || (!events && namedList != nil) else { throw StoreError.unknownCalendar(name) }
             let list = reminders ? try namedList ?? defaultCalendar(for: .reminder, in: db) : nil
-            return (events ? eventCalendar?.identifier : nil, list?.identifier)
+            return (events ? home(eventCalendar) : nil, home(list))
         case .identified(let events, let reminders):
-            return (events, reminders)
+            return (events.map { ImportHome(id: $0, title: nil) }, reminders.map { ImportHome(id: $0, title: nil) })
         case .newNamedByFile(let fallback):
             // The import names it from the file first; reached only without a file name.
             return try calendars(for: .new(fallback), events: events, reminders: reminders, properties: properties, in: db)
         case .new(let name):
-            var result: (String?, String?) = (nil, nil)
+            var result: (ImportHome?, ImportHome?) = (nil, nil)
             // A second import of a file into a new calendar of its name would make a twin.
             for (kind, wanted) in [(EntityType.event, events), (.reminder, reminders)] where wanted {
                 if try calendar(named: name, for: kind, in: db)?.title.lowercased() == name.lowercased() {
@@ -288,13 +299,13 @@ extension EventStore {
                 var c = ChimeCore.Calendar(title: name, entityType: .event)
                 c.icsExtras = properties
                 try saveCalendar(c, commit: false)
-                result.0 = c.identifier
+                result.0 = home(c)
             }
             if reminders {
                 var c = ChimeCore.Calendar(title: name, entityType: .reminder)
                 c.icsExtras = properties
                 try saveCalendar(c, commit: false)
-                result.1 = c.identifier
+                result.1 = home(c)
             }
             return result
         }
@@ -433,6 +444,9 @@ final class ImportSession {
     private var eventCalendar: String??
     private var reminderList: String??
     private var homes: [String: String] = [:]  // "event:Title" / "reminder:Title" → calendar ID
+    /// Titles of the calendars written into, by identifier; those that took an item, in order.
+    private var titles: [String: String] = [:]
+    private var used: [String] = []
     private var checkedCalendars: Set<String?> = []
     /// Series the overrides need, by UID.
     private var seriesByUID: [String: Event] = [:]
@@ -488,6 +502,7 @@ final class ImportSession {
         var report = counts
         report.skipped = fileSkipped + skipped
         report.repairs = fileRepairs + repairs
+        report.calendars = used
         return report
     }
 
@@ -496,8 +511,15 @@ final class ImportSession {
         if kind == .reminder, let reminderList { return reminderList }
         let (events, reminders) = try store.calendars(
             for: target, events: kind == .event, reminders: kind == .reminder, properties: header.properties, in: db)
-        if kind == .event { eventCalendar = .some(events) } else { reminderList = .some(reminders) }
-        return kind == .event ? events : reminders
+        for home in [events, reminders] { if let home, let title = home.title { titles[home.id] = title } }
+        if kind == .event { eventCalendar = .some(events?.id) } else { reminderList = .some(reminders?.id) }
+        return kind == .event ? events?.id : reminders?.id
+    }
+
+    /// Notes that the calendar `id` took an item, for the report.
+    private func took(_ id: String?) {
+        guard let id, let title = titles[id], !used.contains(title) else { return }
+        used.append(title)
     }
 
     /// An export of several calendars names each item's (X-CHIME-CALENDAR): into the defaults
@@ -521,6 +543,7 @@ final class ImportSession {
             id = made.identifier
         }
         homes[key] = id
+        titles[id] = title
         return id
     }
 
@@ -676,11 +699,13 @@ final class ImportSession {
                 entry.item = .event(e)
                 if overridden?.contains(entry.uid) == true || replacesLoneOccurrence { seriesByUID[entry.uid] = e }
                 if existing == nil { counts.eventsAdded += 1 } else { counts.eventsUpdated += 1 }
+                took(eventCalendar)
             case .reminder(var r):
                 r.identifier = existing?.item.identifier ?? r.identifier
                 r.calendarIdentifier = reminderList
                 entry.item = .reminder(r)
                 if existing == nil { counts.remindersAdded += 1 } else { counts.remindersUpdated += 1 }
+                took(reminderList)
             }
             for alarm in entry.item.alarms {
                 if alarm.structuredLocation != nil { counts.locationAlarms += 1 } else { counts.alarms += 1 }
@@ -730,7 +755,10 @@ final class ImportSession {
             var added = 0
             for o in group {
                 let date = EventStore.exceptionDate(o.recurrenceID, of: series)
-                if keptAsStored && series.exceptionDates.contains(date) { continue }
+                if keptAsStored && series.exceptionDates.contains(date) {
+                    counts.unchanged += 1
+                    continue
+                }
                 series.exceptionDates.append(date)
                 added += 1
                 if keptAsStored {
@@ -810,12 +838,19 @@ final class ImportSession {
             if leftAlone.contains(o.uid) || storedOnly.contains(o.uid) {
                 // A series kept as stored keeps each changed occurrence unless the file's is newer
                 // (a higher SEQUENCE: an organizer's update to one instance, or to this and later ones).
-                if let stored = try storedOccurrenceSequences(master)[instant], o.event.sequence <= stored { continue }
+                // One not newer is counted as a series would be: unchanged, or older than the stored copy.
+                if let stored = try storedOccurrenceSequences(master)[instant], o.event.sequence <= stored {
+                    if o.event.sequence < stored { counts.older += 1 } else { counts.unchanged += 1 }
+                    continue
+                }
                 // An instance the stored series no longer has was split off before (by this
                 // update, or the file's series read before), or made an extra date then: a second
                 // split or RDATE would be wrong. A stored series the file lacks takes a changed
                 // occurrence on a date it does not have as an extra date, said, as a file's does.
-                if (leftAlone.contains(o.uid) || o.thisAndFuture) && !EventStore.isOccurrence(series, instant, zone: zone) { continue }
+                if (leftAlone.contains(o.uid) || o.thisAndFuture) && !EventStore.isOccurrence(series, instant, zone: zone) {
+                    counts.unchanged += 1
+                    continue
+                }
             }
             if rid != o.recurrenceID {
                 let problem = ICSError(

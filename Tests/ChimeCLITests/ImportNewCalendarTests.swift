@@ -127,4 +127,29 @@ struct ImportNewCalendarTests {
         #expect(try s.run("import", onlyEvents, "--calendar", "Work").status == 0)
         #expect(try Self.calendars(s) == ["Errands reminder", "Work event"])
     }
+    /// The summary names the calendars the items went into (the defaults a user may not know
+    /// of, too), and so does `--json`; a file of two calendars into a new one says so.
+    @Test func theSummaryNamesWhereTheItemsWent() throws {
+        let s = StoreSession()
+        let path = try Self.file(s, "holidays.ics", calendarName: "Holidays")
+        let dry = try s.run("import", path, "--dry-run")
+        #expect(dry.status == 0 && dry.stdout.hasPrefix("Dry run: nothing was stored. Would import into \"Calendar\", \"Reminders\":\n"), "\(dry.stdout)")
+        let into = try s.run("import", path, "--new-calendar")
+        #expect(into.status == 0 && into.stdout.hasPrefix("Imported into \"Holidays\":\n"), "\(into.stdout)")
+        let json = try s.json("import", path, "--calendar", "Holidays") as? [String: Any]
+        #expect(json?["calendars"] as? [String] == [] && json?["unchanged"] as? Int == 2, "\(String(describing: json))")
+        let again = try s.run("import", path, "--calendar", "Holidays")
+        #expect(again.stdout.hasPrefix("Imported:\n"), "nothing went anywhere: \(again.stdout)")
+
+        let t = StoreSession()
+        let two = try Self.file(t, "two.ics", calendarName: "Holidays")
+        let text = try String(contentsOfFile: two, encoding: .utf8)
+        try (text + text.replacingOccurrences(of: "Holidays", with: "Work").replacingOccurrences(of: "UID:", with: "UID:work-"))
+            .write(toFile: two, atomically: true, encoding: .utf8)
+        let both = try t.run("import", two, "--new-calendar")
+        #expect(both.status == 0 && both.stdout.hasPrefix("Imported into \"Holidays\":\n  events     2 new"), "\(both.stdout)")
+        #expect(
+            both.stderr.contains("VCALENDAR: a second calendar, \"Work\", in the file: its items are read into the first one, \"Holidays\""),
+            "\(both.stderr)")
+    }
 }

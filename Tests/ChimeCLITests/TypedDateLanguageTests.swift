@@ -551,7 +551,7 @@ import Testing
             """)
         func run(_ lang: String?, _ arguments: [String]) throws -> String { try ViewsInTheUsersLanguageTests.run(s, lang, arguments) }
         let english = try run(nil, ["import", file, "--dry-run", "--create"])
-        #expect(english.hasPrefix("Dry run: nothing was stored. Would import:\n  events     1 new, 0 updated\n"), "\(english)")
+        #expect(english.hasPrefix("Dry run: nothing was stored. Would import into \"Calendar\":\n  events     1 new, 0 updated\n"), "\(english)")
         #expect(try run("C", ["import", file, "--dry-run", "--create"]) == english)
         for lang in ["zh_CN.UTF-8", "ru_RU.UTF-8", "ja_JP.UTF-8"] {
             let summary = try run(lang, ["import", file, "--dry-run", "--create"])

@@ -147,6 +147,11 @@ import Testing
         ),
         ("a calendar property after a component", "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270101T090000\r\nEND:VEVENT\r\nX-WR-TIMEZONE:Asia/Tokyo\r\n"),
         (
+            "a second calendar of another name",
+            "X-WR-CALNAME:Home\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+                + "BEGIN:VCALENDAR\r\nX-WR-CALNAME:Work\r\nBEGIN:VEVENT\r\nUID:b\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\n"
+        ),
+        (
             "an item outside the calendar",
             "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:b\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\nBEGIN:VCALENDAR\r\n"
         )
@@ -160,5 +165,32 @@ import Testing
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nX-WR-TIMEZONE:Asia/Tokyo\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART;TZID=Europe/Berlin:20270101T090000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
                 .utf8)
         #expect(Self.streamed(plain, sizes: [65_536]) != nil)
+    }
+    /// Concatenated calendars are read as one; one named otherwise than the first is said (its
+    /// items join the first's calendar), and a strict read refuses it. Calendars of one name, or
+    /// unnamed ones, join without a word.
+    @Test func aSecondCalendarOfAnotherNameIsSaid() throws {
+        func file(_ first: String?, _ second: String?) -> [UInt8] {
+            func calendar(_ name: String?, _ uid: String) -> String {
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + (name.map { "X-WR-CALNAME:\($0)\r\n" } ?? "")
+                    + "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            }
+            return Array((calendar(first, "a") + calendar(second, "b")).utf8)
+        }
+        let named = try ICalendar.parse(file("Home", "Work"), file: "two.ics")
+        #expect(named.items.map(\.uid) == ["a", "b"] && named.calendarName == "Home")
+        #expect(
+            named.repairs.map(\.description) == [
+                "two.ics:9: VCALENDAR: a second calendar, \"Work\", in the file: its items are read into the first one, \"Home\""
+            ])
+        let unnamedFirst = try ICalendar.parse(file(nil, "Work"), file: "two.ics")
+        #expect(
+            unnamedFirst.repairs.map(\.description) == [
+                "two.ics:8: VCALENDAR: a second calendar, \"Work\", in the file: its items are read into the first one"
+            ])
+        for (first, second) in [("Home", "Home"), (nil, nil), ("Home", nil)] as [(String?, String?)] {
+            #expect(try ICalendar.parse(file(first, second), file: "two.ics").repairs.isEmpty)
+        }
+        #expect(throws: ICSError.self) { try ICalendar.parse(file("Home", "Work"), file: "two.ics", strict: true) }
     }
 }

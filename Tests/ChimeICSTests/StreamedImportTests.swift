@@ -308,9 +308,14 @@ import Testing
             #expect(
                 items.contains { $0.contains("Weekly sync 20270104T100000") && $0.contains("FREQ=WEEKLY;COUNT=8") && $0.contains("2027-01-18T10:00:00") },
                 "\(items)")
-            // The same file again: nothing changes.
+            // The same file again: nothing changes, and each component is counted as unchanged.
             let again = try t.store.importICS(file(update), file: "update.ics")
             #expect(again.overrides == 0 && again.cancelledOccurrences == 0, "\(again)")
+            #expect(again.unchanged == (update == moved + cancelled ? 2 : 3) && again.older == 0, "\(again)")
+            #expect(try t.snapshot() == items)
+            // The first file again: its changed occurrence is older than the stored one, and counted so.
+            let stale = try t.store.importICS(file(series), file: "first.ics")
+            #expect(stale.older == 1 && stale.overrides == 0, "\(stale)")
             #expect(try t.snapshot() == items)
         }
     }
@@ -360,7 +365,7 @@ import Testing
                 #expect(items.contains { $0.contains("Planning (Wednesday) 20270113T100000") && $0.contains("detached=true") }, "\(items)")
             }
             let again = try t.store.importICS(file(update), file: "update.ics")
-            #expect(again.overrides == 0 && again.repairs.isEmpty, "\(again)")
+            #expect(again.overrides == 0 && again.repairs.isEmpty && again.unchanged == 1, "\(again)")
             #expect(try t.snapshot() == items)
         }
     }
@@ -392,7 +397,7 @@ import Testing
         #expect(items.contains { $0.contains("Review (moved) 20270112T160000") && $0.contains("detached=true") }, "\(items)")
         for again in [series, occurrence] {
             let report = try t.store.importICS(again, file: "again.ics")
-            #expect(report.overrides == 0 && report.eventsUpdated == 0, "\(report)")
+            #expect(report.overrides == 0 && report.eventsUpdated == 0 && report.unchanged == 1, "\(report)")
             #expect(try t.snapshot() == items)
         }
     }

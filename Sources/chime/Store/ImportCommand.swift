@@ -297,7 +297,15 @@ struct ImportCommand: ParsableCommand {
             (messages("skipped", context: "import summary"), "\(r.skipped.count)")
         ]
         let width = (rows.map { DisplayText.columns($0.label) }.max() ?? 0) + 2
-        var lines = [dryRun ? messages("Dry run: nothing was stored. Would import:") : messages("Imported:")]
+        // Where the items went, when any did: the calendar a user named, or the defaults they may not know.
+        let calendars = r.calendars.map { "\"" + DisplayText.singleLine($0) + "\"" }.joined(separator: ", ")
+        let heading =
+            calendars.isEmpty
+            ? (dryRun ? messages("Dry run: nothing was stored. Would import:") : messages("Imported:"))
+            : dryRun
+                ? messages("Dry run: nothing was stored. Would import into {calendars}:", ["calendars": calendars])
+                : messages("Imported into {calendars}:", ["calendars": calendars])
+        var lines = [heading]
         for row in rows { lines.append("  " + row.label.padding(toLength: width) + row.value) }
         return lines.joined(separator: "\n")
     }
@@ -305,6 +313,7 @@ struct ImportCommand: ParsableCommand {
     static func json(_ r: ImportReport, dryRun: Bool) -> String {
         JSONText.document([
             ("dry_run", dryRun ? "true" : "false"),
+            ("calendars", JSONText.array(r.calendars.map(JSONText.string))),
             ("events_added", "\(r.eventsAdded)"), ("events_updated", "\(r.eventsUpdated)"),
             ("todos_added", "\(r.remindersAdded)"), ("todos_updated", "\(r.remindersUpdated)"),
             ("overrides", "\(r.overrides)"), ("cancelled_occurrences", "\(r.cancelledOccurrences)"),
