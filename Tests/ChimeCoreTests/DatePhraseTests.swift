@@ -59,7 +59,8 @@ struct DatePhraseTests {
         let t = Self.now.secondsSince1970
         for (text, seconds) in [
             ("in 2 hours", 7200), ("in 30 min", 1800), ("in 1h30m", 5400), ("in an hour", 3600),
-            ("in 3 days", 259_200), ("in 2 hours 30 minutes", 9000), ("in 1 week", 604_800)
+            ("in 3 days", 259_200), ("in 2 hours 30 minutes", 9000), ("in 1 week", 604_800),
+            ("in two hours", 7200), ("in twelve days", 1_036_800), ("in a week and three days", 864_000)
         ] as [(String, Int64)] {
             #expect(try parse(text) == .instant(Instant(secondsSince1970: t + seconds)), "\(text)")
         }

@@ -28,7 +28,13 @@ struct RepeatPhraseTests {
         ("every month on the 2nd tuesday", "FREQ=MONTHLY;BYDAY=2TU", "monthly on the 2nd Tuesday", true),
         ("monthly on the 15th", "FREQ=MONTHLY;BYMONTHDAY=15", "monthly on the 15th", true),
         ("on the 1st and 15th of each month", "FREQ=MONTHLY;BYMONTHDAY=1,15", "monthly on the 1st and 15th", true),
-        ("weekly until 2027-03-01", "FREQ=WEEKLY;UNTIL=20270301", "weekly, until 2027-03-01", true)
+        ("weekly until 2027-03-01", "FREQ=WEEKLY;UNTIL=20270301", "weekly, until 2027-03-01", true),
+        // One day of the year, either way round, with or without its suffix.
+        ("yearly on dec 25", "FREQ=YEARLY;BYMONTHDAY=25;BYMONTH=12", "yearly on December 25", true),
+        ("every year on 29 february", "FREQ=YEARLY;BYMONTHDAY=29;BYMONTH=2", "yearly on February 29", true),
+        ("annually on march 3rd", "FREQ=YEARLY;BYMONTHDAY=3;BYMONTH=3", "yearly on March 3", true),
+        ("every 2 years on jul 4 5 times", "FREQ=YEARLY;COUNT=5;INTERVAL=2;BYMONTHDAY=4;BYMONTH=7", "every 2 years on July 4, 5 times", true),
+        ("FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=24,25", "FREQ=YEARLY;BYMONTHDAY=24,25;BYMONTH=12", "yearly on the 24th and 25th in December", false)
     ])
     func aPhraseIsARuleAndIsSaidBack(phrase: String, rrule: String, words: String, readsBack: Bool) throws {
         let rule = try RecurrenceRule(phrase: phrase)
@@ -37,7 +43,10 @@ struct RepeatPhraseTests {
         #expect(((try? RecurrenceRule(phrase: words)) == rule) == readsBack, "\"\(words)\" and \(rrule)")
     }
 
-    @Test(arguments: ["every other", "last of the month", "weekly until march", "weekly until 2027-02-30", "every 2 weeks on the 15th"])
+    @Test(arguments: [
+        "every other", "last of the month", "weekly until march", "weekly until 2027-02-30", "every 2 weeks on the 15th",
+        "yearly on feb 30", "yearly on dec 25 and jan 1", "monthly on dec 25"
+    ])
     func aPhraseThatSaysTooLittleIsRefused(phrase: String) {
         #expect(throws: RecurrenceRuleError.self) { try RecurrenceRule(phrase: phrase) }
     }

@@ -25,8 +25,8 @@ extension RecurrenceRule {
     /// `daily`, `weekdays`, `weekends`, `weekly`, `fortnightly`, `monthly`, `yearly`,
     /// `every day|week|month|year`, `every 2 weeks`, `every mon,thu`, `weekly on mon and thu`,
     /// `every other tuesday`, `last friday of the month`, `first monday of every month`,
-    /// `monthly on the 1st and 15th`, each optionally ending in `N times` or `until YYYY-MM-DD`
-    /// (that day included).
+    /// `monthly on the 1st and 15th`, `yearly on dec 25`, each optionally ending in `N times` or
+    /// `until YYYY-MM-DD` (that day included).
     ///
     /// ```swift
     /// try RecurrenceRule(phrase: "every 2 weeks on mon,thu").rfc5545   // "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"
@@ -71,6 +71,7 @@ extension RecurrenceRule {
         var days: [Weekday] = []
         var positioned: [RecurrenceDayOfWeek] = []  // last friday, 2nd tuesday (of the month)
         var monthDays: [Int] = []  // the 1st, the 15th
+        var months: [Int] = []  // yearly on dec 25
         var i = 0
         // After "last friday" or "the 15th": "month" or "every month" only says what it is of.
         func skipOfTheMonth() {
@@ -95,6 +96,15 @@ extension RecurrenceRule {
                 positioned.append(RecurrenceDayOfWeek(day, weekNumber: n))
                 i += 1
                 skipOfTheMonth()
+                continue
+            }
+            // "yearly on dec 25", "every year on 25 december", "annually on march 3rd": one day of the year.
+            if i < words.count, let (month, day) = Self.dayOfYear(word, words[i]) {
+                guard frequency == nil || frequency == .yearly, months.isEmpty else { throw bad }
+                frequency = .yearly
+                months = [month]
+                monthDays = [day]
+                i += 1
                 continue
             }
             // "day 15" (what the repeat tables of other languages say "the 15th" as).
@@ -150,7 +160,21 @@ extension RecurrenceRule {
         guard let frequency else { throw bad }
         try self.init(
             frequency, interval: interval, daysOfTheWeek: days.map { RecurrenceDayOfWeek($0) } + positioned,
-            daysOfTheMonth: monthDays, end: end)
+            daysOfTheMonth: monthDays, monthsOfTheYear: months, end: end)
+    }
+
+    /// `dec 25`, `25 december`, `march 3rd`: a month and a day it has (29 February included).
+    private static func dayOfYear(_ a: String, _ b: String) -> (month: Int, day: Int)? {
+        let pair: (Int, Int)? =
+            if let month = DateExpression.month(a), let day = DateExpression.dayNumber(b) {
+                (month, day)
+            } else if let day = DateExpression.dayNumber(a), let month = DateExpression.month(b) {
+                (month, day)
+            } else {
+                nil
+            }
+        guard let (month, day) = pair, CivilDate(year: 2028, month: month, day: day).isValid else { return nil }
+        return (month, day)
     }
 
     /// `2027-03-01`, a real day.
@@ -201,8 +225,22 @@ extension RecurrenceRule {
                         })
             }
         }
-        if !daysOfTheMonth.isEmpty { text += " on the " + Self.list(daysOfTheMonth.map(Self.ordinal)) }
-        if let calendar, calendar != .gregorian {
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September",
+            "October", "November", "December"
+        ]
+        // One day of the year (a birthday, a holiday) as people say it: `yearly on December 25`.
+        let dayOfYear =
+            frequency == .yearly && daysOfTheWeek.isEmpty && monthsOfTheYear.count == 1 && daysOfTheMonth.count == 1
+            && daysOfTheMonth[0] > 0 && (calendar == nil || calendar == .gregorian)
+        if dayOfYear {
+            text += " on \(months[monthsOfTheYear[0] - 1]) \(daysOfTheMonth[0])"
+        } else if !daysOfTheMonth.isEmpty {
+            text += " on the " + Self.list(daysOfTheMonth.map(Self.ordinal))
+        }
+        if dayOfYear {
+            // Said above.
+        } else if let calendar, calendar != .gregorian {
             // Month names belong to the calendar: say its month numbers.
             if !monthCodes.isEmpty {
                 text += " in " + Self.list(monthCodes.map { $0.leap ? "leap month \($0.number)" : "month \($0.number)" })
@@ -214,10 +252,6 @@ extension RecurrenceRule {
             case .forward: text += ", later in years without that date"
             }
         } else if !monthsOfTheYear.isEmpty {
-            let months = [
-                "January", "February", "March", "April", "May", "June", "July", "August", "September",
-                "October", "November", "December"
-            ]
             text += " in " + Self.list(monthsOfTheYear.map { months[$0 - 1] })
         }
         let spoken =

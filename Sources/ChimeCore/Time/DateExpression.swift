@@ -330,13 +330,13 @@ public enum DateExpression {
     private static func weekday(_ word: String) -> Int? { Weekday(word: word)?.isoIndex }
 
     /// The month a word names (`dec`, `december`, `sept`), 1…12.
-    private static func month(_ word: String) -> Int? {
+    static func month(_ word: String) -> Int? {
         guard word.count >= 3, let index = monthNames.firstIndex(where: { $0.hasPrefix(word) }) else { return nil }
         return index + 1
     }
 
     /// A day of the month: `1`, `01`, `1st`, `22nd`.
-    private static func dayNumber(_ word: String) -> Int? {
+    static func dayNumber(_ word: String) -> Int? {
         var digits = Substring(word)
         for suffix in ["st", "nd", "rd", "th"] where digits.hasSuffix(suffix) { digits = digits.dropLast(2); break }
         guard (1...2).contains(digits.count), let n = Int(digits), (1...31).contains(n) else { return nil }
@@ -421,7 +421,14 @@ public enum DateExpression {
         return "\(d.year)-\(pad(d.month))-\(pad(d.day))"
     }
 
-    /// The words after `in`: `2 hours`, `90 min`, `2h`, `1h30m`, `an hour`, `2 hours 30 minutes`.
+    /// `a`, `an` and the English numbers to twelve, as people type them after `in`: `in two hours`.
+    static func numberWord(_ word: String) -> Int64? {
+        if word == "a" || word == "an" { return 1 }
+        let words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+        return words.firstIndex(of: word).map { Int64($0) + 1 }
+    }
+
+    /// The words after `in`: `2 hours`, `90 min`, `2h`, `1h30m`, `an hour`, `two weeks`, `2 hours 30 minutes`.
     private static func amount(_ words: ArraySlice<String>, now: Instant) throws(Reason) -> DateValue {
         let units: [(names: [String], seconds: Int64)] = [
             (["w", "wk", "wks", "week", "weeks"], 604_800), (["d", "day", "days"], 86_400),
@@ -435,7 +442,7 @@ public enum DateExpression {
         while let word = words.first {
             words.removeFirst()
             if word == "and" { continue }
-            if let n = word == "a" || word == "an" ? 1 : Int64(word), n >= 0, n < 1_000_000_000 {
+            if let n = Self.numberWord(word) ?? Int64(word), n >= 0, n < 1_000_000_000 {
                 guard let unitWord = words.first, let unit = units.first(where: { $0.names.contains(unitWord) }) else { throw bad }
                 words.removeFirst()
                 total += n * unit.seconds
