@@ -144,9 +144,9 @@ public enum ICalendar {
                         let text =
                             first.map {
                                 MessageText(
-                                    "a second calendar, \"{name}\", in the file: its items are read into the first one, \"{first}\"",
+                                    "another calendar, \"{name}\", in the file: its items are read into the first one, \"{first}\"",
                                     ["name": name, "first": $0])
-                            } ?? MessageText("a second calendar, \"{name}\", in the file: its items are read into the first one", ["name": name])
+                            } ?? MessageText("another calendar, \"{name}\", in the file: its items are read into the first one", ["name": name])
                         try repairs.note(line: root.line, property: "VCALENDAR", text)
                     }
                     let more = root.components

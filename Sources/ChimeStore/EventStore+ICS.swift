@@ -516,9 +516,16 @@ final class ImportSession {
         return kind == .event ? events?.id : reminders?.id
     }
 
-    /// Notes that the calendar `id` took an item, for the report.
-    private func took(_ id: String?) {
-        guard let id, let title = titles[id], !used.contains(title) else { return }
+    /// Notes that the calendar `id` took an item, for the report (a calendar the import did not
+    /// resolve itself, a stored item's, is read by its identifier).
+    private func took(_ id: String?) throws {
+        guard let id else { return }
+        if titles[id] == nil, case .identified = target {
+            return
+        } else if titles[id] == nil {
+            titles[id] = try db.map { try EventStore.fetchCalendar($0, id)?.title } ?? store.calendar(withIdentifier: id)?.title
+        }
+        guard let title = titles[id], !used.contains(title) else { return }
         used.append(title)
     }
 
@@ -642,11 +649,24 @@ final class ImportSession {
         items.reverse()
         while var entry = items.popLast() {
             let isEvent = if case .event = entry.item { true } else { false }
-            // The kind's calendar first: a default made now is the one an export's name finds.
-            let kindCalendar = try calendar(for: isEvent ? .event : .reminder)
-            let ownHome = try home(&entry)
-            let eventCalendar = ownHome ?? (isEvent ? kindCalendar : nil), reminderList = ownHome ?? (isEvent ? nil : kindCalendar)
             let existing = storedCopies[EventStore.uidKey(entry.uid, entry.item)]
+            let eventCalendar: String?, reminderList: String?
+            if case .defaults = target, let existing {
+                // Sent nowhere in particular, an update stays in its calendar (an export's name
+                // aside): the default calendar is for new items.
+                let stored: String? =
+                    switch existing.item {
+                    case .event(let e): e.calendarIdentifier
+                    case .reminder(let r): r.calendarIdentifier
+                    }
+                let stays = try home(&entry) ?? stored
+                (eventCalendar, reminderList) = isEvent ? (stays, nil) : (nil, stays)
+            } else {
+                // The kind's calendar first: a default made now is the one an export's name finds.
+                let kindCalendar = try calendar(for: isEvent ? .event : .reminder)
+                let ownHome = try home(&entry)
+                (eventCalendar, reminderList) = (ownHome ?? (isEvent ? kindCalendar : nil), ownHome ?? (isEvent ? nil : kindCalendar))
+            }
             if let existing, authoritative, case .event(let stored) = existing.item {
                 // The file's overrides replace the stored detached occurrences.
                 try store.perform(commit: false) { db, _ in
@@ -699,13 +719,13 @@ final class ImportSession {
                 entry.item = .event(e)
                 if overridden?.contains(entry.uid) == true || replacesLoneOccurrence { seriesByUID[entry.uid] = e }
                 if existing == nil { counts.eventsAdded += 1 } else { counts.eventsUpdated += 1 }
-                took(eventCalendar)
+                try took(eventCalendar)
             case .reminder(var r):
                 r.identifier = existing?.item.identifier ?? r.identifier
                 r.calendarIdentifier = reminderList
                 entry.item = .reminder(r)
                 if existing == nil { counts.remindersAdded += 1 } else { counts.remindersUpdated += 1 }
-                took(reminderList)
+                try took(reminderList)
             }
             for alarm in entry.item.alarms {
                 if alarm.structuredLocation != nil { counts.locationAlarms += 1 } else { counts.alarms += 1 }
@@ -759,16 +779,24 @@ final class ImportSession {
                     counts.unchanged += 1
                     continue
                 }
+                // A cancellation older than the stored change of that occurrence (a reschedule
+                // sent after it) is left out, as an older changed occurrence is.
+                let instant = o.recurrenceID.instant(floatingZone: store.floatingZone)
+                if keptAsStored, let stored = try storedOccurrenceSequences(series)[instant], o.event.sequence < stored {
+                    counts.older += 1
+                    continue
+                }
                 series.exceptionDates.append(date)
                 added += 1
                 if keptAsStored {
                     // A changed copy of the cancelled occurrence goes with it.
-                    let row = EventStore.detachedRowID(series.identifier, o.recurrenceID.instant(floatingZone: store.floatingZone))
+                    let row = EventStore.detachedRowID(series.identifier, instant)
                     try store.perform(commit: false) { db, _ in try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [row]) }
                 }
             }
             counts.cancelledOccurrences += added
             guard added > 0 else { continue }
+            try took(series.calendarIdentifier)
             try store.save(series, span: .thisEvent, commit: false)
             seriesByUID[uid] = series
         }
@@ -915,6 +943,7 @@ final class ImportSession {
                 try store.save(occurrence, span: .thisEvent, commit: false)
             }
             counts.overrides += 1
+            try took(series.calendarIdentifier)
         }
     }
 }

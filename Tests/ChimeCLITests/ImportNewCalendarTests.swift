@@ -149,7 +149,7 @@ struct ImportNewCalendarTests {
         let both = try t.run("import", two, "--new-calendar")
         #expect(both.status == 0 && both.stdout.hasPrefix("Imported into \"Holidays\":\n  events     2 new"), "\(both.stdout)")
         #expect(
-            both.stderr.contains("VCALENDAR: a second calendar, \"Work\", in the file: its items are read into the first one, \"Holidays\""),
+            both.stderr.contains("VCALENDAR: another calendar, \"Work\", in the file: its items are read into the first one, \"Holidays\""),
             "\(both.stderr)")
     }
 }

@@ -147,7 +147,7 @@ import Testing
         ),
         ("a calendar property after a component", "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270101T090000\r\nEND:VEVENT\r\nX-WR-TIMEZONE:Asia/Tokyo\r\n"),
         (
-            "a second calendar of another name",
+            "another calendar of another name",
             "X-WR-CALNAME:Home\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
                 + "BEGIN:VCALENDAR\r\nX-WR-CALNAME:Work\r\nBEGIN:VEVENT\r\nUID:b\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\n"
         ),
@@ -181,12 +181,12 @@ import Testing
         #expect(named.items.map(\.uid) == ["a", "b"] && named.calendarName == "Home")
         #expect(
             named.repairs.map(\.description) == [
-                "two.ics:9: VCALENDAR: a second calendar, \"Work\", in the file: its items are read into the first one, \"Home\""
+                "two.ics:9: VCALENDAR: another calendar, \"Work\", in the file: its items are read into the first one, \"Home\""
             ])
         let unnamedFirst = try ICalendar.parse(file(nil, "Work"), file: "two.ics")
         #expect(
             unnamedFirst.repairs.map(\.description) == [
-                "two.ics:8: VCALENDAR: a second calendar, \"Work\", in the file: its items are read into the first one"
+                "two.ics:8: VCALENDAR: another calendar, \"Work\", in the file: its items are read into the first one"
             ])
         for (first, second) in [("Home", "Home"), (nil, nil), ("Home", nil)] as [(String?, String?)] {
             #expect(try ICalendar.parse(file(first, second), file: "two.ics").repairs.isEmpty)

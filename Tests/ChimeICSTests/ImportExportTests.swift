@@ -36,6 +36,24 @@ import Testing
         #expect(!all.contains { $0.title == "Stand-up" })
     }
 
+    /// An update imported without a target stays in the calendar its item is in, and the report
+    /// names that calendar; no default calendar is made for it.
+    @Test func anUpdateImportedIntoTheDefaultsStaysInItsCalendar() throws {
+        let t = try TemporaryStore()
+        let original = try Fixture.bytes("google.ics")
+        let first = try t.store.importICS(original, file: "g.ics", into: .new("Work"))
+        #expect(first.calendars == ["Work"], "\(first)")
+        let newer = String(decoding: original, as: UTF8.self).replacingOccurrences(of: "SEQUENCE:2", with: "SEQUENCE:5")
+        let updated = try t.store.importICS(Array(newer.utf8), file: "g.ics")
+        #expect(updated.eventsUpdated == 1 && updated.calendars == ["Work"], "\(updated)")
+        #expect(try t.store.calendars(for: .event).map(\.title) == ["Work"])
+        let work = try #require(try t.store.calendars(for: .event).first)
+        #expect(
+            try t.store.allItems(in: nil).allSatisfy { item in
+                if case .event(let e) = item { return e.calendarIdentifier == work.identifier } else { return false }
+            })
+    }
+
     @Test func aStrictImportOfABrokenFileStoresNothingAndNamesFileLineAndProperty() throws {
         let t = try TemporaryStore()
         _ = try t.store.importICS(try Fixture.bytes("thunderbird.ics"), file: "tb.ics")

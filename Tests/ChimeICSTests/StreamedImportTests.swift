@@ -301,6 +301,7 @@ import Testing
             _ = try t.store.importICS(file(series), file: "first.ics")
             let report = try t.store.importICS(file(update), file: "update.ics")
             #expect(report.overrides == 1 && report.cancelledOccurrences == 1, "\(report)")
+            #expect(report.calendars == ["Calendar"], "the series' calendar took the changes: \(report)")
             #expect(report.repairs.isEmpty && report.skipped.isEmpty, "\(report.repairs) \(report.skipped)")
             let items = try t.snapshot()
             #expect(items.count == 2, "the series and its one changed occurrence: \(items)")
@@ -316,6 +317,15 @@ import Testing
             // The first file again: its changed occurrence is older than the stored one, and counted so.
             let stale = try t.store.importICS(file(series), file: "first.ics")
             #expect(stale.older == 1 && stale.overrides == 0, "\(stale)")
+            #expect(try t.snapshot() == items)
+            // A cancellation sent before the occurrence was moved (a lower SEQUENCE) leaves it moved.
+            let staleCancellation = file(
+                """
+                BEGIN:VEVENT\r\nUID:sync@example.com\r\nSEQUENCE:1\r\nRECURRENCE-ID;TZID=Europe/Berlin:20270111T100000\r
+                DTSTART;TZID=Europe/Berlin:20270111T100000\r\nSTATUS:CANCELLED\r\nEND:VEVENT\r\n
+                """)
+            let cancelled = try t.store.importICS(staleCancellation, file: "cancel.ics")
+            #expect(cancelled.older == 1 && cancelled.cancelledOccurrences == 0, "\(cancelled)")
             #expect(try t.snapshot() == items)
         }
     }

@@ -298,7 +298,8 @@ struct ImportCommand: ParsableCommand {
         ]
         let width = (rows.map { DisplayText.columns($0.label) }.max() ?? 0) + 2
         // Where the items went, when any did: the calendar a user named, or the defaults they may not know.
-        let calendars = r.calendars.map { "\"" + DisplayText.singleLine($0) + "\"" }.joined(separator: ", ")
+        let calendars = r.calendars.map { messages("\"{name}\"", context: "import summary", ["name": DisplayText.singleLine($0)]) }
+            .joined(separator: ", ")
         let heading =
             calendars.isEmpty
             ? (dryRun ? messages("Dry run: nothing was stored. Would import:") : messages("Imported:"))
