@@ -19,6 +19,9 @@ public struct ICSError: Error, Hashable, Sendable, CustomStringConvertible {
     public var text: MessageText?
     /// A fault a lenient read repairs, refused by a strict one: its text says the repair as done.
     public var isRefusedRepair = false
+    /// A component a lenient read skips as a whole (its text says it was skipped): a strict read
+    /// refuses the file as it refuses a repair.
+    var skipsComponent = false
 
     public init(file: String, line: Int, property: String? = nil, _ message: String) {
         self.file = file

@@ -84,7 +84,7 @@ struct ItemReader {
         } catch {
             // A component that cannot be an item: dropped alone, the rest of the file is read. A
             // strict read refuses the file instead: said as the skip it refuses, not as one made.
-            if repairs.strict { throw error.isRefusedRepair ? error : error.refused }
+            if repairs.strict { throw error.skipsComponent ? error.refused : error }
             skipped.append(error)
         }
         return nil
@@ -215,7 +215,9 @@ struct ItemReader {
     /// What a series, a single event and an override have in common.
     private func eventBody(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> Event {
         guard let dtstart = c["DTSTART"] else {
-            throw ICSError(file: file, line: c.line, property: "VEVENT", MessageText("missing DTSTART: this event was skipped"))
+            var skipped = ICSError(file: file, line: c.line, property: "VEVENT", MessageText("missing DTSTART: this event was skipped"))
+            skipped.skipsComponent = true
+            throw skipped
         }
         let start = try values.calendarDate(dtstart, repairs: repairs)
         let end = try self.end(of: c, start: start, values)

@@ -54,6 +54,28 @@ import Testing
             })
     }
 
+    /// A component a lenient read skips (no DTSTART) is refused by a strict read as a refused
+    /// repair (the CLI says the skip --strict does not make); a value a strict read cannot take
+    /// is refused as it is.
+    @Test func aStrictReadRefusesASkipAsTheSkipItWouldMake() throws {
+        let noStart = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMMARY:No start\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        #expect(try ICalendar.parse(noStart, file: "f.ics").skipped.count == 1)
+        do {
+            _ = try ICalendar.parse(noStart, file: "f.ics", strict: true)
+            Issue.record("a file with a component to skip was read strictly")
+        } catch {
+            #expect(error.isRefusedRepair && error.message == "missing DTSTART: this event was skipped", "\(error)")
+        }
+        let badValue = Array(
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20261201T090000Z\r\nDURATION:PT1Hx\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        do {
+            _ = try ICalendar.parse(badValue, file: "f.ics", strict: true)
+            Issue.record("a bad DURATION was read strictly")
+        } catch {
+            #expect(!error.isRefusedRepair, "\(error)")
+        }
+    }
+
     @Test func aStrictImportOfABrokenFileStoresNothingAndNamesFileLineAndProperty() throws {
         let t = try TemporaryStore()
         _ = try t.store.importICS(try Fixture.bytes("thunderbird.ics"), file: "tb.ics")

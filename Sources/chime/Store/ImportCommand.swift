@@ -277,8 +277,11 @@ struct ImportCommand: ParsableCommand {
             (
                 messages("overrides", context: "import summary"),
                 messages(
-                    "{changed} changed occurrences, {cancelled} cancelled",
-                    ["changed": "\(r.overrides)", "cancelled": "\(r.cancelledOccurrences)"])
+                    "{changed}, {cancelled} cancelled",
+                    [
+                        "changed": messages.plural("{count} changed occurrence", "{count} changed occurrences", count: r.overrides),
+                        "cancelled": "\(r.cancelledOccurrences)"
+                    ])
             ),
             (
                 messages("alarms", context: "import summary"),
