@@ -447,6 +447,7 @@ final class ImportSession {
     /// Titles of the calendars written into, by identifier; those that took an item, in order.
     private var titles: [String: String] = [:]
     private var used: [String] = []
+    private var writable: [String: Bool] = [:]
     private var checkedCalendars: Set<String?> = []
     /// Series the overrides need, by UID.
     private var seriesByUID: [String: Event] = [:]
@@ -514,6 +515,15 @@ final class ImportSession {
         for home in [events, reminders] { if let home, let title = home.title { titles[home.id] = title } }
         if kind == .event { eventCalendar = .some(events?.id) } else { reminderList = .some(reminders?.id) }
         return kind == .event ? events?.id : reminders?.id
+    }
+
+    /// Whether the calendar `id` takes changes (not a subscription's), read once per import.
+    private func isWritable(_ id: String) throws -> Bool {
+        if let known = writable[id] { return known }
+        let calendar = try db.map { try EventStore.fetchCalendar($0, id) } ?? store.calendar(withIdentifier: id)
+        let answer = calendar?.allowsModifications ?? false
+        writable[id] = answer
+        return answer
     }
 
     /// Notes that the calendar `id` took an item, for the report (a calendar the import did not
@@ -651,15 +661,17 @@ final class ImportSession {
             let isEvent = if case .event = entry.item { true } else { false }
             let existing = storedCopies[EventStore.uidKey(entry.uid, entry.item)]
             let eventCalendar: String?, reminderList: String?
-            if case .defaults = target, let existing {
+            let storedCalendar: String? =
+                switch existing?.item {
+                case .event(let e): e.calendarIdentifier
+                case .reminder(let r): r.calendarIdentifier
+                case nil: nil
+                }
+            if case .defaults = target, let storedCalendar, try isWritable(storedCalendar) {
                 // Sent nowhere in particular, an update stays in its calendar (an export's name
-                // aside): the default calendar is for new items.
-                let stored: String? =
-                    switch existing.item {
-                    case .event(let e): e.calendarIdentifier
-                    case .reminder(let r): r.calendarIdentifier
-                    }
-                let stays = try home(&entry) ?? stored
+                // aside): the default calendar is for new items, and for a stored copy in a
+                // calendar that takes no changes (a subscription's).
+                let stays = try home(&entry) ?? storedCalendar
                 (eventCalendar, reminderList) = isEvent ? (stays, nil) : (nil, stays)
             } else {
                 // The kind's calendar first: a default made now is the one an export's name finds.

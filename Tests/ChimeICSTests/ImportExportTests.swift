@@ -52,6 +52,14 @@ import Testing
             try t.store.allItems(in: nil).allSatisfy { item in
                 if case .event(let e) = item { return e.calendarIdentifier == work.identifier } else { return false }
             })
+        // A calendar that takes no changes (a subscription's) keeps its copy; the update goes to
+        // the default calendar, as a new item would, and the import goes through.
+        var feed = work
+        feed.allowsModifications = false
+        try t.store.saveCalendar(feed)
+        let newest = newer.replacingOccurrences(of: "SEQUENCE:5", with: "SEQUENCE:6")
+        let moved = try t.store.importICS(Array(newest.utf8), file: "g.ics")
+        #expect(moved.eventsUpdated == 1 && moved.calendars == ["Calendar"], "\(moved)")
     }
 
     /// A component a lenient read skips (no DTSTART) is refused by a strict read as a refused
