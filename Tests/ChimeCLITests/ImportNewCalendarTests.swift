@@ -152,4 +152,25 @@ struct ImportNewCalendarTests {
             both.stderr.contains("VCALENDAR: another calendar, \"Work\", in the file: its items are read into the first one, \"Holidays\""),
             "\(both.stderr)")
     }
+    /// `chime export --calendar NAME` writes the calendar and the list of that name (what
+    /// `import --new-calendar` made), named as the calendar: imported again with
+    /// `--new-calendar`, nothing is lost.
+    @Test func anExportOfACalendarTakesTheListOfItsName() throws {
+        let s = StoreSession()
+        let path = try Self.file(s, "choir.ics", calendarName: "Choir")
+        #expect(try s.run("import", path, "--new-calendar").status == 0)
+        #expect(try s.run("calendar", "add", "Other").status == 0)
+        let backup = s.folder + "/backup.ics"
+        let export = try s.run("export", "--calendar", "choir", "-o", backup)
+        #expect(export.status == 0, "\(export.stderr)")
+        let text = try String(contentsOfFile: backup, encoding: .utf8)
+        #expect(text.contains("BEGIN:VEVENT") && text.contains("BEGIN:VTODO") && text.contains("X-WR-CALNAME:Choir"), "\(text)")
+        #expect(!text.contains("X-CHIME-CALENDAR"), "one name: no item names its calendar")
+        let t = StoreSession()
+        let again = try t.run("import", backup, "--new-calendar")
+        #expect(again.status == 0 && again.stdout.contains("1 new"), "\(again.stdout)")
+        #expect(try Self.calendars(t) == ["Choir event", "Choir reminder"])
+        let json = try t.json("import", backup, "--calendar", "Choir") as? [String: Any]
+        #expect(json?["unchanged"] as? Int == 2, "\(String(describing: json))")
+    }
 }

@@ -26,7 +26,8 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var storePath: StorePathOption
 
     @Option(
-        name: .customLong("calendar"), help: ArgumentHelp("Only this calendar or list (name or ID); repeatable.", valueName: "name"),
+        name: .customLong("calendar"),
+        help: ArgumentHelp("Only this calendar or list (name or ID), with the list or calendar of its name; repeatable.", valueName: "name"),
         completion: .custom(ShellCompletion.calendars))
     var calendars: [String] = []
 
@@ -37,15 +38,22 @@ struct ExportCommand: ParsableCommand {
         let store = try StoreOptions.open(storePath.store, creating: false)
         var selected: [ChimeCore.Calendar]?
         if !calendars.isEmpty {
-            selected = try calendars.map { name in
-                guard let c = try store.calendar(named: name, for: .event) ?? store.calendar(named: name, for: .reminder) else {
+            // A name takes the calendar and the list of that name, as `chime import --new-calendar`
+            // makes them: a backup of one holds its events and its to-dos.
+            var chosen: [ChimeCore.Calendar] = []
+            for name in calendars {
+                let found = [try store.calendar(named: name, for: .event), try store.calendar(named: name, for: .reminder)].compactMap { $0 }
+                guard !found.isEmpty else {
                     throw InputError(translatable: "--calendar: no calendar or list \"{name}\" (see `chime calendar list`)", ["name": name])
                 }
-                return c
+                chosen += found.filter { c in !chosen.contains { $0.identifier == c.identifier } }
             }
+            selected = chosen
         }
-        // One calendar exported alone gets its name and the calendar-level lines its import kept.
-        let only = selected?.count == 1 ? selected?[0] : nil
+        // One calendar exported alone (with the list of its name) gets its name and the
+        // calendar-level lines its import kept.
+        let oneName = selected.map { Set($0.map { $0.title.lowercased() }).count == 1 } ?? false
+        let only = oneName ? selected?.first { $0.entityType == .event } ?? selected?.first : nil
         var items = try store.allItems(in: selected)
         if only == nil {
             // Several calendars may hold one UID; a file holds it once.
