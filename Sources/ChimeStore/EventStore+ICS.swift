@@ -447,7 +447,7 @@ final class ImportSession {
     /// Titles of the calendars written into, by identifier; those that took an item, in order.
     private var titles: [String: String] = [:]
     private var used: [String] = []
-    private var writable: [String: Bool] = [:]
+    private var storedCalendars: [String: ChimeCore.Calendar?] = [:]
     private var checkedCalendars: Set<String?> = []
     /// Series the overrides need, by UID.
     private var seriesByUID: [String: Event] = [:]
@@ -517,23 +517,24 @@ final class ImportSession {
         return kind == .event ? events?.id : reminders?.id
     }
 
-    /// Whether the calendar `id` takes changes (not a subscription's), read once per import.
-    private func isWritable(_ id: String) throws -> Bool {
-        if let known = writable[id] { return known }
+    /// A stored calendar by identifier, read once per import (in its transaction when it has one).
+    private func storedCalendar(_ id: String) throws -> ChimeCore.Calendar? {
+        if let known = storedCalendars[id] { return known }
         let calendar = try db.map { try EventStore.fetchCalendar($0, id) } ?? store.calendar(withIdentifier: id)
-        let answer = calendar?.allowsModifications ?? false
-        writable[id] = answer
-        return answer
+        storedCalendars[id] = .some(calendar)
+        return calendar
     }
 
+    /// Whether the calendar `id` takes changes (not a subscription's).
+    private func isWritable(_ id: String) throws -> Bool { try storedCalendar(id)?.allowsModifications ?? false }
+
     /// Notes that the calendar `id` took an item, for the report (a calendar the import did not
-    /// resolve itself, a stored item's, is read by its identifier).
+    /// resolve itself, a stored item's, is read by its identifier; a synced collection's is not said).
     private func took(_ id: String?) throws {
         guard let id else { return }
-        if titles[id] == nil, case .identified = target {
-            return
-        } else if titles[id] == nil {
-            titles[id] = try db.map { try EventStore.fetchCalendar($0, id)?.title } ?? store.calendar(withIdentifier: id)?.title
+        if titles[id] == nil {
+            if case .identified = target { return }
+            titles[id] = try storedCalendar(id)?.title
         }
         guard let title = titles[id], !used.contains(title) else { return }
         used.append(title)
