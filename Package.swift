@@ -45,6 +45,9 @@ let package = Package(
                 "ChimeCore",
                 "ChimeICS",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own C interface (GRDB's module of it): the rows an import writes are
+                // bound straight to their statements (ChimeStore/BoundValues.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HeapModule", package: "swift-collections")
             ]
         ),

@@ -25,11 +25,19 @@ enum AlarmRows {
                                        location_title, latitude, longitude, radius, proximity, ics_extras)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
-            ).execute(arguments: [
-                item, position, absolute, offset, relatedToEnd,
-                place?.title, place?.latitude, place?.longitude, place?.radius, proximity,
-                ListCodec.lines(alarm.icsExtras)
-            ])
+            ).run { row in
+                row.bind(item)
+                row.bind(position)
+                row.bind(absolute)
+                row.bind(offset)
+                row.bind(relatedToEnd)
+                row.bind(place?.title)
+                row.bind(place?.latitude)
+                row.bind(place?.longitude)
+                row.bind(place?.radius)
+                row.bind(proximity)
+                row.bind(ListCodec.lines(alarm.icsExtras))
+            }
         }
     }
 

@@ -165,26 +165,35 @@ extension EventStore {
                             let next = try open()
                             var session: ImportSession?
                             var masters = Set<Int>()
-                            var batch: [ICSItem] = []
-                            func store(_ batch: inout [ICSItem]) throws {
-                                try session?.add(batch, overridden: nil, cancellations: [:])
-                                batch = []
-                                try self.drain(db, stamp: stamp)
-                            }
-                            let rest = try ICalendar.stream(file: file, chunks: next) { item, header in
-                                if session == nil {
+                            // The file is parsed on a thread of its own while the items read
+                            // before are stored on this one.
+                            let rest = try ReadWhileStoring.run { hand in
+                                var batch: [ICSItem] = []
+                                var header: ICSCalendarHeader?
+                                let rest = try ICalendar.stream(file: file, chunks: next) { item, itemHeader in
+                                    if header == nil { header = itemHeader }
+                                    batch.append(item)
+                                    if batch.count >= Self.streamingBatch {
+                                        try hand((batch, header))
+                                        batch = []
+                                    }
+                                }
+                                if rest != nil && !batch.isEmpty { try hand((batch, header)) }
+                                return rest
+                            } store: { (read: (items: [ICSItem], header: ICSCalendarHeader?)) in
+                                let (batch, header) = read
+                                if session == nil, let header {
                                     session = try ImportSession(
                                         store: self, file: file, target: target, header: header, strict: strict, authoritative: false, db: db)
                                 }
-                                masters.insert(ImportSession.uidHash(item.uid))
-                                batch.append(item)
-                                if batch.count >= Self.streamingBatch { try store(&batch) }
+                                for item in batch { masters.insert(ImportSession.uidHash(item.uid)) }
+                                try session?.add(batch, overridden: nil, cancellations: [:])
+                                try self.drain(db, stamp: stamp)
                             }
                             guard var rest else {
                                 needsWholeFile = true
                                 throw StreamingRollback()
                             }
-                            try store(&batch)
                             progress?(.read(items: session?.itemCount ?? 0, overrides: rest.overrides.count))
                             let current =
                                 try session

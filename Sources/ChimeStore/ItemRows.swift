@@ -237,43 +237,77 @@ enum ItemRows {
     ) throws {
         let (rangeStart, rangeEnd) = bounds(of: e)
         let days = dayMasks(of: e)
-        try upsert(
-            db,
-            values: [
-                rowID, e.calendarIdentifier, "event", e.externalIdentifier,
-                e.title, e.notes, e.url, e.location,
-                e.start.storageText, e.end.storageText, nil,
-                ListCodec.rules(e.recurrenceRules), ListCodec.dates(e.recurrenceDates), ListCodec.dates(e.exceptionDates),
-                series?.id, series?.recurrence.secondsSince1970, nil,
-                0, false, nil,
-                created.secondsSince1970, modified.secondsSince1970,
-                rangeStart, rangeEnd,
-                days.weekdays, days.monthDays, days.months,
-                e.sequence, ListCodec.lines(e.icsExtras)
-            ])
+        try db.cachedStatement(sql: upsertSQL).run { row in
+            row.bind(rowID)
+            row.bind(e.calendarIdentifier)
+            row.bind("event")
+            row.bind(e.externalIdentifier)
+            row.bind(e.title)
+            row.bind(e.notes)
+            row.bind(e.url)
+            row.bind(e.location)
+            row.bind(e.start.storageText)
+            row.bind(e.end.storageText)
+            row.bind(nil as String?)  // due
+            row.bind(ListCodec.rules(e.recurrenceRules))
+            row.bind(ListCodec.dates(e.recurrenceDates))
+            row.bind(ListCodec.dates(e.exceptionDates))
+            row.bind(series?.id)
+            row.bind(series?.recurrence.secondsSince1970)
+            row.bind(nil as String?)  // completed_series_id
+            row.bind(0 as Int?)  // priority
+            row.bind(false)  // completed
+            row.bind(nil as Int64?)  // completion_date
+            row.bind(created.secondsSince1970)
+            row.bind(modified.secondsSince1970)
+            row.bind(rangeStart)
+            row.bind(rangeEnd)
+            row.bind(days.weekdays)
+            row.bind(days.monthDays)
+            row.bind(days.months)
+            row.bind(e.sequence)
+            row.bind(ListCodec.lines(e.icsExtras))
+        }
         if isNewRow { try AlarmRows.insert(e.alarms, of: rowID, in: db) } else { try AlarmRows.replace(e.alarms, of: rowID, in: db) }
     }
 
     static func upsert(_ r: Reminder, created: Instant, modified: Instant, isNewRow: Bool = false, in db: Database) throws {
         let anchor = (r.dueDate ?? r.startDate)?.instant(floatingZone: .utc).secondsSince1970
-        try upsert(
-            db,
-            values: [
-                r.identifier, r.calendarIdentifier, "reminder", r.externalIdentifier,
-                r.title, r.notes, r.url, r.location,
-                r.startDate?.storageText, nil, r.dueDate?.storageText,
-                ListCodec.rules(r.recurrenceRules), "", "",
-                nil, nil, r.seriesIdentifier,
-                r.priority, r.isCompleted, r.completionDate?.secondsSince1970,
-                created.secondsSince1970, modified.secondsSince1970,
-                anchor, anchor,
-                nil, nil, nil,
-                r.sequence, ListCodec.lines(r.icsExtras)
-            ])
+        try db.cachedStatement(sql: upsertSQL).run { row in
+            row.bind(r.identifier)
+            row.bind(r.calendarIdentifier)
+            row.bind("reminder")
+            row.bind(r.externalIdentifier)
+            row.bind(r.title)
+            row.bind(r.notes)
+            row.bind(r.url)
+            row.bind(r.location)
+            row.bind(r.startDate?.storageText)
+            row.bind(nil as String?)  // end
+            row.bind(r.dueDate?.storageText)
+            row.bind(ListCodec.rules(r.recurrenceRules))
+            row.bind("")  // rdates
+            row.bind("")  // exdates
+            row.bind(nil as String?)  // series_id
+            row.bind(nil as Int64?)  // recurrence_id
+            row.bind(r.seriesIdentifier)
+            row.bind(r.priority)
+            row.bind(r.isCompleted)
+            row.bind(r.completionDate?.secondsSince1970)
+            row.bind(created.secondsSince1970)
+            row.bind(modified.secondsSince1970)
+            row.bind(anchor)
+            row.bind(anchor)
+            row.bind(nil as Int64?)  // day_weekdays
+            row.bind(nil as Int64?)  // day_monthdays
+            row.bind(nil as Int64?)  // day_months
+            row.bind(r.sequence)
+            row.bind(ListCodec.lines(r.icsExtras))
+        }
         if isNewRow { try AlarmRows.insert(r.alarms, of: r.identifier, in: db) } else { try AlarmRows.replace(r.alarms, of: r.identifier, in: db) }
     }
 
-    /// The columns every upsert writes, in the order of its values.
+    /// The columns every upsert writes, in the order its values are bound.
     private static let upsertColumns = [
         "id", "calendar_id", "kind", "external_id", "title", "notes", "url", "location",
         "start", "end", "due", "rrules", "rdates", "exdates",
@@ -291,11 +325,6 @@ enum ItemRows {
         ON CONFLICT(id) DO UPDATE SET \(upsertColumns.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }.joined(separator: ", ")),
             revision = item.revision + 1
         """
-
-    private static func upsert(_ db: Database, values: [(any DatabaseValueConvertible)?]) throws {
-        assert(values.count == upsertColumns.count)
-        try db.cachedStatement(sql: upsertSQL).execute(arguments: StatementArguments(values))
-    }
 
     /// First start and last end of an event's occurrences in UTC seconds, floating read as UTC;
     /// nil end = unbounded (or too long to compute at save time).

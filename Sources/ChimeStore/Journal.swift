@@ -41,10 +41,13 @@ enum Journal {
             let sql =
                 "INSERT INTO change (entity, identifier, kind) VALUES "
                 + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ")
-            var arguments: [(any DatabaseValueConvertible)?] = []
-            arguments.reserveCapacity(3 * chunk.count)
-            for identifier in chunk { arguments += [entity.rawValue, identifier, kind.rawValue] }
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+            try db.cachedStatement(sql: sql).run { row in
+                for identifier in chunk {
+                    row.bind(entity.rawValue)
+                    row.bind(identifier)
+                    row.bind(kind.rawValue)
+                }
+            }
             start += chunk.count
         }
     }
