@@ -38,7 +38,7 @@ public enum CalendarChoice {
         guard let name else {
             return kind == .event ? try store.defaultCalendarForNewEvents() : try store.defaultCalendarForNewReminders()
         }
-        if let c = try store.calendar(named: name, for: kind) { return c }
+        if let c = try store.calendar(matching: name, for: kind) { return c }
         throw try missing(name, kind: kind, in: store, option: option, sayingOtherKind: sayingOtherKind)
     }
 
@@ -53,7 +53,7 @@ public enum CalendarChoice {
                 "; create it with `{command}`", ["command": "chime calendar add \"\(name)\"" + (kind == .event ? "" : " --type reminders")])
         ]
         let other: EntityType = kind == .event ? .reminder : .event
-        if sayingOtherKind, try store.calendar(named: name, for: other) != nil {
+        if sayingOtherKind, try store.calendar(matching: name, for: other) != nil {
             parts["otherKind"] =
                 other == .event
                 ? MessageText(" (\"{name}\" holds events only)", ["name": shown]) : MessageText(" (\"{name}\" holds reminders only)", ["name": shown])

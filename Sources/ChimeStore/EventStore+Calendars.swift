@@ -26,6 +26,39 @@ extension EventStore {
         try read { db in try Self.calendar(named: nameOrIdentifier, for: entityType, in: db) }
     }
 
+    /// What a user typed to name a calendar: its title or identifier (as
+    /// ``calendar(named:for:)``), else the one calendar whose identifier starts with it (at least
+    /// ``calendarPrefixLength`` characters, any case), as item references take a prefix of an ID.
+    ///
+    /// ```swift
+    /// let work = try store.calendar(matching: "c26e6827", for: .event)   // C26E6827-DBE5-…
+    /// ```
+    public func calendar(matching typed: String, for entityType: EntityType) throws(StoreError) -> ChimeCore.Calendar? {
+        try read { db in try Self.calendar(matching: typed, for: entityType, in: db) }
+    }
+
+    /// The same, read in `db` (an open write transaction), or in a read of its own (nil).
+    func calendar(matching typed: String, for entityType: EntityType, in db: Database?) throws -> ChimeCore.Calendar? {
+        guard let db else { return try calendar(matching: typed, for: entityType) }
+        return try Self.calendar(matching: typed, for: entityType, in: db)
+    }
+
+    private static func calendar(matching typed: String, for entityType: EntityType, in db: Database) throws -> ChimeCore.Calendar? {
+        if let found = try calendar(named: typed, for: entityType, in: db) { return found }
+        guard typed.utf8.count >= calendarPrefixLength else { return nil }
+        let prefixed = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(Self.calendarColumns) FROM calendar
+                WHERE entity_type = ? AND upper(substr(id, 1, length(?))) = upper(?) LIMIT 2
+                """, arguments: [entityType.rawValue, typed, typed])
+        return prefixed.count == 1 ? Self.calendar(prefixed[0]) : nil
+    }
+
+    /// The shortest start of a calendar's identifier that names it (as human views print an
+    /// item's: eight characters).
+    public static let calendarPrefixLength = 8
+
     /// The same, read in `db` (an open write transaction sees the calendars it made), or in a read of its own (nil).
     func calendar(named nameOrIdentifier: String, for entityType: EntityType, in db: Database?) throws -> ChimeCore.Calendar? {
         guard let db else { return try calendar(named: nameOrIdentifier, for: entityType) }

@@ -34,6 +34,10 @@ public struct ImportReport: Hashable, Sendable {
     /// The titles of the calendars and lists that took a new or updated item, in the order they
     /// first took one (one title once; none known for a synced collection).
     public var calendars: [String] = []
+    /// The new calendar an import was told to make (`.new`, `.newNamedByFile`) when nothing
+    /// went into it (every item of the file was already stored in another calendar): it is not
+    /// kept, and this is its title. Nil otherwise.
+    public var newCalendarNotKept: String?
 }
 
 /// A calendar an import writes into: its identifier, and its title where the import knows it.
@@ -115,6 +119,7 @@ extension EventStore {
         try session.cancel(overrides.filter { $0.isCancelled })
         try session.loadSeries(overridden)
         try session.applyOverrides(&overrides)
+        try session.dropUnusedNewCalendars()
         if !dryRun && commit {
             progress?(.storing(items: session.storedCount))
             try self.commit()
@@ -210,6 +215,7 @@ extension EventStore {
                                 standIns, overridden: standInUIDs,
                                 cancellations: Dictionary(grouping: overrides.filter { $0.isCancelled && standInUIDs.contains($0.uid) }, by: \.uid))
                             try current.applyOverrides(&overrides)
+                            try current.dropUnusedNewCalendars()
                             try self.drain(db, stamp: stamp)
                             outcome = current.report(skipped: rest.skipped, repairs: rest.repairs)
                             if dryRun { throw StreamingRollback() }
@@ -286,8 +292,8 @@ extension EventStore {
                 reminders ? home(try defaultCalendar(for: .reminder, in: db)) : nil
             )
         case .existing(let name):
-            let eventCalendar = try calendar(named: name, for: .event, in: db)
-            let namedList = try calendar(named: name, for: .reminder, in: db)
+            let eventCalendar = try calendar(matching: name, for: .event, in: db)
+            let namedList = try calendar(matching: name, for: .reminder, in: db)
             guard eventCalendar != nil || (!events && namedList != nil) else { throw StoreError.unknownCalendar(name) }
             let list = reminders ? try namedList ?? defaultCalendar(for: .reminder, in: db) : nil
             return (events ? home(eventCalendar) : nil, home(list))
@@ -456,6 +462,8 @@ final class ImportSession {
     /// Titles of the calendars written into, by identifier; those that took an item, in order.
     private var titles: [String: String] = [:]
     private var used: [String] = []
+    /// Identifiers of the calendars that took an item.
+    private var usedIDs: Set<String> = []
     private var storedCalendars: [String: ChimeCore.Calendar?] = [:]
     private var checkedCalendars: Set<String?> = []
     /// Series the overrides need, by UID.
@@ -526,6 +534,27 @@ final class ImportSession {
         return kind == .event ? events?.id : reminders?.id
     }
 
+    /// The new calendar and list the import made (`--new-calendar`), when they took nothing:
+    /// each update went to the calendar already holding its item. A calendar nobody asked to
+    /// stay empty is not kept; the report names it when neither kind took anything.
+    func dropUnusedNewCalendars() throws {
+        switch target {
+        case .new, .newNamedByFile: break
+        default: return
+        }
+        let made = [eventCalendar, reminderList].compactMap { $0 ?? nil }
+        let unused = made.filter { !usedIDs.contains($0) }
+        for id in unused {
+            try store.perform(commit: false) { db, _ in
+                // Guarded: a calendar holding anything stays, whatever the count says.
+                try db.execute(
+                    sql: "DELETE FROM calendar WHERE id = ? AND NOT EXISTS (SELECT 1 FROM item WHERE calendar_id = ?)", arguments: [id, id])
+                if db.changesCount > 0 { try Journal.record(db, .calendar, id, .deleted) }
+            }
+        }
+        if !made.isEmpty && unused.count == made.count { counts.newCalendarNotKept = titles[made[0]] }
+    }
+
     /// A stored calendar by identifier, read once per import (in its transaction when it has one).
     private func storedCalendar(_ id: String) throws -> ChimeCore.Calendar? {
         if let known = storedCalendars[id] { return known }
@@ -541,6 +570,7 @@ final class ImportSession {
     /// resolve itself, a stored item's, is read by its identifier; a synced collection's is not said).
     private func took(_ id: String?) throws {
         guard let id else { return }
+        usedIDs.insert(id)
         if titles[id] == nil {
             if case .identified = target { return }
             titles[id] = try storedCalendar(id)?.title

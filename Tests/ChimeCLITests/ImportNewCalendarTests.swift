@@ -173,4 +173,56 @@ struct ImportNewCalendarTests {
         let json = try t.json("import", backup, "--calendar", "Choir") as? [String: Any]
         #expect(json?["unchanged"] as? Int == 2, "\(String(describing: json))")
     }
+
+    /// `--new-calendar work.ics` takes the file as the name; with no file after it, the file is
+    /// what was meant. No file at all, or a blank name, says how to give one.
+    @Test func theFileRightAfterNewCalendarIsTheFile() throws {
+        let s = StoreSession()
+        let path = try Self.file(s, "choir.ics", calendarName: "Choir")
+        let r = try s.run("import", "--new-calendar", path)
+        #expect(r.status == 0 && r.stdout.hasPrefix("Imported into \"Choir\":\n"), "\(r.stdout)\(r.stderr)")
+        #expect(try Self.calendars(s) == ["Choir event", "Choir reminder"])
+        let none = try s.run("import", "--new-calendar", "Choir 2")
+        #expect(none.status == 64 && none.stderr.hasPrefix("Error: which file? Give the .ics file to import"), "\(none.stderr)")
+        let german = try CLI.run(["import"], environment: CatalogSandbox.environment(s.environment, language: "de_DE.UTF-8"))
+        #expect(german.status == 64 && german.stderr.contains("Welche Datei?"), "\(german.stderr)")
+        let blank = try s.run("import", path, "--new-calendar", "  ")
+        #expect(blank.status == 64 && blank.stderr.hasPrefix("Error: --new-calendar: the name is blank"), "\(blank.stderr)")
+        #expect(try Self.calendars(s) == ["Choir event", "Choir reminder"])
+    }
+
+    /// Every item of the file already stored in other calendars: the new calendar would stay
+    /// empty, so it is not kept, and the summary says so (streamed from a file and read whole
+    /// from standard input alike).
+    @Test func aNewCalendarThatWouldStayEmptyIsNotKept() throws {
+        let s = StoreSession()
+        let path = try Self.file(s, "holidays.ics", calendarName: "Holidays")
+        #expect(try s.run("import", path).status == 0)
+        let before = try Self.calendars(s)
+        let r = try s.run("import", path, "--new-calendar", "Days off")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasSuffix("The new calendar \"Days off\" was not kept: every item of the file is already in another calendar.\n"), "\(r.stdout)")
+        #expect(try Self.calendars(s) == before)
+        let piped = try CLI.run(["import", "-", "--new-calendar", "--json"], stdin: try String(contentsOfFile: path, encoding: .utf8), environment: s.environment)
+        let json = try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [String: Any]
+        #expect(json?["new_calendar_not_kept"] as? String == "Holidays" && json?["unchanged"] as? Int == 2, "\(piped.stdout)\(piped.stderr)")
+        #expect(try Self.calendars(s) == before)
+    }
+
+    /// A calendar is named by its title, its whole ID, or the first eight or more characters of
+    /// its ID (any case), as items are.
+    @Test func aCalendarIsNamedByTheStartOfItsID() throws {
+        let s = StoreSession()
+        let path = try Self.file(s, "choir.ics", calendarName: "Choir")
+        #expect(try s.run("import", path, "--new-calendar").status == 0)
+        let all = try s.json("calendar", "list") as? [[String: Any]] ?? []
+        let id = try #require(all.first { $0["kind"] as? String == "event" }?["id"] as? String)
+        let prefix = String(id.prefix(8)).lowercased()
+        let export = try s.run("export", "--calendar", prefix)
+        #expect(export.status == 0 && export.stdout.contains("New Year's Day"), "\(export.stderr)")
+        let agenda = try s.run("agenda", "--from", "2027-01-01", "--days", "1", "--calendar", prefix)
+        #expect(agenda.status == 0 && agenda.stdout.contains("New Year's Day"), "\(agenda.stderr)")
+        let short = try s.run("agenda", "--from", "2027-01-01", "--days", "1", "--calendar", String(id.prefix(7)))
+        #expect(short.status != 0, "seven characters name no calendar: \(short.stdout)")
+    }
 }

@@ -84,4 +84,22 @@ struct CalendarTests {
         let e = Event(title: "x", calendar: holidays.identifier, start: .allDay(CivilDate(year: 2026, month: 12, day: 25)), duration: 86_400)
         #expect(throws: StoreError.invalid(.readOnlyCalendar("Holidays"))) { try t.store.save(e) }
     }
+
+    /// What a user types names a calendar by title or ID, else by the start of one ID (eight
+    /// characters or more, any case); the exact lookup (`named`) takes no prefix.
+    @Test func aCalendarIsFoundByTheStartOfItsIdentifier() throws {
+        let t = try TestStore()
+        let a = Calendar(identifier: "C26E6827-DBE5-49C0-A032-D35AB58381A0", title: "Work", entityType: .event)
+        let b = Calendar(identifier: "C26E6827-AAAA-49C0-A032-D35AB58381A1", title: "Home", entityType: .event)
+        let c = Calendar(identifier: "0F3A11D2-DBE5-49C0-A032-D35AB58381A2", title: "Choir", entityType: .event)
+        for calendar in [a, b, c] { try t.store.saveCalendar(calendar) }
+        #expect(try t.store.calendar(matching: "0f3a11d2", for: .event) == c)
+        #expect(try t.store.calendar(matching: "0F3A11D2-DB", for: .event) == c)
+        #expect(try t.store.calendar(matching: "C26E6827-DBE5", for: .event) == a)
+        #expect(try t.store.calendar(matching: "c26e6827", for: .event) == nil, "two calendars start so")
+        #expect(try t.store.calendar(matching: "0F3A11D", for: .event) == nil, "seven characters are too few")
+        #expect(try t.store.calendar(matching: "0F3A11D2", for: .reminder) == nil, "another kind")
+        #expect(try t.store.calendar(matching: "choir", for: .event) == c)
+        #expect(try t.store.calendar(named: "0F3A11D2", for: .event) == nil)
+    }
 }

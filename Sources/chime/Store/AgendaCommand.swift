@@ -105,7 +105,7 @@ struct AgendaCommand: ParsableCommand {
         var selected: [ChimeCore.Calendar]?
         if !calendars.isEmpty {
             selected = try calendars.map { name in
-                guard let c = try store.calendar(named: name, for: .event) else {
+                guard let c = try store.calendar(matching: name, for: .event) else {
                     throw InputError(translatable: "--calendar: no event calendar \"{name}\" (see `chime calendar list`)", ["name": name])
                 }
                 return c

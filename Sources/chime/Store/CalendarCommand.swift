@@ -18,7 +18,7 @@ struct CalendarCommand: ParsableCommand {
 
     static func find(_ name: String, kind: Kind?, in store: EventStore) throws -> ChimeCore.Calendar {
         let types = kind.map { [$0.entityType] } ?? [.event, .reminder]
-        let found = try types.compactMap { try store.calendar(named: name, for: $0) }
+        let found = try types.compactMap { try store.calendar(matching: name, for: $0) }
         if found.count > 1 {
             throw InputError(translatable: "\"{name}\" names both a calendar and a reminder list; add --type events or --type reminders", ["name": name])
         }

@@ -42,7 +42,7 @@ struct ExportCommand: ParsableCommand {
             // makes them: a backup of one holds its events and its to-dos.
             var chosen: [ChimeCore.Calendar] = []
             for name in calendars {
-                let found = [try store.calendar(named: name, for: .event), try store.calendar(named: name, for: .reminder)].compactMap { $0 }
+                let found = [try store.calendar(matching: name, for: .event), try store.calendar(matching: name, for: .reminder)].compactMap { $0 }
                 guard !found.isEmpty else {
                     throw InputError(translatable: "--calendar: no calendar or list \"{name}\" (see `chime calendar list`)", ["name": name])
                 }

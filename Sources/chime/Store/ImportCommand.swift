@@ -34,8 +34,10 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
+    // Optional to the parser only: `--new-calendar work.ics` takes the file as the name (see
+    // `file`), and a missing file gets a message that shows how to give one.
     @Argument(help: ArgumentHelp("The .ics file (- for standard input).", valueName: "file"))
-    var file: String
+    var fileArgument: String?
 
     @Option(
         help: ArgumentHelp("Import into this existing calendar (events; to-dos go to the list of the same name, else the default list).", valueName: "name"))
@@ -60,7 +62,29 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: .hidden)
     var lenient = false
 
+    /// The file to read: the argument, or what `--new-calendar` took when it was followed by
+    /// the file alone (`chime import --new-calendar work.ics`).
+    var file: String { fileArgument ?? newCalendar ?? "-" }
+
+    /// The new calendar's name ("" = named by the file), unless it was the file.
+    var newCalendarName: String? { fileTakenAsName ? "" : newCalendar }
+
+    private var fileTakenAsName: Bool {
+        guard fileArgument == nil, let taken = newCalendar else { return false }
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: taken, isDirectory: &isFolder) && !isFolder.boolValue
+        return exists || [".ics", ".ical", ".ifb"].contains { taken.lowercased().hasSuffix($0) }
+    }
+
     func validate() throws {
+        if fileArgument == nil && !fileTakenAsName {
+            throw ArgumentParser.ValidationError(
+                CLIContext.messages("which file? Give the .ics file to import (- for standard input), e.g. `{example}`", ["example": "chime import work.ics"]))
+        }
+        if let name = newCalendar, !name.isEmpty, name.allSatisfy(\.isWhitespace) {
+            throw ArgumentParser.ValidationError(
+                CLIContext.messages("--new-calendar: the name is blank; give one, or none for the file's own"))
+        }
         if calendar != nil && newCalendar != nil {
             throw ArgumentParser.ValidationError(
                 CLIContext.messages("use either {first} or {second}, not both", ["first": "--calendar", "second": "--new-calendar"]))
@@ -84,7 +108,7 @@ struct ImportCommand: ParsableCommand {
             throw InputError(translatable: "{file}: cannot read the file ({reason}); nothing was imported", ["file": file, "reason": reason])
         }
         let target: ImportTarget =
-            newCalendar.map { $0.isEmpty ? .newNamedByFile(fallback: Self.fallbackName(file)) : .new($0) }
+            newCalendarName.map { $0.isEmpty ? .newNamedByFile(fallback: Self.fallbackName(file)) : .new($0) }
             ?? calendar.map { .existing($0) } ?? .defaults
         let report: ImportReport
         // Read a chunk at a time: the file's bytes are never held whole beside what is made of them.
@@ -127,7 +151,7 @@ struct ImportCommand: ParsableCommand {
             // for a file whose start holds no item (it may hold none: a refused file makes no store).
             let existing = FileManager.default.fileExists(atPath: StoreOptions.resolvedPath(options.store).path) ? try options.open() : nil
             if let calendar,
-                try existing.map({ try $0.calendar(named: calendar, for: .event) == nil && $0.calendar(named: calendar, for: .reminder) == nil }) ?? true
+                try existing.map({ try $0.calendar(matching: calendar, for: .event) == nil && $0.calendar(matching: calendar, for: .reminder) == nil }) ?? true
             {
                 throw InputError(translatable: "--calendar: no calendar or list \"{name}\" (see `chime calendar list`)", ["name": calendar])
             }
@@ -311,6 +335,12 @@ struct ImportCommand: ParsableCommand {
                 : messages("Imported into {calendars}:", ["calendars": calendars])
         var lines = [heading]
         for row in rows { lines.append("  " + row.label.padding(toLength: width) + row.value) }
+        if let name = r.newCalendarNotKept {
+            lines.append(
+                messages(
+                    "The new calendar {name} was not kept: every item of the file is already in another calendar.",
+                    ["name": messages("\"{name}\"", context: "import summary", ["name": DisplayText.singleLine(name)])]))
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -318,6 +348,7 @@ struct ImportCommand: ParsableCommand {
         JSONText.document([
             ("dry_run", dryRun ? "true" : "false"),
             ("calendars", JSONText.array(r.calendars.map(JSONText.string))),
+            ("new_calendar_not_kept", r.newCalendarNotKept.map(JSONText.string) ?? "null"),
             ("events_added", "\(r.eventsAdded)"), ("events_updated", "\(r.eventsUpdated)"),
             ("todos_added", "\(r.remindersAdded)"), ("todos_updated", "\(r.remindersUpdated)"),
             ("overrides", "\(r.overrides)"), ("cancelled_occurrences", "\(r.cancelledOccurrences)"),
