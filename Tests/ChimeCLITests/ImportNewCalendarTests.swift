@@ -203,7 +203,8 @@ struct ImportNewCalendarTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasSuffix("The new calendar \"Days off\" was not kept: every item of the file is already in another calendar.\n"), "\(r.stdout)")
         #expect(try Self.calendars(s) == before)
-        let piped = try CLI.run(["import", "-", "--new-calendar", "--json"], stdin: try String(contentsOfFile: path, encoding: .utf8), environment: s.environment)
+        let piped = try CLI.run(
+            ["import", "-", "--new-calendar", "--json"], stdin: try String(contentsOfFile: path, encoding: .utf8), environment: s.environment)
         let json = try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [String: Any]
         #expect(json?["new_calendar_not_kept"] as? String == "Holidays" && json?["unchanged"] as? Int == 2, "\(piped.stdout)\(piped.stderr)")
         #expect(try Self.calendars(s) == before)
