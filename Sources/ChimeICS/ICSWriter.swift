@@ -61,16 +61,58 @@ struct ItemWriter {
             lines.append(date("RECURRENCE-ID", kind.with(instant: occurrence, floatingZone: floatingZone)))
         }
         if e.sequence > 0 { lines.append("SEQUENCE:\(e.sequence)") }
-        lines += texts(e.title, e.notes, e.location, e.url)
+        var extras = e.icsExtras
+        lines += Self.keepingParameters(texts(e.title, e.notes, e.location, e.url), of: Self.textNames, in: &extras)
         lines.append(date("DTSTART", e.start))
         lines.append(date("DTEND", e.end))
-        lines += e.recurrenceRules.map { rule($0, start: e.start) }
+        lines += Self.keepingParameters(e.recurrenceRules.map { rule($0, start: e.start) }, of: ["RRULE"], in: &extras)
         lines += recurrenceDates("RDATE", e.recurrenceDates, start: e.start)
         lines += recurrenceDates("EXDATE", e.exceptionDates, start: e.start)
-        lines += e.icsExtras
+        lines += extras
         lines += e.alarms.flatMap { alarm($0, title: e.title) }
         lines.append("END:VEVENT")
         return lines
+    }
+
+    private static let textNames: Set<String> = ["SUMMARY", "DESCRIPTION", "LOCATION"]
+
+    /// Chime's own lines for modeled properties (`names`), each replaced by the line the item was read
+    /// with (kept in `extras` for its parameters: ``ItemReader/keptWithParameters``) while that
+    /// line's value still says the same; the kept lines are taken out of `extras` either way, so
+    /// a title edited since is written fresh, without the old one's LANGUAGE.
+    static func keepingParameters(_ generated: [String], of names: Set<String>, in extras: inout [String]) -> [String] {
+        // The item's own lines only: a VALARM or other component kept whole keeps its lines.
+        var depth = 0
+        var kept: [Int] = []
+        for (i, line) in extras.enumerated() {
+            if line.hasPrefix("BEGIN:") { depth += 1 } else if line.hasPrefix("END:") { depth -= 1 }
+            if depth == 0 && names.contains(where: { line.hasPrefix($0 + ";") }) { kept.append(i) }
+        }
+        guard !kept.isEmpty else { return generated }
+        var original = kept.compactMap { i in (try? ContentLines.property(Array(extras[i].utf8), line: 0, file: "")).map { (i, $0) } }
+        var result: [String] = []
+        for line in generated {
+            guard let own = try? ContentLines.property(Array(line.utf8), line: 0, file: ""),
+                let match = original.firstIndex(where: { $0.1.name == own.name && sameValue($0.1, own) })
+            else {
+                result.append(line)
+                continue
+            }
+            result.append(extras[original[match].0])
+            original.remove(at: match)
+        }
+        // Taken out whether used or stale: a property the item no longer has is not written.
+        let taken = Set(kept)
+        extras = extras.indices.filter { !taken.contains($0) }.map { extras[$0] }
+        return result
+    }
+
+    /// Whether a kept line still says what Chime's own line says: the same text, or the same rule.
+    private static func sameValue(_ kept: ICSProperty, _ own: ICSProperty) -> Bool {
+        if own.name == "RRULE" {
+            return (try? RecurrenceRule(parsing: kept.value))?.rfc5545 == (try? RecurrenceRule(parsing: own.value))?.rfc5545
+        }
+        return ICSText.unescape(kept.value) == ICSText.unescape(own.value)
     }
 
     /// An RRULE whose UNTIL has DTSTART's value type, as RFC 5545 §3.3.10 requires: a day typed
@@ -92,7 +134,8 @@ struct ItemWriter {
     mutating func todo(_ r: Reminder) -> [String] {
         var lines = ["BEGIN:VTODO", "UID:" + r.externalIdentifier, "DTSTAMP:" + now.utcBasicFormat]
         if r.sequence > 0 { lines.append("SEQUENCE:\(r.sequence)") }
-        lines += texts(r.title, r.notes, r.location, r.url)
+        var extras = r.icsExtras
+        lines += Self.keepingParameters(texts(r.title, r.notes, r.location, r.url), of: Self.textNames, in: &extras)
         if let s = r.startDate { lines.append(date("DTSTART", s)) }
         if let d = r.dueDate { lines.append(date("DUE", d)) }
         if r.priority > 0 { lines.append("PRIORITY:\(r.priority)") }
@@ -100,8 +143,8 @@ struct ItemWriter {
             lines.append("STATUS:COMPLETED")
             if let c = r.completionDate { lines.append("COMPLETED:" + c.utcBasicFormat) }
         }
-        lines += r.recurrenceRules.map { rule($0, start: r.startDate ?? r.dueDate) }
-        lines += r.icsExtras
+        lines += Self.keepingParameters(r.recurrenceRules.map { rule($0, start: r.startDate ?? r.dueDate) }, of: ["RRULE"], in: &extras)
+        lines += extras
         lines += r.alarms.flatMap { alarm($0, title: r.title) }
         lines.append("END:VTODO")
         return lines

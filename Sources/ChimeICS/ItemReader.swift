@@ -19,6 +19,11 @@ struct ItemReader {
         "DURATION", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "SEQUENCE",
         "DTSTAMP"
     ]
+    /// Properties read into the model whose parameters the model has no place for (Outlook's
+    /// `SUMMARY;LANGUAGE=en-US`, `LOCATION;ALTREP=…`, Evolution's `RRULE;X-EVOLUTION-ENDDATE=…`):
+    /// such a line is also kept whole in `icsExtras`, and written back in place of Chime's own
+    /// while its value is still the item's (``ItemWriter``).
+    static let keptWithParameters = ["SUMMARY", "DESCRIPTION", "LOCATION", "RRULE"]
     /// VCALENDAR properties Chime writes itself (the name is the calendar's title).
     static let calendarProperties: Set<String> = ["VERSION", "PRODID", "CALSCALE", "METHOD", "X-WR-CALNAME"]
     static let todoProperties: Set<String> = [
@@ -406,9 +411,16 @@ struct ItemReader {
     /// A LAST-MODIFIED that cannot be read (a repair said so) is not kept: an export must never
     /// write a value Chime itself refuses.
     private func extras(_ c: ICSComponent, known: Set<String>) -> [String] {
-        var lines = c.properties.filter { p in
-            !known.contains(p.name) && !(p.name == "LAST-MODIFIED" && BasicDateTime.parse(p.value.trimmingSpaces) == nil)
-        }.map(\.contentLine)
+        // Lines kept for their parameters come first, in the order an export writes them, so an
+        // item reads the same from its own export as from the file it came from.
+        let withParameters = Self.keptWithParameters.flatMap { name in
+            c.properties.filter { $0.name == name && !$0.parameters.isEmpty }.map(\.contentLine)
+        }
+        var lines =
+            withParameters
+            + c.properties.filter { p in
+                !known.contains(p.name) && !(p.name == "LAST-MODIFIED" && BasicDateTime.parse(p.value.trimmingSpaces) == nil)
+            }.map(\.contentLine)
         for sub in c.components where sub.name != "VALARM" || AlarmReader.isKeptVerbatim(sub) { lines += sub.contentLines }
         return lines
     }
