@@ -33,7 +33,9 @@ let reminderCount = BenchmarkOptions.integer("--reminders", 2_000)
 let historyCount = max(0, BenchmarkOptions.integer("--history", 0))
 let latencyCount = 100
 let only = BenchmarkOptions.string("--only")
-if let only, !["daemon", "store", "ics", "soak"].contains(only) { fail("--only must be daemon, store, ics or soak, not \(only)") }
+if let only, !["daemon", "store", "ics", "soak", "first-query"].contains(only) {
+    fail("--only must be daemon, store, ics, soak or first-query, not \(only)")
+}
 let idleSeconds = max(1, BenchmarkOptions.integer("--idle-seconds", 60))
 let chimePath = BenchmarkOptions.string("--chime") ?? ".build-bench/release/chime"
 guard access(chimePath, X_OK) == 0 else {
@@ -100,6 +102,23 @@ var environment = ProcessInfo.processInfo.environment
 environment["TZ"] = "UTC"
 environment["CHIME_STORE"] = storePath
 environment["HOME"] = dir
+// The one row a profile of a newly opened store's first query needs, alone: `--runs` stores
+// opened one after another, each queried once (for `perf record`).
+if only == "first-query" {
+    let window = (Instant(secondsSince1970: 1_780_272_000), Instant(secondsSince1970: 1_811_808_000))  // 2026-06-01 … 2027-06-01
+    var sample = Sample()
+    for _ in 0..<runs {
+        do {
+            let fresh = try EventStore(path: storePath, floatingZone: .utc)
+            let predicate = fresh.predicateForEvents(start: window.0, end: window.1)
+            var n = 0
+            sample.add(seconds(try ContinuousClock().measure { n = try fresh.events(matching: predicate).count }) * 1e3)
+            if n == 0 { fail("the first query found nothing") }
+        } catch { fail("events(matching:) on a new store: \(error)") }
+    }
+    print("a new store's first one-year events(matching:): median \(fixed(sample.median, 1)) ms, min \(fixed(sample.min, 1)) ms (\(runs) runs)")
+    exit(0)
+}
 if only == nil || only == "store" {
     let from = "2026-06-01", to = "2027-06-01"
     let agendaArgs = ["agenda", "--from", from, "--to", to]
