@@ -82,8 +82,40 @@ extension EventStore {
     ) throws {
         var merger = try OccurrenceMerger.reading(predicate, from: self)
         var stop = false
-        while !stop, let occurrence = merger.nextOccurrence() { try body(occurrence, &stop) }
+        guard merger.sources.count >= Self.mergedAheadFrom else {
+            while !stop, let occurrence = merger.nextOccurrence() { try body(occurrence, &stop) }
+            return
+        }
+        // A long listing (a year of a busy store): the merge runs on a thread of its own, a few
+        // batches ahead of `body`, which is called here, in order, as before.
+        let sources = merger.sources
+        do {
+            try ReadWhileStoring.run(capacity: 4) { hand in
+                var batch: [OccurrenceSlot] = []
+                batch.reserveCapacity(Self.mergedBatch)
+                while let slot = merger.nextSlot() {
+                    batch.append(slot)
+                    if batch.count == Self.mergedBatch {
+                        try hand(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !batch.isEmpty { try hand(batch) }
+            } store: { batch in
+                for slot in batch {
+                    try body(EventOccurrence(source: sources[Int(slot.source)], slot: slot), &stop)
+                    if stop { throw EnumerationStopped() }
+                }
+            }
+        } catch is EnumerationStopped {}
     }
+
+    /// From how many stored events a listing's merge runs ahead on a thread of its own: a year
+    /// of a 10,000-event store has 5,700; a week, a few hundred (where a thread would cost more
+    /// than it saves).
+    static let mergedAheadFrom = 1_000
+    static let mergedBatch = 1_024
+    private struct EnumerationStopped: Error {}
 }
 
 extension OccurrenceMerger {

@@ -11,7 +11,7 @@ import Glibc
 // against calcurse, memory, an idle stretch, firing lateness, CLI edit → "rescheduled".
 //   usage: chime-store-bench [--runs 5] [--seed 2026] [--events 10000] [--reminders 2000]
 //                            [--chime PATH_TO_chime] [--keep DIR]
-//                            [--only daemon|store|ics] [--idle-seconds 60] [--history 90000]
+//                            [--only daemon|store|ics|first-query] [--idle-seconds 60] [--history 90000]
 //   --history N adds a copy of the store with N past events (ten years of history) for the
 //   daemon part: start and memory beside the current store, edit → "rescheduled" on it.
 //   chime-store-bench --only soak [--writers 8,16] [--operations 40] [--chime PATH] [--no-hostile-bus]:
