@@ -38,6 +38,20 @@ public struct ImportReport: Hashable, Sendable {
     /// went into it (every item of the file was already stored in another calendar): it is not
     /// kept, and this is its title. Nil otherwise.
     public var newCalendarNotKept: String?
+
+    public init() {}
+
+    /// Whether the file held nothing to import: no item, occurrence or skipped component (its
+    /// repairs aside), as an empty calendar or feed.
+    ///
+    /// ```swift
+    /// if report.fileHeldNothing { print("nothing to import") }
+    /// ```
+    public var fileHeldNothing: Bool {
+        var nothing = ImportReport()
+        nothing.repairs = repairs
+        return self == nothing
+    }
 }
 
 /// A calendar an import writes into: its identifier, and its title where the import knows it.

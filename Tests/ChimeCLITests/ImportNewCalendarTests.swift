@@ -226,4 +226,21 @@ struct ImportNewCalendarTests {
         let short = try s.run("agenda", "--from", "2027-01-01", "--days", "1", "--calendar", String(id.prefix(7)))
         #expect(short.status != 0, "seven characters name no calendar: \(short.stdout)")
     }
+
+    /// A calendar with nothing in it (an empty feed) imports nothing, says so, and makes no store.
+    @Test func anEmptyCalendarSaysSoAndMakesNoStore() throws {
+        let s = StoreSession()
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        let path = s.folder + "/empty.ics"
+        try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Google Inc//Google Calendar 70.9054//EN\r\nX-WR-CALNAME:Empty\r\nEND:VCALENDAR\r\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try s.run("import", path, "--new-calendar")
+        #expect(r.status == 0 && r.stdout.hasSuffix("The file holds no events or to-dos: there was nothing to import.\n"), "\(r.stdout)\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.path), "no store is made for nothing")
+        // Into a store that exists, the same, and no calendar is made.
+        #expect(try s.run("calendar", "add", "Work").status == 0)
+        let again = try s.run("import", path, "--new-calendar")
+        #expect(again.status == 0 && again.stdout.contains("there was nothing to import"), "\(again.stdout)")
+        #expect(try Self.calendars(s) == ["Work event"])
+    }
 }

@@ -174,7 +174,15 @@ struct ImportCommand: ParsableCommand {
                     Self.warn(parsed.repairs + parsed.skipped)
                     throw Self.nothingImported(file: name)
                 }
-                report = try store().importICS(parsed: consume parsed, file: shownName, into: target, dryRun: dryRun, strict: strict, progress: progress)
+                if existing == nil && parsed.items.isEmpty && parsed.overrides.isEmpty {
+                    // A calendar with nothing in it: nothing to store, so no store is made for it.
+                    var empty = ImportReport()
+                    empty.repairs = parsed.repairs
+                    report = empty
+                } else {
+                    report = try store().importICS(
+                        parsed: consume parsed, file: shownName, into: target, dryRun: dryRun, strict: strict, progress: progress)
+                }
             } else {
                 // Each item is stored as it is read, in the one transaction.
                 report = try store().importICS(file: shownName, into: target, dryRun: dryRun, strict: strict, progress: progress, open: chunks)
@@ -335,6 +343,9 @@ struct ImportCommand: ParsableCommand {
                 : messages("Imported into {calendars}:", ["calendars": calendars])
         var lines = [heading]
         for row in rows { lines.append("  " + row.label.padding(toLength: width) + row.value) }
+        if r.fileHeldNothing {
+            lines.append(messages("The file holds no events or to-dos: there was nothing to import."))
+        }
         if let name = r.newCalendarNotKept {
             lines.append(
                 messages(
