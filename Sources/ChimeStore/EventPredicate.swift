@@ -69,7 +69,8 @@ extension EventStore {
     /// The same occurrences as ``enumerateEvents(matching:using:)``, in the same order, as light
     /// values: the stored event is shared and an ``Event`` is built only where
     /// ``EventOccurrence/event`` is asked for. With `predicate.includesAlarms` false, alarm rows
-    /// are not read.
+    /// are not read. `body` is called on the calling thread; for a long listing (many stored
+    /// events in the window) the merge runs a few batches ahead on a thread of its own.
     ///
     /// ```swift
     /// var week = store.predicateForEvents(start: now, end: Instant(secondsSince1970: now.secondsSince1970 + 7 * 86_400))
