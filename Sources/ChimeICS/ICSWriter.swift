@@ -65,10 +65,10 @@ struct ItemWriter {
         lines += Self.keepingParameters(texts(e.title, e.notes, e.location, e.url), of: Self.textNames, in: &extras)
         lines.append(date("DTSTART", e.start))
         lines.append(date("DTEND", e.end))
-        lines += Self.keepingParameters(e.recurrenceRules.map { rule($0, start: e.start) }, of: ["RRULE"], in: &extras)
+        lines += e.recurrenceRules.map { rule($0, start: e.start) }
         lines += recurrenceDates("RDATE", e.recurrenceDates, start: e.start)
         lines += recurrenceDates("EXDATE", e.exceptionDates, start: e.start)
-        lines += extras
+        lines += Self.propertiesFirst(extras)
         lines += e.alarms.flatMap { alarm($0, title: e.title) }
         lines.append("END:VEVENT")
         return lines
@@ -82,12 +82,7 @@ struct ItemWriter {
     /// a title edited since is written fresh, without the old one's LANGUAGE.
     static func keepingParameters(_ generated: [String], of names: Set<String>, in extras: inout [String]) -> [String] {
         // The item's own lines only: a VALARM or other component kept whole keeps its lines.
-        var depth = 0
-        var kept: [Int] = []
-        for (i, line) in extras.enumerated() {
-            if line.hasPrefix("BEGIN:") { depth += 1 } else if line.hasPrefix("END:") { depth -= 1 }
-            if depth == 0 && names.contains(where: { line.hasPrefix($0 + ";") }) { kept.append(i) }
-        }
+        let kept = ICalendarText.topLevelIndices(extras).filter { i in names.contains { extras[i].hasPrefix($0 + ";") } }
         guard !kept.isEmpty else { return generated }
         var original = kept.compactMap { i in (try? ContentLines.property(Array(extras[i].utf8), line: 0, file: "")).map { (i, $0) } }
         var result: [String] = []
@@ -107,12 +102,19 @@ struct ItemWriter {
         return result
     }
 
-    /// Whether a kept line still says what Chime's own line says: the same text, or the same rule.
+    /// Kept lines with the item's own properties before the components kept whole (an e-mail
+    /// VALARM): RFC 5545 puts every property of a component before its subcomponents, and a line
+    /// added later (an export's calendar name, an answered alarm's stamp) comes after them.
+    static func propertiesFirst(_ extras: [String]) -> [String] {
+        let top = ICalendarText.topLevelIndices(extras)
+        guard top.count < extras.count, let last = top.last, last > top.count - 1 else { return extras }
+        let topSet = Set(top)
+        return top.map { extras[$0] } + extras.indices.filter { !topSet.contains($0) }.map { extras[$0] }
+    }
+
+    /// Whether a kept line still says what Chime's own line says: the same text.
     private static func sameValue(_ kept: ICSProperty, _ own: ICSProperty) -> Bool {
-        if own.name == "RRULE" {
-            return (try? RecurrenceRule(parsing: kept.value))?.rfc5545 == (try? RecurrenceRule(parsing: own.value))?.rfc5545
-        }
-        return ICSText.unescape(kept.value) == ICSText.unescape(own.value)
+        ICSText.unescape(kept.value) == ICSText.unescape(own.value)
     }
 
     /// An RRULE whose UNTIL has DTSTART's value type, as RFC 5545 §3.3.10 requires: a day typed
@@ -143,8 +145,8 @@ struct ItemWriter {
             lines.append("STATUS:COMPLETED")
             if let c = r.completionDate { lines.append("COMPLETED:" + c.utcBasicFormat) }
         }
-        lines += Self.keepingParameters(r.recurrenceRules.map { rule($0, start: r.startDate ?? r.dueDate) }, of: ["RRULE"], in: &extras)
-        lines += extras
+        lines += r.recurrenceRules.map { rule($0, start: r.startDate ?? r.dueDate) }
+        lines += Self.propertiesFirst(extras)
         lines += r.alarms.flatMap { alarm($0, title: r.title) }
         lines.append("END:VTODO")
         return lines

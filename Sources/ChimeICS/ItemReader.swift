@@ -20,10 +20,11 @@ struct ItemReader {
         "DTSTAMP"
     ]
     /// Properties read into the model whose parameters the model has no place for (Outlook's
-    /// `SUMMARY;LANGUAGE=en-US`, `LOCATION;ALTREP=…`, Evolution's `RRULE;X-EVOLUTION-ENDDATE=…`):
-    /// such a line is also kept whole in `icsExtras`, and written back in place of Chime's own
-    /// while its value is still the item's (``ItemWriter``).
-    static let keptWithParameters = ["SUMMARY", "DESCRIPTION", "LOCATION", "RRULE"]
+    /// `SUMMARY;LANGUAGE=en-US`, `LOCATION;ALTREP=…`): such a line is also kept whole in
+    /// `icsExtras`, and written back in place of Chime's own while its value is still the
+    /// item's (``ItemWriter``). Not RRULE's: Evolution's `X-EVOLUTION-ENDDATE` caches where the
+    /// series ends, which a moved start makes false, and Evolution computes it again.
+    static let keptWithParameters = ["SUMMARY", "DESCRIPTION", "LOCATION"]
     /// VCALENDAR properties Chime writes itself (the name is the calendar's title).
     static let calendarProperties: Set<String> = ["VERSION", "PRODID", "CALSCALE", "METHOD", "X-WR-CALNAME"]
     static let todoProperties: Set<String> = [

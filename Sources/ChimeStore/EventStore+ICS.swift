@@ -320,8 +320,9 @@ extension EventStore {
             var result: (ImportHome?, ImportHome?) = (nil, nil)
             // A second import of a file into a new calendar of its name would make a twin.
             for (kind, wanted) in [(EntityType.event, events), (.reminder, reminders)] where wanted {
-                if try calendar(named: name, for: kind, in: db)?.title.lowercased() == name.lowercased() {
-                    throw StoreError.calendarExists(title: name, entityType: kind)
+                if let existing = try calendar(named: name, for: kind, in: db), existing.title.lowercased() == name.lowercased() {
+                    // Named as it is stored: `--new-calendar WORK` where "work" exists.
+                    throw StoreError.calendarExists(title: existing.title, entityType: kind)
                 }
             }
             if events {

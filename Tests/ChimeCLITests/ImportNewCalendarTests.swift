@@ -99,7 +99,8 @@ struct ImportNewCalendarTests {
         let again = try s.run("import", path, "--new-calendar")
         #expect(again.status == 1 && again.stderr == "Error: a calendar named \"Holidays\" already exists (nothing was imported)\n", "\(again.stderr)")
         let named = try s.run("import", path, "--new-calendar", "holidays")
-        #expect(named.status == 1 && named.stderr.contains("a calendar named \"holidays\" already exists"), "\(named.stderr)")
+        // Named as it is stored, whatever the case it was typed in.
+        #expect(named.status == 1 && named.stderr.contains("a calendar named \"Holidays\" already exists"), "\(named.stderr)")
         #expect(try Self.calendars(s) == ["Holidays event", "Holidays reminder"])
         // Into the calendar by its name, the file's items are unchanged.
         let into = try s.run("import", path, "--calendar", "Holidays")
@@ -225,6 +226,9 @@ struct ImportNewCalendarTests {
         #expect(agenda.status == 0 && agenda.stdout.contains("New Year's Day"), "\(agenda.stderr)")
         let short = try s.run("agenda", "--from", "2027-01-01", "--days", "1", "--calendar", String(id.prefix(7)))
         #expect(short.status != 0, "seven characters name no calendar: \(short.stdout)")
+        // Said by its title, not by what was typed.
+        let rename = try s.run("calendar", "rename", prefix, "Chorus", "--type", "events")
+        #expect(rename.status == 0 && rename.stdout == "Renamed \"Choir\" to \"Chorus\"\n", "\(rename.stdout)\(rename.stderr)")
     }
 
     /// A calendar with nothing in it (an empty feed) imports nothing, says so, and makes no store.

@@ -2,9 +2,10 @@ import ChimeCore
 import ChimeICS
 import Testing
 
-/// Parameters the model has no place for, on properties it reads (Outlook's `LANGUAGE`, an
-/// `ALTREP`, Evolution's `X-EVOLUTION-ENDDATE` on RRULE), are written back as they came while
-/// the value is unchanged, and not after an edit.
+/// Parameters the model has no place for, on the texts it reads (Outlook's `LANGUAGE`, an
+/// `ALTREP`), are written back as they came while the value is unchanged, and not after an edit.
+/// Evolution's `X-EVOLUTION-ENDDATE` on RRULE is not kept: it caches the series' end, which a
+/// moved start makes false.
 struct KeptParameterTests {
     static let file = [
         "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Ximian//NONSGML Evolution Calendar//EN",
@@ -39,13 +40,13 @@ struct KeptParameterTests {
         let lines = Self.export(parsed.items.map(\.item))
         for kept in [
             "SUMMARY;LANGUAGE=de:Besprechung", "LOCATION;ALTREP=\"http://example.com/room;a=b\":Raum 4\\, 2. Stock",
-            "RRULE;X-EVOLUTION-ENDDATE=20261228T080000Z:FREQ=WEEKLY;COUNT=4",
+            "RRULE:FREQ=WEEKLY;COUNT=4",
             "SUMMARY;LANGUAGE=en-US:Send the minutes", "DESCRIPTION;LANGUAGE=en-US:To everyone"
         ] {
             #expect(lines.filter { $0 == kept }.count == 1, "\(kept) in \(lines)")
         }
         // Chime's own line for each is not written beside the kept one.
-        #expect(!lines.contains("SUMMARY:Besprechung") && !lines.contains("RRULE:FREQ=WEEKLY;COUNT=4"), "\(lines)")
+        #expect(!lines.contains("SUMMARY:Besprechung") && !lines.contains { $0.hasPrefix("RRULE;X-EVOLUTION-ENDDATE") }, "\(lines)")
         #expect(lines.filter { $0.hasPrefix("SUMMARY") }.count == 3, "two items and the e-mail alarm: \(lines)")
         // The e-mail alarm, kept whole, keeps its own lines where they were.
         let alarm = try #require(lines.firstIndex(of: "ACTION:EMAIL"))
@@ -71,5 +72,24 @@ struct KeptParameterTests {
         #expect(!lines.contains { $0 == "SUMMARY;LANGUAGE=de:Besprechung" || $0.hasPrefix("LOCATION") || $0.hasPrefix("RRULE;") }, "\(lines)")
         #expect(lines.contains("SUMMARY;LANGUAGE=en-US:Send the minutes") && !lines.contains { $0.hasPrefix("DESCRIPTION;LANGUAGE=en-US") })
         #expect(lines.contains("X-MICROSOFT-CDO-BUSYSTATUS:BUSY"), "other kept lines stay: \(lines)")
+    }
+
+    /// A line added after an item's kept components (an export's calendar name) is written
+    /// before them: every property of a component comes before its subcomponents.
+    @Test func propertiesComeBeforeTheComponentsKeptWhole() throws {
+        let parsed = try ICalendar.parse(Array(Self.file.utf8), file: "evo.ics")
+        guard case .event(var e) = parsed.items[0].item else {
+            Issue.record("expected an event first: \(parsed.items)")
+            return
+        }
+        e.icsExtras.append("X-CHIME-CALENDAR:Work")
+        let lines = Self.export([.event(e)])
+        let begin = try #require(lines.firstIndex(of: "BEGIN:VEVENT"))
+        let end = try #require(lines.firstIndex(of: "END:VEVENT"))
+        let event = Array(lines[begin...end])
+        let firstAlarm = try #require(event.firstIndex(of: "BEGIN:VALARM"))
+        let marker = try #require(event.firstIndex(of: "X-CHIME-CALENDAR:Work"))
+        #expect(marker < firstAlarm, "\(event)")
+        #expect(event[firstAlarm...].allSatisfy { !$0.hasPrefix("X-MICROSOFT") && !$0.hasPrefix("X-CHIME") }, "\(event)")
     }
 }

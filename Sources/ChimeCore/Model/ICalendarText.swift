@@ -31,8 +31,19 @@ public enum ICalendarText {
     /// ```
     public static func topLevel(_ lines: [String]) -> [String] {
         guard lines.contains(where: isBegin) else { return lines }
+        return topLevelIndices(lines).map { lines[$0] }
+    }
+
+    /// The positions of ``topLevel(_:)``'s lines in `lines`, for a caller that takes some out.
+    ///
+    /// ```swift
+    /// ICalendarText.topLevelIndices(["STATUS:CONFIRMED", "BEGIN:VALARM", "ACTION:EMAIL", "END:VALARM", "X-A:1"])
+    /// // [0, 4]
+    /// ```
+    public static func topLevelIndices(_ lines: [String]) -> [Int] {
         var depth = 0
-        return lines.filter { line in
+        return lines.indices.filter { i in
+            let line = lines[i]
             if isBegin(line) {
                 depth += 1
                 return false

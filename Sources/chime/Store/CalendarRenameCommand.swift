@@ -20,7 +20,7 @@ extension CalendarCommand {
             if !options.json {
                 print(
                     CLIContext.messages(
-                        "Renamed \"{old}\" to \"{new}\"", ["old": DisplayText.singleLine(name), "new": DisplayText.singleLine(newTitle)]))
+                        "Renamed \"{old}\" to \"{new}\"", ["old": DisplayText.singleLine(calendar.title), "new": DisplayText.singleLine(newTitle)]))
             }
         }
     }
