@@ -4,6 +4,31 @@ import Testing
 
 @Suite("chime add / agenda / show / edit / remove / complete")
 struct StoreCommandTests {
+    /// `edit --no-alarm` drops every alarm, the e-mail one Chime keeps as it came (Thunderbird's)
+    /// too: `show` lists none, and an export hands none back.
+    @Test func noAlarmDropsTheEmailAlarmKeptAsItCame() throws {
+        let s = StoreSession()
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        let path = s.folder + "/book-club.ics"
+        try [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN",
+            "BEGIN:VEVENT", "UID:book-club-1", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T180000Z", "DTEND:20261210T200000Z",
+            "SUMMARY:Book club", "X-MOZ-GENERATION:2",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT2H", "DESCRIPTION:Book club", "END:VALARM",
+            "BEGIN:VALARM", "ACTION:EMAIL", "TRIGGER:-P1D", "SUMMARY:Book club", "DESCRIPTION:Tomorrow",
+            "ATTENDEE:mailto:me@example.com", "END:VALARM",
+            "END:VEVENT", "END:VCALENDAR", ""
+        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try s.run("import", path).status == 0)
+        #expect(try s.run("show", "Book club").stdout.contains("email alarm"))
+        let edit = try s.run("edit", "Book club", "--no-alarm")
+        #expect(edit.status == 0, "\(edit.stderr)")
+        let show = try s.run("show", "Book club").stdout
+        #expect(!show.contains("email alarm"), "\(show)")
+        let export = try s.run("export").stdout
+        #expect(!export.contains("BEGIN:VALARM") && export.contains("X-MOZ-GENERATION:2"), "\(export)")
+    }
+
     @Test func agendaListsOccurrencesGroupedByDay() throws {
         let s = StoreSession()
         try s.run("calendar", "add", "Work")

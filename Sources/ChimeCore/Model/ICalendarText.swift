@@ -56,6 +56,31 @@ public enum ICalendarText {
         }
     }
 
+    /// Kept lines without the components kept whole inside them that are named `name` (the
+    /// e-mail VALARMs Chime keeps but does not send), from each `BEGIN:` to its `END:`.
+    ///
+    /// ```swift
+    /// ICalendarText.removingComponents(named: "VALARM", from: ["X-A:1", "BEGIN:VALARM", "ACTION:EMAIL", "END:VALARM"])
+    /// // ["X-A:1"]
+    /// ```
+    public static func removingComponents(named name: String, from lines: [String]) -> [String] {
+        guard lines.contains(where: isBegin) else { return lines }
+        let begin = "BEGIN:" + name.uppercased()
+        var depth = 0, removing = false
+        return lines.filter { line in
+            if isBegin(line) {
+                if depth == 0 { removing = line.uppercased() == begin }
+                depth += 1
+                return !removing
+            }
+            if depth > 0 {
+                if line.utf8.count >= 4, line.prefix(4).uppercased() == "END:" { depth -= 1 }
+                return !removing
+            }
+            return true
+        }
+    }
+
     private static func isBegin(_ line: String) -> Bool { line.utf8.count >= 6 && line.prefix(6).uppercased() == "BEGIN:" }
 
     /// The value of the first content line of `property` among `lines` (kept lines of an item or

@@ -393,6 +393,9 @@ struct ItemOptions: ParsableArguments {
         }
         if noAlarm {
             item.alarms = []
+            // Every alarm: the e-mail ones kept as they came too (Chime sends none, but an
+            // export would hand them back to the client that does).
+            item.icsExtras = ICalendarText.removingComponents(named: "VALARM", from: item.icsExtras)
             if item is Reminder, !item.icsExtras.contains(AlarmDefaults.noAlarmMarker) { item.icsExtras.append(AlarmDefaults.noAlarmMarker) }
         } else if !item.alarms.isEmpty {
             item.icsExtras.removeAll { $0 == AlarmDefaults.noAlarmMarker }
