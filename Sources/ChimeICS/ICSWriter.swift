@@ -62,7 +62,7 @@ struct ItemWriter {
         }
         if e.sequence > 0 { lines.append("SEQUENCE:\(e.sequence)") }
         var extras = e.icsExtras
-        lines += Self.keepingParameters(texts(e.title, e.notes, e.location, e.url), of: Self.textNames, in: &extras)
+        lines += Self.keepingParameters(texts(e.title, e.notes, e.location, e.url), of: Self.textPrefixes, in: &extras)
         lines.append(date("DTSTART", e.start))
         lines.append(date("DTEND", e.end))
         lines += e.recurrenceRules.map { rule($0, start: e.start) }
@@ -74,15 +74,18 @@ struct ItemWriter {
         return lines
     }
 
-    private static let textNames: Set<String> = ["SUMMARY", "DESCRIPTION", "LOCATION"]
+    /// The kept texts' line starts (``ItemReader/keptWithParameters``, each with its `;`).
+    private static let textPrefixes = ItemReader.keptWithParameters.map { $0 + ";" }
 
-    /// Chime's own lines for modeled properties (`names`), each replaced by the line the item was read
+    /// Chime's own lines for modeled properties (`prefixes`: `NAME;`), each replaced by the line the item was read
     /// with (kept in `extras` for its parameters: ``ItemReader/keptWithParameters``) while that
     /// line's value still says the same; the kept lines are taken out of `extras` either way, so
     /// a title edited since is written fresh, without the old one's LANGUAGE.
-    static func keepingParameters(_ generated: [String], of names: Set<String>, in extras: inout [String]) -> [String] {
+    static func keepingParameters(_ generated: [String], of prefixes: [String], in extras: inout [String]) -> [String] {
+        // Most items keep no such line: an export of thousands asks this of each.
+        guard extras.contains(where: { line in prefixes.contains { line.hasPrefix($0) } }) else { return generated }
         // The item's own lines only: a VALARM or other component kept whole keeps its lines.
-        let kept = ICalendarText.topLevelIndices(extras).filter { i in names.contains { extras[i].hasPrefix($0 + ";") } }
+        let kept = ICalendarText.topLevelIndices(extras).filter { i in prefixes.contains { extras[i].hasPrefix($0) } }
         guard !kept.isEmpty else { return generated }
         var original = kept.compactMap { i in (try? ContentLines.property(Array(extras[i].utf8), line: 0, file: "")).map { (i, $0) } }
         var result: [String] = []
@@ -106,6 +109,7 @@ struct ItemWriter {
     /// VALARM): RFC 5545 puts every property of a component before its subcomponents, and a line
     /// added later (an export's calendar name, an answered alarm's stamp) comes after them.
     static func propertiesFirst(_ extras: [String]) -> [String] {
+        guard extras.contains(where: ICalendarText.beginsComponent) else { return extras }
         let top = ICalendarText.topLevelIndices(extras)
         guard top.count < extras.count, let last = top.last, last > top.count - 1 else { return extras }
         let topSet = Set(top)
@@ -137,7 +141,7 @@ struct ItemWriter {
         var lines = ["BEGIN:VTODO", "UID:" + r.externalIdentifier, "DTSTAMP:" + now.utcBasicFormat]
         if r.sequence > 0 { lines.append("SEQUENCE:\(r.sequence)") }
         var extras = r.icsExtras
-        lines += Self.keepingParameters(texts(r.title, r.notes, r.location, r.url), of: Self.textNames, in: &extras)
+        lines += Self.keepingParameters(texts(r.title, r.notes, r.location, r.url), of: Self.textPrefixes, in: &extras)
         if let s = r.startDate { lines.append(date("DTSTART", s)) }
         if let d = r.dueDate { lines.append(date("DUE", d)) }
         if r.priority > 0 { lines.append("PRIORITY:\(r.priority)") }

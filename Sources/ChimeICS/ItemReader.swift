@@ -414,9 +414,13 @@ struct ItemReader {
     private func extras(_ c: ICSComponent, known: Set<String>) -> [String] {
         // Lines kept for their parameters come first, in the order an export writes them, so an
         // item reads the same from its own export as from the file it came from.
-        let withParameters = Self.keptWithParameters.flatMap { name in
-            c.properties.filter { $0.name == name && !$0.parameters.isEmpty }.map(\.contentLine)
-        }
+        let hasKept = c.properties.contains { !$0.parameters.isEmpty && Self.keptWithParameters.contains($0.name) }
+        let withParameters =
+            !hasKept
+            ? []
+            : Self.keptWithParameters.flatMap { name in
+                c.properties.filter { $0.name == name && !$0.parameters.isEmpty }.map(\.contentLine)
+            }
         var lines =
             withParameters
             + c.properties.filter { p in

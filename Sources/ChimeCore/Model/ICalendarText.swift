@@ -41,6 +41,7 @@ public enum ICalendarText {
     /// // [0, 4]
     /// ```
     public static func topLevelIndices(_ lines: [String]) -> [Int] {
+        guard lines.contains(where: isBegin) else { return Array(lines.indices) }
         var depth = 0
         return lines.indices.filter { i in
             let line = lines[i]
@@ -81,7 +82,19 @@ public enum ICalendarText {
         }
     }
 
-    private static func isBegin(_ line: String) -> Bool { line.utf8.count >= 6 && line.prefix(6).uppercased() == "BEGIN:" }
+    private static func isBegin(_ line: String) -> Bool { beginsComponent(line) }
+
+    /// Whether a kept line is a component's `BEGIN:` (any case). Byte by byte: an export asks
+    /// this of every kept line of thousands of items.
+    public static func beginsComponent(_ line: String) -> Bool {
+        var bytes = line.utf8.makeIterator()
+        for expected in "BEGIN:".utf8 {
+            guard let byte = bytes.next() else { return false }
+            // ASCII letters compare without case; ':' must match as it is.
+            if byte != expected && (expected == UInt8(ascii: ":") || byte | 0x20 != expected | 0x20) { return false }
+        }
+        return true
+    }
 
     /// The value of the first content line of `property` among `lines` (kept lines of an item or
     /// an alarm), spaces trimmed; nil when none is there. Lines of other properties are passed
