@@ -58,6 +58,8 @@ public struct ImportReport: Hashable, Sendable {
 struct ImportHome {
     let id: String
     let title: String?
+    /// A calendar the import makes (`--new-calendar`), saved with the first item it takes.
+    var unsaved: ChimeCore.Calendar? = nil
 }
 
 extension EventStore {
@@ -133,7 +135,7 @@ extension EventStore {
         try session.cancel(overrides.filter { $0.isCancelled })
         try session.loadSeries(overridden)
         try session.applyOverrides(&overrides)
-        try session.dropUnusedNewCalendars()
+        session.noteUnusedNewCalendar()
         if !dryRun && commit {
             progress?(.storing(items: session.storedCount))
             try self.commit()
@@ -229,7 +231,7 @@ extension EventStore {
                                 standIns, overridden: standInUIDs,
                                 cancellations: Dictionary(grouping: overrides.filter { $0.isCancelled && standInUIDs.contains($0.uid) }, by: \.uid))
                             try current.applyOverrides(&overrides)
-                            try current.dropUnusedNewCalendars()
+                            current.noteUnusedNewCalendar()
                             try self.drain(db, stamp: stamp)
                             outcome = current.report(skipped: rest.skipped, repairs: rest.repairs)
                             if dryRun { throw StreamingRollback() }
@@ -292,7 +294,9 @@ extension EventStore {
 
     /// The calendar (events) and list (reminders) an import writes into, each with its title
     /// where the import knows it (a synced collection's is not needed). A new one keeps the
-    /// file's calendar-level properties.
+    /// file's calendar-level properties, and is not saved yet: the import saves it when an item
+    /// goes into it (``ImportHome/unsaved``), so a file whose items all stay where they are
+    /// stored leaves no empty calendar behind.
     /// - Parameter db: an open write transaction (a streamed import), where a missing default
     ///   calendar is made; nil: it is made in a write of its own.
     func calendars(
@@ -325,18 +329,13 @@ extension EventStore {
                     throw StoreError.calendarExists(title: existing.title, entityType: kind)
                 }
             }
-            if events {
-                var c = ChimeCore.Calendar(title: name, entityType: .event)
+            func made(_ kind: EntityType) -> ImportHome {
+                var c = ChimeCore.Calendar(title: name, entityType: kind)
                 c.icsExtras = properties
-                try saveCalendar(c, commit: false)
-                result.0 = home(c)
+                return ImportHome(id: c.identifier, title: name, unsaved: c)
             }
-            if reminders {
-                var c = ChimeCore.Calendar(title: name, entityType: .reminder)
-                c.icsExtras = properties
-                try saveCalendar(c, commit: false)
-                result.1 = home(c)
-            }
+            if events { result.0 = made(.event) }
+            if reminders { result.1 = made(.reminder) }
             return result
         }
     }
@@ -477,8 +476,8 @@ final class ImportSession {
     /// Titles of the calendars written into, by identifier; those that took an item, in order.
     private var titles: [String: String] = [:]
     private var used: [String] = []
-    /// Identifiers of the calendars that took an item.
-    private var usedIDs: Set<String> = []
+    /// New calendars not saved yet, by identifier: saved when they take an item.
+    private var unsaved: [String: ChimeCore.Calendar] = [:]
     private var storedCalendars: [String: ChimeCore.Calendar?] = [:]
     private var checkedCalendars: Set<String?> = []
     /// Series the overrides need, by UID.
@@ -544,30 +543,21 @@ final class ImportSession {
         if kind == .reminder, let reminderList { return reminderList }
         let (events, reminders) = try store.calendars(
             for: target, events: kind == .event, reminders: kind == .reminder, properties: header.properties, in: db)
-        for home in [events, reminders] { if let home, let title = home.title { titles[home.id] = title } }
+        for home in [events, reminders] {
+            guard let home else { continue }
+            if let title = home.title { titles[home.id] = title }
+            if let calendar = home.unsaved { unsaved[home.id] = calendar }
+        }
         if kind == .event { eventCalendar = .some(events?.id) } else { reminderList = .some(reminders?.id) }
         return kind == .event ? events?.id : reminders?.id
     }
 
-    /// The new calendar and list the import made (`--new-calendar`), when they took nothing:
-    /// each update went to the calendar already holding its item. A calendar nobody asked to
-    /// stay empty is not kept; the report names it when neither kind took anything.
-    func dropUnusedNewCalendars() throws {
-        switch target {
-        case .new, .newNamedByFile: break
-        default: return
-        }
-        let made = [eventCalendar, reminderList].compactMap { $0 ?? nil }
-        let unused = made.filter { !usedIDs.contains($0) }
-        for id in unused {
-            try store.perform(commit: false) { db, _ in
-                // Guarded: a calendar holding anything stays, whatever the count says.
-                try db.execute(
-                    sql: "DELETE FROM calendar WHERE id = ? AND NOT EXISTS (SELECT 1 FROM item WHERE calendar_id = ?)", arguments: [id, id])
-                if db.changesCount > 0 { try Journal.record(db, .calendar, id, .deleted) }
-            }
-        }
-        if !made.isEmpty && unused.count == made.count { counts.newCalendarNotKept = titles[made[0]] }
+    /// Notes, at the end, a new calendar (`--new-calendar`) that took nothing, each item of the
+    /// file staying in the calendar that holds it: it was never saved, and the report names it.
+    func noteUnusedNewCalendar() {
+        let planned = [eventCalendar, reminderList].compactMap { $0 ?? nil }
+        guard let first = planned.first, planned.allSatisfy({ unsaved[$0] != nil }) else { return }
+        counts.newCalendarNotKept = titles[first]
     }
 
     /// A stored calendar by identifier, read once per import (in its transaction when it has one).
@@ -585,7 +575,10 @@ final class ImportSession {
     /// resolve itself, a stored item's, is read by its identifier; a synced collection's is not said).
     private func took(_ id: String?) throws {
         guard let id else { return }
-        usedIDs.insert(id)
+        if let calendar = unsaved.removeValue(forKey: id) {
+            // Queued before the item's own write, which needs it.
+            try store.saveCalendar(calendar, commit: false)
+        }
         if titles[id] == nil {
             if case .identified = target { return }
             titles[id] = try storedCalendar(id)?.title

@@ -36,6 +36,25 @@ import Testing
         #expect(!all.contains { $0.title == "Stand-up" })
     }
 
+    /// A new calendar is made only when an item goes into it: a file whose items all stay where
+    /// they are stored leaves no calendar behind, and no other device hears of one made and
+    /// removed (the journal holds nothing).
+    @Test func aNewCalendarIsMadeOnlyWhenAnItemGoesIntoIt() throws {
+        let t = try TemporaryStore()
+        let original = try Fixture.bytes("google.ics")
+        _ = try t.store.importICS(original, file: "g.ics")
+        let before = try t.store.currentChangeSequence()
+        let again = try t.store.importICS(original, file: "g.ics", into: .new("Again"))
+        #expect(again.newCalendarNotKept == "Again" && again.unchanged == 3, "\(again)")
+        #expect(try t.store.currentChangeSequence() == before)
+        #expect(try !t.store.calendars(for: .event).map(\.title).contains("Again"))
+        // A newer copy goes into it: then it is made, and the report names it as used.
+        let newer = String(decoding: original, as: UTF8.self).replacingOccurrences(of: "SEQUENCE:2", with: "SEQUENCE:5")
+        let moved = try t.store.importICS(Array(newer.utf8), file: "g.ics", into: .new("Again"))
+        #expect(moved.newCalendarNotKept == nil && moved.calendars == ["Again"], "\(moved)")
+        #expect(try t.store.calendars(for: .event).map(\.title).contains("Again"))
+    }
+
     /// An update imported without a target stays in the calendar its item is in, and the report
     /// names that calendar; no default calendar is made for it.
     @Test func anUpdateImportedIntoTheDefaultsStaysInItsCalendar() throws {
