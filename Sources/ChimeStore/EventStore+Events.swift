@@ -142,8 +142,11 @@ extension EventStore {
             return event
         }
         let created = master.creationDate ?? stamp
-        let input = event
         var event = event
+        if event.location != master.location {
+            event.icsExtras = ICalendarText.keptAfterLocationChange(event.icsExtras, stored: master.icsExtras)
+        }
+        let input = event
         if event.isDetached {
             // A detached occurrence is stored without the series' rules; it still belongs to them.
             event.recurrenceRules = master.recurrenceRules

@@ -148,6 +148,9 @@ extension EventStore {
         try reminder.validate()
         try checkWritable(db, calendarID: reminder.calendarIdentifier, for: .reminder)
         var next = completionStamped(reminder, stamp: stamp)
+        if let stored, next.location != stored.location {
+            next.icsExtras = ICalendarText.keptAfterLocationChange(next.icsExtras, stored: stored.icsExtras)
+        }
         let created = stored?.creationDate ?? stamp
         func asStored(_ r: Reminder) throws -> Reminder {
             var r = r

@@ -22,4 +22,15 @@ struct KeptLinesTests {
                 "END:X-THING", "X-LAST:1"
             ])
     }
+
+    /// The place Apple pins to a location goes with the location it was stored with; one the
+    /// writer brought, or one inside a kept component, stays.
+    @Test func aStalePinGoesWithTheOldLocation() {
+        let pin = "X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-TITLE=Office:geo:52.52,13.40"
+        let fresh = "X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-TITLE=Depot:geo:48.14,11.58"
+        #expect(ICalendarText.keptAfterLocationChange(["X-A:1", pin, "X-B:2"], stored: [pin]) == ["X-A:1", "X-B:2"])
+        #expect(ICalendarText.keptAfterLocationChange(["X-A:1", fresh], stored: [pin]) == ["X-A:1", fresh])
+        let inAlarm = ["BEGIN:VALARM", pin, "END:VALARM"]
+        #expect(ICalendarText.keptAfterLocationChange(inAlarm, stored: [pin]) == inAlarm)
+    }
 }

@@ -82,6 +82,23 @@ public enum ICalendarText {
         }
     }
 
+    /// An item's kept lines after its location changed: the place Apple's Calendar and Reminders
+    /// pin to the location (`X-APPLE-STRUCTURED-LOCATION`, with its map coordinates) goes when it
+    /// is still the one stored with the old location, so no client shows the old pin beside the
+    /// new text. One the writer brought itself (a server's newer copy) stays.
+    ///
+    /// ```swift
+    /// let pin = "X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-TITLE=Office:geo:52.52,13.40"
+    /// ICalendarText.keptAfterLocationChange(["X-A:1", pin], stored: [pin])   // ["X-A:1"]
+    /// ```
+    public static func keptAfterLocationChange(_ lines: [String], stored: [String]) -> [String] {
+        let property = "X-APPLE-STRUCTURED-LOCATION"
+        guard lines.contains(where: { isLine($0, of: property) }) else { return lines }
+        let storedPins = Set(topLevel(stored).filter { isLine($0, of: property) })
+        let top = Set(topLevelIndices(lines))
+        return lines.indices.filter { !(top.contains($0) && storedPins.contains(lines[$0])) }.map { lines[$0] }
+    }
+
     private static func isBegin(_ line: String) -> Bool { beginsComponent(line) }
 
     /// Whether a kept line is a component's `BEGIN:` (any case). Byte by byte: an export asks
