@@ -29,6 +29,44 @@ struct StoreCommandTests {
         #expect(!export.contains("BEGIN:VALARM") && export.contains("X-MOZ-GENERATION:2"), "\(export)")
     }
 
+    /// `edit --remove-alarm email` drops only the e-mail alarm; `--alarm` replaces every alarm,
+    /// the e-mail one too, as `show` lists them together.
+    @Test func anEmailAlarmIsNamedByItsKindAndReplacedWithTheOthers() throws {
+        let s = StoreSession()
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        let path = s.folder + "/book-club.ics"
+        try [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Google Inc//Google Calendar 70.9054//EN",
+            "BEGIN:VEVENT", "UID:book-club-2", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T180000Z", "DTEND:20261210T200000Z",
+            "SUMMARY:Book club",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT2H", "DESCRIPTION:This is an event reminder", "END:VALARM",
+            "BEGIN:VALARM", "ACTION:EMAIL", "TRIGGER:-P1D", "SUMMARY:Alarm notification", "DESCRIPTION:This is an event reminder",
+            "ATTENDEE:mailto:me@example.com", "END:VALARM",
+            "END:VEVENT", "END:VCALENDAR", ""
+        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try s.run("import", path).status == 0)
+        let wrong = try s.run("edit", "Book club", "--remove-alarm", "1d")
+        #expect(wrong.status != 0 && wrong.stderr.contains("(2h before the start/due date; email)"), "\(wrong.stderr)")
+        let removed = try s.run("edit", "Book club", "--remove-alarm", "email")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        var show = try s.run("show", "Book club").stdout
+        #expect(!show.contains("email alarm") && show.contains("(2 h before)"), "\(show)")
+        #expect(try s.run("import", path).status == 0)  // the same file again: unchanged, the e-mail alarm stays gone
+        show = try s.run("show", "Book club").stdout
+        #expect(!show.contains("email alarm"), "\(show)")
+
+        let other = s.folder + "/other.ics"
+        try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "book-club-2", with: "book-club-3")
+            .replacingOccurrences(of: "SUMMARY:Book club", with: "SUMMARY:Reading circle").write(toFile: other, atomically: true, encoding: .utf8)
+        #expect(try s.run("import", other).status == 0)
+        let replaced = try s.run("edit", "Reading circle", "--alarm", "30m")
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        show = try s.run("show", "Reading circle").stdout
+        #expect(!show.contains("email alarm") && !show.contains("(2 h before)") && show.contains("(30 min before)"), "\(show)")
+        let export = try s.run("export").stdout
+        #expect(!export.contains("ACTION:EMAIL"), "\(export)")
+    }
+
     @Test func agendaListsOccurrencesGroupedByDay() throws {
         let s = StoreSession()
         try s.run("calendar", "add", "Work")

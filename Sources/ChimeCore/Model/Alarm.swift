@@ -115,6 +115,35 @@ public struct Alarm: Hashable, Sendable {
         return actions
     }
 
+    /// An item's kept lines without the kept VALARMs whose ACTION is `action` (upper-cased), each
+    /// from its `BEGIN:` to its `END:`: what `chime edit --remove-alarm email` takes out.
+    ///
+    /// ```swift
+    /// Alarm.removingKept(action: "EMAIL", fromItemExtras: ["X-A:1", "BEGIN:VALARM", "ACTION:EMAIL", "END:VALARM"])
+    /// // ["X-A:1"]
+    /// ```
+    public static func removingKept(action: String, fromItemExtras lines: [String]) -> [String] {
+        var kept: [String] = [], alarm: [String] = [], inAlarm = false, matches = false
+        for line in lines {
+            let upper = line.uppercased()
+            if !inAlarm {
+                if upper.hasPrefix("BEGIN:VALARM") {
+                    (inAlarm, matches, alarm) = (true, false, [line])
+                } else {
+                    kept.append(line)
+                }
+                continue
+            }
+            alarm.append(line)
+            if let value = actionValue(of: line) { matches = value == action }
+            if upper.hasPrefix("END:VALARM") {
+                if !matches { kept += alarm }
+                inAlarm = false
+            }
+        }
+        return inAlarm ? kept + alarm : kept
+    }
+
     /// `AUDIO` for `ACTION:audio` or `ACTION;X-P=1:AUDIO`; nil for other properties.
     private static func actionValue(of line: String) -> String? {
         let upper = line.uppercased()

@@ -45,7 +45,9 @@ struct ItemOptions: ParsableArguments {
 
     @Option(
         name: .customLong("remove-alarm"), parsing: .unconditionalSingleValue,
-        help: ArgumentHelp("Remove the alarm given this way, as --alarm takes it (15m, +1h, a date); repeatable.", valueName: "when"))
+        help: ArgumentHelp(
+            "Remove the alarm given this way, as --alarm takes it (15m, +1h, a date), or 'email' for the e-mail alarms a file brought; repeatable.",
+            valueName: "when"))
     var removedAlarms: [String] = []
 
     @Option(help: ArgumentHelp("A geofence alarm: \"Title@LAT,LON[,RADIUS_M]\" (radius 0 or absent = default).", valueName: "place"))
@@ -366,12 +368,24 @@ struct ItemOptions: ParsableArguments {
         }
         let newAlarms = try parsedAlarms()
         if !newAlarms.isEmpty || replacingAlarms { item.alarms = replacingAlarms ? newAlarms : item.alarms + newAlarms }
+        if replacingAlarms {
+            // All of them: the e-mail ones kept as they came too, which `show` lists beside the others.
+            item.icsExtras = ICalendarText.removingComponents(named: "VALARM", from: item.icsExtras)
+        }
         for text in removedAlarms {
+            // An alarm kept from a file that Chime does not ring ("email alarm" in `show`) is
+            // named by its kind.
+            let keptActions = Alarm.keptActions(inItemExtras: item.icsExtras)
+            let named = text.trimmingCharacters(in: .whitespaces).uppercased()
+            if keptActions.contains(named) {
+                item.icsExtras = Alarm.removingKept(action: named, fromItemExtras: item.icsExtras)
+                continue
+            }
             let gone = try Self.alarm(text, option: "--remove-alarm")
             let before = item.alarms.count
             item.alarms.removeAll { $0.trigger == gone.trigger }
             guard item.alarms.count < before else {
-                let listed = item.alarms.map { DisplayText.alarm($0) }.joined(separator: "; ")
+                let listed = (item.alarms.map { DisplayText.alarm($0) } + keptActions.map { $0.lowercased() }).joined(separator: "; ")
                 throw listed.isEmpty
                     ? InputError(translatable: "--remove-alarm: \"{text}\" is not one of the alarms (there are none)", ["text": text])
                     : InputError(translatable: "--remove-alarm: \"{text}\" is not one of the alarms ({list})", ["text": text, "list": listed])
