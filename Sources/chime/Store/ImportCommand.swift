@@ -297,6 +297,8 @@ struct ImportCommand: ParsableCommand {
     /// The summary in the user's language: a label column as wide as its widest label (in
     /// terminal columns), then what was found for it.
     static func text(_ r: ImportReport, dryRun: Bool, messages: Messages = CLIContext.messages) -> String {
+        // An empty calendar (a feed with nothing in it yet): the note alone, not a table of zeros.
+        if r.fileHeldNothing && r.repairs.isEmpty { return messages("The file holds no events or to-dos: there was nothing to import.") }
         let rows: [(label: String, value: String)] = [
             (
                 messages("events", context: "import summary"),
