@@ -41,6 +41,9 @@ extension EventStore {
     /// `.thisEvent` on an occurrence adds an exception date (and drops its detached copy);
     /// `.futureEvents` ends the series just before the occurrence (on the first occurrence it
     /// removes the whole series). An event that does not repeat is removed whatever the span.
+    /// Either changes the series: its SEQUENCE goes up by one and its LAST-MODIFIED is stamped, so
+    /// another device or client that imports or syncs it takes the change instead of keeping its
+    /// older copy.
     public func remove(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) {
         let zone = floatingZone
         try perform(commit: commit) { db, stamp in
@@ -58,13 +61,16 @@ extension EventStore {
                 try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
                 var updated = master
                 updated.exceptionDates.append(Self.exceptionDate(for: occurrence, of: master, zone: zone))
+                // A change of the series: other devices and clients take it only when it is newer.
+                updated.sequence += 1
+                Self.markModified(&updated, at: stamp)
                 try ItemRows.upsert(
                     updated, rowID: master.identifier, series: nil, created: master.creationDate ?? stamp,
                     modified: stamp, in: db)
                 try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [Self.detachedRowID(master.identifier, occurrence)])
                 try Journal.record(db, .event, master.identifier, .updated)
             case .futureEvents:
-                try Self.endSeries(master, before: occurrence, stamp: stamp, zone: zone, in: db)
+                try Self.endSeries(master, before: occurrence, stamp: stamp, zone: zone, changedHere: true, in: db)
             }
         }
     }
@@ -131,9 +137,12 @@ extension EventStore {
     // MARK: Helpers (inside a transaction)
 
     /// Writes `event` (see ``save(_:span:commit:)``) inside a transaction; returns it as saved.
+    /// - Parameter changedHere: a change made on this device (``modifyEvent(identifier:occurrence:span:_:)``),
+    ///   not a copy from a file or a server: a series it ends early says so with its own SEQUENCE
+    ///   and LAST-MODIFIED, as the edited part does.
     static func write(
         _ event: Event, span: Span, newSeriesID: String, stamp: Instant, zone: ZoneRules,
-        in db: Database
+        changedHere: Bool = false, in db: Database
     ) throws -> Event {
         try event.validate()
         try Self.checkWritable(db, calendarID: event.calendarIdentifier, for: .event)
@@ -181,7 +190,7 @@ extension EventStore {
             }
             try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
             let successor = try Self.successor(of: master, from: occurrence, edited: event, id: newSeriesID, zone: zone)
-            try Self.endSeries(master, before: occurrence, stamp: stamp, zone: zone, in: db)
+            try Self.endSeries(master, before: occurrence, stamp: stamp, zone: zone, changedHere: changedHere, in: db)
             try ItemRows.upsert(successor, rowID: newSeriesID, series: nil, created: stamp, modified: stamp, in: db)
             try Journal.record(db, .event, newSeriesID, .inserted)
             var first = successor
@@ -348,8 +357,14 @@ extension EventStore {
 
     /// Ends a series just before `occurrence`: every rule gets an UNTIL one second (or one day)
     /// earlier, later RDATEs go, and detached occurrences from then on are dropped.
-    static func endSeries(_ master: Event, before occurrence: Instant, stamp: Instant, zone: ZoneRules, in db: Database) throws {
+    static func endSeries(
+        _ master: Event, before occurrence: Instant, stamp: Instant, zone: ZoneRules, changedHere: Bool = false, in db: Database
+    ) throws {
         var truncated = master
+        if changedHere {
+            truncated.sequence += 1
+            markModified(&truncated, at: stamp)
+        }
         let until = untilValue(before: occurrence, of: master, zone: zone)
         truncated.recurrenceRules = try master.recurrenceRules.map { try $0.with(end: .until(until)) }
         truncated.recurrenceDates = master.recurrenceDates.filter { ItemRows.instant(of: $0, in: master.start) < occurrence }

@@ -170,7 +170,7 @@ extension EventStore {
             }
             do { try transform(&event) } catch { throw CallerError(error: error) }
             Self.markModified(&event, at: stamp)
-            return try Self.write(event, span: span, newSeriesID: newSeriesID, stamp: stamp, zone: zone, in: db)
+            return try Self.write(event, span: span, newSeriesID: newSeriesID, stamp: stamp, zone: zone, changedHere: true, in: db)
         }
     }
 

@@ -26,6 +26,30 @@ struct SpanTests {
         try #require(try december.first { $0.occurrenceDate == utc(2026, 12, day, 9) })
     }
 
+    /// Removing an occurrence, or ending the series there (a removal or an edit of "this and
+    /// later"), changes the series: another device that imports or syncs it must take the
+    /// change, so its SEQUENCE goes up and its LAST-MODIFIED is the change's time.
+    @Test func endingOrThinningASeriesRaisesItsSequence() throws {
+        let stamp = t.clock.now.utcBasicFormat
+        try t.store.remove(try occurrence(day: 3), span: .thisEvent)
+        var master = try #require(try t.store.event(withIdentifier: series.identifier))
+        #expect(master.sequence == series.sequence + 1 && master.icsExtras.contains("LAST-MODIFIED:\(stamp)"), "\(master.icsExtras)")
+        _ = try t.store.modifyEvent(identifier: series.identifier, occurrence: utc(2026, 12, 6, 9), span: .futureEvents) { e in
+            e.title = "Later"
+            e.sequence += 1
+        }
+        master = try #require(try t.store.event(withIdentifier: series.identifier))
+        #expect(master.sequence == series.sequence + 2 && master.title == "Daily")
+        try t.store.remove(try occurrence(day: 5), span: .futureEvents)
+        master = try #require(try t.store.event(withIdentifier: series.identifier))
+        #expect(master.sequence == series.sequence + 3)
+        // A plain save (an import's) leaves the numbers to the copy it stores.
+        var copy = master
+        copy.title = "Daily (from a file)"
+        try t.store.save(copy)
+        #expect(try t.store.event(withIdentifier: series.identifier)?.sequence == series.sequence + 3)
+    }
+
     @Test func thisEventDetachesOneOccurrence() throws {
         var third = try occurrence(day: 3)
         third.title = "Moved"
