@@ -408,6 +408,44 @@ struct EverydayCLITests {
         #expect(deRefused.stderr.contains("„Chor“ wiederholt sich"), "\(deRefused.stderr)")
     }
 
+    /// An Apple event's location runs over two lines (the place, then its address) and a Google
+    /// event keeps its e-mail alarm: the form shows the break as `\n` and the alarm as `email`,
+    /// saves a title-only change with both as they were, and drops the alarm when the word goes.
+    @Test func theFormKeepsATwoLineLocationAndNamesTheEmailAlarm() throws {
+        let s = StoreSession()
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        let path = s.folder + "/apple.ics"
+        try [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Apple Inc.//macOS 15.1//EN",
+            "BEGIN:VEVENT", "UID:apple-two-lines", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T090000Z", "DTEND:20261210T100000Z",
+            "SUMMARY:Review", "LOCATION:Office\\nAlexanderplatz 1\\, Berlin",
+            "X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-APPLE-RADIUS=70;X-TITLE=Office:geo:52.521918,13.413215",
+            "BEGIN:VALARM", "ACTION:EMAIL", "TRIGGER:-P1D", "SUMMARY:Review", "DESCRIPTION:Tomorrow", "ATTENDEE:mailto:me@example.com",
+            "END:VALARM", "END:VEVENT", "END:VCALENDAR", ""
+        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try s.run("import", path).status == 0)
+        func edit(_ script: String) throws -> CLIResult {
+            let editor = s.folder + "/editor-\(UUID().uuidString).sh"
+            try ("#!/bin/sh\n" + script).write(toFile: editor, atomically: true, encoding: .utf8)
+            chmod(editor, 0o755)
+            var env = s.environment
+            env["EDITOR"] = editor
+            env["VISUAL"] = ""
+            return try CLI.run(["edit", "apple-two-lines"], environment: env)
+        }
+        let titled = try edit("cp \"$1\" \(s.folder)/form.txt; sed -i 's/^title: .*/title: Design review/' \"$1\"")
+        #expect(titled.status == 0, "\(titled.stdout)\(titled.stderr)")
+        let form = try String(contentsOfFile: s.folder + "/form.txt", encoding: .utf8)
+        #expect(form.contains("\nlocation: Office\\nAlexanderplatz 1, Berlin\n") && form.contains("\nalarms: email\n"), "\(form)")
+        var export = try s.run("export").stdout
+        #expect(export.contains("SUMMARY:Design review") && export.contains("LOCATION:Office\\nAlexanderplatz 1\\, Berlin"), "\(export)")
+        #expect(export.contains("X-APPLE-STRUCTURED-LOCATION") && export.contains("ACTION:EMAIL"), "\(export)")
+        let dropped = try edit("sed -i 's/^alarms: .*/alarms: 30m/' \"$1\"")
+        #expect(dropped.status == 0, "\(dropped.stdout)\(dropped.stderr)")
+        export = try s.run("export").stdout
+        #expect(!export.contains("ACTION:EMAIL") && export.contains("TRIGGER:-PT30M") && export.contains("X-APPLE-STRUCTURED-LOCATION"), "\(export)")
+    }
+
     /// `chime edit ID` alone opens the item as a form in $EDITOR (a script here): a change is saved,
     /// an unchanged form saves nothing, and a form that does not read comes back with the error on top.
     @Test func editWithoutOptionsOpensTheItemInTheEditor() throws {

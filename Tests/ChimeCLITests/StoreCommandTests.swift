@@ -47,9 +47,15 @@ struct StoreCommandTests {
         #expect(try s.run("import", path).status == 0)
         let wrong = try s.run("edit", "Book club", "--remove-alarm", "1d")
         #expect(wrong.status != 0 && wrong.stderr.contains("(2h before the start/due date; email)"), "\(wrong.stderr)")
-        let removed = try s.run("edit", "Book club", "--remove-alarm", "email")
-        #expect(removed.status == 0, "\(removed.stderr)")
+        // With the e-mail alarm alone left, it is the alarm shown, not "none".
+        let timedGone = try s.run("edit", "Book club", "--remove-alarm", "2h")
+        #expect(timedGone.status == 0 && timedGone.stdout.contains("email alarm") && !timedGone.stdout.contains("none"), "\(timedGone.stdout)")
         var show = try s.run("show", "Book club").stdout
+        #expect(show.contains("email alarm") && !show.contains("none"), "\(show)")
+        #expect(try s.run("edit", "Book club", "--alarm", "2h", "--remove-alarm", "email").status == 0)
+        let removed = try s.run("edit", "Book club", "--remove-alarm", "email")
+        #expect(removed.status != 0 && removed.stderr.contains("\"email\" is not one of the alarms (2h before"), "\(removed.stderr)")
+        show = try s.run("show", "Book club").stdout
         #expect(!show.contains("email alarm") && show.contains("(2 h before)"), "\(show)")
         #expect(try s.run("import", path).status == 0)  // the same file again: unchanged, the e-mail alarm stays gone
         show = try s.run("show", "Book club").stdout

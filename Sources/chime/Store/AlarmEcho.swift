@@ -33,6 +33,10 @@ enum AlarmEcho {
         let defaults = self.defaults
         var alarms = item.alarms
         if case .reminder(let r) = item, let implicit = defaults.implicitAlarm(for: r) { alarms.append(implicit) }
+        // Alarms a file brought that Chime keeps but does not ring (an e-mail one) are alarms too:
+        // listed after the others, and an item that has only those does not say "none".
+        let kept = Alarm.keptActions(inItemExtras: item.base.icsExtras).map { keptAlarm($0, messages: messages) }
+        if alarms.isEmpty && !kept.isEmpty { return kept }
         if alarms.isEmpty {
             if case .reminder(let r) = item, r.dueDate ?? r.startDate == nil {
                 return [messages("none (no due date: add --due \"tomorrow 9am\" or --alarm DATE to be reminded)")]
@@ -46,6 +50,15 @@ enum AlarmEcho {
             guard let next = firings.first(where: { $0.alarm == alarm }) else { return messages("{alarm}, already past", ["alarm": what]) }
             let local = zone.localTime(at: next.fireAt)
             return messages("{when} ({alarm})", ["when": "\(messages.dayHeading(local.date)) \(DisplayText.hhmm(local))", "alarm": what])
+        } + kept
+    }
+
+    /// An alarm kept as it came, by its ACTION: `email alarm (not sent by Chime)`.
+    static func keptAlarm(_ action: String, messages: Messages) -> String {
+        switch action {
+        case "EMAIL": messages("email alarm (not sent by Chime)")
+        case "PROCEDURE": messages("command alarm from a file (never run or shown by Chime)")
+        default: messages("{action} alarm (not shown by Chime)", ["action": action])
         }
     }
 

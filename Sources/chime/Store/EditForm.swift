@@ -100,7 +100,12 @@ struct EditForm {
             fields.append(("priority", "\(r.priority)"))
         }
         fields.append(("repeat", base.recurrenceRules.map(Self.repeatText).joined(separator: " | ")))
-        fields.append(("alarms", base.alarms.compactMap(Self.alarmText).joined(separator: ", ")))
+        // Alarms kept as a file brought them (an e-mail one) are named by their kind: taking the
+        // word out drops them, as `--remove-alarm email` does.
+        let keptKinds = Alarm.keptActions(inItemExtras: base.icsExtras).reduce(into: [String]()) { kinds, action in
+            if !kinds.contains(action.lowercased()) { kinds.append(action.lowercased()) }
+        }
+        fields.append(("alarms", (base.alarms.compactMap(Self.alarmText) + keptKinds).joined(separator: ", ")))
         fields.append(("location", base.location ?? ""))
         fields.append(("url", base.url ?? ""))
         fields.append(("notes", base.notes ?? ""))
@@ -122,7 +127,17 @@ struct EditForm {
 
     var text: String {
         var lines = [Self.header()]
-        for (key, value) in fields where key != "notes" { lines.append("\(key): \(value)") }
+        let oneLine = fields.filter { $0.key != "notes" }
+        if oneLine.contains(where: { $0.value.contains(where: \.isNewline) }) {
+            lines.append(CLIContext.messages("# A line break inside a one-line field is written \\n.", context: "edit form"))
+        }
+        if let alarms = value("alarms"), Self.keptKinds(in: alarms).contains("email") {
+            lines.append(
+                CLIContext.messages(
+                    "# \"email\" among the alarms is one a file brought (Chime does not send it): take it out to drop it.",
+                    context: "edit form"))
+        }
+        for (key, value) in oneLine { lines.append("\(key): \(Self.escapingLineBreaks(value))") }
         lines.append("notes: \(fields.first { $0.key == "notes" }?.value ?? "")")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -136,6 +151,7 @@ struct EditForm {
             guard let colon = line.firstIndex(of: ":") else { throw InputError(translatable: "\"{line}\" is not `name: value`", ["line": line]) }
             let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             var value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            if key != "notes" { value = Self.readingLineBreaks(value) }
             if key == "notes" {
                 let rest = lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
                 if !rest.isEmpty { value += (value.isEmpty ? "" : "\n") + rest }
@@ -146,6 +162,51 @@ struct EditForm {
     }
 
     func value(_ key: String) -> String? { fields.first { $0.key == key }?.value }
+
+    /// A one-line field's value on its line: a line break (Apple writes a place's address under
+    /// its name in LOCATION) as `\n`, a backslash as `\\`, so the value reads back the same.
+    static func escapingLineBreaks(_ value: String) -> String {
+        guard value.contains(where: { $0 == "\\" || $0.isNewline }) else { return value }
+        var out = ""
+        for c in value {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\n", "\r\n", "\r": out += "\\n"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// The value a one-line field's line says: `\n` a line break, `\\` a backslash; any other
+    /// backslash stays as it was typed (`C:\Rooms`).
+    static func readingLineBreaks(_ line: String) -> String {
+        guard line.contains("\\") else { return line }
+        var out = "", pendingBackslash = false
+        for c in line {
+            if pendingBackslash {
+                pendingBackslash = false
+                switch c {
+                case "n": out.append("\n")
+                case "\\": out.append("\\")
+                default: out += "\\" + String(c)
+                }
+            } else if c == "\\" {
+                pendingBackslash = true
+            } else {
+                out.append(c)
+            }
+        }
+        if pendingBackslash { out.append("\\") }
+        return out
+    }
+
+    /// The kinds of kept alarm (lowercased: `email`) an alarms line names.
+    private static func keptKinds(in alarms: String) -> [String] {
+        alarms.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter {
+            ItemOptions.keptAlarmKinds.contains($0.uppercased())
+        }
+    }
 
     /// Applies the form to an event: every field is set as the form says.
     func apply(to e: inout Event, original: EditForm) throws {
@@ -207,8 +268,13 @@ struct EditForm {
         }
         if value("alarms") != original.value("alarms") {
             let kept = item.alarms.filter { Self.alarmText($0) == nil }
-            let typed = try (value("alarms") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                .map { try ItemOptions.alarm($0, option: "alarms") }
+            let tokens = (value("alarms") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            // The kinds of kept alarm the item holds: a word left in keeps them, one taken out drops them.
+            let kinds = Set(Alarm.keptActions(inItemExtras: item.icsExtras))
+            let typed = try tokens.filter { !kinds.contains($0.uppercased()) }.map { try ItemOptions.alarm($0, option: "alarms") }
+            for kind in kinds where !tokens.contains(where: { $0.uppercased() == kind }) {
+                item.icsExtras = Alarm.removingKept(action: kind, fromItemExtras: item.icsExtras)
+            }
             item.alarms = typed + kept
         }
     }

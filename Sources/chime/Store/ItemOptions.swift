@@ -354,6 +354,10 @@ struct ItemOptions: ParsableArguments {
         return place
     }
 
+    /// The kinds of alarm `--remove-alarm` names by a word: those Chime keeps as a file brought
+    /// them but does not ring.
+    static let keptAlarmKinds: Set<String> = ["EMAIL", "PROCEDURE"]
+
     /// Applies the options that were given: new alarms replace the old ones (all of them, or
     /// with `keepingAlarms` only those of the same kind — timed or location); `--remove-alarm`
     /// drops the ones it names; `--no-alarm` drops all and marks a reminder as not to fire.
@@ -381,9 +385,14 @@ struct ItemOptions: ParsableArguments {
                 item.icsExtras = Alarm.removingKept(action: named, fromItemExtras: item.icsExtras)
                 continue
             }
-            let gone = try Self.alarm(text, option: "--remove-alarm")
+            // A kind of alarm the item does not hold (any more): said as any other absent alarm.
+            let isKind = Self.keptAlarmKinds.contains(named)
+            if isKind && replacingAlarms { continue }  // --alarm replaced them already
             let before = item.alarms.count
-            item.alarms.removeAll { $0.trigger == gone.trigger }
+            if !isKind {
+                let gone = try Self.alarm(text, option: "--remove-alarm")
+                item.alarms.removeAll { $0.trigger == gone.trigger }
+            }
             guard item.alarms.count < before else {
                 let listed = (item.alarms.map { DisplayText.alarm($0) } + keptActions.map { $0.lowercased() }).joined(separator: "; ")
                 throw listed.isEmpty

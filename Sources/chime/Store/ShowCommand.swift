@@ -197,7 +197,8 @@ struct ShowCommand: ParsableCommand {
                 lines.append((Self.dateLabel(calendar, messages), text))
             }
         }
-        // One line per alarm, in the item's order (a reminder's implicit due-time alarm last).
+        // One line per alarm, in the item's order (a reminder's implicit due-time alarm, then those
+        // kept as they came, last).
         for (index, line) in AlarmEcho.descriptions(for: item, now: CLIContext.now, zone: CLIContext.zone, messages: messages).enumerated() {
             let alarm = index < item.alarms.count ? item.alarms[index] : nil
             let sound =
@@ -208,15 +209,6 @@ struct ShowCommand: ParsableCommand {
             lines.append((messages("Alarm", context: "show label"), line + sound))
         }
         let i = item.base
-        for action in Alarm.keptActions(inItemExtras: i.icsExtras) {
-            let kept =
-                switch action {
-                case "EMAIL": messages("email alarm (not sent by Chime)")
-                case "PROCEDURE": messages("command alarm from a file (never run or shown by Chime)")
-                default: messages("{action} alarm (not shown by Chime)", ["action": action])
-                }
-            lines.append((messages("Alarm", context: "show label"), kept))
-        }
         if let command {
             lines.append(
                 (
