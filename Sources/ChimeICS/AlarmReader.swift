@@ -55,6 +55,13 @@ enum AlarmReader {
         for sub in a.components where sub.name != "VLOCATION" { extras += sub.contentLines }
         if let place = try location(a, values, repairs: repairs) {
             var alarm = Alarm.location(place.location, place.proximity)
+            // Apple's line says more than the place Chime keeps (X-ADDRESS, the map's reference
+            // frame): kept whole, and written back while the place is the same (see ICSWriter).
+            if let apple = a["X-APPLE-STRUCTURED-LOCATION"], apple.parameters.contains(where: { !Self.applePlaceParameters.contains($0.name) }),
+                AlarmReader.applePlace(apple) == place.location
+            {
+                extras.append(apple.contentLine)
+            }
             alarm.icsExtras = extras
             return alarm
         }
@@ -110,6 +117,24 @@ enum AlarmReader {
             }
         }
         return nil
+    }
+
+    /// The parameters of `X-APPLE-STRUCTURED-LOCATION` that Chime's place holds.
+    static let applePlaceParameters: Set<String> = ["VALUE", "X-APPLE-RADIUS", "X-TITLE"]
+
+    /// The place an `X-APPLE-STRUCTURED-LOCATION` line names, nil when its value is no geo: URI.
+    static func applePlace(_ apple: ICSProperty) -> StructuredLocation? {
+        guard let (lat, lon) = geo(apple.value) else { return nil }
+        let radius = apple.parameter("X-APPLE-RADIUS").flatMap { Double($0.trimmingSpaces) } ?? 0
+        return StructuredLocation(title: apple.parameter("X-TITLE") ?? "", latitude: lat, longitude: lon, radius: max(0, radius))
+    }
+
+    /// An alarm's kept `X-APPLE-STRUCTURED-LOCATION` line and the place it names.
+    static func keptApplePlace(_ line: String) -> StructuredLocation? {
+        guard ICalendarText.isLine(line, of: "X-APPLE-STRUCTURED-LOCATION"),
+            let property = try? ContentLines.property(Array(line.utf8), line: 0, file: "")
+        else { return nil }
+        return applePlace(property)
     }
 
     /// `geo:52.52,13.40` (RFC 5870; parameters after `;` ignored; a comma escaped as TEXT, `\,`, read as one).

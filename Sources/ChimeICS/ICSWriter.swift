@@ -230,6 +230,8 @@ struct ItemWriter {
             var apple = "X-APPLE-STRUCTURED-LOCATION;VALUE=URI"
             if place.radius > 0 { apple += ";X-APPLE-RADIUS=\(place.radius)" }
             apple += ";X-TITLE=" + ICSProperty.parameterValue(place.title) + ":" + geo
+            // Apple's own line (its address, its map's reference frame) while it names this place.
+            if let kept = a.icsExtras.first(where: { AlarmReader.keptApplePlace($0) == place }) { apple = kept }
             lines += [
                 apple, "X-APPLE-PROXIMITY:" + word, "PROXIMITY:" + word,
                 "BEGIN:VLOCATION", "NAME:" + ICSText.escape(place.title), "URL:" + geo, "END:VLOCATION"
@@ -241,7 +243,8 @@ struct ItemWriter {
         if !has("ACTION") { added.append("ACTION:DISPLAY") }
         if !has("DESCRIPTION") { added.append("DESCRIPTION:" + ICSText.escape(title)) }
         lines.insert(contentsOf: added, at: 2)
-        lines += a.icsExtras
+        // A kept Apple place line is written above, in place of Chime's, or not at all (stale).
+        lines += a.icsExtras.filter { !ICalendarText.isLine($0, of: "X-APPLE-STRUCTURED-LOCATION") }
         lines.append("END:VALARM")
         return lines
     }

@@ -44,6 +44,25 @@ import Testing
                 && list[3].completionDate == Instant(secondsSince1970: LocalDateTime(year: 2026, month: 11, day: 17, hour: 8, minute: 30).localSeconds))
     }
 
+    /// Apple's place line says more than the place Chime keeps (the address, the map's reference
+    /// frame): written back whole while the place is the same, and in Chime's words once it moved.
+    @Test func appleLocationAlarmKeepsItsAddressWhileThePlaceStays() throws {
+        let r = try ICalendar.parse(try Fixture.bytes("apple-reminders.ics"), file: "apple.ics")
+        var milk = todos(r)[0]
+        func exported(_ reminder: Reminder) -> String {
+            String(decoding: ICalendar.serialize([.reminder(reminder)], now: Instant(secondsSince1970: 0), floatingZone: .utc), as: UTF8.self)
+        }
+        func unfolded(_ text: String) -> String { text.replacingOccurrences(of: "\r\n ", with: "") }
+        let whole = exported(milk)
+        #expect(unfolded(whole).contains("X-ADDRESS=\"Rosenthaler Str. 40, 10178 Berlin\"") && whole.contains("X-APPLE-REFERENCEFRAME=1"), "\(whole)")
+        #expect(whole.components(separatedBy: "X-APPLE-STRUCTURED-LOCATION").count == 2, "one place line: \(whole)")
+        let again = try ICalendar.parse(Array(whole.utf8), file: "again.ics")
+        #expect(exported(todos(again)[0]) == whole, "a second export writes the same bytes")
+        milk.alarms[0].trigger = .location(StructuredLocation(title: "Market hall", latitude: 52.5, longitude: 13.41, radius: 80), .enter)
+        let moved = unfolded(exported(milk))
+        #expect(!moved.contains("X-ADDRESS") && moved.contains("X-TITLE=Market hall:geo:52.5,13.41"), "\(moved)")
+    }
+
     @Test func thunderbird() throws {
         let r = try ICalendar.parse(try Fixture.bytes("thunderbird.ics"), file: "tb.ics")
         let e = try #require(events(r).first)
