@@ -213,6 +213,9 @@ public enum ItemFormat {
             ("recurrence_rules", JSONText.array(i.recurrenceRules.map { JSONText.string($0.rfc5545) })),
             ("repeats", i.recurrenceRules.first.map { JSONText.string($0.summary) } ?? "null"),
             ("alarms", JSONText.array(i.alarms.map(json))),
+            // Alarms a file brought that Chime keeps but never rings, by kind ("email"): `show`
+            // lists them, so the JSON does too.
+            ("kept_alarms", JSONText.array(Alarm.keptActions(inItemExtras: i.icsExtras).map { JSONText.string($0.lowercased()) })),
             ("notes", i.notes.map(JSONText.string) ?? "null"),
             ("location", i.location.map(JSONText.string) ?? "null"),
             ("url", i.url.map(JSONText.string) ?? "null"),

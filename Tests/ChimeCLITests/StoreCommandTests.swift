@@ -47,6 +47,8 @@ struct StoreCommandTests {
         #expect(try s.run("import", path).status == 0)
         let wrong = try s.run("edit", "Book club", "--remove-alarm", "1d")
         #expect(wrong.status != 0 && wrong.stderr.contains("(2h before the start/due date; email)"), "\(wrong.stderr)")
+        let json = try s.json("show", "Book club") as? [String: Any]
+        #expect(json?["kept_alarms"] as? [String] == ["email"], "\(String(describing: json))")
         // With the e-mail alarm alone left, it is the alarm shown, not "none".
         let timedGone = try s.run("edit", "Book club", "--remove-alarm", "2h")
         #expect(timedGone.status == 0 && timedGone.stdout.contains("email alarm") && !timedGone.stdout.contains("none"), "\(timedGone.stdout)")
@@ -71,6 +73,26 @@ struct StoreCommandTests {
         #expect(!show.contains("email alarm") && !show.contains("(2 h before)") && show.contains("(30 min before)"), "\(show)")
         let export = try s.run("export").stdout
         #expect(!export.contains("ACTION:EMAIL"), "\(export)")
+    }
+
+    /// Thunderbird's alarm "5 minutes before the end" is removed the way it would be typed.
+    @Test func anAlarmCountedFromTheEndIsRemovedAsTyped() throws {
+        let s = StoreSession()
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        let path = s.folder + "/review.ics"
+        try [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN",
+            "BEGIN:VEVENT", "UID:review-end", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T090000Z", "DTEND:20261210T103000Z",
+            "SUMMARY:Quarterly review",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:-PT5M", "DESCRIPTION:Wrap up", "END:VALARM",
+            "END:VEVENT", "END:VCALENDAR", ""
+        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try s.run("import", path).status == 0)
+        let wrong = try s.run("edit", "Quarterly review", "--remove-alarm", "10m")
+        #expect(wrong.status != 0 && wrong.stderr.contains("(5m before the end)"), "\(wrong.stderr)")
+        let removed = try s.run("edit", "Quarterly review", "--remove-alarm", "5m")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(!(try s.run("export").stdout.contains("RELATED=END")))
     }
 
     @Test func agendaListsOccurrencesGroupedByDay() throws {

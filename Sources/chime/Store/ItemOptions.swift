@@ -46,7 +46,7 @@ struct ItemOptions: ParsableArguments {
     @Option(
         name: .customLong("remove-alarm"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
-            "Remove the alarm given this way, as --alarm takes it (15m, +1h, a date), or 'email' for the e-mail alarms a file brought; repeatable.",
+            "Remove the alarm given this way, as --alarm takes it (15m, +1h, a date; one counted from the end too), or 'email' for the e-mail alarms a file brought; repeatable.",
             valueName: "when"))
     var removedAlarms: [String] = []
 
@@ -392,6 +392,11 @@ struct ItemOptions: ParsableArguments {
             if !isKind {
                 let gone = try Self.alarm(text, option: "--remove-alarm")
                 item.alarms.removeAll { $0.trigger == gone.trigger }
+                // An alarm counted from the end (Thunderbird's "5 minutes before the end"), when
+                // none of that length counts from the start: typed the same way.
+                if item.alarms.count == before, case .relative(let offset, .start) = gone.trigger {
+                    item.alarms.removeAll { $0.trigger == .relative(offset: offset, relatedTo: .end) }
+                }
             }
             guard item.alarms.count < before else {
                 let listed = (item.alarms.map { DisplayText.alarm($0) } + keptActions.map { $0.lowercased() }).joined(separator: "; ")
