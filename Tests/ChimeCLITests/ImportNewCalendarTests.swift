@@ -97,7 +97,14 @@ struct ImportNewCalendarTests {
         let path = try Self.file(s, "export-2026.ics", calendarName: "Holidays")
         #expect(try s.run("import", path, "--new-calendar").status == 0)
         let again = try s.run("import", path, "--new-calendar")
-        #expect(again.status == 1 && again.stderr == "Error: a calendar named \"Holidays\" already exists (nothing was imported)\n", "\(again.stderr)")
+        #expect(
+            again.status == 1
+                && again.stderr
+                    == "Error: a calendar named \"Holidays\" already exists; to import into it: `chime import \(path) --calendar Holidays` (nothing was imported)\n",
+            "\(again.stderr)")
+        // Spaces around a name are not part of it: " Holidays " is the calendar that exists.
+        let spaced = try s.run("import", path, "--new-calendar", " Holidays ")
+        #expect(spaced.status == 1 && spaced.stderr.contains("a calendar named \"Holidays\" already exists"), "\(spaced.stderr)")
         let named = try s.run("import", path, "--new-calendar", "holidays")
         // Named as it is stored, whatever the case it was typed in.
         #expect(named.status == 1 && named.stderr.contains("a calendar named \"Holidays\" already exists"), "\(named.stderr)")
@@ -204,6 +211,8 @@ struct ImportNewCalendarTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasSuffix("The new calendar \"Days off\" was not kept: every item of the file is already in another calendar.\n"), "\(r.stdout)")
         #expect(try Self.calendars(s) == before)
+        let tried = try s.run("import", path, "--new-calendar", "Days off", "--dry-run")
+        #expect(tried.stdout.hasSuffix("The new calendar \"Days off\" would not be made: every item of the file is already in another calendar.\n"), "\(tried.stdout)")
         let piped = try CLI.run(
             ["import", "-", "--new-calendar", "--json"], stdin: try String(contentsOfFile: path, encoding: .utf8), environment: s.environment)
         let json = try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [String: Any]

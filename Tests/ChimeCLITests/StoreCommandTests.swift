@@ -95,6 +95,18 @@ struct StoreCommandTests {
         #expect(!(try s.run("export").stdout.contains("RELATED=END")))
     }
 
+    /// `--location ""` clears the place (as the form's empty line does): no empty LOCATION line
+    /// in an export, no blank "Location:" in `show`.
+    @Test func anEmptyValueClearsTheField() throws {
+        let s = StoreSession()
+        let id = try s.add("event", "Lunch", "--start", "2026-12-10T12:00", "--location", "Canteen", "--url", "https://example.org")
+        #expect(try s.run("edit", String(id.prefix(8)), "--location", "", "--url", "").status == 0)
+        let show = try s.run("show", String(id.prefix(8))).stdout
+        #expect(!show.contains("Location:") && !show.contains("URL:"), "\(show)")
+        let export = try s.run("export").stdout
+        #expect(!export.contains("LOCATION") && !export.contains("URL"), "\(export)")
+    }
+
     @Test func agendaListsOccurrencesGroupedByDay() throws {
         let s = StoreSession()
         try s.run("calendar", "add", "Work")

@@ -26,7 +26,9 @@ extension CalendarCommand {
                 "Make it on this CalDAV account's server (see `chime account list`), so every device sees it.", valueName: "name"))
         var account: String?
 
-        func validate() throws {
+        mutating func validate() throws {
+            // " Work" beside "Work" would be two calendars that read the same in every listing.
+            title = title.trimmingCharacters(in: .whitespacesAndNewlines)
             let hex = color.dropFirst()
             guard color.hasPrefix("#"), hex.count == 6, hex.allSatisfy(\.isHexDigit) else {
                 throw ArgumentParser.ValidationError(CLIContext.messages("{option}: \"{value}\" is not #RRGGBB", ["option": "--color", "value": color]))

@@ -67,7 +67,17 @@ struct ImportCommand: ParsableCommand {
     var file: String { fileArgument ?? newCalendar ?? "-" }
 
     /// The new calendar's name ("" = named by the file), unless it was the file.
-    var newCalendarName: String? { fileTakenAsName ? "" : newCalendar }
+    /// A word as typed in a suggested command: quoted when a shell would split or read it.
+    static func typed(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || "0123456789./_-".unicodeScalars.contains($0) }
+        return plain ? word : "\"" + word.reduce(into: "") { out, c in
+            if "\\\"$`".contains(c) { out.append("\\") }
+            out.append(c)
+        } + "\""
+    }
+
+    /// The name `--new-calendar` gives, trimmed (`" Work"` is "Work"); "" for the file's own.
+    var newCalendarName: String? { fileTakenAsName ? "" : newCalendar?.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     private var fileTakenAsName: Bool {
         guard fileArgument == nil, let taken = newCalendar else { return false }
@@ -209,7 +219,9 @@ struct ImportCommand: ParsableCommand {
                 kind == .event
                 ? CLIContext.messages("a calendar named \"{title}\" already exists", ["title": title])
                 : CLIContext.messages("a list named \"{title}\" already exists", ["title": title])
-            throw InputError(translatable: "{error} (nothing was imported)", ["error": exists])
+            throw InputError(
+                translatable: "{error}; to import into it: `{command}` (nothing was imported)",
+                ["error": exists, "command": "chime import \(Self.typed(file)) --calendar \(Self.typed(title))"])
         } catch StoreError.unknownCalendar(let name) {
             // The name passed the check above as a list: the file's events need a calendar.
             throw InputError(
@@ -349,10 +361,11 @@ struct ImportCommand: ParsableCommand {
             lines.append(messages("The file holds no events or to-dos: there was nothing to import."))
         }
         if let name = r.newCalendarNotKept {
+            let quoted = messages("\"{name}\"", context: "import summary", ["name": DisplayText.singleLine(name)])
             lines.append(
-                messages(
-                    "The new calendar {name} was not kept: every item of the file is already in another calendar.",
-                    ["name": messages("\"{name}\"", context: "import summary", ["name": DisplayText.singleLine(name)])]))
+                dryRun
+                    ? messages("The new calendar {name} would not be made: every item of the file is already in another calendar.", ["name": quoted])
+                    : messages("The new calendar {name} was not kept: every item of the file is already in another calendar.", ["name": quoted]))
         }
         return lines.joined(separator: "\n")
     }

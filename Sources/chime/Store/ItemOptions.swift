@@ -362,9 +362,10 @@ struct ItemOptions: ParsableArguments {
     /// with `keepingAlarms` only those of the same kind — timed or location); `--remove-alarm`
     /// drops the ones it names; `--no-alarm` drops all and marks a reminder as not to fire.
     func apply(to item: inout some CalendarItem, replacingAlarms: Bool) throws {
-        if let notes { item.notes = notes }
-        if let location { item.location = location }
-        if let url { item.url = url }
+        // An empty value clears the field (`--location ""`), as the form's empty line does.
+        if let notes { item.notes = notes.isEmpty ? nil : notes }
+        if let location { item.location = location.isEmpty ? nil : location }
+        if let url { item.url = url.isEmpty ? nil : url }
         if !rules.isEmpty {
             item.recurrenceRules = try parsedRules()
             let begin = (item as? Event)?.start ?? (item as? Reminder).flatMap { $0.dueDate ?? $0.startDate }
