@@ -70,10 +70,13 @@ struct ImportCommand: ParsableCommand {
     /// A word as typed in a suggested command: quoted when a shell would split or read it.
     static func typed(_ word: String) -> String {
         let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || "0123456789./_-".unicodeScalars.contains($0) }
-        return plain ? word : "\"" + word.reduce(into: "") { out, c in
-            if "\\\"$`".contains(c) { out.append("\\") }
-            out.append(c)
-        } + "\""
+        return plain
+            ? word
+            : "\""
+                + word.reduce(into: "") { out, c in
+                    if "\\\"$`".contains(c) { out.append("\\") }
+                    out.append(c)
+                } + "\""
     }
 
     /// The name `--new-calendar` gives, trimmed (`" Work"` is "Work"); "" for the file's own.
