@@ -54,6 +54,7 @@ public struct AgendaWriter {
     let messages: Messages
     /// The time column of an all-day line, `all day` padded to the 13 columns of `09:00–10:00  `.
     let allDayColumn: String
+    let dayOfText: DayOfText
 
     init(
         zone: ZoneRules, json: Bool, titles: [String: String], window: (start: Instant, end: Instant), color: Bool = false,
@@ -63,6 +64,7 @@ public struct AgendaWriter {
         self.messages = messages
         let allDay = messages("all day", context: "agenda time")
         allDayColumn = allDay + String(repeating: " ", count: max(1, 13 - DisplayText.columns(allDay)))
+        dayOfText = DayOfText(messages)
         self.identity = identity
         var marks = AlarmDefaults()
         marks.identity = identity
@@ -77,8 +79,40 @@ public struct AgendaWriter {
     }
 
     /// ` (day 2/3)` after a line of an event over several days.
-    private func dayOf(_ day: Int, _ total: Int) -> String {
-        messages(" (day {day}/{total})", context: "agenda", ["day": "\(day)", "total": "\(total)"])
+    private func dayOf(_ day: Int, _ total: Int) -> String { dayOfText.text(day: day, total: total) }
+
+    /// ` (day {day}/{total})` in the user's language, looked up and cut around its two numbers
+    /// once: a year of multi-day series asks it on thousands of lines, and filling the template
+    /// each time was a fifteenth of a year's agenda.
+    struct DayOfText {
+        private var pieces: [String] = []
+        /// The numbers between the pieces, in the translation's order: true for the day.
+        private var slots: [Bool] = []
+
+        init(_ messages: Messages) {
+            let dayMark: Character = "\u{E000}", totalMark: Character = "\u{E001}"
+            let filled = messages(" (day {day}/{total})", context: "agenda", ["day": String(dayMark), "total": String(totalMark)])
+            var current = ""
+            for c in filled {
+                if c == dayMark || c == totalMark {
+                    pieces.append(current)
+                    slots.append(c == dayMark)
+                    current = ""
+                } else {
+                    current.append(c)
+                }
+            }
+            pieces.append(current)
+        }
+
+        func text(day: Int, total: Int) -> String {
+            var out = pieces[0]
+            for (i, isDay) in slots.enumerated() {
+                out += String(isDay ? day : total)
+                out += pieces[i + 1]
+            }
+            return out
+        }
     }
 
     /// Per stored event, where the text its lines repeat lies in `arena`: built once, not once
