@@ -59,9 +59,20 @@ struct Chime: AsyncParsableCommand {
         guard code != .success, message.hasPrefix("Error: ") else { exit(withError: error) }
         var lines = message.dropFirst("Error: ".count).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if let first = lines.first { lines[0] = parserMessage(first, messages: CLIContext.messages) ?? first }
+        for i in lines.indices.dropFirst() { lines[i] = parserHelpLine(lines[i], messages: CLIContext.messages) }
         let translated = CLIContext.messages("Error: {message}", ["message": lines.joined(separator: "\n")])
         FileHandle.standardError.write(Data((translated + (translated.hasSuffix("\n") ? "" : "\n")).utf8))
         Foundation.exit(code.rawValue)
+    }
+
+    /// The lines ArgumentParser puts under its error, `Usage: …` and `See '… --help' for more
+    /// information.`, with their words in the user's language (the usage itself stays as typed).
+    static func parserHelpLine(_ line: String, messages: Messages) -> String {
+        if line.hasPrefix("Usage: ") { return messages("Usage:", context: "parser") + line.dropFirst("Usage:".count) }
+        guard let regex = try? Regex("(\\s*)See '(.*)' for more information\\."), let match = line.wholeMatch(of: regex),
+            let indent = match.output[1].substring, let help = match.output[2].substring
+        else { return line }
+        return String(indent) + messages("See '{help}' for more information.", context: "parser", ["help": String(help)])
     }
 
     /// ArgumentParser's own first line for the mistakes people make most (an unknown option, a

@@ -394,7 +394,7 @@ import Testing
         #expect(english.status == 64 && english.stderr.hasPrefix("Error: use either --to or --days, not both\nUsage: chime agenda"), "\(english.stderr)")
         #expect(try failing("C", both).stderr == english.stderr)
         let german = try failing("de_DE.UTF-8", both)
-        #expect(german.status == 64 && german.stderr.hasPrefix("Fehler: ") && german.stderr.contains("\nUsage: chime agenda"), "\(german.stderr)")
+        #expect(german.status == 64 && german.stderr.hasPrefix("Fehler: ") && german.stderr.contains("\nAufruf: chime agenda"), "\(german.stderr)")
         #expect(!german.stderr.contains("use either") && german.stderr.contains("--to") && german.stderr.contains("--days"), "\(german.stderr)")
 
         let untitled = try failing("ru_RU.UTF-8", ["add", "event"])
@@ -424,11 +424,14 @@ import Testing
         #expect(refused.status == 1 && refused.stderr.hasPrefix("Erreur : ") && refused.stderr.contains("--yes"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("and its 1 event") && refused.stderr.contains("« Calendar »"), "\(refused.stderr)")
 
-        // The parser's own messages for the common slips, with its English usage lines below.
+        // The parser's own messages for the common slips, with the words of its usage lines below
+        // in the language too (the usage itself as it is typed).
         let unknown = try failing("de_DE.UTF-8", ["agenda", "--bogus"])
         #expect(unknown.status == 64 && unknown.stderr.hasPrefix("Fehler: ") && unknown.stderr.contains("--bogus"), "\(unknown.stderr)")
-        #expect(!unknown.stderr.contains("Unknown option") && unknown.stderr.contains("\nUsage: chime agenda"), "\(unknown.stderr)")
-        #expect(try failing("C", ["agenda", "--bogus"]).stderr.hasPrefix("Error: Unknown option '--bogus'\nUsage: chime agenda"))
+        #expect(!unknown.stderr.contains("Unknown option") && unknown.stderr.contains("\nAufruf: chime agenda"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("Mehr dazu: 'chime agenda --help'.") && !unknown.stderr.contains("for more information"), "\(unknown.stderr)")
+        let plain = try failing("C", ["agenda", "--bogus"]).stderr
+        #expect(plain.hasPrefix("Error: Unknown option '--bogus'\nUsage: chime agenda") && plain.contains("See 'chime agenda --help' for more information."))
         let suggested = try failing("de_DE.UTF-8", ["add", "reminder", "Test", "--dau", "morgen"])
         #expect(suggested.status == 64 && !suggested.stderr.contains("Did you mean") && suggested.stderr.contains("--due"), "\(suggested.stderr)")
         let badValue = try failing("ja_JP.UTF-8", ["agenda", "--color", "sometimes"])
