@@ -300,6 +300,11 @@ extension EventStore {
                 }
             }
             try moveDetached(of: master, to: whole, stamp: stamp, zone: zone, in: db)
+        } else if master.isRecurring
+            && (whole.exceptionDates != master.exceptionDates || whole.recurrenceRules != master.recurrenceRules
+                || whole.recurrenceDates != master.recurrenceDates)
+        {
+            try dropDetachedNoLongerInSeries(of: master, now: whole, zone: zone, in: db)
         }
         if master.isRecurring { try carrySeriesChanges(from: master, to: whole, stamp: stamp, in: db) }
         try ItemRows.upsert(whole, rowID: master.identifier, series: nil, created: created, modified: stamp, in: db)
@@ -324,6 +329,20 @@ extension EventStore {
             try ItemRows.upsert(
                 detached, rowID: detachedRowID(old.identifier, moved), series: (old.identifier, moved),
                 created: detached.creationDate ?? stamp, modified: stamp, in: db)
+        }
+    }
+
+    /// Drops the changed copies of occurrences the series had and no longer has: an EXDATE, an
+    /// earlier UNTIL or a new rule from another device (an import, a sync) removed the occurrence,
+    /// and its changed copy must not stay behind and ring. A copy of an instant that was never an
+    /// occurrence (an invitation to one moved instance) is the series' extra occurrence, and stays.
+    static func dropDetachedNoLongerInSeries(of old: Event, now new: Event, zone: ZoneRules, in db: Database) throws {
+        let instants = try Int64.fetchAll(
+            db, sql: "SELECT recurrence_id FROM item WHERE series_id = ? AND recurrence_id IS NOT NULL", arguments: [old.identifier])
+        for seconds in instants {
+            let instant = Instant(secondsSince1970: seconds)
+            guard isOccurrence(old, instant, zone: zone), !isOccurrence(new, instant, zone: zone) else { continue }
+            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [detachedRowID(old.identifier, instant)])
         }
     }
 

@@ -50,6 +50,32 @@ struct SpanTests {
         #expect(try t.store.event(withIdentifier: series.identifier)?.sequence == series.sequence + 3)
     }
 
+    /// Another device removed an occurrence that was changed here (an EXDATE), or ended the
+    /// series before it: a copy of the series saved as it came (an import, a sync) takes the
+    /// changed occurrence with it, so it does not stay behind and ring.
+    @Test func aSeriesThatNoLongerHasAnOccurrenceDropsItsChangedCopy() throws {
+        var third = try occurrence(day: 3)
+        third.title = "Moved"
+        try t.store.save(third, span: .thisEvent)
+        var eighth = try occurrence(day: 8)
+        eighth.title = "Late"
+        try t.store.save(eighth, span: .thisEvent)
+        var copy = try #require(try t.store.event(withIdentifier: series.identifier))
+        copy.occurrenceDate = nil
+        copy.exceptionDates = [.instant(utc(2026, 12, 3, 9))]
+        copy.sequence += 1
+        try t.store.save(copy)
+        var titles = try december.map(\.title)
+        #expect(titles.count == 9 && !titles.contains("Moved") && titles.contains("Late"), "\(titles)")
+        // Ended before the 8th, as "this and later" removed there.
+        copy.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY;UNTIL=20261206T090000Z")]
+        copy.sequence += 1
+        try t.store.save(copy)
+        titles = try december.map(\.title)
+        #expect(titles == Array(repeating: "Daily", count: 5), "\(titles)")
+        #expect(try t.store.detachedOccurrences(ofSeries: series.identifier).isEmpty)
+    }
+
     @Test func thisEventDetachesOneOccurrence() throws {
         var third = try occurrence(day: 3)
         third.title = "Moved"
