@@ -347,7 +347,7 @@ extension EventStore {
     }
 
     /// Which stored items an import matches UIDs against: series and reminders other than
-    /// completed copies of recurring ones, in every calendar; or, in identified calendars (a
+    /// completed copies of recurring ones that kept their series' UID, in every calendar; or, in identified calendars (a
     /// synced collection, where a completed copy is a resource of its own), all of them there.
     /// X-WR-CALNAME as a calendar title: on one line, trimmed; nil when nothing is left.
     static func calendarTitle(_ name: String?) -> String? {
@@ -360,7 +360,15 @@ extension EventStore {
     }
 
     static func calendarScope(_ target: ImportTarget) -> (sql: String, arguments: StatementArguments) {
-        guard case .identified(let events, let reminders) = target else { return (" AND completed_series_id IS NULL", []) }
+        // A completed copy of a repeating reminder that kept its series' UID is not a match of
+        // its own (the series is); one with a UID of its own (Chime's export of a ticked-off
+        // instance) is, so the file that carries it back does not add it twice.
+        guard case .identified(let events, let reminders) = target else {
+            return (
+                " AND (completed_series_id IS NULL OR external_id NOT IN (SELECT s.external_id FROM item AS s WHERE s.id = item.completed_series_id))",
+                []
+            )
+        }
         let ids = [events, reminders].compactMap { $0 }
         return (" AND calendar_id IN (\(ids.map { _ in "?" }.joined(separator: ",")))", StatementArguments(ids))
     }

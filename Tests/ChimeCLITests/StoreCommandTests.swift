@@ -107,6 +107,22 @@ struct StoreCommandTests {
         #expect(!export.contains("LOCATION") && !export.contains("URL"), "\(export)")
     }
 
+    /// A ticked-off instance of a repeating reminder is exported with a UID of its own; the same
+    /// export imported back (the other device's, or this one's) finds it, not a new to-do.
+    @Test func aTickedOffInstanceComesBackAsItWent() throws {
+        let s = StoreSession()
+        let fixture = #filePath.replacingOccurrences(of: "ChimeCLITests/StoreCommandTests.swift", with: "ChimeICSTests/Fixtures/apple-reminders.ics")
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        #expect(try s.run("import", fixture).status == 0)
+        #expect(try s.run("complete", "Water plants").status == 0)
+        #expect(try s.run("export", "-o", s.folder + "/back.ics").status == 0)
+        let again = try s.run("import", s.folder + "/back.ics", "--json")
+        let report = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+        #expect(report?["todos_added"] as? Int == 0 && report?["events_added"] as? Int == 0, "\(again.stdout)")
+        let export = try s.run("export")
+        #expect(!export.stderr.contains("is in"), "\(export.stderr)")
+    }
+
     @Test func agendaListsOccurrencesGroupedByDay() throws {
         let s = StoreSession()
         try s.run("calendar", "add", "Work")
