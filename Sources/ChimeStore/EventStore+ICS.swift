@@ -486,6 +486,8 @@ final class ImportSession {
     private var used: [String] = []
     /// New calendars not saved yet, by identifier: saved when they take an item.
     private var unsaved: [String: ChimeCore.Calendar] = [:]
+    /// Calendars an export's names made during this import: an update does not move into them.
+    private var madeByImport: Set<String> = []
     private var storedCalendars: [String: ChimeCore.Calendar?] = [:]
     private var checkedCalendars: Set<String?> = []
     /// Series the overrides need, by UID.
@@ -597,7 +599,9 @@ final class ImportSession {
 
     /// An export of several calendars names each item's (X-CHIME-CALENDAR): into the defaults
     /// each goes back to the calendar of that name, made when missing; otherwise the target says.
-    private func home(_ entry: inout ICSItem) throws -> String? {
+    /// Without `creating` (an update of an item stored here), only a calendar the store had
+    /// before the import is taken: nil otherwise, and the item stays where it is.
+    private func home(_ entry: inout ICSItem, creating: Bool = true) throws -> String? {
         var title: String?
         switch entry.item {
         case .event(var e): title = ICalendar.takeCalendarMarker(&e.icsExtras); entry.item = .event(e)
@@ -606,14 +610,17 @@ final class ImportSession {
         guard case .defaults = target, let title = EventStore.calendarTitle(title) else { return nil }
         let kind: EntityType = if case .event = entry.item { .event } else { .reminder }
         let key = "\(kind.rawValue):\(title)"
-        if let id = homes[key] { return id }
+        if let id = homes[key] { return creating || !madeByImport.contains(id) ? id : nil }
         let id: String
         if let existing = try store.calendar(named: title, for: kind, in: db) {
             id = existing.identifier
+        } else if !creating {
+            return nil
         } else {
             let made = ChimeCore.Calendar(title: title, entityType: kind)
             try store.saveCalendar(made, commit: false)
             id = made.identifier
+            madeByImport.insert(id)
         }
         homes[key] = id
         titles[id] = title
@@ -727,7 +734,9 @@ final class ImportSession {
                 // Sent nowhere in particular, an update stays in its calendar (an export's name
                 // aside): the default calendar is for new items, and for a stored copy in a
                 // calendar that takes no changes (a subscription's).
-                let stays = try home(&entry) ?? storedCalendar
+                // A name this store lacks (the other device's default calendar, "Kalender" beside
+                // "Calendar") makes no calendar for an update: it stays where it is.
+                let stays = try home(&entry, creating: false) ?? storedCalendar
                 (eventCalendar, reminderList) = isEvent ? (stays, nil) : (nil, stays)
             } else {
                 // The kind's calendar first: a default made now is the one an export's name finds.

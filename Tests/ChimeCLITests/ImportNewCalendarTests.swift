@@ -28,6 +28,25 @@ struct ImportNewCalendarTests {
         return all.map { "\($0["title"] as? String ?? "?") \($0["kind"] as? String ?? "?")" }.sorted()
     }
 
+    /// A German device's export names its default calendar "Kalender": an update of an item
+    /// stored here in "Calendar" stays there (no calendar is made for it), while a new item of
+    /// that export goes to a "Kalender" of its own, as an export's names say.
+    @Test func anUpdateStaysWhereItIsWhenTheExportNamesACalendarThisStoreLacks() throws {
+        let s = StoreSession()
+        _ = try s.add("event", "Dentist", "--start", "2026-12-10T10:00")
+        var text = try s.run("export").stdout
+        text = text.replacingOccurrences(of: "X-CHIME-CALENDAR:Calendar", with: "X-CHIME-CALENDAR:Kalender")
+            .replacingOccurrences(of: "SUMMARY:Dentist", with: "SUMMARY:Zahnarzt")
+        text = text.replacingOccurrences(of: "SEQUENCE:0", with: "SEQUENCE:3")
+        if !text.contains("SEQUENCE:3") { text = text.replacingOccurrences(of: "SUMMARY:Zahnarzt", with: "SUMMARY:Zahnarzt\r\nSEQUENCE:3") }
+        try text.write(toFile: s.folder + "/de.ics", atomically: true, encoding: .utf8)
+        let updated = try s.json("import", s.folder + "/de.ics") as? [String: Any]
+        #expect(updated?["events_updated"] as? Int == 1 && updated?["calendars"] as? [String] == ["Calendar"], "\(updated ?? [:])")
+        #expect(try Self.calendars(s) == ["Calendar event"])
+        let agenda = try s.run("agenda", "--from", "2026-12-10", "--days", "1", "--calendar", "Calendar").stdout
+        #expect(agenda.contains("Zahnarzt"), "\(agenda)")
+    }
+
     /// Export then import on a new machine: every item goes back to a calendar of its own
     /// calendar's name (they all went to the default one before), and a second round trip adds
     /// nothing and repeats no marker.
