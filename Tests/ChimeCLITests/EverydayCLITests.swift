@@ -437,6 +437,7 @@ struct EverydayCLITests {
         #expect(titled.status == 0, "\(titled.stdout)\(titled.stderr)")
         let form = try String(contentsOfFile: s.folder + "/form.txt", encoding: .utf8)
         #expect(form.contains("\nlocation: Office\\nAlexanderplatz 1, Berlin\n") && form.contains("\nalarms: email\n"), "\(form)")
+        #expect(form.contains("# A line break inside a one-line field is written \\n, a backslash \\\\."), "\(form)")
         var export = try s.run("export").stdout
         #expect(export.contains("SUMMARY:Design review") && export.contains("LOCATION:Office\\nAlexanderplatz 1\\, Berlin"), "\(export)")
         #expect(export.contains("X-APPLE-STRUCTURED-LOCATION") && export.contains("ACTION:EMAIL"), "\(export)")

@@ -54,7 +54,9 @@ struct StoreCommandTests {
         #expect(timedGone.status == 0 && timedGone.stdout.contains("email alarm") && !timedGone.stdout.contains("none"), "\(timedGone.stdout)")
         var show = try s.run("show", "Book club").stdout
         #expect(show.contains("email alarm") && !show.contains("none"), "\(show)")
-        #expect(try s.run("edit", "Book club", "--alarm", "2h", "--remove-alarm", "email").status == 0)
+        #expect(try s.run("edit", "Book club", "--alarm", "2h", "--remove-alarm", "E-Mail").status == 0)
+        let asked = try s.run("edit", "Book club", "--alarm", "email")
+        #expect(asked.status != 0 && asked.stderr.contains("--alarm: \"email\": Chime sends no e-mail"), "\(asked.stderr)")
         let removed = try s.run("edit", "Book club", "--remove-alarm", "email")
         #expect(removed.status != 0 && removed.stderr.contains("\"email\" is not one of the alarms (2h before"), "\(removed.stderr)")
         show = try s.run("show", "Book club").stdout

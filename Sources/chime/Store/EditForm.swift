@@ -128,8 +128,8 @@ struct EditForm {
     var text: String {
         var lines = [Self.header()]
         let oneLine = fields.filter { $0.key != "notes" }
-        if oneLine.contains(where: { $0.value.contains(where: \.isNewline) }) {
-            lines.append(CLIContext.messages("# A line break inside a one-line field is written \\n.", context: "edit form"))
+        if oneLine.contains(where: { $0.value.contains(where: { $0.isNewline || $0 == "\\" }) }) {
+            lines.append(CLIContext.messages("# A line break inside a one-line field is written \\n, a backslash \\\\.", context: "edit form"))
         }
         if let alarms = value("alarms"), Self.keptKinds(in: alarms).contains("email") {
             lines.append(
@@ -271,8 +271,11 @@ struct EditForm {
             let tokens = (value("alarms") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             // The kinds of kept alarm the item holds: a word left in keeps them, one taken out drops them.
             let kinds = Set(Alarm.keptActions(inItemExtras: item.icsExtras))
-            let typed = try tokens.filter { !kinds.contains($0.uppercased()) }.map { try ItemOptions.alarm($0, option: "alarms") }
-            for kind in kinds where !tokens.contains(where: { $0.uppercased() == kind }) {
+            if let asked = tokens.first(where: { ItemOptions.keptAlarmKinds.contains(ItemOptions.keptAlarmKind($0)) && !kinds.contains(ItemOptions.keptAlarmKind($0)) }) {
+                throw ItemOptions.notMadeHere(asked, option: "alarms")
+            }
+            let typed = try tokens.filter { !kinds.contains(ItemOptions.keptAlarmKind($0)) }.map { try ItemOptions.alarm($0, option: "alarms") }
+            for kind in kinds where !tokens.contains(where: { ItemOptions.keptAlarmKind($0) == kind }) {
                 item.icsExtras = Alarm.removingKept(action: kind, fromItemExtras: item.icsExtras)
             }
             item.alarms = typed + kept

@@ -336,6 +336,9 @@ struct ItemOptions: ParsableArguments {
     }
 
     func parsedAlarms() throws -> [Alarm] {
+        if let kind = alarms.first(where: { Self.keptAlarmKinds.contains(Self.keptAlarmKind($0)) }) {
+            throw Self.notMadeHere(kind, option: "--alarm")
+        }
         var result: [Alarm] = try alarms.map { try Self.alarm($0, option: "--alarm") }
         if let at { result.append(.location(try Self.place(at), on.proximity)) }
         return result
@@ -357,6 +360,18 @@ struct ItemOptions: ParsableArguments {
     /// The kinds of alarm `--remove-alarm` names by a word: those Chime keeps as a file brought
     /// them but does not ring.
     static let keptAlarmKinds: Set<String> = ["EMAIL", "PROCEDURE"]
+
+    /// An e-mail (or command) alarm asked for where Chime only keeps those a file brought.
+    static func notMadeHere(_ text: String, option: String) -> InputError {
+        InputError(
+            translatable: "{option}: \"{text}\": Chime sends no e-mail and runs no command from an alarm; it keeps those a file brought, as they came",
+            ["option": option, "text": text])
+    }
+
+    /// The kind a word names, as an ACTION (`EMAIL`): "email", "e-mail", "E-Mail" alike.
+    static func keptAlarmKind(_ word: String) -> String {
+        word.trimmingCharacters(in: .whitespaces).uppercased().filter { $0 != "-" }
+    }
 
     /// Applies the options that were given: new alarms replace the old ones (all of them, or
     /// with `keepingAlarms` only those of the same kind — timed or location); `--remove-alarm`
@@ -381,7 +396,7 @@ struct ItemOptions: ParsableArguments {
             // An alarm kept from a file that Chime does not ring ("email alarm" in `show`) is
             // named by its kind.
             let keptActions = Alarm.keptActions(inItemExtras: item.icsExtras)
-            let named = text.trimmingCharacters(in: .whitespaces).uppercased()
+            let named = Self.keptAlarmKind(text)
             if keptActions.contains(named) {
                 item.icsExtras = Alarm.removingKept(action: named, fromItemExtras: item.icsExtras)
                 continue
