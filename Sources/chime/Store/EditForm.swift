@@ -271,7 +271,11 @@ struct EditForm {
             let tokens = (value("alarms") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             // The kinds of kept alarm the item holds: a word left in keeps them, one taken out drops them.
             let kinds = Set(Alarm.keptActions(inItemExtras: item.icsExtras))
-            if let asked = tokens.first(where: { ItemOptions.keptAlarmKinds.contains(ItemOptions.keptAlarmKind($0)) && !kinds.contains(ItemOptions.keptAlarmKind($0)) }) {
+            let absentKind = { (token: String) in
+                let kind = ItemOptions.keptAlarmKind(token)
+                return ItemOptions.keptAlarmKinds.contains(kind) && !kinds.contains(kind)
+            }
+            if let asked = tokens.first(where: absentKind) {
                 throw ItemOptions.notMadeHere(asked, option: "alarms")
             }
             let typed = try tokens.filter { !kinds.contains(ItemOptions.keptAlarmKind($0)) }.map { try ItemOptions.alarm($0, option: "alarms") }
