@@ -95,6 +95,23 @@ struct StoreCommandTests {
         let removed = try s.run("edit", "Quarterly review", "--remove-alarm", "5m")
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(!(try s.run("export").stdout.contains("RELATED=END")))
+        // Beside one of the same length from the start, it is named as the list names it.
+        let both = try s.run("edit", "Quarterly review", "--alarm", "5m")
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(try s.run("import", path).status == 0)  // older than the edit: left alone
+        var export = try s.run("export").stdout
+        #expect(export.contains("TRIGGER:-PT5M") && !export.contains("RELATED=END"), "\(export)")
+        let other = s.folder + "/both.ics"
+        try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "review-end", with: "review-both")
+            .replacingOccurrences(of: "Quarterly review", with: "Budget review")
+            .replacingOccurrences(of: "END:VALARM", with: "END:VALARM\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT5M\r\nDESCRIPTION:Start\r\nEND:VALARM", options: [], range: nil)
+            .write(toFile: other, atomically: true, encoding: .utf8)
+        #expect(try s.run("import", other).status == 0)
+        let endOnly = try s.run("edit", "Budget review", "--remove-alarm", "5m before the end")
+        #expect(endOnly.status == 0, "\(endOnly.stderr)")
+        export = try s.run("export").stdout
+        let budget = export.components(separatedBy: "BEGIN:VEVENT").first { $0.contains("Budget review") } ?? ""
+        #expect(!budget.contains("RELATED=END") && budget.contains("TRIGGER:-PT5M"), "\(budget)")
     }
 
     /// `--location ""` clears the place (as the form's empty line does): no empty LOCATION line

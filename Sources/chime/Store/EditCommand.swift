@@ -37,7 +37,7 @@ struct EditCommand: ParsableCommand {
         String?
     @Option(parsing: .unconditional, help: ArgumentHelp("New end (events).", valueName: "date")) var end: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("New due date (reminders).", valueName: "date")) var due: String?
-    @Option(help: ArgumentHelp("Time zone for the new dates.", valueName: "zone")) var tz: String?
+    @Option(help: ArgumentHelp("Time zone of the new dates (default: the item's own zone).", valueName: "zone")) var tz: String?
     @Option(help: "New priority, 0…9 (reminders).") var priority: Int?
     @Option(
         help: ArgumentHelp("Move to this calendar (events) or list (reminders), by name or ID.", valueName: "name"),

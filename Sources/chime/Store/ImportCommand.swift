@@ -12,8 +12,10 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             One transaction: everything is stored, or nothing. An item whose UID is already in \
             the store is updated when the file has a higher SEQUENCE (or the same SEQUENCE and a \
-            newer LAST-MODIFIED), and left alone otherwise; it is never duplicated. \
-            RECURRENCE-ID components become detached occurrences (RANGE=THISANDFUTURE splits the \
+            newer LAST-MODIFIED), and left alone otherwise; it is never duplicated. An update \
+            imported without --calendar stays in the calendar that holds it. A file cannot say \
+            that an item was deleted: between two machines, deletions travel by CalDAV sync \
+            (`chime account add`), not by export and import. RECURRENCE-ID components become detached occurrences (RANGE=THISANDFUTURE splits the \
             series), STATUS:CANCELLED ones exception dates. Apple's location alarms \
             (X-APPLE-STRUCTURED-LOCATION) and RFC 9074 PROXIMITY become geofence alarms. \
             Properties Chime does not model are kept and written back by `chime export`.

@@ -405,6 +405,12 @@ struct ItemOptions: ParsableArguments {
             let isKind = Self.keptAlarmKinds.contains(named)
             if isKind && replacingAlarms { continue }  // --alarm replaced them already
             let before = item.alarms.count
+            // An alarm as the list below names it ("5m before the end"): that one alone.
+            let listed = text.trimmingCharacters(in: .whitespaces).lowercased()
+            if !isKind, let index = item.alarms.firstIndex(where: { DisplayText.alarm($0).lowercased() == listed }) {
+                item.alarms.remove(at: index)
+                continue
+            }
             if !isKind {
                 let gone = try Self.alarm(text, option: "--remove-alarm")
                 item.alarms.removeAll { $0.trigger == gone.trigger }
