@@ -105,7 +105,8 @@ struct StoreCommandTests {
         try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "review-end", with: "review-both")
             .replacingOccurrences(of: "Quarterly review", with: "Budget review")
             .replacingOccurrences(
-                of: "END:VALARM", with: "END:VALARM\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT5M\r\nDESCRIPTION:Start\r\nEND:VALARM")
+                of: "END:VALARM", with: "END:VALARM\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT5M\r\nDESCRIPTION:Start\r\nEND:VALARM"
+            )
             .write(toFile: other, atomically: true, encoding: .utf8)
         #expect(try s.run("import", other).status == 0)
         let endOnly = try s.run("edit", "Budget review", "--remove-alarm", "5m before the end")
