@@ -39,7 +39,25 @@ public enum CalendarChoice {
             return kind == .event ? try store.defaultCalendarForNewEvents() : try store.defaultCalendarForNewReminders()
         }
         if let c = try store.calendar(matching: name, for: kind) { return c }
+        if let short = try shortIDPrefix(name, in: store, option: option) { throw short }
         throw try missing(name, kind: kind, in: store, option: option, sayingOtherKind: sayingOtherKind)
+    }
+
+    /// A name shorter than a calendar ID's prefix must be (``EventStore/calendarPrefixLength``)
+    /// that starts a calendar's ID: said as such, not as "no calendar", which would leave the
+    /// user guessing why the ID they copied does not work.
+    ///
+    /// ```swift
+    /// if let short = try CalendarChoice.shortIDPrefix("3a87", in: store, option: "--calendar") { throw short }
+    /// ```
+    public static func shortIDPrefix(_ name: String, in store: EventStore, option: String?) throws -> InputError? {
+        let typed = name.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !typed.isEmpty, typed.count < EventStore.calendarPrefixLength else { return nil }
+        let all = try store.calendars(for: .event) + store.calendars(for: .reminder)
+        guard all.contains(where: { $0.identifier.lowercased().hasPrefix(typed) }) else { return nil }
+        return InputError(
+            translatable: "{option}\"{name}\" is the start of a calendar's ID, too short to name it: give its first {count} characters or more",
+            ["option": option.map { $0 + ": " } ?? "", "name": name, "count": "\(EventStore.calendarPrefixLength)"])
     }
 
     /// `--calendar: no event calendar "Wrok"; calendars: "Work", "Home"; create it with …`, each

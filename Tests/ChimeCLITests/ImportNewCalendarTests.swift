@@ -255,6 +255,9 @@ struct ImportNewCalendarTests {
         #expect(agenda.status == 0 && agenda.stdout.contains("New Year's Day"), "\(agenda.stderr)")
         let short = try s.run("agenda", "--from", "2027-01-01", "--days", "1", "--calendar", String(id.prefix(7)))
         #expect(short.status != 0, "seven characters name no calendar: \(short.stdout)")
+        #expect(short.stderr.contains("is the start of a calendar's ID, too short to name it: give its first 8 characters or more"), "\(short.stderr)")
+        let shortRename = try s.run("calendar", "rename", String(id.prefix(4)), "Chorus")
+        #expect(shortRename.status != 0 && shortRename.stderr.contains("give its first 8 characters"), "\(shortRename.stderr)")
         // Said by its title, not by what was typed.
         let rename = try s.run("calendar", "rename", prefix, "Chorus", "--type", "events")
         #expect(rename.status == 0 && rename.stdout == "Renamed \"Choir\" to \"Chorus\"\n", "\(rename.stdout)\(rename.stderr)")

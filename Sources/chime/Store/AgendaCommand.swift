@@ -106,6 +106,7 @@ struct AgendaCommand: ParsableCommand {
         if !calendars.isEmpty {
             selected = try calendars.map { name in
                 guard let c = try store.calendar(matching: name, for: .event) else {
+                    if let short = try CalendarChoice.shortIDPrefix(name, in: store, option: "--calendar") { throw short }
                     throw InputError(translatable: "--calendar: no event calendar \"{name}\" (see `chime calendar list`)", ["name": name])
                 }
                 return c

@@ -22,7 +22,10 @@ struct CalendarCommand: ParsableCommand {
         if found.count > 1 {
             throw InputError(translatable: "\"{name}\" names both a calendar and a reminder list; add --type events or --type reminders", ["name": name])
         }
-        guard let calendar = found.first else { throw InputError(translatable: "no calendar or list \"{name}\" (see `chime calendar list`)", ["name": name]) }
+        guard let calendar = found.first else {
+            if let short = try CalendarChoice.shortIDPrefix(name, in: store, option: nil) { throw short }
+            throw InputError(translatable: "no calendar or list \"{name}\" (see `chime calendar list`)", ["name": name])
+        }
         return calendar
     }
 

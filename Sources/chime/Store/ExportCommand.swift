@@ -44,6 +44,7 @@ struct ExportCommand: ParsableCommand {
             for name in calendars {
                 let found = [try store.calendar(matching: name, for: .event), try store.calendar(matching: name, for: .reminder)].compactMap { $0 }
                 guard !found.isEmpty else {
+                    if let short = try CalendarChoice.shortIDPrefix(name, in: store, option: "--calendar") { throw short }
                     throw InputError(translatable: "--calendar: no calendar or list \"{name}\" (see `chime calendar list`)", ["name": name])
                 }
                 chosen += found.filter { c in !chosen.contains { $0.identifier == c.identifier } }

@@ -168,6 +168,7 @@ struct ImportCommand: ParsableCommand {
             if let calendar,
                 try existing.map({ try $0.calendar(matching: calendar, for: .event) == nil && $0.calendar(matching: calendar, for: .reminder) == nil }) ?? true
             {
+                if let existing, let short = try CalendarChoice.shortIDPrefix(calendar, in: existing, option: "--calendar") { throw short }
                 throw InputError(translatable: "--calendar: no calendar or list \"{name}\" (see `chime calendar list`)", ["name": calendar])
             }
             // A dry run makes no store: where there is none yet, it imports into one of its own,
