@@ -152,8 +152,17 @@ extension EventStore {
         }
         let created = master.creationDate ?? stamp
         var event = event
-        if event.location != master.location {
-            event.icsExtras = ICalendarText.keptAfterLocationChange(event.icsExtras, stored: master.icsExtras)
+        if event.icsExtras.contains(where: { ICalendarText.isLine($0, of: "X-APPLE-STRUCTURED-LOCATION") }) {
+            // Compared with the copy this one replaces: an occurrence changed before has its own.
+            var previous = master
+            if master.isRecurring, let occurrence = event.occurrenceDate,
+                let row = try ItemRows.fetchRow(db, id: Self.detachedRowID(master.identifier, occurrence))
+            {
+                previous = try ItemRows.event(row, alarms: [])
+            }
+            if event.location != previous.location {
+                event.icsExtras = ICalendarText.keptAfterLocationChange(event.icsExtras, stored: previous.icsExtras)
+            }
         }
         let input = event
         if event.isDetached {
@@ -163,7 +172,7 @@ extension EventStore {
             event.exceptionDates = master.exceptionDates
         }
         guard master.isRecurring, let occurrence = event.occurrenceDate else {
-            try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, in: db)
+            try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, changedHere: changedHere, in: db)
             return input
         }
         switch span {
@@ -185,7 +194,7 @@ extension EventStore {
             return saved
         case .futureEvents:
             if occurrence <= Self.firstInstant(master, zone: zone) {
-                try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, in: db)
+                try Self.replaceSeries(master, with: event, created: created, stamp: stamp, zone: zone, changedHere: changedHere, in: db)
                 return input
             }
             try Self.requireOccurrence(master, occurrence, zone: zone, in: db)
@@ -262,7 +271,7 @@ extension EventStore {
     /// place in the moved series is dropped, and the caller can name it by comparing before and after.
     static func replaceSeries(
         _ master: Event, with edited: Event, created: Instant, stamp: Instant, zone: ZoneRules,
-        in db: Database
+        changedHere: Bool = false, in db: Database
     ) throws {
         var whole = edited
         whole.isDetached = false
@@ -300,10 +309,12 @@ extension EventStore {
                 }
             }
             try moveDetached(of: master, to: whole, stamp: stamp, zone: zone, in: db)
-        } else if master.isRecurring
-            && (whole.exceptionDates != master.exceptionDates || whole.recurrenceRules != master.recurrenceRules
-                || whole.recurrenceDates != master.recurrenceDates)
+        } else if master.isRecurring, !changedHere,
+            whole.exceptionDates != master.exceptionDates || whole.recurrenceRules != master.recurrenceRules
+                || whole.recurrenceDates != master.recurrenceDates
         {
+            // A copy from elsewhere (an import, a sync); an edit here that thins the series says
+            // what it drops itself (`remove`, "this and later").
             try dropDetachedNoLongerInSeries(of: master, now: whole, zone: zone, in: db)
         }
         if master.isRecurring { try carrySeriesChanges(from: master, to: whole, stamp: stamp, in: db) }
@@ -334,14 +345,17 @@ extension EventStore {
 
     /// Drops the changed copies of occurrences the series had and no longer has: an EXDATE, an
     /// earlier UNTIL or a new rule from another device (an import, a sync) removed the occurrence,
-    /// and its changed copy must not stay behind and ring. A copy of an instant that was never an
-    /// occurrence (an invitation to one moved instance) is the series' extra occurrence, and stays.
+    /// and its changed copy must not stay behind and ring. A copy of an instant its rules never
+    /// made (an invitation to one moved instance, kept with an extra date) is the series' extra
+    /// occurrence, and stays.
     static func dropDetachedNoLongerInSeries(of old: Event, now new: Event, zone: ZoneRules, in db: Database) throws {
         let instants = try Int64.fetchAll(
             db, sql: "SELECT recurrence_id FROM item WHERE series_id = ? AND recurrence_id IS NOT NULL", arguments: [old.identifier])
+        var byRules = old
+        byRules.recurrenceDates = []
         for seconds in instants {
             let instant = Instant(secondsSince1970: seconds)
-            guard isOccurrence(old, instant, zone: zone), !isOccurrence(new, instant, zone: zone) else { continue }
+            guard isOccurrence(byRules, instant, zone: zone), !isOccurrence(new, instant, zone: zone) else { continue }
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [detachedRowID(old.identifier, instant)])
         }
     }

@@ -799,6 +799,8 @@ final class ImportSession {
                 try took(eventCalendar)
             case .reminder(var r):
                 r.identifier = existing?.item.identifier ?? r.identifier
+                // A ticked-off instance stays linked to its series (the file says it only as RELATED-TO).
+                if case .reminder(let stored)? = existing?.item, r.seriesIdentifier == nil { r.seriesIdentifier = stored.seriesIdentifier }
                 r.calendarIdentifier = reminderList
                 entry.item = .reminder(r)
                 if existing == nil { counts.remindersAdded += 1 } else { counts.remindersUpdated += 1 }

@@ -142,6 +142,20 @@ struct StoreCommandTests {
         #expect(report?["todos_added"] as? Int == 0 && report?["events_added"] as? Int == 0, "\(again.stdout)")
         let export = try s.run("export")
         #expect(!export.stderr.contains("is in"), "\(export.stderr)")
+        // The ticked-off copy changed elsewhere (a newer SEQUENCE) comes back still tied to its series.
+        let text = try String(contentsOfFile: s.folder + "/back.ics", encoding: .utf8)
+        let changed = text.components(separatedBy: "BEGIN:VTODO").map { block -> String in
+            guard block.contains("RELATED-TO") else { return block }
+            return block.components(separatedBy: "\r\n").map { line in
+                line.hasPrefix("SEQUENCE:") ? "SEQUENCE:99" : line == "SUMMARY:Water plants" ? "SUMMARY:Water plants (balcony)" : line
+            }.joined(separator: "\r\n")
+        }.joined(separator: "BEGIN:VTODO")
+        try changed.write(toFile: s.folder + "/changed.ics", atomically: true, encoding: .utf8)
+        let updated = try s.json("import", s.folder + "/changed.ics") as? [String: Any]
+        #expect(updated?["todos_updated"] as? Int == 1 && updated?["todos_added"] as? Int == 0, "\(updated ?? [:])")
+        let done = try s.json("reminders", "--completed") as? [[String: Any]] ?? []
+        let copy = done.first { $0["title"] as? String == "Water plants (balcony)" }
+        #expect(copy?["series"] is String, "\(done)")
     }
 
     @Test func agendaListsOccurrencesGroupedByDay() throws {

@@ -76,6 +76,31 @@ struct SpanTests {
         #expect(try t.store.detachedOccurrences(ofSeries: series.identifier).isEmpty)
     }
 
+    /// A changed occurrence of an instant the rules never made (kept with an extra date, as an
+    /// invitation to one moved instance is) stays when a copy without that date arrives; and an
+    /// edit here that changes the rule leaves changed occurrences to the edit's own handling.
+    @Test func anExtraOccurrenceAndAnEditHereKeepChangedCopies() throws {
+        var withExtra = try #require(try t.store.event(withIdentifier: series.identifier))
+        withExtra.occurrenceDate = nil
+        withExtra.recurrenceDates = [.instant(utc(2026, 12, 20, 9))]
+        try t.store.save(withExtra)
+        var extra = try #require(try december.first { $0.occurrenceDate == utc(2026, 12, 20, 9) })
+        extra.title = "Extra"
+        try t.store.save(extra, span: .thisEvent)
+        var copy = withExtra
+        copy.recurrenceDates = []
+        copy.sequence += 1
+        try t.store.save(copy)
+        #expect(try december.contains { $0.title == "Extra" })
+        var fourth = try occurrence(day: 4)
+        fourth.title = "Fourth"
+        try t.store.save(fourth, span: .thisEvent)
+        _ = try t.store.modifyEvent(identifier: series.identifier, span: .futureEvents) { e in
+            e.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY;INTERVAL=2;COUNT=5")]
+        }
+        #expect(try t.store.detachedOccurrences(ofSeries: series.identifier).map(\.title).contains("Fourth"))
+    }
+
     @Test func thisEventDetachesOneOccurrence() throws {
         var third = try occurrence(day: 3)
         third.title = "Moved"

@@ -41,6 +41,17 @@ import Testing
         let after = try t.store.events(matching: window)
         #expect(after[2].location == "Café Alte Mühle" && !after[2].icsExtras.contains(Self.pin))
         #expect(after[0].icsExtras == [Self.pin] && after[3].icsExtras == [Self.pin])
+        // That occurrence with a pin of its own, moved again: its own pin goes.
+        let cafe = "X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-TITLE=Café Alte Mühle:geo:52.49,13.42"
+        var pinned = after[2]
+        pinned.icsExtras = [cafe]
+        try t.store.save(pinned, span: .thisEvent)
+        #expect(try t.store.events(matching: window)[2].icsExtras == [cafe])
+        var library = try t.store.events(matching: window)[2]
+        library.location = "Library"
+        try t.store.save(library, span: .thisEvent)
+        let moved = try t.store.events(matching: window)[2]
+        #expect(moved.location == "Library" && moved.icsExtras == [], "\(moved.icsExtras)")
     }
 
     @Test func aReminderMovedElsewhereDropsItsPin() throws {
