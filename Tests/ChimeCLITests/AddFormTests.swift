@@ -10,14 +10,7 @@ import Testing
 struct AddFormTests {
     /// Runs `chime add ARGUMENTS --edit` with `script` as the editor (`$1` is the form's file).
     func add(_ s: StoreSession, _ arguments: [String], editor script: String) throws -> CLIResult {
-        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
-        let path = s.folder + "/editor-\(UUID().uuidString).sh"
-        try ("#!/bin/sh\n" + script).write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
-        var env = s.environment
-        env["EDITOR"] = path
-        env["VISUAL"] = ""
-        return try CLI.run(["add"] + arguments + ["--edit"], environment: env)
+        try s.runEditing(script, ["add"] + arguments + ["--edit"])
     }
 
     @Test func aBlankFormFilledInAddsTheEventAndABadDateComesBackWithTheError() throws {

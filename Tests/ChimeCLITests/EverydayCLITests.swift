@@ -413,26 +413,18 @@ struct EverydayCLITests {
     /// saves a title-only change with both as they were, and drops the alarm when the word goes.
     @Test func theFormKeepsATwoLineLocationAndNamesTheEmailAlarm() throws {
         let s = StoreSession()
-        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
-        let path = s.folder + "/apple.ics"
-        try [
-            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Apple Inc.//macOS 15.1//EN",
-            "BEGIN:VEVENT", "UID:apple-two-lines", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T090000Z", "DTEND:20261210T100000Z",
-            "SUMMARY:Review", "LOCATION:Office\\nAlexanderplatz 1\\, Berlin",
-            "X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-APPLE-RADIUS=70;X-TITLE=Office:geo:52.521918,13.413215",
-            "BEGIN:VALARM", "ACTION:EMAIL", "TRIGGER:-P1D", "SUMMARY:Review", "DESCRIPTION:Tomorrow", "ATTENDEE:mailto:me@example.com",
-            "END:VALARM", "END:VEVENT", "END:VCALENDAR", ""
-        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try s.writeFile(
+            "apple.ics",
+            lines: [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Apple Inc.//macOS 15.1//EN",
+                "BEGIN:VEVENT", "UID:apple-two-lines", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T090000Z", "DTEND:20261210T100000Z",
+                "SUMMARY:Review", "LOCATION:Office\\nAlexanderplatz 1\\, Berlin",
+                "X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-APPLE-RADIUS=70;X-TITLE=Office:geo:52.521918,13.413215",
+                "BEGIN:VALARM", "ACTION:EMAIL", "TRIGGER:-P1D", "SUMMARY:Review", "DESCRIPTION:Tomorrow", "ATTENDEE:mailto:me@example.com",
+                "END:VALARM", "END:VEVENT", "END:VCALENDAR", ""
+            ])
         #expect(try s.run("import", path).status == 0)
-        func edit(_ script: String) throws -> CLIResult {
-            let editor = s.folder + "/editor-\(UUID().uuidString).sh"
-            try ("#!/bin/sh\n" + script).write(toFile: editor, atomically: true, encoding: .utf8)
-            chmod(editor, 0o755)
-            var env = s.environment
-            env["EDITOR"] = editor
-            env["VISUAL"] = ""
-            return try CLI.run(["edit", "apple-two-lines"], environment: env)
-        }
+        func edit(_ script: String) throws -> CLIResult { try s.runEditing(script, ["edit", "apple-two-lines"]) }
         let titled = try edit("cp \"$1\" \(s.folder)/form.txt; sed -i 's/^title: .*/title: Design review/' \"$1\"")
         #expect(titled.status == 0, "\(titled.stdout)\(titled.stderr)")
         let form = try String(contentsOfFile: s.folder + "/form.txt", encoding: .utf8)
@@ -453,13 +445,7 @@ struct EverydayCLITests {
         let s = StoreSession()
         let id = try s.add("event", "Review", "--start", "2026-11-23T14:00", "--duration", "1h", "--alarm", "15m")
         func edit(_ script: String, reference: String? = nil) throws -> CLIResult {
-            let path = s.folder + "/editor-\(UUID().uuidString).sh"
-            try ("#!/bin/sh\n" + script).write(toFile: path, atomically: true, encoding: .utf8)
-            chmod(path, 0o755)
-            var env = s.environment
-            env["EDITOR"] = path
-            env["VISUAL"] = ""
-            return try CLI.run(["edit", reference ?? String(id.prefix(8))], environment: env)
+            try s.runEditing(script, ["edit", reference ?? String(id.prefix(8))])
         }
         let form = try edit("cp \"$1\" \(s.folder)/form.txt")
         #expect(form.stdout == "No change.\n", "\(form.stdout)\(form.stderr)")

@@ -8,17 +8,17 @@ struct StoreCommandTests {
     /// too: `show` lists none, and an export hands none back.
     @Test func noAlarmDropsTheEmailAlarmKeptAsItCame() throws {
         let s = StoreSession()
-        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
-        let path = s.folder + "/book-club.ics"
-        try [
-            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN",
-            "BEGIN:VEVENT", "UID:book-club-1", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T180000Z", "DTEND:20261210T200000Z",
-            "SUMMARY:Book club", "X-MOZ-GENERATION:2",
-            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT2H", "DESCRIPTION:Book club", "END:VALARM",
-            "BEGIN:VALARM", "ACTION:EMAIL", "TRIGGER:-P1D", "SUMMARY:Book club", "DESCRIPTION:Tomorrow",
-            "ATTENDEE:mailto:me@example.com", "END:VALARM",
-            "END:VEVENT", "END:VCALENDAR", ""
-        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try s.writeFile(
+            "book-club.ics",
+            lines: [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN",
+                "BEGIN:VEVENT", "UID:book-club-1", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T180000Z", "DTEND:20261210T200000Z",
+                "SUMMARY:Book club", "X-MOZ-GENERATION:2",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT2H", "DESCRIPTION:Book club", "END:VALARM",
+                "BEGIN:VALARM", "ACTION:EMAIL", "TRIGGER:-P1D", "SUMMARY:Book club", "DESCRIPTION:Tomorrow",
+                "ATTENDEE:mailto:me@example.com", "END:VALARM",
+                "END:VEVENT", "END:VCALENDAR", ""
+            ])
         #expect(try s.run("import", path).status == 0)
         #expect(try s.run("show", "Book club").stdout.contains("email alarm"))
         let edit = try s.run("edit", "Book club", "--no-alarm")
@@ -33,17 +33,17 @@ struct StoreCommandTests {
     /// the e-mail one too, as `show` lists them together.
     @Test func anEmailAlarmIsNamedByItsKindAndReplacedWithTheOthers() throws {
         let s = StoreSession()
-        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
-        let path = s.folder + "/book-club.ics"
-        try [
-            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Google Inc//Google Calendar 70.9054//EN",
-            "BEGIN:VEVENT", "UID:book-club-2", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T180000Z", "DTEND:20261210T200000Z",
-            "SUMMARY:Book club",
-            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT2H", "DESCRIPTION:This is an event reminder", "END:VALARM",
-            "BEGIN:VALARM", "ACTION:EMAIL", "TRIGGER:-P1D", "SUMMARY:Alarm notification", "DESCRIPTION:This is an event reminder",
-            "ATTENDEE:mailto:me@example.com", "END:VALARM",
-            "END:VEVENT", "END:VCALENDAR", ""
-        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try s.writeFile(
+            "book-club.ics",
+            lines: [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Google Inc//Google Calendar 70.9054//EN",
+                "BEGIN:VEVENT", "UID:book-club-2", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T180000Z", "DTEND:20261210T200000Z",
+                "SUMMARY:Book club",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT2H", "DESCRIPTION:This is an event reminder", "END:VALARM",
+                "BEGIN:VALARM", "ACTION:EMAIL", "TRIGGER:-P1D", "SUMMARY:Alarm notification", "DESCRIPTION:This is an event reminder",
+                "ATTENDEE:mailto:me@example.com", "END:VALARM",
+                "END:VEVENT", "END:VCALENDAR", ""
+            ])
         #expect(try s.run("import", path).status == 0)
         let wrong = try s.run("edit", "Book club", "--remove-alarm", "1d")
         #expect(wrong.status != 0 && wrong.stderr.contains("(2h before the start/due date; email)"), "\(wrong.stderr)")
@@ -80,15 +80,15 @@ struct StoreCommandTests {
     /// Thunderbird's alarm "5 minutes before the end" is removed the way it would be typed.
     @Test func anAlarmCountedFromTheEndIsRemovedAsTyped() throws {
         let s = StoreSession()
-        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
-        let path = s.folder + "/review.ics"
-        try [
-            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN",
-            "BEGIN:VEVENT", "UID:review-end", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T090000Z", "DTEND:20261210T103000Z",
-            "SUMMARY:Quarterly review",
-            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:-PT5M", "DESCRIPTION:Wrap up", "END:VALARM",
-            "END:VEVENT", "END:VCALENDAR", ""
-        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try s.writeFile(
+            "review.ics",
+            lines: [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN",
+                "BEGIN:VEVENT", "UID:review-end", "DTSTAMP:20261101T000000Z", "DTSTART:20261210T090000Z", "DTEND:20261210T103000Z",
+                "SUMMARY:Quarterly review",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:-PT5M", "DESCRIPTION:Wrap up", "END:VALARM",
+                "END:VEVENT", "END:VCALENDAR", ""
+            ])
         #expect(try s.run("import", path).status == 0)
         let wrong = try s.run("edit", "Quarterly review", "--remove-alarm", "10m")
         #expect(wrong.status != 0 && wrong.stderr.contains("(5m before the end)"), "\(wrong.stderr)")

@@ -18,6 +18,27 @@ public struct StoreSession: Sendable {
 
     public func run(_ arguments: [String]) throws -> CLIResult { try CLI.run(arguments, environment: environment) }
 
+    /// Writes `lines` as a file named `name` in the session's folder, with CRLF line ends as
+    /// iCalendar has them (the last line "" ends the file with one); returns its path.
+    public func writeFile(_ name: String, lines: [String]) throws -> String {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/" + name
+        try lines.joined(separator: "\r\n").write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// Runs `chime ARGUMENTS` with `script` as the editor (`$1` is the form's file; `$VISUAL` empty).
+    public func runEditing(_ script: String, _ arguments: [String]) throws -> CLIResult {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let editor = folder + "/editor-\(UUID().uuidString).sh"
+        try ("#!/bin/sh\n" + script).write(toFile: editor, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor)
+        var env = environment
+        env["EDITOR"] = editor
+        env["VISUAL"] = ""
+        return try CLI.run(arguments, environment: env)
+    }
+
     /// The ID line `chime add` prints.
     public func add(_ arguments: String...) throws -> String {
         let r = try CLI.run(["add"] + arguments, environment: environment)
