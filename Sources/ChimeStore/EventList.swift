@@ -23,9 +23,9 @@ import ChimeCore
 public struct EventList: RandomAccessCollection, Equatable, Sendable {
     /// The stored events the occurrences come from, each shared by all of its occurrences.
     let sources: [StoredEvent]
-    let slots: [OccurrenceSlot]
+    let slots: OccurrenceOrder
 
-    init(sources: [StoredEvent], slots: [OccurrenceSlot]) {
+    init(sources: [StoredEvent], slots: OccurrenceOrder) {
         self.sources = sources
         self.slots = slots
     }

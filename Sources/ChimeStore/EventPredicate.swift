@@ -43,10 +43,8 @@ extension EventStore {
     /// if let next = today.first(where: { $0.start.instant(floatingZone: store.floatingZone) >= now }) { print(next.title) }
     /// ```
     public func events(matching predicate: EventPredicate) throws(StoreError) -> EventList {
-        var merger = try OccurrenceMerger.reading(predicate, from: self)
-        var slots: [OccurrenceSlot] = []
-        while let slot = merger.nextSlot() { slots.append(slot) }
-        return EventList(sources: merger.sources, slots: slots)
+        let merger = try OccurrenceMerger.reading(predicate, from: self)
+        return EventList(sources: merger.sources, slots: merger.allSlots())
     }
 
     /// Streams the predicate's occurrences in start order without building the whole list; set

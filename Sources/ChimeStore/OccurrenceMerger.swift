@@ -10,13 +10,13 @@ struct OccurrenceMerger {
     /// traffic dominated the one-year agenda before).
     /// The events, boxed once: shared by every ``EventOccurrence`` (not copied per occurrence).
     private(set) var sources: [StoredEvent] = []
-    private var iterators: [OccurrenceIterator?] = []
-    /// Start of the pending occurrence, and the instant the series scheduled it at.
-    private var pending: [(start: Int64, scheduled: Int64)?] = []
-    private var durations: [Int64] = []
-    private var recurring: [Bool] = []
     /// Instants replaced by detached occurrences, per series.
     private var detached: [Set<Int64>] = []
+    /// Each stored event's walk through its occurrences in the window, made when the merge starts.
+    private var walks: [OccurrenceWalk] = []
+    /// Start of the pending occurrence, and the instant the series scheduled it at.
+    private var pending: [(start: Int64, scheduled: Int64)?] = []
+    private var started = false
 
     private struct Entry: Comparable {
         let start: Int64
@@ -36,12 +36,10 @@ struct OccurrenceMerger {
     private let bucketSeconds: Int64
     private let from: Int64
     private let to: Int64
-    private let zone: ZoneRules
 
-    private init(from: Int64, to: Int64, zone: ZoneRules) {
+    private init(from: Int64, to: Int64) {
         self.from = from
         self.to = to
-        self.zone = zone
         // Hours, or longer for windows of more than 65,536 hours (7.5 years).
         bucketSeconds = max(3_600, (to - from) / 65_536 + 1)
         bucketHeads = Array(repeating: -1, count: Int(max(0, to - from) / bucketSeconds) + 1)
@@ -85,7 +83,7 @@ struct OccurrenceMerger {
         _ db: Database, predicate: EventPredicate, floatingZone: ZoneRules,
         unreadable: UnreadableRows, decoded: DecodedEvents
     ) throws -> OccurrenceMerger {
-        var merger = OccurrenceMerger(from: predicate.start.secondsSince1970, to: predicate.end.secondsSince1970, zone: floatingZone)
+        var merger = OccurrenceMerger(from: predicate.start.secondsSince1970, to: predicate.end.secondsSince1970)
         let lo = merger.from - ItemRows.floatingMargin, hi = merger.to + ItemRows.floatingMargin
         var filter = "kind = 'event' AND range_start < ? AND (range_end IS NULL OR range_end >= ?)"
         var arguments: StatementArguments = [hi, lo]
@@ -181,9 +179,12 @@ struct OccurrenceMerger {
         decoded.noteRowsRead(rowsRead)
         if keeping { decoded.keep(read, key: key, contents: contents) }
         keys.sort { a, b in a.rangeStart != b.rangeStart ? a.rangeStart < b.rangeStart : Self.bytesPrecede(a.rowID, b.rowID) }
+        merger.sources.reserveCapacity(keys.count)
+        merger.detached.reserveCapacity(keys.count)
         for key in keys {
             let source = stored[key.index]
-            merger.add(source, detached: source.event.isDetached ? [] : detached[key.rowID] ?? [])
+            merger.sources.append(source)
+            merger.detached.append(source.event.isDetached ? [] : detached[key.rowID] ?? [])
         }
         return merger
     }
@@ -200,57 +201,27 @@ struct OccurrenceMerger {
         }
     }
 
-    private mutating func add(_ source: StoredEvent, detached replaced: Set<Int64>) {
-        let event = source.event
-        let duration = source.duration
-        let isRecurring = event.isRecurring
-        let index = sources.count
-        sources.append(source)
-        durations.append(duration)
-        recurring.append(isRecurring)
-        detached.append(replaced)
-        pending.append(nil)
-        nextInBucket.append(-1)
-        if isRecurring {
-            // Start expanding one occurrence-length before the window, not at the series' beginning.
-            iterators.append(
-                event.recurrenceSet.occurrences(
-                    near: Instant(secondsSince1970: from - max(duration, 0)),
-                    floatingZone: zone))
-            advance(index)
-        } else {
-            iterators.append(nil)
-            let start = event.start.instant(floatingZone: zone).secondsSince1970
-            if overlaps(start, duration) { pending[index] = (start, event.occurrenceDate?.secondsSince1970 ?? start) }
+    /// Starts every stored event's walk and puts its first occurrence into the merge order (once,
+    /// on the first ``nextSlot()``: ``allSlots()`` needs none of it).
+    private mutating func start() {
+        started = true
+        walks.reserveCapacity(sources.count)
+        pending = Array(repeating: nil, count: sources.count)
+        nextInBucket = Array(repeating: -1, count: sources.count)
+        for index in sources.indices {
+            walks.append(OccurrenceWalk(sources[index], replaced: detached[index], from: from, to: to))
+            pending[index] = walks[index].next()
+            if let p = pending[index] { schedule(index, start: p.start) }
         }
-        if let p = pending[index] { schedule(index, start: p.start) }
-    }
-
-    private func overlaps(_ start: Int64, _ duration: Int64) -> Bool {
-        start < to && (start + duration > from || (duration <= 0 && start >= from))
-    }
-
-    /// Moves a series to its next occurrence that overlaps the window (or to none).
-    private mutating func advance(_ index: Int) {
-        pending[index] = nil
-        let duration = durations[index]
-        while let o = iterators[index]?.next() {
-            let start = o.instant.secondsSince1970
-            if start >= to { break }
-            if !detached[index].isEmpty && detached[index].contains(start) { continue }
-            if !overlaps(start, duration) { continue }
-            pending[index] = (start, start)
-            return
-        }
-        iterators[index] = nil
     }
 
     /// The next occurrence as its series' position in ``sources``, its start and the instant its
     /// series scheduled it at: nothing is retained for it.
     mutating func nextSlot() -> OccurrenceSlot? {
+        if !started { start() }
         guard let top = top(), let current = pending[top.source] else { return nil }
         let index = top.source
-        if recurring[index] { advance(index) } else { pending[index] = nil }
+        pending[index] = walks[index].next()
         settleTop(index)
         return OccurrenceSlot(source: Int32(truncatingIfNeeded: index), start: current.start, scheduled: current.scheduled)
     }
@@ -258,6 +229,11 @@ struct OccurrenceMerger {
     /// The next occurrence as a light value: no `Event` is built for it.
     mutating func nextOccurrence() -> EventOccurrence? {
         nextSlot().map { EventOccurrence(source: sources[Int($0.source)], slot: $0) }
+    }
+
+    /// Every occurrence at once, in the order ``nextSlot()`` gives them (see ``OccurrenceOrder``).
+    func allSlots() -> OccurrenceOrder {
+        OccurrenceOrder.expanding(sources, replaced: detached, from: from, to: to)
     }
 
     /// After the series at the top of the heap moved on: its next occurrence takes its place in

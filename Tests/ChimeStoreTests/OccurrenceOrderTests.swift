@@ -1,0 +1,92 @@
+import ChimeCore
+@testable import ChimeStore
+import ChimeTestSupport
+import Testing
+
+/// A whole list (`events(matching:)`) walks each stored event on its own and sorts the
+/// occurrences once; a listing (`enumerateEvents`) merges them one at a time. Both must give
+/// the same occurrences in the same order: by start, then by the stored events' order.
+struct OccurrenceOrderTests {
+    /// Identifier, occurrence date and start of each, in order.
+    private func described(_ events: some Sequence<Event>, zone: ZoneRules) -> [String] {
+        events.map { "\($0.identifier) \($0.occurrenceDate?.secondsSince1970 ?? -1) \($0.start.instant(floatingZone: zone).secondsSince1970)" }
+    }
+
+    private func streamed(_ store: EventStore, _ window: EventPredicate) throws -> [Event] {
+        var events: [Event] = []
+        try store.enumerateEvents(matching: window) { e, _ in events.append(e) }
+        return events
+    }
+
+    @Test func aWholeListIsTheListingsOrderWithTiesMovedOccurrencesAndAllDayEvents() throws {
+        let berlin = try ZoneRules.named("Europe/Berlin")
+        let t = try TestStore(zone: berlin)
+        let calendar = try t.store.defaultCalendarForNewEvents()
+        var standup = Event(title: "standup", calendar: calendar.identifier, start: .zoned(local(2026, 11, 30, 9), berlin), duration: 900)
+        standup.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=30")]
+        standup = try t.store.save(standup)
+        // Ties at 09:00 with the series, a night under way when the window opens, all-day days.
+        for title in ["tie A", "tie B"] {
+            _ = try t.store.save(Event(title: title, calendar: calendar.identifier, start: .zoned(local(2026, 12, 3, 9), berlin), duration: 600))
+        }
+        _ = try t.store.save(Event(title: "night", calendar: calendar.identifier, start: .zoned(local(2026, 11, 30, 22), berlin), duration: 10 * 3_600))
+        var holiday = Event(
+            title: "holiday", calendar: calendar.identifier, start: .allDay(CivilDate(year: 2026, month: 12, day: 1)),
+            end: .allDay(CivilDate(year: 2026, month: 12, day: 2)))
+        holiday.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=WEEKLY")]
+        _ = try t.store.save(holiday)
+        // A moved occurrence: its start is not the instant the series scheduled it at.
+        let december = t.store.predicateForEvents(start: utc(2026, 12, 1), end: utc(2027, 1, 1))
+        var moved = try #require(try t.store.events(matching: december).first { $0.title == "standup" && $0.start == .zoned(local(2026, 12, 2, 9), berlin) })
+        moved.start = .zoned(local(2026, 12, 2, 7), berlin)
+        moved.end = .zoned(local(2026, 12, 2, 7, 15), berlin)
+        try t.store.save(moved, span: .thisEvent)
+
+        let fresh = try EventStore(path: t.path, floatingZone: berlin)
+        let list = try fresh.events(matching: december)
+        #expect(described(list, zone: berlin) == described(try streamed(fresh, december), zone: berlin))
+        #expect(list.first?.title == "night", "under way when the window opens")
+        let movedCopy = try #require(list.first { $0.isDetached })
+        #expect(movedCopy.start == .zoned(local(2026, 12, 2, 7), berlin))
+        #expect(movedCopy.occurrenceDate == Instant(secondsSince1970: berlin.instantSeconds(forLocalSeconds: local(2026, 12, 2, 9).localSeconds)))
+        let third = list.filter {
+            $0.start.instant(floatingZone: berlin) == Instant(secondsSince1970: berlin.instantSeconds(forLocalSeconds: local(2026, 12, 3, 9).localSeconds))
+        }
+        #expect(third.map(\.title) == ["standup", "tie A", "tie B"])
+        #expect(list.filter { $0.title == "holiday" }.count == 5)
+    }
+
+    /// Windows from the distant past to the far future cannot be packed into one key per
+    /// occurrence; they are ordered the general way, with the same result.
+    @Test func aWindowOfMillenniaGivesTheSameOrder() throws {
+        let t = try TestStore(zone: .utc)
+        let calendar = try t.store.defaultCalendarForNewEvents()
+        for (i, year) in [1, 1970, 2026, 9999].enumerated() {
+            _ = try t.store.save(Event(title: "e\(i)", calendar: calendar.identifier, start: .utc(local(year, 6, 1, 12)), duration: 3_600))
+        }
+        var yearly = Event(title: "yearly", calendar: calendar.identifier, start: .utc(local(2020, 6, 1, 12)), duration: 3_600)
+        yearly.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=YEARLY;COUNT=10")]
+        _ = try t.store.save(yearly)
+        let everything = t.store.predicateForEvents(start: Instant(secondsSince1970: .min / 2), end: Instant(secondsSince1970: .max / 2))
+        let list = try t.store.events(matching: everything)
+        #expect(list.count == 14)
+        #expect(described(list, zone: .utc) == described(try streamed(t.store, everything), zone: .utc))
+        #expect(list.first?.title == "e0" && list.last?.title == "e3")
+    }
+
+    @Test(arguments: [1, 9, 13, 26, 40, 64])
+    func radixSortSortsAsSortDoes(bits: Int) {
+        var random = SeededRandom(seed: UInt64(bits))
+        let mask: UInt64 = bits == 64 ? .max : (1 << UInt64(bits)) - 1
+        // Many equal keys too (the sort must not lose or reorder them).
+        var keys = (0..<5_000).map { i in i % 7 == 0 ? 42 & mask : random.next() & mask }
+        let expected = keys.sorted()
+        RadixSort.sort(&keys, significantBits: bits)
+        #expect(keys == expected)
+        #expect(RadixSort.merged(Array(expected.prefix(1_234)).sorted(), []) == Array(expected.prefix(1_234)))
+        let halves = (
+            Array(expected.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)), Array(expected.enumerated().filter { $0.offset % 3 != 0 }.map(\.element))
+        )
+        #expect(RadixSort.merged(halves.0, halves.1) == expected)
+    }
+}
