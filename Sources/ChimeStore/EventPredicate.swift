@@ -43,7 +43,7 @@ extension EventStore {
     /// if let next = today.first(where: { $0.start.instant(floatingZone: store.floatingZone) >= now }) { print(next.title) }
     /// ```
     public func events(matching predicate: EventPredicate) throws(StoreError) -> EventList {
-        let merger = try OccurrenceMerger.reading(predicate, from: self)
+        let merger = try OccurrenceMerger.reading(predicate, from: self, expandingAll: true)
         return EventList(sources: merger.sources, slots: merger.allSlots())
     }
 
@@ -119,10 +119,11 @@ extension EventStore {
 
 extension OccurrenceMerger {
     /// The merger for `predicate`, its rows read in one transaction of `store`.
-    static func reading(_ predicate: EventPredicate, from store: EventStore) throws(StoreError) -> OccurrenceMerger {
+    static func reading(_ predicate: EventPredicate, from store: EventStore, expandingAll: Bool = false) throws(StoreError) -> OccurrenceMerger {
         let zone = store.floatingZone, unreadable = store.unreadable, decoded = store.decodedEvents
         return try store.read { db in
-            try OccurrenceMerger.load(db, predicate: predicate, floatingZone: zone, unreadable: unreadable, decoded: decoded)
+            try OccurrenceMerger.load(
+                db, predicate: predicate, floatingZone: zone, unreadable: unreadable, decoded: decoded, expandingAll: expandingAll)
         }
     }
 }

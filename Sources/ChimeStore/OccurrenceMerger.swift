@@ -17,6 +17,8 @@ struct OccurrenceMerger {
     /// Start of the pending occurrence, and the instant the series scheduled it at.
     private var pending: [(start: Int64, scheduled: Int64)?] = []
     private var started = false
+    /// A whole list's expansion, started by ``load`` when asked for.
+    private var expansion: OccurrenceExpansion?
 
     private struct Entry: Comparable {
         let start: Int64
@@ -79,9 +81,11 @@ struct OccurrenceMerger {
     }
 
     /// Reads the candidate rows in one read transaction; expansion then happens lazily.
+    /// With `expandingAll`, a whole list is wanted (``allSlots()``): its expansion starts while
+    /// the alarms are read.
     static func load(
         _ db: Database, predicate: EventPredicate, floatingZone: ZoneRules,
-        unreadable: UnreadableRows, decoded: DecodedEvents
+        unreadable: UnreadableRows, decoded: DecodedEvents, expandingAll: Bool = false
     ) throws -> OccurrenceMerger {
         var merger = OccurrenceMerger(from: predicate.start.secondsSince1970, to: predicate.end.secondsSince1970)
         let lo = merger.from - ItemRows.floatingMargin, hi = merger.to + ItemRows.floatingMargin
@@ -106,17 +110,10 @@ struct OccurrenceMerger {
             try ItemRows.detachedOverridesIfFew(db, before: hi)
             ?? ItemRows.detachedOverrides(db, seriesFilter: filter, arguments: arguments, before: hi)
 
-        // Boxed once: sorting and handing over references copies no Event. The merge takes them
-        // in the order (range_start, id).
-        var stored: [StoredEvent] = []
-        var keys: [(rangeStart: Int64, rowID: String, index: Int)] = []
-        func take(_ event: Event, id: String, rangeStart: Int64) {
-            keys.append((rangeStart, id, stored.count))
-            stored.append(
-                StoredEvent(
-                    event: event, duration: event.durationSeconds(floatingZone: floatingZone), zone: floatingZone,
-                    ordinal: stored.count))
-        }
+        // Every candidate, kept or read; the merge takes them in the order (range_start, id).
+        // Read rows get their alarms once all are read (then their items are known: see
+        // AlarmRows), after the expansion of a whole list has started on another thread.
+        var found: [(event: Event, id: String, rangeStart: Int64, rowid: Int64?)] = []
 
         // Events decoded by an earlier query of the unchanged file are taken as they are: the
         // candidates then come from the window index alone (rowid, range_start), and only the
@@ -130,16 +127,16 @@ struct OccurrenceMerger {
         var rowFilter = filter, rowArguments = arguments, rowsToRead = true
         if decoded.holds(key: key, contents: contents) {
             var candidates: [(rowid: Int64, rangeStart: Int64)] = []
-            let found = try Row.fetchCursor(
+            let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: "SELECT rowid, range_start FROM item WHERE \(filter)"),
                 arguments: arguments)
-            while let row = try found.next() { candidates.append((row[0], row[1])) }
+            while let row = try rows.next() { candidates.append((row[0], row[1])) }
             let entries = decoded.lookup(candidates.map(\.rowid), key: key, contents: contents)
             if let entries, entries.count(where: { $0 != nil }) * 2 >= candidates.count {
                 var missing: [String] = []
                 for (candidate, entry) in zip(candidates, entries) {
                     if let entry {
-                        take(entry.event, id: entry.id, rangeStart: candidate.rangeStart)
+                        found.append((entry.event, entry.id, candidate.rangeStart, nil))
                     } else {
                         missing.append(String(candidate.rowid))
                     }
@@ -148,43 +145,54 @@ struct OccurrenceMerger {
                 (rowFilter, rowArguments) = ("rowid IN (SELECT value FROM json_each(?))", [JSONText.array(missing)])
             }
         }
-        var read: [(rowid: Int64, entry: DecodedEvents.Entry)] = []
-        var rowsRead = 0
+        var readIDs: Set<String> = []
         if rowsToRead {
             let columns = details ? ItemColumns.list : ItemColumns.listing
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: "SELECT \(columns), range_start, rowid FROM item WHERE \(rowFilter)"),
                 arguments: rowArguments)
             var rules = ItemRows.RuleCache()
-            // The alarms are read once the rows are: then their items are known (see AlarmRows).
-            var events: [(event: Event, id: String, rangeStart: Int64, rowid: Int64)] = []
             while let row = try rows.next() {
                 let id: String = row[ItemColumns.id]
                 guard
                     let event = unreadable.decode(
                         row, { row throws(StoreError) in try ItemRows.event(row, alarms: [], rules: &rules, details: details) })
                 else { continue }
-                events.append((event, id, row[ItemColumns.count], row[ItemColumns.count + 1]))
+                found.append((event, id, row[ItemColumns.count], row[ItemColumns.count + 1]))
             }
-            let alarms = contents.alarms ? try AlarmRows.fetch(db, items: Set(events.map(\.id))) : [:]
-            for i in events.indices {
-                // In place: the event's storage is not shared yet, so nothing is copied.
-                if let found = alarms[events[i].id] { events[i].event.alarms = found }
-                let e = events[i]
-                take(e.event, id: e.id, rangeStart: e.rangeStart)
-                if keeping { read.append((e.rowid, DecodedEvents.Entry(id: e.id, event: e.event))) }
-            }
-            rowsRead = events.count
+            readIDs.reserveCapacity(found.count)
+            for f in found where f.rowid != nil { readIDs.insert(f.id) }
         }
-        decoded.noteRowsRead(rowsRead)
-        if keeping { decoded.keep(read, key: key, contents: contents) }
-        keys.sort { a, b in a.rangeStart != b.rangeStart ? a.rangeStart < b.rangeStart : Self.bytesPrecede(a.rowID, b.rowID) }
-        merger.sources.reserveCapacity(keys.count)
-        merger.detached.reserveCapacity(keys.count)
-        for key in keys {
-            let source = stored[key.index]
-            merger.sources.append(source)
-            merger.detached.append(source.event.isDetached ? [] : detached[key.rowID] ?? [])
+        decoded.noteRowsRead(readIDs.count)
+
+        // The merge order, and what each stored event's walk needs (not its alarms).
+        var keys = found.indices.map { (rangeStart: found[$0].rangeStart, index: $0) }
+        keys.sort { a, b in a.rangeStart != b.rangeStart ? a.rangeStart < b.rangeStart : Self.bytesPrecede(found[a.index].id, found[b.index].id) }
+        let order = keys.map(\.index)
+        let durations = order.map { found[$0].event.durationSeconds(floatingZone: floatingZone) }
+        merger.detached = order.map { i in
+            found[i].event.isDetached || detached.isEmpty ? [] : detached[found[i].id] ?? []
+        }
+        if expandingAll {
+            let plans = order.indices.map { p in OccurrenceWalk.Plan(found[order[p]].event, duration: durations[p], floatingZone: floatingZone) }
+            merger.expansion = OccurrenceExpansion(plans, replaced: merger.detached, from: merger.from, to: merger.to)
+        }
+
+        if contents.alarms && !readIDs.isEmpty {
+            let alarms = try AlarmRows.fetch(db, items: readIDs)
+            for i in found.indices where found[i].rowid != nil {
+                // In place: the event's storage is not shared yet, so nothing is copied.
+                if let a = alarms[found[i].id] { found[i].event.alarms = a }
+            }
+        }
+        if keeping {
+            decoded.keep(
+                found.compactMap { f in f.rowid.map { ($0, DecodedEvents.Entry(id: f.id, event: f.event)) } }, key: key,
+                contents: contents)
+        }
+        // Boxed once: handing over references copies no Event.
+        merger.sources = order.indices.map { p in
+            StoredEvent(event: found[order[p]].event, duration: durations[p], zone: floatingZone, ordinal: p)
         }
         return merger
     }
@@ -209,7 +217,11 @@ struct OccurrenceMerger {
         pending = Array(repeating: nil, count: sources.count)
         nextInBucket = Array(repeating: -1, count: sources.count)
         for index in sources.indices {
-            walks.append(OccurrenceWalk(sources[index], replaced: detached[index], from: from, to: to))
+            let source = sources[index]
+            walks.append(
+                OccurrenceWalk(
+                    OccurrenceWalk.Plan(source.event, duration: source.duration, floatingZone: source.floatingZone),
+                    replaced: detached[index], from: from, to: to))
             pending[index] = walks[index].next()
             if let p = pending[index] { schedule(index, start: p.start) }
         }
@@ -233,7 +245,12 @@ struct OccurrenceMerger {
 
     /// Every occurrence at once, in the order ``nextSlot()`` gives them (see ``OccurrenceOrder``).
     func allSlots() -> OccurrenceOrder {
-        OccurrenceOrder.expanding(sources, replaced: detached, from: from, to: to)
+        let expansion =
+            expansion
+            ?? OccurrenceExpansion(
+                sources.map { OccurrenceWalk.Plan($0.event, duration: $0.duration, floatingZone: $0.floatingZone) },
+                replaced: detached, from: from, to: to)
+        return expansion.finish()
     }
 
     /// After the series at the top of the heap moved on: its next occurrence takes its place in

@@ -15,18 +15,40 @@ struct OccurrenceWalk {
     private let to: Int64
     private let replaced: Set<Int64>
 
-    init(_ source: StoredEvent, replaced: Set<Int64>, from: Int64, to: Int64) {
-        let event = source.event
-        duration = source.duration
+    /// What a walk needs of a stored event: not its alarms, which a query reads after the walks
+    /// of a whole list have started.
+    struct Plan: Sendable {
+        /// A series' dates and rules; nil for a single event or a detached occurrence.
+        let recurrence: RecurrenceSet?
+        /// A single event's start and the instant it is scheduled at (its series', if detached).
+        let start: Int64
+        let scheduled: Int64
+        let duration: Int64
+        let floatingZone: ZoneRules
+
+        init(_ event: Event, duration: Int64, floatingZone: ZoneRules) {
+            self.duration = duration
+            self.floatingZone = floatingZone
+            if event.isRecurring {
+                recurrence = event.recurrenceSet
+                (start, scheduled) = (0, 0)
+            } else {
+                recurrence = nil
+                start = event.start.instant(floatingZone: floatingZone).secondsSince1970
+                scheduled = event.occurrenceDate?.secondsSince1970 ?? start
+            }
+        }
+    }
+
+    init(_ plan: Plan, replaced: Set<Int64>, from: Int64, to: Int64) {
+        duration = plan.duration
         self.from = from
         self.to = to
         self.replaced = replaced
-        if source.isRecurring {
-            iterator = event.recurrenceSet.occurrences(
-                near: Instant(secondsSince1970: from - max(source.duration, 0)), floatingZone: source.floatingZone)
-        } else {
-            let start = event.start.instant(floatingZone: source.floatingZone).secondsSince1970
-            if Self.overlaps(start, duration, from, to) { single = (start, event.occurrenceDate?.secondsSince1970 ?? start) }
+        if let recurrence = plan.recurrence {
+            iterator = recurrence.occurrences(near: Instant(secondsSince1970: from - max(duration, 0)), floatingZone: plan.floatingZone)
+        } else if Self.overlaps(plan.start, duration, from, to) {
+            single = (plan.start, plan.scheduled)
         }
     }
 
@@ -92,22 +114,89 @@ struct OccurrenceOrder: Sendable {
         }
     }
 
-    /// The occurrences of `sources` in `[from, to)`; `replaced[i]` holds the instants detached
-    /// occurrences replace in `sources[i]`.
-    static func expanding(_ sources: [StoredEvent], replaced: [Set<Int64>], from: Int64, to: Int64) -> OccurrenceOrder {
-        let count = sources.count
-        let sourceBits = max(1, Int.bitWidth - (count - 1).leadingZeroBitCount)
+    fileprivate init(packed keys: [UInt64], base: Int64, sourceBits: Int, scheduledBySource: [Int64?]) {
+        storage = .packed(keys: keys, base: base, sourceBits: sourceBits)
+        self.scheduledBySource = scheduledBySource
+    }
+
+    fileprivate init(slots: [OccurrenceSlot]) {
+        storage = .slots(slots)
+        scheduledBySource = []
+    }
+}
+
+/// The walks of a whole list's stored events, shared by two threads: the one that starts them
+/// begins at once, on a thread of its own when there are many events, while the query goes on
+/// reading their alarms; the query's thread joins in ``finish()`` and takes what is left. Each
+/// thread takes the next few events in turn, keeps its own occurrences and sorts them; the two
+/// sorted parts are merged.
+final class OccurrenceExpansion: Sendable {
+    private let plans: [OccurrenceWalk.Plan]
+    private let replaced: [Set<Int64>]
+    private let from: Int64
+    private let to: Int64
+    /// Occurrences are packed (see ``OccurrenceOrder``) from `base`, the earliest start any
+    /// occurrence in the window can have, when the keys have room.
+    private let base: Int64
+    private let sourceBits: Int
+    private let keyBits: Int
+    private let packed: Bool
+    private let next = Atomic<Int>(0)
+    private let parts = Mutex<[Walked]>([])
+    private let helper: DispatchGroup?
+    /// Events taken at a time: small enough that both threads finish close together.
+    private static let batch = 64
+
+    init(_ plans: [OccurrenceWalk.Plan], replaced: [Set<Int64>], from: Int64, to: Int64) {
+        self.plans = plans
+        self.replaced = replaced
+        self.from = from
+        self.to = to
+        sourceBits = max(1, Int.bitWidth - (plans.count - 1).leadingZeroBitCount)
         // Every occurrence in the window starts after from − (its duration) and before `to`.
-        let longest = sources.reduce(Int64(0)) { max($0, $1.duration) }
+        let longest = plans.reduce(Int64(0)) { max($0, $1.duration) }
         let (base, below) = from.subtractingReportingOverflow(longest)
         let (span, over) = to.subtractingReportingOverflow(base)
-        let packed = !below && !over && sourceBits + (UInt64.bitWidth - UInt64(max(span, 0)).leadingZeroBitCount) <= 64
-        let parts = count >= EventStore.mergedAheadFrom ? 2 : 1
-        let found = WalkedParts(parts)
-        let walkPart = { @Sendable (part: Int) in
-            var walked = Walked()
-            for index in stride(from: part, to: count, by: parts) {
-                var walk = OccurrenceWalk(sources[index], replaced: replaced[index], from: from, to: to)
+        self.base = base
+        keyBits = sourceBits + UInt64.bitWidth - UInt64(max(span, 0)).leadingZeroBitCount
+        packed = !below && !over && keyBits <= 64
+        if plans.count >= EventStore.mergedAheadFrom {
+            let group = DispatchGroup()
+            helper = group
+            DispatchQueue.global().async(group: group) { [self] in walkUntilDone() }
+        } else {
+            helper = nil
+        }
+    }
+
+    /// Walks what is left, waits for the other thread, and puts everything in order.
+    func finish() -> OccurrenceOrder {
+        walkUntilDone()
+        helper?.wait()
+        let walked = parts.withLock { $0 }
+        var scheduledBySource: [Int64?] = []
+        if walked.contains(where: { !$0.moved.isEmpty }) {
+            scheduledBySource = Array(repeating: nil, count: plans.count)
+            for part in walked { for m in part.moved { scheduledBySource[m.source] = m.scheduled } }
+        }
+        guard packed else {
+            var slots = walked.flatMap(\.slots)
+            slots.sort { $0.start != $1.start ? $0.start < $1.start : $0.source < $1.source }
+            return OccurrenceOrder(slots: slots)
+        }
+        let keys = walked.count == 1 ? walked[0].keys : RadixSort.merged(walked[0].keys, walked[1].keys)
+        return OccurrenceOrder(packed: keys, base: base, sourceBits: sourceBits, scheduledBySource: scheduledBySource)
+    }
+
+    /// Takes events a batch at a time until none is left; what this thread found is sorted and
+    /// put with the other thread's.
+    private func walkUntilDone() {
+        var walked = Walked()
+        while true {
+            let first = next.wrappingAdd(Self.batch, ordering: .relaxed).oldValue
+            if first >= plans.count { break }
+            for index in first..<min(first + Self.batch, plans.count) {
+                var walk = OccurrenceWalk(plans[index], replaced: replaced[index], from: from, to: to)
                 while let o = walk.next() {
                     if packed {
                         walked.keys.append(UInt64(bitPattern: o.start &- base) << UInt64(sourceBits) | UInt64(index))
@@ -117,25 +206,9 @@ struct OccurrenceOrder: Sendable {
                     if o.scheduled != o.start { walked.moved.append((index, o.scheduled)) }
                 }
             }
-            if packed {
-                RadixSort.sort(&walked.keys, significantBits: UInt64.bitWidth - UInt64(max(span, 0)).leadingZeroBitCount + sourceBits)
-            }
-            found.store(walked, at: part)
         }
-        if parts == 1 { walkPart(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: walkPart) }
-        let walked = found.all
-        var scheduledBySource: [Int64?] = []
-        if walked.contains(where: { !$0.moved.isEmpty }) {
-            scheduledBySource = Array(repeating: nil, count: count)
-            for part in walked { for m in part.moved { scheduledBySource[m.source] = m.scheduled } }
-        }
-        guard packed else {
-            var slots = walked.flatMap(\.slots)
-            slots.sort { $0.start != $1.start ? $0.start < $1.start : $0.source < $1.source }
-            return OccurrenceOrder(storage: .slots(slots), scheduledBySource: [])
-        }
-        let keys = walked.count == 1 ? walked[0].keys : RadixSort.merged(walked[0].keys, walked[1].keys)
-        return OccurrenceOrder(storage: .packed(keys: keys, base: base, sourceBits: sourceBits), scheduledBySource: scheduledBySource)
+        if packed { RadixSort.sort(&walked.keys, significantBits: keyBits) }
+        parts.withLock { $0.append(walked) }
     }
 
     /// What one thread walked: sorted keys (or slots, when not packed) and the moved occurrences.
@@ -143,14 +216,6 @@ struct OccurrenceOrder: Sendable {
         var keys: [UInt64] = []
         var slots: [OccurrenceSlot] = []
         var moved: [(source: Int, scheduled: Int64)] = []
-    }
-
-    /// What the threads walked, each part put by its own thread.
-    private final class WalkedParts: Sendable {
-        private let parts: Mutex<[Walked]>
-        init(_ count: Int) { parts = Mutex(Array(repeating: Walked(), count: count)) }
-        func store(_ walked: Walked, at index: Int) { parts.withLock { $0[index] = walked } }
-        var all: [Walked] { parts.withLock { $0 } }
     }
 }
 

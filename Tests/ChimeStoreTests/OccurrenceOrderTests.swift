@@ -52,7 +52,9 @@ struct OccurrenceOrderTests {
         let third = list.filter {
             $0.start.instant(floatingZone: berlin) == Instant(secondsSince1970: berlin.instantSeconds(forLocalSeconds: local(2026, 12, 3, 9).localSeconds))
         }
-        #expect(third.map(\.title) == ["standup", "tie A", "tie B"])
+        // The series began earlier; the two single events, stored the same way, go by identifier.
+        #expect(third.map(\.title).first == "standup" && third.count == 3)
+        #expect(third.dropFirst().map(\.identifier) == third.dropFirst().map(\.identifier).sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) })
         #expect(list.filter { $0.title == "holiday" }.count == 5)
     }
 
