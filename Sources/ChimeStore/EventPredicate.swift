@@ -121,9 +121,12 @@ extension OccurrenceMerger {
     /// The merger for `predicate`, its rows read in one transaction of `store`.
     static func reading(_ predicate: EventPredicate, from store: EventStore, expandingAll: Bool = false) throws(StoreError) -> OccurrenceMerger {
         let zone = store.floatingZone, unreadable = store.unreadable, decoded = store.decodedEvents
+        // A store whose reads are taken one at a time (the daemon's) reads on one connection.
+        let aside = expandingAll && store.readGate == nil ? store.pool : nil
         return try store.read { db in
             try OccurrenceMerger.load(
-                db, predicate: predicate, floatingZone: zone, unreadable: unreadable, decoded: decoded, expandingAll: expandingAll)
+                db, predicate: predicate, floatingZone: zone, unreadable: unreadable, decoded: decoded, expandingAll: expandingAll,
+                aside: aside)
         }
     }
 }

@@ -82,10 +82,12 @@ struct OccurrenceMerger {
 
     /// Reads the candidate rows in one read transaction; expansion then happens lazily.
     /// With `expandingAll`, a whole list is wanted (``allSlots()``): its expansion starts while
-    /// the alarms are read.
+    /// the alarms are read, and with `aside` (the store's pool, where reads may run side by
+    /// side) a long window's alarms are read on another connection while the rows are read
+    /// here (see ``ReadAside``).
     static func load(
         _ db: Database, predicate: EventPredicate, floatingZone: ZoneRules,
-        unreadable: UnreadableRows, decoded: DecodedEvents, expandingAll: Bool = false
+        unreadable: UnreadableRows, decoded: DecodedEvents, expandingAll: Bool = false, aside: DatabasePool? = nil
     ) throws -> OccurrenceMerger {
         var merger = OccurrenceMerger(from: predicate.start.secondsSince1970, to: predicate.end.secondsSince1970)
         let lo = merger.from - ItemRows.floatingMargin, hi = merger.to + ItemRows.floatingMargin
@@ -113,7 +115,7 @@ struct OccurrenceMerger {
         // Every candidate, kept or read; the merge takes them in the order (range_start, id).
         // Read rows get their alarms once all are read (then their items are known: see
         // AlarmRows), after the expansion of a whole list has started on another thread.
-        var found: [(event: Event, id: String, rangeStart: Int64, rowid: Int64?)] = []
+        var found: [Candidate] = []
 
         // Events decoded by an earlier query of the unchanged file are taken as they are: the
         // candidates then come from the window index alone (rowid, range_start), and only the
@@ -146,6 +148,14 @@ struct OccurrenceMerger {
             }
         }
         var readIDs: Set<String> = []
+        // A long window's alarms, read on a second connection while this one reads the rows.
+        var alarmsAside: ReadAside<[String: [Alarm]]>?
+        if let aside, expandingAll, contents.alarms, rowsToRead, rowFilter == filter,
+            predicate.end.secondsSince1970 - predicate.start.secondsSince1970 >= Self.longWindowSeconds
+        {
+            let alarmFilter = "SELECT id FROM item WHERE \(filter)", alarmArguments = arguments
+            alarmsAside = ReadAside(pool: aside) { db in try AlarmRows.fetch(db, itemFilter: alarmFilter, arguments: alarmArguments) }
+        }
         if rowsToRead {
             let columns = details ? ItemColumns.list : ItemColumns.listing
             let rows = try Row.fetchCursor(
@@ -179,7 +189,7 @@ struct OccurrenceMerger {
         }
 
         if contents.alarms && !readIDs.isEmpty {
-            let alarms = try AlarmRows.fetch(db, items: readIDs)
+            let alarms = try alarmsAside?.value(readAt: Journal.lastSequence(db)) ?? AlarmRows.fetch(db, items: readIDs)
             for i in found.indices where found[i].rowid != nil {
                 // In place: the event's storage is not shared yet, so nothing is copied.
                 if let a = alarms[found[i].id] { found[i].event.alarms = a }
@@ -196,6 +206,14 @@ struct OccurrenceMerger {
         }
         return merger
     }
+
+    /// One stored event a query found: kept from an earlier query (rowid nil) or read now.
+    typealias Candidate = (event: Event, id: String, rangeStart: Int64, rowid: Int64?)
+
+    /// From how long a window a whole list's alarms are read on a second connection: a month of
+    /// a busy store has a few thousand candidates; a day's few would pay more for the thread
+    /// and the connection than they save.
+    static let longWindowSeconds: Int64 = 28 * 86_400
 
     /// Whether `a` sorts before `b` by their UTF-8 bytes, as SQLite's BINARY collation orders
     /// them (String's `<` follows Unicode, which differs outside ASCII).

@@ -1,6 +1,7 @@
 import ChimeCore
 @testable import ChimeStore
 import ChimeTestSupport
+import GRDB
 import Testing
 
 /// A whole list (`events(matching:)`) walks each stored event on its own and sorts the
@@ -90,5 +91,41 @@ struct OccurrenceOrderTests {
             Array(expected.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)), Array(expected.enumerated().filter { $0.offset % 3 != 0 }.map(\.element))
         )
         #expect(RadixSort.merged(halves.0, halves.1) == expected)
+    }
+}
+
+/// A long window's alarms are read on a second connection while its rows are read; they are
+/// taken only when that read saw the same change journal as the query's own.
+struct ReadAsideTests {
+    @Test func whatWasReadAsideIsTakenOnlyWhenBothReadsSawTheSameJournal() throws {
+        let t = try TestStore(zone: .utc)
+        let calendar = try t.store.defaultCalendarForNewEvents()
+        _ = try t.store.save(Event(title: "one", calendar: calendar.identifier, start: .utc(local(2026, 12, 1, 9)), duration: 600))
+        let journal = try t.store.pool.read { db in try Journal.lastSequence(db) }
+        let count = { @Sendable (db: Database) throws -> Int in try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE kind = 'event'") ?? 0 }
+        #expect(ReadAside(pool: t.store.pool, read: count).value(readAt: journal) == 1)
+        // A write committed between the two reads: the caller reads it itself.
+        #expect(ReadAside(pool: t.store.pool, read: count).value(readAt: journal - 1) == nil)
+        struct Unreadable: Error {}
+        #expect(ReadAside<Int>(pool: t.store.pool) { _ in throw Unreadable() }.value(readAt: journal) == nil)
+    }
+
+    /// A year read with its alarms on a second connection is the year read on one.
+    @Test func aYearWithItsAlarmsReadAsideIsTheYearReadOnOne() throws {
+        let t = try TestStore(zone: .utc)
+        let calendar = try t.store.defaultCalendarForNewEvents()
+        for i in 0..<300 {
+            var e = Event(title: "e\(i)", calendar: calendar.identifier, start: .utc(local(2026, 1 + i % 12, 1 + i % 28, 8 + i % 9)), duration: 1_800)
+            if i % 3 == 0 { e.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=WEEKLY;COUNT=\(5 + i % 7)")] }
+            e.alarms = i % 2 == 0 ? [.relative(-Int64(i) * 60)] : []
+            _ = try t.store.save(e, commit: false)
+        }
+        try t.store.commit()
+        let year = t.store.predicateForEvents(start: utc(2026, 1, 1), end: utc(2027, 1, 1))
+        let aside = try EventStore(path: t.path, floatingZone: .utc).events(matching: year)
+        let one = try EventStore(path: t.path, floatingZone: .utc, longLived: true).events(matching: year)
+        #expect(aside.count > 300)
+        #expect(Array(aside) == Array(one))
+        #expect(aside.contains { !$0.alarms.isEmpty } && aside.contains { $0.alarms.isEmpty })
     }
 }
