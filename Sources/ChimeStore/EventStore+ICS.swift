@@ -744,12 +744,6 @@ final class ImportSession {
                 let ownHome = try home(&entry)
                 (eventCalendar, reminderList) = (ownHome ?? (isEvent ? kindCalendar : nil), ownHome ?? (isEvent ? nil : kindCalendar))
             }
-            if let existing, authoritative, case .event(let stored) = existing.item {
-                // The file's overrides replace the stored detached occurrences.
-                try store.perform(commit: false) { db, _ in
-                    try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [stored.identifier])
-                }
-            }
             // The series of an occurrence imported alone before: it replaces that event, which
             // becomes its changed occurrence (unless the file has its own).
             var replacesLoneOccurrence = false
@@ -783,6 +777,13 @@ final class ImportSession {
                     continue
                 } else {
                     throw problem
+                }
+            }
+            if let existing, authoritative, case .event(let stored) = existing.item {
+                // The file's overrides replace the stored detached occurrences (only once the file's
+                // copy is known to be stored: a refused one leaves the stored series as it was).
+                try store.perform(commit: false) { db, _ in
+                    try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [stored.identifier])
                 }
             }
             switch entry.item {

@@ -147,7 +147,7 @@ struct OccurrenceMerger {
                 (rowFilter, rowArguments) = ("rowid IN (SELECT value FROM json_each(?))", [JSONText.array(missing)])
             }
         }
-        var readIDs: Set<String> = []
+        var rowsRead = 0
         // A long window's alarms, read on a second connection while this one reads the rows.
         var alarmsAside: ReadAside<[String: [Alarm]]>?
         if let aside, expandingAll, contents.alarms, rowsToRead, rowFilter == filter,
@@ -170,10 +170,9 @@ struct OccurrenceMerger {
                 else { continue }
                 found.append((event, id, row[ItemColumns.count], row[ItemColumns.count + 1]))
             }
-            readIDs.reserveCapacity(found.count)
-            for f in found where f.rowid != nil { readIDs.insert(f.id) }
+            rowsRead = found.count(where: { $0.rowid != nil })
         }
-        decoded.noteRowsRead(readIDs.count)
+        decoded.noteRowsRead(rowsRead)
 
         // The merge order, and what each stored event's walk needs (not its alarms).
         var keys = found.indices.map { (rangeStart: found[$0].rangeStart, index: $0) }
@@ -185,11 +184,13 @@ struct OccurrenceMerger {
         }
         if expandingAll {
             let plans = order.indices.map { p in OccurrenceWalk.Plan(found[order[p]].event, duration: durations[p], floatingZone: floatingZone) }
-            merger.expansion = OccurrenceExpansion(plans, replaced: merger.detached, from: merger.from, to: merger.to)
+            merger.expansion = OccurrenceExpansion(plans, replaced: merger.detached, from: merger.from, to: merger.to, helper: aside != nil)
         }
 
-        if contents.alarms && !readIDs.isEmpty {
-            let alarms = try alarmsAside?.value(readAt: Journal.lastSequence(db)) ?? AlarmRows.fetch(db, items: readIDs)
+        if contents.alarms && rowsRead > 0 {
+            let alarms =
+                try alarmsAside?.value(readAt: Journal.lastSequence(db))
+                ?? AlarmRows.fetch(db, items: Set(found.lazy.filter { $0.rowid != nil }.map(\.id)))
             for i in found.indices where found[i].rowid != nil {
                 // In place: the event's storage is not shared yet, so nothing is copied.
                 if let a = alarms[found[i].id] { found[i].event.alarms = a }
@@ -267,7 +268,7 @@ struct OccurrenceMerger {
             expansion
             ?? OccurrenceExpansion(
                 sources.map { OccurrenceWalk.Plan($0.event, duration: $0.duration, floatingZone: $0.floatingZone) },
-                replaced: detached, from: from, to: to)
+                replaced: detached, from: from, to: to, helper: false)
         return expansion.finish()
     }
 

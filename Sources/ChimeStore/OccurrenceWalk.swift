@@ -143,11 +143,13 @@ final class OccurrenceExpansion: Sendable {
     private let packed: Bool
     private let next = Atomic<Int>(0)
     private let parts = Mutex<[Walked]>([])
-    private let helper: DispatchGroup?
+    private let helperDone: DispatchGroup?
     /// Events taken at a time: small enough that both threads finish close together.
     private static let batch = 64
 
-    init(_ plans: [OccurrenceWalk.Plan], replaced: [Set<Int64>], from: Int64, to: Int64) {
+    /// `helper`: whether a thread of its own may take part (not for a store whose reads are
+    /// taken one at a time, such as the daemon's, which starts no pool of worker threads).
+    init(_ plans: [OccurrenceWalk.Plan], replaced: [Set<Int64>], from: Int64, to: Int64, helper: Bool) {
         self.plans = plans
         self.replaced = replaced
         self.from = from
@@ -160,19 +162,19 @@ final class OccurrenceExpansion: Sendable {
         self.base = base
         keyBits = sourceBits + UInt64.bitWidth - UInt64(max(span, 0)).leadingZeroBitCount
         packed = !below && !over && keyBits <= 64
-        if plans.count >= EventStore.mergedAheadFrom {
+        if helper && plans.count >= EventStore.mergedAheadFrom {
             let group = DispatchGroup()
-            helper = group
+            helperDone = group
             DispatchQueue.global().async(group: group) { [self] in walkUntilDone() }
         } else {
-            helper = nil
+            helperDone = nil
         }
     }
 
     /// Walks what is left, waits for the other thread, and puts everything in order.
     func finish() -> OccurrenceOrder {
         walkUntilDone()
-        helper?.wait()
+        helperDone?.wait()
         let walked = parts.withLock { $0 }
         var scheduledBySource: [Int64?] = []
         if walked.contains(where: { !$0.moved.isEmpty }) {

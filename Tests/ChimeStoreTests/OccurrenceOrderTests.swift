@@ -1,4 +1,5 @@
 import ChimeCore
+import Dispatch
 @testable import ChimeStore
 import ChimeTestSupport
 import GRDB
@@ -103,11 +104,40 @@ struct ReadAsideTests {
         _ = try t.store.save(Event(title: "one", calendar: calendar.identifier, start: .utc(local(2026, 12, 1, 9)), duration: 600))
         let journal = try t.store.pool.read { db in try Journal.lastSequence(db) }
         let count = { @Sendable (db: Database) throws -> Int in try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE kind = 'event'") ?? 0 }
-        #expect(ReadAside(pool: t.store.pool, read: count).value(readAt: journal) == 1)
+        func readAside(_ read: @escaping @Sendable (Database) throws -> Int) -> ReadAside<Int> {
+            let aside = ReadAside(pool: t.store.pool, read: read)
+            aside.waitUntilEnded()
+            return aside
+        }
+        #expect(readAside(count).value(readAt: journal) == 1)
         // A write committed between the two reads: the caller reads it itself.
-        #expect(ReadAside(pool: t.store.pool, read: count).value(readAt: journal - 1) == nil)
+        #expect(readAside(count).value(readAt: journal - 1) == nil)
         struct Unreadable: Error {}
-        #expect(ReadAside<Int>(pool: t.store.pool) { _ in throw Unreadable() }.value(readAt: journal) == nil)
+        #expect(readAside { _ in throw Unreadable() }.value(readAt: journal) == nil)
+    }
+
+    /// Every reader of the pool taken by callers that wait: a read aside that has no connection
+    /// yet is given up at once, not waited for (which would wait for ever).
+    @Test func aReadWithoutAConnectionIsGivenUpNotWaitedFor() throws {
+        let t = try TestStore(zone: .utc)
+        let pool = t.store.pool
+        let readers = pool.configuration.maximumReaderCount
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        for _ in 0..<readers {
+            DispatchQueue.global().async(group: group) {
+                try? pool.read { _ in
+                    holding.signal()
+                    release.wait()
+                }
+            }
+        }
+        for _ in 0..<readers { holding.wait() }
+        let aside = ReadAside(pool: pool) { db in try Journal.lastSequence(db) }
+        #expect(aside.value(readAt: 0) == nil)
+        for _ in 0..<readers { release.signal() }
+        group.wait()
+        aside.waitUntilEnded()
     }
 
     /// A year read with its alarms on a second connection is the year read on one.
