@@ -144,6 +144,9 @@ final class OccurrenceExpansion: Sendable {
     private let next = Atomic<Int>(0)
     private let parts = Mutex<[Walked]>([])
     private let helperDone: DispatchGroup?
+    /// The helper's part: 0 not begun, 1 begun, 2 given up (the caller took every batch before
+    /// the helper thread was scheduled, and does not wait for it).
+    private let helperState = Atomic<Int>(0)
     /// Events taken at a time: small enough that both threads finish close together.
     private static let batch = 64
 
@@ -165,7 +168,10 @@ final class OccurrenceExpansion: Sendable {
         if helper && plans.count >= EventStore.mergedAheadFrom {
             let group = DispatchGroup()
             helperDone = group
-            DispatchQueue.global().async(group: group) { [self] in walkUntilDone() }
+            DispatchQueue.global().async(group: group) { [self] in
+                guard helperState.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
+                walkUntilDone()
+            }
         } else {
             helperDone = nil
         }
@@ -174,7 +180,7 @@ final class OccurrenceExpansion: Sendable {
     /// Walks what is left, waits for the other thread, and puts everything in order.
     func finish() -> OccurrenceOrder {
         walkUntilDone()
-        helperDone?.wait()
+        if !helperState.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged { helperDone?.wait() }
         let walked = parts.withLock { $0 }
         var scheduledBySource: [Int64?] = []
         if walked.contains(where: { !$0.moved.isEmpty }) {

@@ -2,6 +2,7 @@ import ChimeCore
 import Dispatch
 @testable import ChimeStore
 import ChimeTestSupport
+import Foundation
 import GRDB
 import Testing
 
@@ -122,21 +123,22 @@ struct ReadAsideTests {
         let t = try TestStore(zone: .utc)
         let pool = t.store.pool
         let readers = pool.configuration.maximumReaderCount
-        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        let group = DispatchGroup()
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0)
+        // Threads of their own: blocked work on the shared dispatch pool would wait for it to grow.
         for _ in 0..<readers {
-            DispatchQueue.global().async(group: group) {
+            Thread {
                 try? pool.read { _ in
                     holding.signal()
                     release.wait()
                 }
-            }
+                ended.signal()
+            }.start()
         }
         for _ in 0..<readers { holding.wait() }
         let aside = ReadAside(pool: pool) { db in try Journal.lastSequence(db) }
         #expect(aside.value(readAt: 0) == nil)
         for _ in 0..<readers { release.signal() }
-        group.wait()
+        for _ in 0..<readers { ended.wait() }
         aside.waitUntilEnded()
     }
 
