@@ -236,11 +236,7 @@ struct OccurrenceMerger {
         pending = Array(repeating: nil, count: sources.count)
         nextInBucket = Array(repeating: -1, count: sources.count)
         for index in sources.indices {
-            let source = sources[index]
-            walks.append(
-                OccurrenceWalk(
-                    OccurrenceWalk.Plan(source.event, duration: source.duration, floatingZone: source.floatingZone),
-                    replaced: detached[index], from: from, to: to))
+            walks.append(OccurrenceWalk(OccurrenceWalk.Plan(sources[index]), replaced: detached[index], from: from, to: to))
             pending[index] = walks[index].next()
             if let p = pending[index] { schedule(index, start: p.start) }
         }
@@ -267,7 +263,7 @@ struct OccurrenceMerger {
         let expansion =
             expansion
             ?? OccurrenceExpansion(
-                sources.map { OccurrenceWalk.Plan($0.event, duration: $0.duration, floatingZone: $0.floatingZone) },
+                sources.map(OccurrenceWalk.Plan.init),
                 replaced: detached, from: from, to: to, helper: false)
         return expansion.finish()
     }

@@ -38,6 +38,11 @@ struct OccurrenceWalk {
                 scheduled = event.occurrenceDate?.secondsSince1970 ?? start
             }
         }
+
+        /// The plan of an event a query has already stored.
+        init(_ source: StoredEvent) {
+            self.init(source.event, duration: source.duration, floatingZone: source.floatingZone)
+        }
     }
 
     init(_ plan: Plan, replaced: Set<Int64>, from: Int64, to: Int64) {
