@@ -182,6 +182,10 @@ public struct ICSParseResult: Sendable {
     public var overrides: [ICSOverride]
     /// Components dropped (one that cannot be an item, or an unsupported kind such as VJOURNAL), with the reason.
     public var skipped: [ICSError]
+    /// The UIDs of the components in ``skipped`` that had one: the file holds such an item, in a
+    /// form that cannot be read. A refresh that replaces a calendar by a feed keeps its stored copy
+    /// rather than taking it as gone from the feed.
+    public var skippedUIDs: Set<String> = []
     /// Faults repaired, each `FILE:LINE: PROPERTY: the fault: what was done`, in file order.
     public var repairs: [ICSError] = []
     public var calendarName: String?
@@ -190,12 +194,13 @@ public struct ICSParseResult: Sendable {
     public var calendarProperties: [String] = []
 
     public init(
-        items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError], repairs: [ICSError] = [],
+        items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError], skippedUIDs: Set<String> = [], repairs: [ICSError] = [],
         calendarName: String? = nil, calendarProperties: [String] = []
     ) {
         self.items = items
         self.overrides = overrides
         self.skipped = skipped
+        self.skippedUIDs = skippedUIDs
         self.repairs = repairs
         self.calendarName = calendarName
         self.calendarProperties = calendarProperties
@@ -306,6 +311,7 @@ private struct ICSItemStream {
     private var header = ICSCalendarHeader(name: nil, properties: [])
     private var overrides: [ICSOverride] = []
     private var skipped: [ICSError] = []
+    private var skippedUIDs: Set<String> = []
     /// Each item's kind and UID, hashed: a second copy of one needs the whole file to choose.
     private var seen: Set<Int> = []
     /// TZIDs tzdata names: a component with any other needs the file's own definitions.
@@ -341,7 +347,7 @@ private struct ICSItemStream {
                 reader = itemReader
             }
             guard let reader, let values else { return false }
-            guard let item = try reader.read(c, values, overrides: &overrides, skipped: &skipped) else { continue }
+            guard let item = try reader.read(c, values, overrides: &overrides, skipped: &skipped, skippedUIDs: &skippedUIDs) else { continue }
             var key = Hasher()
             key.combine(item.item.kindName)
             key.combine(item.uid)
@@ -376,6 +382,6 @@ private struct ICSItemStream {
             // No component in any calendar: the whole-file read says what such a file is.
             return nil
         }
-        return try reader.result(items: [], overrides: overrides, skipped: skipped)
+        return try reader.result(items: [], overrides: overrides, skipped: skipped, skippedUIDs: skippedUIDs)
     }
 }

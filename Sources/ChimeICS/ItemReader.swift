@@ -36,6 +36,7 @@ struct ItemReader {
     mutating func read() throws(ICSError) -> ICSParseResult {
         var definitions: [String: ZoneRules] = [:]
         var skipped: [ICSError] = []
+        var skippedUIDs: Set<String> = []
         for tz in calendar.components where tz.name == "VTIMEZONE" {
             guard let tzid = tz["TZID"]?.value.trimmingSpaces else { continue }
             // A TZID tzdata knows by name is read by that name, never by its definition: building
@@ -62,9 +63,9 @@ struct ItemReader {
         for index in components.indices {
             var c = ICSComponent(name: "")
             swap(&c, &components[index])
-            if let item = try read(c, values, overrides: &overrides, skipped: &skipped) { items.append(item) }
+            if let item = try read(c, values, overrides: &overrides, skipped: &skipped, skippedUIDs: &skippedUIDs) { items.append(item) }
         }
-        return try result(items: try oneItemPerUID(items), overrides: overrides, skipped: skipped)
+        return try result(items: try oneItemPerUID(items), overrides: overrides, skipped: skipped, skippedUIDs: skippedUIDs)
     }
 
     /// X-WR-TIMEZONE: the zone of a calendar whose times are floating.
@@ -73,9 +74,11 @@ struct ItemReader {
     }
 
     /// One component of the calendar: its event or reminder, or nil when it is an override (added
-    /// to `overrides`), a VTIMEZONE, or a component that cannot be an item (added to `skipped`).
+    /// to `overrides`), a VTIMEZONE, or a component that cannot be an item (added to `skipped`,
+    /// its UID to `skippedUIDs`).
     func read(
-        _ c: ICSComponent, _ values: ValueReader, overrides: inout [ICSOverride], skipped: inout [ICSError]
+        _ c: ICSComponent, _ values: ValueReader, overrides: inout [ICSOverride], skipped: inout [ICSError],
+        skippedUIDs: inout Set<String>
     ) throws(ICSError) -> ICSItem? {
         do {
             switch c.name {
@@ -92,16 +95,19 @@ struct ItemReader {
             // strict read refuses the file instead: said as the skip it refuses, not as one made.
             if repairs.strict { throw error.skipsComponent ? error.refused : error }
             skipped.append(error)
+            if let uid = c["UID"]?.value.trimmingSpaces, !uid.isEmpty { skippedUIDs.insert(uid) }
         }
         return nil
     }
 
     /// The file's result once every component is read: one override per instance, the repairs in
     /// file order, the calendar's name and properties.
-    func result(items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError]) throws(ICSError) -> ICSParseResult {
+    func result(
+        items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError], skippedUIDs: Set<String>
+    ) throws(ICSError) -> ICSParseResult {
         ICSParseResult(
-            items: items, overrides: try oneOverridePerInstance(overrides),
-            skipped: skipped, repairs: repairs.entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element),
+            items: items, overrides: try oneOverridePerInstance(overrides), skipped: skipped, skippedUIDs: skippedUIDs,
+            repairs: repairs.entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element),
             calendarName: header.name, calendarProperties: header.properties)
     }
 

@@ -88,8 +88,9 @@ extension EventStore {
     }
 
     /// Replaces the calendar's items by the feed's, in one transaction: items the feed no longer
-    /// has go, the others are updated in place (their alarms' history stays with them). Only
-    /// events are kept: a feed's to-dos are noted and left out.
+    /// has go, the others are updated in place (their alarms' history stays with them). An item
+    /// whose new copy is skipped or refused stays as it was stored. Only events are kept: a feed's
+    /// to-dos are noted and left out.
     public func applySubscription(
         _ subscription: CalendarSubscription, feed bytes: [UInt8], etag: String?,
         lastModified: String?, at now: Instant
@@ -118,7 +119,9 @@ extension EventStore {
             parsed.items.removeAll { if case .reminder = $0.item { return true } else { return false } }
         }
         let id = subscription.calendarIdentifier
-        let uids = Set(parsed.items.map(\.uid))
+        // An event the feed still holds but in a form that cannot be read (skipped, said in the
+        // warnings) keeps its stored copy: it is not gone from the feed.
+        let uids = Set(parsed.items.map(\.uid)).union(parsed.skippedUIDs)
         // The calendar is read-only to everyone else; this transaction opens it and closes it again.
         try perform(commit: false) { db, _ in
             try db.execute(sql: "UPDATE calendar SET allows_modifications = 1 WHERE id = ?", arguments: [id])

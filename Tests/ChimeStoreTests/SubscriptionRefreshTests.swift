@@ -1,0 +1,58 @@
+import ChimeCore
+@testable import ChimeStore
+import Testing
+
+@Suite("A subscription's refresh")
+struct SubscriptionRefreshTests {
+    /// A feed of events on 2026-12 days, each `(uid, title, day, readable)`; an unreadable one
+    /// lacks its DTSTART, which the reader skips. `moved` adds a changed occurrence to a weekly
+    /// series "weekly".
+    private func feed(_ events: [(uid: String, title: String, day: Int, readable: Bool)], moved: Bool = false) -> [UInt8] {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Example//Feed//EN"]
+        for e in events {
+            lines += ["BEGIN:VEVENT", "UID:\(e.uid)", "DTSTAMP:20261101T000000Z", "SUMMARY:\(e.title)"]
+            if e.readable { lines += [String(format: "DTSTART:202612%02dT090000Z", e.day), "DURATION:PT1H"] }
+            if e.uid == "weekly" { lines.append("RRULE:FREQ=WEEKLY;COUNT=4") }
+            lines.append("END:VEVENT")
+        }
+        if moved {
+            lines += [
+                "BEGIN:VEVENT", "UID:weekly", "DTSTAMP:20261101T000000Z", "RECURRENCE-ID:20261208T090000Z",
+                "SUMMARY:Moved", "DTSTART:20261208T150000Z", "DURATION:PT1H", "END:VEVENT"
+            ]
+        }
+        lines.append("END:VCALENDAR")
+        return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+    }
+
+    private func titles(_ t: TestStore, _ subscription: CalendarSubscription) throws -> [String] {
+        let calendar = try #require(try t.store.calendars(for: .event).first { $0.identifier == subscription.calendarIdentifier })
+        let list = try t.store.events(matching: t.store.predicateForEvents(start: utc(2026, 12, 1), end: utc(2027, 1, 1), calendars: [calendar]))
+        return list.map(\.title).sorted()
+    }
+
+    @Test func anEventTheFeedNowHoldsUnreadablyKeepsItsStoredCopyAndItsChangedOccurrences() throws {
+        let t = try TestStore()
+        let subscription = try t.store.addSubscription(url: "https://example.org/team.ics", title: "Team", refreshSeconds: 3_600)
+        let first = try t.store.applySubscription(
+            subscription, feed: feed([("a", "Standup", 2, true), ("weekly", "Review", 1, true)], moved: true), etag: nil,
+            lastModified: nil, at: t.clock.now)
+        #expect(first.added == 2)
+        #expect(try titles(t, subscription) == ["Moved", "Review", "Review", "Review", "Standup"])
+
+        // The series' new copy has no DTSTART: skipped and said, but it has not left the feed.
+        let second = try t.store.applySubscription(
+            subscription, feed: feed([("a", "Standup", 2, true), ("weekly", "Review", 1, false), ("c", "Retro", 3, true)]),
+            etag: nil, lastModified: nil, at: t.clock.now)
+        #expect(second.removed == 0)
+        #expect(second.added == 1)
+        #expect(second.notes.contains { $0.contains("missing DTSTART") })
+        #expect(try titles(t, subscription) == ["Moved", "Retro", "Review", "Review", "Review", "Standup"])
+
+        // Gone from the feed: removed, with its changed occurrence.
+        let third = try t.store.applySubscription(
+            subscription, feed: feed([("a", "Standup", 2, true), ("c", "Retro", 3, true)]), etag: nil, lastModified: nil, at: t.clock.now)
+        #expect(third.removed == 1)
+        #expect(try titles(t, subscription) == ["Retro", "Standup"])
+    }
+}
