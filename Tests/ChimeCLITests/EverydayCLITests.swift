@@ -406,6 +406,12 @@ struct EverydayCLITests {
         _ = try s.add("event", "Chor", "--start", "2026-11-25T19:00", "--repeat", "weekly")
         let deRefused = try CLI.run(["remove", "Chor"], environment: german)
         #expect(deRefused.stderr.contains("„Chor“ wiederholt sich"), "\(deRefused.stderr)")
+        // An alarm --remove-alarm does not find: the ones there are, as typed, then in German.
+        let probe = try s.add("event", "Probe", "--start", "2026-11-26T19:00", "--alarm", "30m", "--alarm", "+10m")
+        let notThere = try CLI.run(["edit", probe, "--remove-alarm", "2h"], environment: german)
+        #expect(notThere.status != 0, "\(notThere.stdout)")
+        #expect(notThere.stderr.contains("ist keiner der Hinweise (30m (30 "), "\(notThere.stderr)")
+        #expect(notThere.stderr.contains("vorher); +10m (10 ") && notThere.stderr.contains("danach))"), "\(notThere.stderr)")
     }
 
     /// An Apple event's location runs over two lines (the place, then its address) and a Google

@@ -368,6 +368,17 @@ struct ItemOptions: ParsableArguments {
             ["option": option, "text": text])
     }
 
+    /// An alarm as `--remove-alarm` takes it, then what it means in the user's language:
+    /// `2h (2 Std. vorher)`, `+15m (15 min after)`; one counted from the end, at a date or at a
+    /// place as ``DisplayText/alarm(_:)`` names it, which the option takes too.
+    static func removable(_ alarm: Alarm, of item: some CalendarItem, messages: Messages) -> String {
+        guard case .relative(let offset, .start) = alarm.trigger else { return DisplayText.alarm(alarm) }
+        let typed = offset == 0 ? "0" : offset < 0 ? String(DisplayText.offset(offset).dropFirst()) : DisplayText.offset(offset)
+        let whole: AnyCalendarItem? = (item as? Event).map { .event($0) } ?? (item as? Reminder).map { .reminder($0) }
+        guard let whole else { return typed }
+        return "\(typed) (\(AlarmEcho.words(alarm, item: whole, defaults: AlarmEcho.defaults, messages: messages)))"
+    }
+
     /// The kind a word names, as an ACTION (`EMAIL`): "email", "e-mail", "E-Mail" alike.
     static func keptAlarmKind(_ word: String) -> String {
         word.trimmingCharacters(in: .whitespaces).uppercased().filter { $0 != "-" }
@@ -421,7 +432,9 @@ struct ItemOptions: ParsableArguments {
                 }
             }
             guard item.alarms.count < before else {
-                let listed = (item.alarms.map { DisplayText.alarm($0) } + keptActions.map { $0.lowercased() }).joined(separator: "; ")
+                let messages = CLIContext.messages
+                let listed = (item.alarms.map { Self.removable($0, of: item, messages: messages) } + keptActions.map { $0.lowercased() })
+                    .joined(separator: "; ")
                 throw listed.isEmpty
                     ? InputError(translatable: "--remove-alarm: \"{text}\" is not one of the alarms (there are none)", ["text": text])
                     : InputError(translatable: "--remove-alarm: \"{text}\" is not one of the alarms ({list})", ["text": text, "list": listed])
