@@ -1,3 +1,4 @@
+import ChimeCore
 import GRDB
 
 /// What kind of thing a change is about.
@@ -27,28 +28,28 @@ enum Journal {
     static let retained: Int64 = 10_000
 
     static func record(_ db: Database, _ entity: ChangeEntity, _ identifier: String, _ kind: ChangeKind) throws {
-        try record(db, entity, [identifier], kind)
+        try db.cachedStatement(sql: "INSERT INTO change (entity, identifier, kind) VALUES (?, ?, ?)").run { row in
+            row.bind(entity.rawValue)
+            row.bind(identifier)
+            row.bind(kind.rawValue)
+        }
     }
 
-    /// The same entry for many identifiers, many rows per statement: each INSERT also updates
-    /// the AUTOINCREMENT counter in `sqlite_sequence`, which cost as much as the row itself when
-    /// an import journaled its 10,000 events one statement each.
+    /// The same entry for many identifiers, in one statement of one text: each INSERT also
+    /// updates the AUTOINCREMENT counter in `sqlite_sequence`, which cost as much as the row
+    /// itself when an import journaled its 10,000 events one statement each; and a statement of
+    /// many `VALUES` rows, compiled anew for each count, cost more than its rows.
     static func record(_ db: Database, _ entity: ChangeEntity, _ identifiers: [String], _ kind: ChangeKind) throws {
-        let rowsPerStatement = 256
-        var start = 0
-        while start < identifiers.count {
-            let chunk = identifiers[start..<min(start + rowsPerStatement, identifiers.count)]
-            let sql =
-                "INSERT INTO change (entity, identifier, kind) VALUES "
-                + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ")
-            try db.cachedStatement(sql: sql).run { row in
-                for identifier in chunk {
-                    row.bind(entity.rawValue)
-                    row.bind(identifier)
-                    row.bind(kind.rawValue)
-                }
-            }
-            start += chunk.count
+        guard identifiers.count > 1 else {
+            if let only = identifiers.first { try record(db, entity, only, kind) }
+            return
+        }
+        // The entries of one call say the same of each identifier: their order among themselves
+        // (json_each's, the array's) carries no meaning.
+        try db.cachedStatement(sql: "INSERT INTO change (entity, identifier, kind) SELECT ?, value, ? FROM json_each(?)").run { row in
+            row.bind(entity.rawValue)
+            row.bind(kind.rawValue)
+            row.bind(JSONText.array(identifiers.map(JSONText.string)))
         }
     }
 

@@ -103,6 +103,56 @@ struct StoreFileTests {
         }
     }
 
+    @Test func aStoreFromBeforeTheJournalsChecksWereComparisonsKeepsItsEntriesAndSequence() throws {
+        for emptied in [false, true] {
+            let t = try TestStore()
+            let calendar = try t.store.defaultCalendarForNewEvents()
+            for i in 0..<5 { try t.store.save(Event(title: "e\(i)", calendar: calendar.identifier, start: .utc(local(2026, 12, 1, 9)), duration: 60)) }
+            // The journal as the first schema made it: its checks as lists.
+            try t.store.pool.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE change_before (
+                            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                            entity TEXT NOT NULL CHECK (entity IN ('calendar', 'event', 'reminder')),
+                            identifier TEXT NOT NULL,
+                            kind TEXT NOT NULL CHECK (kind IN ('inserted', 'updated', 'deleted'))
+                        );
+                        INSERT INTO change_before SELECT * FROM change;
+                        DROP TABLE change;
+                        ALTER TABLE change_before RENAME TO change;
+                        DELETE FROM grdb_migrations WHERE identifier LIKE 'v17:%';
+                        """)
+                try db.execute(sql: "UPDATE sqlite_sequence SET seq = 41 WHERE name = 'change'")
+                // Compacted away entirely: the sequence alone says where the journal stands.
+                if emptied { try db.execute(sql: "DELETE FROM change") }
+            }
+            let entries = "SELECT seq, entity, identifier, kind FROM change ORDER BY seq"
+            let before = try t.store.pool.read { db in try Row.fetchAll(db, sql: entries) }
+            #expect(emptied ? before.isEmpty : before.count >= 5)
+
+            let reopened = try EventStore(path: t.path, floatingZone: .utc)
+            try reopened.pool.read { db in
+                #expect(try Row.fetchAll(db, sql: entries) == before)
+                #expect(try Journal.lastSequence(db) == 41)
+                let table = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'change'") ?? ""
+                #expect(!table.contains(" IN ("), "\(table)")
+            }
+            // The next entry follows the sequence, and the checks still refuse what is no entry.
+            try reopened.save(Event(title: "after", calendar: calendar.identifier, start: .utc(local(2026, 12, 2, 9)), duration: 60))
+            try reopened.pool.write { db in
+                let last = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM change")
+                #expect(last == 42)
+                #expect(throws: DatabaseError.self) {
+                    try db.execute(sql: "INSERT INTO change (entity, identifier, kind) VALUES ('todo', 'x', 'inserted')")
+                }
+                #expect(throws: DatabaseError.self) {
+                    try db.execute(sql: "INSERT INTO change (entity, identifier, kind) VALUES ('event', 'x', 'moved')")
+                }
+            }
+        }
+    }
+
     // MARK: Paths that are not a store file of ours
 
     static func newFolder() throws -> String {
