@@ -22,11 +22,15 @@ public enum ICalendar {
 
     /// Takes the calendar marker out of an item's kept lines, giving its title (nil: none).
     public static func takeCalendarMarker(_ extras: inout [String]) -> String? {
-        guard let index = extras.firstIndex(where: { $0.hasPrefix(calendarMarker + ":") }) else { return nil }
-        let title = ICSText.unescape(String(extras[index].dropFirst(calendarMarker.count + 1)))
-        extras.removeAll { $0.hasPrefix(calendarMarker + ":") || $0.hasPrefix(calendarMarker + ";") }
+        guard let index = extras.firstIndex(where: { $0.hasPrefix(markerLine) }) else { return nil }
+        let title = ICSText.unescape(String(extras[index].dropFirst(markerLine.count)))
+        extras.removeAll { $0.hasPrefix(markerLine) || $0.hasPrefix(markerWithParameters) }
         return title
     }
+
+    // Made once: an import looks for them in every item.
+    private static let markerLine = calendarMarker + ":"
+    private static let markerWithParameters = calendarMarker + ";"
 
     /// The component tree of a file (structure only): the VCALENDAR.
     public static func parseComponents(_ bytes: [UInt8], file: String = "<input>") throws(ICSError) -> ICSComponent {

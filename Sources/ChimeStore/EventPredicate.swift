@@ -100,7 +100,7 @@ extension EventStore {
                     }
                 }
                 if !batch.isEmpty { try hand(batch) }
-            } store: { batch in
+            } store: { (batch: inout [OccurrenceSlot]) in
                 for slot in batch {
                     try body(EventOccurrence(source: sources[Int(slot.source)], slot: slot), &stop)
                     if stop { throw EnumerationStopped() }

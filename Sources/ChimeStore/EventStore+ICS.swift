@@ -201,9 +201,12 @@ extension EventStore {
                                 }
                                 if rest != nil && !batch.isEmpty { try hand((batch, header)) }
                                 return rest
-                            } store: { (read: (items: [ICSItem], header: ICSCalendarHeader?)) in
-                                let (batch, header) = read
-                                if session == nil, let header {
+                            } store: { (read: inout (items: [ICSItem], header: ICSCalendarHeader?)) in
+                                // Taken out of the batch, the items are this thread's alone: the
+                                // import changes each in place instead of copying it.
+                                let batch = read.items
+                                read.items = []
+                                if session == nil, let header = read.header {
                                     session = try ImportSession(
                                         store: self, file: file, target: target, header: header, strict: strict, authoritative: false, db: db)
                                 }
@@ -481,6 +484,10 @@ final class ImportSession {
     private var eventCalendar: String??
     private var reminderList: String??
     private var homes: [String: String] = [:]  // "event:Title" / "reminder:Title" → calendar ID
+    /// Calendar names as the file's markers give them, cleaned (nil: no name left).
+    private var cleanedTitles: [String: String?] = [:]
+    /// What an entry holds while its item is taken out to be changed in place.
+    private static let vacated = AnyCalendarItem.reminder(Reminder(identifier: "", title: ""))
     /// Titles of the calendars written into, by identifier; those that took an item, in order.
     private var titles: [String: String] = [:]
     private var used: [String] = []
@@ -602,12 +609,30 @@ final class ImportSession {
     /// Without `creating` (an update of an item stored here), only a calendar the store had
     /// before the import is taken: nil otherwise, and the item stays where it is.
     private func home(_ entry: inout ICSItem, creating: Bool = true) throws -> String? {
-        var title: String?
-        switch entry.item {
-        case .event(var e): title = ICalendar.takeCalendarMarker(&e.icsExtras); entry.item = .event(e)
-        case .reminder(var r): title = ICalendar.takeCalendarMarker(&r.icsExtras); entry.item = .reminder(r)
+        // Taken out of the entry first, so that the item is changed in place (see `add`).
+        var item = entry.item
+        entry.item = Self.vacated
+        let marker: String?
+        switch item {
+        case .event(var e):
+            item = Self.vacated
+            marker = ICalendar.takeCalendarMarker(&e.icsExtras)
+            entry.item = .event(e)
+        case .reminder(var r):
+            item = Self.vacated
+            marker = ICalendar.takeCalendarMarker(&r.icsExtras)
+            entry.item = .reminder(r)
         }
-        guard case .defaults = target, let title = EventStore.calendarTitle(title) else { return nil }
+        guard case .defaults = target, let marker else { return nil }
+        // A file names a few calendars over and over: each name is cleaned once.
+        let cleaned: String?
+        if let known = cleanedTitles[marker] {
+            cleaned = known
+        } else {
+            cleaned = EventStore.calendarTitle(marker)
+            cleanedTitles[marker] = cleaned
+        }
+        guard let title = cleaned else { return nil }
         let kind: EntityType = if case .event = entry.item { .event } else { .reminder }
         let key = "\(kind.rawValue):\(title)"
         if let id = homes[key] { return creating || !madeByImport.contains(id) ? id : nil }
@@ -762,12 +787,30 @@ final class ImportSession {
                 leftAlone.insert(entry.uid)
                 continue
             }
+            // The item taken out of its entry, so that it is changed in place: a copy still
+            // shared with the entry would be copied whole at its first change.
+            var item = entry.item
+            entry.item = Self.vacated
+            switch item {
+            case .event(var e):
+                item = Self.vacated
+                e.identifier = existing?.item.identifier ?? e.identifier
+                e.calendarIdentifier = eventCalendar
+                item = .event(e)
+            case .reminder(var r):
+                item = Self.vacated
+                r.identifier = existing?.item.identifier ?? r.identifier
+                // A ticked-off instance stays linked to its series (the file says it only as RELATED-TO).
+                if case .reminder(let stored)? = existing?.item, r.seriesIdentifier == nil { r.seriesIdentifier = stored.seriesIdentifier }
+                r.calendarIdentifier = reminderList
+                item = .reminder(r)
+            }
             // A value the store cannot hold (a date after 9999, an alarm a century away) is refused
             // here, naming the component, before anything is written.
             do {
-                switch entry.item {
-                case .event(var e): e.calendarIdentifier = eventCalendar; try e.validate()
-                case .reminder(var r): r.calendarIdentifier = reminderList; try r.validate()
+                switch item {
+                case .event(let e): try e.validate()
+                case .reminder(let r): try r.validate()
                 }
             } catch {
                 let problem = ICSError(file: file, line: entry.line, "UID \(entry.uid): \(error)")
@@ -786,34 +829,30 @@ final class ImportSession {
                     try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [stored.identifier])
                 }
             }
-            switch entry.item {
+            switch item {
             case .event(var e):
-                e.identifier = existing?.item.identifier ?? e.identifier
-                e.calendarIdentifier = eventCalendar
-                for o in cancellations[entry.uid] ?? [] {
-                    e.exceptionDates.append(EventStore.exceptionDate(o.recurrenceID, of: e))
-                    counts.cancelledOccurrences += 1
+                if let cancelled = cancellations[entry.uid] {
+                    item = Self.vacated
+                    for o in cancelled {
+                        e.exceptionDates.append(EventStore.exceptionDate(o.recurrenceID, of: e))
+                        counts.cancelledOccurrences += 1
+                    }
+                    item = .event(e)
                 }
-                entry.item = .event(e)
                 if overridden?.contains(entry.uid) == true || replacesLoneOccurrence { seriesByUID[entry.uid] = e }
                 if existing == nil { counts.eventsAdded += 1 } else { counts.eventsUpdated += 1 }
                 try took(eventCalendar)
-            case .reminder(var r):
-                r.identifier = existing?.item.identifier ?? r.identifier
-                // A ticked-off instance stays linked to its series (the file says it only as RELATED-TO).
-                if case .reminder(let stored)? = existing?.item, r.seriesIdentifier == nil { r.seriesIdentifier = stored.seriesIdentifier }
-                r.calendarIdentifier = reminderList
-                entry.item = .reminder(r)
+            case .reminder:
                 if existing == nil { counts.remindersAdded += 1 } else { counts.remindersUpdated += 1 }
                 try took(reminderList)
             }
-            for alarm in entry.item.alarms {
+            for alarm in item.alarms {
                 if alarm.structuredLocation != nil { counts.locationAlarms += 1 } else { counts.alarms += 1 }
             }
-            switch entry.item {
+            switch item {
             case .event(let e) where existing == nil: newEvents.append(e)
             case .reminder(let r) where existing == nil: newReminders.append(r)
-            case let item: changed.append(item)
+            case let other: changed.append(other)
             }
         }
         storedCount += newEvents.count + newReminders.count + changed.count

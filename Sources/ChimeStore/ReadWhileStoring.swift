@@ -8,7 +8,8 @@ import Foundation
 /// size. Batches are stored in the order they were read. If storing fails, the reader is told
 /// to stop at its next batch and waited for, and the store's error is thrown; if reading fails,
 /// the batches read before it are stored and then the reader's error is thrown, as when both ran
-/// on one thread. Nothing of the reader outlives the call.
+/// on one thread. Nothing of the reader outlives the call. `store` is handed each batch to own:
+/// it may take the batch's values out without copying them.
 ///
 /// ```swift
 /// let rest = try ReadWhileStoring.run(capacity: 2) { hand in
@@ -24,7 +25,7 @@ enum ReadWhileStoring {
     static func run<Batch, Result>(
         capacity: Int = 2,
         read: (_ hand: (Batch) throws -> Void) throws -> Result,
-        store: (Batch) throws -> Void
+        store: (inout Batch) throws -> Void
     ) throws -> Result {
         let line = Line<Batch, Result>(capacity: capacity)
         // The closures live on this thread's stack until the reader has finished (waited for
@@ -38,9 +39,9 @@ enum ReadWhileStoring {
             }
             thread.name = "chime.import-reader"
             thread.start()
-            while let batch = line.take() {
+            while var batch = line.take() {
                 do {
-                    try store(batch)
+                    try store(&batch)
                 } catch {
                     line.stop()
                     _ = line.waitForOutcome()
