@@ -202,9 +202,7 @@ struct ItemReader {
         // A lunar (RSCALE) rule Chime sent as dates to a server that refuses such rules.
         e = PortableRecurrence.restored(e)
         // The calendar is chosen by the importer; everything else must already be valid.
-        var check = e
-        check.calendarIdentifier = check.calendarIdentifier ?? "-"
-        do { try check.validate() } catch { throw ICSError(file: file, line: c.line, property: "VEVENT", "\(error)") }
+        do { try e.validate(requiringCalendar: false) } catch { throw ICSError(file: file, line: c.line, property: "VEVENT", "\(error)") }
         var item = ICSItem(
             item: .event(e), uid: e.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
             stamp: try stamp(c, values))
@@ -334,9 +332,7 @@ struct ItemReader {
         if let p = c["STATUS"], status != "COMPLETED" { extras.append(p.contentLine) }
         if let p = c["PERCENT-COMPLETE"], let percent, percent != 100 { extras.append(p.contentLine) }
         r.icsExtras = extras
-        var check = r
-        check.calendarIdentifier = check.calendarIdentifier ?? "-"
-        do { try check.validate() } catch { throw ICSError(file: file, line: c.line, property: "VTODO", "\(error)") }
+        do { try r.validate(requiringCalendar: false) } catch { throw ICSError(file: file, line: c.line, property: "VTODO", "\(error)") }
         var item = ICSItem(
             item: .reminder(r), uid: r.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
             stamp: try stamp(c, values))

@@ -172,9 +172,14 @@ public struct Event: CalendarItem {
         return e
     }
 
-    /// Throws when the event cannot be saved as it is.
-    public func validate() throws(ItemValidationError) {
-        guard calendarIdentifier != nil else { throw .missingCalendar }
+    /// Throws when the event cannot be saved as it is; without `requiringCalendar`, whether it
+    /// could be once a calendar is chosen (a file's item, before its import chooses one).
+    ///
+    /// ```swift
+    /// try item.validate(requiringCalendar: false)   // what the file says is storable
+    /// ```
+    public func validate(requiringCalendar: Bool = true) throws(ItemValidationError) {
+        guard calendarIdentifier != nil || !requiringCalendar else { throw .missingCalendar }
         guard start.isAllDay == end.isAllDay else { throw .mixedAllDay }
         try WritableYears.check(start, field: "start")
         try WritableYears.check(end, field: "end")

@@ -69,9 +69,14 @@ public struct Reminder: CalendarItem {
     /// The date a recurrence is anchored on: the due date, else the start date.
     public var recurrenceAnchor: CalendarDate? { dueDate ?? startDate }
 
-    /// Throws when the reminder cannot be saved as it is.
-    public func validate() throws(ItemValidationError) {
-        guard calendarIdentifier != nil else { throw .missingCalendar }
+    /// Throws when the reminder cannot be saved as it is; without `requiringCalendar`, whether it
+    /// could be once a calendar is chosen (a file's item, before its import chooses one).
+    ///
+    /// ```swift
+    /// try item.validate(requiringCalendar: false)   // what the file says is storable
+    /// ```
+    public func validate(requiringCalendar: Bool = true) throws(ItemValidationError) {
+        guard calendarIdentifier != nil || !requiringCalendar else { throw .missingCalendar }
         guard (0...9).contains(priority) else { throw .priorityOutOfRange(priority) }
         if let startDate { try WritableYears.check(startDate, field: "start") }
         if let dueDate { try WritableYears.check(dueDate, field: "due") }
