@@ -186,9 +186,9 @@ public struct ICSParseResult: Sendable {
     public var overrides: [ICSOverride]
     /// Components dropped (one that cannot be an item, or an unsupported kind such as VJOURNAL), with the reason.
     public var skipped: [ICSError]
-    /// The UIDs of the components in ``skipped`` that had one: the file holds such an item, in a
-    /// form that cannot be read. A refresh that replaces a calendar by a feed keeps its stored copy
-    /// rather than taking it as gone from the feed.
+    /// The UIDs of the events and to-dos in ``skipped`` (not of their changed occurrences): the
+    /// file holds such an item, in a form that cannot be read. A refresh that replaces a calendar
+    /// by a feed keeps its stored copy rather than taking it as gone from the feed.
     public var skippedUIDs: Set<String> = []
     /// Faults repaired, each `FILE:LINE: PROPERTY: the fault: what was done`, in file order.
     public var repairs: [ICSError] = []

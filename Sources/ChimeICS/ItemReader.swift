@@ -74,8 +74,8 @@ struct ItemReader {
     }
 
     /// One component of the calendar: its event or reminder, or nil when it is an override (added
-    /// to `overrides`), a VTIMEZONE, or a component that cannot be an item (added to `skipped`,
-    /// its UID to `skippedUIDs`).
+    /// to `overrides`), a VTIMEZONE, or a component that cannot be an item (added to `skipped`;
+    /// an unreadable event's or to-do's UID to `skippedUIDs`).
     func read(
         _ c: ICSComponent, _ values: ValueReader, overrides: inout [ICSOverride], skipped: inout [ICSError],
         skippedUIDs: inout Set<String>
@@ -95,7 +95,9 @@ struct ItemReader {
             // strict read refuses the file instead: said as the skip it refuses, not as one made.
             if repairs.strict { throw error.skipsComponent ? error.refused : error }
             skipped.append(error)
-            if let uid = c["UID"]?.value.trimmingSpaces, !uid.isEmpty { skippedUIDs.insert(uid) }
+            // An event or to-do itself, not one of its changed occurrences: a feed that still has
+            // only an unreadable occurrence of a series no longer has the series.
+            if c["RECURRENCE-ID"] == nil, let uid = c["UID"]?.value.trimmingSpaces, !uid.isEmpty { skippedUIDs.insert(uid) }
         }
         return nil
     }

@@ -120,8 +120,13 @@ extension EventStore {
         }
         let id = subscription.calendarIdentifier
         // An event the feed still holds but in a form that cannot be read (skipped, said in the
-        // warnings) keeps its stored copy: it is not gone from the feed.
-        let uids = Set(parsed.items.map(\.uid)).union(parsed.skippedUIDs)
+        // warnings) keeps its stored copy, changed occurrences and all: it is not gone from the
+        // feed. Its changed occurrences in the feed are left out with it: alone, they would stand
+        // in for the whole series.
+        let masters = Set(parsed.items.map(\.uid))
+        parsed.overrides.removeAll { parsed.skippedUIDs.contains($0.uid) && !masters.contains($0.uid) }
+        // An occurrence the feed has without its series is stored as an event of its own: not gone either.
+        let uids = masters.union(parsed.overrides.map(\.uid)).union(parsed.skippedUIDs)
         // The calendar is read-only to everyone else; this transaction opens it and closes it again.
         try perform(commit: false) { db, _ in
             try db.execute(sql: "UPDATE calendar SET allows_modifications = 1 WHERE id = ?", arguments: [id])

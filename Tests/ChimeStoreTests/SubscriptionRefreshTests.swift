@@ -40,10 +40,12 @@ struct SubscriptionRefreshTests {
         #expect(first.added == 2)
         #expect(try titles(t, subscription) == ["Moved", "Review", "Review", "Review", "Standup"])
 
-        // The series' new copy has no DTSTART: skipped and said, but it has not left the feed.
+        // The series' new copy has no DTSTART: skipped and said, but it has not left the feed. Its
+        // changed occurrence, readable, does not stand in for it.
         let second = try t.store.applySubscription(
-            subscription, feed: feed([("a", "Standup", 2, true), ("weekly", "Review", 1, false), ("c", "Retro", 3, true)]),
+            subscription, feed: feed([("a", "Standup", 2, true), ("weekly", "Review", 1, false), ("c", "Retro", 3, true)], moved: true),
             etag: nil, lastModified: nil, at: t.clock.now)
+        #expect(second.updated == 1, "Standup alone: \(second)")
         #expect(second.removed == 0)
         #expect(second.added == 1)
         #expect(second.notes.contains { $0.contains("missing DTSTART") })
@@ -54,5 +56,18 @@ struct SubscriptionRefreshTests {
             subscription, feed: feed([("a", "Standup", 2, true), ("c", "Retro", 3, true)]), etag: nil, lastModified: nil, at: t.clock.now)
         #expect(third.removed == 1)
         #expect(try titles(t, subscription) == ["Retro", "Standup"])
+    }
+
+    @Test func anOccurrenceTheFeedHasWithoutItsSeriesStaysAfterItsRefresh() throws {
+        let t = try TestStore()
+        let subscription = try t.store.addSubscription(url: "https://example.org/team.ics", title: "Team", refreshSeconds: 3_600)
+        // One instance of a meeting published alone: stored as an event of its own, and not then
+        // removed as missing from the feed by the same refresh, nor by the next.
+        for _ in 0..<2 {
+            let refresh = try t.store.applySubscription(
+                subscription, feed: feed([("a", "Standup", 2, true)], moved: true), etag: nil, lastModified: nil, at: t.clock.now)
+            #expect(refresh.removed == 0, "\(refresh)")
+            #expect(try titles(t, subscription) == ["Moved", "Standup"])
+        }
     }
 }
