@@ -486,8 +486,6 @@ final class ImportSession {
     private var homes: [String: String] = [:]  // "event:Title" / "reminder:Title" → calendar ID
     /// Calendar names as the file's markers give them, cleaned (nil: no name left).
     private var cleanedTitles: [String: String?] = [:]
-    /// What an entry holds while its item is taken out to be changed in place.
-    private static let vacated = AnyCalendarItem.reminder(Reminder(identifier: "", title: ""))
     /// Titles of the calendars written into, by identifier; those that took an item, in order.
     private var titles: [String: String] = [:]
     private var used: [String] = []
@@ -609,20 +607,8 @@ final class ImportSession {
     /// Without `creating` (an update of an item stored here), only a calendar the store had
     /// before the import is taken: nil otherwise, and the item stays where it is.
     private func home(_ entry: inout ICSItem, creating: Bool = true) throws -> String? {
-        // Taken out of the entry first, so that the item is changed in place (see `add`).
-        var item = entry.item
-        entry.item = Self.vacated
-        let marker: String?
-        switch item {
-        case .event(var e):
-            item = Self.vacated
-            marker = ICalendar.takeCalendarMarker(&e.icsExtras)
-            entry.item = .event(e)
-        case .reminder(var r):
-            item = Self.vacated
-            marker = ICalendar.takeCalendarMarker(&r.icsExtras)
-            entry.item = .reminder(r)
-        }
+        let marker = entry.item.changeInPlace(
+            event: { ICalendar.takeCalendarMarker(&$0.icsExtras) }, reminder: { ICalendar.takeCalendarMarker(&$0.icsExtras) })
         guard case .defaults = target, let marker else { return nil }
         // A file names a few calendars over and over: each name is cleaned once.
         let cleaned: String?
@@ -787,23 +773,17 @@ final class ImportSession {
                 leftAlone.insert(entry.uid)
                 continue
             }
-            // The item taken out of its entry, so that it is changed in place: a copy still
-            // shared with the entry would be copied whole at its first change.
-            var item = entry.item
-            entry.item = Self.vacated
-            switch item {
-            case .event(var e):
-                item = Self.vacated
+            // The item taken out of its entry: a copy still shared with the entry would be copied
+            // whole at its first change.
+            var item = AnyCalendarItem.takeOut(&entry.item)
+            item.changeInPlace { e in
                 e.identifier = existing?.item.identifier ?? e.identifier
                 e.calendarIdentifier = eventCalendar
-                item = .event(e)
-            case .reminder(var r):
-                item = Self.vacated
+            } reminder: { r in
                 r.identifier = existing?.item.identifier ?? r.identifier
                 // A ticked-off instance stays linked to its series (the file says it only as RELATED-TO).
                 if case .reminder(let stored)? = existing?.item, r.seriesIdentifier == nil { r.seriesIdentifier = stored.seriesIdentifier }
                 r.calendarIdentifier = reminderList
-                item = .reminder(r)
             }
             // A value the store cannot hold (a date after 9999, an alarm a century away) is refused
             // here, naming the component, before anything is written.
@@ -829,16 +809,18 @@ final class ImportSession {
                     try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [stored.identifier])
                 }
             }
-            switch item {
-            case .event(var e):
-                if let cancelled = cancellations[entry.uid] {
-                    item = Self.vacated
+            if let cancelled = cancellations[entry.uid] {
+                item.changeInPlace { e in
                     for o in cancelled {
                         e.exceptionDates.append(EventStore.exceptionDate(o.recurrenceID, of: e))
                         counts.cancelledOccurrences += 1
                     }
-                    item = .event(e)
+                } reminder: { _ in
+                    // Cancelled occurrences are an event's.
                 }
+            }
+            switch item {
+            case .event(let e):
                 if overridden?.contains(entry.uid) == true || replacesLoneOccurrence { seriesByUID[entry.uid] = e }
                 if existing == nil { counts.eventsAdded += 1 } else { counts.eventsUpdated += 1 }
                 try took(eventCalendar)
@@ -1063,6 +1045,36 @@ final class ImportSession {
             }
             counts.overrides += 1
             try took(series.calendarIdentifier)
+        }
+    }
+}
+
+extension AnyCalendarItem {
+    /// What a value holds while its event or reminder is taken out (no storage of its own to copy).
+    fileprivate static let vacated = AnyCalendarItem.reminder(Reminder(identifier: "", title: ""))
+
+    /// The value of `item`, which is left holding a placeholder: the caller then holds its
+    /// storage alone, and a change does not copy it.
+    fileprivate static func takeOut(_ item: inout AnyCalendarItem) -> AnyCalendarItem {
+        var taken = vacated
+        swap(&taken, &item)
+        return taken
+    }
+
+    /// Changes the event or the reminder in place: taken out of this value while it is changed,
+    /// its storage is not shared, so the change copies nothing.
+    fileprivate mutating func changeInPlace<Result>(
+        event: (inout Event) throws -> Result, reminder: (inout Reminder) throws -> Result
+    ) rethrows -> Result {
+        switch self {
+        case .event(var e):
+            self = Self.vacated
+            defer { self = .event(e) }
+            return try event(&e)
+        case .reminder(var r):
+            self = Self.vacated
+            defer { self = .reminder(r) }
+            return try reminder(&r)
         }
     }
 }

@@ -117,7 +117,9 @@ struct EditForm {
         (try? RecurrenceRule(phrase: rule.summary)) == rule ? rule.summary : rule.rfc5545
     }
 
-    private static func alarmText(_ a: Alarm) -> String? {
+    /// An alarm as the form and `--remove-alarm` take it (`15m`, `+10m`, `0`, a date); nil for one
+    /// the form does not show.
+    static func alarmText(_ a: Alarm) -> String? {
         switch a.trigger {
         case .relative(let offset, .start): return offset == 0 ? "0" : (offset > 0 ? "+" : "") + String(DisplayText.offset(offset).dropFirst())
         case .absolute(let i): return i.description

@@ -372,8 +372,7 @@ struct ItemOptions: ParsableArguments {
     /// `2h (2 Std. vorher)`, `+15m (15 min after)`; one counted from the end, at a date or at a
     /// place as ``DisplayText/alarm(_:)`` names it, which the option takes too.
     static func removable(_ alarm: Alarm, of item: some CalendarItem, messages: Messages) -> String {
-        guard case .relative(let offset, .start) = alarm.trigger else { return DisplayText.alarm(alarm) }
-        let typed = offset == 0 ? "0" : offset < 0 ? String(DisplayText.offset(offset).dropFirst()) : DisplayText.offset(offset)
+        guard case .relative(_, .start) = alarm.trigger, let typed = EditForm.alarmText(alarm) else { return DisplayText.alarm(alarm) }
         let whole: AnyCalendarItem? = (item as? Event).map { .event($0) } ?? (item as? Reminder).map { .reminder($0) }
         guard let whole else { return typed }
         return "\(typed) (\(AlarmEcho.words(alarm, item: whole, defaults: AlarmEcho.defaults, messages: messages)))"
