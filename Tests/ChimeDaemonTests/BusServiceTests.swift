@@ -47,7 +47,7 @@ struct BusServiceTests {
     }
 
     /// Waits for a notification shown after line `after` of the log whose summary contains `text`,
-    /// then picks `action` in dunst's menu for it (the harness's dmenu stand-in reads the choice from a file).
+    /// then picks `action` in dunst's menu for it (see ``ServiceSandbox/pickInContextMenu(_:run:timeout:)``).
     func click(_ action: String, onNotificationContaining text: String, run: String, after: Int) -> Bool {
         var line = ""
         guard
@@ -59,17 +59,7 @@ struct BusServiceTests {
                 })
         else { return false }
         let id = line.split(separator: "\t").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) } ?? "?"
-        try? "[\(id),\(action)]".write(toFile: run + "/dmenu-choice", atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: run + "/dmenu-choice") }
-        // dunst logs a notification when it arrives but lists it in its menu only once it is on screen,
-        // which can be later (an earlier prompt still closing, the display queue): open the menu until it
-        // offers this notification's action, which the fake dmenu then picks.
-        let menuLog = run + "/dmenu-input.log"
-        return poll(20) {
-            if ((try? String(contentsOfFile: menuLog, encoding: .utf8)) ?? "").contains("[\(id),\(action)]") { return true }
-            _ = shell("dunstctl context")
-            return ServiceSandbox.poll(1) { ((try? String(contentsOfFile: menuLog, encoding: .utf8)) ?? "").contains("[\(id),\(action)]") }
-        }
+        return ServiceSandbox.pickInContextMenu("[\(id),\(action)]", run: run)
     }
 
     func startDaemon(_ storePath: String, environment: [String: String] = [:]) throws -> DaemonProcess {

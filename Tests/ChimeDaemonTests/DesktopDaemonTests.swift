@@ -55,17 +55,9 @@ struct DesktopDaemonTests {
         let displayed = poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" }
         #expect(displayed, "dunst never displayed \(title)")
 
-        // Pick "Complete" in the server's action menu for exactly this notification. dunst opens
-        // the menu on its own thread after `dunstctl context` returns, so the menu log is polled.
-        try "[\(id),complete]".write(toFile: run + "/dmenu-choice", atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: run + "/dmenu-choice") }
-        let menu = shell("dunstctl context")
-        #expect(menu.status == 0, "\(menu.output)")
-        var offered = ""
-        _ = poll(10) {
-            offered = (try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? ""
-            return offered.contains("[\(id),complete]")
-        }
+        // Pick "Complete" in the server's action menu for exactly this notification.
+        #expect(ServiceSandbox.pickInContextMenu("[\(id),complete]", run: run), "no menu offered [\(id),complete]")
+        let offered = (try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? ""
         #expect(offered.contains("#Complete (\(title)) [\(id),complete]"))
         #expect(offered.contains("#Snooze 10 min (\(title)) [\(id),snooze:10m]"))
         #expect(offered.contains("#Snooze 1 h (\(title)) [\(id),snooze:1h]"))
@@ -111,14 +103,8 @@ struct DesktopDaemonTests {
         let id = line.split(separator: "\t").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) } ?? "?"
         let displayed = poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" }
         #expect(displayed, "dunst never displayed \(title)")
-        try "[\(id),complete]".write(toFile: run + "/dmenu-choice", atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: run + "/dmenu-choice") }
-        #expect(shell("dunstctl context").status == 0)
-        var offered = ""
-        _ = poll(10) {
-            offered = (try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? ""
-            return offered.contains("[\(id),complete]")
-        }
+        #expect(ServiceSandbox.pickInContextMenu("[\(id),complete]", run: run), "no menu offered [\(id),complete]")
+        let offered = (try? String(contentsOfFile: run + "/dmenu-input.log", encoding: .utf8)) ?? ""
         #expect(
             offered.contains("#Выполнено (\(title)) [\(id),complete]") && offered.contains("#Отложить на 10 мин (\(title)) [\(id),snooze:10m]"),
             "\(offered)")
@@ -205,13 +191,8 @@ struct DesktopDaemonTests {
         #expect(poll(10) { shell("dunstctl count displayed").output.trimmingCharacters(in: .whitespacesAndNewlines) == "2" })
         // Snooze the first from the server's menu.
         let id = logLine(titles[0]).split(separator: "\t").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) } ?? "?"
-        try "[\(id),snooze:10m]".write(toFile: run + "/dmenu-choice", atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: run + "/dmenu-choice") }
-        var snoozed = false
-        for _ in 0..<10 where !snoozed {
-            _ = shell("dunstctl context")
-            snoozed = poll(2) { ((try? store.ledger.entries(state: .snoozed)) ?? []).count == 1 }
-        }
+        #expect(ServiceSandbox.pickInContextMenu("[\(id),snooze:10m]", run: run), "no menu offered [\(id),snooze:10m]")
+        let snoozed = poll(15) { ((try? store.ledger.entries(state: .snoozed)) ?? []).count == 1 }
         #expect(snoozed, "the snooze was not recorded; daemon: \(daemon.stderrText)")
         // Both completed in a terminal.
         let env = ["CHIME_STORE": storePath, "TZ": "UTC"]

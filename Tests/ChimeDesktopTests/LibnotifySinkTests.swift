@@ -93,8 +93,7 @@ import Testing
             ("snooze:10m", NotificationResponse(keys: [Self.key], kind: .snooze, snooze: .minutes(10)))
         ] {
             try await Self.show(Self.reminder(Self.uniqueSummary("Standup")), on: sink, in: sandbox)
-            try sandbox.chooseInContextMenu(",\(key)]")
-            try sandbox.dunstctl("context")
+            #expect(ServiceSandbox.pickInContextMenu(",\(key)]", run: sandbox.runDirectory), "no menu offered \(key)")
             let response = await nextResponse(of: sink)
             #expect(response == expected, "clicking \(key)")
             let closed = try await poll { try sandbox.displayedCount() == 0 }
@@ -123,8 +122,7 @@ import Testing
         let summary = Self.uniqueSummary("Laundry")
         try await Self.show(Self.reminder(summary, actions: [.default, .complete] + choices.map { .snooze($0) }), on: sink, in: sandbox)
         let menuLog = sandbox.runDirectory + "/dmenu-input.log"
-        try sandbox.chooseInContextMenu("#Snooze 1 h (")
-        try sandbox.dunstctl("context")
+        #expect(ServiceSandbox.pickInContextMenu("#Snooze 1 h (", run: sandbox.runDirectory), "no menu offered Snooze 1 h")
         let response = await nextResponse(of: sink)
         #expect(response == NotificationResponse(keys: [Self.key], kind: .snooze, snooze: choices[2]))
         #expect(try await poll { try sandbox.displayedCount() == 0 })
@@ -237,7 +235,6 @@ import Testing
         let witness = Self.uniqueSummary("Witness")
         try witnessSink.deliver(Self.reminder(witness), deliveredAtMilliseconds: 0)
         #expect(try await poll { try sandbox.displayedCount() == 2 }, "dunst never displayed \(witness)")
-        try sandbox.chooseInContextMenu("no such line")
         var menu = "", attempts = 0
         let offered = try await poll(timeout: .seconds(20)) {
             menu = String(((try? String(contentsOfFile: menuLog, encoding: .utf8)) ?? "").dropFirst(before.count))
@@ -249,7 +246,6 @@ import Testing
         #expect(offered, "no menu offered \(witness): \(menu)")
         #expect(!menu.contains("(\(summary)) ["), "\(menu)")
         #expect(try sandbox.displayedCount() == 2)
-        try sandbox.chooseInContextMenu("")
         try sandbox.dunstctl("close-all")
     }
 

@@ -63,6 +63,29 @@ public struct ServiceSandbox: Sendable {
         return condition()
     }
 
+    /// Picks the line containing `text` (e.g. `[3,complete]`) in dunst's context menu: asks the fake
+    /// dmenu for it, then opens the menu until one has picked it, since dunst lists a notification only
+    /// once it is on screen and opens the menu on its own thread after `dunstctl context` returns. The
+    /// choice is made once (see Tests/harness/fake-dmenu.sh): a menu still opening afterwards picks
+    /// nothing. Returns whether a menu picked it within `timeout` seconds.
+    public static func pickInContextMenu(_ text: String, run: String, timeout: Double = 20) -> Bool {
+        let menuLog = run + "/dmenu-input.log", choice = run + "/dmenu-choice"
+        let before = (try? Data(contentsOf: URL(fileURLWithPath: menuLog)))?.count ?? 0
+        func picked() -> Bool {
+            let log = (try? Data(contentsOf: URL(fileURLWithPath: menuLog))) ?? Data()
+            return String(decoding: log.dropFirst(before), as: UTF8.self).split(separator: "\n").contains {
+                $0.hasPrefix("=> ") && $0.contains(text)
+            }
+        }
+        guard (try? text.write(toFile: choice, atomically: true, encoding: .utf8)) != nil else { return false }
+        defer { try? FileManager.default.removeItem(atPath: choice) }
+        return poll(timeout) {
+            if picked() { return true }
+            if FileManager.default.fileExists(atPath: choice) { _ = shell("dunstctl context") }
+            return poll(1, picked)
+        }
+    }
+
     /// Runs `dunstctl ARGS…` and returns its standard output; throws when it exits non-zero.
     @discardableResult
     public func dunstctl(_ arguments: String...) throws -> String {
@@ -87,12 +110,6 @@ public struct ServiceSandbox: Sendable {
         let text = try dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)
         guard let count = Int(text) else { throw SandboxError("dunstctl count displayed printed \(text)") }
         return count
-    }
-
-    /// Makes the fake dmenu pick, in dunst's next context menu, the first line containing `text`
-    /// (lines look like `#Complete (Dentist) [3,complete]`).
-    public func chooseInContextMenu(_ text: String) throws {
-        try text.write(toFile: runDirectory + "/dmenu-choice", atomically: true, encoding: .utf8)
     }
 
     /// The fields dunst's rule script logged for the notification with this summary (`app`,

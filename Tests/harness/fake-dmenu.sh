@@ -1,10 +1,21 @@
 #!/bin/sh
 # Stands in for dmenu in dunst's context menu. dunst writes one line per action on stdin:
 #   "#<Label> (<summary>) [<id>,<action-key>]"
-# Print the first line containing the text in the file $1 (written by the test, e.g. ",snooze]"),
-# or the first line when that file is missing or empty. Every menu shown is appended to $2.
+# A test asks for a choice by writing text (e.g. "[3,snooze:10m]") to the file $1. The first menu
+# offering a line with that text picks it and takes the file away, so the choice is made once: a
+# menu opened again while the test waits, or later, picks nothing. A menu without a pending choice,
+# or not offering it yet (the choice is left for the next menu), picks nothing either.
+# Every menu shown is appended to $2, followed by "=> " and the line picked ("=> " alone for none).
 choice_file=$1; log=$2
 in=$(cat)
-[ -n "$log" ] && printf '%s\n---\n' "$in" >> "$log"
-pat=$(cat "$choice_file" 2>/dev/null || true)
-if [ -n "$pat" ]; then printf '%s\n' "$in" | grep -m1 -F -- "$pat"; else printf '%s\n' "$in" | head -n1; fi
+taken="$choice_file.$$"
+picked=""
+# mv is atomic: of two menus open at once, only one takes the choice.
+if mv "$choice_file" "$taken" 2>/dev/null; then
+    pat=$(cat "$taken")
+    [ -n "$pat" ] && picked=$(printf '%s\n' "$in" | grep -m1 -F -- "$pat")
+    if [ -n "$pat" ] && [ -z "$picked" ] && [ ! -e "$choice_file" ]; then mv "$taken" "$choice_file"; else rm -f "$taken"; fi
+fi
+[ -n "$log" ] && printf '%s\n=> %s\n---\n' "$in" "$picked" >> "$log"
+[ -n "$picked" ] && printf '%s\n' "$picked"
+exit 0
