@@ -186,10 +186,10 @@ public struct ICSParseResult: Sendable {
     public var overrides: [ICSOverride]
     /// Components dropped (one that cannot be an item, or an unsupported kind such as VJOURNAL), with the reason.
     public var skipped: [ICSError]
-    /// The UIDs of the events and to-dos in ``skipped`` (not of their changed occurrences): the
-    /// file holds such an item, in a form that cannot be read. A refresh that replaces a calendar
-    /// by a feed keeps its stored copy rather than taking it as gone from the feed.
-    public var skippedUIDs: Set<String> = []
+    /// Which items and changed occurrences in ``skipped`` the file still holds, in a form that
+    /// cannot be read: a refresh that replaces a calendar by a feed keeps their stored copies
+    /// rather than taking them as gone from the feed.
+    public var unreadable = ICSUnreadableItems()
     /// Faults repaired, each `FILE:LINE: PROPERTY: the fault: what was done`, in file order.
     public var repairs: [ICSError] = []
     public var calendarName: String?
@@ -198,16 +198,36 @@ public struct ICSParseResult: Sendable {
     public var calendarProperties: [String] = []
 
     public init(
-        items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError], skippedUIDs: Set<String> = [], repairs: [ICSError] = [],
+        items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError], unreadable: ICSUnreadableItems = ICSUnreadableItems(),
+        repairs: [ICSError] = [],
         calendarName: String? = nil, calendarProperties: [String] = []
     ) {
         self.items = items
         self.overrides = overrides
         self.skipped = skipped
-        self.skippedUIDs = skippedUIDs
+        self.unreadable = unreadable
         self.repairs = repairs
         self.calendarName = calendarName
         self.calendarProperties = calendarProperties
+    }
+}
+
+/// The events, to-dos and changed occurrences a file holds but the reader skipped (each said in
+/// ``ICSParseResult/skipped``), by what identifies them.
+///
+/// ```swift
+/// let parsed = try ICalendar.parse(bytes, file: "team.ics")
+/// if parsed.unreadable.uids.contains("standup-1") { /* keep the stored copy */ }
+/// ```
+public struct ICSUnreadableItems: Sendable, Equatable {
+    /// The UIDs of events and to-dos themselves (not of their changed occurrences).
+    public var uids: Set<String> = []
+    /// Changed occurrences whose RECURRENCE-ID could still be read: by UID, the dates they change.
+    public var occurrences: [String: [CalendarDate]] = [:]
+
+    public init(uids: Set<String> = [], occurrences: [String: [CalendarDate]] = [:]) {
+        self.uids = uids
+        self.occurrences = occurrences
     }
 }
 
@@ -315,7 +335,7 @@ private struct ICSItemStream {
     private var header = ICSCalendarHeader(name: nil, properties: [])
     private var overrides: [ICSOverride] = []
     private var skipped: [ICSError] = []
-    private var skippedUIDs: Set<String> = []
+    private var unreadable = ICSUnreadableItems()
     /// Each item's kind and UID, hashed: a second copy of one needs the whole file to choose.
     private var seen: Set<Int> = []
     /// TZIDs tzdata names: a component with any other needs the file's own definitions.
@@ -351,7 +371,7 @@ private struct ICSItemStream {
                 reader = itemReader
             }
             guard let reader, let values else { return false }
-            guard let item = try reader.read(c, values, overrides: &overrides, skipped: &skipped, skippedUIDs: &skippedUIDs) else { continue }
+            guard let item = try reader.read(c, values, overrides: &overrides, skipped: &skipped, unreadable: &unreadable) else { continue }
             var key = Hasher()
             key.combine(item.item.kindName)
             key.combine(item.uid)
@@ -386,6 +406,6 @@ private struct ICSItemStream {
             // No component in any calendar: the whole-file read says what such a file is.
             return nil
         }
-        return try reader.result(items: [], overrides: overrides, skipped: skipped, skippedUIDs: skippedUIDs)
+        return try reader.result(items: [], overrides: overrides, skipped: skipped, unreadable: unreadable)
     }
 }

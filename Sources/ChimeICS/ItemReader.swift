@@ -36,7 +36,7 @@ struct ItemReader {
     mutating func read() throws(ICSError) -> ICSParseResult {
         var definitions: [String: ZoneRules] = [:]
         var skipped: [ICSError] = []
-        var skippedUIDs: Set<String> = []
+        var unreadable = ICSUnreadableItems()
         for tz in calendar.components where tz.name == "VTIMEZONE" {
             guard let tzid = tz["TZID"]?.value.trimmingSpaces else { continue }
             // A TZID tzdata knows by name is read by that name, never by its definition: building
@@ -63,9 +63,9 @@ struct ItemReader {
         for index in components.indices {
             var c = ICSComponent(name: "")
             swap(&c, &components[index])
-            if let item = try read(c, values, overrides: &overrides, skipped: &skipped, skippedUIDs: &skippedUIDs) { items.append(item) }
+            if let item = try read(c, values, overrides: &overrides, skipped: &skipped, unreadable: &unreadable) { items.append(item) }
         }
-        return try result(items: try oneItemPerUID(items), overrides: overrides, skipped: skipped, skippedUIDs: skippedUIDs)
+        return try result(items: try oneItemPerUID(items), overrides: overrides, skipped: skipped, unreadable: unreadable)
     }
 
     /// X-WR-TIMEZONE: the zone of a calendar whose times are floating.
@@ -75,10 +75,10 @@ struct ItemReader {
 
     /// One component of the calendar: its event or reminder, or nil when it is an override (added
     /// to `overrides`), a VTIMEZONE, or a component that cannot be an item (added to `skipped`;
-    /// an unreadable event's or to-do's UID to `skippedUIDs`).
+    /// what identifies it to `unreadable`).
     func read(
         _ c: ICSComponent, _ values: ValueReader, overrides: inout [ICSOverride], skipped: inout [ICSError],
-        skippedUIDs: inout Set<String>
+        unreadable: inout ICSUnreadableItems
     ) throws(ICSError) -> ICSItem? {
         do {
             switch c.name {
@@ -95,9 +95,15 @@ struct ItemReader {
             // strict read refuses the file instead: said as the skip it refuses, not as one made.
             if repairs.strict { throw error.skipsComponent ? error.refused : error }
             skipped.append(error)
-            // An event or to-do itself, not one of its changed occurrences: a feed that still has
-            // only an unreadable occurrence of a series no longer has the series.
-            if c["RECURRENCE-ID"] == nil, let uid = c["UID"]?.value.trimmingSpaces, !uid.isEmpty { skippedUIDs.insert(uid) }
+            // An event or to-do itself, or a changed occurrence by the date it changes (when that
+            // can be read, quietly: its fault is said once). A feed that still has only an
+            // unreadable occurrence of a series no longer has the series.
+            guard let uid = c["UID"]?.value.trimmingSpaces, !uid.isEmpty else { return nil }
+            if let rid = c["RECURRENCE-ID"] {
+                if c.name == "VEVENT", let date = try? values.calendarDate(rid) { unreadable.occurrences[uid, default: []].append(date) }
+            } else {
+                unreadable.uids.insert(uid)
+            }
         }
         return nil
     }
@@ -105,10 +111,10 @@ struct ItemReader {
     /// The file's result once every component is read: one override per instance, the repairs in
     /// file order, the calendar's name and properties.
     func result(
-        items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError], skippedUIDs: Set<String>
+        items: [ICSItem], overrides: [ICSOverride], skipped: [ICSError], unreadable: ICSUnreadableItems
     ) throws(ICSError) -> ICSParseResult {
         ICSParseResult(
-            items: items, overrides: try oneOverridePerInstance(overrides), skipped: skipped, skippedUIDs: skippedUIDs,
+            items: items, overrides: try oneOverridePerInstance(overrides), skipped: skipped, unreadable: unreadable,
             repairs: repairs.entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element),
             calendarName: header.name, calendarProperties: header.properties)
     }

@@ -120,6 +120,7 @@ extension EventStore {
         let session = try ImportSession(
             store: self, file: file, target: target, header: ICSCalendarHeader(name: parsed.calendarName, properties: parsed.calendarProperties),
             strict: strict, authoritative: authoritative, db: nil)
+        session.unreadableOccurrences = parsed.unreadable.occurrences
         defer { if dryRun { reset() } }
         let masters = Set(parsed.items.map(\.uid))
         var (overrides, standIns) = try session.standIns(for: parsed.overrides) { masters.contains($0) }
@@ -470,6 +471,9 @@ final class ImportSession {
     let target: ImportTarget
     let strict: Bool
     let authoritative: Bool
+    /// Changed occurrences the file holds but could not read, by UID: an authoritative import
+    /// keeps their stored copies (see ``ICSParseResult/unreadable``).
+    var unreadableOccurrences: [String: [CalendarDate]] = [:]
     /// A streamed import's open transaction: series are read back from it (nil: a parsed file,
     /// whose series are kept as they are added).
     let db: Database?
@@ -804,9 +808,14 @@ final class ImportSession {
             }
             if let existing, authoritative, case .event(let stored) = existing.item {
                 // The file's overrides replace the stored detached occurrences (only once the file's
-                // copy is known to be stored: a refused one leaves the stored series as it was).
+                // copy is known to be stored: a refused one leaves the stored series as it was),
+                // except those the file holds in a form that cannot be read: not gone from it.
+                let zone = store.floatingZone
+                let kept = (unreadableOccurrences[entry.uid] ?? []).map { EventStore.detachedRowID(stored.identifier, $0.instant(floatingZone: zone)) }
                 try store.perform(commit: false) { db, _ in
-                    try db.execute(sql: "DELETE FROM item WHERE series_id = ?", arguments: [stored.identifier])
+                    try db.execute(
+                        sql: "DELETE FROM item WHERE series_id = ? AND id NOT IN (SELECT value FROM json_each(?))",
+                        arguments: [stored.identifier, JSONText.array(kept.map(JSONText.string))])
                 }
             }
             if let cancelled = cancellations[entry.uid] {

@@ -124,9 +124,9 @@ extension EventStore {
         // feed. Its changed occurrences in the feed are left out with it: alone, they would stand
         // in for the whole series.
         let masters = Set(parsed.items.map(\.uid))
-        parsed.overrides.removeAll { parsed.skippedUIDs.contains($0.uid) && !masters.contains($0.uid) }
+        parsed.overrides.removeAll { parsed.unreadable.uids.contains($0.uid) && !masters.contains($0.uid) }
         // An occurrence the feed has without its series is stored as an event of its own: not gone either.
-        let uids = masters.union(parsed.overrides.map(\.uid)).union(parsed.skippedUIDs)
+        let uids = masters.union(parsed.overrides.map(\.uid)).union(parsed.unreadable.uids)
         // The calendar is read-only to everyone else; this transaction opens it and closes it again.
         try perform(commit: false) { db, _ in
             try db.execute(sql: "UPDATE calendar SET allows_modifications = 1 WHERE id = ?", arguments: [id])

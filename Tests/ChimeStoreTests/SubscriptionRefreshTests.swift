@@ -6,8 +6,10 @@ import Testing
 struct SubscriptionRefreshTests {
     /// A feed of events on 2026-12 days, each `(uid, title, day, readable)`; an unreadable one
     /// lacks its DTSTART, which the reader skips. `moved` adds a changed occurrence to a weekly
-    /// series "weekly".
-    private func feed(_ events: [(uid: String, title: String, day: Int, readable: Bool)], moved: Bool = false) -> [UInt8] {
+    /// series "weekly", unreadable in the same way unless `movedReadable`.
+    private func feed(
+        _ events: [(uid: String, title: String, day: Int, readable: Bool)], moved: Bool = false, movedReadable: Bool = true
+    ) -> [UInt8] {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Example//Feed//EN"]
         for e in events {
             lines += ["BEGIN:VEVENT", "UID:\(e.uid)", "DTSTAMP:20261101T000000Z", "SUMMARY:\(e.title)"]
@@ -17,9 +19,10 @@ struct SubscriptionRefreshTests {
         }
         if moved {
             lines += [
-                "BEGIN:VEVENT", "UID:weekly", "DTSTAMP:20261101T000000Z", "RECURRENCE-ID:20261208T090000Z",
-                "SUMMARY:Moved", "DTSTART:20261208T150000Z", "DURATION:PT1H", "END:VEVENT"
+                "BEGIN:VEVENT", "UID:weekly", "DTSTAMP:20261101T000000Z", "RECURRENCE-ID:20261208T090000Z", "SUMMARY:Moved"
             ]
+            if movedReadable { lines.append("DTSTART:20261208T150000Z") }
+            lines += ["DURATION:PT1H", "END:VEVENT"]
         }
         lines.append("END:VCALENDAR")
         return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
@@ -56,6 +59,28 @@ struct SubscriptionRefreshTests {
             subscription, feed: feed([("a", "Standup", 2, true), ("c", "Retro", 3, true)]), etag: nil, lastModified: nil, at: t.clock.now)
         #expect(third.removed == 1)
         #expect(try titles(t, subscription) == ["Retro", "Standup"])
+    }
+
+    @Test func aChangedOccurrenceTheFeedNowHoldsUnreadablyKeepsItsStoredCopy() throws {
+        let t = try TestStore()
+        let subscription = try t.store.addSubscription(url: "https://example.org/team.ics", title: "Team", refreshSeconds: 3_600)
+        _ = try t.store.applySubscription(
+            subscription, feed: feed([("weekly", "Review", 1, true)], moved: true), etag: nil, lastModified: nil, at: t.clock.now)
+        #expect(try titles(t, subscription) == ["Moved", "Review", "Review", "Review"])
+
+        // The series is read again and replaces the stored one; its moved occurrence lost its
+        // DTSTART: skipped and said, and the stored copy of that occurrence stays in its place.
+        let second = try t.store.applySubscription(
+            subscription, feed: feed([("weekly", "Review (new room)", 1, true)], moved: true, movedReadable: false), etag: nil,
+            lastModified: nil, at: t.clock.now)
+        #expect(second.updated == 1 && second.removed == 0, "\(second)")
+        #expect(second.notes.contains { $0.contains("missing DTSTART") })
+        #expect(try titles(t, subscription) == ["Moved", "Review (new room)", "Review (new room)", "Review (new room)"])
+
+        // Readable again: the feed's copy replaces it; left out of the feed: gone.
+        _ = try t.store.applySubscription(
+            subscription, feed: feed([("weekly", "Review", 1, true)], moved: false), etag: nil, lastModified: nil, at: t.clock.now)
+        #expect(try titles(t, subscription) == ["Review", "Review", "Review", "Review"])
     }
 
     @Test func anOccurrenceTheFeedHasWithoutItsSeriesStaysAfterItsRefresh() throws {
