@@ -45,6 +45,7 @@ public final class MessageCatalog: @unchecked Sendable {
 
     /// Nil when the locale is C, or glibc knows no such locale (not generated on this machine).
     private let locale: locale_t?
+    private let folder: String?
     /// The locale name asked for.
     public let name: String?
 
@@ -53,9 +54,10 @@ public final class MessageCatalog: @unchecked Sendable {
     public init(locale: String?, folder: String? = MessageCatalog.folder()) {
         name = locale
         if let locale, let folder {
-            Self.bind(folder)
+            self.folder = folder
             self.locale = chime_newlocale(locale)
         } else {
+            self.folder = nil
             self.locale = nil
         }
     }
@@ -79,7 +81,13 @@ public final class MessageCatalog: @unchecked Sendable {
 
     /// `body` run under this catalog's locale on the calling thread; nil for a closed catalog.
     private func underLocale<T>(_ body: () -> T?) -> T? {
-        guard let locale else { return nil }
+        guard let locale, let folder else { return nil }
+        // The domain's folder is the process's, not the catalog's: a lookup binds its own and
+        // reads under the same lock, so two catalogs of different folders (doctor's check of
+        // one, the tests') never read from each other's.
+        Self.bound.lock()
+        defer { Self.bound.unlock() }
+        Self.bind(folder)
         let previous = uselocale(locale)
         defer { uselocale(previous) }
         return body()
@@ -139,9 +147,8 @@ public final class MessageCatalog: @unchecked Sendable {
     nonisolated(unsafe) private static var boundFolder: String?
 
     /// gettext's domain binding is process-wide: bound once per folder, UTF-8 out whatever the locale's charset.
+    /// Called with `bound` held.
     private static func bind(_ folder: String) {
-        bound.lock()
-        defer { bound.unlock() }
         guard boundFolder != folder else { return }
         bindtextdomain(domain, folder)
         bind_textdomain_codeset(domain, "UTF-8")
