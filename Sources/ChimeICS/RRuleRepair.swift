@@ -29,20 +29,20 @@ enum RRuleRepair {
             text = text.asciiUppercased
             changes.append(MessageText("read names in upper case"))
         }
-        let all = text.split(separator: ";", omittingEmptySubsequences: false)
+        let all = text.splitASCII(";", omittingEmptySubsequences: false)
         var parts = all.filter { !$0.isEmpty }.map(String.init)
         if parts.count != all.count && !parts.isEmpty { changes.append(MessageText("removed empty parts (a stray \";\")")) }
         guard !parts.isEmpty else { return (nil, [MessageText("empty: the event does not repeat")]) }
-        if parts.contains(where: { $0.hasPrefix("SKIP=") }) && !parts.contains(where: { $0.hasPrefix("RSCALE=") }) {
+        if parts.contains(where: { $0.hasASCIIPrefix("SKIP=") }) && !parts.contains(where: { $0.hasASCIIPrefix("RSCALE=") }) {
             // RFC 7529 allows SKIP only with RSCALE; the evident meaning is the Gregorian calendar.
             parts.insert("RSCALE=GREGORIAN", at: 0)
             changes.append(MessageText("SKIP without RSCALE (RFC 7529 needs both): read as RSCALE=GREGORIAN"))
         }
-        if let i = parts.firstIndex(where: { $0.hasPrefix("COUNT=") }), let n = Int(parts[i].dropFirst(6)), n < 1 {
+        if let i = parts.firstIndex(where: { $0.hasASCIIPrefix("COUNT=") }), let n = Int(parts[i].dropFirst(6)), n < 1 {
             parts.remove(at: i)
             changes.append(MessageText("COUNT={count} counts nothing: the rule repeats without a count", ["count": "\(n)"]))
         }
-        if parts.contains(where: { $0.hasPrefix("UNTIL=") }), let i = parts.firstIndex(where: { $0.hasPrefix("COUNT=") }) {
+        if parts.contains(where: { $0.hasASCIIPrefix("UNTIL=") }), let i = parts.firstIndex(where: { $0.hasASCIIPrefix("COUNT=") }) {
             changes.append(MessageText("COUNT and UNTIL together (RFC 5545 allows one): kept UNTIL, dropped {count}", ["count": parts[i]]))
             parts.remove(at: i)
         }

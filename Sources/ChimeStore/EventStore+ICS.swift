@@ -487,7 +487,15 @@ final class ImportSession {
     private var repairs: [ICSError] = []
     private var eventCalendar: String??
     private var reminderList: String??
-    private var homes: [String: String] = [:]  // "event:Title" / "reminder:Title" → calendar ID
+    /// The calendars the file's names send items to, by kind and cleaned name.
+    private var homes: [HomeKey: String] = [:]
+    private struct HomeKey: Hashable {
+        let kind: EntityType
+        let title: String
+    }
+    /// The first calendars ``took(_:)`` was told of: a file sends its items to a few calendars
+    /// over and over, and comparing a few identifiers costs less than looking one up by hash.
+    private var tookCalendars: [String] = []
     /// Calendar names as the file's markers give them, cleaned (nil: no name left).
     private var cleanedTitles: [String: String?] = [:]
     /// Titles of the calendars written into, by identifier; those that took an item, in order.
@@ -593,7 +601,12 @@ final class ImportSession {
     /// Notes that the calendar `id` took an item, for the report (a calendar the import did not
     /// resolve itself, a stored item's, is read by its identifier; a synced collection's is not said).
     private func took(_ id: String?) throws {
-        guard let id else { return }
+        guard let id, !tookCalendars.contains(id) else { return }
+        try takeFirst(id)
+        if tookCalendars.count < 32 { tookCalendars.append(id) }
+    }
+
+    private func takeFirst(_ id: String) throws {
         if let calendar = unsaved.removeValue(forKey: id) {
             // Queued before the item's own write, which needs it.
             try store.saveCalendar(calendar, commit: false)
@@ -624,7 +637,7 @@ final class ImportSession {
         }
         guard let title = cleaned else { return nil }
         let kind: EntityType = if case .event = entry.item { .event } else { .reminder }
-        let key = "\(kind.rawValue):\(title)"
+        let key = HomeKey(kind: kind, title: title)
         if let id = homes[key] { return creating || !madeByImport.contains(id) ? id : nil }
         let id: String
         if let existing = try store.calendar(named: title, for: kind, in: db) {
@@ -850,7 +863,7 @@ final class ImportSession {
         var toCheck: [(String?, EntityType)] = []
         if !newEvents.isEmpty { toCheck.append((eventCalendar ?? nil, .event)) }
         if !newReminders.isEmpty { toCheck.append((reminderList ?? nil, .reminder)) }
-        if !toCheck.isEmpty { toCheck += homes.map { ($0.value, $0.key.hasPrefix("event:") ? EntityType.event : .reminder) } }
+        if !toCheck.isEmpty { toCheck += homes.map { ($0.value, $0.key.kind) } }
         toCheck.removeAll { checkedCalendars.contains($0.0) }
         if !toCheck.isEmpty {
             checkedCalendars.formUnion(toCheck.map(\.0))

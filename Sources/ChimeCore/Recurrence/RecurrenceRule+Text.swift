@@ -19,13 +19,13 @@ extension RecurrenceRule {
         var skip: RecurrenceSkip?
         var leapMonths: [Int] = []
 
-        for segment in body.split(separator: ";", omittingEmptySubsequences: false) {
+        for segment in body.splitASCII(";", omittingEmptySubsequences: false) {
             if segment.isEmpty { continue }  // tolerate a trailing ";"
-            guard let eq = segment.firstIndex(of: "=") else {
+            guard let eq = segment.utf8.firstIndex(of: UInt8(ascii: "=")) else {
                 throw .syntax(String(segment), reason: "expected NAME=VALUE")
             }
             let name = segment[..<eq].asciiUppercased
-            let value = String(segment[segment.index(after: eq)...])
+            let value = String(segment[segment.utf8.index(after: eq)...])
             guard Self.partNames.contains(name) else {
                 throw name.isEmpty ? .syntax(String(segment), reason: "missing rule part name") : .unknownPart(name)
             }
@@ -47,7 +47,7 @@ extension RecurrenceRule {
                 }
                 weekStart = d
             case "BYDAY":
-                days = try value.split(separator: ",", omittingEmptySubsequences: false).map(Self.dayOfWeek)
+                days = try value.splitASCII(",", omittingEmptySubsequences: false).map(Self.dayOfWeek)
             case "RSCALE":
                 guard let c = RecurrenceCalendar(rfc7529: value) else {
                     throw .invalidValue(
@@ -61,7 +61,7 @@ extension RecurrenceRule {
                 skip = s
             case "BYMONTH":
                 var ordinary: [Int] = []
-                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                for item in value.splitASCII(",", omittingEmptySubsequences: false) {
                     if item.last == "L" || item.last == "l" {
                         leapMonths.append(try Self.integer(name, String(item.dropLast())))
                     } else {
@@ -70,7 +70,7 @@ extension RecurrenceRule {
                 }
                 lists[name] = ordinary
             default:
-                lists[name] = try value.split(separator: ",", omittingEmptySubsequences: false).map { item throws(RecurrenceRuleError) in
+                lists[name] = try value.splitASCII(",", omittingEmptySubsequences: false).map { item throws(RecurrenceRuleError) in
                     try Self.integer(name, String(item))
                 }
             }

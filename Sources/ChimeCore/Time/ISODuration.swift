@@ -7,22 +7,37 @@
 public enum ISODuration {
     /// `[+-]P[nW][nD][T[nH][nM][nS]]`.
     public static func seconds(_ text: String) -> Int64? {
-        var s = Substring(text.uppercased())
+        // Read byte by byte, letters in either case: every alarm of a file passes here, and
+        // upper-casing the text and reading it as Characters cost more than the rest of the alarm.
+        var s = text.utf8[...]
         var sign: Int64 = 1
-        if s.first == "-" { sign = -1; s.removeFirst() } else if s.first == "+" { s.removeFirst() }
-        guard s.first == "P" else { return nil }
-        s.removeFirst()
+        if s.first == UInt8(ascii: "-") {
+            sign = -1
+            s = s.dropFirst()
+        } else if s.first == UInt8(ascii: "+") {
+            s = s.dropFirst()
+        }
+        guard let p = s.first, p & 0xDF == UInt8(ascii: "P") else { return nil }
+        s = s.dropFirst()
         var total: Int64 = 0, number: Int64 = 0, inTime = false, digits = 0
-        for c in s {
-            if let d = c.wholeNumberValue { number = number * 10 + Int64(d); digits += 1; guard digits < 10 else { return nil }; continue }
+        for byte in s {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                number = number * 10 + Int64(byte - UInt8(ascii: "0"))
+                digits += 1
+                guard digits < 10 else { return nil }
+                continue
+            }
             let unit: Int64
-            switch (c, inTime) {
-            case ("T", false): inTime = true; continue
-            case ("W", false): unit = 604_800
-            case ("D", false): unit = 86_400
-            case ("H", true): unit = 3600
-            case ("M", true): unit = 60
-            case ("S", true): unit = 1
+            // An ASCII letter in upper case (0xDF clears the lower-case bit; no other byte becomes a letter).
+            switch (byte & 0xDF, inTime) {
+            case (UInt8(ascii: "T"), false):
+                inTime = true
+                continue
+            case (UInt8(ascii: "W"), false): unit = 604_800
+            case (UInt8(ascii: "D"), false): unit = 86_400
+            case (UInt8(ascii: "H"), true): unit = 3600
+            case (UInt8(ascii: "M"), true): unit = 60
+            case (UInt8(ascii: "S"), true): unit = 1
             default: return nil
             }
             guard digits > 0 else { return nil }
