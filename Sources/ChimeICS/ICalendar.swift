@@ -23,7 +23,7 @@ public enum ICalendar {
     /// Takes the calendar marker out of an item's kept lines, giving its title (nil: none).
     public static func takeCalendarMarker(_ extras: inout [String]) -> String? {
         guard let index = extras.firstIndex(where: { $0.hasASCIIPrefix(markerLine) }) else { return nil }
-        let title = ICSText.unescape(String(extras[index].dropFirst(markerLine.count)))
+        let title = ICSText.unescape(String(Substring(extras[index].utf8.dropFirst(markerLine.utf8.count))))
         extras.removeAll { $0.hasASCIIPrefix(markerLine) || $0.hasASCIIPrefix(markerWithParameters) }
         return title
     }

@@ -11,6 +11,14 @@ enum AlarmRows {
 
     /// The alarms of an item that has none stored.
     static func insert(_ alarms: [Alarm], of item: String, in db: Database) throws {
+        guard !alarms.isEmpty else { return }
+        // Found in the cache once per item, not per alarm (the cache hashes the statement's text).
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO alarm (item_id, position, absolute_date, relative_offset, related_to_end,
+                                   location_title, latitude, longitude, radius, proximity, ics_extras)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         for (position, alarm) in alarms.enumerated() {
             var absolute: Int64?, offset: Int64?, relatedToEnd = false
             var place: StructuredLocation?, proximity: String?
@@ -19,13 +27,7 @@ enum AlarmRows {
             case .relative(let o, let relation): offset = o; relatedToEnd = relation == .end
             case .location(let p, let prox): place = p; proximity = prox.rawValue
             }
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO alarm (item_id, position, absolute_date, relative_offset, related_to_end,
-                                       location_title, latitude, longitude, radius, proximity, ics_extras)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """
-            ).run { row in
+            try statement.run { row in
                 row.bind(item)
                 row.bind(position)
                 row.bind(absolute)

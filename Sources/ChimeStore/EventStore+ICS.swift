@@ -189,6 +189,7 @@ extension EventStore {
                             var masters = Set<Int>()
                             // The file is parsed on a thread of its own while the items read
                             // before are stored on this one.
+                            let leftovers = ReadWhileStoring.Leftovers()
                             let rest = try ReadWhileStoring.run { hand in
                                 var batch: [ICSItem] = []
                                 var header: ICSCalendarHeader?
@@ -198,6 +199,7 @@ extension EventStore {
                                     if batch.count >= Self.streamingBatch {
                                         try hand((batch, header))
                                         batch = []
+                                        leftovers.free()
                                     }
                                 }
                                 if rest != nil && !batch.isEmpty { try hand((batch, header)) }
@@ -214,6 +216,7 @@ extension EventStore {
                                 for item in batch { masters.insert(ImportSession.uidHash(item.uid)) }
                                 try session?.add(batch, overridden: nil, cancellations: [:])
                                 try self.drain(db, stamp: stamp)
+                                if let session { leftovers.keep(session.takeStored()) }
                             }
                             guard var rest else {
                                 needsWholeFile = true
@@ -471,6 +474,9 @@ final class ImportSession {
     let target: ImportTarget
     let strict: Bool
     let authoritative: Bool
+    /// The new items of each ``add(_:overridden:cancellations:)``, held after their write is
+    /// queued so that the thread that made them can free them.
+    private var stored: [any Sendable] = []
     /// Changed occurrences the file holds but could not read, by UID: an authoritative import
     /// keeps their stored copies (see ``ICSParseResult/unreadable``).
     var unreadableOccurrences: [String: [CalendarDate]] = [:]
@@ -737,6 +743,13 @@ final class ImportSession {
     ///   - overridden: UIDs with changed occurrences, whose series are kept for them (nil: a
     ///     stream, which reads them back at the end instead).
     ///   - cancellations: cancelled occurrences by UID, folded into their series as EXDATEs.
+    /// The new items added since the last call, once their writes have run (``EventStore/drain(_:stamp:)``):
+    /// the last references to them, for the reading thread of a streamed import to free.
+    func takeStored() -> [any Sendable] {
+        defer { stored = [] }
+        return stored
+    }
+
     func add(_ entries: consuming [ICSItem], overridden: Set<String>?, cancellations: [String: [ICSOverride]]) throws {
         let lenient = !strict
         // Taken out one by one (last first, of the list reversed): each entry's own copy is freed
@@ -877,6 +890,9 @@ final class ImportSession {
             try Journal.record(db, .event, newEvents.map(\.identifier), .inserted)
             try Journal.record(db, .reminder, newReminders.map(\.identifier), .inserted)
         }
+        // Kept past the write for the caller to free elsewhere (see ``takeStored()``).
+        stored.append(newEvents)
+        stored.append(newReminders)
         newEvents = []
         newReminders = []
         for item in changed {

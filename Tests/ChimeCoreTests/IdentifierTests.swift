@@ -25,4 +25,27 @@ import Testing
         #expect("straße".asciiUppercased == "straße".uppercased())
         #expect("".asciiUppercased == "")
     }
+
+    @Test func asciiSplitsAndPrefixesAreThoseOfTheCharacterForms() {
+        for text in ["FREQ=DAILY;;COUNT=3;", ";BYDAY=MO,TU", "", "名前=会議;x=ü"] {
+            #expect(text.splitASCII(";", omittingEmptySubsequences: false) == text.split(separator: ";", omittingEmptySubsequences: false))
+            #expect(text.splitASCII(";") == text.split(separator: ";"))
+        }
+        #expect("X-CHIME-CALENDAR:Work".hasASCIIPrefix("X-CHIME-CALENDAR:"))
+        #expect(!"X-CHIME-CALENDAR".hasASCIIPrefix("X-CHIME-CALENDAR:"))
+        #expect("会議:1".hasASCIIPrefix("会議"))
+        #expect("".hasASCIIPrefix("") && "a".hasASCIIPrefix(""))
+    }
+
+    /// DURATION values as files write them: either case, a sign, weeks or days and a time; anything
+    /// else (no unit, a unit out of place, digits other than ASCII, too many digits) is no duration.
+    @Test func durationsReadInEitherCaseAndOnlyWithASCIIDigits() {
+        #expect(ISODuration.seconds("-PT15M") == -900)
+        #expect(ISODuration.seconds("+p1dt2h") == 93_600)
+        #expect(ISODuration.seconds("P2W") == 1_209_600)
+        #expect(ISODuration.seconds("PT1H30M5S") == 5_405)
+        for bad in ["", "-", "P", "P1", "PT1D", "P1H", "PT١٥M", "PT1234567890S", "15M", "P1W2X"] {
+            #expect(ISODuration.seconds(bad) == nil, "\(bad)")
+        }
+    }
 }

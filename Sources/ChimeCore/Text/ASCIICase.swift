@@ -46,15 +46,22 @@ extension String {
     }
 }
 
-extension StringProtocol {
-    /// Whether the text starts with `prefix`, compared byte by byte (no Unicode normalization):
-    /// for the ASCII names and markers an import looks for in every item.
+extension String {
+    /// Whether the text starts with `prefix`, compared byte by byte in the strings' own storage
+    /// (no Unicode normalization): for the ASCII names and markers an import looks for in every item.
     ///
     /// ```swift
     /// "X-CHIME-CALENDAR:Work".hasASCIIPrefix("X-CHIME-CALENDAR:")   // true
     /// ```
     public func hasASCIIPrefix(_ prefix: String) -> Bool {
-        utf8.starts(with: prefix.utf8)
+        var text = self, prefix = prefix
+        return text.withUTF8 { text in
+            prefix.withUTF8 { prefix in
+                guard text.count >= prefix.count else { return false }
+                for i in prefix.indices where text[i] != prefix[i] { return false }
+                return true
+            }
+        }
     }
 }
 
