@@ -22,8 +22,8 @@ public enum ICalendar {
 
     /// Takes the calendar marker out of an item's kept lines, giving its title (nil: none).
     public static func takeCalendarMarker(_ extras: inout [String]) -> String? {
-        guard let index = extras.firstIndex(where: { $0.hasASCIIPrefix(markerLine) }) else { return nil }
-        let title = ICSText.unescape(String(Substring(extras[index].utf8.dropFirst(markerLine.utf8.count))))
+        guard let value = extras.lazy.compactMap({ $0.droppingASCIIPrefix(markerLine) }).first else { return nil }
+        let title = ICSText.unescape(String(value))
         extras.removeAll { $0.hasASCIIPrefix(markerLine) || $0.hasASCIIPrefix(markerWithParameters) }
         return title
     }

@@ -96,11 +96,14 @@ struct ItemReader {
             if repairs.strict { throw error.skipsComponent ? error.refused : error }
             skipped.append(error)
             // An event or to-do itself, or a changed occurrence by the date it changes (when that
-            // can be read, quietly: its fault is said once). A feed that still has only an
+            // can be read; its fault is said once). A feed that still has only an
             // unreadable occurrence of a series no longer has the series.
             guard let uid = c["UID"]?.value.trimmingSpaces, !uid.isEmpty else { return nil }
             if let rid = c["RECURRENCE-ID"] {
-                if c.name == "VEVENT", let date = try? values.calendarDate(rid) { unreadable.occurrences[uid, default: []].append(date) }
+                // Read as the readable path reads it (an unknown TZID as floating), its repairs dropped.
+                if c.name == "VEVENT", let date = try? values.calendarDate(rid, repairs: RepairLog(file: file, strict: false)) {
+                    unreadable.occurrences[uid, default: []].append(date)
+                }
             } else {
                 unreadable.uids.insert(uid)
             }

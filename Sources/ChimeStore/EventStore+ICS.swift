@@ -743,13 +743,6 @@ final class ImportSession {
     ///   - overridden: UIDs with changed occurrences, whose series are kept for them (nil: a
     ///     stream, which reads them back at the end instead).
     ///   - cancellations: cancelled occurrences by UID, folded into their series as EXDATEs.
-    /// The new items added since the last call, once their writes have run (``EventStore/drain(_:stamp:)``):
-    /// the last references to them, for the reading thread of a streamed import to free.
-    func takeStored() -> [any Sendable] {
-        defer { stored = [] }
-        return stored
-    }
-
     func add(_ entries: consuming [ICSItem], overridden: Set<String>?, cancellations: [String: [ICSOverride]]) throws {
         let lenient = !strict
         // Taken out one by one (last first, of the list reversed): each entry's own copy is freed
@@ -837,7 +830,9 @@ final class ImportSession {
                 // copy is known to be stored: a refused one leaves the stored series as it was),
                 // except those the file holds in a form that cannot be read: not gone from it.
                 let zone = store.floatingZone
-                let kept = (unreadableOccurrences[entry.uid] ?? []).map { EventStore.detachedRowID(stored.identifier, $0.instant(floatingZone: zone)) }
+                let kept = (unreadableOccurrences[entry.uid] ?? []).map {
+                    EventStore.detachedRowID(stored.identifier, Self.recurrenceID($0, of: stored).instant(floatingZone: zone))
+                }
                 try store.perform(commit: false) { db, _ in
                     try db.execute(
                         sql: "DELETE FROM item WHERE series_id = ? AND id NOT IN (SELECT value FROM json_each(?))",
@@ -901,6 +896,20 @@ final class ImportSession {
             case .reminder(let r): try store.save(r, commit: false)
             }
         }
+    }
+
+    /// The new items added since the last call, once their writes have run (``EventStore/drain(_:stamp:)``):
+    /// the last references to them, for the reading thread of a streamed import to free.
+    func takeStored() -> [any Sendable] {
+        defer { stored = [] }
+        return stored
+    }
+
+    /// The occurrence a RECURRENCE-ID names in `master`: a DATE-TIME on an all-day series
+    /// (Outlook writes them) names the day. One rule for the rows changed occurrences are stored
+    /// under and the rows an authoritative import keeps.
+    static func recurrenceID(_ rid: CalendarDate, of master: Event) -> CalendarDate {
+        master.isAllDay && !rid.isAllDay ? .allDay(rid.local.date) : rid
     }
 
     /// Cancelled occurrences as EXDATEs of stored series: of series kept as stored (the file's
@@ -995,8 +1004,7 @@ final class ImportSession {
                 let problem = ICSError(file: file, line: o.line, property: "RECURRENCE-ID", "no event with UID \(o.uid) for this override")
                 if lenient { skipped.append(problem); continue } else { throw problem }
             }
-            // A DATE-TIME RECURRENCE-ID on an all-day series (Outlook) names the day.
-            let rid: CalendarDate = master.isAllDay && !o.recurrenceID.isAllDay ? .allDay(o.recurrenceID.local.date) : o.recurrenceID
+            let rid = Self.recurrenceID(o.recurrenceID, of: master)
             let original = rid.instant(floatingZone: zone)
             let split = splits[o.uid]?.last { $0.at <= original }
             var series = split?.series ?? master

@@ -52,9 +52,9 @@ enum ReadWhileStoring {
         }
     }
 
-    /// What the storing thread is done with, freed by the reading thread between its batches:
-    /// freeing the 12,000 items of an import was a tenth of the storing thread's work, and the
-    /// storing thread is the longer of the two.
+    /// What the storing thread is done with, freed by the reading thread between its batches: an
+    /// import's storing thread is the longer of the two, and freeing its thousands of items was
+    /// part of its work.
     ///
     /// ```swift
     /// leftovers.keep(session.takeStored())   // storing thread, after each batch

@@ -1,4 +1,5 @@
 import ChimeCore
+import Foundation
 @testable import ChimeStore
 import Testing
 
@@ -79,8 +80,38 @@ struct SubscriptionRefreshTests {
 
         // Readable again: the feed's copy replaces it; left out of the feed: gone.
         _ = try t.store.applySubscription(
+            subscription, feed: feed([("weekly", "Review", 1, true)], moved: true), etag: nil, lastModified: nil, at: t.clock.now)
+        #expect(try titles(t, subscription) == ["Moved", "Review", "Review", "Review"])
+        _ = try t.store.applySubscription(
             subscription, feed: feed([("weekly", "Review", 1, true)], moved: false), etag: nil, lastModified: nil, at: t.clock.now)
         #expect(try titles(t, subscription) == ["Review", "Review", "Review", "Review"])
+    }
+
+    /// The stored copy is found as the readable occurrence was stored: Outlook's date-time
+    /// RECURRENCE-ID on an all-day series names the day, and a TZID no zone matches reads as
+    /// floating time.
+    @Test(arguments: [
+        ("DTSTART;VALUE=DATE:20261201", "RECURRENCE-ID:20261208T090000Z"),
+        ("DTSTART;TZID=Nowhere/Special:20261201T090000", "RECURRENCE-ID;TZID=Nowhere/Special:20261208T090000")
+    ])
+    func aChangedOccurrenceNamedAsOutlookOrAnUnknownZoneNamesItKeepsItsCopy(_ start: String, _ recurrenceID: String) throws {
+        let t = try TestStore()
+        let subscription = try t.store.addSubscription(url: "https://example.org/team.ics", title: "Team", refreshSeconds: 3_600)
+        func feed(series: String, movedReadable: Bool) -> [UInt8] {
+            let lines =
+                [
+                    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Example//Feed//EN",
+                    "BEGIN:VEVENT", "UID:weekly", "DTSTAMP:20261101T000000Z", "SUMMARY:\(series)", start, "RRULE:FREQ=WEEKLY;COUNT=4", "END:VEVENT",
+                    "BEGIN:VEVENT", "UID:weekly", "DTSTAMP:20261101T000000Z", recurrenceID, "SUMMARY:Moved"
+                ] + (movedReadable ? [start.replacingOccurrences(of: "01", with: "09")] : []) + ["END:VEVENT", "END:VCALENDAR"]
+            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        }
+        _ = try t.store.applySubscription(subscription, feed: feed(series: "Review", movedReadable: true), etag: nil, lastModified: nil, at: t.clock.now)
+        #expect(try titles(t, subscription) == ["Moved", "Review", "Review", "Review"])
+        let second = try t.store.applySubscription(
+            subscription, feed: feed(series: "Review (new room)", movedReadable: false), etag: nil, lastModified: nil, at: t.clock.now)
+        #expect(second.notes.contains { $0.contains("missing DTSTART") }, "\(second)")
+        #expect(try titles(t, subscription) == ["Moved", "Review (new room)", "Review (new room)", "Review (new room)"])
     }
 
     @Test func anOccurrenceTheFeedHasWithoutItsSeriesStaysAfterItsRefresh() throws {

@@ -78,7 +78,14 @@ public struct ServiceSandbox: Sendable {
             }
         }
         guard (try? text.write(toFile: choice, atomically: true, encoding: .utf8)) != nil else { return false }
-        defer { try? FileManager.default.removeItem(atPath: choice) }
+        defer {
+            // Withdrawn: first a copy a menu holds (so that it cannot put it back), then the choice.
+            let folder = (choice as NSString).deletingLastPathComponent
+            for held in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where held.hasPrefix("dmenu-choice.") {
+                try? FileManager.default.removeItem(atPath: folder + "/" + held)
+            }
+            try? FileManager.default.removeItem(atPath: choice)
+        }
         return poll(timeout) {
             if picked() { return true }
             if FileManager.default.fileExists(atPath: choice) { _ = shell("dunstctl context") }

@@ -14,7 +14,10 @@ picked=""
 if mv "$choice_file" "$taken" 2>/dev/null; then
     pat=$(cat "$taken")
     [ -n "$pat" ] && picked=$(printf '%s\n' "$in" | grep -m1 -F -- "$pat")
-    if [ -n "$pat" ] && [ -z "$picked" ] && [ ! -e "$choice_file" ]; then mv "$taken" "$choice_file"; else rm -f "$taken"; fi
+    # Not offered yet: put back, unless the test has written a newer choice or withdrawn this one
+    # (ln fails on an existing file; the test removes the held copy, "$1.*", before "$1").
+    if [ -n "$pat" ] && [ -z "$picked" ]; then ln "$taken" "$choice_file" 2>/dev/null; fi
+    rm -f "$taken"
 fi
 [ -n "$log" ] && printf '%s\n=> %s\n---\n' "$in" "$picked" >> "$log"
 [ -n "$picked" ] && printf '%s\n' "$picked"

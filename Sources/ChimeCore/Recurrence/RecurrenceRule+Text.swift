@@ -21,11 +21,11 @@ extension RecurrenceRule {
 
         for segment in body.splitASCII(";", omittingEmptySubsequences: false) {
             if segment.isEmpty { continue }  // tolerate a trailing ";"
-            guard let eq = segment.utf8.firstIndex(of: UInt8(ascii: "=")) else {
+            guard let eq = segment.firstIndex(of: "=") else {
                 throw .syntax(String(segment), reason: "expected NAME=VALUE")
             }
             let name = segment[..<eq].asciiUppercased
-            let value = String(segment[segment.utf8.index(after: eq)...])
+            let value = String(segment[segment.index(after: eq)...])
             guard Self.partNames.contains(name) else {
                 throw name.isEmpty ? .syntax(String(segment), reason: "missing rule part name") : .unknownPart(name)
             }

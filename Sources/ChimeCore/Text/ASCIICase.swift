@@ -26,16 +26,20 @@ extension Substring {
 }
 
 extension Substring {
-    /// The parts between each `separator`, as `split(separator:)` gives them, found by byte:
-    /// splitting by Character reads the text grapheme by grapheme, which cost a third of reading
-    /// an RRULE. Only for an ASCII separator in text such as `FREQ=WEEKLY;BYDAY=MO,TU`, where a
-    /// separator is never followed by a combining mark.
+    /// The parts between each `separator`, as `split(separator:)` gives them, found by byte when
+    /// the text is ASCII: splitting by Character reads the text grapheme by grapheme, which cost a
+    /// third of reading an RRULE. Other text is split by Character, where a separator may be
+    /// written as an equivalent character or carry a combining mark.
     ///
     /// ```swift
     /// "FREQ=DAILY;;COUNT=3"[...].splitASCII(";", omittingEmptySubsequences: false)   // ["FREQ=DAILY", "", "COUNT=3"]
     /// ```
     public func splitASCII(_ separator: Unicode.Scalar, omittingEmptySubsequences: Bool = true) -> [Substring] {
-        utf8.split(separator: UInt8(ascii: separator), omittingEmptySubsequences: omittingEmptySubsequences).map { Substring($0) }
+        var text = self
+        guard text.withUTF8(ASCIICase.isASCII) else {
+            return split(separator: Character(separator), omittingEmptySubsequences: omittingEmptySubsequences)
+        }
+        return utf8.split(separator: UInt8(ascii: separator), omittingEmptySubsequences: omittingEmptySubsequences).map { Substring($0) }
     }
 }
 
@@ -44,31 +48,51 @@ extension String {
     public func splitASCII(_ separator: Unicode.Scalar, omittingEmptySubsequences: Bool = true) -> [Substring] {
         self[...].splitASCII(separator, omittingEmptySubsequences: omittingEmptySubsequences)
     }
-}
 
-extension String {
-    /// Whether the text starts with `prefix`, compared byte by byte in the strings' own storage
-    /// (no Unicode normalization): for the ASCII names and markers an import looks for in every item.
+    /// The text after `prefix` (ASCII, without a carriage return) when the text starts with it,
+    /// as `hasPrefix` and `dropFirst(prefix.count)` say; nil when it does not. Compared byte by
+    /// byte where the text is ASCII, by Character where it is not (a canonically equivalent
+    /// letter, a combining mark after the prefix): for the markers an import looks for in every item.
     ///
     /// ```swift
-    /// "X-CHIME-CALENDAR:Work".hasASCIIPrefix("X-CHIME-CALENDAR:")   // true
+    /// "X-CHIME-CALENDAR:Work".droppingASCIIPrefix("X-CHIME-CALENDAR:")   // "Work"
     /// ```
-    public func hasASCIIPrefix(_ prefix: String) -> Bool {
-        var text = self, prefix = prefix
-        return text.withUTF8 { text in
-            prefix.withUTF8 { prefix in
+    public func droppingASCIIPrefix(_ prefix: String) -> Substring? {
+        var text = self, bytes = prefix
+        let matched: Bool? = text.withUTF8 { text in
+            bytes.withUTF8 { prefix in
                 guard text.count >= prefix.count else { return false }
-                for i in prefix.indices where text[i] != prefix[i] { return false }
-                return true
+                for i in prefix.indices {
+                    if text[i] >= 0x80 { return nil }
+                    if text[i] != prefix[i] { return false }
+                }
+                return text.count > prefix.count && text[prefix.count] >= 0x80 ? nil : true
             }
         }
+        switch matched {
+        case true?: return Substring(utf8.dropFirst(prefix.utf8.count))
+        case false?: return nil
+        case nil: return hasPrefix(prefix) ? dropFirst(prefix.count) : nil
+        }
     }
+
+    /// Whether ``droppingASCIIPrefix(_:)`` finds `prefix`.
+    ///
+    /// ```swift
+    /// "SKIP=BACKWARD".hasASCIIPrefix("SKIP=")   // true
+    /// ```
+    public func hasASCIIPrefix(_ prefix: String) -> Bool { droppingASCIIPrefix(prefix) != nil }
 }
 
 private enum ASCIICase {
     /// Whether a lower-case ASCII letter or a non-ASCII byte is in the text. Read from the
     /// string's own bytes: through `String.UTF8View` the check cost more than the rest of a
     /// property's reading.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
+    }
+
     static func needsUppercasing(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         for byte in bytes where byte &- 97 < 26 || byte >= 128 { return true }
         return false
