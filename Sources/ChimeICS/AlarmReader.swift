@@ -50,7 +50,7 @@ enum AlarmReader {
     static func isKeptVerbatim(_ a: ICSComponent) -> Bool {
         // ACTION read once for the three tests: every VALARM of a file passes here. Any action
         // but a shown one is NONE, EMAIL or unknown.
-        if let action = a["ACTION"]?.value.trimmingSpaces.asciiUppercased, action != "DISPLAY" && action != "AUDIO" { return true }
+        if let action = a["ACTION"]?.value.trimmingSpaces.asciiUppercased, !shownActions.contains(action) { return true }
         return isPlaceholder(a)
     }
 

@@ -60,9 +60,10 @@ extension Statement {
         let handle = sqliteStatement
         sqlite3_reset(handle)
         var values = BoundValues(statement: handle)
-        values.texts.reserveCapacity(Int(sqlite3_bind_parameter_count(handle)))
+        let parameters = sqlite3_bind_parameter_count(handle)
+        values.texts.reserveCapacity(Int(parameters))
         bind(&values)
-        precondition(values.position == sqlite3_bind_parameter_count(handle), "\(values.position) values for \(sql)")
+        precondition(values.position == parameters, "\(values.position) values for \(sql)")
         if let failure = Self.stepBinding(values.texts[...], to: handle) {
             throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: failure.message, sql: sql)
         }
