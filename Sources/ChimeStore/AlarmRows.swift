@@ -9,16 +9,22 @@ enum AlarmRows {
         try insert(alarms, of: item, in: db)
     }
 
-    /// The alarms of an item that has none stored.
-    static func insert(_ alarms: [Alarm], of item: String, in db: Database) throws {
-        guard !alarms.isEmpty else { return }
-        // Found in the cache once per item, not per alarm (the cache hashes the statement's text).
-        let statement = try db.cachedStatement(
+    /// The statement ``insert(_:of:statement:in:)`` runs.
+    static func insertStatement(_ db: Database) throws -> Statement {
+        try db.cachedStatement(
             sql: """
                 INSERT INTO alarm (item_id, position, absolute_date, relative_offset, related_to_end,
                                    location_title, latitude, longitude, radius, proximity, ics_extras)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
+    }
+
+    /// The alarms of an item that has none stored; `statement`: ``insertStatement(_:)``'s, when
+    /// the caller has it.
+    static func insert(_ alarms: [Alarm], of item: String, statement: Statement? = nil, in db: Database) throws {
+        guard !alarms.isEmpty else { return }
+        // Found in the cache once per item, not per alarm (the cache hashes the statement's text).
+        let statement = try statement ?? insertStatement(db)
         for (position, alarm) in alarms.enumerated() {
             var absolute: Int64?, offset: Int64?, relatedToEnd = false
             var place: StructuredLocation?, proximity: String?
@@ -67,7 +73,7 @@ enum AlarmRows {
         }
         let statement = try db.cachedStatement(
             sql: "SELECT \(columns) FROM alarm WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position")
-        return try decode(Row.fetchCursor(statement, arguments: [JSONText.array(items.map(JSONText.string))]), keeping: nil)
+        return try decode(Row.fetchCursor(statement, arguments: [JSONText.stringArray(Array(items))]), keeping: nil)
     }
 
     private static let columns = """

@@ -211,11 +211,17 @@ extension EventStore {
     /// Stores an event the store does not hold yet, as a series of its own, into a calendar the
     /// caller has checked (``checkWritable(_:calendarID:for:)``). Without `journaled`, the caller
     /// records it in the change journal (an import records all its new events at once).
-    static func insert(_ event: Event, stamp: Instant, journaled: Bool = true, in db: Database) throws {
+    /// `values` and `statements`: see ``ItemRows/upsert(_:rowID:series:created:modified:isNewRow:values:statements:in:)``.
+    static func insert(
+        _ event: Event, stamp: Instant, journaled: Bool = true, values: ItemRows.RowValues? = nil,
+        statements: ItemRows.NewRowStatements? = nil, in db: Database
+    ) throws {
         var fresh = event
         fresh.isDetached = false
         fresh.occurrenceDate = nil
-        try ItemRows.upsert(fresh, rowID: event.identifier, series: nil, created: stamp, modified: stamp, isNewRow: true, in: db)
+        try ItemRows.upsert(
+            fresh, rowID: event.identifier, series: nil, created: stamp, modified: stamp, isNewRow: true, values: values,
+            statements: statements, in: db)
         if journaled { try Journal.record(db, .event, event.identifier, .inserted) }
     }
 

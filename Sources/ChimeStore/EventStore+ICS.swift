@@ -191,11 +191,12 @@ extension EventStore {
                             // before are stored on this one.
                             let leftovers = ReadWhileStoring.Leftovers()
                             let rest = try ReadWhileStoring.run { hand in
-                                var batch: [ICSItem] = []
+                                var batch: [ImportEntry] = []
                                 var header: ICSCalendarHeader?
                                 let rest = try ICalendar.stream(file: file, chunks: next) { item, itemHeader in
                                     if header == nil { header = itemHeader }
-                                    batch.append(item)
+                                    // Worked out here: the storing thread is the longer of the two.
+                                    batch.append(ImportEntry(item, withValues: true))
                                     if batch.count >= Self.streamingBatch {
                                         try hand((batch, header))
                                         batch = []
@@ -204,7 +205,7 @@ extension EventStore {
                                 }
                                 if rest != nil && !batch.isEmpty { try hand((batch, header)) }
                                 return rest
-                            } store: { (read: inout (items: [ICSItem], header: ICSCalendarHeader?)) in
+                            } store: { (read: inout (items: [ImportEntry], header: ICSCalendarHeader?)) in
                                 // Taken out of the batch, the items are this thread's alone: the
                                 // import changes each in place instead of copying it.
                                 let batch = read.items
@@ -213,8 +214,8 @@ extension EventStore {
                                     session = try ImportSession(
                                         store: self, file: file, target: target, header: header, strict: strict, authoritative: false, db: db)
                                 }
-                                for item in batch { masters.insert(ImportSession.uidHash(item.uid)) }
-                                try session?.add(batch, overridden: nil, cancellations: [:])
+                                for item in batch { masters.insert(ImportSession.uidHash(item.entry.uid)) }
+                                try session?.add(prepared: batch, overridden: nil, cancellations: [:])
                                 try self.drain(db, stamp: stamp)
                                 if let session { leftovers.keep(session.takeStored()) }
                             }
@@ -468,6 +469,44 @@ public enum ImportProgress: Sendable, Equatable {
 /// file's all at once, a stream's a batch at a time); then the whole-file rules are applied:
 /// stand-in series for occurrences whose series the file lacks, cancelled occurrences, changed
 /// occurrences. Writes are queued on the store (run by its commit, or by a streamed import as it goes).
+/// An item of a file on its way into the store, with what can be worked out from it alone,
+/// before the store is asked anything: the name of its calendar in an export of several
+/// (X-CHIME-CALENDAR, taken out of its preserved lines) and, when worked out ahead, its row's
+/// values. A streamed import makes these on its reading thread.
+///
+/// ```swift
+/// let entry = ImportEntry(item, withValues: true)   // on the reading thread
+/// try session.add(prepared: [entry], overridden: nil, cancellations: [:])
+/// ```
+struct ImportEntry: Sendable {
+    var entry: ICSItem
+    /// The calendar name the item's X-CHIME-CALENDAR line gave, if any.
+    let calendarMarker: String?
+    /// The row's values; nil: worked out when the row is written.
+    var values: ItemRows.RowValues?
+
+    init(_ item: consuming ICSItem, withValues: Bool) {
+        var entry = item
+        calendarMarker = entry.item.changeInPlace(
+            event: { ICalendar.takeCalendarMarker(&$0.icsExtras) }, reminder: { ICalendar.takeCalendarMarker(&$0.icsExtras) })
+        values = withValues ? ItemRows.RowValues(entry.item) : nil
+        self.entry = entry
+    }
+
+    /// What an entry taken out of a list leaves in its place.
+    static let vacated = ImportEntry(ICSItem(item: AnyCalendarItem.vacated, uid: "", lastModified: nil, line: 0), withValues: false)
+
+    /// Each item as an entry without values, moved out of `items` one by one (never two copies of an item).
+    static func taking(_ items: consuming [ICSItem]) -> [ImportEntry] {
+        var items = items
+        var entries: [ImportEntry] = []
+        entries.reserveCapacity(items.count)
+        items.reverse()
+        while let item = items.popLast() { entries.append(ImportEntry(item, withValues: false)) }
+        return entries
+    }
+}
+
 final class ImportSession {
     let store: EventStore
     let file: String
@@ -625,13 +664,12 @@ final class ImportSession {
         used.append(title)
     }
 
-    /// An export of several calendars names each item's (X-CHIME-CALENDAR): into the defaults
-    /// each goes back to the calendar of that name, made when missing; otherwise the target says.
+    /// An export of several calendars names each item's (X-CHIME-CALENDAR, the entry's
+    /// ``ImportEntry/calendarMarker``): into the defaults each goes back to the calendar of that
+    /// name, made when missing; otherwise the target says.
     /// Without `creating` (an update of an item stored here), only a calendar the store had
     /// before the import is taken: nil otherwise, and the item stays where it is.
-    private func home(_ entry: inout ICSItem, creating: Bool = true) throws -> String? {
-        let marker = entry.item.changeInPlace(
-            event: { ICalendar.takeCalendarMarker(&$0.icsExtras) }, reminder: { ICalendar.takeCalendarMarker(&$0.icsExtras) })
+    private func home(_ marker: String?, of kind: EntityType, creating: Bool = true) throws -> String? {
         guard case .defaults = target, let marker else { return nil }
         // A file names a few calendars over and over: each name is cleaned once.
         let cleaned: String?
@@ -642,7 +680,6 @@ final class ImportSession {
             cleanedTitles[marker] = cleaned
         }
         guard let title = cleaned else { return nil }
-        let kind: EntityType = if case .event = entry.item { .event } else { .reminder }
         let key = HomeKey(kind: kind, title: title)
         if let id = homes[key] { return creating || !madeByImport.contains(id) ? id : nil }
         let id: String
@@ -744,19 +781,31 @@ final class ImportSession {
     ///     stream, which reads them back at the end instead).
     ///   - cancellations: cancelled occurrences by UID, folded into their series as EXDATEs.
     func add(_ entries: consuming [ICSItem], overridden: Set<String>?, cancellations: [String: [ICSOverride]]) throws {
+        try add(prepared: ImportEntry.taking(entries), overridden: overridden, cancellations: cancellations)
+    }
+
+    /// The same for entries whose calendar names (and perhaps row values) were taken out before.
+    func add(prepared entries: consuming [ImportEntry], overridden: Set<String>?, cancellations: [String: [ICSOverride]]) throws {
         let lenient = !strict
-        // Taken out one by one (last first, of the list reversed): each entry's own copy is freed
-        // as its prepared copy is made, never held twice for the whole file.
+        // Taken out one by one, a placeholder left in each place: each entry's own copy is freed
+        // as its prepared copy is made, never held twice for the whole file, and a change to it
+        // copies nothing.
         var items = entries
         itemCount += items.count
-        let storedCopies = try store.storedItems(items.filter { known.contains(EventStore.uidKey($0.uid, $0.item)) }, in: scope)
+        // Into a store without the file's UIDs (a new one), no key is made for each item.
+        let storedCopies =
+            known.isEmpty
+            ? [:] : try store.storedItems(items.compactMap { known.contains(EventStore.uidKey($0.entry.uid, $0.entry.item)) ? $0.entry : nil }, in: scope)
         // New items are stored by plain inserts in one queued write (their calendars checked once,
         // below), without looking each one up first; stored ones are saved over their copies.
-        var newEvents: [Event] = [], newReminders: [Reminder] = [], changed: [AnyCalendarItem] = []
-        items.reverse()
-        while var entry = items.popLast() {
-            let isEvent = if case .event = entry.item { true } else { false }
-            let existing = storedCopies[EventStore.uidKey(entry.uid, entry.item)]
+        var newEvents: [(Event, ItemRows.RowValues?)] = [], newReminders: [(Reminder, ItemRows.RowValues?)] = []
+        var changed: [AnyCalendarItem] = []
+        for index in items.indices {
+            var next = ImportEntry.vacated
+            swap(&next, &items[index])
+            var values = next.values
+            let isEvent = if case .event = next.entry.item { true } else { false }
+            let existing = storedCopies.isEmpty ? nil : storedCopies[EventStore.uidKey(next.entry.uid, next.entry.item)]
             let eventCalendar: String?, reminderList: String?
             let storedCalendar: String? =
                 switch existing?.item {
@@ -770,35 +819,35 @@ final class ImportSession {
                 // calendar that takes no changes (a subscription's).
                 // A name this store lacks (the other device's default calendar, "Kalender" beside
                 // "Calendar") makes no calendar for an update: it stays where it is.
-                let stays = try home(&entry, creating: false) ?? storedCalendar
+                let stays = try home(next.calendarMarker, of: isEvent ? .event : .reminder, creating: false) ?? storedCalendar
                 (eventCalendar, reminderList) = isEvent ? (stays, nil) : (nil, stays)
             } else {
                 // The kind's calendar first: a default made now is the one an export's name finds.
                 let kindCalendar = try calendar(for: isEvent ? .event : .reminder)
-                let ownHome = try home(&entry)
+                let ownHome = try home(next.calendarMarker, of: isEvent ? .event : .reminder)
                 (eventCalendar, reminderList) = (ownHome ?? (isEvent ? kindCalendar : nil), ownHome ?? (isEvent ? nil : kindCalendar))
             }
             // The series of an occurrence imported alone before: it replaces that event, which
             // becomes its changed occurrence (unless the file has its own).
             var replacesLoneOccurrence = false
-            if let existing, !authoritative, case .event(let series) = entry.item, series.isRecurring,
+            if let existing, !authoritative, case .event(let series) = next.entry.item, series.isRecurring,
                 case .event(var lone) = existing.item, let rid = Self.takeLoneOccurrenceMarker(&lone.icsExtras)
             {
                 lone.identifier = ""
                 lone.calendarIdentifier = nil
                 loneOccurrences.append(
-                    ICSOverride(uid: entry.uid, recurrenceID: rid, thisAndFuture: false, isCancelled: false, event: lone, line: entry.line))
+                    ICSOverride(uid: next.entry.uid, recurrenceID: rid, thisAndFuture: false, isCancelled: false, event: lone, line: next.entry.line))
                 replacesLoneOccurrence = true
             }
-            if let existing, !authoritative, !replacesLoneOccurrence, !EventStore.isNewer(entry, than: existing) {
-                if entry.item.sequence < existing.sequence { counts.older += 1 } else { counts.unchanged += 1 }
-                if case .event(let e) = existing.item, overridden?.contains(entry.uid) == true { seriesByUID[entry.uid] = e }
-                leftAlone.insert(entry.uid)
+            if let existing, !authoritative, !replacesLoneOccurrence, !EventStore.isNewer(next.entry, than: existing) {
+                if next.entry.item.sequence < existing.sequence { counts.older += 1 } else { counts.unchanged += 1 }
+                if case .event(let e) = existing.item, overridden?.contains(next.entry.uid) == true { seriesByUID[next.entry.uid] = e }
+                leftAlone.insert(next.entry.uid)
                 continue
             }
             // The item taken out of its entry: a copy still shared with the entry would be copied
             // whole at its first change.
-            var item = AnyCalendarItem.takeOut(&entry.item)
+            var item = AnyCalendarItem.takeOut(&next.entry.item)
             item.changeInPlace { e in
                 e.identifier = existing?.item.identifier ?? e.identifier
                 e.calendarIdentifier = eventCalendar
@@ -816,10 +865,10 @@ final class ImportSession {
                 case .reminder(let r): try r.validate()
                 }
             } catch {
-                let problem = ICSError(file: file, line: entry.line, "UID \(entry.uid): \(error)")
+                let problem = ICSError(file: file, line: next.entry.line, "UID \(next.entry.uid): \(error)")
                 if lenient {
                     skipped.append(problem)
-                    refused.insert(entry.uid)
+                    refused.insert(next.entry.uid)
                     continue
                 } else {
                     throw problem
@@ -830,16 +879,17 @@ final class ImportSession {
                 // copy is known to be stored: a refused one leaves the stored series as it was),
                 // except those the file holds in a form that cannot be read: not gone from it.
                 let zone = store.floatingZone
-                let kept = (unreadableOccurrences[entry.uid] ?? []).map {
+                let kept = (unreadableOccurrences[next.entry.uid] ?? []).map {
                     EventStore.detachedRowID(stored.identifier, Self.recurrenceID($0, of: stored).instant(floatingZone: zone))
                 }
                 try store.perform(commit: false) { db, _ in
                     try db.execute(
                         sql: "DELETE FROM item WHERE series_id = ? AND id NOT IN (SELECT value FROM json_each(?))",
-                        arguments: [stored.identifier, JSONText.array(kept.map(JSONText.string))])
+                        arguments: [stored.identifier, JSONText.stringArray(kept)])
                 }
             }
-            if let cancelled = cancellations[entry.uid] {
+            if let cancelled = cancellations[next.entry.uid] {
+                values = nil
                 item.changeInPlace { e in
                     for o in cancelled {
                         e.exceptionDates.append(EventStore.exceptionDate(o.recurrenceID, of: e))
@@ -851,7 +901,7 @@ final class ImportSession {
             }
             switch item {
             case .event(let e):
-                if overridden?.contains(entry.uid) == true || replacesLoneOccurrence { seriesByUID[entry.uid] = e }
+                if overridden?.contains(next.entry.uid) == true || replacesLoneOccurrence { seriesByUID[next.entry.uid] = e }
                 if existing == nil { counts.eventsAdded += 1 } else { counts.eventsUpdated += 1 }
                 try took(eventCalendar)
             case .reminder:
@@ -862,8 +912,8 @@ final class ImportSession {
                 if alarm.structuredLocation != nil { counts.locationAlarms += 1 } else { counts.alarms += 1 }
             }
             switch item {
-            case .event(let e) where existing == nil: newEvents.append(e)
-            case .reminder(let r) where existing == nil: newReminders.append(r)
+            case .event(let e) where existing == nil: newEvents.append((e, values))
+            case .reminder(let r) where existing == nil: newReminders.append((r, values))
             case let other: changed.append(other)
             }
         }
@@ -880,10 +930,11 @@ final class ImportSession {
             }
         }
         try store.perform(commit: false, rows: newEvents.count + newReminders.count) { [newEvents, newReminders] db, stamp in
-            for e in newEvents { try EventStore.insert(e, stamp: stamp, journaled: false, in: db) }
-            for r in newReminders { try EventStore.insert(r, stamp: stamp, journaled: false, in: db) }
-            try Journal.record(db, .event, newEvents.map(\.identifier), .inserted)
-            try Journal.record(db, .reminder, newReminders.map(\.identifier), .inserted)
+            let statements = try ItemRows.NewRowStatements(db)
+            for (e, values) in newEvents { try EventStore.insert(e, stamp: stamp, journaled: false, values: values, statements: statements, in: db) }
+            for (r, values) in newReminders { try EventStore.insert(r, stamp: stamp, journaled: false, values: values, statements: statements, in: db) }
+            try Journal.record(db, .event, newEvents.map(\.0.identifier), .inserted)
+            try Journal.record(db, .reminder, newReminders.map(\.0.identifier), .inserted)
         }
         // Kept past the write for the caller to free elsewhere (see ``takeStored()``).
         stored.append(newEvents)
@@ -1097,7 +1148,7 @@ final class ImportSession {
 
 extension AnyCalendarItem {
     /// What a value holds while its event or reminder is taken out (no storage of its own to copy).
-    fileprivate static let vacated = AnyCalendarItem.reminder(Reminder(identifier: "", title: ""))
+    static let vacated = AnyCalendarItem.reminder(Reminder(identifier: "", title: ""))
 
     /// The value of `item`, which is left holding a placeholder: the caller then holds its
     /// storage alone, and a change does not copy it.

@@ -204,8 +204,14 @@ extension EventStore {
     /// Stores a reminder the store does not hold yet, into a list the caller has checked
     /// (``checkWritable(_:calendarID:for:)``). Without `journaled`, the caller records it in the
     /// change journal (an import records all its new reminders at once).
-    static func insert(_ reminder: Reminder, stamp: Instant, journaled: Bool = true, in db: Database) throws {
-        try ItemRows.upsert(completionStamped(reminder, stamp: stamp), created: stamp, modified: stamp, isNewRow: true, in: db)
+    /// `values` and `statements`: see ``ItemRows/upsert(_:created:modified:isNewRow:values:statements:in:)``.
+    static func insert(
+        _ reminder: Reminder, stamp: Instant, journaled: Bool = true, values: ItemRows.RowValues? = nil,
+        statements: ItemRows.NewRowStatements? = nil, in db: Database
+    ) throws {
+        try ItemRows.upsert(
+            completionStamped(reminder, stamp: stamp), created: stamp, modified: stamp, isNewRow: true, values: values,
+            statements: statements, in: db)
         if journaled { try Journal.record(db, .reminder, reminder.identifier, .inserted) }
     }
 

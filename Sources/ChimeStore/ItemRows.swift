@@ -229,15 +229,78 @@ enum ItemRows {
 
     // MARK: Writing
 
+    /// The values of an item's row worked out from the item's own fields, not from its
+    /// identity or calendar: its texts (dates, rules, preserved lines) and, for an event, its
+    /// query bounds and day masks. A streamed import works them out on its reading thread,
+    /// beside the item, so that the storing thread (the longer of the two) only binds them.
+    ///
+    /// ```swift
+    /// let values = ItemRows.RowValues(.event(event))   // on any thread
+    /// try ItemRows.upsert(event, rowID: event.identifier, series: nil, created: now, modified: now, values: values, in: db)
+    /// ```
+    ///
+    /// Values made before a change to the item's dates, rules, alarms or preserved lines
+    /// describe the old item: whoever changes those drops them.
+    struct RowValues: Sendable {
+        var start: String?, end: String?, due: String?
+        var rules: String, recurrenceDates: String, exceptionDates: String, extras: String
+        var rangeStart: Int64?, rangeEnd: Int64?
+        var days: DayMasks?
+
+        init(_ item: AnyCalendarItem) {
+            switch item {
+            case .event(let e): self.init(e)
+            case .reminder(let r): self.init(r)
+            }
+        }
+
+        init(_ e: Event) {
+            start = e.start.storageText
+            end = e.end.storageText
+            rules = ListCodec.rules(e.recurrenceRules)
+            recurrenceDates = ListCodec.dates(e.recurrenceDates)
+            exceptionDates = ListCodec.dates(e.exceptionDates)
+            extras = ListCodec.lines(e.icsExtras)
+            (rangeStart, rangeEnd) = ItemRows.bounds(of: e)
+            days = ItemRows.dayMasks(of: e)
+        }
+
+        init(_ r: Reminder) {
+            start = r.startDate?.storageText
+            due = r.dueDate?.storageText
+            rules = ListCodec.rules(r.recurrenceRules)
+            recurrenceDates = ""
+            exceptionDates = ""
+            extras = ListCodec.lines(r.icsExtras)
+            // A reminder's range is its due date (or start), for the queries that look for it.
+            rangeStart = (r.dueDate ?? r.startDate)?.instant(floatingZone: .utc).secondsSince1970
+            rangeEnd = rangeStart
+        }
+    }
+
+    /// The statements that store new item and alarm rows, looked up once for many rows: the
+    /// connection's statement cache hashes a statement's whole text at each lookup, and looking
+    /// them up per row was 3 % of an import's storing thread.
+    struct NewRowStatements {
+        let item: Statement
+        let alarm: Statement
+
+        init(_ db: Database) throws {
+            item = try db.cachedStatement(sql: insertSQL)
+            alarm = try AlarmRows.insertStatement(db)
+        }
+    }
+
     /// Inserts or updates an event row (a series, a single event, or a detached occurrence) and
     /// its alarms; `isNewRow` when the store has no row `rowID` (no stored alarms to remove).
+    /// `values`: the event's ``RowValues``, when already worked out; `statements`, for a new row.
     static func upsert(
         _ e: Event, rowID: String, series: (id: String, recurrence: Instant)?, created: Instant,
-        modified: Instant, isNewRow: Bool = false, in db: Database
+        modified: Instant, isNewRow: Bool = false, values: RowValues? = nil, statements: NewRowStatements? = nil, in db: Database
     ) throws {
-        let (rangeStart, rangeEnd) = bounds(of: e)
-        let days = dayMasks(of: e)
-        try db.cachedStatement(sql: isNewRow ? insertSQL : upsertSQL).run { row in
+        let v = values ?? RowValues(e)
+        let statement = try isNewRow ? (statements?.item ?? db.cachedStatement(sql: insertSQL)) : db.cachedStatement(sql: upsertSQL)
+        try statement.run { row in
             row.bind(rowID)
             row.bind(e.calendarIdentifier)
             row.bind("event")
@@ -246,12 +309,12 @@ enum ItemRows {
             row.bind(e.notes)
             row.bind(e.url)
             row.bind(e.location)
-            row.bind(e.start.storageText)
-            row.bind(e.end.storageText)
+            row.bind(v.start)
+            row.bind(v.end)
             row.bind(nil as String?)  // due
-            row.bind(ListCodec.rules(e.recurrenceRules))
-            row.bind(ListCodec.dates(e.recurrenceDates))
-            row.bind(ListCodec.dates(e.exceptionDates))
+            row.bind(v.rules)
+            row.bind(v.recurrenceDates)
+            row.bind(v.exceptionDates)
             row.bind(series?.id)
             row.bind(series?.recurrence.secondsSince1970)
             row.bind(nil as String?)  // completed_series_id
@@ -260,20 +323,28 @@ enum ItemRows {
             row.bind(nil as Int64?)  // completion_date
             row.bind(created.secondsSince1970)
             row.bind(modified.secondsSince1970)
-            row.bind(rangeStart)
-            row.bind(rangeEnd)
-            row.bind(days.weekdays)
-            row.bind(days.monthDays)
-            row.bind(days.months)
+            row.bind(v.rangeStart)
+            row.bind(v.rangeEnd)
+            row.bind(v.days?.weekdays)
+            row.bind(v.days?.monthDays)
+            row.bind(v.days?.months)
             row.bind(e.sequence)
-            row.bind(ListCodec.lines(e.icsExtras))
+            row.bind(v.extras)
         }
-        if isNewRow { try AlarmRows.insert(e.alarms, of: rowID, in: db) } else { try AlarmRows.replace(e.alarms, of: rowID, in: db) }
+        if isNewRow {
+            try AlarmRows.insert(e.alarms, of: rowID, statement: statements?.alarm, in: db)
+        } else {
+            try AlarmRows.replace(e.alarms, of: rowID, in: db)
+        }
     }
 
-    static func upsert(_ r: Reminder, created: Instant, modified: Instant, isNewRow: Bool = false, in db: Database) throws {
-        let anchor = (r.dueDate ?? r.startDate)?.instant(floatingZone: .utc).secondsSince1970
-        try db.cachedStatement(sql: isNewRow ? insertSQL : upsertSQL).run { row in
+    static func upsert(
+        _ r: Reminder, created: Instant, modified: Instant, isNewRow: Bool = false, values: RowValues? = nil,
+        statements: NewRowStatements? = nil, in db: Database
+    ) throws {
+        let v = values ?? RowValues(r)
+        let statement = try isNewRow ? (statements?.item ?? db.cachedStatement(sql: insertSQL)) : db.cachedStatement(sql: upsertSQL)
+        try statement.run { row in
             row.bind(r.identifier)
             row.bind(r.calendarIdentifier)
             row.bind("reminder")
@@ -282,10 +353,10 @@ enum ItemRows {
             row.bind(r.notes)
             row.bind(r.url)
             row.bind(r.location)
-            row.bind(r.startDate?.storageText)
+            row.bind(v.start)
             row.bind(nil as String?)  // end
-            row.bind(r.dueDate?.storageText)
-            row.bind(ListCodec.rules(r.recurrenceRules))
+            row.bind(v.due)
+            row.bind(v.rules)
             row.bind("")  // rdates
             row.bind("")  // exdates
             row.bind(nil as String?)  // series_id
@@ -296,15 +367,19 @@ enum ItemRows {
             row.bind(r.completionDate?.secondsSince1970)
             row.bind(created.secondsSince1970)
             row.bind(modified.secondsSince1970)
-            row.bind(anchor)
-            row.bind(anchor)
+            row.bind(v.rangeStart)
+            row.bind(v.rangeEnd)
             row.bind(nil as Int64?)  // day_weekdays
             row.bind(nil as Int64?)  // day_monthdays
             row.bind(nil as Int64?)  // day_months
             row.bind(r.sequence)
-            row.bind(ListCodec.lines(r.icsExtras))
+            row.bind(v.extras)
         }
-        if isNewRow { try AlarmRows.insert(r.alarms, of: r.identifier, in: db) } else { try AlarmRows.replace(r.alarms, of: r.identifier, in: db) }
+        if isNewRow {
+            try AlarmRows.insert(r.alarms, of: r.identifier, statement: statements?.alarm, in: db)
+        } else {
+            try AlarmRows.replace(r.alarms, of: r.identifier, in: db)
+        }
     }
 
     /// The columns every upsert writes, in the order its values are bound.

@@ -49,7 +49,7 @@ enum Journal {
         try db.cachedStatement(sql: "INSERT INTO change (entity, identifier, kind) SELECT ?, value, ? FROM json_each(?)").run { row in
             row.bind(entity.rawValue)
             row.bind(kind.rawValue)
-            row.bind(JSONText.array(identifiers.map(JSONText.string)))
+            row.bind(JSONText.stringArray(identifiers))
         }
     }
 

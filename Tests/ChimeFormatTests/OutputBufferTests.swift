@@ -92,6 +92,11 @@ import Testing
             out.appendJSON(text)
             #expect(out.pendingText == expected, "\(text.debugDescription)")
         }
+        // An array of them, written into one buffer, is the array of their texts.
+        let texts = cases.map(\.0)
+        #expect(JSONText.stringArray(texts) == "[" + cases.map(\.1).joined(separator: ",") + "]")
+        #expect(JSONText.stringArray([]) == "[]")
+        #expect(JSONText.stringArray(["only"]) == "[" + quote + "only" + quote + "]")
     }
 
     @Test func timeColumnIsOneWriteOfTwoTimes() {

@@ -519,7 +519,7 @@ final class ChimeBusAPI: DaemonBusAPI {
         guard let service, !subscribers.isEmpty else { return }
         let entity: EntityType? = notification.kind == "event" ? .event : notification.kind == "reminder" ? .reminder : nil
         let body = JSONText.document([
-            ("refs", JSONText.array(notification.references.map(JSONText.string))),
+            ("refs", JSONText.stringArray(notification.references)),
             ("keys", JSONText.array(notification.keys.map { JSONText.string($0.description) })),
             ("fire", JSONText.string(notification.fireAt.description)),
             ("kind", JSONText.string(notification.kind)),

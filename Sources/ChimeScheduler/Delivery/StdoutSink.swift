@@ -57,7 +57,7 @@ public final class StdoutSink: NotificationSink {
             if let ref = n.references.first { fields.append(("ref", JSONText.string(ref))) }
             fields.append(("key", JSONText.string(n.keys[0].description)))
         } else {
-            fields.append(("refs", JSONText.array(n.references.map(JSONText.string))))
+            fields.append(("refs", JSONText.stringArray(n.references)))
             fields.append(("keys", JSONText.array(n.keys.map { JSONText.string($0.description) })))
         }
         fields.append(("title", JSONText.string(n.summary)))

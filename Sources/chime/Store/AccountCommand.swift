@@ -53,8 +53,8 @@ struct AccountCommand: AsyncParsableCommand {
         return JSONText.object([
             ("account", JSONText.string(account)), ("pulled", "\(report.pulled)"), ("removed_here", "\(report.removedHere)"),
             ("pushed", "\(report.pushed)"), ("removed_there", "\(report.removedThere)"), ("refused", "\(report.refused)"),
-            ("kept_here", "\(report.keptHere)"), ("new_calendars", JSONText.array(report.newCollections.map(JSONText.string))),
-            ("conflicts", JSONText.array(report.conflicts.map(JSONText.string))), ("requests", "\(report.requests)")
+            ("kept_here", "\(report.keptHere)"), ("new_calendars", JSONText.stringArray(report.newCollections)),
+            ("conflicts", JSONText.stringArray(report.conflicts)), ("requests", "\(report.requests)")
         ])
     }
 
