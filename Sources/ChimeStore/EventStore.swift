@@ -178,6 +178,16 @@ public final class EventStore: Sendable {
     private static func checkAndMigrate(_ pool: DatabasePool, path: String) throws {
         let (verdict, applied) = try pool.read { db in (try refusal(db, path: path), try Schema.migrator.appliedIdentifiers(db)) }
         if let verdict { throw verdict }
+        // A new file is made whole at once (checked again under the write lock: another process
+        // may be making it too); the migrations then have nothing left to do.
+        if applied.isEmpty {
+            try pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    _ = try Schema.makeNewStore(db)
+                    return .commit
+                }
+            }
+        }
         try Schema.migrator.migrate(pool)
         // A migration that rebuilt a table (v16: the server copies) leaves the old table's pages
         // free in the file; a store it emptied by more than a quarter is compacted once, here.
