@@ -349,6 +349,15 @@ enum Schema {
                     arguments: [sequence])
             }
         }
+        migrator.registerMigration("v18: the to-do state index holds to-dos only") { db in
+            // Every query it serves says `kind = 'reminder'`, which a partial index matches; the
+            // events' entries were written by every import and read by nothing.
+            try db.execute(
+                sql: """
+                    DROP INDEX item_reminder_state;
+                    CREATE INDEX item_reminder_state ON item(completed, completion_date) WHERE kind = 'reminder';
+                    """)
+        }
         return migrator
     }()
 }

@@ -216,7 +216,6 @@ extension Schema {
         CREATE INDEX item_calendar ON item(calendar_id);
         CREATE INDEX item_series ON item(series_id) WHERE series_id IS NOT NULL;
         CREATE INDEX item_completed_series ON item(completed_series_id) WHERE completed_series_id IS NOT NULL;
-        CREATE INDEX item_reminder_state ON item(kind, completed, completion_date);
         CREATE INDEX alarm_ledger_snoozed ON alarm_ledger(snoozed_until) WHERE state = 'snoozed';
         CREATE INDEX alarm_ledger_updated ON alarm_ledger(updated);
         CREATE INDEX item_external_id ON item(external_id);
@@ -225,6 +224,7 @@ extension Schema {
         CREATE INDEX alarm_absolute ON alarm(absolute_date) WHERE absolute_date IS NOT NULL;
         CREATE INDEX alarm_after_start ON alarm(item_id) WHERE relative_offset > 0;
         CREATE INDEX sync_resource_uid ON sync_resource(collection_id, uid);
+        CREATE INDEX item_reminder_state ON item(completed, completion_date) WHERE kind = 'reminder';
         INSERT INTO grdb_migrations (identifier) VALUES ('v1: calendars, items, alarms, change journal');
         INSERT INTO grdb_migrations (identifier) VALUES ('v2: alarm ledger, scheduler checkpoint');
         INSERT INTO grdb_migrations (identifier) VALUES ('v3: iCalendar sequence and preserved properties');
@@ -242,6 +242,7 @@ extension Schema {
         INSERT INTO grdb_migrations (identifier) VALUES ('v15: what can still fire, found without reading the history');
         INSERT INTO grdb_migrations (identifier) VALUES ('v16: server copies in a table that keeps them on its pages');
         INSERT INTO grdb_migrations (identifier) VALUES ('v17: the change journal checked without lists');
+        INSERT INTO grdb_migrations (identifier) VALUES ('v18: the to-do state index holds to-dos only');
         INSERT INTO sqlite_sequence (name, seq) VALUES ('change', 0);
         """#
 }

@@ -75,4 +75,23 @@ struct UIDLookupPlanTests {
             }
         }
     }
+
+    /// The to-do state index holds to-dos only (a partial index): the queries it serves still
+    /// find it, since each says `kind = 'reminder'`.
+    @Test func toDoStateQueriesUseTheToDoOnlyIndex() throws {
+        let t = try TestStore(zone: .utc)
+        let list = try t.store.defaultCalendarForNewReminders()
+        for n in 0..<20 {
+            var r = Reminder(title: "To-do \(n)", calendar: list.identifier)
+            r.isCompleted = n % 2 == 0
+            try t.store.save(r, commit: false)
+        }
+        try t.store.commit()
+        let completed = try plan(
+            t.store, "SELECT id FROM item WHERE kind = 'reminder' AND completed = 1 AND completion_date >= ? AND completion_date < ? ORDER BY completion_date DESC, id",
+            [0, 2_000_000_000])
+        #expect(completed.contains { $0.contains("USING INDEX item_reminder_state") }, "\(completed)")
+        let stillFiring = try plan(t.store, EventStore.stillFiringCandidates(columns: "id"), ["lo": 0, "from": 0])
+        #expect(stillFiring.contains { $0.contains("USING INDEX item_reminder_state") }, "\(stillFiring)")
+    }
 }
