@@ -87,9 +87,10 @@ struct UIDLookupPlanTests {
             try t.store.save(r, commit: false)
         }
         try t.store.commit()
-        let completed = try plan(
-            t.store, "SELECT id FROM item WHERE kind = 'reminder' AND completed = 1 AND completion_date >= ? AND completion_date < ? ORDER BY completion_date DESC, id",
-            [0, 2_000_000_000])
+        let completedWindow =
+            "SELECT id FROM item WHERE kind = 'reminder' AND completed = 1 AND completion_date >= ? AND completion_date < ?"
+            + " ORDER BY completion_date DESC, id"
+        let completed = try plan(t.store, completedWindow, [0, 2_000_000_000])
         #expect(completed.contains { $0.contains("USING INDEX item_reminder_state") }, "\(completed)")
         let stillFiring = try plan(t.store, EventStore.stillFiringCandidates(columns: "id"), ["lo": 0, "from": 0])
         #expect(stillFiring.contains { $0.contains("USING INDEX item_reminder_state") }, "\(stillFiring)")
