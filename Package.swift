@@ -52,8 +52,9 @@ let package = Package(
             ]
         ),
 
-        // Linux calls the Glibc module does not export (timerfd).
-        .target(name: "CLinuxShim"),
+        // Linux calls the Glibc module does not export (timerfd), and SQLite's variadic
+        // configuration call (the SQLite GRDB links).
+        .target(name: "CLinuxShim", linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // The alarm scheduler: ledger-backed delivery, catch-up, snooze, on an injected wall clock;
         // the NotificationSink port and the stdout sink.

@@ -10,6 +10,8 @@ import Foundation
 @main
 enum ChimeEntry {
     static func main() {
+        // Before any store is opened: SQLite takes it only before its first use.
+        _ = chime_sqlite_without_memory_statistics()
         ChimeExecutors.install()
         Task { @MainActor in
             await Chime.main()
