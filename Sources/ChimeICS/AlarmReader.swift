@@ -5,22 +5,22 @@ import ChimeCore
 /// `X-APPLE-PROXIMITY`) or the RFC 9074 way (`PROXIMITY` + a VLOCATION with a geo: URL).
 enum AlarmReader {
     /// The trigger Apple puts on location alarms; it must never become a timed alarm in 1976.
-    static let applePlaceholderTrigger = "19760401T005545Z"
+    static let applePlaceholderTrigger: StaticString = "19760401T005545Z"
     static let modelled: Set<String> = ["TRIGGER", "X-APPLE-STRUCTURED-LOCATION", "X-APPLE-PROXIMITY", "PROXIMITY"]
 
     /// Apple's "no alarm" VALARM (`ACTION:NONE`), or one with its 1976 placeholder trigger and
     /// no place: kept verbatim with the item, never an alarm.
     static func isPlaceholder(_ a: ICSComponent) -> Bool {
-        if a["ACTION"]?.value.trimmingSpaces.asciiUppercased == "NONE" { return true }
+        if a["ACTION"]?.value.isKeyword("NONE") == true { return true }
         let isLocation = a["X-APPLE-STRUCTURED-LOCATION"] != nil || a["PROXIMITY"] != nil || a["X-APPLE-PROXIMITY"] != nil
-        return !isLocation && a["TRIGGER"]?.value.trimmingSpaces.asciiUppercased == applePlaceholderTrigger
+        return !isLocation && a["TRIGGER"]?.value.isKeyword(applePlaceholderTrigger) == true
     }
 
     /// `ACTION:EMAIL`: an alarm that mails its attendees. Chime sends no mail, and a desktop popup
     /// would be a different alarm than the one written: kept verbatim with the item, never shown
     /// (`chime show` lists it as "email alarm (not sent by Chime)").
     static func isEmail(_ a: ICSComponent) -> Bool {
-        a["ACTION"]?.value.trimmingSpaces.asciiUppercased == "EMAIL"
+        a["ACTION"]?.value.isKeyword("EMAIL") == true
     }
 
     /// The actions that become alarms: a popup (`DISPLAY`, or no ACTION at all), with a sound (`AUDIO`).
@@ -74,7 +74,7 @@ enum AlarmReader {
             throw ICSError(file: values.file, line: a.line, property: "VALARM", MessageText("missing TRIGGER"))
         }
         let value = trigger.value.trimmingSpaces
-        if value.asciiUppercased == applePlaceholderTrigger { return nil }  // a location alarm whose place was lost
+        if value.isKeyword(applePlaceholderTrigger) { return nil }  // a location alarm whose place was lost
         var alarm: Alarm
         if trigger.parameter("VALUE")?.asciiUppercased == "DATE-TIME" || BasicDateTime.parse(value) != nil {
             alarm = .absolute(try values.instant(trigger))

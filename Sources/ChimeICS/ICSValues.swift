@@ -115,6 +115,31 @@ struct ValueReader {
 }
 
 extension String {
+    /// Whether this value, spaces and tabs around it aside, is `keyword` (upper-case ASCII) in any
+    /// case: `trimmingSpaces.asciiUppercased == keyword`, read on the bytes without making either
+    /// string when the value is ASCII (every VALARM's ACTION and TRIGGER are asked it). A value
+    /// that is not ASCII is decided the long way, whose Unicode case rules it keeps.
+    ///
+    /// ```swift
+    /// " none ".isKeyword("NONE")   // true
+    /// ```
+    func isKeyword(_ keyword: StaticString) -> Bool {
+        var text = self
+        let answer: Bool? = text.withUTF8 { b in
+            var lo = 0, hi = b.count
+            while lo < hi, b[lo] == 32 || b[lo] == 9 { lo += 1 }
+            while hi > lo, b[hi - 1] == 32 || b[hi - 1] == 9 { hi -= 1 }
+            for i in lo..<hi where b[i] >= 0x80 { return nil }
+            guard hi - lo == keyword.utf8CodeUnitCount else { return false }
+            for i in 0..<(hi - lo) {
+                let c = b[lo + i]
+                if (c >= 97 && c <= 122 ? c - 32 : c) != keyword.utf8Start[i] { return false }
+            }
+            return true
+        }
+        return answer ?? (trimmingSpaces.asciiUppercased == keyword.description)
+    }
+
     var trimmingSpaces: String {
         // Most values have nothing to trim: no copy then.
         if let first = utf8.first, let last = utf8.last, first != 32, first != 9, last != 32, last != 9 { return self }

@@ -226,7 +226,7 @@ struct ItemWriter {
         case .location(let place, let proximity):
             let word = proximity == .enter ? "ARRIVE" : "DEPART"
             let geo = "geo:\(place.latitude),\(place.longitude)"
-            lines.append("TRIGGER;VALUE=DATE-TIME:" + AlarmReader.applePlaceholderTrigger)
+            lines.append("TRIGGER;VALUE=DATE-TIME:" + AlarmReader.applePlaceholderTrigger.description)
             var apple = "X-APPLE-STRUCTURED-LOCATION;VALUE=URI"
             if place.radius > 0 { apple += ";X-APPLE-RADIUS=\(place.radius)" }
             apple += ";X-TITLE=" + ICSProperty.parameterValue(place.title) + ":" + geo

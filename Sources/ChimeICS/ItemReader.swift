@@ -229,7 +229,7 @@ struct ItemReader {
         return ICSOverride(
             uid: e.externalIdentifier, recurrenceID: try values.calendarDate(rid, repairs: repairs),
             thisAndFuture: rid.parameter("RANGE")?.asciiUppercased == "THISANDFUTURE",
-            isCancelled: c["STATUS"]?.value.trimmingSpaces.asciiUppercased == "CANCELLED", event: e, line: c.line,
+            isCancelled: c["STATUS"]?.value.isKeyword("CANCELLED") == true, event: e, line: c.line,
             stamp: try stamp(c, values))
     }
 
