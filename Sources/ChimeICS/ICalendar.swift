@@ -108,7 +108,7 @@ public enum ICalendar {
     public static func stream(
         file: String = "<input>",
         chunks next: () throws(ICSError) -> [UInt8]?,
-        each: (ICSItem, ICSCalendarHeader) throws -> Void
+        each: (consuming ICSItem, ICSCalendarHeader) throws -> Void
     ) throws -> ICSParseResult? {
         var reader = ICSItemStream(file: file)
         var done = false
@@ -356,7 +356,7 @@ private struct ICSItemStream {
 
     /// Reads the components the last chunk finished, handing out their items; false when the
     /// file needs the whole-file read.
-    mutating func handOut(_ each: (ICSItem, ICSCalendarHeader) throws -> Void) throws -> Bool {
+    mutating func handOut(_ each: (consuming ICSItem, ICSCalendarHeader) throws -> Void) throws -> Bool {
         var components = tree.finished
         tree.finished = []
         for index in components.indices {
