@@ -126,16 +126,18 @@ extension String {
     func isKeyword(_ keyword: StaticString) -> Bool {
         var text = self
         let answer: Bool? = text.withUTF8 { b in
-            var lo = 0, hi = b.count
-            while lo < hi, b[lo] == 32 || b[lo] == 9 { lo += 1 }
-            while hi > lo, b[hi - 1] == 32 || b[hi - 1] == 9 { hi -= 1 }
-            for i in lo..<hi where b[i] >= 0x80 { return nil }
-            guard hi - lo == keyword.utf8CodeUnitCount else { return false }
-            for i in 0..<(hi - lo) {
-                let c = b[lo + i]
-                if (c >= 97 && c <= 122 ? c - 32 : c) != keyword.utf8Start[i] { return false }
+            keyword.withUTF8Buffer { k in
+                var lo = 0, hi = b.count
+                while lo < hi, b[lo] == 32 || b[lo] == 9 { lo += 1 }
+                while hi > lo, b[hi - 1] == 32 || b[hi - 1] == 9 { hi -= 1 }
+                for i in lo..<hi where b[i] >= 0x80 { return nil }
+                guard hi - lo == k.count else { return false }
+                for i in 0..<k.count {
+                    let c = b[lo + i]
+                    if (c >= 97 && c <= 122 ? c - 32 : c) != k[i] { return false }
+                }
+                return true
             }
-            return true
         }
         return answer ?? (trimmingSpaces.asciiUppercased == keyword.description)
     }

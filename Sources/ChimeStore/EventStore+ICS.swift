@@ -185,6 +185,9 @@ extension EventStore {
                     do {
                         try Self.withCache(db, kibibytes: Self.streamingCacheKiB) {
                             let next = try open()
+                            // Read once for both threads: an item the store holds already is an
+                            // update (or unchanged), whose row values the reader need not work out.
+                            let known = try self.storedUIDs(in: Self.calendarScope(target))
                             var session: ImportSession?
                             var masters = Set<Int>()
                             // The file is parsed on a thread of its own while the items read
@@ -197,7 +200,8 @@ extension EventStore {
                                     if header == nil { header = itemHeader }
                                     // Worked out here: the storing thread is the longer of the two. The
                                     // item is handed over whole, so taking out its calendar's name copies nothing.
-                                    batch.append(ImportEntry(item, withValues: true))
+                                    let isNew = known.isEmpty || !known.contains(Self.uidKey(item.uid, item.item))
+                                    batch.append(ImportEntry(item, withValues: isNew))
                                     if batch.count >= Self.streamingBatch {
                                         try hand((batch, header))
                                         batch = []
@@ -213,7 +217,7 @@ extension EventStore {
                                 read.items = []
                                 if session == nil, let header = read.header {
                                     session = try ImportSession(
-                                        store: self, file: file, target: target, header: header, strict: strict, authoritative: false, db: db)
+                                        store: self, file: file, target: target, header: header, strict: strict, authoritative: false, db: db, known: known)
                                 }
                                 for item in batch { masters.insert(ImportSession.uidHash(item.entry.uid)) }
                                 try session?.add(prepared: batch, overridden: nil, cancellations: [:])
@@ -230,7 +234,7 @@ extension EventStore {
                                 ?? ImportSession(
                                     store: self, file: file, target: target,
                                     header: ICSCalendarHeader(name: rest.calendarName, properties: rest.calendarProperties),
-                                    strict: strict, authoritative: false, db: db)
+                                    strict: strict, authoritative: false, db: db, known: known)
                             var (overrides, standIns) = try current.standIns(for: rest.overrides) { masters.contains(ImportSession.uidHash($0)) }
                             rest.overrides = []
                             let standInUIDs = Set(standIns.map(\.uid))
@@ -466,10 +470,6 @@ public enum ImportProgress: Sendable, Equatable {
     case storing(items: Int)
 }
 
-/// One import between its items and its overrides. Items are added as they are read (a parsed
-/// file's all at once, a stream's a batch at a time); then the whole-file rules are applied:
-/// stand-in series for occurrences whose series the file lacks, cancelled occurrences, changed
-/// occurrences. Writes are queued on the store (run by its commit, or by a streamed import as it goes).
 /// An item of a file on its way into the store, with what can be worked out from it alone,
 /// before the store is asked anything: the name of its calendar in an export of several
 /// (X-CHIME-CALENDAR, taken out of its preserved lines) and, when worked out ahead, its row's
@@ -508,6 +508,10 @@ struct ImportEntry: Sendable {
     }
 }
 
+/// One import between its items and its overrides. Items are added as they are read (a parsed
+/// file's all at once, a stream's a batch at a time); then the whole-file rules are applied:
+/// stand-in series for occurrences whose series the file lacks, cancelled occurrences, changed
+/// occurrences. Writes are queued on the store (run by its commit, or by a streamed import as it goes).
 final class ImportSession {
     let store: EventStore
     let file: String
@@ -582,7 +586,7 @@ final class ImportSession {
 
     init(
         store: EventStore, file: String, target: ImportTarget, header: ICSCalendarHeader, strict: Bool, authoritative: Bool,
-        db: Database?
+        db: Database?, known: Set<String>? = nil
     ) throws {
         self.store = store
         self.file = file
@@ -596,7 +600,8 @@ final class ImportSession {
         self.authoritative = authoritative
         self.db = db
         scope = EventStore.calendarScope(target)
-        known = try store.storedUIDs(in: scope)
+        // `known`: the caller's read of the same (``EventStore/storedUIDs(in:)`` for this target).
+        self.known = try known ?? store.storedUIDs(in: scope)
     }
 
     /// A UID's hash, for a streamed import's list of the UIDs it read.

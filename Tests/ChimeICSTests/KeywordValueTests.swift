@@ -14,7 +14,7 @@ struct KeywordValueTests {
             "19760401t005545z", " 19760401T005545Z ", "19760401T005545"
         ]
         for value in values {
-            for keyword: StaticString in ["NONE", "EMAIL", "CANCELLED", "19760401T005545Z"] {
+            for keyword: StaticString in ["NONE", "EMAIL", "CANCELLED", "19760401T005545Z", "N"] {
                 #expect(
                     value.isKeyword(keyword) == (value.trimmingSpaces.asciiUppercased == keyword.description),
                     "\(value.debugDescription) as \(keyword)")

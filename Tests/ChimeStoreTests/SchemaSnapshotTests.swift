@@ -19,6 +19,17 @@ struct SchemaSnapshotTests {
                 "Schema.newStore is not what the migrations make: replace its declaration in Sources/ChimeStore/SchemaSnapshot.swift with the one written to \(path)"
             )
         }
+        // What the text does not say, the migrations left at its default: no rows besides the
+        // migrations' names and the counters, no user version or application id.
+        let tables = try migrated.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('grdb_migrations', 'sqlite_sequence')")
+        }
+        for table in tables {
+            #expect(try migrated.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"") } == 0, "\(table)")
+        }
+        #expect(try migrated.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == 0)
+        #expect(try migrated.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") } == 0)
         // Made from it, a file holds the same, and the migrations find nothing left to do.
         let made = try DatabaseQueue()
         #expect(try made.write { db in try Schema.makeNewStore(db) })

@@ -277,7 +277,9 @@ struct ImportCommand: ParsableCommand {
         let bytes = Array(head)
         // Most files hold an item in their first kilobytes: they are read a piece at a time up to
         // the first (reading all 64 KB was 7 ms before an import could start). A start without
-        // one (only changed occurrences, say, or a file read whole) is read whole as before.
+        // one (only changed occurrences, say, or a file read whole) is read whole as before. A
+        // fault after the first item (a file refused for nesting too deep) is then the import's
+        // to say, as for one beyond the first 64 KB: the new store stays, empty.
         struct Found: Error {}
         var offset = 0
         do {
@@ -292,7 +294,7 @@ struct ImportCommand: ParsableCommand {
         } catch is Found {
             return true
         } catch {}
-        guard case .success(let read) = readStart(path, file: path) else { return false }
+        guard case .success(let read) = Result(catching: { () throws(ICSError) in try ICalendar.parse(bytes, file: path) }) else { return false }
         return !read.items.isEmpty || !read.overrides.isEmpty
     }
 
