@@ -11,6 +11,10 @@ struct ItemReader {
     let repairs: RepairLog
     /// Definitions already read by other files of the same pull (nil: this file's alone).
     var zoneDefinitions: ZoneDefinitions? = nil
+    /// The rules read so far, by their text: a calendar's series repeat a few hundred rule texts
+    /// (the 12,000-item export: 3,307 rules, 1,007 texts), and parsing one took about 29,000
+    /// instructions.
+    let parsedRules = ParsedRules()
 
     /// Properties read into the model; everything else is kept verbatim in `icsExtras`.
     /// DTSTAMP is dropped: an export writes a fresh one, as RFC 5545 asks.
@@ -395,7 +399,15 @@ struct ItemReader {
                     MessageText("{rule}: {changes}", context: "repair", ["rule": ContentLines.excerpt(p.value)], parts: ["changes": said]))
             }
             guard let text else { continue }
-            do { result.append(try RecurrenceRule(parsing: text)) } catch {
+            if let known = parsedRules.byText[text] {
+                result.append(known)
+                continue
+            }
+            do {
+                let rule = try RecurrenceRule(parsing: text)
+                parsedRules.remember(rule, for: text)
+                result.append(rule)
+            } catch {
                 try repairs.note(values.fail(p, "\(error)"), MessageText("the rule was dropped: only the first occurrence is kept"))
             }
         }
@@ -485,5 +497,17 @@ struct ItemReader {
             for b in p.contentLine.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
         }
         return "chime-generated-\(String(hash, radix: 16))"
+    }
+}
+
+/// Rules parsed from their text, for one file's reading (`RecurrenceRule(parsing:)` depends on the
+/// text alone). At most ``limit`` are kept, so a file whose every rule differs (an UNTIL each) holds
+/// no more.
+final class ParsedRules {
+    static let limit = 4_096
+    private(set) var byText: [String: RecurrenceRule] = [:]
+
+    func remember(_ rule: RecurrenceRule, for text: String) {
+        if byText.count < Self.limit { byText[text] = rule }
     }
 }
