@@ -267,14 +267,13 @@ struct ImportCommand: ParsableCommand {
     /// Why a lenient read refuses the file at `path` as no iCalendar file, from its first 64 KB; nil
     /// when it reads them (as a calendar, repaired or not).
     static func notICalendar(_ path: String, file: String) -> ICSError? {
-        guard case .failure(let error) = readStart(path, file: file) else { return nil }
+        guard let bytes = head(path), case .failure(let error) = readStart(bytes, file: file) else { return nil }
         return error
     }
 
     /// Whether the first 64 KB of the file at `path` read as a calendar with an item in them.
     static func startHoldsAnItem(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 1 << 16) else { return false }
-        let bytes = Array(head)
+        guard let bytes = head(path) else { return false }
         // Most files hold an item in their first kilobytes: they are read a piece at a time up to
         // the first (reading all 64 KB was 7 ms before an import could start). A start without
         // one (only changed occurrences, say, or a file read whole) is read whole as before. A
@@ -294,14 +293,19 @@ struct ImportCommand: ParsableCommand {
         } catch is Found {
             return true
         } catch {}
-        guard case .success(let read) = Result(catching: { () throws(ICSError) in try ICalendar.parse(bytes, file: path) }) else { return false }
+        guard case .success(let read) = readStart(bytes, file: path) else { return false }
         return !read.items.isEmpty || !read.overrides.isEmpty
     }
 
-    /// The first 64 KB of the file at `path`, read leniently; nil when they cannot be read.
-    private static func readStart(_ path: String, file: String) -> Result<ICSParseResult, ICSError>? {
+    /// The first 64 KB of the file at `path`; nil when they cannot be read.
+    private static func head(_ path: String) -> [UInt8]? {
         guard let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 1 << 16) else { return nil }
-        return Result { () throws(ICSError) in try ICalendar.parse(Array(head), file: file) }
+        return Array(head)
+    }
+
+    /// A file's start (``head(_:)``), read leniently.
+    private static func readStart(_ bytes: [UInt8], file: String) -> Result<ICSParseResult, ICSError> {
+        Result { () throws(ICSError) in try ICalendar.parse(bytes, file: file) }
     }
 
     /// Refuses an import that read nothing: each component was skipped (the warnings say why).
