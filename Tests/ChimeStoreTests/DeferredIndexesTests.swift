@@ -1,0 +1,127 @@
+import ChimeCore
+import ChimeICS
+import Foundation
+import GRDB
+import Testing
+
+@testable import ChimeStore
+
+/// An import into an empty store builds the item indexes once its rows are in
+/// (``DeferredIndexes``): whatever happens, the store ends with the indexes the migrations make.
+@Suite("store: item indexes built after an import's rows")
+struct DeferredIndexesTests {
+    /// A file with events, to-dos, alarms, a series and a changed occurrence of it.
+    static let file: [UInt8] = {
+        var body = ""
+        for i in 0..<600 {
+            body += "BEGIN:VEVENT\r\nUID:e\(i)@example.com\r\nDTSTART:202701\(String(format: "%02d", i % 28 + 1))T090000Z\r\n"
+            body += "DURATION:PT1H\r\nSUMMARY:Event \(i)\r\n"
+            if i % 3 == 0 { body += "RRULE:FREQ=WEEKLY;COUNT=\(i % 7 + 2)\r\n" }
+            body += "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+        }
+        for i in 0..<100 { body += "BEGIN:VTODO\r\nUID:t\(i)@example.com\r\nDUE:20270301T120000Z\r\nSUMMARY:To-do \(i)\r\nEND:VTODO\r\n" }
+        body += "BEGIN:VEVENT\r\nUID:e0@example.com\r\nRECURRENCE-ID:20270108T090000Z\r\nDTSTART:20270108T100000Z\r\n"
+        body += "DURATION:PT1H\r\nSUMMARY:Moved\r\nEND:VEVENT\r\n"
+        return Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//EN\r\n" + body + "END:VCALENDAR\r\n").utf8)
+    }()
+
+    final class Folder {
+        let path = NSTemporaryDirectory() + "chime-deferred-\(UUID().uuidString)"
+        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// The file's schema, every object by name (an index made again comes later in SQLite's own
+    /// list), and SQLite's own check of the file.
+    static func schema(_ path: String) throws -> (text: String, check: String) {
+        let queue = try DatabaseQueue(path: path)
+        return try queue.read { db in
+            let objects = try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name")
+            return (objects.map(\.description).joined(separator: "\n"), try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n"))
+        }
+    }
+
+    static func streamed(_ store: EventStore, dryRun: Bool = false, failingAt: Int? = nil) throws -> ImportReport {
+        try store.importICS(file: "f.ics", dryRun: dryRun) {
+            var at = 0
+            return { () throws(ICSError) -> [UInt8]? in
+                guard at < file.count else { return nil }
+                if let failingAt, at >= failingAt { throw ICSError(file: "f.ics", line: 0, "cannot read the file") }
+                defer { at += 2_048 }
+                return Array(file[at..<min(file.count, at + 2_048)])
+            }
+        }
+    }
+
+    @Test func anImportIntoAnEmptyStoreEndsWithTheMigrationsIndexes() throws {
+        let folder = try Folder()
+        let fresh = folder.path + "/fresh.sqlite", imported = folder.path + "/imported.sqlite"
+        _ = try EventStore(path: fresh, floatingZone: .utc)
+        let store = try EventStore(path: imported, floatingZone: .utc)
+        let report = try Self.streamed(store)
+        #expect(report.eventsAdded == 600 && report.remindersAdded == 100 && report.overrides == 1)
+        let expected = try Self.schema(fresh).text
+        let (text, check) = try Self.schema(imported)
+        #expect(text == expected)
+        #expect(check == "ok")
+        // The indexes hold every row: a UID found through its index, a window through its own.
+        let window = store.predicateForEvents(start: Instant(secondsSince1970: 1_799_316_000), end: Instant(secondsSince1970: 1_799_406_000))
+        let moved = try store.events(matching: window)
+        #expect(moved.contains { $0.title == "Moved" })
+        let sameUID = try DatabaseQueue(path: imported).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM item INDEXED BY item_external_id WHERE external_id = 'e0@example.com'")
+        }
+        #expect(sameUID == 2)
+    }
+
+    @Test func aDryRunOrAFailedReadLeavesTheIndexesAsTheyWere() throws {
+        let folder = try Folder()
+        let fresh = folder.path + "/fresh.sqlite"
+        _ = try EventStore(path: fresh, floatingZone: .utc)
+        let expected = try Self.schema(fresh).text
+        for (name, dryRun, failingAt) in [("dry", true, Int?.none), ("failed", false, Self.file.count / 2)] {
+            let path = folder.path + "/\(name).sqlite"
+            let store = try EventStore(path: path, floatingZone: .utc)
+            if failingAt == nil {
+                #expect(try Self.streamed(store, dryRun: dryRun).eventsAdded == 600)
+            } else {
+                #expect(throws: ICSError.self) { try Self.streamed(store, failingAt: failingAt) }
+            }
+            #expect(try Self.schema(path).text == expected, "\(name)")
+            #expect(try store.allItems(in: nil).isEmpty, "\(name)")
+        }
+    }
+
+    @Test func onlyAnEmptyTableHasItsWholeTableIndexesDropped() throws {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue)
+        let indexes = { (db: Database) in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item' AND sql IS NOT NULL ORDER BY name")
+        }
+        let all = try queue.read(indexes)
+        try queue.inTransaction { db in
+            let deferred = try DeferredIndexes.dropIfEmpty(db)
+            #expect(!deferred.isEmpty)
+            // The partial ones stay; the whole-table ones are gone until restored.
+            let left = try indexes(db)
+            for name in left {
+                let definition = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [name])
+                #expect(definition?.contains(" WHERE ") == true, "\(name)")
+            }
+            #expect(left.count < all.count && left.count >= 3)
+            try deferred.restore(db)
+            #expect(try indexes(db) == all)
+            return .rollback
+        }
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO calendar (id, title, color, entity_type) VALUES ('c', 'C', '#000000', 'event')")
+            try db.execute(
+                sql: """
+                    INSERT INTO item (id, calendar_id, kind, external_id, title, start, "end", created, modified, range_start)
+                    VALUES ('i', 'c', 'event', 'u', 'T', '20270101T090000Z', '20270101T100000Z', 0, 0, 0)
+                    """)
+            #expect(try DeferredIndexes.dropIfEmpty(db).isEmpty)
+            #expect(try indexes(db) == all)
+        }
+    }
+}
