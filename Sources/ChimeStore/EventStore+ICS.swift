@@ -553,6 +553,14 @@ final class ImportSession {
         let kind: EntityType
         let title: String
     }
+    /// ``home(_:of:creating:)``'s first questions and answers.
+    private var firstHomes: [FoundHome] = []
+    private struct FoundHome {
+        let marker: String
+        let kind: EntityType
+        let creating: Bool
+        let id: String?
+    }
     /// The first calendars ``took(_:)`` was told of: a file sends its items to a few calendars
     /// over and over, and comparing a few identifiers costs less than looking one up by hash.
     private var tookCalendars: [String] = []
@@ -687,6 +695,16 @@ final class ImportSession {
     /// before the import is taken: nil otherwise, and the item stays where it is.
     private func home(_ marker: String?, of kind: EntityType, creating: Bool = true) throws -> String? {
         guard case .defaults = target, let marker else { return nil }
+        // A file names a few calendars over and over: comparing the first few answers' names
+        // costs less than the two hashed lookups below (once found, an answer holds for the rest
+        // of the import).
+        for known in firstHomes where known.kind == kind && known.creating == creating && known.marker == marker { return known.id }
+        let id = try findHome(marker, of: kind, creating: creating)
+        if firstHomes.count < 8 { firstHomes.append(FoundHome(marker: marker, kind: kind, creating: creating, id: id)) }
+        return id
+    }
+
+    private func findHome(_ marker: String, of kind: EntityType, creating: Bool) throws -> String? {
         // A file names a few calendars over and over: each name is cleaned once.
         let cleaned: String?
         if let known = cleanedTitles[marker] {
