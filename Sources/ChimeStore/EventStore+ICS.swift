@@ -232,9 +232,9 @@ extension EventStore {
                                 needsWholeFile = true
                                 throw StreamingRollback()
                             }
+                            progress?(.read(items: session?.itemCount ?? 0, overrides: rest.overrides.count))
                             // Before the overrides, which look their series up by UID.
                             try deferred.restore(db)
-                            progress?(.read(items: session?.itemCount ?? 0, overrides: rest.overrides.count))
                             let current =
                                 try session
                                 ?? ImportSession(
@@ -277,8 +277,8 @@ extension EventStore {
     /// 1.03× the time of the import that held every item; 16 MiB spilled: 60 MiB, 1.08×).
     static let streamingCacheKiB = 32_768
     /// The same while ``DeferredIndexes`` holds the item indexes back: only the table and its
-    /// identifiers' index take pages (the 100 MB file: 16 MiB peaked at 81 MiB, as 32 MiB had with
-    /// every index kept; 32 MiB beside the deferred indexes' build peaked at 101 MiB).
+    /// identifiers' index take pages. The 100 MB file, the build's in-memory sort included:
+    /// 16 MiB peaked at 81 MiB, as 32 MiB had with every index kept; 32 MiB peaked at 101 MiB.
     static let streamingCacheWithoutIndexesKiB = 16_384
 
     /// Thrown to roll back a streamed import's transaction (a dry run, a file read again whole).
@@ -696,11 +696,11 @@ final class ImportSession {
     private func home(_ marker: String?, of kind: EntityType, creating: Bool = true) throws -> String? {
         guard case .defaults = target, let marker else { return nil }
         // A file names a few calendars over and over: comparing the first few answers' names
-        // costs less than the two hashed lookups below (once found, an answer holds for the rest
-        // of the import).
+        // costs less than the two hashed lookups below. An answer holds for the rest of the
+        // import, but for "none here" to an update: the import may make that calendar later.
         for known in firstHomes where known.kind == kind && known.creating == creating && known.marker == marker { return known.id }
         let id = try findHome(marker, of: kind, creating: creating)
-        if firstHomes.count < 8 { firstHomes.append(FoundHome(marker: marker, kind: kind, creating: creating, id: id)) }
+        if firstHomes.count < 8, id != nil || creating { firstHomes.append(FoundHome(marker: marker, kind: kind, creating: creating, id: id)) }
         return id
     }
 

@@ -41,7 +41,14 @@ struct DeferredIndexesTests {
         }
     }
 
-    static func streamed(_ store: EventStore, dryRun: Bool = false, failingAt: Int? = nil) throws -> ImportReport {
+    /// The schema's objects in SQLite's own order: an index made again comes after the others.
+    static func order(_ path: String) throws -> [String] {
+        try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master ORDER BY rowid") }
+    }
+
+    static let wholeTableIndexes: Set = ["item_calendar", "item_event_end", "item_event_range", "item_external_id"]
+
+    static func streamed(_ store: EventStore, _ file: [UInt8] = DeferredIndexesTests.file, dryRun: Bool = false, failingAt: Int? = nil) throws -> ImportReport {
         try store.importICS(file: "f.ics", dryRun: dryRun) {
             var at = 0
             return { () throws(ICSError) -> [UInt8]? in
@@ -64,6 +71,9 @@ struct DeferredIndexesTests {
         let (text, check) = try Self.schema(imported)
         #expect(text == expected)
         #expect(check == "ok")
+        // Made again at the end: the import did build them after its rows.
+        #expect(Set(try Self.order(imported).suffix(4)) == Self.wholeTableIndexes)
+        #expect(Set(try Self.order(fresh).suffix(4)) != Self.wholeTableIndexes)
         // The indexes hold every row: a UID found through its index, a window through its own.
         let window = store.predicateForEvents(start: Instant(secondsSince1970: 1_799_316_000), end: Instant(secondsSince1970: 1_799_406_000))
         let moved = try store.events(matching: window)
@@ -90,6 +100,28 @@ struct DeferredIndexesTests {
             #expect(try Self.schema(path).text == expected, "\(name)")
             #expect(try store.allItems(in: nil).isEmpty, "\(name)")
         }
+    }
+
+    @Test func aStoreThatHoldsItemsOrAFileReadAgainWholeKeepsItsIndexes() throws {
+        let folder = try Folder()
+        // Into a store that holds an item: the indexes are kept up row by row, never dropped.
+        let held = folder.path + "/held.sqlite"
+        let store = try EventStore(path: held, floatingZone: .utc)
+        let one = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        #expect(try Self.streamed(store, one).eventsAdded == 1)
+        let before = try Self.order(held)
+        #expect(try Self.streamed(store).eventsAdded == 600)
+        #expect(try Self.order(held) == before)
+        // A file that holds one UID twice is read again whole, after the streamed pass rolled back.
+        let twice = folder.path + "/twice.sqlite"
+        let again = try EventStore(path: twice, floatingZone: .utc)
+        let fresh = try Self.order(twice)
+        var text = String(decoding: Self.file, as: UTF8.self)
+        let copy = "BEGIN:VEVENT\r\nUID:e1@example.com\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\n"
+        text = text.replacingOccurrences(of: "END:VCALENDAR", with: copy + "END:VCALENDAR")
+        #expect(try Self.streamed(again, Array(text.utf8)).eventsAdded == 600)
+        #expect(try Self.order(twice) == fresh)
+        #expect(try Self.schema(twice).check == "ok")
     }
 
     @Test func onlyAnEmptyTableHasItsWholeTableIndexesDropped() throws {
