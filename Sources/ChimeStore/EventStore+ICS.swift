@@ -698,7 +698,7 @@ final class ImportSession {
         // A file names a few calendars over and over: comparing the first few answers' names
         // costs less than the two hashed lookups below. An answer holds for the rest of the
         // import, but for "none here" to an update: the import may make that calendar later.
-        for known in firstHomes where known.kind == kind && known.creating == creating && known.marker == marker { return known.id }
+        for found in firstHomes where found.kind == kind && found.creating == creating && found.marker == marker { return found.id }
         let id = try findHome(marker, of: kind, creating: creating)
         if firstHomes.count < 8, id != nil || creating { firstHomes.append(FoundHome(marker: marker, kind: kind, creating: creating, id: id)) }
         return id

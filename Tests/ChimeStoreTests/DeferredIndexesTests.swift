@@ -25,12 +25,6 @@ struct DeferredIndexesTests {
         return Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//EN\r\n" + body + "END:VCALENDAR\r\n").utf8)
     }()
 
-    final class Folder {
-        let path = NSTemporaryDirectory() + "chime-deferred-\(UUID().uuidString)"
-        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-    }
-
     /// The file's schema, every object by name (an index made again comes later in SQLite's own
     /// list), and SQLite's own check of the file.
     static func schema(_ path: String) throws -> (text: String, check: String) {
@@ -61,10 +55,9 @@ struct DeferredIndexesTests {
     }
 
     @Test func anImportIntoAnEmptyStoreEndsWithTheMigrationsIndexes() throws {
-        let folder = try Folder()
-        let fresh = folder.path + "/fresh.sqlite", imported = folder.path + "/imported.sqlite"
-        _ = try EventStore(path: fresh, floatingZone: .utc)
-        let store = try EventStore(path: imported, floatingZone: .utc)
+        let fresh = try TestStore().path
+        let target = try TestStore()
+        let imported = target.path, store = target.store
         let report = try Self.streamed(store)
         #expect(report.eventsAdded == 600 && report.remindersAdded == 100 && report.overrides == 1)
         let expected = try Self.schema(fresh).text
@@ -85,13 +78,11 @@ struct DeferredIndexesTests {
     }
 
     @Test func aDryRunOrAFailedReadLeavesTheIndexesAsTheyWere() throws {
-        let folder = try Folder()
-        let fresh = folder.path + "/fresh.sqlite"
-        _ = try EventStore(path: fresh, floatingZone: .utc)
+        let fresh = try TestStore().path
         let expected = try Self.schema(fresh).text
         for (name, dryRun, failingAt) in [("dry", true, Int?.none), ("failed", false, Self.file.count / 2)] {
-            let path = folder.path + "/\(name).sqlite"
-            let store = try EventStore(path: path, floatingZone: .utc)
+            let t = try TestStore()
+            let path = t.path, store = t.store
             if failingAt == nil {
                 #expect(try Self.streamed(store, dryRun: dryRun).eventsAdded == 600)
             } else {
@@ -103,18 +94,17 @@ struct DeferredIndexesTests {
     }
 
     @Test func aStoreThatHoldsItemsOrAFileReadAgainWholeKeepsItsIndexes() throws {
-        let folder = try Folder()
         // Into a store that holds an item: the indexes are kept up row by row, never dropped.
-        let held = folder.path + "/held.sqlite"
-        let store = try EventStore(path: held, floatingZone: .utc)
+        let heldStore = try TestStore()
+        let held = heldStore.path, store = heldStore.store
         let one = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
         #expect(try Self.streamed(store, one).eventsAdded == 1)
         let before = try Self.order(held)
         #expect(try Self.streamed(store).eventsAdded == 600)
         #expect(try Self.order(held) == before)
         // A file that holds one UID twice is read again whole, after the streamed pass rolled back.
-        let twice = folder.path + "/twice.sqlite"
-        let again = try EventStore(path: twice, floatingZone: .utc)
+        let twiceStore = try TestStore()
+        let twice = twiceStore.path, again = twiceStore.store
         let fresh = try Self.order(twice)
         var text = String(decoding: Self.file, as: UTF8.self)
         let copy = "BEGIN:VEVENT\r\nUID:e1@example.com\r\nDTSTART:20270101T090000Z\r\nEND:VEVENT\r\n"
