@@ -66,12 +66,15 @@ for line in "ExecStart=/usr/local/bin/chime daemon" "RestartPreventExitStatus=3"
     grep -qxF "$line" "$UNIT" || fail "unit lacks '$line'"
 done
 ! grep -q "@[A-Z]*@\|PartOf=graphical-session" "$UNIT" || fail "unit has an unfilled @VAR@ or is still PartOf the graphical session"
+# The wait for a notification server never fails the start ('-'): without a desktop the daemon
+# still starts (the user manager test below runs with a notification server, so it cannot show this).
+grep -q "^ExecStartPre=-/bin/sh -c 'end=" "$UNIT" || fail "the unit's wait for a notification server is missing or can fail the start (no '-')"
 grep -qx "Icon=chime" "$T/root/usr/local/share/applications/chime.desktop" || fail "desktop file lacks Icon=chime"
 ACTIVATION="$T/root/usr/local/share/dbus-1/services/io.github.chime.Chime.service"
 for line in "Name=io.github.chime.Chime" "Exec=/usr/local/bin/chime daemon" "SystemdService=chime.service"; do
     grep -qxF "$line" "$ACTIVATION" || fail "D-Bus service file lacks '$line'"
 done
-ok "unit keys (ExecStart on the installed binary, RestartPreventExitStatus=3, WantedBy=default.target); desktop Icon=chime"
+ok "unit keys (ExecStart on the installed binary, RestartPreventExitStatus=3, WantedBy=default.target, a wait for the notification server that cannot fail the start); desktop Icon=chime"
 
 # The toolchain's folder: the one above usr/bin of the swift on PATH (TOOLCHAIN/usr/bin/swift).
 SWIFT_BIN=$(readlink -f "$(command -v "${SWIFT:-swift}")")
