@@ -8,6 +8,7 @@ It owns org.freedesktop.Notifications and answers GetServerInformation, GetCapab
 import asyncio
 import sys
 
+from dbus_next import RequestNameReply
 from dbus_next.aio import MessageBus
 from dbus_next.service import ServiceInterface, method
 
@@ -41,7 +42,9 @@ class Notifications(ServiceInterface):
 async def main():
     bus = await MessageBus().connect()
     bus.export("/org/freedesktop/Notifications", Notifications())
-    await bus.request_name("org.freedesktop.Notifications")
+    reply = await bus.request_name("org.freedesktop.Notifications")
+    if reply != RequestNameReply.PRIMARY_OWNER:
+        sys.exit(f"org.freedesktop.Notifications is taken ({reply.name})")
     open(READY_FILE, "w").close()
     await asyncio.get_running_loop().create_future()
 

@@ -14,8 +14,10 @@
 set -eu
 ROOT=$1
 HARNESS=$(cd "$(dirname "$0")/../harness" && pwd)
-# The Python that has the test peers (make pydeps), found before PATH is narrowed below.
-PYTHON=$(command -v python3 || true)
+# The Python that has dbus-next (make pydeps), found before PATH, HOME and /usr/local change below;
+# without it the unit's wait for a notification server takes its full 30 s.
+PYTHON=$(python3 -c 'import dbus_next, sys; print(sys.executable)' 2>/dev/null || true)
+[ -n "$PYTHON" ] || echo "test-install: note: no python3 with dbus-next: the unit's start waits 30 s for a notification server"
 T=$(mktemp -d "${TMPDIR:-/tmp}/chime-user-manager.XXXXXX")
 CG=chime-user-manager-$$
 cleanup() {
@@ -55,7 +57,7 @@ done
 # A desktop's notification server, so that the unit's wait for one (up to 30 s where none answers)
 # ends at once, as in a desktop session. Without dbus-next (make test-install run alone) the start
 # waits those 30 s.
-if [ -n "$PYTHON" ] && "$PYTHON" -c "import dbus_next" 2>/dev/null; then
+if [ -n "$PYTHON" ]; then
     "$PYTHON" "$HARNESS/fake-notification-server.py" "$T/notifications-ready" &
     fake=\$!
     trap 'kill \$fake 2>/dev/null' EXIT
