@@ -234,7 +234,7 @@ extension EventStore {
                             }
                             progress?(.read(items: session?.itemCount ?? 0, overrides: rest.overrides.count))
                             // Before the overrides, which look their series up by UID.
-                            try deferred.restore(db)
+                            try deferred.restore(db, rowsCacheKiB: cache)
                             let current =
                                 try session
                                 ?? ImportSession(

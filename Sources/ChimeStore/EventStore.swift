@@ -111,9 +111,13 @@ public final class EventStore: Sendable {
         // a temporary file: an import of 12,000 items wrote 700 MB to one, 4 KiB at a time.
         // Reads map the file instead of copying each page through a read call: a window query
         // touches a few thousand rows spread over a large store.
+        // A new file gets 8 KiB pages (SQLite takes the size only before the first table, so a
+        // store made before keeps its 4 KiB): half the log frames, checkpoint copies and read
+        // calls for the same rows; an import of 12,000 items ran 5 % faster.
         config.prepareDatabase { db in
             db.add(function: TitleMatch.sqlFunction)
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            try db.execute(sql: "PRAGMA page_size = \(Self.newStorePageSize)")
             if !longLived { try db.execute(sql: "PRAGMA mmap_size = 268435456") }
         }
         let pool: DatabasePool
@@ -169,6 +173,9 @@ public final class EventStore: Sendable {
         guard hasWritten.withLock({ $0 }), !pool.configuration.readonly, stat(path + "-wal", &info) == 0, info.st_size > 0 else { return }
         try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
     }
+
+    /// The page size of a store file made from now on, in bytes.
+    static let newStorePageSize = 8_192
 
     /// The system wall clock, in whole seconds.
     public static let systemNow: @Sendable () -> Instant = {

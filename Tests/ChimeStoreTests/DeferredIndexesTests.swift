@@ -131,8 +131,13 @@ struct DeferredIndexesTests {
                 #expect(definition?.contains(" WHERE ") == true, "\(name)")
             }
             #expect(left.count < all.count && left.count >= 3)
-            try deferred.restore(db)
+            try deferred.restore(db, rowsCacheKiB: EventStore.streamingCacheWithoutIndexesKiB)
             #expect(try indexes(db) == all)
+            // A store that fits keeps the rows' cache for the build; a larger one gives it up for the sort.
+            let storeKiB = try Int.fetchOne(db, sql: "SELECT page_count * page_size / 1024 FROM pragma_page_count, pragma_page_size") ?? 0
+            #expect(storeKiB > 0)
+            #expect(try DeferredIndexes.buildCacheKiB(db, rowsCacheKiB: 16_384) == 16_384)
+            #expect(try DeferredIndexes.buildCacheKiB(db, rowsCacheKiB: storeKiB) == DeferredIndexes.sortingCacheKiB)
             return .rollback
         }
         try queue.write { db in

@@ -52,11 +52,30 @@ struct StoreFileTests {
         #expect(try again.defaultCalendarForNewEvents() == calendar)
     }
 
+    @Test func aNewStoreHasEightKiBPagesAndAnOlderFileKeepsItsOwn() throws {
+        let t = try TestStore()
+        #expect(try t.store.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } == EventStore.newStorePageSize)
+        // A store file made with SQLite's default 4 KiB pages (as every store was before) opens,
+        // takes a change and keeps its page size.
+        let older = t.folder + "/older.sqlite"
+        try Self.makeFourKiBStore(at: older)
+        let store = try EventStore(path: older, floatingZone: .utc)
+        let calendar = try store.defaultCalendarForNewEvents()
+        try store.save(Event(title: "Kept", calendar: calendar.identifier, start: .utc(local(2026, 12, 1, 9)), duration: 3600))
+        let again = try EventStore(path: older, floatingZone: .utc)
+        #expect(try again.events(matching: again.predicateForEvents(start: utc(2026, 12, 1), end: utc(2026, 12, 2))).map(\.title) == ["Kept"])
+        #expect(try again.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } == 4_096)
+    }
+
     @Test func aStoreFromBeforeServerCopiesKeptOnTheirPagesKeepsEveryResource() throws {
         let t = try TestStore()
-        // The schema before: resources in a WITHOUT ROWID table, where a 1.5 KB server copy
-        // takes an overflow page of its own.
-        try t.store.pool.write { db in
+        // A file of that time, with SQLite's default 4 KiB pages, and the schema before:
+        // resources in a WITHOUT ROWID table, where a 1.5 KB server copy takes an overflow page
+        // of its own.
+        let path = t.folder + "/older.sqlite"
+        try Self.makeFourKiBStore(at: path)
+        let older = try EventStore(path: path, floatingZone: .utc)
+        try older.pool.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO sync_account (name, url, username) VALUES ('home', 'https://dav.example/', 'alice');
@@ -79,11 +98,11 @@ struct StoreFileTests {
             }
         }
         let resources = "SELECT collection_id, href, uid, etag, server_copy, signature, foreign_content FROM sync_resource ORDER BY href"
-        let before = try t.store.pool.read { db in try Row.fetchAll(db, sql: resources) }
-        let pagesBefore = try t.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM dbstat WHERE name = 'sync_resource'") ?? 0 }
+        let before = try older.pool.read { db in try Row.fetchAll(db, sql: resources) }
+        let pagesBefore = try older.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM dbstat WHERE name = 'sync_resource'") ?? 0 }
         #expect(pagesBefore >= 200, "each resource on a page of its own before")
 
-        let reopened = try EventStore(path: t.path, floatingZone: .utc)
+        let reopened = try EventStore(path: path, floatingZone: .utc)
         try reopened.pool.write { db in
             #expect(try Row.fetchAll(db, sql: resources) == before)
             let table = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'sync_resource'") ?? ""
@@ -154,6 +173,18 @@ struct StoreFileTests {
     }
 
     // MARK: Paths that are not a store file of ours
+
+    /// A store file as every one was made before 8 KiB pages: SQLite's default 4 KiB, every
+    /// migration applied.
+    static func makeFourKiBStore(at path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096")
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+        }
+        try Schema.migrator.migrate(queue)
+        try queue.close()
+    }
 
     static func newFolder() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-\(UUID().uuidString)").path
