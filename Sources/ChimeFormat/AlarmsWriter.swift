@@ -71,7 +71,7 @@ public struct AlarmsWriter {
             out.append(messages("Armed location alarms (fire on crossing the place, not at a time): {count}", ["count": "\(places.count)"]) + "\n")
             for (source, alarm) in places {
                 out.append(
-                    "  \(DisplayText.itemTitle(source.item.title))  \(DisplayText.alarm(alarm))  \(Style.reference(DisplayText.singleLine(ItemReference.short(source.item.identifier))))\n"
+                    "  \(DisplayText.itemTitle(source.item.title))  \(DisplayText.alarm(alarm, messages: messages))  \(Style.reference(DisplayText.singleLine(ItemReference.short(source.item.identifier))))\n"
                 )
             }
         }

@@ -414,6 +414,40 @@ struct EverydayCLITests {
         #expect(notThere.stderr.contains("vorher); +10m (10 ") && notThere.stderr.contains("danach))"), "\(notThere.stderr)")
     }
 
+    /// A place's alarm and one counted from the end (as Thunderbird writes them) read in the
+    /// user's language wherever they are listed: `add`'s echo, `show`, `alarms` and the alarms
+    /// `--remove-alarm` offers; the German words remove the place's alarm as the English do.
+    @Test func placeAndEndAlarmsReadInTheUsersLanguage() throws {
+        let s = StoreSession(now: "2026-11-23T08:00:00Z")
+        let german = CatalogSandbox.environment(s.environment, language: "de_DE.UTF-8")
+        let added = try CLI.run(["add", "reminder", "Milch kaufen", "--at", "Supermarkt@52.525,13.402"], environment: german)
+        #expect(added.stdout.contains("beim Ankommen bei Supermarkt (52.525,13.402, Standardradius)"), "\(added.stdout)")
+        let milk = try #require(added.stdout.split(separator: "\n").first { $0.hasPrefix("ID ") }.map { String($0.dropFirst(3)) })
+        #expect(try CLI.run(["show", milk], environment: german).stdout.contains("beim Ankommen bei Supermarkt"))
+        let alarms = try CLI.run(["alarms", "--hours", "48"], environment: german)
+        #expect(alarms.stdout.contains("Milch kaufen  beim Ankommen bei Supermarkt (52.525,13.402, Standardradius)"), "\(alarms.stdout)")
+        #expect(!alarms.stdout.contains("arriving"), "\(alarms.stdout)")
+
+        let file = try s.writeFile(
+            "thunderbird.ics",
+            lines: [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN", "BEGIN:VEVENT",
+                "UID:end-alarm@example.org", "DTSTAMP:20261120T100000Z", "DTSTART:20261124T090000Z", "DTEND:20261124T100000Z",
+                "SUMMARY:Workshop", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Workshop", "TRIGGER;RELATED=END:-PT5M", "END:VALARM",
+                "END:VEVENT", "END:VCALENDAR", ""
+            ])
+        #expect(try s.run("import", file).status == 0)
+        let hint = try CLI.run(["edit", "Workshop", "--remove-alarm", "2h"], environment: german)
+        #expect(hint.status != 0)
+        #expect(hint.stderr.contains("(5m before the end (5 Min. vor dem Ende))"), "typed as the option takes it, then in German: \(hint.stderr)")
+
+        let placeHint = try CLI.run(["edit", milk, "--remove-alarm", "2h"], environment: german)
+        #expect(placeHint.stderr.contains("(beim Ankommen bei Supermarkt (52.525,13.402, Standardradius))"), "\(placeHint.stderr)")
+        let removed = try CLI.run(["edit", milk, "--remove-alarm", "beim Ankommen bei Supermarkt (52.525,13.402, Standardradius)"], environment: german)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(!(try s.run("show", milk).stdout.contains("arriving")), "the German words named the alarm that went")
+    }
+
     /// An Apple event's location runs over two lines (the place, then its address) and a Google
     /// event keeps its e-mail alarm: the form shows the break as `\n` and the alarm as `email`,
     /// saves a title-only change with both as they were, and drops the alarm when the word goes.

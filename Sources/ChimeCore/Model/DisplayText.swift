@@ -81,9 +81,25 @@ public enum DisplayText {
         case .absolute(let i): return "at \(i)"
         case .relative(let o, let relation):
             return "\(offset(o).dropFirst()) \(o < 0 ? "before" : "after") \(relation == .end ? "the end" : "the start/due date")"
-        case .location(let p, let proximity):
-            let radius = p.radius == 0 ? "default radius" : "\(Int(p.radius)) m"
-            return "on \(proximity == .enter ? "arriving at" : "leaving") \(singleLine(p.title)) (\(p.latitude),\(p.longitude), \(radius))"
+        case .location: return alarm(a, messages: .english)
         }
+    }
+
+    /// ``alarm(_:)`` with a location alarm's words in the user's language (`beim Ankommen bei
+    /// Supermarkt (52.525,13.402, Standardradius)`); the other kinds as ``alarm(_:)`` says them.
+    ///
+    /// ```swift
+    /// DisplayText.alarm(.location(StructuredLocation(title: "Office", latitude: 52.5, longitude: 13.4), .leave),
+    ///                   messages: messages)  // "on leaving Office (52.5,13.4, default radius)" in English
+    /// ```
+    public static func alarm(_ a: Alarm, messages: Messages) -> String {
+        guard case .location(let p, let proximity) = a.trigger else { return alarm(a) }
+        let radius =
+            p.radius == 0
+            ? messages("default radius", context: "alarm") : messages("{meters} m", context: "alarm", ["meters": "\(Int(p.radius))"])
+        let values: KeyValuePairs = ["place": singleLine(p.title), "latitude": "\(p.latitude)", "longitude": "\(p.longitude)", "radius": radius]
+        return proximity == .enter
+            ? messages("on arriving at {place} ({latitude},{longitude}, {radius})", context: "alarm", values)
+            : messages("on leaving {place} ({latitude},{longitude}, {radius})", context: "alarm", values)
     }
 }

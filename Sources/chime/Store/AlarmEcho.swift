@@ -65,7 +65,7 @@ enum AlarmEcho {
     /// `15 min before`, `1 h after`, `at the due time`.
     static func words(_ alarm: Alarm, item: AnyCalendarItem, defaults: AlarmDefaults, messages: Messages = .english) -> String {
         if case .absolute = alarm.trigger { return messages("at a set time", context: "alarm") }
-        guard case .relative(let offset, let relation) = alarm.trigger else { return DisplayText.alarm(alarm) }
+        guard case .relative(let offset, let relation) = alarm.trigger else { return DisplayText.alarm(alarm, messages: messages) }
         let length = DisplayText.length(abs(offset), messages: messages)
         switch (item, relation, offset) {
         case (.reminder, _, 0): return messages("at the due time", context: "alarm")

@@ -369,10 +369,12 @@ struct ItemOptions: ParsableArguments {
     }
 
     /// An alarm as `--remove-alarm` takes it, then what it means in the user's language:
-    /// `2h (2 Std. vorher)`, `+15m (15 min after)`; one counted from the end, at a date or at a
-    /// place as ``DisplayText/alarm(_:)`` names it, which the option takes too.
+    /// `2h (2 Std. vorher)`, `+15m (15 min after)`, `5m before the end (5 Min. vor dem Ende)` (one
+    /// counted from the end as ``DisplayText/alarm(_:)`` names it); a place's alarm as
+    /// ``DisplayText/alarm(_:messages:)`` says it, which the option takes too, as the English.
     static func removable(_ alarm: Alarm, of item: some CalendarItem, messages: Messages) -> String {
-        guard case .relative(_, .start) = alarm.trigger, let typed = EditForm.alarmText(alarm) else { return DisplayText.alarm(alarm) }
+        if case .location = alarm.trigger { return DisplayText.alarm(alarm, messages: messages) }
+        let typed = EditForm.alarmText(alarm) ?? DisplayText.alarm(alarm)
         let whole: AnyCalendarItem? = (item as? Event).map { .event($0) } ?? (item as? Reminder).map { .reminder($0) }
         guard let whole else { return typed }
         return "\(typed) (\(AlarmEcho.words(alarm, item: whole, defaults: AlarmEcho.defaults, messages: messages)))"
@@ -417,7 +419,11 @@ struct ItemOptions: ParsableArguments {
             let before = item.alarms.count
             // An alarm as the list below names it ("5m before the end"): that one alone.
             let listed = text.trimmingCharacters(in: .whitespaces).lowercased()
-            if !isKind, let index = item.alarms.firstIndex(where: { DisplayText.alarm($0).lowercased() == listed }) {
+            if !isKind,
+                let index = item.alarms.firstIndex(where: {
+                    DisplayText.alarm($0).lowercased() == listed || DisplayText.alarm($0, messages: CLIContext.messages).lowercased() == listed
+                })
+            {
                 item.alarms.remove(at: index)
                 continue
             }
