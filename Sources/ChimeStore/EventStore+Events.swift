@@ -147,6 +147,13 @@ extension EventStore {
         try event.validate()
         try Self.checkWritable(db, calendarID: event.calendarIdentifier, for: .event)
         guard let master = try Self.fetchMaster(db, event.identifier) else {
+            // A reminder's row (or a changed occurrence's) under that identifier: the insert
+            // would fail on the key, and an update would have turned it into this event.
+            if let other = try Row.fetchOne(db.cachedStatement(sql: "SELECT kind, series_id, title FROM item WHERE id = ?"), arguments: [event.identifier]) {
+                let kind: String = other[0], series: String? = other[1]
+                throw StoreError.identifierInUse(
+                    identifier: event.identifier, title: other[2], storedKind: kind == "event" && series != nil ? "changed occurrence" : kind)
+            }
             try insert(event, stamp: stamp, in: db)
             return event
         }

@@ -122,7 +122,14 @@ extension EventStore {
         let copyID = newIdentifier()
         let savedAs = Shared(reminder)
         try perform(commit: commit) { db, stamp in
-            let stored: Reminder? = if case .reminder(let r)? = try ItemRows.fetchItem(db, id: reminder.identifier) { r } else { nil }
+            let stored: Reminder?
+            switch try ItemRows.fetchItem(db, id: reminder.identifier) {
+            case .reminder(let r)?: stored = r
+            case .event(let e)?:
+                // The upsert would have turned the event into this reminder.
+                throw StoreError.identifierInUse(identifier: reminder.identifier, title: e.title, storedKind: "event")
+            case nil: stored = nil
+            }
             if let stored, Self.isStale(reminder, comparedWith: stored) {
                 throw StoreError.changedSinceRead(identifier: reminder.identifier, title: stored.title)
             }

@@ -42,6 +42,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case changedSinceRead(identifier: String, title: String)
     /// `complete(reminderWithIdentifier:dueAt:)` named an instance the reminder has not reached.
     case notCurrentInstance(identifier: String, title: String, requested: Instant, current: Instant?)
+    /// An event saved under the identifier of a stored reminder (or of a changed occurrence's
+    /// row), or a reminder under an event's: one identifier names one item, and the save would
+    /// have replaced the other. Nothing was written.
+    case identifierInUse(identifier: String, title: String, storedKind: String)
 
     public var description: String {
         switch self {
@@ -78,6 +82,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notCurrentInstance(let id, let title, let requested, let current):
             return "reminder \"\(title)\" (\(id)) has no instance due at \(requested) to complete"
                 + (current.map { "; its current instance is due at \($0)" } ?? "")
+        case .identifierInUse(let id, let title, let kind):
+            return "the identifier \"\(id)\" is the \(kind) \"\(title)\"'s; nothing was saved under it (give the new item an identifier of its own)"
         }
     }
 }

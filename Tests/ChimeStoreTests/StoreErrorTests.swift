@@ -1,3 +1,4 @@
+import ChimeCore
 import GRDB
 @testable import ChimeStore
 import Testing
@@ -22,5 +23,38 @@ struct StoreErrorTests {
         struct Other: Error {}
         guard case .database(_, let code, _) = StoreError.from(Other(), path: "p") else { Issue.record("not .database"); return }
         #expect(code == nil)
+    }
+}
+
+/// One identifier names one item: a save of the other kind under it is refused, and the stored
+/// item stays as it was.
+struct IdentifierKindTests {
+    @Test func aReminderSavedUnderAnEventsIdentifierIsRefusedAndTheEventKept() throws {
+        let t = try TestStore()
+        let calendar = try t.store.defaultCalendarForNewEvents()
+        let event = try t.store.save(Event(title: "Dentist", calendar: calendar.identifier, start: .utc(local(2026, 12, 1, 9)), duration: 3600))
+        let list = try t.store.defaultCalendarForNewReminders()
+        var reminder = Reminder(title: "Floss", calendar: list.identifier)
+        reminder.identifier = event.identifier
+        #expect(throws: StoreError.identifierInUse(identifier: event.identifier, title: "Dentist", storedKind: "event")) {
+            try t.store.save(reminder)
+        }
+        #expect(try t.store.event(withIdentifier: event.identifier)?.title == "Dentist")
+        #expect(try t.store.reminder(withIdentifier: event.identifier) == nil)
+    }
+
+    @Test func anEventSavedUnderARemindersIdentifierIsRefusedAndTheReminderKept() throws {
+        let t = try TestStore()
+        let list = try t.store.defaultCalendarForNewReminders()
+        let reminder = try t.store.save(Reminder(title: "Floss", calendar: list.identifier))
+        let calendar = try t.store.defaultCalendarForNewEvents()
+        var event = Event(title: "Dentist", calendar: calendar.identifier, start: .utc(local(2026, 12, 1, 9)), duration: 3600)
+        event.identifier = reminder.identifier
+        #expect(throws: StoreError.identifierInUse(identifier: reminder.identifier, title: "Floss", storedKind: "reminder")) {
+            try t.store.save(event)
+        }
+        #expect(try t.store.reminder(withIdentifier: reminder.identifier)?.title == "Floss")
+        #expect(try t.store.event(withIdentifier: reminder.identifier) == nil)
+        #expect(StoreError.identifierInUse(identifier: "x", title: "Floss", storedKind: "reminder").description.contains("nothing was saved"))
     }
 }

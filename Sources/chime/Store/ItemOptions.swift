@@ -370,13 +370,15 @@ struct ItemOptions: ParsableArguments {
 
     /// An alarm as `--remove-alarm` takes it, then what it means in the user's language:
     /// `2h (2 Std. vorher)`, `+15m (15 min after)`, `5m before the end (5 Min. vor dem Ende)` (one
-    /// counted from the end as ``DisplayText/alarm(_:)`` names it); a place's alarm as
+    /// counted from the end as ``DisplayText/alarm(_:)`` names it, alone in English); a place's alarm as
     /// ``DisplayText/alarm(_:messages:)`` says it, which the option takes too, as the English.
     static func removable(_ alarm: Alarm, of item: some CalendarItem, messages: Messages) -> String {
         if case .location = alarm.trigger { return DisplayText.alarm(alarm, messages: messages) }
         let typed = EditForm.alarmText(alarm) ?? DisplayText.alarm(alarm)
         let whole: AnyCalendarItem? = (item as? Event).map { .event($0) } ?? (item as? Reminder).map { .reminder($0) }
         guard let whole else { return typed }
+        // Counted from the end, the typed form is the English words already.
+        if case .relative(_, .end) = alarm.trigger, messages.language == nil { return typed }
         return "\(typed) (\(AlarmEcho.words(alarm, item: whole, defaults: AlarmEcho.defaults, messages: messages)))"
     }
 
