@@ -50,10 +50,10 @@ struct DeferredIndexes {
     /// The page cache while the indexes are built. The sort holds each index's keys in memory
     /// (the store keeps temporary data there), so for a large import the cache gives way to it:
     /// the 100 MB file's import peaked 3 MiB lower with a 1 MiB cache than with 4 MiB, in the
-    /// same time. A store whose pages, with the indexes' to come, fit in the rows' cache keeps it: shrinking it
-    /// wrote every page the transaction held to the log mid-transaction, and SQLite then read
-    /// each back and wrote its frame header again at the commit (4,000 extra calls for the
-    /// 3.9 MB file).
+    /// same time. A store whose pages, with the indexes' to come, fit in the rows' cache keeps
+    /// it: shrinking it wrote every page the transaction held to the log mid-transaction, and
+    /// SQLite then read each back and wrote its frame header again at the commit (4,000 extra
+    /// calls for the 3.9 MB file).
     static func buildCacheKiB(_ db: Database, rowsCacheKiB: Int) throws -> Int {
         let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? .max
         let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4_096
