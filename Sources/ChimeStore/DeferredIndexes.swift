@@ -57,9 +57,9 @@ struct DeferredIndexes {
     static func buildCacheKiB(_ db: Database, rowsCacheKiB: Int) throws -> Int {
         let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? .max
         let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4_096
-        let storeKiB = pages.multipliedReportingOverflow(by: pageSize / 1_024)
+        let bytes = pages.multipliedReportingOverflow(by: pageSize)
         // The four indexes take about a quarter of the rows' pages; a half leaves room.
-        return !storeKiB.overflow && storeKiB.partialValue * 3 <= rowsCacheKiB * 2 ? rowsCacheKiB : sortingCacheKiB
+        return !bytes.overflow && bytes.partialValue / 1_024 * 3 <= rowsCacheKiB * 2 ? rowsCacheKiB : sortingCacheKiB
     }
 
     /// The page cache while a large import's indexes are built.

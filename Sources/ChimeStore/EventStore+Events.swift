@@ -17,6 +17,8 @@ extension EventStore {
     ///
     /// - Returns: the event as saved; for a split, the first occurrence of the new series (with
     ///   `commit: false`, known only once `commit()` has run, so the event passed in is returned).
+    /// - Throws: ``StoreError/identifierInUse(identifier:title:storedKind:)`` when the identifier
+    ///   is a stored reminder's (or a changed occurrence's row), among the others.
     @discardableResult
     public func save(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) -> Event {
         try save(event, span: span, commit: commit, newSeriesID: newIdentifier())
@@ -152,7 +154,8 @@ extension EventStore {
             if let other = try Row.fetchOne(db.cachedStatement(sql: "SELECT kind, series_id, title FROM item WHERE id = ?"), arguments: [event.identifier]) {
                 let kind: String = other[0], series: String? = other[1]
                 throw StoreError.identifierInUse(
-                    identifier: event.identifier, title: other[2], storedKind: kind == "event" && series != nil ? "changed occurrence" : kind)
+                    identifier: event.identifier, title: other[2],
+                    storedKind: kind == "reminder" ? .reminder : series != nil ? .changedOccurrence : .event)
             }
             try insert(event, stamp: stamp, in: db)
             return event

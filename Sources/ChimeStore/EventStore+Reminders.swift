@@ -115,6 +115,8 @@ extension EventStore {
     ///
     /// - Returns: the reminder as stored: for a completed instance, the completed copy; for an
     ///   undone one, the series.
+    /// - Throws: ``StoreError/identifierInUse(identifier:title:storedKind:)`` when the identifier
+    ///   is a stored event's, among the others.
     @discardableResult
     public func save(_ reminder: Reminder, commit: Bool = true) throws(StoreError) -> Reminder {
         do { try reminder.validate() } catch { throw .invalid(error) }
@@ -127,7 +129,7 @@ extension EventStore {
             case .reminder(let r)?: stored = r
             case .event(let e)?:
                 // The upsert would have turned the event into this reminder.
-                throw StoreError.identifierInUse(identifier: reminder.identifier, title: e.title, storedKind: "event")
+                throw StoreError.identifierInUse(identifier: reminder.identifier, title: e.title, storedKind: e.isDetached ? .changedOccurrence : .event)
             case nil: stored = nil
             }
             if let stored, Self.isStale(reminder, comparedWith: stored) {

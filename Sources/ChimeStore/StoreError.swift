@@ -45,7 +45,14 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An event saved under the identifier of a stored reminder (or of a changed occurrence's
     /// row), or a reminder under an event's: one identifier names one item, and the save would
     /// have replaced the other. Nothing was written.
-    case identifierInUse(identifier: String, title: String, storedKind: String)
+    case identifierInUse(identifier: String, title: String, storedKind: StoredKind)
+
+    /// What a stored row is, for ``identifierInUse(identifier:title:storedKind:)``.
+    public enum StoredKind: String, Hashable, Sendable {
+        case event
+        case reminder
+        case changedOccurrence = "changed occurrence"
+    }
 
     public var description: String {
         switch self {
@@ -83,7 +90,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "reminder \"\(title)\" (\(id)) has no instance due at \(requested) to complete"
                 + (current.map { "; its current instance is due at \($0)" } ?? "")
         case .identifierInUse(let id, let title, let kind):
-            return "the identifier \"\(id)\" is the \(kind) \"\(title)\"'s; nothing was saved under it (give the new item an identifier of its own)"
+            return "identifier \"\(id)\" already names the \(kind.rawValue) \"\(title)\"; nothing was saved (give the new item an identifier of its own)"
         }
     }
 }

@@ -446,6 +446,17 @@ struct EverydayCLITests {
         let removed = try CLI.run(["edit", milk, "--remove-alarm", "beim Ankommen bei Supermarkt (52.525,13.402, Standardradius)"], environment: german)
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(!(try s.run("show", milk).stdout.contains("arriving")), "the German words named the alarm that went")
+        // The English words still name it, in German too; a radius of its own is said in the language's unit.
+        let bread = try s.add("reminder", "Brot", "--at", "Bäcker@52.5,13.4,120")
+        #expect(try CLI.run(["show", bread], environment: german).stdout.contains("beim Ankommen bei Bäcker (52.5,13.4, 120 m)"))
+        #expect(try CLI.run(["show", bread], environment: CatalogSandbox.environment(s.environment, language: "ru_RU.UTF-8")).stdout.contains("120 м)"))
+        let english = try CLI.run(["edit", bread, "--remove-alarm", "on arriving at Bäcker (52.5,13.4, 120 m)"], environment: german)
+        #expect(english.status == 0, "\(english.stderr)")
+        // An alarm at a date is offered by the date it is removed with.
+        let flight = try s.add("event", "Flight", "--start", "2026-12-20T10:00", "--alarm", "2026-12-19T18:00")
+        let dated = try s.run("edit", flight, "--remove-alarm", "1h")
+        #expect(dated.stderr.contains("(2026-12-19T17:00:00Z)"), "\(dated.stderr)")
+        #expect(try s.run("edit", flight, "--remove-alarm", "2026-12-19T17:00:00Z").status == 0)
     }
 
     /// An Apple event's location runs over two lines (the place, then its address) and a Google

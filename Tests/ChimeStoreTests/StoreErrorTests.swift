@@ -36,7 +36,7 @@ struct IdentifierKindTests {
         let list = try t.store.defaultCalendarForNewReminders()
         var reminder = Reminder(title: "Floss", calendar: list.identifier)
         reminder.identifier = event.identifier
-        #expect(throws: StoreError.identifierInUse(identifier: event.identifier, title: "Dentist", storedKind: "event")) {
+        #expect(throws: StoreError.identifierInUse(identifier: event.identifier, title: "Dentist", storedKind: .event)) {
             try t.store.save(reminder)
         }
         #expect(try t.store.event(withIdentifier: event.identifier)?.title == "Dentist")
@@ -50,11 +50,12 @@ struct IdentifierKindTests {
         let calendar = try t.store.defaultCalendarForNewEvents()
         var event = Event(title: "Dentist", calendar: calendar.identifier, start: .utc(local(2026, 12, 1, 9)), duration: 3600)
         event.identifier = reminder.identifier
-        #expect(throws: StoreError.identifierInUse(identifier: reminder.identifier, title: "Floss", storedKind: "reminder")) {
+        #expect(throws: StoreError.identifierInUse(identifier: reminder.identifier, title: "Floss", storedKind: .reminder)) {
             try t.store.save(event)
         }
         #expect(try t.store.reminder(withIdentifier: reminder.identifier)?.title == "Floss")
         #expect(try t.store.event(withIdentifier: reminder.identifier) == nil)
-        #expect(StoreError.identifierInUse(identifier: "x", title: "Floss", storedKind: "reminder").description.contains("nothing was saved"))
+        let said = StoreError.identifierInUse(identifier: "x", title: "Floss", storedKind: .reminder).description
+        #expect(said.contains("already names the reminder \"Floss\"; nothing was saved"), "\(said)")
     }
 }

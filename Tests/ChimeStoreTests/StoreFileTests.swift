@@ -105,6 +105,8 @@ struct StoreFileTests {
         let reopened = try EventStore(path: path, floatingZone: .utc)
         try reopened.pool.write { db in
             #expect(try Row.fetchAll(db, sql: resources) == before)
+            // The migration's VACUUM (in WAL mode) kept the file's own page size.
+            #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 4_096)
             let table = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'sync_resource'") ?? ""
             #expect(!table.contains("WITHOUT ROWID"))
             let pages = try Int.fetchOne(db, sql: "SELECT count(*) FROM dbstat WHERE name = 'sync_resource'") ?? 0

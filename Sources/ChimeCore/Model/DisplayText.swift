@@ -1,5 +1,6 @@
 /// Short human texts shared by the CLI and notifications: day headings, clock times, offsets,
-/// alarm descriptions. Pure formatting, no locale (English, 24-hour clock).
+/// alarm descriptions. Pure formatting, no locale (English, 24-hour clock); a place's alarm in
+/// the user's words through ``alarm(_:messages:)``.
 ///
 /// ```swift
 /// DisplayText.offset(-900)                      // "-15m"

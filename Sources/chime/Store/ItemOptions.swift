@@ -370,16 +370,18 @@ struct ItemOptions: ParsableArguments {
 
     /// An alarm as `--remove-alarm` takes it, then what it means in the user's language:
     /// `2h (2 Std. vorher)`, `+15m (15 min after)`, `5m before the end (5 Min. vor dem Ende)` (one
-    /// counted from the end as ``DisplayText/alarm(_:)`` names it, alone in English); a place's alarm as
+    /// counted from the end as ``DisplayText/alarm(_:)`` names it, alone where the words would be
+    /// its English again); one at a date by its date alone; a place's alarm as
     /// ``DisplayText/alarm(_:messages:)`` says it, which the option takes too, as the English.
     static func removable(_ alarm: Alarm, of item: some CalendarItem, messages: Messages) -> String {
         if case .location = alarm.trigger { return DisplayText.alarm(alarm, messages: messages) }
         let typed = EditForm.alarmText(alarm) ?? DisplayText.alarm(alarm)
         let whole: AnyCalendarItem? = (item as? Event).map { .event($0) } ?? (item as? Reminder).map { .reminder($0) }
-        guard let whole else { return typed }
+        guard let whole, case .relative(_, let relation) = alarm.trigger else { return typed }
+        let words = AlarmEcho.words(alarm, item: whole, defaults: AlarmEcho.defaults, messages: messages)
         // Counted from the end, the typed form is the English words already.
-        if case .relative(_, .end) = alarm.trigger, messages.language == nil { return typed }
-        return "\(typed) (\(AlarmEcho.words(alarm, item: whole, defaults: AlarmEcho.defaults, messages: messages)))"
+        if relation == .end, words == AlarmEcho.words(alarm, item: whole, defaults: AlarmEcho.defaults) { return typed }
+        return "\(typed) (\(words))"
     }
 
     /// The kind a word names, as an ACTION (`EMAIL`): "email", "e-mail", "E-Mail" alike.
