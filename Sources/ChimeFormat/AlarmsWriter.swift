@@ -145,8 +145,15 @@ public struct AlarmsWriter {
             : messages("{length} after {time}", context: "alarm list", ["length": length, "time": anchor])
     }
 
-    /// A firing's state in the list (`snoozed`, `declined`, `not accepted` …), in the user's words.
-    private func stateText(_ state: String) -> String {
+    private func stateText(_ state: String) -> String { Self.stateText(state, messages: messages) }
+
+    /// A firing's state (`snoozed`, `declined`, `not accepted` …), in the user's words: for the
+    /// alarm list and `chime geofence list`.
+    ///
+    /// ```swift
+    /// AlarmsWriter.stateText("not-accepted", messages: .english)  // "not accepted"
+    /// ```
+    public static func stateText(_ state: String, messages: Messages) -> String {
         switch state {
         case "acknowledged": messages("acknowledged", context: "alarm state")
         case "cancelled": messages("cancelled", context: "alarm state")

@@ -98,6 +98,8 @@ struct GeofenceCommandTests {
         for lang in ["de_DE.UTF-8", "zh_CN.UTF-8", "ru_RU.UTF-8"] {
             let text = try run(lang, simulate)
             #expect(!text.contains("Fences armed") && !text.contains("would fire") && !text.contains("from the centre"), "\(lang): \(text)")
+            // The item's kind beside its reference is in the language too.
+            #expect(!text.contains("[reminder ") && !text.contains("[event "), "\(lang): \(text)")
             // The place names start in one terminal column after the time and the crossing word.
             let crossings = text.split(separator: "\n").filter { $0.first?.isNumber == true && $0.dropFirst(8).hasPrefix("  ") }
             #expect(crossings.count == 3, "\(lang): \(text)")
@@ -110,6 +112,7 @@ struct GeofenceCommandTests {
             #expect(starts.count == 1, "\(lang): \(crossings)")
             let list = try run(lang, ["geofence", "list"])
             #expect(!list.contains("Armed fences") && !list.contains("Last position"), "\(lang): \(list)")
+            #expect(!list.contains("[reminder ") && !list.contains("[event "), "\(lang): \(list)")
         }
     }
 

@@ -28,7 +28,7 @@ struct GeofenceWriter {
             let verb = (fence.proximity == .enter ? verbs.arrived : verbs.left).padding(toLength: verbWidth)
             out.append(
                 "\(clock(crossing.fix.timestamp))  \(verb)  \(DisplayText.singleLine(fence.place.title))  \"\(DisplayText.itemTitle(fence.item.title))\""
-                    + "  [\(fence.item.kind.rawValue) \(Style.reference(DisplayText.singleLine(ItemReference.short(fence.item.identifier))))]  "
+                    + "  [\(kindText(fence.item.kind)) \(Style.reference(DisplayText.singleLine(ItemReference.short(fence.item.identifier))))]  "
                     + messages(
                         "at {position} ±{accuracy} m, {distance} m from the centre (radius {radius} m)",
                         [
@@ -100,9 +100,9 @@ struct GeofenceWriter {
                 line += messages(", {distance} away", ["distance": TrackingPolicy.distanceText(Geodesy.distance(fence.center, last.fix.coordinate))])
             }
             line +=
-                "  \"\(DisplayText.itemTitle(fence.item.title))\"  [\(fence.item.kind.rawValue) \(Style.reference(DisplayText.singleLine(ItemReference.short(fence.item.identifier))))]"
+                "  \"\(DisplayText.itemTitle(fence.item.title))\"  [\(kindText(fence.item.kind)) \(Style.reference(DisplayText.singleLine(ItemReference.short(fence.item.identifier))))]"
             if fence.item.kind == .event, let start = fence.occurrenceStart { line += "  " + messages("occurrence {time}", ["time": stamp(start)]) }
-            if let entry = fired[fence.key] { line += "  (\(entry.state.rawValue) \(stamp(entry.fireAt)))" }
+            if let entry = fired[fence.key] { line += "  (\(AlarmsWriter.stateText(entry.state.rawValue, messages: messages)) \(stamp(entry.fireAt)))" }
             out.append(line + "\n")
         }
     }
@@ -159,6 +159,11 @@ struct GeofenceWriter {
     }
 
     private func number(_ d: Double) -> String { "\((d * 10).rounded() / 10)" }
+
+    /// `Termin`, `Erinnerung`: the words `chime find` names the kinds with.
+    private func kindText(_ kind: ItemSummary.Kind) -> String {
+        kind == .event ? messages("event", context: "find kind") : messages("reminder", context: "find kind")
+    }
 
     private func reasonKind(_ reason: String) -> String {
         if reason.hasPrefix("accuracy") { return messages("accuracy worse than the limit") }
