@@ -55,7 +55,7 @@ enum AlarmRows {
         // Cached: the same few filters come back on every query of a long-lived store.
         let statement = try db.cachedStatement(
             sql: "SELECT \(columns) FROM alarm \(itemFilter.map { "WHERE item_id IN (\($0)) " } ?? "")ORDER BY item_id, position")
-        return try decode(Row.fetchCursor(statement, arguments: arguments), keeping: nil)
+        return try decode(statement, arguments: arguments, keeping: nil)
     }
 
     /// Alarms of `items`, identifiers the caller has just read in the same transaction, by item.
@@ -69,11 +69,11 @@ enum AlarmRows {
         let storeRows = try Int.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM item")) ?? 0
         if items.count * 4 >= storeRows {
             let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM alarm ORDER BY item_id, position")
-            return try decode(Row.fetchCursor(statement), keeping: items)
+            return try decode(statement, keeping: items)
         }
         let statement = try db.cachedStatement(
             sql: "SELECT \(columns) FROM alarm WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position")
-        return try decode(Row.fetchCursor(statement, arguments: [JSONText.stringArray(Array(items))]), keeping: nil)
+        return try decode(statement, arguments: [JSONText.stringArray(Array(items))], keeping: nil)
     }
 
     private static let columns = """
@@ -81,34 +81,45 @@ enum AlarmRows {
         ics_extras
         """
 
-    /// The rows of `rows` (in item order) as alarms by item; with `keeping`, only those items'.
-    private static func decode(_ rows: RowCursor, keeping: Set<String>?) throws -> [String: [Alarm]] {
+    /// The rows `statement` selects (``columns``, in item order) as alarms by item; with
+    /// `keeping`, only those items'. Read straight from SQLite (see ``StatementColumns``): a
+    /// year's first query reads about 15,000 of them.
+    private static func decode(_ statement: Statement, arguments: StatementArguments = [], keeping: Set<String>?) throws -> [String: [Alarm]] {
         var result: [String: [Alarm]] = [:]
-        // Rows come by item: each item's alarms are gathered, then stored with one hash of its identifier.
-        var item = "", alarms: [Alarm] = [], kept = true
-        while let row = try rows.next() {
-            let next: String = row[0]
-            if next != item {
+        if let keeping { result.reserveCapacity(keeping.count) }
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let row = StatementColumns(statement)
+        // Rows come by item: each item's alarms are gathered, then stored with one hash of its
+        // identifier. Its identifier is compared in place; a String is made once per item.
+        var item = "", itemBytes: [UInt8] = [], alarms: [Alarm] = [], kept = true
+        while try rows.next() != nil {
+            if !row.text(0, is: itemBytes) {
                 if !alarms.isEmpty { result[item] = alarms }
+                guard let next = row.text(0) else { throw StoreError.corruptRow(table: "alarm", identifier: "", detail: "no item") }
                 item = next
+                itemBytes = Array(next.utf8)
                 alarms = []
                 kept = keeping?.contains(next) ?? true
             }
             if !kept { continue }
             var alarm: Alarm
-            if let absolute: Int64 = row[1] {
+            if let absolute = row.int64(1) {
                 alarm = .absolute(Instant(secondsSince1970: absolute))
-            } else if let offset: Int64 = row[2] {
-                alarm = .relative(offset, relatedTo: (row[3] as Bool) ? .end : .start)
-            } else if let proximityText: String = row[8], let proximity = Proximity(rawValue: proximityText) {
+            } else if let offset = row.int64(2) {
+                alarm = .relative(offset, relatedTo: (row.int64(3) ?? 0) != 0 ? .end : .start)
+            } else if let proximityText = row.text(8), let proximity = Proximity(rawValue: proximityText),
+                let latitude = row.double(5), let longitude = row.double(6)
+            {
                 alarm = .location(
-                    StructuredLocation(
-                        title: row[4] ?? "", latitude: row[5], longitude: row[6],
-                        radius: row[7] ?? 0), proximity)
+                    StructuredLocation(title: row.text(4) ?? "", latitude: latitude, longitude: longitude, radius: row.double(7) ?? 0),
+                    proximity)
             } else {
                 throw StoreError.corruptRow(table: "alarm", identifier: item, detail: "no trigger")
             }
-            alarm.icsExtras = ListCodec.lines(row[9] as String)
+            // Most alarms keep no iCalendar lines of their own: no String is made for none.
+            if let extras = row.withBytes(9, { $0.map { $0.isEmpty ? "" : String(decoding: $0, as: UTF8.self) } }), !extras.isEmpty {
+                alarm.icsExtras = ListCodec.lines(extras)
+            }
             alarms.append(alarm)
         }
         if !alarms.isEmpty { result[item] = alarms }

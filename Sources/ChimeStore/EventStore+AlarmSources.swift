@@ -162,7 +162,7 @@ extension EventStore {
                 replaced = try ItemRows.detachedOverrides(db, seriesFilter: whereClause, arguments: statementArguments)
             }
 
-            var rules = ItemRows.RuleCache()
+            var cache = ItemRows.DecodingCache()
             let rows =
                 everything
                 ? try Row.fetchCursor(
@@ -177,7 +177,7 @@ extension EventStore {
                     let item = unreadable.decode(
                         row,
                         { row throws(StoreError) in
-                            try ItemRows.item(row, alarms: itemAlarms, rules: &rules)
+                            try ItemRows.item(row, alarms: itemAlarms, cache: &cache)
                         })
                 else { continue }
                 let detachedOverrides: Set<Int64>

@@ -65,8 +65,13 @@ enum ListCodec {
         return result
     }
 
-    static func dates(_ text: String, item: String) throws(StoreError) -> [RecurrenceDate] {
-        if text.isEmpty { return [] }
+    /// A RDATE or EXDATE column: one basic date or date-time per line (most rows have none).
+    static func dates<Columns: ColumnValues>(_ row: Columns, _ index: Int, item: String) throws(StoreError) -> [RecurrenceDate] {
+        let text = try row.withText(index) { bytes throws(StoreError) in
+            guard let bytes else { throw .corruptRow(table: "item", identifier: item, detail: "a date list is NULL") }
+            return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+        }
+        guard let text else { return [] }
         var result: [RecurrenceDate] = []
         for line in text.split(separator: "\n") {
             switch BasicDateTime.parse(line) {
@@ -79,11 +84,17 @@ enum ListCodec {
         return result
     }
 
-    static func calendarDate(_ text: String?, column: String, item: String) throws(StoreError) -> CalendarDate? {
-        guard let text else { return nil }
-        guard let value = CalendarDate(storageText: text) else {
-            throw .corruptRow(table: "item", identifier: item, detail: "\(column) \"\(text)\" is not a date")
+    /// A stored date column (``CalendarDate/storageText``), read in place; nil for NULL.
+    static func calendarDate<Columns: ColumnValues>(
+        _ row: Columns, _ index: Int, column: String, item: String, zones: inout ZoneNames
+    ) throws(StoreError) -> CalendarDate? {
+        try row.withText(index) { bytes throws(StoreError) -> CalendarDate? in
+            guard let bytes else { return nil }
+            guard let value = CalendarDate(storageBytes: bytes, zones: &zones) else {
+                let text = String(decoding: bytes, as: UTF8.self)
+                throw .corruptRow(table: "item", identifier: item, detail: "\(column) \"\(text)\" is not a date")
+            }
+            return value
         }
-        return value
     }
 }

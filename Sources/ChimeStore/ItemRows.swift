@@ -51,10 +51,11 @@ enum ItemRows {
 
     // MARK: Decoding
 
-    /// Parsed RRULE texts, by text, for decoding many rows (a rule that failed to parse is not
-    /// kept: its row throws each time).
-    struct RuleCache {
+    /// What decoding many rows shares: parsed RRULE texts, by text (a rule that failed to parse
+    /// is not kept: its row throws each time), and zones, by name.
+    struct DecodingCache {
         var rules: [String: [RecurrenceRule]] = [:]
+        var zones = ZoneNames()
         /// Single rules read without their COUNT or UNTIL, by their text without it: most of a
         /// store's distinct rule texts differ only there (`FREQ=DAILY;COUNT=56;INTERVAL=3`).
         private var endless: [String: RecurrenceRule] = [:]
@@ -132,8 +133,8 @@ enum ItemRows {
     }
 
     static func event(_ row: Row, alarms: [Alarm]) throws(StoreError) -> Event {
-        var cache = RuleCache()
-        return try event(row, alarms: alarms, rules: &cache)
+        var cache = DecodingCache()
+        return try event(row, alarms: alarms, cache: &cache)
     }
 
     /// The same, parsing each distinct RRULE text once per `cache`: a query's candidates share a
@@ -141,39 +142,52 @@ enum ItemRows {
     /// a one-day agenda.
     ///
     /// Without `details` (a row read with ``ItemColumns/listing``) the columns a listing never
-    /// shows are left at a new event's defaults.
-    static func event(_ row: Row, alarms: [Alarm], rules cache: inout RuleCache, details: Bool = true) throws(StoreError) -> Event {
-        let id: String = row[ItemColumns.id]
-        guard let start = try ListCodec.calendarDate(row[ItemColumns.start], column: "start", item: id),
-            let end = try ListCodec.calendarDate(row[ItemColumns.end], column: "end", item: id)
+    /// shows are left at a new event's defaults. `id` is the row's identifier when the caller
+    /// has read it already.
+    static func event<Columns: ColumnValues>(
+        _ row: Columns, id: String? = nil, alarms: [Alarm], cache: inout DecodingCache, details: Bool = true
+    ) throws(StoreError) -> Event {
+        let id = if let id { id } else { try required(row, ItemColumns.id, column: "id", item: "") }
+        guard let start = try ListCodec.calendarDate(row, ItemColumns.start, column: "start", item: id, zones: &cache.zones),
+            let end = try ListCodec.calendarDate(row, ItemColumns.end, column: "end", item: id, zones: &cache.zones)
         else { throw .corruptRow(table: "item", identifier: id, detail: "event without start or end") }
-        var event = Event(
-            identifier: id, title: row[ItemColumns.title], calendar: row[ItemColumns.calendar],
-            start: start, end: end)
-        event.location = row[ItemColumns.location]
-        let ruleText: String = row[ItemColumns.rrules]
-        if !ruleText.isEmpty { event.recurrenceRules = try cache.rules(ruleText, item: id) }
-        event.recurrenceDates = try ListCodec.dates(row[ItemColumns.rdates], item: id)
-        event.exceptionDates = try ListCodec.dates(row[ItemColumns.exdates], item: id)
-        event.alarms = alarms
-        event.externalIdentifier = row[ItemColumns.externalID]
+        let ruleText = try required(row, ItemColumns.rrules, column: "rrules", item: id)
+        var icsExtras: [String] = []
         if details {
-            event.notes = row[ItemColumns.notes]
-            event.url = row[ItemColumns.url]
-            event.creationDate = Instant(secondsSince1970: row[ItemColumns.created])
-            event.lastModifiedDate = Instant(secondsSince1970: row[ItemColumns.modified])
-            event.sequence = row[ItemColumns.sequence]
-            event.icsExtras = ListCodec.lines(row[ItemColumns.icsExtras] as String)
-        } else if let extras = row[ItemColumns.icsExtras] as String? {
-            event.icsExtras = ICalendarText.topLevel(ListCodec.lines(extras)).filter(ListCodec.isInvitationLine)
+            icsExtras = ListCodec.lines(try required(row, ItemColumns.icsExtras, column: "ics_extras", item: id))
+        } else if let extras = row.text(ItemColumns.icsExtras) {
+            icsExtras = ICalendarText.topLevel(ListCodec.lines(extras)).filter(ListCodec.isInvitationLine)
         }
-        if let series: String = row[ItemColumns.seriesID], let rid: Int64 = row[ItemColumns.recurrenceID] {
+        var detachedFrom: (series: String, instant: Instant)?
+        if let series = row.text(ItemColumns.seriesID), let rid = row.int64(ItemColumns.recurrenceID) {
+            detachedFrom = (series, Instant(secondsSince1970: rid))
+        }
+        let fields = Event.StoredFields(
             // A detached occurrence answers to its series' identifier, as in EventKit.
-            event.identifier = series
-            event.occurrenceDate = Instant(secondsSince1970: rid)
-            event.isDetached = true
-        }
-        return event
+            identifier: detachedFrom?.series ?? id,
+            calendarIdentifier: row.text(ItemColumns.calendar),
+            externalIdentifier: try required(row, ItemColumns.externalID, column: "external_id", item: id),
+            title: try required(row, ItemColumns.title, column: "title", item: id),
+            notes: details ? row.text(ItemColumns.notes) : nil,
+            url: details ? row.text(ItemColumns.url) : nil,
+            location: row.text(ItemColumns.location),
+            alarms: alarms,
+            recurrenceRules: ruleText.isEmpty ? [] : try cache.rules(ruleText, item: id),
+            recurrenceDates: try ListCodec.dates(row, ItemColumns.rdates, item: id),
+            exceptionDates: try ListCodec.dates(row, ItemColumns.exdates, item: id),
+            creationDate: details ? row.int64(ItemColumns.created).map(Instant.init(secondsSince1970:)) : nil,
+            lastModifiedDate: details ? row.int64(ItemColumns.modified).map(Instant.init(secondsSince1970:)) : nil,
+            sequence: details ? Int(row.int64(ItemColumns.sequence) ?? 0) : 0,
+            icsExtras: icsExtras)
+        return Event(stored: fields, start: start, end: end, occurrenceDate: detachedFrom?.instant, isDetached: detachedFrom != nil)
+    }
+
+    /// A text column the schema declares NOT NULL: a NULL there is a damaged row, reported as one.
+    private static func required<Columns: ColumnValues>(
+        _ row: Columns, _ index: Int, column: String, item: String
+    ) throws(StoreError) -> String {
+        guard let text = row.text(index) else { throw .corruptRow(table: "item", identifier: item, detail: "\(column) is NULL") }
+        return text
     }
 
     static func reminder(_ row: Row, alarms: [Alarm]) throws(StoreError) -> Reminder {
@@ -184,8 +198,9 @@ enum ItemRows {
         reminder.url = row[ItemColumns.url]
         reminder.location = row[ItemColumns.location]
         reminder.recurrenceRules = try ListCodec.rules(row[ItemColumns.rrules], item: id)
-        reminder.startDate = try ListCodec.calendarDate(row[ItemColumns.start], column: "start", item: id)
-        reminder.dueDate = try ListCodec.calendarDate(row[ItemColumns.due], column: "due", item: id)
+        var zones = ZoneNames()
+        reminder.startDate = try ListCodec.calendarDate(row, ItemColumns.start, column: "start", item: id, zones: &zones)
+        reminder.dueDate = try ListCodec.calendarDate(row, ItemColumns.due, column: "due", item: id, zones: &zones)
         reminder.priority = row[ItemColumns.priority]
         reminder.isCompleted = row[ItemColumns.completed]
         reminder.completionDate = (row[ItemColumns.completionDate] as Int64?).map(Instant.init(secondsSince1970:))
@@ -200,13 +215,13 @@ enum ItemRows {
     }
 
     static func item(_ row: Row, alarms: [Alarm]) throws(StoreError) -> AnyCalendarItem {
-        var cache = RuleCache()
-        return try item(row, alarms: alarms, rules: &cache)
+        var cache = DecodingCache()
+        return try item(row, alarms: alarms, cache: &cache)
     }
 
-    static func item(_ row: Row, alarms: [Alarm], rules cache: inout RuleCache) throws(StoreError) -> AnyCalendarItem {
+    static func item(_ row: Row, alarms: [Alarm], cache: inout DecodingCache) throws(StoreError) -> AnyCalendarItem {
         (row[ItemColumns.kind] as String) == "event"
-            ? .event(try event(row, alarms: alarms, rules: &cache))
+            ? .event(try event(row, alarms: alarms, cache: &cache))
             : .reminder(try reminder(row, alarms: alarms))
     }
 

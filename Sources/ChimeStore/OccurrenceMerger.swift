@@ -115,7 +115,7 @@ struct OccurrenceMerger {
         // Every candidate, kept or read; the merge takes them in the order (range_start, id).
         // Read rows get their alarms once all are read (then their items are known: see
         // AlarmRows), after the expansion of a whole list has started on another thread.
-        var found: [Candidate] = []
+        var found = Candidates()
 
         // Events decoded by an earlier query of the unchanged file are taken as they are: the
         // candidates then come from the window index alone (rowid, range_start), and only the
@@ -138,7 +138,7 @@ struct OccurrenceMerger {
                 var missing: [String] = []
                 for (candidate, entry) in zip(candidates, entries) {
                     if let entry {
-                        found.append((entry.event, entry.id, candidate.rangeStart, nil))
+                        found.append(entry.event, id: entry.id, rangeStart: candidate.rangeStart, rowid: nil)
                     } else {
                         missing.append(String(candidate.rowid))
                     }
@@ -158,58 +158,73 @@ struct OccurrenceMerger {
         }
         if rowsToRead {
             let columns = details ? ItemColumns.list : ItemColumns.listing
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: "SELECT \(columns), range_start, rowid FROM item WHERE \(rowFilter)"),
-                arguments: rowArguments)
-            var rules = ItemRows.RuleCache()
-            while let row = try rows.next() {
-                let id: String = row[ItemColumns.id]
-                guard
+            let statement = try db.cachedStatement(sql: "SELECT \(columns), range_start, rowid FROM item WHERE \(rowFilter)")
+            let rows = try Row.fetchCursor(statement, arguments: rowArguments)
+            let row = StatementColumns(statement)
+            var cache = ItemRows.DecodingCache()
+            while try rows.next() != nil {
+                guard let id = row.text(ItemColumns.id),
                     let event = unreadable.decode(
-                        row, { row throws(StoreError) in try ItemRows.event(row, alarms: [], rules: &rules, details: details) })
+                        row, { row throws(StoreError) in try ItemRows.event(row, id: id, alarms: [], cache: &cache, details: details) })
                 else { continue }
-                found.append((event, id, row[ItemColumns.count], row[ItemColumns.count + 1]))
+                found.append(event, id: id, rangeStart: row.int64(ItemColumns.count) ?? 0, rowid: row.int64(ItemColumns.count + 1))
+                rowsRead += 1
             }
-            rowsRead = found.count(where: { $0.rowid != nil })
         }
         decoded.noteRowsRead(rowsRead)
 
         // The merge order, and what each stored event's walk needs (not its alarms).
-        var keys = found.indices.map { (rangeStart: found[$0].rangeStart, index: $0) }
-        keys.sort { a, b in a.rangeStart != b.rangeStart ? a.rangeStart < b.rangeStart : Self.bytesPrecede(found[a.index].id, found[b.index].id) }
+        var keys = found.events.indices.map { (rangeStart: found.rangeStarts[$0], index: $0) }
+        keys.sort { a, b in
+            a.rangeStart != b.rangeStart ? a.rangeStart < b.rangeStart : Self.bytesPrecede(found.ids[a.index], found.ids[b.index])
+        }
         let order = keys.map(\.index)
-        let durations = order.map { found[$0].event.durationSeconds(floatingZone: floatingZone) }
+        let durations = order.map { found.events[$0].durationSeconds(floatingZone: floatingZone) }
         merger.detached = order.map { i in
-            found[i].event.isDetached || detached.isEmpty ? [] : detached[found[i].id] ?? []
+            found.events[i].isDetached || detached.isEmpty ? [] : detached[found.ids[i]] ?? []
         }
         if expandingAll {
-            let plans = order.indices.map { p in OccurrenceWalk.Plan(found[order[p]].event, duration: durations[p], floatingZone: floatingZone) }
+            let plans = order.indices.map { p in OccurrenceWalk.Plan(found.events[order[p]], duration: durations[p], floatingZone: floatingZone) }
             merger.expansion = OccurrenceExpansion(plans, replaced: merger.detached, from: merger.from, to: merger.to, helper: aside != nil)
         }
 
         if contents.alarms && rowsRead > 0 {
             let alarms =
                 try alarmsAside?.value(readAt: Journal.lastSequence(db))
-                ?? AlarmRows.fetch(db, items: Set(found.lazy.filter { $0.rowid != nil }.map(\.id)))
-            for i in found.indices where found[i].rowid != nil {
+                ?? AlarmRows.fetch(db, items: Set(found.events.indices.lazy.filter { found.rowids[$0] != nil }.map { found.ids[$0] }))
+            for i in found.events.indices where found.rowids[i] != nil {
                 // In place: the event's storage is not shared yet, so nothing is copied.
-                if let a = alarms[found[i].id] { found[i].event.alarms = a }
+                if let a = alarms[found.ids[i]] { found.events[i].alarms = a }
             }
         }
         if keeping {
             decoded.keep(
-                found.compactMap { f in f.rowid.map { ($0, DecodedEvents.Entry(id: f.id, event: f.event)) } }, key: key,
-                contents: contents)
+                found.events.indices.compactMap { i in
+                    found.rowids[i].map { ($0, DecodedEvents.Entry(id: found.ids[i], event: found.events[i])) }
+                }, key: key, contents: contents)
         }
         // Boxed once: handing over references copies no Event.
         merger.sources = order.indices.map { p in
-            StoredEvent(event: found[order[p]].event, duration: durations[p], zone: floatingZone, ordinal: p)
+            StoredEvent(event: found.events[order[p]], duration: durations[p], zone: floatingZone, ordinal: p)
         }
         return merger
     }
 
-    /// One stored event a query found: kept from an earlier query (rowid nil) or read now.
-    typealias Candidate = (event: Event, id: String, rangeStart: Int64, rowid: Int64?)
+    /// The stored events a query found, kept from an earlier query (rowid nil) or read now: one
+    /// array per field, so reading one field of a candidate copies nothing else.
+    struct Candidates {
+        var events: [Event] = []
+        var ids: [String] = []
+        var rangeStarts: [Int64] = []
+        var rowids: [Int64?] = []
+
+        mutating func append(_ event: Event, id: String, rangeStart: Int64, rowid: Int64?) {
+            events.append(event)
+            ids.append(id)
+            rangeStarts.append(rangeStart)
+            rowids.append(rowid)
+        }
+    }
 
     /// From how long a window a whole list's alarms are read on a second connection: a month of
     /// a busy store has a few thousand candidates; a day's few would pay more for the thread

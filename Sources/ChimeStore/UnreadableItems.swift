@@ -17,11 +17,11 @@ final class UnreadableRows: Sendable {
     private let state = Mutex<(skipped: [String: UnreadableItem], reported: Set<String>)>(([:], []))
 
     /// Decodes `row`, or records it and returns nil when it cannot be read.
-    func decode<T>(_ row: Row, _ decode: (Row) throws(StoreError) -> T) -> T? {
+    func decode<T, Columns: ColumnValues>(_ row: Columns, _ decode: (Columns) throws(StoreError) -> T) -> T? {
         do {
             return try decode(row)
         } catch {
-            let id: String = row[ItemColumns.id]
+            let id = row.text(ItemColumns.id) ?? ""
             let reason: String = if case .corruptRow(_, _, let detail) = error { detail } else { error.description }
             state.withLock { $0.skipped[id] = UnreadableItem(identifier: id, reason: reason) }
             return nil

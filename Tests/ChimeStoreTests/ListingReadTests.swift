@@ -18,8 +18,8 @@ struct ListingReadTests {
         "FREQ=DAILY\nFREQ=WEEKLY;COUNT=2", "FREQ=DAILY;UNTIL=20261230;UNTIL=20261231"
     ]
 
-    @Test func theRuleCacheReadsEveryTextAsTheFullParseDoes() {
-        var cache = ItemRows.RuleCache()
+    @Test func theDecodingCacheReadsEveryRuleTextAsTheFullParseDoes() {
+        var cache = ItemRows.DecodingCache()
         for round in 0..<2 {
             for text in Self.ruleTexts {
                 let expected = try? ListCodec.rules(text, item: "x")

@@ -58,33 +58,49 @@ extension RecurrenceStart {
 
     /// Reads ``storageText``.
     public init?(storageText text: String) {
-        if let read = Self.storageValue(text) { self = read; return }
-        guard let read = Self.splitStorageValue(text) else { return nil }
-        self = read
+        var text = text
+        let read = text.withUTF8 { bytes in
+            Self.storageValue(bytes) { name in try? ZoneRules.named(String(decoding: name, as: UTF8.self)) }
+        }
+        if let read { self = read; return }
+        guard let split = Self.splitStorageValue(text) else { return nil }
+        self = split
     }
 
-    /// ``init(storageText:)`` for the forms the store writes, read in place (a query decodes two
-    /// per row); nil for anything else, which the general reading then decides.
-    private static func storageValue(_ text: String) -> CalendarDate? {
-        var text = text
-        return text.withUTF8 { bytes -> CalendarDate? in
-            let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
-            guard semicolon == 8 || semicolon == 15 || semicolon == 16,
-                let basic = BasicDateTime.parse(bytes: UnsafeBufferPointer(rebasing: bytes[..<semicolon]))
-            else { return nil }
-            if semicolon == bytes.count {
-                switch basic {
-                case .date(let d): return .allDay(d)
-                case .local(let l): return .floating(l)
-                case .utc(let l): return .utc(l)
-                }
+    /// Reads ``storageText`` from its UTF-8 bytes (a column read in place), finding zones in
+    /// `zones`: a query decodes two dates per row, and most of a store's rows name a few zones.
+    ///
+    /// ```swift
+    /// var zones = ZoneNames()
+    /// let start = Array("20261201T090000;Europe/Berlin".utf8).withUnsafeBufferPointer {
+    ///     CalendarDate(storageBytes: $0, zones: &zones)
+    /// }
+    /// ```
+    package init?(storageBytes bytes: UnsafeBufferPointer<UInt8>, zones: inout ZoneNames) {
+        if let read = Self.storageValue(bytes, zone: { zones.named($0) }) { self = read; return }
+        guard let split = Self.splitStorageValue(String(decoding: bytes, as: UTF8.self)) else { return nil }
+        self = split
+    }
+
+    /// ``init(storageText:)`` for the forms the store writes, read in place; nil for anything
+    /// else, which the general reading then decides.
+    private static func storageValue(
+        _ bytes: UnsafeBufferPointer<UInt8>, zone: (UnsafeBufferPointer<UInt8>) -> ZoneRules?
+    ) -> CalendarDate? {
+        let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+        guard semicolon == 8 || semicolon == 15 || semicolon == 16,
+            let basic = BasicDateTime.parse(bytes: UnsafeBufferPointer(rebasing: bytes[..<semicolon]))
+        else { return nil }
+        if semicolon == bytes.count {
+            switch basic {
+            case .date(let d): return .allDay(d)
+            case .local(let l): return .floating(l)
+            case .utc(let l): return .utc(l)
             }
-            let name = bytes[(semicolon + 1)...]
-            guard case .local(let l) = basic, !name.isEmpty, !name.contains(UInt8(ascii: ";")),
-                let zone = try? ZoneRules.named(String(decoding: UnsafeBufferPointer(rebasing: name), as: UTF8.self))
-            else { return nil }
-            return .zoned(l, zone)
         }
+        let name = UnsafeBufferPointer(rebasing: bytes[(semicolon + 1)...])
+        guard case .local(let l) = basic, !name.isEmpty, !name.contains(UInt8(ascii: ";")), let z = zone(name) else { return nil }
+        return .zoned(l, z)
     }
 
     private static func splitStorageValue(_ text: String) -> CalendarDate? {
@@ -99,5 +115,31 @@ extension RecurrenceStart {
             return .zoned(l, zone)
         default: return nil
         }
+    }
+}
+
+/// Zones by the UTF-8 bytes of their names, for reading many stored dates: the last few names
+/// asked for are compared byte by byte, without building a `String` or taking
+/// ``ZoneRules/named(_:)``'s lock for each date.
+///
+/// ```swift
+/// var zones = ZoneNames()
+/// let berlin = Array("Europe/Berlin".utf8).withUnsafeBufferPointer { zones.named($0) }
+/// ```
+package struct ZoneNames {
+    private var known: [(name: [UInt8], zone: ZoneRules)] = []
+    /// Names kept: a store's rows name a handful; more are looked up each time.
+    private static let capacity = 16
+
+    package init() {}
+
+    /// The zone `name` names, nil when there is none (as ``ZoneRules/named(_:)`` throws).
+    package mutating func named(_ name: UnsafeBufferPointer<UInt8>) -> ZoneRules? {
+        for entry in known where entry.name.count == name.count && entry.name.withUnsafeBufferPointer({ $0.elementsEqual(name) }) {
+            return entry.zone
+        }
+        guard let zone = try? ZoneRules.named(String(decoding: name, as: UTF8.self)) else { return nil }
+        if known.count < Self.capacity { known.append((Array(name), zone)) }
+        return zone
     }
 }

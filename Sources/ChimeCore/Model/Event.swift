@@ -22,61 +22,61 @@ public struct Event: CalendarItem {
     private var shared: SeriesFields
 
     public package(set) var identifier: String {
-        get { shared.identifier }
-        _modify { unshare(); yield &shared.identifier }
+        get { shared.fields.identifier }
+        _modify { unshare(); yield &shared.fields.identifier }
     }
     public var calendarIdentifier: String? {
-        get { shared.calendarIdentifier }
-        _modify { unshare(); yield &shared.calendarIdentifier }
+        get { shared.fields.calendarIdentifier }
+        _modify { unshare(); yield &shared.fields.calendarIdentifier }
     }
     public var externalIdentifier: String {
-        get { shared.externalIdentifier }
-        _modify { unshare(); yield &shared.externalIdentifier }
+        get { shared.fields.externalIdentifier }
+        _modify { unshare(); yield &shared.fields.externalIdentifier }
     }
     public var title: String {
-        get { shared.title }
-        _modify { unshare(); yield &shared.title }
+        get { shared.fields.title }
+        _modify { unshare(); yield &shared.fields.title }
     }
     public var notes: String? {
-        get { shared.notes }
-        _modify { unshare(); yield &shared.notes }
+        get { shared.fields.notes }
+        _modify { unshare(); yield &shared.fields.notes }
     }
     public var url: String? {
-        get { shared.url }
-        _modify { unshare(); yield &shared.url }
+        get { shared.fields.url }
+        _modify { unshare(); yield &shared.fields.url }
     }
     public var location: String? {
-        get { shared.location }
-        _modify { unshare(); yield &shared.location }
+        get { shared.fields.location }
+        _modify { unshare(); yield &shared.fields.location }
     }
     public var alarms: [Alarm] {
-        get { shared.alarms }
-        _modify { unshare(); yield &shared.alarms }
+        get { shared.fields.alarms }
+        _modify { unshare(); yield &shared.fields.alarms }
     }
     public var recurrenceRules: [RecurrenceRule] {
-        get { shared.recurrenceRules }
-        _modify { unshare(); yield &shared.recurrenceRules }
+        get { shared.fields.recurrenceRules }
+        _modify { unshare(); yield &shared.fields.recurrenceRules }
     }
     /// Extra dates of the series (RDATE).
     public var recurrenceDates: [RecurrenceDate] {
-        get { shared.recurrenceDates }
-        _modify { unshare(); yield &shared.recurrenceDates }
+        get { shared.fields.recurrenceDates }
+        _modify { unshare(); yield &shared.fields.recurrenceDates }
     }
     /// Dates removed from the series (EXDATE); `remove(_, span: .thisEvent)` adds to them.
     public var exceptionDates: [RecurrenceDate] {
-        get { shared.exceptionDates }
-        _modify { unshare(); yield &shared.exceptionDates }
+        get { shared.fields.exceptionDates }
+        _modify { unshare(); yield &shared.fields.exceptionDates }
     }
     public var start: CalendarDate
     /// Exclusive end, the same kind of value as `start`.
     public var end: CalendarDate
     public var creationDate: Instant? {
-        get { shared.creationDate }
-        _modify { unshare(); yield &shared.creationDate }
+        get { shared.fields.creationDate }
+        _modify { unshare(); yield &shared.fields.creationDate }
     }
     public var lastModifiedDate: Instant? {
-        get { shared.lastModifiedDate }
-        _modify { unshare(); yield &shared.lastModifiedDate }
+        get { shared.fields.lastModifiedDate }
+        _modify { unshare(); yield &shared.fields.lastModifiedDate }
     }
     /// For a fetched occurrence: the instant the series scheduled it at. Nil for a new event.
     public var occurrenceDate: Instant?
@@ -84,25 +84,85 @@ public struct Event: CalendarItem {
     public var isDetached: Bool
     /// iCalendar SEQUENCE: the revision number an importer compares.
     public var sequence: Int {
-        get { shared.sequence }
-        _modify { unshare(); yield &shared.sequence }
+        get { shared.fields.sequence }
+        _modify { unshare(); yield &shared.fields.sequence }
     }
     /// iCalendar content lines Chime does not model (unknown properties, parameters' owners and
     /// components), kept verbatim (unfolded) so an export writes them back.
     public var icsExtras: [String] {
-        get { shared.icsExtras }
-        _modify { unshare(); yield &shared.icsExtras }
+        get { shared.fields.icsExtras }
+        _modify { unshare(); yield &shared.fields.icsExtras }
     }
 
     public init(
         identifier: String = newIdentifier(), title: String, calendar: String? = nil,
         start: CalendarDate, end: CalendarDate
     ) {
-        shared = SeriesFields(identifier: identifier, calendarIdentifier: calendar, title: title)
+        shared = SeriesFields(
+            StoredFields(
+                identifier: identifier, calendarIdentifier: calendar, externalIdentifier: identifier, title: title, notes: nil,
+                url: nil, location: nil, alarms: [], recurrenceRules: [], recurrenceDates: [], exceptionDates: [],
+                creationDate: nil, lastModifiedDate: nil, sequence: 0, icsExtras: []))
         self.start = start
         self.end = end
         self.occurrenceDate = nil
         self.isDetached = false
+    }
+
+    /// Every field an occurrence shares with its series, given at once.
+    package struct StoredFields: Hashable, Sendable {
+        package var identifier: String
+        package var calendarIdentifier: String?
+        package var externalIdentifier: String
+        package var title: String
+        package var notes: String?
+        package var url: String?
+        package var location: String?
+        package var alarms: [Alarm]
+        package var recurrenceRules: [RecurrenceRule]
+        package var recurrenceDates: [RecurrenceDate]
+        package var exceptionDates: [RecurrenceDate]
+        package var creationDate: Instant?
+        package var lastModifiedDate: Instant?
+        package var sequence: Int
+        package var icsExtras: [String]
+
+        package init(
+            identifier: String, calendarIdentifier: String?, externalIdentifier: String, title: String, notes: String?,
+            url: String?, location: String?, alarms: [Alarm], recurrenceRules: [RecurrenceRule],
+            recurrenceDates: [RecurrenceDate], exceptionDates: [RecurrenceDate], creationDate: Instant?,
+            lastModifiedDate: Instant?, sequence: Int, icsExtras: [String]
+        ) {
+            self.identifier = identifier
+            self.calendarIdentifier = calendarIdentifier
+            self.externalIdentifier = externalIdentifier
+            self.title = title
+            self.notes = notes
+            self.url = url
+            self.location = location
+            self.alarms = alarms
+            self.recurrenceRules = recurrenceRules
+            self.recurrenceDates = recurrenceDates
+            self.exceptionDates = exceptionDates
+            self.creationDate = creationDate
+            self.lastModifiedDate = lastModifiedDate
+            self.sequence = sequence
+            self.icsExtras = icsExtras
+        }
+    }
+
+    /// An event as a store reads one, every field given at once: a query builds thousands, and
+    /// setting its shared fields one at a time checked their sharing for each.
+    ///
+    /// ```swift
+    /// let event = Event(stored: fields, start: start, end: end, occurrenceDate: nil, isDetached: false)
+    /// ```
+    package init(stored fields: StoredFields, start: CalendarDate, end: CalendarDate, occurrenceDate: Instant?, isDetached: Bool) {
+        shared = SeriesFields(fields)
+        self.start = start
+        self.end = end
+        self.occurrenceDate = occurrenceDate
+        self.isDetached = isDetached
     }
 
     /// Gives this value its own ``SeriesFields`` before one of them changes.
@@ -112,7 +172,7 @@ public struct Event: CalendarItem {
 
     public static func == (a: Event, b: Event) -> Bool {
         a.start == b.start && a.end == b.end && a.occurrenceDate == b.occurrenceDate && a.isDetached == b.isDetached
-            && (a.shared === b.shared || a.shared.hasSameFields(as: b.shared))
+            && (a.shared === b.shared || a.shared.fields == b.shared.fields)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -120,7 +180,7 @@ public struct Event: CalendarItem {
         hasher.combine(end)
         hasher.combine(occurrenceDate)
         hasher.combine(isDetached)
-        shared.hash(into: &hasher)
+        hasher.combine(shared.fields)
     }
 
     /// An event lasting `duration` seconds (days of 86,400 s for all-day events).
@@ -206,69 +266,13 @@ extension String {
 /// through an `Event` that holds the sole reference (see `Event.unshare()`), so sharing it
 /// between values, and threads, is safe.
 private final class SeriesFields: @unchecked Sendable {
-    var identifier: String
-    var calendarIdentifier: String?
-    var externalIdentifier: String
-    var title: String
-    var notes: String?
-    var url: String?
-    var location: String?
-    var alarms: [Alarm] = []
-    var recurrenceRules: [RecurrenceRule] = []
-    var recurrenceDates: [RecurrenceDate] = []
-    var exceptionDates: [RecurrenceDate] = []
-    var creationDate: Instant?
-    var lastModifiedDate: Instant?
-    var sequence = 0
-    var icsExtras: [String] = []
+    /// One value, not fifteen properties: built and copied in one move, compared and hashed as
+    /// one (a class's stored properties set one by one each took an exclusivity check).
+    var fields: Event.StoredFields
 
-    init(identifier: String, calendarIdentifier: String?, title: String) {
-        self.identifier = identifier
-        self.calendarIdentifier = calendarIdentifier
-        self.externalIdentifier = identifier
-        self.title = title
+    init(_ fields: Event.StoredFields) {
+        self.fields = fields
     }
 
-    func copy() -> SeriesFields {
-        let c = SeriesFields(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title)
-        c.externalIdentifier = externalIdentifier
-        c.notes = notes
-        c.url = url
-        c.location = location
-        c.alarms = alarms
-        c.recurrenceRules = recurrenceRules
-        c.recurrenceDates = recurrenceDates
-        c.exceptionDates = exceptionDates
-        c.creationDate = creationDate
-        c.lastModifiedDate = lastModifiedDate
-        c.sequence = sequence
-        c.icsExtras = icsExtras
-        return c
-    }
-
-    func hasSameFields(as o: SeriesFields) -> Bool {
-        identifier == o.identifier && calendarIdentifier == o.calendarIdentifier && externalIdentifier == o.externalIdentifier
-            && title == o.title && notes == o.notes && url == o.url && location == o.location && alarms == o.alarms
-            && recurrenceRules == o.recurrenceRules && recurrenceDates == o.recurrenceDates && exceptionDates == o.exceptionDates
-            && creationDate == o.creationDate && lastModifiedDate == o.lastModifiedDate && sequence == o.sequence
-            && icsExtras == o.icsExtras
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(identifier)
-        hasher.combine(calendarIdentifier)
-        hasher.combine(externalIdentifier)
-        hasher.combine(title)
-        hasher.combine(notes)
-        hasher.combine(url)
-        hasher.combine(location)
-        hasher.combine(alarms)
-        hasher.combine(recurrenceRules)
-        hasher.combine(recurrenceDates)
-        hasher.combine(exceptionDates)
-        hasher.combine(creationDate)
-        hasher.combine(lastModifiedDate)
-        hasher.combine(sequence)
-        hasher.combine(icsExtras)
-    }
+    func copy() -> SeriesFields { SeriesFields(fields) }
 }
