@@ -66,14 +66,44 @@ enum AlarmRows {
     /// index, of a 65 ms first query; 8 ms for the pass over all 15,000 alarm rows.
     static func fetch(_ db: Database, items: Set<String>) throws -> [String: [Alarm]] {
         if items.isEmpty { return [:] }
-        let storeRows = try Int.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM item")) ?? 0
-        if items.count * 4 >= storeRows {
+        if try wholeTableRows(forItems: items.count, db) != nil {
             let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM alarm ORDER BY item_id, position")
             return try decode(statement, keeping: items)
         }
         let statement = try db.cachedStatement(
             sql: "SELECT \(columns) FROM alarm WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position")
         return try decode(statement, arguments: [JSONText.stringArray(Array(items))], keeping: nil)
+    }
+
+    /// Alarms of the events a window query's `candidates` filter (on `item`) selects, or more, by
+    /// item: what a query reads on a second connection while its own reads the candidates, so
+    /// their identifiers are not known yet. When the events not ended before the window's start
+    /// (`notEndedBefore`, counted on an index) are a quarter of the store or more, the whole table
+    /// is read (every item's alarms: the caller takes its candidates'), as ``fetch(_:items:)``
+    /// does; looking each candidate up by its identifier cost more than twice as much for a
+    /// year of a 10,000-event store.
+    static func fetch(
+        _ db: Database, candidates: String, arguments: StatementArguments, notEndedBefore: Int64
+    ) throws -> [String: [Alarm]] {
+        let live =
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT (SELECT count(*) FROM item WHERE kind = 'event' AND range_end >= ?)"
+                        + " + (SELECT count(*) FROM item WHERE kind = 'event' AND range_end IS NULL)"),
+                arguments: [notEndedBefore]) ?? 0
+        if let storeRows = try wholeTableRows(forItems: live, db) {
+            return try decode(
+                db.cachedStatement(sql: "SELECT \(columns) FROM alarm ORDER BY item_id, position"), keeping: nil, items: storeRows)
+        }
+        return try fetch(db, itemFilter: "SELECT id FROM item WHERE \(candidates)", arguments: arguments)
+    }
+
+    /// The store's item rows (at most) when the alarms of `count` items are read fastest by
+    /// reading the whole table, nil when not: one index seek per item costs more once they are a
+    /// quarter of the store's rows.
+    private static func wholeTableRows(forItems count: Int, _ db: Database) throws -> Int? {
+        let storeRows = try Int.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM item")) ?? 0
+        return count * 4 >= storeRows ? storeRows : nil
     }
 
     private static let columns = """
@@ -84,9 +114,12 @@ enum AlarmRows {
     /// The rows `statement` selects (``columns``, in item order) as alarms by item; with
     /// `keeping`, only those items'. Read straight from SQLite (see ``StatementColumns``): a
     /// year's first query reads about 15,000 of them.
-    private static func decode(_ statement: Statement, arguments: StatementArguments = [], keeping: Set<String>?) throws -> [String: [Alarm]] {
+    /// `items`: about how many items the rows are of (room is made for them at once).
+    private static func decode(
+        _ statement: Statement, arguments: StatementArguments = [], keeping: Set<String>?, items: Int = 0
+    ) throws -> [String: [Alarm]] {
         var result: [String: [Alarm]] = [:]
-        if let keeping { result.reserveCapacity(keeping.count) }
+        result.reserveCapacity(keeping?.count ?? items)
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         let row = StatementColumns(statement)
         // Rows come by item: each item's alarms are gathered, then stored with one hash of its
@@ -100,6 +133,8 @@ enum AlarmRows {
                 itemBytes = Array(next.utf8)
                 alarms = []
                 kept = keeping?.contains(next) ?? true
+                // Room for an item's usual few at once, not grown one alarm at a time.
+                if kept { alarms.reserveCapacity(4) }
             }
             if !kept { continue }
             var alarm: Alarm

@@ -153,8 +153,10 @@ struct OccurrenceMerger {
         if let aside, expandingAll, contents.alarms, rowsToRead, rowFilter == filter,
             predicate.end.secondsSince1970 - predicate.start.secondsSince1970 >= Self.longWindowSeconds
         {
-            let alarmFilter = "SELECT id FROM item WHERE \(filter)", alarmArguments = arguments
-            alarmsAside = ReadAside(pool: aside) { db in try AlarmRows.fetch(db, itemFilter: alarmFilter, arguments: alarmArguments) }
+            let alarmFilter = filter, alarmArguments = arguments
+            alarmsAside = ReadAside(pool: aside) { db in
+                try AlarmRows.fetch(db, candidates: alarmFilter, arguments: alarmArguments, notEndedBefore: lo)
+            }
         }
         if rowsToRead {
             let columns = details ? ItemColumns.list : ItemColumns.listing

@@ -53,7 +53,7 @@ struct RuleIterator: IteratorProtocol {
     /// Current period: a year, a month index (year × 12 + month − 1), the first day of a week,
     /// a day, or (sub-daily) the wall-clock second the period starts at.
     private var period: Int64
-    private var buffer: [Int64] = []
+    private var buffer = PeriodBuffer()
     private var bufferIndex = 0
     private var pendingStart = true
     private var emitted = 0
@@ -118,7 +118,7 @@ struct RuleIterator: IteratorProtocol {
         watermark = Int64.min
         guard let first = firstPeriod(containing: local) else { generationEnd = .endOfCalendar; return }
         period = first
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAll()
         bufferIndex = 0
         emptyPeriods = 0
         lastProductivePosition = local
@@ -234,7 +234,7 @@ struct RuleIterator: IteratorProtocol {
             emptyPeriods = 0
             emittedBeforePeriod = emitted
         }
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAll()
         bufferIndex = 0
         let interval = Int64(plan.interval)
         switch plan.frequency {
@@ -409,8 +409,27 @@ struct RuleIterator: IteratorProtocol {
             if i >= 0 && i < n { chosen.append(buffer[i]) }
         }
         chosen.sort()
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAll()
         for v in chosen where buffer.last != v { buffer.append(v) }
+    }
+}
+
+/// A period's candidate instances. The storage is kept from period to period and `count` says
+/// how many are the current period's: emptying an `Array` in place cost more than filling it,
+/// once per period (a daily rule's every occurrence).
+private struct PeriodBuffer {
+    private var storage: [Int64] = []
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+    var last: Int64? { count > 0 ? storage[count - 1] : nil }
+    subscript(index: Int) -> Int64 { storage[index] }
+
+    mutating func removeAll() { count = 0 }
+
+    mutating func append(_ value: Int64) {
+        if count < storage.count { storage[count] = value } else { storage.append(value) }
+        count += 1
     }
 }
 
