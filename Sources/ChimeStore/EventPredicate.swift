@@ -43,8 +43,10 @@ extension EventStore {
     /// if let next = today.first(where: { $0.start.instant(floatingZone: store.floatingZone) >= now }) { print(next.title) }
     /// ```
     public func events(matching predicate: EventPredicate) throws(StoreError) -> EventList {
-        let merger = try OccurrenceMerger.reading(predicate, from: self, expandingAll: true)
-        return EventList(sources: merger.sources, slots: merger.allSlots())
+        var merger = try OccurrenceMerger.reading(predicate, from: self, expandingAll: true)
+        let list = EventList(sources: merger.sources, slots: merger.allSlots())
+        LetGo.elsewhere(merger.takeLeftovers())
+        return list
     }
 
     /// Streams the predicate's occurrences in start order without building the whole list; set

@@ -1,5 +1,6 @@
 import ChimeCore
 import GRDB
+import Dispatch
 import HeapModule
 
 /// Merges the occurrences of many series (and single events, and detached occurrences) into one
@@ -19,6 +20,22 @@ struct OccurrenceMerger {
     private var started = false
     /// A whole list's expansion, started by ``load`` when asked for.
     private var expansion: OccurrenceExpansion?
+    /// What is left of the read: the candidates' identifiers, every alarm of a table read whole.
+    private var leftovers: ReadLeftovers?
+
+    struct ReadLeftovers {
+        var candidates: Candidates
+        var alarms: ReadAside<[String: [Alarm]]>?
+    }
+
+    /// What is left of the read, for the caller to free on another thread once the occurrences
+    /// are in order (``LetGo``): freeing its thousands of strings and arrays at the end of the
+    /// read took 3 to 4 ms of a year's first query's 30, and during the walk it took the cores
+    /// the walk needs.
+    mutating func takeLeftovers() -> ReadLeftovers? {
+        defer { leftovers = nil }
+        return leftovers
+    }
 
     private struct Entry: Comparable {
         let start: Int64
@@ -209,6 +226,10 @@ struct OccurrenceMerger {
         merger.sources = order.indices.map { p in
             StoredEvent(event: found.events[order[p]], duration: durations[p], zone: floatingZone, ordinal: p)
         }
+        // Kept, not freed here (see ``takeLeftovers()``).
+        merger.leftovers = ReadLeftovers(candidates: Candidates(), alarms: alarmsAside)
+        alarmsAside = nil
+        swap(&merger.leftovers!.candidates, &found)
         return merger
     }
 
@@ -295,6 +316,27 @@ struct OccurrenceMerger {
             heap.removeMin()
             if let next = pending[index] { schedule(index, start: next.start) }
         }
+    }
+}
+
+/// Values freed on another thread, when freeing them would hold up the caller.
+///
+/// ```swift
+/// var rows = readRows()
+/// …
+/// LetGo.elsewhere(rows)
+/// rows = []   // the other thread's copy is the last
+/// ```
+enum LetGo {
+    static func elsewhere<Value>(_ value: consuming Value) {
+        let box = Box(value)
+        DispatchQueue.global(qos: .utility).async { box.value = nil }
+    }
+
+    /// Handed to exactly one other thread, which drops it.
+    private final class Box<Value>: @unchecked Sendable {
+        var value: Value?
+        init(_ value: consuming Value) { self.value = value }
     }
 }
 
