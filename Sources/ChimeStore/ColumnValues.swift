@@ -1,6 +1,8 @@
 import GRDB
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
     import Glibc
 #endif
 
@@ -35,8 +37,10 @@ extension Row: ColumnValues {
 
 /// The current row of a prepared statement that a GRDB cursor steps, read with SQLite's
 /// column calls. GRDB's `Row` asks SQLite each column's type, then copies a text through
-/// `strlen` and `String(cString:)`: for a year's 5,600 rows of 25 columns that was a fifth of
-/// their decoding. Valid only while the cursor stands on the row.
+/// `strlen` and `String(cString:)`: for a year's 5,600 rows of 27 columns that was a fifth of
+/// their decoding. Valid only while the cursor stands on the row. A column of another type is
+/// read as SQLite converts it (where `Row` would stop the process): the store writes each
+/// column with its one type.
 ///
 /// ```swift
 /// let statement = try db.cachedStatement(sql: "SELECT id, start FROM item")

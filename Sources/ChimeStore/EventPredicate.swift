@@ -45,7 +45,7 @@ extension EventStore {
     public func events(matching predicate: EventPredicate) throws(StoreError) -> EventList {
         var merger = try OccurrenceMerger.reading(predicate, from: self, expandingAll: true)
         let list = EventList(sources: merger.sources, slots: merger.allSlots())
-        LetGo.elsewhere(merger.takeLeftovers())
+        if let leftovers = merger.takeLeftovers() { LetGo.elsewhere(leftovers) }
         return list
     }
 

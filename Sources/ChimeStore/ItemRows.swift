@@ -147,14 +147,14 @@ enum ItemRows {
     static func event<Columns: ColumnValues>(
         _ row: Columns, id: String? = nil, alarms: [Alarm], cache: inout DecodingCache, details: Bool = true
     ) throws(StoreError) -> Event {
-        let id = if let id { id } else { try required(row, ItemColumns.id, column: "id", item: "") }
+        let id = if let id { id } else { try requiredText(row, ItemColumns.id, column: "id", item: "") }
         guard let start = try ListCodec.calendarDate(row, ItemColumns.start, column: "start", item: id, zones: &cache.zones),
             let end = try ListCodec.calendarDate(row, ItemColumns.end, column: "end", item: id, zones: &cache.zones)
         else { throw .corruptRow(table: "item", identifier: id, detail: "event without start or end") }
-        let ruleText = try required(row, ItemColumns.rrules, column: "rrules", item: id)
+        let ruleText = try requiredText(row, ItemColumns.rrules, column: "rrules", item: id)
         var icsExtras: [String] = []
         if details {
-            icsExtras = ListCodec.lines(try required(row, ItemColumns.icsExtras, column: "ics_extras", item: id))
+            icsExtras = ListCodec.lines(try requiredText(row, ItemColumns.icsExtras, column: "ics_extras", item: id))
         } else if let extras = row.text(ItemColumns.icsExtras) {
             icsExtras = ICalendarText.topLevel(ListCodec.lines(extras)).filter(ListCodec.isInvitationLine)
         }
@@ -166,8 +166,8 @@ enum ItemRows {
             // A detached occurrence answers to its series' identifier, as in EventKit.
             identifier: detachedFrom?.series ?? id,
             calendarIdentifier: row.text(ItemColumns.calendar),
-            externalIdentifier: try required(row, ItemColumns.externalID, column: "external_id", item: id),
-            title: try required(row, ItemColumns.title, column: "title", item: id),
+            externalIdentifier: try requiredText(row, ItemColumns.externalID, column: "external_id", item: id),
+            title: try requiredText(row, ItemColumns.title, column: "title", item: id),
             notes: details ? row.text(ItemColumns.notes) : nil,
             url: details ? row.text(ItemColumns.url) : nil,
             location: row.text(ItemColumns.location),
@@ -183,7 +183,7 @@ enum ItemRows {
     }
 
     /// A text column the schema declares NOT NULL: a NULL there is a damaged row, reported as one.
-    private static func required<Columns: ColumnValues>(
+    private static func requiredText<Columns: ColumnValues>(
         _ row: Columns, _ index: Int, column: String, item: String
     ) throws(StoreError) -> String {
         guard let text = row.text(index) else { throw .corruptRow(table: "item", identifier: item, detail: "\(column) is NULL") }

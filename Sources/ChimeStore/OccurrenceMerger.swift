@@ -23,15 +23,15 @@ struct OccurrenceMerger {
     /// What is left of the read: the candidates' identifiers, every alarm of a table read whole.
     private var leftovers: ReadLeftovers?
 
-    struct ReadLeftovers {
-        var candidates: Candidates
-        var alarms: ReadAside<[String: [Alarm]]>?
+    struct ReadLeftovers: Sendable {
+        let candidates: Candidates
+        let alarms: ReadAside<[String: [Alarm]]>?
     }
 
-    /// What is left of the read, for the caller to free on another thread once the occurrences
-    /// are in order (``LetGo``): freeing its thousands of strings and arrays at the end of the
-    /// read took 3 to 4 ms of a year's first query's 30, and during the walk it took the cores
-    /// the walk needs.
+    /// What is left of a whole list's read (``load`` with `expandingAll`), for the caller to
+    /// free on another thread once the occurrences are in order (``LetGo``): freeing its
+    /// thousands of strings and arrays at the end of the read took 2.7–4.3 ms of a year's first
+    /// query's 30, and during the walk it took the cores the walk needs.
     mutating func takeLeftovers() -> ReadLeftovers? {
         defer { leftovers = nil }
         return leftovers
@@ -172,7 +172,7 @@ struct OccurrenceMerger {
         {
             let alarmFilter = filter, alarmArguments = arguments
             alarmsAside = ReadAside(pool: aside) { db in
-                try AlarmRows.fetch(db, candidates: alarmFilter, arguments: alarmArguments, notEndedBefore: lo)
+                try AlarmRows.fetch(db, candidates: alarmFilter, arguments: alarmArguments, from: lo, to: hi)
             }
         }
         if rowsToRead {
@@ -226,16 +226,14 @@ struct OccurrenceMerger {
         merger.sources = order.indices.map { p in
             StoredEvent(event: found.events[order[p]], duration: durations[p], zone: floatingZone, ordinal: p)
         }
-        // Kept, not freed here (see ``takeLeftovers()``).
-        merger.leftovers = ReadLeftovers(candidates: Candidates(), alarms: alarmsAside)
-        alarmsAside = nil
-        swap(&merger.leftovers!.candidates, &found)
+        // A whole list's are kept, not freed here (see ``takeLeftovers()``).
+        if expandingAll { merger.leftovers = ReadLeftovers(candidates: found, alarms: alarmsAside) }
         return merger
     }
 
     /// The stored events a query found, kept from an earlier query (rowid nil) or read now: one
     /// array per field, so reading one field of a candidate copies nothing else.
-    struct Candidates {
+    struct Candidates: Sendable {
         var events: [Event] = []
         var ids: [String] = []
         var rangeStarts: [Int64] = []
@@ -322,21 +320,14 @@ struct OccurrenceMerger {
 /// Values freed on another thread, when freeing them would hold up the caller.
 ///
 /// ```swift
-/// var rows = readRows()
+/// let rows = readRows()
 /// …
-/// LetGo.elsewhere(rows)
-/// rows = []   // the other thread's copy is the last
+/// LetGo.elsewhere(consume rows)   // the other thread's reference is the last
 /// ```
 enum LetGo {
-    static func elsewhere<Value>(_ value: consuming Value) {
-        let box = Box(value)
-        DispatchQueue.global(qos: .utility).async { box.value = nil }
-    }
-
-    /// Handed to exactly one other thread, which drops it.
-    private final class Box<Value>: @unchecked Sendable {
-        var value: Value?
-        init(_ value: consuming Value) { self.value = value }
+    static func elsewhere<Value: Sendable>(_ value: consuming Value) {
+        let value = value
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(value) {} }
     }
 }
 

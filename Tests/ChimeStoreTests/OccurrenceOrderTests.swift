@@ -144,9 +144,9 @@ struct ReadAsideTests {
 
     /// A year read with its alarms on a second connection is the year read on one, and each
     /// event comes back with the alarms it was saved with: relative, absolute, at a place, with
-    /// iCalendar lines of their own; starts in two zones, UTC and floating. So are two months:
-    /// March (most of the store still to come: every alarm row is read) and December (a few
-    /// events left: their alarms are found by identifier).
+    /// iCalendar lines of their own; starts in two zones, UTC and floating. The year reads every
+    /// alarm row (most of the store overlaps it); so are two months, March and December, whose
+    /// few events' alarms are found by identifier.
     @Test func aYearWithItsAlarmsReadAsideIsTheYearReadOnOne() throws {
         let t = try TestStore(zone: .utc)
         let calendar = try t.store.defaultCalendarForNewEvents()
@@ -178,5 +178,46 @@ struct ReadAsideTests {
             #expect(aside.contains { !$0.alarms.isEmpty } && aside.contains { $0.alarms.isEmpty })
             for event in aside { #expect(event.alarms == saved[event.identifier], "\(event.title)") }
         }
+    }
+}
+
+@Suite("A query's rows read in place")
+struct RowsReadInPlaceTests {
+    /// An event read by a window query (its row read straight from SQLite) is the event read by
+    /// its identifier (through GRDB's `Row`): empty texts stay empty and absent ones absent, a
+    /// detached occurrence answers to its series, and preserved lines come back as saved.
+    @Test func aWindowReadsEachRowAsTheLookupByIdentifierDoes() throws {
+        let t = try TestStore(zone: .utc)
+        let calendar = try t.store.defaultCalendarForNewEvents()
+        var saved: [Event] = []
+        for (i, (location, notes)) in [("", nil), (nil, ""), ("Büro 3", "Zeile 1\nZeile 2"), (nil, nil)].enumerated() {
+            var e = Event(title: "e\(i)", calendar: calendar.identifier, start: .utc(local(2026, 3, 2 + i, 9)), duration: 1_800)
+            e.location = location
+            e.notes = notes
+            e.url = i == 2 ? "https://example.org/a" : nil
+            e.icsExtras = i == 3 ? ["X-A;P=1:v", "ATTENDEE;PARTSTAT=ACCEPTED:mailto:a@example.org"] : []
+            saved.append(try t.store.save(e))
+        }
+        var series = Event(title: "weekly", calendar: calendar.identifier, start: .zoned(local(2026, 3, 2, 8), try .named("Europe/Berlin")), duration: 900)
+        series.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=WEEKLY;COUNT=4")]
+        series = try t.store.save(series)
+        let week = t.store.predicateForEvents(start: utc(2026, 3, 9), end: utc(2026, 3, 16))
+        var moved = try #require(try t.store.events(matching: week).first { $0.identifier == series.identifier })
+        moved.title = "weekly, moved"
+        moved.start = moved.start.with(local: local(2026, 3, 10, 8))
+        moved.end = moved.start.with(local: local(2026, 3, 10, 8, 15))
+        _ = try t.store.save(moved, span: .thisEvent)
+
+        let month = try EventStore(path: t.path, floatingZone: .utc).events(matching: t.store.predicateForEvents(start: utc(2026, 3, 1), end: utc(2026, 4, 1)))
+        for event in saved {
+            let read = try #require(month.first { $0.identifier == event.identifier })
+            let looked = try #require(try t.store.event(withIdentifier: event.identifier))
+            #expect(read.location == event.location && read.notes == event.notes && read.url == event.url, "\(event.title)")
+            #expect(read.icsExtras == looked.icsExtras && read.title == looked.title && read.externalIdentifier == looked.externalIdentifier)
+            #expect(read.creationDate == looked.creationDate && read.sequence == looked.sequence && read.start == looked.start)
+        }
+        let detached = try #require(month.first { $0.title == "weekly, moved" })
+        #expect(detached.identifier == series.identifier && detached.isDetached)
+        #expect(month.filter { $0.identifier == series.identifier }.count == 4)
     }
 }

@@ -118,9 +118,9 @@ extension RecurrenceStart {
     }
 }
 
-/// Zones by the UTF-8 bytes of their names, for reading many stored dates: the last few names
-/// asked for are compared byte by byte, without building a `String` or taking
-/// ``ZoneRules/named(_:)``'s lock for each date.
+/// Zones by the UTF-8 bytes of their names, for reading many stored dates: the first names met
+/// (up to 16; a store's rows name a handful) are compared byte by byte, without building a
+/// `String` or taking ``ZoneRules/named(_:)``'s lock for each date.
 ///
 /// ```swift
 /// var zones = ZoneNames()

@@ -423,7 +423,10 @@ private struct PeriodBuffer {
 
     var isEmpty: Bool { count == 0 }
     var last: Int64? { count > 0 ? storage[count - 1] : nil }
-    subscript(index: Int) -> Int64 { storage[index] }
+    subscript(index: Int) -> Int64 {
+        assert(index < count, "past the current period's instances")
+        return storage[index]
+    }
 
     mutating func removeAll() { count = 0 }
 
