@@ -202,10 +202,13 @@ extension EventStore {
                                 var header: ICSCalendarHeader?
                                 let rest = try ICalendar.stream(file: file, chunks: next) { (item: consuming ICSItem, itemHeader) in
                                     if header == nil { header = itemHeader }
-                                    // Worked out here: the storing thread is the longer of the two. The
-                                    // item is handed over whole, so taking out its calendar's name copies nothing.
+                                    // A new item's row values are worked out here only while the storing
+                                    // thread is behind; else it works them out as it writes the row.
+                                    // Neither thread is always the longer: which one is depends on the
+                                    // file (rules, alarms, long texts) and on the machine. The item is
+                                    // handed over whole, so taking out its calendar's name copies nothing.
                                     let isNew = known.isEmpty || !known.contains(Self.uidKey(item.uid, item.item))
-                                    batch.append(ImportEntry(item, withValues: isNew))
+                                    batch.append(ImportEntry(item, withValues: isNew && hand.storeIsBehind))
                                     if batch.count >= Self.streamingBatch {
                                         try hand((batch, header))
                                         batch = []
@@ -483,7 +486,8 @@ public enum ImportProgress: Sendable, Equatable {
 /// An item of a file on its way into the store, with what can be worked out from it alone,
 /// before the store is asked anything: the name of its calendar in an export of several
 /// (X-CHIME-CALENDAR, taken out of its preserved lines) and, when worked out ahead, its row's
-/// values. A streamed import makes these on its reading thread.
+/// values. A streamed import makes these on its reading thread, with the values only while its
+/// storing thread is behind.
 ///
 /// ```swift
 /// let entry = ImportEntry(item, withValues: true)   // on the reading thread

@@ -22,9 +22,28 @@ enum ReadWhileStoring {
     /// Thrown into the reader when the store has stopped taking batches.
     struct Stopped: Error {}
 
+    /// What the reader hands its batches to. It also says whether the storing thread is behind,
+    /// so that work either thread could do goes to the one that would otherwise wait.
+    ///
+    /// ```swift
+    /// let entry = ImportEntry(item, withValues: hand.storeIsBehind)   // else stored without them
+    /// try hand(batch)
+    /// ```
+    struct Hand<Batch> {
+        fileprivate let put: (Batch) throws -> Void
+        fileprivate let waiting: () -> Int
+
+        /// Hands `batch` to the storing thread, waiting while `capacity` batches wait already.
+        func callAsFunction(_ batch: Batch) throws { try put(batch) }
+
+        /// True while a batch handed before waits untaken: the storing thread is busy and the
+        /// reader is ahead, so what the reader works out for the store now costs the pair no time.
+        var storeIsBehind: Bool { waiting() > 0 }
+    }
+
     static func run<Batch, Result>(
         capacity: Int = 2,
-        read: (_ hand: (Batch) throws -> Void) throws -> Result,
+        read: (_ hand: Hand<Batch>) throws -> Result,
         store: (inout Batch) throws -> Void
     ) throws -> Result {
         let line = Line<Batch, Result>(capacity: capacity)
@@ -35,7 +54,7 @@ enum ReadWhileStoring {
             let thread = Thread {
                 // The job lets go of the closure before the caller is told: the check that it
                 // did not escape runs as soon as the caller returns.
-                line.finish(job.run { batch in if !line.put(batch) { throw Stopped() } })
+                line.finish(job.run(Hand(put: { batch in if !line.put(batch) { throw Stopped() } }, waiting: line.waitingCount)))
             }
             thread.name = "chime.import-reader"
             thread.start()
@@ -52,9 +71,9 @@ enum ReadWhileStoring {
         }
     }
 
-    /// What the storing thread is done with, freed by the reading thread between its batches: an
-    /// import's storing thread is the longer of the two, and freeing its thousands of items was
-    /// part of its work.
+    /// What the storing thread is done with, freed by the reading thread between its batches:
+    /// freeing an import's thousands of items was part of the storing thread's work, and the
+    /// reader takes on the storing thread's work where it can (see ``Hand/storeIsBehind``).
     ///
     /// ```swift
     /// leftovers.keep(session.takeStored())   // storing thread, after each batch
@@ -113,6 +132,13 @@ enum ReadWhileStoring {
             return batch
         }
 
+        /// How many batches wait to be taken.
+        func waitingCount() -> Int {
+            condition.lock()
+            defer { condition.unlock() }
+            return waiting.count
+        }
+
         func finish(_ result: Swift.Result<Result, any Error>) {
             condition.lock()
             outcome = result
@@ -139,10 +165,10 @@ enum ReadWhileStoring {
 
     /// The reader's closure, handed to its thread and dropped once run.
     private final class ReaderJob<Batch, Result>: @unchecked Sendable {
-        private var read: ((_ hand: (Batch) throws -> Void) throws -> Result)?
-        init(_ read: @escaping (_ hand: (Batch) throws -> Void) throws -> Result) { self.read = read }
+        private var read: ((_ hand: Hand<Batch>) throws -> Result)?
+        init(_ read: @escaping (_ hand: Hand<Batch>) throws -> Result) { self.read = read }
 
-        func run(_ hand: (Batch) throws -> Void) -> Swift.Result<Result, any Error> {
+        func run(_ hand: Hand<Batch>) -> Swift.Result<Result, any Error> {
             guard let read else { return .failure(Stopped()) }
             self.read = nil
             return Swift.Result { try read(hand) }

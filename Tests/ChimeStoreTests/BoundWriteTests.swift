@@ -114,7 +114,7 @@ struct BoundWriteTests {
     }
 
     @Test func aReaderThatHandsNothingReturnsItsResult() throws {
-        let result = try ReadWhileStoring.run { (_: (Int) throws -> Void) in
+        let result = try ReadWhileStoring.run { (_: ReadWhileStoring.Hand<Int>) in
             7
         } store: { _ in
             Issue.record("nothing was handed, yet something was stored")
