@@ -16,46 +16,59 @@ enum AlarmReader {
         return !isLocation && a["TRIGGER"]?.value.isKeyword(applePlaceholderTrigger) == true
     }
 
-    /// `ACTION:EMAIL`: an alarm that mails its attendees. Chime sends no mail, and a desktop popup
-    /// would be a different alarm than the one written: kept verbatim with the item, never shown
-    /// (`chime show` lists it as "email alarm (not sent by Chime)").
-    static func isEmail(_ a: ICSComponent) -> Bool {
-        a["ACTION"]?.value.isKeyword("EMAIL") == true
-    }
-
     /// The actions that become alarms: a popup (`DISPLAY`, or no ACTION at all), with a sound (`AUDIO`).
     static let shownActions: Set<String> = ["DISPLAY", "AUDIO"]
 
-    /// Any other ACTION but EMAIL and NONE: RFC 2445's `PROCEDURE` (a command to run) or one Chime
-    /// does not know. A popup would be a different alarm than the one written, and a command from
-    /// a file is never run: kept verbatim with the item, never shown, and the reader says so once
-    /// (``unshownWarning(_:)``).
-    static func isUnknownAction(_ a: ICSComponent) -> Bool {
-        guard let action = a["ACTION"]?.value.trimmingSpaces.asciiUppercased else { return false }
-        return !shownActions.contains(action) && action != "EMAIL" && action != "NONE"
+    /// What an item's reader asks of one VALARM, worked out from one look at its ACTION (asked
+    /// separately, the questions looked ACTION up six times per VALARM: 6 % of an import's
+    /// reading thread).
+    ///
+    /// - `ACTION:EMAIL` mails the attendees. Chime sends no mail, and a desktop popup would be a
+    ///   different alarm than the one written: kept verbatim with the item, never shown (`chime
+    ///   show` lists it as "email alarm (not sent by Chime)").
+    /// - Any other ACTION but a shown one, EMAIL and NONE is unknown: RFC 2445's `PROCEDURE` (a
+    ///   command to run) or one Chime does not know. A popup would be a different alarm than the
+    ///   one written, and a command from a file is never run: kept verbatim, never shown, and the
+    ///   reader says so once (``unshownWarning``).
+    /// - ``isPlaceholder(_:)``: kept verbatim.
+    ///
+    /// ```swift
+    /// let verdict = AlarmReader.Verdict(valarm)
+    /// if verdict.isKeptVerbatim { extras += valarm.contentLines }
+    /// ```
+    struct Verdict {
+        /// Kept as written with the item's extras instead of becoming an alarm: any action but a
+        /// shown one (NONE, EMAIL or unknown), or Apple's placeholder.
+        let isKeptVerbatim: Bool
+        /// Neither EMAIL nor an unknown action: a VALARM meant to become an alarm (one that did
+        /// not is counted as unread).
+        let isMeantAsAlarm: Bool
+        /// For an unknown action: its ACTION line and why it is not an alarm.
+        let unshownWarning: (line: Int, message: String)?
+
+        init(_ a: ICSComponent) {
+            let action = a["ACTION"]
+            let keyword = action?.value.trimmingSpaces.asciiUppercased
+            let isShown = keyword.map { AlarmReader.shownActions.contains($0) }
+            let isUnknown = keyword.map { isShown == false && $0 != "EMAIL" && $0 != "NONE" } ?? false
+            isKeptVerbatim = isShown == false || AlarmReader.isPlaceholder(a)
+            isMeantAsAlarm = action?.value.isKeyword("EMAIL") != true && !isUnknown
+            unshownWarning = isUnknown ? action.map(Self.warning(action:)) : nil
+        }
+
+        private static func warning(action: ICSProperty) -> (line: Int, message: String) {
+            let value = action.value.trimmingSpaces
+            let message =
+                value.asciiUppercased == "PROCEDURE"
+                ? "\(value) is a command alarm: command alarms from files are never run or shown (kept with the item as written)"
+                : "\(value) is not an alarm action Chime knows (DISPLAY, AUDIO, EMAIL): never shown (kept with the item as written)"
+            return (action.line, message)
+        }
     }
 
-    /// The warning for a VALARM ``isUnknownAction(_:)`` keeps: its ACTION line and why it is not an alarm.
-    static func unshownWarning(_ a: ICSComponent) -> (line: Int, message: String)? {
-        guard isUnknownAction(a), let action = a["ACTION"] else { return nil }
-        let value = action.value.trimmingSpaces
-        let message =
-            value.asciiUppercased == "PROCEDURE"
-            ? "\(value) is a command alarm: command alarms from files are never run or shown (kept with the item as written)"
-            : "\(value) is not an alarm action Chime knows (DISPLAY, AUDIO, EMAIL): never shown (kept with the item as written)"
-        return (action.line, message)
-    }
-
-    /// VALARMs kept as written with the item's extras instead of becoming alarms.
-    static func isKeptVerbatim(_ a: ICSComponent) -> Bool {
-        // ACTION read once for the three tests: every VALARM of a file passes here. Any action
-        // but a shown one is NONE, EMAIL or unknown.
-        if let action = a["ACTION"]?.value.trimmingSpaces.asciiUppercased, !shownActions.contains(action) { return true }
-        return isPlaceholder(a)
-    }
-
-    static func alarm(_ a: ICSComponent, _ values: ValueReader, repairs: RepairLog) throws(ICSError) -> Alarm? {
-        if isKeptVerbatim(a) { return nil }
+    /// The alarm `a` is, or nil for one kept verbatim; `verdict` is `a`'s own.
+    static func alarm(_ a: ICSComponent, _ values: ValueReader, repairs: RepairLog, verdict: Verdict) throws(ICSError) -> Alarm? {
+        if verdict.isKeptVerbatim { return nil }
         var extras = a.properties.filter { !modelled.contains($0.name) }.map(\.contentLine)
         for sub in a.components where sub.name != "VLOCATION" { extras += sub.contentLines }
         if let place = try location(a, values, repairs: repairs) {

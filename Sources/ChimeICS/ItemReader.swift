@@ -18,11 +18,11 @@ struct ItemReader {
 
     /// Properties read into the model; everything else is kept verbatim in `icsExtras`.
     /// DTSTAMP is dropped: an export writes a fresh one, as RFC 5545 asks.
-    static let eventProperties: Set<String> = [
+    static let eventProperties = PropertyNameSet([
         "UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DTEND",
         "DURATION", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "SEQUENCE",
         "DTSTAMP"
-    ]
+    ])
     /// Properties read into the model whose parameters the model has no place for (Outlook's
     /// `SUMMARY;LANGUAGE=en-US`, `LOCATION;ALTREP=…`): such a line is also kept whole in
     /// `icsExtras`, and written back in place of Chime's own while its value is still the
@@ -31,11 +31,11 @@ struct ItemReader {
     static let keptWithParameters = ["SUMMARY", "DESCRIPTION", "LOCATION"]
     /// VCALENDAR properties Chime writes itself (the name is the calendar's title).
     static let calendarProperties: Set<String> = ["VERSION", "PRODID", "CALSCALE", "METHOD", "X-WR-CALNAME"]
-    static let todoProperties: Set<String> = [
+    static let todoProperties = PropertyNameSet([
         "UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DUE",
         "RRULE", "SEQUENCE", "DTSTAMP", "COMPLETED", "STATUS",
         "PERCENT-COMPLETE", "PRIORITY"
-    ]
+    ])
 
     mutating func read() throws(ICSError) -> ICSParseResult {
         var definitions: [String: ZoneRules] = [:]
@@ -210,7 +210,8 @@ struct ItemReader {
     // MARK: Events
 
     func event(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> ICSItem {
-        var e = try eventBody(c, values)
+        let verdicts = Self.alarmVerdicts(c)
+        var e = try eventBody(c, values, verdicts)
         e.recurrenceRules = try rules(c, values)
         e.recurrenceDates = try dateLists(c, "RDATE", values).map { Self.recurrenceDate($0, start: e.start) }
         e.exceptionDates = try dateLists(c, "EXDATE", values).map { Self.recurrenceDate($0, start: e.start) }
@@ -221,13 +222,13 @@ struct ItemReader {
         var item = ICSItem(
             item: .event(e), uid: e.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
             stamp: try stamp(c, values))
-        item.unreadAlarms = Self.unreadAlarms(c, read: e.alarms.count)
+        item.unreadAlarms = Self.unreadAlarms(verdicts, read: e.alarms.count)
         return item
     }
 
     func override(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> ICSOverride {
         let rid = c["RECURRENCE-ID"]!
-        let e = try eventBody(c, values)
+        let e = try eventBody(c, values, Self.alarmVerdicts(c))
         // A TZID no zone matches is read floating and said, as on DTSTART: the series' DTSTART
         // in that zone is floating too, so the override still names one of its instances.
         return ICSOverride(
@@ -238,7 +239,8 @@ struct ItemReader {
     }
 
     /// What a series, a single event and an override have in common.
-    private func eventBody(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> Event {
+    /// `verdicts`: ``alarmVerdicts(_:)`` of `c`.
+    private func eventBody(_ c: ICSComponent, _ values: ValueReader, _ verdicts: [AlarmReader.Verdict?]) throws(ICSError) -> Event {
         guard let dtstart = c["DTSTART"] else {
             var skipped = ICSError(file: file, line: c.line, property: "VEVENT", MessageText("missing DTSTART: this event was skipped"))
             skipped.skipsComponent = true
@@ -259,8 +261,8 @@ struct ItemReader {
         e.location = text(c, "LOCATION")
         e.url = c["URL"]?.value.trimmingSpaces
         e.sequence = try integer(c["SEQUENCE"], in: 0...Int(Int32.max), values) ?? 0
-        e.alarms = try alarms(c, values)
-        e.icsExtras = extras(c, known: Self.eventProperties)
+        e.alarms = try alarms(c, values, verdicts)
+        e.icsExtras = extras(c, known: Self.eventProperties, verdicts)
         return e
     }
 
@@ -341,8 +343,9 @@ struct ItemReader {
             try repairs.note(line: c["RRULE"]!.line, property: "RRULE", MessageText("a repeating to-do needs DUE or DTSTART: it does not repeat"))
             r.recurrenceRules = []
         }
-        r.alarms = try alarms(c, values)
-        var extras = extras(c, known: Self.todoProperties)
+        let verdicts = Self.alarmVerdicts(c)
+        r.alarms = try alarms(c, values, verdicts)
+        var extras = extras(c, known: Self.todoProperties, verdicts)
         // STATUS values other than COMPLETED (NEEDS-ACTION, IN-PROCESS, CANCELLED) are kept as written.
         if let p = c["STATUS"], status != "COMPLETED" { extras.append(p.contentLine) }
         if let p = c["PERCENT-COMPLETE"], let percent, percent != 100 { extras.append(p.contentLine) }
@@ -351,7 +354,7 @@ struct ItemReader {
         var item = ICSItem(
             item: .reminder(r), uid: r.externalIdentifier, lastModified: try lastModified(c, values), line: c.line,
             stamp: try stamp(c, values))
-        item.unreadAlarms = Self.unreadAlarms(c, read: r.alarms.count)
+        item.unreadAlarms = Self.unreadAlarms(verdicts, read: r.alarms.count)
         return item
     }
 
@@ -436,7 +439,7 @@ struct ItemReader {
     /// never fires and is written back as it was.
     /// A LAST-MODIFIED that cannot be read (a repair said so) is not kept: an export must never
     /// write a value Chime itself refuses.
-    private func extras(_ c: ICSComponent, known: Set<String>) -> [String] {
+    private func extras(_ c: ICSComponent, known: PropertyNameSet, _ verdicts: [AlarmReader.Verdict?]) -> [String] {
         // Lines kept for their parameters come first, in the order an export writes them, so an
         // item reads the same from its own export as from the file it came from.
         let hasKept = c.properties.contains { !$0.parameters.isEmpty && Self.keptWithParameters.contains($0.name) }
@@ -451,26 +454,32 @@ struct ItemReader {
             + c.properties.filter { p in
                 !known.contains(p.name) && !(p.name == "LAST-MODIFIED" && BasicDateTime.parse(p.value.trimmingSpaces) == nil)
             }.map(\.contentLine)
-        for sub in c.components where sub.name != "VALARM" || AlarmReader.isKeptVerbatim(sub) { lines += sub.contentLines }
+        for (sub, verdict) in zip(c.components, verdicts) where verdict?.isKeptVerbatim ?? true { lines += sub.contentLines }
         return lines
     }
 
+    /// For each sub-component of `c`, in order, its ``AlarmReader/Verdict`` if it is a VALARM.
+    static func alarmVerdicts(_ c: ICSComponent) -> [AlarmReader.Verdict?] {
+        c.components.map { $0.name == "VALARM" ? AlarmReader.Verdict($0) : nil }
+    }
+
     /// How many of a component's VALARMs did not become alarms, leaving out the ones kept verbatim
-    /// on purpose (EMAIL, command and unknown actions).
-    static func unreadAlarms(_ c: ICSComponent, read: Int) -> Int {
-        max(0, c.components.filter { $0.name == "VALARM" && !AlarmReader.isEmail($0) && !AlarmReader.isUnknownAction($0) }.count - read)
+    /// on purpose (EMAIL, command and unknown actions). `verdicts`: ``alarmVerdicts(_:)``.
+    static func unreadAlarms(_ verdicts: [AlarmReader.Verdict?], read: Int) -> Int {
+        max(0, verdicts.count { $0?.isMeantAsAlarm == true } - read)
     }
 
     /// VALARMs; one that cannot be read (no TRIGGER, an unreadable one) is dropped, the item kept.
-    private func alarms(_ c: ICSComponent, _ values: ValueReader) throws(ICSError) -> [Alarm] {
+    private func alarms(_ c: ICSComponent, _ values: ValueReader, _ verdicts: [AlarmReader.Verdict?]) throws(ICSError) -> [Alarm] {
         var result: [Alarm] = []
-        for a in c.components where a.name == "VALARM" {
-            if let unshown = AlarmReader.unshownWarning(a) {
+        for (a, verdict) in zip(c.components, verdicts) {
+            guard let verdict else { continue }
+            if let unshown = verdict.unshownWarning {
                 try repairs.note(line: unshown.line, property: "ACTION", unshown.message)
                 continue
             }
             do {
-                if let alarm = try AlarmReader.alarm(a, values, repairs: repairs) { result.append(alarm) }
+                if let alarm = try AlarmReader.alarm(a, values, repairs: repairs, verdict: verdict) { result.append(alarm) }
             } catch {
                 try repairs.note(error, MessageText("this alarm was dropped, the item kept"))
             }

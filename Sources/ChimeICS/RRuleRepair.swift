@@ -10,6 +10,12 @@ import ChimeCore
 /// ```
 enum RRuleRepair {
     static func normalize(_ raw: String) -> (text: String?, changes: [MessageText]) {
+        isAlreadyNormal(raw) ? (raw, []) : repaired(raw)
+    }
+
+    /// The repairs themselves, step by step (``normalize(_:)`` skips them for a rule they would
+    /// leave as it is).
+    static func repaired(_ raw: String) -> (text: String?, changes: [MessageText]) {
         var changes: [MessageText] = []
         var text = raw
         // Byte tests, not Foundation's substring search: every RRULE of a file or a sync passes here.
@@ -47,5 +53,40 @@ enum RRuleRepair {
             parts.remove(at: i)
         }
         return (parts.joined(separator: ";"), changes)
+    }
+
+    /// True when ``normalize(_:)`` would change nothing, found in one pass over the bytes: most
+    /// rules are written cleanly, and the repairs' own pass made a string of each part and joined
+    /// them again (a rule's repair cost as much as reading it). Anything unusual is left to the
+    /// repairs: a byte outside upper-case ASCII, a space, tab or backslash, an empty part, a
+    /// repeated `RRULE:`, SKIP, UNTIL beside COUNT, a COUNT that is not plain digits above zero.
+    static func isAlreadyNormal(_ rule: String) -> Bool {
+        var rule = rule
+        return rule.withUTF8 { bytes in
+            let semicolon = UInt8(ascii: ";")
+            guard let first = bytes.first, first != semicolon, bytes.last != semicolon else { return false }
+            var hasCount = false, hasUntil = false
+            var partStart = 0
+            for i in 0...bytes.count {
+                if i < bytes.count {
+                    let c = bytes[i]
+                    if c >= 0x80 || c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\\") || (c >= 97 && c <= 122) {
+                        return false
+                    }
+                    if c != semicolon { continue }
+                    if i == partStart { return false }  // ";;"
+                }
+                let part = UnsafeBufferPointer(rebasing: bytes[partStart..<i])
+                if part.starts(with: "RRULE:".utf8) || part.starts(with: "SKIP=".utf8) { return false }
+                if part.starts(with: "UNTIL=".utf8) { hasUntil = true }
+                if part.starts(with: "COUNT=".utf8) {
+                    let digits = part.dropFirst(6)
+                    guard !digits.isEmpty, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }), digits.contains(where: { $0 != 48 }) else { return false }
+                    hasCount = true
+                }
+                partStart = i + 1
+            }
+            return !(hasCount && hasUntil)
+        }
     }
 }

@@ -226,7 +226,8 @@ extension EventStore {
                                     session = try ImportSession(
                                         store: self, file: file, target: target, header: header, strict: strict, authoritative: false, db: db, known: known)
                                 }
-                                for item in batch { masters.insert(ImportSession.uidHash(item.entry.uid)) }
+                                // By index: `for item in batch` copied each entry whole (every field retained).
+                                for index in batch.indices { masters.insert(ImportSession.uidHash(batch[index].entry.uid)) }
                                 try session?.add(prepared: batch, overridden: nil, cancellations: [:])
                                 try self.drain(db, stamp: stamp)
                                 if let session { leftovers.keep(session.takeStored()) }
@@ -507,9 +508,6 @@ struct ImportEntry: Sendable {
         values = withValues ? ItemRows.RowValues(entry.item) : nil
         self.entry = entry
     }
-
-    /// What an entry taken out of a list leaves in its place.
-    static let vacated = ImportEntry(ICSItem(item: AnyCalendarItem.vacated, uid: "", lastModified: nil, line: 0), withValues: false)
 
     /// Each item as an entry without values, moved out of `items` one by one (never two copies of an item).
     static func taking(_ items: consuming [ICSItem]) -> [ImportEntry] {
@@ -825,11 +823,12 @@ final class ImportSession {
     /// The same for entries whose calendar names (and perhaps row values) were taken out before.
     func add(prepared entries: consuming [ImportEntry], overridden: Set<String>?, cancellations: [String: [ICSOverride]]) throws {
         let lenient = !strict
-        // Taken out one by one, a placeholder left in each place: each entry's own copy is freed
-        // as its prepared copy is made, never held twice for the whole file, and a change to it
-        // copies nothing.
+        // Taken out one by one, in file order from the reversed list: each entry is moved out, not
+        // copied, its own copy freed as its prepared copy is made (never held twice for the whole
+        // file), and a change to it copies nothing.
         var items = entries
         itemCount += items.count
+        items.reverse()
         // Into a store without the file's UIDs (a new one), no key is made for each item.
         let storedCopies =
             known.isEmpty
@@ -838,9 +837,7 @@ final class ImportSession {
         // below), without looking each one up first; stored ones are saved over their copies.
         var newEvents: [(Event, ItemRows.RowValues?)] = [], newReminders: [(Reminder, ItemRows.RowValues?)] = []
         var changed: [AnyCalendarItem] = []
-        for index in items.indices {
-            var next = ImportEntry.vacated
-            swap(&next, &items[index])
+        while var next = items.popLast() {
             var values = next.values
             let isEvent = if case .event = next.entry.item { true } else { false }
             let existing = storedCopies.isEmpty ? nil : storedCopies[EventStore.uidKey(next.entry.uid, next.entry.item)]

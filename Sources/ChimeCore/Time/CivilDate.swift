@@ -107,14 +107,26 @@ func pad(_ value: Int, _ width: Int) -> String {
     }
 }
 
-/// `YYYY-MM-DD[THH:MM:SS]` (separated) or `YYYYMMDD[THHMMSS]` written straight into one String;
-/// nil for years outside 0…9999, which the callers format the slow way.
-func civilText(_ d: CivilDate, time: (hour: Int, minute: Int, second: Int)?, separated: Bool) -> String? {
+/// `YYYY-MM-DD[THH:MM:SS]` (separated) or `YYYYMMDD[THHMMSS]` written straight into one String,
+/// followed by `marker` and `tail` (a stored date's `Z` or `;ZONE`, without another string made
+/// for them); nil for years outside 0…9999, which the callers format the slow way.
+func civilText(
+    _ d: CivilDate, time: (hour: Int, minute: Int, second: Int)?, separated: Bool, marker: UInt8? = nil, tail: String = ""
+) -> String? {
     guard (0...9999).contains(d.year), (1...12).contains(d.month), (0...99).contains(d.day) else { return nil }
     if let time, !((0...99).contains(time.hour) && (0...99).contains(time.minute) && (0...99).contains(time.second)) {
         return nil
     }
-    let count = (separated ? 10 : 8) + (time == nil ? 0 : (separated ? 9 : 7))
+    var tail = tail
+    return tail.withUTF8 { tailBytes in
+        civilText(d, time: time, separated: separated, marker: marker, tail: tailBytes)
+    }
+}
+
+private func civilText(
+    _ d: CivilDate, time: (hour: Int, minute: Int, second: Int)?, separated: Bool, marker: UInt8?, tail: UnsafeBufferPointer<UInt8>
+) -> String {
+    let count = (separated ? 10 : 8) + (time == nil ? 0 : (separated ? 9 : 7)) + (marker == nil ? 0 : 1) + tail.count
     return String(unsafeUninitializedCapacity: count) { b in
         var i = 0
         func two(_ v: Int) { b[i] = UInt8(48 + v / 10); b[i + 1] = UInt8(48 + v % 10); i += 2 }
@@ -130,6 +142,14 @@ func civilText(_ d: CivilDate, time: (hour: Int, minute: Int, second: Int)?, sep
             two(time.minute)
             if separated { b[i] = UInt8(ascii: ":"); i += 1 }
             two(time.second)
+        }
+        if let marker {
+            b[i] = marker
+            i += 1
+        }
+        for byte in tail {
+            b[i] = byte
+            i += 1
         }
         return i
     }
