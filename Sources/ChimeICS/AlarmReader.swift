@@ -6,14 +6,15 @@ import ChimeCore
 enum AlarmReader {
     /// The trigger Apple puts on location alarms; it must never become a timed alarm in 1976.
     static let applePlaceholderTrigger: StaticString = "19760401T005545Z"
-    static let modelled: Set<String> = ["TRIGGER", "X-APPLE-STRUCTURED-LOCATION", "X-APPLE-PROXIMITY", "PROXIMITY"]
+    static let modelled = PropertyNameSet(["TRIGGER", "X-APPLE-STRUCTURED-LOCATION", "X-APPLE-PROXIMITY", "PROXIMITY"])
 
-    /// Apple's "no alarm" VALARM (`ACTION:NONE`), or one with its 1976 placeholder trigger and
-    /// no place: kept verbatim with the item, never an alarm.
-    static func isPlaceholder(_ a: ICSComponent) -> Bool {
-        if a["ACTION"]?.value.isKeyword("NONE") == true { return true }
-        let isLocation = a["X-APPLE-STRUCTURED-LOCATION"] != nil || a["PROXIMITY"] != nil || a["X-APPLE-PROXIMITY"] != nil
-        return !isLocation && a["TRIGGER"]?.value.isKeyword(applePlaceholderTrigger) == true
+    /// Apple's placeholder: its 1976 trigger without a place (its "no alarm", `ACTION:NONE`, is
+    /// kept as any action but a shown one is). Kept verbatim with the item, never an alarm. The
+    /// trigger is looked at first: nearly every VALARM has another, and then the three location
+    /// lines need not be looked for.
+    static func hasPlaceholderTrigger(_ a: ICSComponent) -> Bool {
+        guard a["TRIGGER"]?.value.isKeyword(applePlaceholderTrigger) == true else { return false }
+        return a["X-APPLE-STRUCTURED-LOCATION"] == nil && a["PROXIMITY"] == nil && a["X-APPLE-PROXIMITY"] == nil
     }
 
     /// The actions that become alarms: a popup (`DISPLAY`, or no ACTION at all), with a sound (`AUDIO`).
@@ -30,7 +31,7 @@ enum AlarmReader {
     ///   command to run) or one Chime does not know. A popup would be a different alarm than the
     ///   one written, and a command from a file is never run: kept verbatim, never shown, and the
     ///   reader says so once (``unshownWarning``).
-    /// - ``isPlaceholder(_:)``: kept verbatim.
+    /// - Apple's placeholders (``hasPlaceholderTrigger(_:)``, `ACTION:NONE`): kept verbatim.
     ///
     /// ```swift
     /// let verdict = AlarmReader.Verdict(valarm)
@@ -38,7 +39,7 @@ enum AlarmReader {
     /// ```
     struct Verdict {
         /// Kept as written with the item's extras instead of becoming an alarm: any action but a
-        /// shown one (NONE, EMAIL or unknown), or Apple's placeholder.
+        /// shown one (NONE, EMAIL or unknown), or Apple's placeholder trigger.
         let isKeptVerbatim: Bool
         /// Neither EMAIL nor an unknown action: a VALARM meant to become an alarm (one that did
         /// not is counted as unread).
@@ -51,7 +52,8 @@ enum AlarmReader {
             let keyword = action?.value.trimmingSpaces.asciiUppercased
             let isShown = keyword.map { AlarmReader.shownActions.contains($0) }
             let isUnknown = keyword.map { isShown == false && $0 != "EMAIL" && $0 != "NONE" } ?? false
-            isKeptVerbatim = isShown == false || AlarmReader.isPlaceholder(a)
+            // A shown action (or none) is not NONE: only the trigger can make it a placeholder.
+            isKeptVerbatim = isShown == false || AlarmReader.hasPlaceholderTrigger(a)
             isMeantAsAlarm = action?.value.isKeyword("EMAIL") != true && !isUnknown
             unshownWarning = isUnknown ? action.map(Self.warning(action:)) : nil
         }

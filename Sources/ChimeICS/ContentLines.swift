@@ -61,7 +61,16 @@ public enum ContentLines {
 
     /// Parses one unfolded content line. Works on bytes: every delimiter is ASCII, which never
     /// occurs inside a multi-byte UTF-8 sequence, so only the pieces are decoded.
-    static func property(_ bytes: [UInt8], line: Int, file: String) throws(ICSError) -> ICSProperty {
+    static func property(_ line: [UInt8], line number: Int, file: String) throws(ICSError) -> ICSProperty {
+        // Read through the array's buffer: each byte of every line of a file is looked at here,
+        // and the array's own subscript checked each index against its bounds.
+        let read = line.withUnsafeBufferPointer { bytes -> Result<ICSProperty, ICSError> in
+            do throws(ICSError) { return .success(try property(bytes, line: number, file: file)) } catch { return .failure(error) }
+        }
+        return try read.get()
+    }
+
+    private static func property(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, file: String) throws(ICSError) -> ICSProperty {
         // Most lines are ASCII, valid without decoding them whole.
         guard bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil else {
             throw ICSError(file: file, line: line, "invalid UTF-8")
@@ -71,7 +80,7 @@ public enum ContentLines {
         func isNameByte(_ c: UInt8) -> Bool {
             (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 45 || c == 95
         }
-        func text(_ from: Int, _ to: Int) -> String { String(decoding: bytes[from..<to], as: UTF8.self) }
+        func text(_ from: Int, _ to: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self) }
         let colon: UInt8 = 58, semicolon: UInt8 = 59, comma: UInt8 = 44, quote: UInt8 = 34, equals: UInt8 = 61
         while i < n && isNameByte(bytes[i]) { i += 1 }
         let name = text(0, i).asciiUppercased
@@ -118,7 +127,7 @@ public enum ContentLines {
 
     /// True when a physical line begins like a content line: a name, then `:` or `;` — or a known
     /// property name followed by anything (a broken property, skipped later, not a continuation).
-    static func startsContentLine(_ line: ArraySlice<UInt8>) -> Bool {
+    static func startsContentLine(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         var j = line.startIndex
         while j < line.endIndex, isNameByte(line[j]) { j += 1 }
         guard j > line.startIndex else { return false }
@@ -211,12 +220,25 @@ struct ContentLineReader {
             started = true
             if n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
         }
+        // Read through the buffer: every byte of the file is looked at here, and the array's own
+        // subscript checked each index against its bounds.
+        let complete = try bytes.withUnsafeBufferPointer { bytes throws(ICSError) in try lines(bytes, from: i, isLast: isLast, emit: emit) }
+        if complete && isLast { try flush(emit) }
+    }
+
+    /// The lines of `bytes` from `i`; false when the last one's line break is in the next chunk
+    /// (the line is carried to it).
+    private mutating func lines(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, isLast: Bool, emit: (ICSProperty) throws(ICSError) -> Void
+    ) throws(ICSError) -> Bool {
+        let n = bytes.count
+        var i = start
         while i < n {
             var end = i
             while end < n && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
             if end == n && !isLast {
                 carry = Array(bytes[i..<n])  // its line break is in the next chunk
-                return
+                return false
             }
             lineNumber += 1
             let isContinuation = i < end && (bytes[i] == 0x20 || bytes[i] == 0x09)
@@ -247,7 +269,7 @@ struct ContentLineReader {
             }
             i = end
         }
-        if isLast { try flush(emit) }
+        return true
     }
 
     /// Parses the logical line unfolded so far, repairing or skipping it as the file needs.
