@@ -215,11 +215,12 @@ public struct OutputBuffer {
         }
         let lead = (comma ? 1 : 0) + (quoted ? 1 : 0)
         let n = 15 + lead + (quoted ? 1 : 0) + (utc ? 1 : 0)
+        let time = timeText(rest)
         write(n) { p in
             if comma { p[0] = UInt8(ascii: ",") }
             if quoted { p[lead - 1] = UInt8(ascii: "\""); p[n - 1] = UInt8(ascii: "\"") }
             UnsafeMutableRawPointer(p + lead).storeBytes(of: date, as: UInt64.self)
-            Self.writeTime(rest, at: p + lead + 8)
+            Self.store(time: time, at: p + lead + 8)
             if utc { p[lead + 15] = UInt8(ascii: "Z") }
         }
     }
@@ -238,6 +239,31 @@ public struct OutputBuffer {
         p[5] = UInt8(48 + sec / 10); p[6] = UInt8(48 + sec % 10)
     }
 
+    /// The last time of day written, `THHMMSS` in a `UInt64`'s first seven bytes: a series'
+    /// occurrences mostly share theirs.
+    private var recentTime: (rest: Int, text: UInt64) = (-1, 0)
+
+    /// `THHMMSS` for `rest` in a `UInt64`'s first seven bytes; the same time as the last one is
+    /// not worked out again.
+    @inline(__always)
+    private mutating func timeText(_ rest: Int) -> UInt64 {
+        if rest != recentTime.rest {
+            var text: UInt64 = 0
+            withUnsafeMutableBytes(of: &text) { Self.writeTime(rest, at: $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+            recentTime = (rest, text)
+        }
+        return recentTime.text
+    }
+
+    /// The seven bytes of a ``timeText(_:)`` at `p`.
+    @inline(__always)
+    private static func store(time text: UInt64, at p: UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(p)
+        raw.storeBytes(of: UInt32(truncatingIfNeeded: text), as: UInt32.self)
+        raw.storeBytes(of: UInt16(truncatingIfNeeded: text >> 32), toByteOffset: 4, as: UInt16.self)
+        raw.storeBytes(of: UInt8(truncatingIfNeeded: text >> 48), toByteOffset: 6, as: UInt8.self)
+    }
+
     /// RFC 5545 DATE form of a day counted from 1970-01-01: `YYYYMMDD` (what `CivilDate.basicFormat` gives).
     public mutating func appendBasic(days: Int) {
         guard let date = dateDigits(days: days) else {
@@ -248,34 +274,45 @@ public struct OutputBuffer {
     }
 
     /// The last two days written, the latest first: consecutive occurrences mostly fall on the
-    /// same day or the next (converting a day count to a date was a sixth of a batch's time),
-    /// and an `agenda --json` line writes local and UTC times, which fall on two days for part
-    /// of each day away from UTC.
-    private typealias CachedDay = (days: Int, day: Int, digits: UInt64?)
-    private var recentDays: (CachedDay, CachedDay) = ((Int.min, 0, nil), (Int.min, 0, nil))
+    /// same day (converting a day count to a date was a sixth of a batch's time), and an `agenda
+    /// --json` line writes local and UTC times, which fall on two days for part of each day away
+    /// from UTC.
+    private typealias CachedDay = (days: Int, digits: UInt64?)
+    private var recentDays: (CachedDay, CachedDay) = ((Int.min, nil), (Int.min, nil))
+    /// The month of the last date worked out: its first day, its length, and `YYYYMM` as the
+    /// first six of a date's eight bytes. Another day of the same month (a weekly rule's next
+    /// occurrence, the next day) only changes the day's two digits.
+    private var recentMonth: (first: Int, length: Int, digits: UInt64) = (0, 0, 0)
 
     /// `YYYYMMDD` as 8 ASCII bytes in memory order (little-endian), or nil outside the years 0…9999.
     private mutating func dateDigits(days: Int) -> UInt64? {
         if days == recentDays.0.days { return recentDays.0.digits }
         if days == recentDays.1.days { swap(&recentDays.0, &recentDays.1); return recentDays.0.digits }
         let latest = recentDays.0
-        if days == latest.days &+ 1, latest.day < 28, let digits = latest.digits {
-            let day = latest.day + 1
-            let next = digits & 0x0000_FFFF_FFFF_FFFF | UInt64(48 + day / 10) << 48 | UInt64(48 + day % 10) << 56
-            recentDays = ((days, day, next), latest)
-            return next
+        let offset = days &- recentMonth.first
+        if offset >= 0 && offset < recentMonth.length {
+            let digits = recentMonth.digits | Self.dayDigits(offset + 1)
+            recentDays = ((days, digits), latest)
+            return digits
         }
         let d = CivilDate(daysSinceEpoch: days)
         var digits: UInt64?
         if (0...9999).contains(d.year) {
             let y = d.year
-            digits =
+            let month =
                 UInt64(48 + y / 1000) | UInt64(48 + y / 100 % 10) << 8 | UInt64(48 + y / 10 % 10) << 16
                 | UInt64(48 + y % 10) << 24 | UInt64(48 + d.month / 10) << 32 | UInt64(48 + d.month % 10) << 40
-                | UInt64(48 + d.day / 10) << 48 | UInt64(48 + d.day % 10) << 56
+            recentMonth = (days - (d.day - 1), CivilDate.daysInMonth(year: y, month: d.month), month)
+            digits = month | Self.dayDigits(d.day)
         }
-        recentDays = ((days, d.day, digits), latest)
+        recentDays = ((days, digits), latest)
         return digits
+    }
+
+    /// A day of the month's two digits, as the last two of a date's eight bytes.
+    @inline(__always)
+    private static func dayDigits(_ day: Int) -> UInt64 {
+        UInt64(48 + day / 10) << 48 | UInt64(48 + day % 10) << 56
     }
 
     /// Bytes already encoded (a literal's `utf8`, a slice of input).

@@ -20,6 +20,32 @@ import Testing
         #expect(out.pendingText == expected)
     }
 
+    /// Another day of the month last worked out changes only the day's digits; a time of day
+    /// like the last one is copied: weekly and odd steps, backwards, across February in leap and
+    /// common years (2100 is not leap), each time of day repeated and alternated.
+    @Test func stepsWithinAndAcrossMonthsAndRepeatedTimesMatchTheCalendar() {
+        var out = OutputBuffer(toStandardOutput: false)
+        var expected = ""
+        var seconds: [Int64] = []
+        for (year, step) in [(2028, 7), (2100, 7), (2027, 13), (2026, 31), (2028, -3), (2100, 1)] {
+            var l = LocalDateTime(year: year, month: 1, day: 25, hour: 9, minute: 0).localSeconds
+            for i in 0..<60 {
+                seconds.append(l)
+                // The same time of day most of the time, another now and then.
+                seconds.append(l + (i % 5 == 0 ? 3_723 : 0))
+                l += Int64(step) * 86_400
+            }
+        }
+        for (i, s) in seconds.enumerated() {
+            let utc = i % 2 == 0
+            out.appendBasic(localSeconds: s, quoted: true, utc: utc, comma: i % 3 == 0)
+            expected += (i % 3 == 0 ? "," : "") + "\"" + LocalDateTime(localSeconds: s).basicFormat + (utc ? "Z" : "") + "\""
+            out.appendBasic(days: LocalDateTime.day(ofLocalSeconds: s) + (i % 7 == 0 ? 40 : 0))
+            expected += CivilDate(daysSinceEpoch: LocalDateTime.day(ofLocalSeconds: s) + (i % 7 == 0 ? 40 : 0)).basicFormat
+        }
+        #expect(out.pendingText == expected)
+    }
+
     @Test func dateTimesQuotedAndUTCMatchTheCalendar() {
         var out = OutputBuffer(toStandardOutput: false)
         var expected = ""
