@@ -28,6 +28,10 @@ enum IcsBench {
             let target = folder + "/imported-\(run).sqlite"
             var importEnv = environment
             importEnv["CHIME_STORE"] = target
+            // Each timed import starts with nothing of the benchmark's own earlier writes (the
+            // export just made, the last run's stores and calcurse's files) waiting to be written:
+            // its commit flushes the file system's journal, which would wait for them too.
+            sync()
             let imported = timeProcess(chime, ["import", file, "--json"], environment: importEnv, stdout: folder + "/import-report.json")
             guard imported.status == 0 else { return ["chime import failed with status \(imported.status)"] }
             importProcess.add(imported.seconds)
@@ -54,6 +58,7 @@ enum IcsBench {
             if let calcurse, run < 3 {
                 let dir = folder + "/calcurse-import-\(run)"
                 try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                sync()  // as for chime's import above
                 let t = timeProcess(calcurse, ["-D", dir, "-q", "-i", file], environment: environment)
                 // calcurse exits non-zero when it skipped some items (it cannot take every rule); still timed.
                 calcurseImport.add(t.seconds)
