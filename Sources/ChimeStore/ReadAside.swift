@@ -36,6 +36,11 @@ final class ReadAside<Value: Sendable>: Sendable {
         done.enter()
         DispatchQueue.global().async { [self] in
             defer { done.leave() }
+            // Given up before this thread ran: no connection is taken at all. Taken for nothing,
+            // it was the pool's first reader while the caller's next query began, which then read
+            // on another connection, where the events it kept could not be found.
+            let givenUp = state.withLock { s in if case .givenUp = s { true } else { false } }
+            if givenUp { return }
             do {
                 try pool.read { db in
                     let goOn = state.withLock { s -> Bool in
