@@ -41,8 +41,9 @@ enum AlarmReader {
         /// Kept as written with the item's extras instead of becoming an alarm: any action but a
         /// shown one (NONE, EMAIL or unknown), or Apple's placeholder trigger.
         let isKeptVerbatim: Bool
-        /// Neither EMAIL nor an unknown action: a VALARM meant to become an alarm (one that did
-        /// not is counted as unread).
+        /// Neither EMAIL nor an unknown action: a VALARM meant to become an alarm, Apple's
+        /// placeholders included (one that did not become an alarm is counted as unread: a sync
+        /// keeps the local alarms of an item whose server copy has such).
         let isMeantAsAlarm: Bool
         /// For an unknown action: its ACTION line and why it is not an alarm.
         let unshownWarning: (line: Int, message: String)?

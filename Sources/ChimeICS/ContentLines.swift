@@ -64,10 +64,7 @@ public enum ContentLines {
     static func property(_ line: [UInt8], line number: Int, file: String) throws(ICSError) -> ICSProperty {
         // Read through the array's buffer: each byte of every line of a file is looked at here,
         // and the array's own subscript checked each index against its bounds.
-        let read = line.withUnsafeBufferPointer { bytes -> Result<ICSProperty, ICSError> in
-            do throws(ICSError) { return .success(try property(bytes, line: number, file: file)) } catch { return .failure(error) }
-        }
-        return try read.get()
+        try line.withUnsafeBufferPointer { bytes throws(ICSError) in try property(bytes, line: number, file: file) }
     }
 
     private static func property(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, file: String) throws(ICSError) -> ICSProperty {

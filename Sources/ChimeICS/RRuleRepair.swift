@@ -55,7 +55,8 @@ enum RRuleRepair {
         return (parts.joined(separator: ";"), changes)
     }
 
-    /// True when ``normalize(_:)`` would change nothing, found in one pass over the bytes: most
+    /// True only when ``repaired(_:)`` would change nothing (false does not mean it would),
+    /// found in one pass over the bytes: most
     /// rules are written cleanly, and the repairs' own pass made a string of each part and joined
     /// them again (a rule's repair cost as much as reading it). Anything unusual is left to the
     /// repairs: a byte outside upper-case ASCII, a space, tab or backslash, an empty part, a

@@ -246,8 +246,9 @@ enum ItemRows {
 
     /// The values of an item's row worked out from the item's own fields, not from its
     /// identity or calendar: its texts (dates, rules, preserved lines) and, for an event, its
-    /// query bounds and day masks. A streamed import works them out on its reading thread,
-    /// beside the item, so that the storing thread (the longer of the two) only binds them.
+    /// query bounds and day masks. A streamed import works them out on its reading thread while
+    /// the storing thread is behind (see ``ReadWhileStoring/Hand/storeIsBehind``), and the
+    /// storing thread as it writes the row otherwise.
     ///
     /// ```swift
     /// let values = ItemRows.RowValues(.event(event))   // on any thread

@@ -72,8 +72,7 @@ enum ReadWhileStoring {
     }
 
     /// What the storing thread is done with, freed by the reading thread between its batches:
-    /// freeing an import's thousands of items was part of the storing thread's work, and the
-    /// reader takes on the storing thread's work where it can (see ``Hand/storeIsBehind``).
+    /// freeing an import's thousands of items was part of the storing thread's work.
     ///
     /// ```swift
     /// leftovers.keep(session.takeStored())   // storing thread, after each batch

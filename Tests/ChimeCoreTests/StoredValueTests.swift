@@ -24,6 +24,23 @@ struct StoredValueTests {
         }
     }
 
+    /// The stored text of each kind of date, written with its `Z` or zone in one string, reads
+    /// back as the same date; years outside 0…9999 take the slow path and say the same.
+    @Test func storedTextsAreMadeInOnePieceAndReadBack() throws {
+        let berlin = try ZoneRules.named("Europe/Berlin")
+        let at = LocalDateTime(year: 2026, month: 12, day: 1, hour: 9, minute: 5, second: 7)
+        #expect(CalendarDate.utc(at).storageText == "20261201T090507Z")
+        #expect(CalendarDate.zoned(at, berlin).storageText == "20261201T090507;Europe/Berlin")
+        #expect(CalendarDate.floating(at).storageText == "20261201T090507")
+        #expect(Instant(secondsSince1970: 0).utcBasicFormat == "19700101T000000Z")
+        let far = LocalDateTime(year: 12_026, month: 1, day: 2, hour: 3, minute: 4, second: 5)
+        #expect(CalendarDate.utc(far).storageText == far.basicFormat + "Z")
+        #expect(CalendarDate.zoned(far, berlin).storageText == far.basicFormat + ";Europe/Berlin")
+        for date in [CalendarDate.utc(at), .zoned(at, berlin), .floating(at), .allDay(at.date)] {
+            #expect(CalendarDate(storageText: date.storageText) == date)
+        }
+    }
+
     @Test func zoneNamesGiveTheNamedZoneAndNothingForAnUnknownName() throws {
         var zones = ZoneNames()
         let berlin = Array("Europe/Berlin".utf8).withUnsafeBufferPointer { zones.named($0) }

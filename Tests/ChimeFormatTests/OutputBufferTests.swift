@@ -2,9 +2,10 @@ import ChimeCore
 import Testing
 @testable import ChimeFormat
 
-/// The byte writer's dates against ChimeCore's formatting: the writer remembers the last day it
-/// wrote and steps to the next one without a calendar conversion, which must hold across month,
-/// year and leap-day boundaries, backwards jumps and years outside 0…9999.
+/// The byte writer's dates against ChimeCore's formatting: the writer remembers the last days
+/// and the last month it wrote, and the last time of day, and writes another day of that month
+/// without a calendar conversion, which must hold across month, year and leap-day boundaries,
+/// backwards jumps and years outside 0…9999.
 @Suite struct OutputBufferTests {
     @Test func daysWrittenInAnyOrderMatchTheCalendar() {
         var out = OutputBuffer(toStandardOutput: false)

@@ -66,7 +66,12 @@ struct ReadingShortcutsTests {
             ([("ACTION", " Email "), trigger], true, false, false),
             ([("ACTION", "PROCEDURE"), trigger], true, false, true),
             ([("ACTION", "X-SPEAK"), trigger], true, false, true),
-            ([("ACTION", ""), trigger], true, false, true)
+            ([("ACTION", ""), trigger], true, false, true),
+            // Non-ASCII letters: upper-cased as the keyword tests always did.
+            ([("ACTION", "emaıl"), trigger], true, false, false),
+            ([("ACTION", "DİSPLAY"), trigger], true, false, true),
+            ([("ACTION", "AUDIO"), placeholder], true, true, false),
+            ([("ACTION", "AUDIO"), placeholder, ("PROXIMITY", "ARRIVE")], false, true, false)
         ]
         for (lines, kept, meant, warned) in cases {
             let verdict = AlarmReader.Verdict(valarm(lines))

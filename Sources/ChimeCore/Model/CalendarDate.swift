@@ -51,8 +51,8 @@ extension RecurrenceStart {
         switch self {
         case .allDay(let d): return d.basicFormat
         case .floating(let l): return l.basicFormat
-        case .utc(let l): return l.basicFormat(then: "Z")
-        case .zoned(let l, let z): return l.basicFormat(then: ";", z.identifier)
+        case .utc(let l): return l.basicFormat(then: UInt8(ascii: "Z"))
+        case .zoned(let l, let z): return l.basicFormat(then: UInt8(ascii: ";"), z.identifier)
         }
     }
 

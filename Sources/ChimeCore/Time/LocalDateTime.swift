@@ -76,11 +76,12 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     /// RFC 5545 basic form, `YYYYMMDDTHHMMSS`.
     public var basicFormat: String { basicFormat(then: nil) }
 
-    /// ``basicFormat`` followed by `marker` and `tail`, made as one string (a stored date's `Z`
-    /// or `;ZONE`).
-    func basicFormat(then marker: Unicode.Scalar?, _ tail: String = "") -> String {
-        civilText(date, time: (hour, minute, second), separated: false, marker: marker.map { UInt8($0.value) }, tail: tail)
-            ?? "\(date.basicFormat)T\(pad(hour, 2))\(pad(minute, 2))\(pad(second, 2))\(marker.map(String.init) ?? "")\(tail)"
+    /// ``basicFormat`` followed by the ASCII `marker` and `tail`, made as one string (a stored
+    /// date's `Z` or `;ZONE`).
+    func basicFormat(then marker: UInt8?, _ tail: String = "") -> String {
+        precondition(marker.map { $0 < 0x80 } ?? true, "an ASCII marker")
+        return civilText(date, time: (hour, minute, second), separated: false, marker: marker, tail: tail)
+            ?? "\(date.basicFormat)T\(pad(hour, 2))\(pad(minute, 2))\(pad(second, 2))\(marker.map { String(UnicodeScalar($0)) } ?? "")\(tail)"
     }
 }
 
@@ -101,7 +102,7 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var utc: LocalDateTime { LocalDateTime(localSeconds: secondsSince1970) }
 
     /// `YYYYMMDDTHHMMSSZ`.
-    public var utcBasicFormat: String { utc.basicFormat(then: "Z") }
+    public var utcBasicFormat: String { utc.basicFormat(then: UInt8(ascii: "Z")) }
 
     public var description: String { utc.description + "Z" }
 }
